@@ -1,0 +1,73 @@
+"""Referee subcommands: ``replay``, ``rules``, ``demo``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .game import replay as replay_log
+
+DEMO_LOG = Path(__file__).resolve().parent / "data" / "demo-game.jsonl"
+
+
+def replay_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("log", help="table log (JSON lines); '-' reads standard input")
+    p.add_argument("--state", metavar="FILE", help="write the final state JSON here")
+
+
+def _write_replay(lines, state_path: str | None, out=sys.stdout) -> int:
+    result = replay_log(lines)
+    for ruling in result.rulings:
+        out.write(ruling.to_json() + "\n")
+    if state_path:
+        text = json.dumps(result.state(), ensure_ascii=False, indent=2)
+        Path(state_path).write_text(text + "\n", encoding="utf-8")
+    return 0 if result.game is not None else 1
+
+
+def replay(args: argparse.Namespace) -> int:
+    """Replay a table log and write rulings as JSON lines on stdout."""
+    if args.log == "-":
+        return _write_replay(sys.stdin, args.state)
+    path = Path(args.log)
+    try:
+        with path.open(encoding="utf-8", errors="replace", newline="") as fh:
+            return _write_replay(fh, args.state)
+    except OSError as exc:
+        print(f"tableref replay: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return 2
+
+
+def rules_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("name", nargs="?", help="a preset (official, tgus-1 ...) or game name")
+
+
+def rules(args: argparse.Namespace) -> int:
+    """List presets and options, or show one preset's options and their sources."""
+    from .presets_doc import describe, overview
+
+    if args.name is None:
+        print(overview())
+        return 0
+    try:
+        print(describe(args.name))
+    except KeyError as exc:
+        print(f"tableref rules: {exc.args[0]}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def demo_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--log", default=str(DEMO_LOG), help="table log to referee")
+
+
+def demo(args: argparse.Namespace) -> int:
+    """Referee the bundled demo game and print the rulings as text."""
+    with open(args.log, encoding="utf-8") as fh:
+        result = replay_log(fh)
+    for r in result.rulings:
+        print(f"[{r.event:>3}] {r.ruling:<9} {r.rule:<28} {r.text}")
+    print(json.dumps(result.state(), ensure_ascii=False))
+    return 0

@@ -1,0 +1,177 @@
+"""The game base class, the registry of games, and replay.
+
+One class per game (classic UNO, junocos, narabe-runo, overflow), found by the
+header's ``game`` name and ``rules`` preset, in the manner of python-chess's
+variants (``find_variant``). House rules are *options* of a game, never a
+subclass per preset.
+
+A game is driven only by events: ``Game(header)`` then ``apply(event)`` for
+each event in order. ``apply`` never raises for a play that happened on the
+table; it answers with rulings (ok, illegal with the remedy, penalty ...).
+Exceptions are for malformed input only, and :func:`replay` turns those into
+``info`` rulings too, so one bad line never stops a game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Iterable
+
+from .cards import CardError
+from .log import Event, Header, LogError, TableLog, read_log
+from .rulings import Ruling
+
+
+class GameError(ValueError):
+    """An event the game cannot interpret at all (missing field, unknown card...)."""
+
+
+class Game:
+    """Base class of every game. Subclasses set ``name`` and implement the hooks."""
+
+    name: ClassVar[str] = ""
+    aliases: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, header: Header):
+        self.header = header
+        self.players: tuple[str, ...] = header.players
+
+    # -- presets ---------------------------------------------------------------
+    @classmethod
+    def presets(cls) -> dict[str, Any]:
+        """Rule presets this class runs: name -> options value."""
+        return {cls.name: None}
+
+    @classmethod
+    def handles(cls, rules: str) -> bool:
+        return rules in cls.presets()
+
+    # -- events ----------------------------------------------------------------
+    def apply(self, event: Event) -> list[Ruling]:
+        """Apply one event and return the rulings it produced."""
+        raise NotImplementedError
+
+    # -- views -----------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        """The referee's full view of the state (spec: "Final state" and more)."""
+        raise NotImplementedError
+
+    def public_view(self) -> dict[str, Any]:
+        """What may be shown to the players; hides what the game keeps secret."""
+        return self.state()
+
+    @property
+    def over(self) -> bool:
+        return False
+
+
+_REGISTRY: list[type[Game]] = []
+
+
+def register(cls: type[Game]) -> type[Game]:
+    """Class decorator: make a game findable by :func:`find_game`."""
+    if cls not in _REGISTRY:
+        _REGISTRY.append(cls)
+    return cls
+
+
+def _load_builtin_games() -> None:
+    # Import for the side effect of registration; each import is optional so
+    # that one broken game module never takes the others down.
+    import importlib
+
+    for mod in ("referee.uno", "referee.tgus_t", "referee.junocos", "referee.narabe",
+                "referee.overflow"):
+        try:
+            importlib.import_module(mod)
+        except ModuleNotFoundError as exc:
+            if exc.name != mod:
+                raise
+
+
+def games() -> list[type[Game]]:
+    """Every registered game class."""
+    _load_builtin_games()
+    return list(_REGISTRY)
+
+
+def find_game(game: str, rules: str | None = None) -> type[Game]:
+    """The class that runs ``game`` under preset ``rules``.
+
+    Raises:
+        GameError: no such game, or the game has no such preset.
+    """
+    candidates = [c for c in games() if game == c.name or game in c.aliases]
+    if not candidates:
+        known = sorted({c.name for c in games()})
+        raise GameError(f"unknown game {game!r}; known games: {', '.join(known)}")
+    if rules is None:
+        return candidates[0]
+    for cls in candidates:
+        if cls.handles(rules):
+            return cls
+    known = sorted(p for c in candidates for p in c.presets())
+    raise GameError(f"game {game!r} has no rules preset {rules!r}; presets: {', '.join(known)}")
+
+
+def malformed_ruling(err: LogError) -> Ruling:
+    return Ruling(err.line, "info", "log.malformed",
+                  f"Line {err.line} could not be read and was skipped: {err.message}.")
+
+
+def apply_safely(game: Game, event: Event) -> list[Ruling]:
+    """``game.apply`` that turns malformed-event errors into an ``info`` ruling."""
+    try:
+        return game.apply(event)
+    except (GameError, CardError, LogError) as exc:
+        return [Ruling(event.index, "info", "log.malformed",
+                       f"Line {event.index} ({event.type}) was skipped: {exc}.")]
+
+
+class Replay:
+    """The result of replaying a table log: the game and every ruling in order."""
+
+    def __init__(self, log: TableLog, game: Game | None, rulings: list[Ruling]):
+        self.log = log
+        self.game = game
+        self.rulings = rulings
+
+    def state(self) -> dict[str, Any]:
+        return self.game.state() if self.game else {}
+
+
+def new_game(header: Header) -> Game:
+    return find_game(header.game, header.rules)(header)
+
+
+def replay(lines: Iterable[str]) -> Replay:
+    """Replay a table log from its lines. Never raises for bad content.
+
+    Malformed lines give ``info`` rulings (``log.malformed``) at their place in
+    the order; a missing or invalid header gives one ``log.header`` ruling and
+    nothing else can be refereed.
+    """
+    log = read_log(lines)
+    items: list[tuple[int, Any]] = [(e.line, e) for e in log.errors]
+    items += [(e.index, e) for e in log.events]
+    items.sort(key=lambda pair: pair[0])
+    rulings: list[Ruling] = []
+    if log.header is None:
+        header_errors = [e for e in log.errors if "header" in e.message]
+        why = header_errors[0].message if header_errors else "the log has no header line"
+        rulings.append(Ruling(0, "info", "log.header", f"Nothing can be refereed: {why}."))
+        rulings += [malformed_ruling(e) for e in log.errors if e not in header_errors]
+        return Replay(log, None, rulings)
+    try:
+        game = new_game(log.header)
+    except (GameError, ValueError) as exc:
+        rulings.append(Ruling(0, "info", "log.header", f"Nothing can be refereed: {exc}."))
+        return Replay(log, None, rulings)
+    for _, item in items:
+        if isinstance(item, LogError):
+            rulings.append(malformed_ruling(item))
+        elif item.type == "game":
+            rulings.append(Ruling(item.index, "info", "log.header",
+                                  f"Line {item.index} is a second header and was ignored."))
+        else:
+            rulings += apply_safely(game, item)
+    return Replay(log, game, rulings)

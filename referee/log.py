@@ -1,0 +1,175 @@
+"""The JSON-lines table log: header, events, and a reader that never gives up.
+
+The contract is ``../shared/spec/table-log.md`` plus the project's own
+extensions in ``docs/table-log.md``. Reading is tolerant by design: a line that
+is not JSON, not an object, or has no ``type`` is reported with its line number
+and skipped, and everything before and after it still replays.
+
+Events are frozen values with no logic (event sourcing): the game classes give
+them meaning.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator, Mapping
+
+MAX_LINE = 1 << 20  # one event line may not exceed 1 MiB
+
+
+class LogError(ValueError):
+    """A table-log line that cannot be read; carries its 0-based line number."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Header:
+    """The first line of a table log."""
+
+    game: str
+    rules: str
+    players: tuple[str, ...]
+    dealer: str | None = None
+    hand_size: int | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, obj: Mapping[str, Any], line: int = 0) -> "Header":
+        """Validate a header object; raises :class:`LogError` saying what is wrong."""
+        if not isinstance(obj, Mapping) or obj.get("type") != "game":
+            raise LogError(line, 'the first line must be the header {"type": "game", ...}')
+        game = obj.get("game", "uno")
+        if not isinstance(game, str):
+            raise LogError(line, f"header 'game' must be a string, got {game!r}")
+        players = obj.get("players")
+        if (
+            not isinstance(players, list)
+            or not players
+            or not all(isinstance(p, str) and p.strip() for p in players)
+        ):
+            raise LogError(line, f"header 'players' must be a list of names, got {players!r}")
+        if len(set(players)) != len(players):
+            raise LogError(line, f"header 'players' has a name twice: {players!r}")
+        rules = obj.get("rules", "official" if game == "uno" else game)
+        if not isinstance(rules, str):
+            raise LogError(line, f"header 'rules' must be a string, got {rules!r}")
+        dealer = obj.get("dealer")
+        if dealer is not None and dealer not in players:
+            raise LogError(line, f"header 'dealer' {dealer!r} is not one of the players")
+        hand_size = obj.get("hand_size")
+        if hand_size is not None and (
+            not isinstance(hand_size, int) or isinstance(hand_size, bool) or hand_size < 1
+        ):
+            raise LogError(line, f"header 'hand_size' must be a positive integer, got {hand_size!r}")
+        options = obj.get("options") or {}
+        if not isinstance(options, Mapping):
+            raise LogError(line, f"header 'options' must be an object, got {options!r}")
+        return cls(game, rules, tuple(players), dealer, hand_size, dict(options), dict(obj))
+
+    def to_dict(self) -> dict[str, Any]:
+        out = dict(self.data)
+        out.update(type="game", game=self.game, rules=self.rules, players=list(self.players))
+        if self.dealer is not None:
+            out["dealer"] = self.dealer
+        if self.hand_size is not None:
+            out["hand_size"] = self.hand_size
+        out["options"] = dict(self.options)
+        return out
+
+
+@dataclass(frozen=True)
+class Event:
+    """One table event: its 0-based line number, its type, and the whole object."""
+
+    index: int
+    type: str
+    data: Mapping[str, Any]
+
+    @property
+    def player(self) -> str | None:
+        p = self.data.get("player")
+        return p if isinstance(p, str) else None
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.data)
+
+
+def parse_line(text: str, line: int) -> dict[str, Any] | None:
+    """Parse one log line to a JSON object; ``None`` for a blank line.
+
+    Raises:
+        LogError: the line is not a JSON object with a string ``type``.
+    """
+    if len(text) > MAX_LINE:
+        raise LogError(line, f"line is {len(text)} characters long (limit {MAX_LINE})")
+    stripped = text.strip()
+    if not stripped:
+        return None
+    try:
+        obj = json.loads(stripped)
+    except (ValueError, RecursionError) as exc:
+        snippet = stripped[:60] + ("..." if len(stripped) > 60 else "")
+        raise LogError(line, f"not valid JSON ({exc.__class__.__name__}): {snippet!r}") from None
+    if not isinstance(obj, dict):
+        raise LogError(line, f"an event must be a JSON object, got {type(obj).__name__}")
+    kind = obj.get("type")
+    if not isinstance(kind, str) or not kind:
+        raise LogError(line, "an event needs a string 'type'")
+    return obj
+
+
+@dataclass
+class TableLog:
+    """A read table log: the header, the events that parsed, and the lines that did not."""
+
+    header: Header | None
+    events: list[Event]
+    errors: list[LogError]
+
+
+def iter_log(lines: Iterable[str]) -> Iterator[Event | LogError]:
+    """Yield an :class:`Event` or a :class:`LogError` per non-blank line.
+
+    The header is yielded as an Event of type ``game``; line numbers count every
+    physical line, blank ones included, so they match an editor's (0-based).
+    """
+    for number, text in enumerate(lines):
+        try:
+            obj = parse_line(text, number)
+        except LogError as err:
+            yield err
+            continue
+        if obj is not None:
+            yield Event(number, obj["type"], obj)
+
+
+def read_log(lines: Iterable[str]) -> TableLog:
+    """Read a whole table log. The first parsed ``game`` line is the header."""
+    header: Header | None = None
+    events: list[Event] = []
+    errors: list[LogError] = []
+    for item in iter_log(lines):
+        if isinstance(item, LogError):
+            errors.append(item)
+        elif header is None and not events and item.type == "game":
+            try:
+                header = Header.from_dict(item.data, item.index)
+            except LogError as err:
+                errors.append(err)
+        else:
+            events.append(item)
+    return TableLog(header, events, errors)
+
+
+def dump_event(obj: Mapping[str, Any]) -> str:
+    """One log line (no newline), compact and UTF-8 friendly."""
+    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))

@@ -1,0 +1,61 @@
+"""Rulings: the referee's output, one JSON object per line (spec: "Rulings").
+
+Every ruling names its rule (``official.uno-call``) and says in one sentence
+why, so a dispute can be settled by reading it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+KINDS = ("ok", "illegal", "penalty", "pending", "round-end", "game-end", "info")
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """One ruling.
+
+    Attributes:
+        event: 0-based line number of the event it answers (header = 0).
+        ruling: one of :data:`KINDS`.
+        rule: ``<preset or game>.<rule>``, a stable name documented in docs/rules.md.
+        text: one sentence a person at the table understands.
+        player: the player who must act (draw, take back) where there is one.
+        draw: cards that player must take.
+        scores: player -> total, on ``round-end`` and ``game-end``.
+        extra: further fields (a game may add its own, e.g. ``ranking``).
+    """
+
+    event: int
+    ruling: str
+    rule: str
+    text: str
+    player: str | None = None
+    draw: int | None = None
+    scores: Mapping[str, int] | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.ruling not in KINDS:
+            raise ValueError(f"unknown ruling kind {self.ruling!r}")
+        if "." not in self.rule:
+            raise ValueError(f"rule name must be '<preset>.<rule>', got {self.rule!r}")
+        if not self.text:
+            raise ValueError("a ruling must explain itself")
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"event": self.event, "ruling": self.ruling, "rule": self.rule}
+        if self.player is not None:
+            out["player"] = self.player
+        if self.draw is not None:
+            out["draw"] = self.draw
+        if self.scores is not None:
+            out["scores"] = dict(self.scores)
+        out.update(self.extra)
+        out["text"] = self.text
+        return out
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False)

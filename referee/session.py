@@ -1,0 +1,117 @@
+"""A live referee: events arrive one at a time and can be corrected.
+
+The page, the camera pipeline and the voice listener all feed a
+:class:`Referee`. Applying a new event is incremental; correcting or undoing
+an earlier one replays the whole corrected log (state is always what a clean
+replay of the log gives), and :meth:`Referee.correct` reports what changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .game import Game, apply_safely, new_game
+from .log import Event, Header, LogError, dump_event
+from .rulings import Ruling
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a correction changed: rulings that disappeared and rulings that appeared."""
+
+    removed: list[Ruling]
+    added: list[Ruling]
+
+
+class Referee:
+    """Holds a header, the event list (line 1 onwards) and the rulings so far."""
+
+    def __init__(self, header: Header | Mapping[str, Any]):
+        if not isinstance(header, Header):
+            header = Header.from_dict(header)
+        self.header = header
+        self.game: Game = new_game(header)
+        self.events: list[dict[str, Any]] = []
+        self.rulings: list[Ruling] = []
+
+    # -- feeding -----------------------------------------------------------------
+    @staticmethod
+    def _check(obj: Any, line: int) -> dict[str, Any]:
+        if not isinstance(obj, Mapping):
+            raise LogError(line, f"an event must be an object, got {type(obj).__name__}")
+        kind = obj.get("type")
+        if not isinstance(kind, str) or not kind or kind == "game":
+            raise LogError(line, "an event needs a string 'type' other than 'game'")
+        return dict(obj)
+
+    def append(self, obj: Mapping[str, Any]) -> list[Ruling]:
+        """Record one event and return its rulings.
+
+        Raises:
+            LogError: the object is not an event (nothing is recorded then).
+        """
+        line = len(self.events) + 1
+        event = self._check(obj, line)
+        self.events.append(event)
+        new = apply_safely(self.game, Event(line, event["type"], event))
+        self.rulings += new
+        return new
+
+    def _rebuild(self) -> None:
+        self.game = new_game(self.header)
+        self.rulings = []
+        for i, obj in enumerate(self.events, start=1):
+            self.rulings += apply_safely(self.game, Event(i, obj["type"], obj))
+
+    def _correct(self, events: list[dict[str, Any]]) -> Change:
+        before = list(self.rulings)
+        self.events = events
+        self._rebuild()
+        removed = [r for r in before if r not in self.rulings]
+        added = [r for r in self.rulings if r not in before]
+        return Change(removed, added)
+
+    def correct(self, line: int, obj: Mapping[str, Any]) -> Change:
+        """Replace the event on ``line`` (1-based, as in the log) and replay."""
+        self._line(line)
+        events = list(self.events)
+        events[line - 1] = self._check(obj, line)
+        return self._correct(events)
+
+    def insert(self, line: int, obj: Mapping[str, Any]) -> Change:
+        """Insert an event before ``line`` (a forgotten event) and replay."""
+        if not 1 <= line <= len(self.events) + 1:
+            raise LogError(line, f"no line {line} to insert before")
+        events = list(self.events)
+        events.insert(line - 1, self._check(obj, line))
+        return self._correct(events)
+
+    def delete(self, line: int) -> Change:
+        """Remove the event on ``line`` (a misread) and replay."""
+        self._line(line)
+        events = list(self.events)
+        del events[line - 1]
+        return self._correct(events)
+
+    def undo(self) -> Change:
+        """Remove the last event and replay."""
+        if not self.events:
+            raise LogError(0, "there is no event to undo")
+        return self.delete(len(self.events))
+
+    def _line(self, line: int) -> None:
+        if not isinstance(line, int) or not 1 <= line <= len(self.events):
+            raise LogError(line if isinstance(line, int) else -1,
+                           f"no event on line {line!r} (the log has {len(self.events)})")
+
+    # -- reading -----------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        return self.game.state()
+
+    def public_view(self) -> dict[str, Any]:
+        return self.game.public_view()
+
+    def log_lines(self) -> list[str]:
+        """The table log as written lines (header first), for export."""
+        return [dump_event(self.header.to_dict())] + [dump_event(e) for e in self.events]
