@@ -18,17 +18,17 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rules": ("referee.commands", "list rule presets and options, or show one preset"),
     "demo": ("referee.commands", "run the referee on the bundled demo table"),
     "synth": ("datasets.commands", "render synthetic table scenes for training"),
-    "train": ("vision.commands", "train the card detector from synthetic data"),
-    "detect": ("vision.commands", "detect cards in images, one JSON line per image"),
-    "evaluate": ("vision.commands", "measure the detector on real and synthetic images"),
+    "train": ("vision.detector_cli", "train the card detector from synthetic data"),
+    "detect": ("vision.detector_cli", "detect cards in images, one JSON line per image"),
+    "evaluate": ("vision.detector_cli", "measure the detector on real and synthetic images"),
     "markers": ("vision.commands", "write a printable sheet of ArUco calibration markers"),
     "calibrate": ("vision.commands", "calibrate the table geometry from a camera frame"),
     "watch": ("vision.commands", "referee a live table from a camera or video (headless)"),
     "serve": ("web.commands", "serve the referee's page (live table, rulings, scores)"),
     "listen": ("voice.commands", "listen for UNO calls on a microphone or audio file"),
-    "history": ("web.commands", "list stored games, or show one game's rulings"),
-    "export": ("web.commands", "export a stored game as a table log"),
-    "import": ("web.commands", "import a table log into the game store"),
+    "history": ("referee.store_cli", "list stored games, or show one game's rulings"),
+    "export": ("referee.store_cli", "export a stored game as a table log"),
+    "import": ("referee.store_cli", "import a table log into the game store"),
 }
 
 
