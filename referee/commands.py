@@ -17,7 +17,8 @@ def replay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--state", metavar="FILE", help="write the final state JSON here")
 
 
-def _write_replay(lines, state_path: str | None, out=sys.stdout) -> int:
+def _write_replay(lines, state_path: str | None, out=None) -> int:
+    out = out if out is not None else sys.stdout
     result = replay_log(lines)
     for ruling in result.rulings:
         out.write(ruling.to_json() + "\n")

@@ -1,0 +1,72 @@
+"""Replay speed of the uno referee in events per second (goal: >= 100k events/s).
+
+A long game is simulated once (referee/uno/simulate.py, seeded, no checks),
+written as a table log, then replayed from its text lines: reading and JSON
+parsing included ("replay"), and once more from already parsed events
+("engine only"). Best of ``--repeat`` runs. Prints numbers; asserts nothing.
+
+    .venv/bin/python benchmarks/bench_replay.py [--events 200000] [--players 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from referee.game import apply_safely, new_game, replay  # noqa: E402
+from referee.log import read_log  # noqa: E402
+from referee.uno.simulate import simulate  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--events", type=int, default=200_000, help="events in the log")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--options", default='{"stacking": true}',
+                    help="header options as JSON (rounds is set very high)")
+    args = ap.parse_args(argv)
+
+    options = {**json.loads(args.options), "rounds": 10**9, "scoring": "japan"}
+    t0 = time.perf_counter()
+    sim = simulate(args.seed, args.players, options, check=False, max_events=args.events)
+    lines = sim.lines()
+    made = time.perf_counter() - t0
+    n = len(lines) - 1
+    rounds = len(sim.game.s.rounds)
+    print(f"log: {n} events, {rounds} rounds, {args.players} players, options {args.options}"
+          f" (simulated in {made:.1f} s)")
+
+    best = float("inf")
+    rulings = 0
+    for _ in range(args.repeat):
+        t = time.perf_counter()
+        result = replay(lines)
+        best = min(best, time.perf_counter() - t)
+        rulings = len(result.rulings)
+    print(f"replay (read + parse + referee): {n / best:,.0f} events/s "
+          f"({best:.3f} s for {n} events, {rulings} rulings)")
+
+    log = read_log(lines)
+    best_engine = float("inf")
+    for _ in range(args.repeat):
+        game = new_game(log.header)
+        t = time.perf_counter()
+        for event in log.events:
+            apply_safely(game, event)
+        best_engine = min(best_engine, time.perf_counter() - t)
+    print(f"engine only (events already parsed): {n / best_engine:,.0f} events/s")
+    print(f"python {platform.python_version()} on {platform.machine()}, "
+          f"best of {args.repeat}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,384 @@
+"""Card faces of the UNO deck, drawn procedurally (no image assets, nothing downloaded).
+
+API (other modules import this)::
+
+    from datasets.cards import render_card, card_back, DESIGNS
+    img = render_card("red-7", design="modern", height=300)   # PIL RGBA
+    back = card_back(height=300)
+
+- ``render_card(label, design="modern"|"classic", height=..., variant=0)`` returns an
+  RGBA :class:`PIL.Image.Image` of one card face, ``CARD_ASPECT`` wide per unit of
+  height, with transparent rounded corners. ``label`` is any of
+  :data:`referee.cards.CLASSES` (54 classic cards plus ``wild-shuffle`` and
+  ``wild-custom``) or a short form such as ``R7``.
+- ``design="modern"``: white border, a big white centre circle with faint radial lines
+  and the symbol in the card colour with a dark drop shadow.
+  ``design="classic"``: the older deck with a tilted white oval (a ring by default,
+  ``variant=1`` fills it white) and a white symbol outlined in black.
+- Corner indices sit top-left and (turned 180 degrees) bottom-right; 6 and 9 are
+  underlined; skip is a circle with a slash, reverse two arrows, draw two ``+2`` with
+  two small cards, wild a four-colour oval, wild draw four ``+4`` with four cards,
+  shuffle-hands circling arrows, the customizable wild a blank white field.
+- Results are deterministic and cached per ``(label, design, variant, height)``;
+  treat returned images as read-only (``.copy()`` before drawing on them).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from referee.cards import CLASSES, Card
+
+DESIGNS: tuple[str, ...] = ("modern", "classic")
+CARD_ASPECT = 56.0 / 87.0  # width / height of a real card
+_BASE_H = 560
+_BASE_W = round(_BASE_H * CARD_ASPECT)
+
+RGB = tuple[int, int, int]
+PALETTES: dict[str, dict[str, RGB]] = {
+    "modern": {"red": (222, 38, 45), "yellow": (250, 200, 20), "green": (52, 160, 72),
+               "blue": (18, 110, 200), "black": (24, 24, 24)},
+    "classic": {"red": (215, 30, 30), "yellow": (240, 200, 10), "green": (110, 160, 40),
+                "blue": (20, 90, 210), "black": (16, 16, 16)},
+}
+WILD_ORDER = ("red", "blue", "yellow", "green")  # quadrants TL, TR, BL, BR
+
+
+def _font_path(bold_oblique: bool = False) -> str:
+    """A DejaVu TTF shipped inside matplotlib (or the system copy)."""
+    name = "DejaVuSans-BoldOblique.ttf" if bold_oblique else "DejaVuSans-Bold.ttf"
+    try:
+        import matplotlib
+
+        path = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / name
+        if path.exists():
+            return str(path)
+    except ImportError:  # pragma: no cover - matplotlib ships with ultralytics
+        pass
+    return str(Path("/usr/share/fonts/truetype/dejavu") / name)
+
+
+@functools.lru_cache(maxsize=64)
+def _font(size: int, oblique: bool = False) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(_font_path(oblique), size)
+
+
+def _text_mask(text: str, size: int, oblique: bool, underline: bool) -> Image.Image:
+    """White glyphs on black, tightly cropped, optional underline (6 and 9)."""
+    font = _font(size, oblique)
+    left, top, right, bottom = font.getbbox(text)
+    w, h = right - left, bottom - top
+    pad = size // 6
+    extra = size // 4 if underline else 0
+    mask = Image.new("L", (w + 2 * pad, h + 2 * pad + extra), 0)
+    draw = ImageDraw.Draw(mask)
+    draw.text((pad - left, pad - top), text, fill=255, font=font)
+    if underline:
+        y = pad + h + extra // 3
+        draw.rectangle([pad + w * 0.08, y, pad + w * 0.92, y + max(2, size // 11)], fill=255)
+    return mask.crop(mask.getbbox())
+
+
+def _skip_mask(size: int) -> Image.Image:
+    mask = Image.new("L", (size, size), 0)
+    draw = ImageDraw.Draw(mask)
+    width = max(2, size // 7)
+    draw.ellipse([width // 2, width // 2, size - width // 2, size - width // 2],
+                 outline=255, width=width)
+    c, r = size / 2, size / 2 - width
+    ang = math.radians(45)
+    p1 = (c - r * math.cos(ang), c + r * math.sin(ang))
+    p2 = (c + r * math.cos(ang), c - r * math.sin(ang))
+    draw.line([p1, p2], fill=255, width=width)
+    return mask
+
+
+def _arrow(draw: ImageDraw.ImageDraw, x0: float, y0: float, length: float, thick: float,
+           direction: int) -> None:
+    """A vertical arrow with its tail at (x0, y0), pointing up (-1) or down (+1)."""
+    head = thick * 2.2
+    tip = y0 + direction * length
+    neck = tip - direction * head
+    draw.rectangle([x0 - thick / 2, min(y0, neck), x0 + thick / 2, max(y0, neck)], fill=255)
+    draw.polygon([(x0 - head * 0.9, neck), (x0 + head * 0.9, neck), (x0, tip)], fill=255)
+
+
+def _reverse_mask(size: int) -> Image.Image:
+    mask = Image.new("L", (size, size), 0)
+    draw = ImageDraw.Draw(mask)
+    thick = size * 0.13
+    _arrow(draw, size * 0.3, size * 0.88, size * 0.72, thick, -1)
+    _arrow(draw, size * 0.7, size * 0.12, size * 0.72, thick, +1)
+    return mask.rotate(-45, resample=Image.BICUBIC)
+
+
+def _cards_mask(size: int, count: int) -> Image.Image:
+    """Small overlapping cards (draw two's centre): fills with a gap between them."""
+    mask = Image.new("L", (size, size), 0)
+    draw = ImageDraw.Draw(mask)
+    cw, ch = size * 0.42, size * 0.62
+    gap = max(2, size // 28)
+    for i in range(count):
+        x = size * 0.12 + i * size * 0.3
+        y = size * 0.08 + (count - 1 - i) * size * 0.22
+        box = [x, y, x + cw, y + ch]
+        draw.rounded_rectangle([box[0] - gap, box[1] - gap, box[2] + gap, box[3] + gap],
+                               radius=size * 0.06, fill=0)
+        draw.rounded_rectangle(box, radius=size * 0.05, fill=255)
+    return mask
+
+
+def _shuffle_mask(size: int) -> Image.Image:
+    """Two arrows chasing each other round a circle (shuffle hands)."""
+    mask = Image.new("L", (size, size), 0)
+    draw = ImageDraw.Draw(mask)
+    width = max(2, size // 8)
+    m = width
+    for start in (20, 200):
+        draw.arc([m, m, size - m, size - m], start, start + 130, fill=255, width=width)
+        ang = math.radians(start + 130)
+        c, r = size / 2, size / 2 - m - width / 2
+        tip = (c + r * math.cos(ang + 0.45), c + r * math.sin(ang + 0.45))
+        base = (c + r * math.cos(ang), c + r * math.sin(ang))
+        nx, ny = math.cos(ang), math.sin(ang)
+        draw.polygon([(base[0] + nx * width * 1.3, base[1] + ny * width * 1.3),
+                      (base[0] - nx * width * 1.3, base[1] - ny * width * 1.3), tip], fill=255)
+    return mask
+
+
+def _symbol_mask(card: Card, size: int, corner: bool) -> Image.Image | None:
+    """The symbol of a coloured card (or a wild's corner text) as a mask."""
+    value = card.value
+    if value.isdigit():
+        return _text_mask(value, size, oblique=not corner, underline=value in "69")
+    if value == "skip":
+        return _skip_mask(int(size * (0.75 if corner else 0.95)))
+    if value == "reverse":
+        return _reverse_mask(int(size * (0.85 if corner else 1.05)))
+    if value == "draw2":
+        return _text_mask("+2", int(size * 0.7), False, False) if corner else \
+            _cards_mask(int(size * 1.0), 2)
+    if value == "wild-draw4" and corner:
+        return _text_mask("+4", int(size * 0.7), False, False)
+    if value == "wild-shuffle" and corner:
+        return _shuffle_mask(int(size * 0.75))
+    return None
+
+
+def _paste_mask(img: Image.Image, mask: Image.Image, center: tuple[float, float],
+                fill: RGB, outline: RGB | None = None, outline_px: int = 0,
+                shadow: RGB | None = None, shadow_px: int = 0, angle: float = 0.0,
+                flip: bool = False) -> None:
+    """Paint ``fill`` through ``mask`` centred at ``center`` with outline/shadow."""
+    pad = outline_px + shadow_px + 2
+    m = Image.new("L", (mask.width + 2 * pad, mask.height + 2 * pad), 0)
+    m.paste(mask, (pad, pad))
+    if angle:
+        m = m.rotate(angle, resample=Image.BICUBIC, expand=True)
+    if flip:
+        m = m.rotate(180)
+    x = round(center[0] - m.width / 2)
+    y = round(center[1] - m.height / 2)
+    layers: list[tuple[Image.Image, RGB, tuple[int, int]]] = []
+    if shadow is not None and shadow_px:
+        d = -shadow_px if flip else shadow_px
+        grown = m.filter(ImageFilter.MaxFilter(3)) if outline_px else m
+        layers.append((grown, shadow, (x + d, y + d)))
+    if outline is not None and outline_px:
+        layers.append((m.filter(ImageFilter.MaxFilter(2 * outline_px + 1)), outline, (x, y)))
+    layers.append((m, fill, (x, y)))
+    for layer, color, pos in layers:
+        img.paste(Image.new("RGB", layer.size, color), pos, layer)
+
+
+def _four_colour_oval(img: Image.Image, box: tuple[float, float, float, float],
+                      palette: dict[str, RGB], angle: float) -> None:
+    """A four-colour quadrant oval (wild), optionally tilted."""
+    x0, y0, x1, y1 = box
+    w, h = int(x1 - x0), int(y1 - y0)
+    layer = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    for i, color in enumerate(WILD_ORDER):
+        start = (180, 270, 90, 0)[i]
+        draw.pieslice([0, 0, w - 1, h - 1], start, start + 90, fill=palette[color] + (255,))
+    if angle:
+        layer = layer.rotate(angle, resample=Image.BICUBIC, expand=True)
+    img.paste(layer, (round((x0 + x1 - layer.width) / 2), round((y0 + y1 - layer.height) / 2)),
+              layer)
+
+
+def _four_cards(img: Image.Image, center: tuple[float, float], size: float,
+                palette: dict[str, RGB]) -> None:
+    """Four small cards in the four colours (wild draw four's centre)."""
+    draw = ImageDraw.Draw(img)
+    cw, ch = size * 0.36, size * 0.55
+    spots = [(-0.42, -0.05), (-0.14, -0.32), (0.06, 0.18), (0.3, -0.1)]
+    for (dx, dy), color in zip(spots, ("blue", "green", "red", "yellow")):
+        x = center[0] + dx * size - cw / 2
+        y = center[1] + dy * size - ch / 2 + size * 0.05
+        draw.rounded_rectangle([x - 4, y - 4, x + cw + 4, y + ch + 4], radius=10,
+                               fill=(255, 255, 255))
+        draw.rounded_rectangle([x, y, x + cw, y + ch], radius=8, fill=palette[color])
+
+
+def _base(fill: RGB) -> tuple[Image.Image, Image.Image]:
+    """A white-bordered card with ``fill`` inside, and its rounded-corner alpha."""
+    w, h = _BASE_W, _BASE_H
+    alpha = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(alpha).rounded_rectangle([0, 0, w - 1, h - 1], radius=w * 0.09, fill=255)
+    img = Image.new("RGB", (w, h), (250, 250, 248))
+    border = w * 0.07
+    ImageDraw.Draw(img).rounded_rectangle([border, border, w - 1 - border, h - 1 - border],
+                                          radius=w * 0.05, fill=fill)
+    return img, alpha
+
+
+@functools.lru_cache(maxsize=512)
+def _render_base(label: str, design: str, variant: int) -> Image.Image:
+    card = Card.from_label(label)
+    palette = PALETTES[design]
+    wild = card.color is None
+    color = palette["black" if wild else card.color]
+    img, alpha = _base(color)
+    w, h = img.size
+    cx, cy = w / 2, h / 2
+    white, dark = (255, 255, 255), (20, 20, 20)
+    shade = tuple(int(c * 0.45) for c in color)
+    draw = ImageDraw.Draw(img)
+    classic = design == "classic"
+    tilt = 35.0  # classic oval tilt, degrees counter-clockwise
+
+    # Centre field.
+    if card.value == "wild-custom":
+        draw.rounded_rectangle([w * 0.2, h * 0.24, w * 0.8, h * 0.76], radius=w * 0.05,
+                               fill=(246, 246, 240))
+    elif classic:
+        layer = Image.new("L", (int(w * 0.74), int(h * 0.98)), 0)
+        ImageDraw.Draw(layer).ellipse([0, 0, layer.width - 1, layer.height - 1], fill=255)
+        if variant % 2 == 0 and not wild:
+            ring = max(6, w // 45)
+            ImageDraw.Draw(layer).ellipse([ring, ring, layer.width - 1 - ring,
+                                           layer.height - 1 - ring], fill=0)
+        layer = layer.rotate(-tilt * 0.75, resample=Image.BICUBIC, expand=True)
+        img.paste(Image.new("RGB", layer.size, white),
+                  (round(cx - layer.width / 2), round(cy - layer.height / 2)), layer)
+        if wild:
+            _four_colour_oval(img, (w * 0.22, h * 0.16, w * 0.78, h * 0.84), palette,
+                              -tilt * 0.75)
+    else:
+        r = w * 0.4
+        draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(244, 244, 242))
+        for k in range(48):
+            a = 2 * math.pi * k / 48
+            draw.line([(cx + r * 0.55 * math.cos(a), cy + r * 0.55 * math.sin(a)),
+                       (cx + r * 0.95 * math.cos(a), cy + r * 0.95 * math.sin(a))],
+                      fill=(222, 222, 222), width=2)
+        if wild:
+            _four_colour_oval(img, (cx - r * 0.8, cy - r * 0.8, cx + r * 0.8, cy + r * 0.8),
+                              palette, 0)
+
+    # Centre symbol.
+    ring_only = classic and variant % 2 == 0
+    if classic and not ring_only:
+        sym_fill, sym_outline, sym_shadow = color, white, dark
+    elif classic:
+        sym_fill, sym_outline, sym_shadow = white, dark, dark
+    else:
+        sym_fill, sym_outline, sym_shadow = color, None, shade
+    if wild:
+        sym_fill, sym_outline, sym_shadow = white, dark, dark
+    big = int(w * 0.62)
+    mask = _symbol_mask(card, big, corner=False)
+    angle = 0.0 if card.value.isdigit() else (tilt if card.value == "reverse" and classic else 0)
+    if card.value == "wild-draw4":
+        _four_cards(img, (cx, cy), w * 0.55, palette)
+    elif card.value == "wild-shuffle":
+        _paste_mask(img, _shuffle_mask(int(w * 0.5)), (cx, cy), white, dark, 4, dark, 5)
+    elif mask is not None:
+        _paste_mask(img, mask, (cx, cy), sym_fill, sym_outline, 5 if sym_outline else 0,
+                    sym_shadow, 7, angle)
+
+    # Corner indices, top-left and bottom-right turned over.
+    small = int(w * 0.2)
+    spots = [((w * 0.2, h * 0.13), False), ((w * 0.8, h * 0.87), True)]
+    for spot, flip in spots:
+        cmask = _symbol_mask(card, small, corner=True)
+        if cmask is not None:
+            outline = dark if classic else None
+            _paste_mask(img, cmask, spot, white, outline, 2 if outline else 0, dark, 2,
+                        flip=flip)
+        else:  # wild, wild-custom: a small four-colour oval
+            x, y = spot
+            _four_colour_oval(img, (x - w * 0.09, y - h * 0.06, x + w * 0.09, y + h * 0.06),
+                              palette, -tilt if classic else 0)
+    out = img.convert("RGBA")
+    out.putalpha(alpha)
+    return out
+
+
+def _resize(img: Image.Image, height: int) -> Image.Image:
+    if height == img.height:
+        return img.copy()
+    width = max(1, round(height * CARD_ASPECT))
+    return img.resize((width, height), Image.LANCZOS)
+
+
+@functools.lru_cache(maxsize=2048)
+def render_card(label: str, design: str = "modern", height: int = 300,
+                variant: int = 0) -> Image.Image:
+    """Draw one card face.
+
+    Args:
+        label: a card label of :data:`referee.cards.CLASSES` or a short form (``R7``).
+        design: ``"modern"`` or ``"classic"``.
+        height: height in pixels (width is ``round(height * CARD_ASPECT)``).
+        variant: small style changes within a design (classic: 0 ring oval with
+            white symbol, 1 filled white oval with coloured symbol).
+
+    Returns:
+        An RGBA image with transparent rounded corners (cached: do not modify it).
+
+    Raises:
+        ValueError: an unknown label or design, or a height under 8 pixels.
+    """
+    if design not in DESIGNS:
+        raise ValueError(f"unknown design {design!r}; expected one of {DESIGNS}")
+    if height < 8:
+        raise ValueError(f"height must be at least 8 pixels, got {height}")
+    canonical = Card.from_label(label).label
+    if canonical not in CLASSES:
+        raise ValueError(f"{label!r} is not a card of the standard deck")
+    return _resize(_render_base(canonical, design, int(variant) % 2), int(height))
+
+
+@functools.lru_cache(maxsize=64)
+def card_back(height: int = 300) -> Image.Image:
+    """The back of a card: black with a tilted red oval and the yellow word UNO."""
+    img, alpha = _base(PALETTES["classic"]["black"])
+    w, h = img.size
+    layer = Image.new("L", (int(w * 0.8), int(h * 0.55)), 0)
+    ImageDraw.Draw(layer).ellipse([0, 0, layer.width - 1, layer.height - 1], fill=255)
+    layer = layer.rotate(-35, resample=Image.BICUBIC, expand=True)
+    img.paste(Image.new("RGB", layer.size, (215, 30, 30)),
+              (round(w / 2 - layer.width / 2), round(h / 2 - layer.height / 2)), layer)
+    _paste_mask(img, _text_mask("UNO", int(w * 0.3), True, False), (w / 2, h / 2),
+                (250, 210, 0), (20, 20, 20), 4, (20, 20, 20), 6, angle=20)
+    out = img.convert("RGBA")
+    out.putalpha(alpha)
+    return _resize(out, int(height))
+
+
+def sheet(design: str = "modern", height: int = 160, columns: int = 14,
+          variant: int = 0) -> Image.Image:
+    """All 56 faces on one RGB contact sheet (for eyeballing the renderer)."""
+    faces = [render_card(label, design, height, variant) for label in CLASSES]
+    fw, fh = faces[0].size
+    rows = math.ceil(len(faces) / columns)
+    out = Image.new("RGB", (columns * (fw + 4), rows * (fh + 4)), (90, 90, 90))
+    for i, face in enumerate(faces):
+        out.paste(face, ((i % columns) * (fw + 4), (i // columns) * (fh + 4)), face)
+    return out

@@ -1,0 +1,286 @@
+"""Junocos: a must-follow trick-taking game on the UNO deck (seed 002).
+
+A round: number cards are turned face up (Skips are set aside and shuffled
+back), everyone gets 9 cards, the players draft the face-up cards one at a
+time until one is left (the trump: its colour and its number), then 12 tricks
+are played from hand and from the drafted "public" cards (the last public card
+can never be played). Scores: 1 a trick, 10 for no trick, +5 when the tricks
+equal the number on your last public card. The marker passes left; the game
+ends after it has gone round twice.
+
+Hands are hidden, but a hand card becomes known when it is played and hands
+never grow, so a revoke (not following while holding the led colour) is caught
+either at once (a playable public card of the colour lies in front of the
+player) or later, when the player plays that colour from hand. Events and
+interpretations: ``docs/events-junocos.md``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import COLORS, Card
+from .game import GameError, register
+from .log import Event, Header
+from .overflow.common import PhasedGame, card_of, cards_of
+from .rulings import Ruling
+
+HAND = 9
+TRICKS = 12
+
+
+@dataclass(frozen=True)
+class JunocosOptions:
+    """House rules of junocos; every default but ``revoke_penalty`` is the seed's."""
+
+    laps: int = field(default=2, metadata={
+        "help": "times the start-player marker goes round before the game ends",
+        "source": "002 §ゲームの終了"})
+    zero_tricks: int = field(default=10, metadata={
+        "help": "points for a round without a trick", "source": "002 §得点計算"})
+    bonus: int = field(default=5, metadata={
+        "help": "bonus when your tricks equal the number on your last public card",
+        "source": "002 §得点計算"})
+    revoke_penalty: int = field(default=5, metadata={
+        "help": "points lost for each revoke (the seed names no penalty; house rule)",
+        "source": "002 §トリックテイキングフェイズ (penalty: referee's choice)"})
+
+
+def deck(players: int) -> Counter[Card]:
+    """The 40-card (3 players) or 56-card (4 players) deck as a multiset."""
+    out: Counter[Card] = Counter()
+    for color in COLORS:
+        out[Card(color, "skip")] += 1
+        if players == 3:
+            out.update({Card(color, str(n)): 1 for n in range(7)})
+            out[Card(color, "7")] += 2
+        else:
+            out[Card(color, "0")] += 1
+            out.update({Card(color, str(n)): 2 for n in range(1, 7)})
+    return out
+
+
+def strength(card: Card, led: str, trump: Card) -> tuple[int, int]:
+    """Trick strength: trump card > trump number > trump colour > led colour > rest.
+
+    Within a colour, higher numbers beat lower and a Skip is the weakest.
+    """
+    rank = int(card.value) + 1 if card.is_number else 0
+    if card == trump:
+        return (5, 0)
+    if card.is_number and card.value == trump.value:
+        return (4, 0)
+    if card.color == trump.color:
+        return (3, rank)
+    if card.color == led:
+        return (2, rank)
+    return (0, 0)
+
+
+@register
+class Junocos(PhasedGame):
+    """Junocos (002): must-follow tricks, trump drafted from face-up cards."""
+
+    name = "junocos"
+    PHASES = {"deal": ("deal",), "take": ("take",), "play": ("play",)}
+
+    @classmethod
+    def presets(cls) -> dict[str, Any]:
+        return {"junocos": JunocosOptions()}
+
+    def __init__(self, header: Header):
+        super().__init__(header)
+        n = len(self.players)
+        if n not in (3, 4):
+            raise GameError(f"junocos is for 3 or 4 players, not {n}")
+        self.options: JunocosOptions = self.options_from(JunocosOptions, header)
+        self.full = deck(n)
+        self.row_size = 13 if n == 3 else 17
+        self.first = self.players.index(header.dealer) if header.dealer else 0
+        self._new_round()
+
+    def _new_round(self) -> None:
+        r = len(self.rounds)
+        self.start = self.players[(self.first + r) % len(self.players)]
+        self.phase = "deal"
+        self.seen: Counter[Card] = Counter()  # cards face up or played this round
+        self.row: list[Card] = []
+        self.aside: list[Card] = []
+        self.public: dict[str, list[Card]] = {p: [] for p in self.players}
+        self.hands = {p: 0 for p in self.players}
+        self.trump: Card | None = None
+        self.turn = self.start
+        self.trick: list[tuple[str, Card]] = []
+        self.trick_no = 1
+        self.won = {p: 0 for p in self.players}
+        self.suspects: list[tuple[int, str, str]] = []  # (trick, player, led colour)
+        self.penalties = {p: 0 for p in self.players}
+        self.revokes: list[dict[str, Any]] = []
+
+    # -- deal and draft ---------------------------------------------------------
+    def _on_deal(self, event: Event) -> list[Ruling]:
+        row, aside = cards_of(event), cards_of(event, "aside", required=False)
+        why = ""
+        if len(row) != self.row_size:
+            why = f"{self.row_size} number cards must be turned up, not {len(row)}"
+        elif not all(c.is_number for c in row):
+            why = ("a Skip was turned up; set it aside, turn another, then shuffle it "
+                   "back")
+        elif Counter(row + aside) - self.full:
+            extra = ", ".join(c.label for c in Counter(row + aside) - self.full)
+            why = f"{extra} is not in the {sum(self.full.values())}-card deck"
+        if why:
+            return self.one(event, "illegal", "deal", f"Deal again: {why}.")
+        self.row, self.aside = row, aside
+        self.seen.update(row + aside)
+        self.hands = {p: HAND for p in self.players}
+        self.phase = "take"
+        text = (f"{len(row)} cards are face up and everyone holds {HAND}; "
+                f"{self.start} takes the first card.")
+        return self.one(event, "ok", "deal", text)
+
+    def _on_take(self, event: Event) -> list[Ruling]:
+        player, note = self.who(event)
+        card = card_of(event)
+        if player != self.turn:
+            text = (f"It is {self.turn}'s turn to take a card, not {player}'s; put it "
+                    "back.")
+            return self.one(event, "illegal", "draft", text, player=player)
+        if card not in self.row:
+            text = f"{card} is not among the face-up cards; take one of them."
+            return self.one(event, "illegal", "draft", text, player=player)
+        self.row.remove(card)
+        self.public[player].append(card)
+        self.turn = self.next_player(player)
+        if len(self.row) > 1:
+            return self.one(event, "ok", "draft", f"{player} took {card}{note}.")
+        self.trump = trump = self.row[0]
+        self.phase = "play"
+        self.turn = self.start
+        text = (f"{player} took {card}{note}; the last card, {trump}, makes "
+                f"{trump.color} and {trump.value} trump, and {self.start} leads.")
+        return self.one(event, "ok", "trump", text)
+
+    # -- tricks -----------------------------------------------------------------
+    def _refusal(self, player: str, card: Card, source: str) -> str:
+        """Why the card cannot be played from ``source`` at all ("" when it can)."""
+        public = self.public[player]
+        if source == "public":
+            if card not in public:
+                return f"{card} is not one of {player}'s public cards"
+            if len(public) == 1:
+                return f"{card} is {player}'s last public card, never to be played"
+        elif self.hands[player] == 0:
+            return f"{player} has no card left in hand"
+        elif self.seen[card] >= self.full[card]:
+            return f"every {card} is already face up or played, so none is in a hand"
+        return ""
+
+    def _on_play(self, event: Event) -> list[Ruling]:
+        player, note = self.who(event)
+        card = card_of(event)
+        source = event.get("from")
+        public = self.public[player]
+        if source not in (None, "hand", "public"):
+            raise GameError(f"'from' must be 'hand' or 'public', got {source!r}")
+        if source is None:
+            source = "public" if card in public else "hand"
+        if player != self.turn:
+            text = f"It is {self.turn}'s turn, not {player}'s; {player} takes it back."
+            return self.one(event, "illegal", "turn", text, player=player)
+        why = self._refusal(player, card, source)
+        if why:
+            text = f"{why}{note}; take it back and play another card."
+            return self.one(event, "illegal", "card", text, player=player)
+        led = self.trick[0][1].color if self.trick else card.color
+        playable = public if len(public) > 1 else []
+        if card.color != led and any(c.color == led for c in playable):
+            text = (f"{player} must follow {led} with a public card in front of them; "
+                    f"take {card} back and play {led}.")
+            return self.one(event, "illegal", "revoke", text, player=player)
+        out = self._late_revokes(event, player, card) if source == "hand" else []
+        if card.color != led:
+            self.suspects.append((self.trick_no, player, led or ""))
+        if source == "public":
+            public.remove(card)
+        else:
+            self.hands[player] -= 1
+            self.seen[card] += 1
+        self.trick.append((player, card))
+        self.turn = self.next_player(player)
+        if len(self.trick) < len(self.players):
+            return out + self.one(event, "ok", "play", f"{player} played {card}{note}.")
+        return out + self._end_trick(event)
+
+    def _late_revokes(self, event: Event, player: str, card: Card) -> list[Ruling]:
+        """Penalties for earlier tricks in which ``player`` held ``card``'s colour."""
+        out = []
+        for item in [s for s in self.suspects if s[1:] == (player, card.color)]:
+            self.suspects.remove(item)
+            self.penalties[player] += self.options.revoke_penalty
+            self.revokes.append({"trick": item[0], "player": player,
+                                 "color": card.color, "shown_by": card.label})
+            text = (f"{player} did not follow {card.color} in trick {item[0]} although "
+                    f"{card} was in hand: revoke, -{self.options.revoke_penalty} "
+                    "points.")
+            out.append(self.rule(event, "penalty", "revoke", text, player=player,
+                                 extra={"trick": item[0]}))
+        return out
+
+    def _end_trick(self, event: Event) -> list[Ruling]:
+        assert self.trump is not None
+        led, trump = self.trick[0][1].color or "", self.trump
+        best = max(range(len(self.trick)),
+                   key=lambda i: (strength(self.trick[i][1], led, trump), i))
+        winner, card = self.trick[best]
+        self.won[winner] += 1
+        text = f"{winner} wins trick {self.trick_no} with {card}"
+        self.trick = []
+        self.trick_no += 1
+        self.turn = winner
+        if self.trick_no <= TRICKS:
+            text += " and leads next."
+            return self.one(event, "ok", "trick", text, player=winner)
+        return self.one(event, "ok", "trick", f"{text}.", player=winner) + \
+            self._end_round(event)
+
+    def _end_round(self, event: Event) -> list[Ruling]:
+        deltas: dict[str, int] = {}
+        for p in self.players:
+            won = self.won[p]
+            last = self.public[p][0].number if self.public[p] else None
+            points = won if won else self.options.zero_tricks
+            points += self.options.bonus if won == last else 0
+            deltas[p] = points - self.penalties[p]
+            self.scores[p] += deltas[p]
+        self.rounds.append({
+            "round": len(self.rounds) + 1, "start": self.start,
+            "trump": self.trump.label if self.trump else None, "tricks": dict(self.won),
+            "last_public": {p: c[0].label for p, c in self.public.items() if c},
+            "revokes": list(self.revokes), "deltas": deltas})
+        parts = ", ".join(f"{p} {d:+d}" for p, d in deltas.items())
+        text = f"Round {len(self.rounds)} is over: {parts}."
+        out = self.one(event, "round-end", "score", text, scores=dict(self.scores))
+        if len(self.rounds) >= self.options.laps * len(self.players):
+            laps = self.options.laps
+            out.append(self.finish(event, f"The marker has gone round {laps} times"))
+        self._new_round()
+        return out
+
+    # -- views ------------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        """Everything the referee knows; junocos keeps no secret from the players."""
+        out = self.common_state()
+        out.update({
+            "round": len(self.rounds) + (0 if self.over else 1),
+            "start_player": self.start,
+            "trump": self.trump.label if self.trump else None,
+            "row": [c.label for c in self.row], "aside": [c.label for c in self.aside],
+            "public": {p: [c.label for c in cs] for p, cs in self.public.items()},
+            "hand_counts": dict(self.hands), "trick_no": self.trick_no,
+            "trick": [{"player": p, "card": c.label} for p, c in self.trick],
+            "tricks_won": dict(self.won), "revokes": list(self.revokes),
+        })
+        return out

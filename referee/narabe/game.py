@@ -1,0 +1,313 @@
+"""The narabe-runo referee (seed 003): paths of cards on a table grid.
+
+Cards are laid next to the previously played card (one path), matching it by
+colour or number/symbol. Face-down score cards lie around the start card; the
+card laid on one captures it and the whole branch is discarded. A Reverse
+makes the next player connect to another branch (a new one from the start
+card or another branch's end). A card wholly outside the boundary of the score
+cards is illegal. The game ends when one score card is left; the captured
+score cards are then scored (:mod:`referee.narabe.scoring`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import Card, standard_deck
+from ..game import GameError, register
+from ..log import Event, Header
+from ..overflow.common import PhasedGame, card_of, cards_of, count_of
+from ..rulings import Ruling
+from .geometry import Cell, adjacent, cell_of, outside_boundary
+from .scoring import DRAWS, missing_draws, score_cards
+
+
+@dataclass(frozen=True)
+class NarabeOptions:
+    """House rules of narabe-runo; every default is the seed's rule."""
+
+    hand_size: int = field(default=3, metadata={
+        "help": "cards dealt to each hand", "source": "003 §基本ルール"})
+    hand_limit: int = field(default=7, metadata={
+        "help": "most cards a hand may hold; draws stop there",
+        "source": "003 §基本ルール"})
+    gift: int = field(default=3, metadata={
+        "help": "points a Skip/Reverse/Wild score card gives to the others it names",
+        "source": "003 §得点カードの獲得点"})
+    end_left: int = field(default=1, metadata={
+        "help": "the game ends when this many score cards are left",
+        "source": "003 §基本ルール"})
+    extra_wilds: bool = field(default=False, metadata={
+        "help": "the 112-card deck with Shuffle Hands and white wilds",
+        "source": "RULES.md §Cards"})
+
+
+@dataclass
+class Placed:
+    """A card on the table: where, what, and the colour it names (a wild's call)."""
+
+    cell: Cell
+    card: Card
+    color: str | None
+
+
+_WHERE = {
+    "continue": "it must lie next to the previous card",
+    "other": "after a Reverse it must start a new branch at the start card or "
+             "continue another branch",
+    "free": "it must lie next to the start card or a branch's last card",
+}
+
+
+@register
+class NarabeRuno(PhasedGame):
+    """Narabe-runo (003): lay one path of cards on the table to reach score cards."""
+
+    name = "narabe-runo"
+    aliases = ("narabe",)
+    PHASES = {"start": ("setup",), "score-cards": ("setup",), "play": ("play",),
+              "discard": ("play",), "reveal": ("scoring",), "score-draw": ("scoring",)}
+
+    @classmethod
+    def presets(cls) -> dict[str, Any]:
+        return {"narabe-runo": NarabeOptions()}
+
+    def __init__(self, header: Header):
+        super().__init__(header)
+        n = len(self.players)
+        if not 2 <= n <= 4:
+            raise GameError(f"narabe-runo is for 2 to 4 players, not {n}")
+        self.options: NarabeOptions = self.options_from(NarabeOptions, header)
+        self.hands = {p: self.options.hand_size for p in self.players}
+        deck_size = len(standard_deck(self.options.extra_wilds))
+        self.pile = deck_size - self.options.hand_size * n
+        self.discards = 0
+        if header.dealer:
+            self.turn = self.next_player(header.dealer)
+        self.start: Placed | None = None
+        self.spots: list[Cell] = []
+        self.all_spots: list[Cell] = []
+        self.branches: list[list[Placed]] = []
+        self.current: int | None = None  # the branch of the previous card
+        self.must = "free"  # "continue" | "other" (after a Reverse) | "free"
+        self.owed = {p: 0 for p in self.players}
+        self.captured = {p: 0 for p in self.players}
+        self.revealed: dict[str, list[Card]] = {}
+        self.picks: dict[str, list[list[Card]]] = {p: [] for p in self.players}
+
+    # -- setup ------------------------------------------------------------------
+    def _on_start(self, event: Event) -> list[Ruling]:
+        card = card_of(event)
+        if self.start is not None:
+            text = "The start card is already down; this second one was ignored."
+            return self.one(event, "info", "start", text)
+        cell = cell_of(event.get("at", [0, 0]))
+        color = event.get("color") if card.is_wild else card.color
+        self.start = Placed(cell, card, color)
+        self.pile -= 1
+        text = f"The start card is {card}; {self.turn} plays first."
+        return self.one(event, "ok", "start", text)
+
+    def _on_score_cards(self, event: Event) -> list[Ruling]:
+        raw = event.get("at")
+        if not isinstance(raw, list) or not raw:
+            raise GameError("'score-cards' needs 'at': a list of [x, y] positions")
+        spots = [cell_of(p) for p in raw]
+        if self.start is None:
+            text = "Lay the start card first, then the score cards around it."
+            return self.one(event, "illegal", "score-cards", text)
+        if (len(set(spots)) != len(spots) or self.start.cell in spots
+                or len(spots) <= self.options.end_left or self.all_spots
+                or outside_boundary(self.start.cell, spots)):
+            text = (f"Lay the score cards again: more than {self.options.end_left}, "
+                    "each on its own place, around the start card and not on it.")
+            return self.one(event, "illegal", "score-cards", text)
+        self.spots, self.all_spots = list(spots), list(spots)
+        self.pile -= len(spots)
+        self.phase = "play"
+        text = f"{len(spots)} score cards lie face down around the start card."
+        return self.one(event, "ok", "score-cards", text)
+
+    # -- play -------------------------------------------------------------------
+    def _anchors(self) -> list[tuple[int | None, Placed]]:
+        """(branch index, or None for a new branch, and its card) a play may join."""
+        assert self.start is not None
+        tips = [(i, b[-1]) for i, b in enumerate(self.branches)]
+        if self.must == "continue" and self.current is not None:
+            return [t for t in tips if t[0] == self.current]
+        others = [t for t in tips if self.must == "free" or t[0] != self.current]
+        return others + [(None, self.start)]
+
+    @staticmethod
+    def _matches(card: Card, anchor: Placed) -> bool:
+        if card.is_wild or (anchor.card.is_wild and anchor.color is None):
+            return True
+        return card.color == anchor.color or card.value == anchor.card.value
+
+    def _refusal(self, card: Card, cell: Cell) -> tuple[str, str, list]:
+        """(rule, why, matching anchors): why ``card`` may not go on ``cell``."""
+        assert self.start is not None
+        used = {p.cell for b in self.branches for p in b} | {self.start.cell}
+        touching = [a for a in self._anchors() if adjacent(a[1].cell, cell)]
+        matching = [a for a in touching if self._matches(card, a[1])]
+        if cell in used:
+            return "path", "a card already lies there", []
+        if not touching:
+            return ("branch" if self.must == "other" else "path"), _WHERE[self.must], []
+        if not matching:
+            why = f"{card} matches neither colour nor number/symbol of its neighbour"
+            return "match", why, []
+        if outside_boundary(cell, self.all_spots):
+            why = "it lies wholly outside the boundary joining the outer score cards"
+            return "boundary", why, []
+        return "", "", matching
+
+    def _on_play(self, event: Event) -> list[Ruling]:
+        player, note = self.who(event)
+        card = card_of(event)
+        if "at" not in event.data:
+            raise GameError("'play' needs 'at': the card's [x, y] position")
+        cell = cell_of(event.get("at"))
+        if player != self.turn:
+            text = f"It is {self.turn}'s turn, not {player}'s; {player} takes it back."
+            return self.one(event, "illegal", "turn", text, player=player)
+        rule, why, matching = self._refusal(card, cell)
+        if why:
+            text = f"{player}'s {card} cannot go there{note}: {why}; take it back."
+            return self.one(event, "illegal", rule, text, player=player)
+        branch = matching[0][0]
+        color = (event.get("color") or None) if card.is_wild else card.color
+        placed = Placed(cell, card, color)
+        if branch is None:
+            self.branches.append([placed])
+            branch = len(self.branches) - 1
+        else:
+            self.branches[branch].append(placed)
+        self.hands[player] -= 1
+        draw = self._owe(player, DRAWS.get(card.value, 1))
+        if cell in self.spots:
+            self.spots.remove(cell)
+            self.captured[player] += 1
+            self.discards += len(self.branches.pop(branch))
+            self.current, self.must = None, "free"
+            text = (f"{player} reached a score card and takes it face down; the branch "
+                    f"is discarded and {player} draws {draw}.")
+            out = self.one(event, "ok", "capture", text, player=player, draw=draw)
+        else:
+            self.current = branch
+            self.must = "other" if card.value == "reverse" else "continue"
+            text = f"{player} played {card}{note} and draws {draw}."
+            out = self.one(event, "ok", "play", text, player=player, draw=draw)
+        skipped = card.value == "skip"
+        self.turn = self.next_player(player, 2 if skipped else 1)
+        if skipped:
+            text = f"{self.next_player(player)} loses the turn to the Skip."
+            out.append(self.rule(event, "ok", "skip", text))
+        elif self.must == "other":
+            text = (f"{self.turn} must connect to another branch or start a new one at "
+                    "the start card.")
+            out.append(self.rule(event, "ok", "reverse", text))
+        if len(self.spots) <= self.options.end_left:
+            self.phase = "scoring"
+            text = (f"Only {len(self.spots)} score card is left: the game ends; show "
+                    "the captured score cards.")
+            out.append(self.rule(event, "ok", "end-of-play", text))
+        return out
+
+    def _owe(self, player: str, count: int) -> int:
+        room = self.options.hand_limit - self.hands[player] - self.owed[player]
+        take = max(0, min(count, room))
+        self.owed[player] += take
+        return take
+
+    def _on_discard(self, event: Event) -> list[Ruling]:
+        player, note = self.who(event)
+        card = card_of(event)
+        if player != self.turn:
+            text = f"It is {self.turn}'s turn, not {player}'s; {player} takes it back."
+            return self.one(event, "illegal", "turn", text, player=player)
+        self.hands[player] -= 1
+        self.discards += 1
+        draw = self._owe(player, 1)
+        self.turn = self.next_player(player)
+        text = f"{player} discarded {card}{note} and draws {draw}."
+        return self.one(event, "ok", "discard", text, player=player, draw=draw)
+
+    def _on_draw(self, event: Event) -> list[Ruling]:
+        player, note = self.who_draws(event, self.owed)
+        count = count_of(event)
+        take = min(count, self.owed[player])
+        out: list[Ruling] = []
+        if take > self.pile:
+            self.pile += self.discards
+            self.discards = 0
+            text = "The pile is short: shuffle the discards into a new pile."
+            out = self.one(event, "info", "reshuffle", text)
+        take = min(take, self.pile)
+        self.owed[player] -= take
+        self.hands[player] += take
+        self.pile -= take
+        if take < count:
+            text = (f"{player} may draw only {take} (hand limit "
+                    f"{self.options.hand_limit}){note}; put {count - take} back.")
+            return out + self.one(event, "illegal", "draw", text, player=player)
+        return out + self.one(event, "ok", "draw", f"{player} drew {take}{note}.")
+
+    # -- scoring ----------------------------------------------------------------
+    def _on_reveal(self, event: Event) -> list[Ruling]:
+        player, _ = self.who(event)
+        cards = cards_of(event)
+        if player in self.revealed or len(cards) != self.captured[player]:
+            text = (f"{player} captured {self.captured[player]} score cards and shows "
+                    "them once; show exactly those.")
+            return self.one(event, "illegal", "reveal", text)
+        self.revealed[player] = cards
+        return self._score(event)
+
+    def _on_score_draw(self, event: Event) -> list[Ruling]:
+        player, _ = self.who(event)
+        cards = cards_of(event)
+        shown = self.revealed.get(player, [])
+        if missing_draws(shown, self.picks[player], len(cards)) <= 0:
+            text = (f"{player} has no shown Draw score card that draws {len(cards)}; "
+                    "put the cards back.")
+            return self.one(event, "illegal", "score-draw", text)
+        self.picks[player].append(cards)
+        self.pile -= len(cards)
+        return self._score(event)
+
+    def _score(self, event: Event) -> list[Ruling]:
+        waiting = {p for p in self.players
+                   if self.captured[p] and p not in self.revealed}
+        waiting |= {p for p, cs in self.revealed.items()
+                    if missing_draws(cs, self.picks[p], 2)
+                    or missing_draws(cs, self.picks[p], 4)}
+        if waiting:
+            text = f"Still to show: {', '.join(sorted(waiting))}."
+            return self.one(event, "pending", "score", text)
+        deltas = score_cards(self.players, self.revealed, self.picks, self.options.gift)
+        self.scores = dict(deltas)
+        labels = {p: [c.label for c in cs] for p, cs in self.revealed.items()}
+        self.rounds.append({"round": 1, "score_cards": labels, "deltas": deltas})
+        return [self.finish(event, "Every captured score card is scored")]
+
+    # -- views ------------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        """The table as the referee sees it; score cards are unknown until shown."""
+        def cards(b: list[Placed]) -> list[dict[str, Any]]:
+            return [{"at": list(p.cell), "card": p.card.label, "color": p.color}
+                    for p in b]
+
+        out = self.common_state()
+        out.update({
+            "start": cards([self.start])[0] if self.start else None,
+            "score_cards": [list(c) for c in self.spots],
+            "branches": [cards(b) for b in self.branches],
+            "current_branch": self.current, "must": self.must,
+            "hand_counts": dict(self.hands), "pile": self.pile,
+            "discards": self.discards,
+            "owed_draws": {p: n for p, n in self.owed.items() if n},
+            "captured": dict(self.captured),
+        })
+        return out

@@ -1,0 +1,380 @@
+"""tgus-t1 and tgus-t2: UNO as played with the 東幻符闘祭 deck (000 §T1, §T2).
+
+Why a class of its own rather than options of the standard engine: the deck is
+different (Hit+2, Reverse Hit+2, Wild Hit+4, Hit+?, Counter, Change, Replace,
+Gamble), so legality is decided by a precedence table instead of Draw Two /
+Wild Draw Four stacking rules; Hit+? resolves a draw from cards turned from the
+pile; Counter bounces Hit chains, Changes and All Hit+2 with colour rights of
+their own; and tgus-t2 counts the draw pile to stock draws the pile cannot
+give. None of that exists with the standard deck, and none of the standard
+engine's Wild Draw Four challenge or scoring applies here. The two presets are
+instances of one options type (:mod:`.options`).
+
+The class handles the bookkeeping events (start, pass, calls, catches); plays
+live in :mod:`.plays` (Counter and going out in :mod:`.counter`), draws and
+leftovers in :mod:`.draws`, Hit+? turned cards and named colours in
+:mod:`.turned`, the pile (owed draws, rebuild, stock) in :mod:`.pile`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.cards import COLORS, Card, parse_cards
+from referee.game import Game, GameError, register
+from referee.log import Event, Header
+from referee.rulings import Ruling
+
+from . import draws, pile, plays, turned
+from .cards import deck
+from .common import DECK_LABELS
+from .options import PRESETS, TgusTOptions
+from .table import Table
+
+DECK_SIZE = len(deck())
+
+
+@register
+class TgusTGame(Game):
+    """UNO with the 東幻符闘祭 deck (Hit+?, Counter, Change, stock): tgus-t1/t2."""
+
+    name = "uno"
+
+    def __init__(self, header: Header):
+        super().__init__(header)
+        self.rules = header.rules
+        base = PRESETS.get(header.rules)
+        if base is None:
+            raise GameError(f"{header.rules!r} is not a tgus-t preset")
+        self.opts, self.refused = base.with_overrides(header.options)
+        if header.hand_size is not None:
+            self.opts, _ = self.opts.with_overrides({"hand_size": header.hand_size})
+        self.deck_size = self.opts.deck_size or DECK_SIZE
+        self.t = Table(self.players)
+        self.wins = {p: 0 for p in self.players}
+        self.winner: str | None = None
+        self.dealer = header.dealer or self.players[-1]
+
+    @classmethod
+    def presets(cls) -> dict[str, TgusTOptions]:
+        return dict(PRESETS)
+
+    # -- helpers -------------------------------------------------------------------
+    def ruling(self, ev: Event, kind: str, rule: str, text: str, **kw: Any) -> Ruling:
+        """A ruling of this preset (``tgus-t1.<rule>``)."""
+        return Ruling(ev.index, kind, f"{self.rules}.{rule}", text, **kw)
+
+    def who(self, ev: Event, notes: list[str]) -> str:
+        """The acting player: the event's, or the player on turn (said in ``notes``)."""
+        player = ev.get("player")
+        if player is None:
+            if self.t.turn is None:
+                raise GameError(f"{ev.type} names no player and nobody is on turn")
+            notes.append(f"no player was named, so {self.t.turn} (on turn) is assumed")
+            return self.t.turn
+        if player not in self.players:
+            raise GameError(
+                f"{player!r} is not one of the players {list(self.players)}"
+            )
+        return player
+
+    def close_catch_window(self, player: str) -> None:
+        """Another player acting ends the window to catch a missing call."""
+        if self.t.exposed is not None and self.t.exposed != player:
+            self.t.exposed = None
+
+    # -- pile and draws owed (see :mod:`.pile`) ---------------------------------------
+    owe = pile.owe
+    take_from_pile = pile.take_from_pile
+    rebuild = pile.rebuild
+
+    # -- events ---------------------------------------------------------------------
+    def apply(self, event: Event) -> list[Ruling]:
+        handler = getattr(self, "on_" + event.type.replace("-", "_"), None)
+        if event.type == "start":
+            return self.on_start(event)
+        if handler is None:
+            return [
+                self.ruling(
+                    event,
+                    "info",
+                    "event",
+                    f"Event type {event.type!r} means nothing in {self.rules} "
+                    "and was ignored.",
+                )
+            ]
+        if not self.t.started:
+            return [
+                self.ruling(
+                    event,
+                    "info",
+                    "start",
+                    "No first card has been turned yet, so this was ignored.",
+                )
+            ]
+        if self.t.over:
+            return [
+                self.ruling(
+                    event,
+                    "info",
+                    "over",
+                    "The game is over (every place is decided); this was ignored.",
+                )
+            ]
+        return handler(event)
+
+    on_play = plays.on_play
+    on_turned = turned.on_turned
+    on_color = turned.on_color
+
+    def on_start(self, ev: Event) -> list[Ruling]:
+        """The first card is turned: deal, set the top card and the first player."""
+        t = self.t
+        if t.started and not t.over:
+            return [
+                self.ruling(
+                    ev,
+                    "info",
+                    "start",
+                    "The round is already under way; this start was ignored.",
+                )
+            ]
+        card = Card.from_label(ev.get("card", ""))
+        if card.label not in DECK_LABELS:
+            raise GameError(f"{card.label} is not a card of the 東幻符闘祭 deck")
+        out: list[Ruling] = []
+        for why in self.refused:
+            out.append(self.ruling(ev, "info", "options", f"Header {why}: ignored."))
+        self.refused = []
+        size = self.opts.hand_size
+        if not self.opts.hand_size_min <= size <= self.opts.hand_size_max:
+            out.append(
+                self.ruling(
+                    ev,
+                    "info",
+                    "hand-size",
+                    f"{self.rules} deals {self.opts.hand_size_min}-"
+                    f"{self.opts.hand_size_max} cards but this table dealt {size}; "
+                    f"the referee counts {size}.",
+                )
+            )
+        direction = ev.get("direction", 1)
+        if direction not in (1, -1):
+            raise GameError(f"direction must be 1 or -1, got {direction!r}")
+        self.winner = None
+        self.t = t = Table(
+            self.players, started=True, round=t.round + 1, direction=direction
+        )
+        t.hands = {p: size for p in self.players}
+        t.pile = max(0, self.deck_size - size * len(self.players) - 1)
+        t.discards = 1
+        t.top, t.top_effect = card, card.value
+        color = ev.get("color")
+        t.color = card.color or (color if color in COLORS else None)
+        first = ev.get("first")
+        if first is not None and first not in self.players:
+            raise GameError(f"first player {first!r} is not one of the players")
+        t.turn = first or t.next(self.dealer)
+        out.append(
+            self.ruling(
+                ev,
+                "ok",
+                "start",
+                f"Round {t.round} starts on {card.label} with {size} cards each; the "
+                "first card has no effect (the project's reading of 000), and "
+                f"{t.turn} plays first.",
+            )
+        )
+        return out
+
+    def on_draw(self, ev: Event) -> list[Ruling]:
+        return draws.on_draw(self, ev)
+
+    def on_pass(self, ev: Event) -> list[Ruling]:
+        t = self.t
+        notes: list[str] = []
+        player = self.who(ev, notes)
+        note = f" ({notes[0]})" if notes else ""
+        if player != t.turn:
+            return [
+                self.ruling(
+                    ev,
+                    "illegal",
+                    "turn",
+                    f"{player} passed but it is {t.turn}'s turn{note}.",
+                )
+            ]
+        if t.chain is not None:
+            return [
+                self.ruling(
+                    ev,
+                    "illegal",
+                    "precedence",
+                    f"{player} cannot pass under a pending draw: draw "
+                    f"{t.chain.amount} or answer it{note}.",
+                )
+            ]
+        if not t.drew:
+            return [
+                self.ruling(
+                    ev,
+                    "illegal",
+                    "pass",
+                    f"{player} must draw a card before passing{note}.",
+                )
+            ]
+        self.close_catch_window(player)
+        t.turn, t.drew = t.next(player), False
+        return [
+            self.ruling(
+                ev, "ok", "pass", f"{player} passes; {t.turn} plays next{note}."
+            )
+        ]
+
+    def on_uno(self, ev: Event) -> list[Ruling]:
+        """The name call made instead of "UNO" (also accepted as type ``call``)."""
+        t = self.t
+        player = ev.get("player")
+        if player not in self.players:
+            raise GameError(f"a call needs a player, got {player!r}")
+        name = ev.get("name")
+        plain = (
+            not isinstance(name, str)
+            or not name.strip()
+            or name.strip().lower() == "uno"
+        )
+        if plain and not self.opts.plain_uno:
+            return [
+                self.ruling(
+                    ev,
+                    "illegal",
+                    "call",
+                    f"{player} called a plain UNO, but {self.rules} needs a "
+                    "character's name, so it does not count: call again with "
+                    "a name.",
+                )
+            ]
+        if t.hands.get(player, 0) > 2:
+            return [
+                self.ruling(
+                    ev,
+                    "info",
+                    "call",
+                    f"{player} called with {t.hands[player]} cards; a call "
+                    "only counts at two cards or fewer.",
+                )
+            ]
+        t.called.add(player)
+        if t.exposed == player:
+            t.exposed = None
+        said = "UNO" if plain else name.strip()
+        return [self.ruling(ev, "ok", "call", f"{player} called {said!r} in time.")]
+
+    on_call = on_uno
+
+    def on_catch(self, ev: Event) -> list[Ruling]:
+        """A missing name call (default) or a missed forced leftover draw (``for``)."""
+        t = self.t
+        player, target = ev.get("player"), ev.get("target")
+        if player not in self.players or target not in self.players:
+            raise GameError(
+                f"a catch needs a player and a target, got {player!r}, {target!r}"
+            )
+        if ev.get("for") == "leftover":
+            return draws.catch_leftover(self, ev, player, target)
+        if t.exposed != target:
+            why = (
+                "has already gone out"
+                if target in t.ranking
+                else "has called"
+                if target in t.called
+                else "does not hold one card"
+                if t.hands.get(target) != 1
+                else "can no longer be caught: the next player has already acted"
+            )
+            return [
+                self.ruling(
+                    ev, "info", "catch", f"{player}'s catch fails: {target} {why}."
+                )
+            ]
+        t.exposed = None
+        text = self.owe(target, self.opts.uno_penalty)
+        why = " (000 gives no count; 2 is 001's official one)" * (
+            self.opts.uno_penalty == 2
+        )
+        return [
+            self.ruling(
+                ev,
+                "penalty",
+                "catch",
+                f"{target} held one card without calling a name and was caught "
+                f"by {player}: {text}{why}.",
+                player=target,
+                draw=self.opts.uno_penalty,
+            )
+        ]
+
+    def on_picture_leftover(self, ev: Event) -> list[Ruling]:
+        """Self-report: the player's hand holds no number card (絵札残り).
+
+        ``picture-leftover`` as in docs/events-tgus.md; ``leftover`` is an alias.
+        """
+        return draws.leftover(self, ev)
+
+    on_leftover = on_picture_leftover
+
+    def on_challenge(self, ev: Event) -> list[Ruling]:
+        return [
+            self.ruling(
+                ev,
+                "info",
+                "no-challenge",
+                f"{self.rules} has no challenge of a Wild Hit+4, so this was "
+                "ignored.",
+            )
+        ]
+
+    def on_reveal(self, ev: Event) -> list[Ruling]:
+        parse_cards(ev.get("cards", []))
+        return [
+            self.ruling(
+                ev,
+                "info",
+                "reveal",
+                "A shown hand changes nothing in the count; noted.",
+            )
+        ]
+
+    # -- views ------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.t.over
+
+    def state(self) -> dict[str, Any]:
+        t = self.t
+        return {
+            "game": self.name,
+            "rules": self.rules,
+            "players": list(self.players),
+            "turn": t.turn,
+            "direction": t.direction,
+            "top": t.top.label if t.top else None,
+            "top_effect": t.top_effect,
+            "color": t.color,
+            "pending_draw": t.chain.amount if t.chain else 0,
+            "pending_target": t.chain.target if t.chain else None,
+            "pending_rank": t.chain.rank if t.chain else 0,
+            "hand_counts": dict(t.hands),
+            "scores": dict(self.wins),
+            "rounds": t.round,
+            "over": t.over,
+            "winner": self.winner,
+            "ranking": list(t.ranking),
+            "pile": t.pile,
+            "discards": t.discards,
+            "owed": {p: n for p, n in t.owed.items() if n},
+            "stock": dict(t.stock),
+            "picture_stock": sorted(t.picture_stock),
+            "awaiting": turned.awaiting(self),
+            "called": sorted(t.called),
+        }

@@ -1,0 +1,155 @@
+"""Hit+? turned cards, colours named after a play, and what the referee waits for.
+
+Functions take the game (:class:`referee.tgus_t.game.TgusTGame`) as first
+argument; the game binds them as methods.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee.cards import COLORS, parse_cards
+from referee.game import GameError
+from referee.log import Event
+from referee.rulings import Ruling
+
+from .common import DECK_LABELS, answers
+from .hitx import resolve_all
+from .table import Chain
+
+if TYPE_CHECKING:
+    from .game import TgusTGame
+
+
+def on_turned(game: TgusTGame, ev: Event) -> list[Ruling]:
+    """Cards turned from the pile for a Hit+? (000 §T2's table)."""
+    t = game.t
+    hx = t.hitx
+    if hx is None:
+        return [
+            game.ruling(
+                ev,
+                "info",
+                "hit-x",
+                "No Hit+? is waiting for turned cards; this was ignored.",
+            )
+        ]
+    cards = parse_cards(ev.get("cards"))
+    if not cards:
+        raise GameError("a turned event needs at least one card")
+    for card in cards:
+        if card.label not in DECK_LABELS:
+            raise GameError(f"{card.label} is not a card of the 東幻符闘祭 deck")
+    effects = ev.get("effects")
+    if effects is None:
+        effects = [ev.get("effect")] * sum(c.value == "gamble" for c in cards)
+    if not isinstance(effects, list):
+        raise GameError(f"effects must be a list, got {effects!r}")
+    color = ev.get("color")
+    if color is not None and color not in COLORS:
+        raise GameError(f"color must be one of {', '.join(COLORS)}, got {color!r}")
+    out: list[Ruling] = []
+    game.take_from_pile(ev, len(cards), out)
+    t.discards += len(cards)
+    hx.cards += cards
+    hx.effects += [e for e in effects if isinstance(e, str)]
+    steps, more = resolve_all(hx.cards, hx.effects, hx.base, hx.count)
+    if more:
+        out.insert(
+            0,
+            game.ruling(
+                ev,
+                "pending",
+                "hit-x",
+                f"Turn {more} more card{'s' * (more > 1)} for the Hit+?.",
+            ),
+        )
+        return out
+    target = hx.target
+    for step in steps:
+        if step.flip:
+            t.direction = -t.direction
+            target = t.next(target)
+        elif step.shift > 0:
+            target = t.next(target)
+    total = steps[-1].total
+    last = hx.cards[len(steps) - 1]
+    t.top = last
+    t.top_effect = (
+        last.value if last.value != "gamble" else (hx.effects or ["wild"])[-1]
+    )
+    t.color = last.color or color or t.color
+    t.awaiting_color = hx.player if last.color is None and color is None else None
+    t.hitx = None
+    t.chain = Chain(total, target, game.opts.rank("wild-hit-x"), hx.player)
+    t.turn = target
+    said = "; ".join(s.text for s in steps)
+    table = (
+        " (by T2's table, which the project applies to T1 as T1 prints none)"
+        if game.rules == "tgus-t1"
+        else ""
+    )
+    out.insert(
+        0,
+        game.ruling(
+            ev,
+            "pending",
+            "hit-x",
+            f"Hit+? turned {said}{table}: {target} must draw {total} or answer "
+            f"with {answers(game, t.chain.rank)}.",
+            player=target,
+            draw=total,
+            extra={"turned": [c.label for c in hx.cards[: len(steps)]]},
+        ),
+    )
+    return out
+
+
+def on_color(game: TgusTGame, ev: Event) -> list[Ruling]:
+    """A colour named after the play: Change (its chooser), or a late wild colour."""
+    t = game.t
+    player, color = ev.get("player"), ev.get("color")
+    if player not in game.players:
+        raise GameError(f"a colour event needs a player, got {player!r}")
+    if color not in COLORS:
+        raise GameError(f"color must be one of {', '.join(COLORS)}, got {color!r}")
+    if t.change is not None and player == t.change.chooser:
+        victim = t.change.target
+        t.change = None
+        t.color = color
+        return [
+            game.ruling(
+                ev,
+                "ok",
+                "change",
+                f"{victim}'s hand is changed (put under the pile and as many "
+                f"cards drawn anew, the project's reading of 000) and {player} "
+                f"names {color}.",
+            )
+        ]
+    if t.awaiting_color == player:
+        t.awaiting_color = None
+        t.color = color
+        return [game.ruling(ev, "ok", "color", f"{player} names {color}.")]
+    return [
+        game.ruling(
+            ev,
+            "illegal",
+            "color",
+            f"{player} has no colour to name now, so {color} does not count.",
+        )
+    ]
+
+
+def awaiting(game: TgusTGame) -> str | None:
+    """What the referee waits for, in words (for the state and the page)."""
+    t = game.t
+    if t.hitx is not None:
+        return f"cards turned for {t.hitx.player}'s Hit+?"
+    if t.change is not None:
+        return f"{t.change.chooser} to name the colour for the Change"
+    if t.awaiting_color is not None:
+        return f"{t.awaiting_color} to name a colour"
+    if t.chain is not None:
+        return f"{t.chain.target} to draw {t.chain.amount} or answer"
+    return None

@@ -1,0 +1,182 @@
+"""The referee's view of an uno game: a mutable record rebuilt from events.
+
+The referee never sees hands: it tracks hand *counts*, the draw pile count,
+the top card and the colour in force, the turn and direction, draws owed, UNO
+calls and open catch windows, the Wild Draw Four challenge window, and scores.
+Players are indices into ``players`` internally; views use names.
+
+Phases:
+    ``setup``     waiting for the ``start`` of a round (first card turned).
+    ``restart``   the first card went back into the pile; waiting for another.
+    ``turn``      the player ``turn`` is to act (``pending`` > 0: owes cards).
+    ``drawn``     the player ``turn`` drew voluntarily: play the drawn card or pass.
+    ``challenge`` a Wild Draw Four is challenged; waiting for the accused's reveal.
+    ``scoring``   the round is won; waiting for owed draws and the losers' reveals.
+    ``over``      the game has ended.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import Card
+
+
+@dataclass
+class Wd4Record:
+    """The last Wild Draw Four play, kept for a challenge."""
+
+    player: int
+    victim: int
+    cards: int
+    prev_top: Card | None
+    prev_color: str | None
+    prev_direction: int
+    prev_pending: int
+    prev_pending_kind: str | None
+    challengeable: bool
+    count_after: int = -1  # the player's hand count right after the play
+
+
+@dataclass
+class UnoState:
+    """Everything the referee knows; see the module docstring for phases."""
+
+    players: tuple[str, ...]
+    dealer: int
+    hand_size: int
+    deck: int
+    phase: str = "setup"
+    round: int = 0
+    turn: int = 0
+    direction: int = 1
+    top: Card | None = None
+    color: str | None = None
+    pending: int = 0
+    pending_kind: str | None = None
+    drawn_card: Card | None = None
+    hand_counts: list[int] = field(default_factory=list)
+    owed: list[int] = field(default_factory=list)
+    called: list[bool] = field(default_factory=list)
+    uno_calls: list[int] = field(default_factory=list)
+    catchable: dict[int, int] = field(default_factory=dict)  # player -> line opened
+    draw_pile: int = 0
+    discard: int = 0
+    scores: list[int] = field(default_factory=list)
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    round_winner: int | None = None
+    revealed: dict[int, list[Card]] = field(default_factory=dict)
+    secret_reveal: dict[int, list[Card]] = field(default_factory=dict)
+    wd4: Wd4Record | None = None
+    challenger: int | None = None
+    winner: int | None = None
+    out: set[int] = field(default_factory=set)  # out of the round (tgus play_to_last)
+    start_sizes: list[int] | None = None  # per-player hands of the next deal (tgus)
+
+    def __post_init__(self) -> None:
+        n = len(self.players)
+        self.hand_counts = self.hand_counts or [0] * n
+        self.owed = self.owed or [0] * n
+        self.called = self.called or [False] * n
+        self.uno_calls = self.uno_calls or [0] * n
+        self.scores = self.scores or [0] * n
+
+    # -- seating -----------------------------------------------------------------
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    def step(self, player: int, steps: int = 1) -> int:
+        """The player ``steps`` seats away from ``player`` in the current direction."""
+        n = len(self.players)
+        if not self.out or len(self.out) >= n:
+            return (player + self.direction * steps) % n
+        for _ in range(steps):  # players out of the round (tgus) are passed over
+            player = (player + self.direction) % n
+            while player in self.out:
+                player = (player + self.direction) % n
+        return player
+
+    def index(self, name: str | None) -> int | None:
+        try:
+            return self.players.index(name) if name is not None else None
+        except ValueError:
+            return None
+
+    def name(self, player: int | None) -> str | None:
+        return None if player is None else self.players[player]
+
+    # -- round set-up --------------------------------------------------------------
+    def deal(self) -> None:
+        """Deal a new round: full hands, fresh pile, calls and debts cleared."""
+        n = self.n
+        self.round += 1
+        self.hand_counts = list(self.start_sizes or [self.hand_size] * n)
+        self.out = set()
+        self.owed = [0] * n
+        self.called = [False] * n
+        self.uno_calls = [0] * n
+        self.catchable = {}
+        self.draw_pile = max(0, self.deck - sum(self.hand_counts))
+        self.discard = 0
+        self.direction = 1
+        self.top = None
+        self.color = None
+        self.pending = 0
+        self.pending_kind = None
+        self.drawn_card = None
+        self.round_winner = None
+        self.revealed = {}
+        self.secret_reveal = {}
+        self.wd4 = None
+        self.challenger = None
+
+    def take_from_pile(self, count: int) -> int:
+        """Remove up to ``count`` cards from the pile, reshuffling the discards in.
+
+        Returns how many cards were really available.
+        """
+        if count > self.draw_pile and self.discard > 1:
+            self.draw_pile += self.discard - 1
+            self.discard = 1
+        got = min(count, self.draw_pile)
+        self.draw_pile -= got
+        return got
+
+    def snapshot(self) -> "UnoState":
+        return copy.deepcopy(self)
+
+    # -- views ---------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """The full state with player names (the referee's view)."""
+        names = self.players
+        return {
+            "phase": self.phase,
+            "round": self.round,
+            "dealer": names[self.dealer],
+            "turn": names[self.turn] if self.phase in ("turn", "drawn", "challenge") else None,
+            "direction": self.direction,
+            "top": self.top.label if self.top else None,
+            "color": self.color,
+            "pending_draw": self.pending,
+            "owed": {names[i]: c for i, c in enumerate(self.owed) if c},
+            "hand_counts": dict(zip(names, self.hand_counts)),
+            "scores": dict(zip(names, self.scores)),
+            "uno": [names[i] for i, c in enumerate(self.called) if c],
+            "uno_calls": dict(zip(names, self.uno_calls)),
+            "catchable": [names[i] for i in sorted(self.catchable)],
+            "draw_pile": self.draw_pile,
+            "discard_pile": self.discard,
+            "challenge": (
+                {"challenger": names[self.challenger], "accused": names[self.wd4.player]}
+                if self.phase == "challenge" and self.wd4 and self.challenger is not None
+                else None),
+            "revealed": {names[i]: [c.label for c in cards]
+                         for i, cards in self.revealed.items()},
+            "challenge_reveal": {names[i]: [c.label for c in cards]
+                                 for i, cards in self.secret_reveal.items()},
+            "drawn_card": self.drawn_card.label if self.drawn_card else None,
+            "round_winner": self.name(self.round_winner),
+        }

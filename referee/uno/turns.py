@@ -1,0 +1,347 @@
+"""Plays, draws and passes: the turn machine of the uno engine.
+
+A play that breaks a rule is an ``illegal`` ruling with its remedy (the cards
+go back to the hand, the turn is unchanged) and leaves the state untouched.
+A draw that should not have happened is ``illegal`` too, with the remedy of
+returning the cards; the state then counts as if the remedy were carried out.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..cards import Card, parse_cards
+from ..game import GameError
+from ..log import Event
+from ..rulings import Ruling
+from .plays import card_name, cards_n, cards_name, cards_of, first_card_problem, multi_problem
+from .state import Wd4Record
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .engine import UnoGame
+
+_RULE_OF = {"skip": "skip", "reverse": "reverse", "draw2": "draw2", "wild": "wild",
+            "wild-draw4": "wd4", "wild-shuffle": "shuffle-hands", "wild-custom": "wild"}
+_IN_PLAY = ("turn", "drawn")
+
+
+class TurnsMixin:
+    """``on_play``, ``on_draw``, ``on_pass`` and the effects of cards."""
+
+    # -- play ----------------------------------------------------------------------
+    def on_play(self: "UnoGame", ev: Event) -> list[Ruling]:
+        s, o = self.s, self.options
+        raw = ev.data.get("cards")
+        if raw is None and "card" in ev.data:
+            raw = [ev.data["card"]]
+        cards = cards_of(raw if raw is not None else [])
+        if not cards:
+            raise GameError("a play needs a non-empty 'cards' list")
+        color = self.color_of(ev)
+        p, implied = self.who(ev, s.turn)
+        what = f"the {cards_name(cards)}"
+        if s.phase in ("setup", "restart"):
+            return [self.ruling(ev.index, "illegal", "first-card",
+                                f"No first card has been turned for this round yet, so "
+                                f"{self.nm(p)} takes {what} back.", p)]
+        if s.phase == "scoring":
+            return [self.ruling(ev.index, "illegal", "round-end",
+                                f"Round {s.round} is already won by "
+                                f"{self.nm(s.round_winner)}, so {self.nm(p)} takes {what} "
+                                "back.", p)]
+        if s.phase == "challenge":
+            return [self.ruling(ev.index, "illegal", "wd4-challenge",
+                                f"The challenge must be settled first (the accused shows "
+                                f"their hand), so {self.nm(p)} takes {what} back.", p)]
+        note = self.implied_note(p, implied)
+        out: list[Ruling] = []
+        jump = False
+        if p != s.turn:
+            top = s.top
+            if (o.jump_in and top is not None and top.color is not None
+                    and cards[0] == top and s.phase != "drawn"
+                    and first_card_problem(cards[0], top, s.color, s.pending,
+                                           s.pending_kind, o) is None):
+                jump = True
+            elif s.phase == "drawn" and p == s.step(s.turn):
+                out.append(self.ruling(
+                    ev.index, "info", "pass", f"{self.nm(s.turn)} drew and did not play, so "
+                    f"the turn passed to {self.nm(p)} (no pass was logged)."))
+                out += self.close_windows(ev.index, s.turn, played=False)
+                s.turn, s.phase, s.drawn_card = p, "turn", None
+            else:
+                return [self.ruling(ev.index, "illegal", "turn",
+                                    f"It is {self.nm(s.turn)}'s turn, not {self.nm(p)}'s, so "
+                                    f"{self.nm(p)} takes {what} back and play goes on with "
+                                    f"{self.nm(s.turn)}.", p)]
+        back = f"{self.nm(p)} takes {what} back and it is still {self.nm(p)}'s turn"
+        if jump:
+            back = f"{self.nm(p)} takes {what} back"
+        if len(cards) > s.hand_counts[p]:
+            return out + [self.ruling(ev.index, "illegal", "hand-count",
+                                      f"{self.nm(p)} holds only {cards_n(s.hand_counts[p])} by "
+                                      f"the referee's count, so {back}.", p)]
+        problem = multi_problem(cards, o)
+        if problem:
+            return out + [self.ruling(ev.index, "illegal", "multi-play",
+                                      f"{problem[0].upper()}{problem[1:]}, so {back}.", p)]
+        if s.phase == "drawn" and not jump:
+            if len(cards) > 1 or (s.drawn_card is not None and cards[0] != s.drawn_card):
+                return out + [self.ruling(ev.index, "illegal", "drawn-card",
+                                          f"After drawing, only the card just drawn may be "
+                                          f"played, so {back}.", p)]
+        problem = first_card_problem(cards[0], s.top, s.color, s.pending, s.pending_kind, o)
+        if problem:
+            rule = ("stacking" if o.stacking else _RULE_OF.get(s.pending_kind or "", "draw2")
+                    ) if s.pending else "match"
+            if s.pending:
+                problem = f"{self.nm(p)} owes {s.pending} cards and must draw them first"
+                if s.pending_kind == "wild-draw4" and s.wd4 and s.wd4.challengeable:
+                    problem += " (or challenge)"
+            return out + [self.ruling(ev.index, "illegal", rule,
+                                      f"The {card_name(cards[0])} cannot be played because "
+                                      f"{problem}, so {back}.", p)]
+        left = s.hand_counts[p] - len(cards)
+        if left == 0:
+            if not o.out_on_action and cards[-1].is_action:
+                return out + [self.ruling(ev.index, "illegal", "going-out",
+                                          f"This table forbids going out on an action card, "
+                                          f"so {back}.", p)]
+            if len(cards) > 1 and o.multi_out == "needs-call" and not s.called[p]:
+                out.append(self.ruling(
+                    ev.index, "illegal", "multi-play", f"{self.nm(p)} went out with "
+                    f"{len(cards)} cards without calling UNO, so only the "
+                    f"{card_name(cards[0])} counts and the rest go back to the hand.", p))
+                cards = cards[:1]
+        return out + self.play_cards(ev, p, cards, color, note, jump)
+
+    def play_cards(self: "UnoGame", ev: Event, p: int, cards: list[Card], color: str | None,
+                   note: str = "", jump: bool = False) -> list[Ruling]:
+        """Put legal ``cards`` of player ``p`` on the pile and apply their effect."""
+        s, o = self.s, self.options
+        out = self.close_windows(ev.index, p, played=True)
+        prev = (s.top, s.color, s.direction, s.pending, s.pending_kind)
+        s.hand_counts[p] -= len(cards)
+        s.discard += len(cards)
+        last = cards[-1]
+        s.top = last
+        s.color = last.color or color
+        s.phase, s.drawn_card, s.wd4 = "turn", None, None
+        count = s.hand_counts[p]
+        if count == 1 and not s.called[p]:
+            s.catchable[p] = ev.index
+        elif count != 1:
+            s.called[p] = False
+        k = len(cards) if o.multi_effects else 1
+        effect = self.card_effect(p, last, k)
+        who = f"{self.nm(p)} jumps in with" if jump else f"{self.nm(p)} plays"
+        text = f"{who} the {cards_name(cards)}{note}"
+        if last.is_wild:
+            text += f" and names {s.color}" if s.color else (
+                " without a logged colour, so any card may follow until one is named")
+        if count == 0:
+            return out + self.go_out(ev.index, p, text)
+        if last.value == "wild-draw4":
+            s.wd4 = Wd4Record(p, s.turn, len(cards), *prev,
+                              challengeable=o.challenge and not (
+                                  prev[3] and prev[4] == "wild-draw4"),
+                              count_after=count)
+        rule = "jump-in" if jump else (
+            "stacking" if prev[3] and s.pending else _RULE_OF.get(last.value, "match"))
+        if s.pending:
+            victim = s.turn
+            more = ""
+            if s.wd4 and s.wd4.challengeable:
+                more = " unless they challenge"
+            elif o.stacking:
+                more = " unless they pass it on"
+            return out + [self.ruling(ev.index, "pending", rule,
+                                      f"{text}: {self.nm(victim)} draws {s.pending} and loses "
+                                      f"the turn{more}.", victim, s.pending)]
+        return out + [self.ruling(ev.index, "ok", rule, f"{text}; {effect}")]
+
+    def card_effect(self: "UnoGame", p: int, card: Card, k: int) -> str:
+        """Apply the effect of ``k`` cards like ``card`` played by ``p``; says what happened."""
+        s = self.s
+        v = card.value
+        if v == "skip":
+            skipped = [self.nm(s.step(p, i)) for i in range(1, k + 1)]
+            s.turn = s.step(p, k + 1)
+            return f"{' and '.join(skipped)} is skipped and it is {self.nm(s.turn)}'s turn."
+        if v == "reverse":
+            if k % 2:
+                s.direction = -s.direction
+            if s.n == 2:
+                s.turn = s.step(p, 1 + k)
+                return f"with two players the Reverse acts as a Skip: {self.nm(s.turn)} plays."
+            s.turn = s.step(p, 1)
+            way = "clockwise" if s.direction == 1 else "counter-clockwise"
+            return f"play now goes {way} and it is {self.nm(s.turn)}'s turn."
+        if v == "draw2" or v == "wild-draw4":
+            s.pending += (2 if v == "draw2" else 4) * k
+            s.pending_kind = v
+            s.turn = s.step(p, 1)
+            return ""
+        if v == "wild-shuffle" and s.hand_counts[p]:
+            self.shuffle_hands(p)
+            s.turn = s.step(p, 1)
+            counts = ", ".join(f"{n} {c}" for n, c in zip(self.players, s.hand_counts))
+            return (f"all hands are shuffled and dealt out again from {self.nm(s.turn)} "
+                    f"({counts}); it is {self.nm(s.turn)}'s turn.")
+        s.turn = s.step(p, 1)
+        return f"it is {self.nm(s.turn)}'s turn."
+
+    def shuffle_hands(self: "UnoGame", p: int) -> None:
+        """Wild Shuffle Hands: every hand is gathered and dealt out from the next player."""
+        s = self.s
+        total = sum(s.hand_counts)
+        base, extra = divmod(total, s.n)
+        for i in range(s.n):
+            s.hand_counts[s.step(p, i + 1)] = base + (1 if i < extra else 0)
+        s.called = [False] * s.n
+        s.catchable.clear()
+
+    def go_out(self: "UnoGame", index: int, p: int, text: str) -> list[Ruling]:
+        """``p`` played the last card: the round is won, scoring waits for reveals."""
+        s = self.s
+        s.round_winner = p
+        s.phase = "scoring"
+        s.catchable.clear()
+        s.called[p] = False
+        tail = "every other player shows their hand (reveal) for scoring"
+        victim = None
+        if s.pending:
+            victim = s.turn
+            s.owed[victim] += s.pending
+            tail = (f"{self.nm(victim)} still draws {s.pending} (they count in the score), "
+                    f"then {tail}")
+        s.pending, s.pending_kind = 0, None
+        name = self.nm(p)
+        return [self.ruling(index, "pending", "round-end",
+                            f"{text}; that was {name}'s last card, so {name} wins round "
+                            f"{s.round}: {tail}.",
+                            victim, s.owed[victim] if victim is not None else None)]
+
+    # -- draw ------------------------------------------------------------------------
+    def on_draw(self: "UnoGame", ev: Event) -> list[Ruling]:
+        s = self.s
+        count = ev.data.get("count", 1)
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise GameError(f"a draw's 'count' must be a positive whole number, got {count!r}")
+        drawn = ev.data.get("cards")
+        drawn_cards = parse_cards(drawn) if drawn is not None else None
+        if s.phase in ("setup", "restart"):
+            raise_p, _ = self.who(ev, None)
+            return [self.ruling(ev.index, "illegal", "draw",
+                                "No round is under way (the first card is not turned), so "
+                                "the cards go back to the pile.", raise_p)]
+        debtors = [i for i, c in enumerate(s.owed) if c]
+        default = s.turn if s.phase in ("turn", "drawn", "challenge") else None
+        if (default is None or (not s.owed[default] and not s.pending)) and len(debtors) == 1:
+            default = debtors[0]
+        p, implied = self.who(ev, default)
+        if p is None:
+            raise GameError("a draw needs a 'player' here: nobody owes cards")
+        note = (f" (no player was logged, so it is taken as {self.nm(p)}'s)" if implied
+                else "")
+        out: list[Ruling] = []
+        left = count
+        if s.owed[p]:
+            pay = min(left, s.owed[p])
+            left -= pay
+            out += self.take(ev.index, p, pay)
+            s.owed[p] -= pay
+            if s.owed[p] and not s.draw_pile and s.discard <= 1:
+                s.owed[p] = 0
+            if s.owed[p]:
+                out.append(self.ruling(ev.index, "pending", "draw",
+                                       f"{self.nm(p)} drew {pay}{note} and still owes "
+                                       f"{s.owed[p]}.", p, s.owed[p]))
+            else:
+                out.append(self.ruling(ev.index, "ok", "draw",
+                                       f"{self.nm(p)} drew the {cards_n(pay)} owed{note}."))
+            if s.phase == "scoring":
+                out += self.maybe_score(ev.index)
+        if left and p == s.turn and s.phase == "turn" and s.pending:
+            out += self.close_windows(ev.index, p, played=False)
+            pay = min(left, s.pending)
+            left -= pay
+            out += self.take(ev.index, p, pay)
+            s.pending -= pay
+            if s.pending and not s.draw_pile and s.discard <= 1:
+                s.pending = 0
+            if s.pending:
+                out.append(self.ruling(ev.index, "pending", "draw",
+                                       f"{self.nm(p)} drew {pay}{note} and still owes "
+                                       f"{s.pending}.", p, s.pending))
+            else:
+                s.pending_kind, s.wd4 = None, None
+                s.turn = s.step(p, 1)
+                out.append(self.ruling(ev.index, "ok", "draw",
+                                       f"{self.nm(p)} drew the cards owed{note} and loses the "
+                                       f"turn; it is {self.nm(s.turn)}'s turn."))
+        elif left and p == s.turn and s.phase == "turn":
+            out += self.close_windows(ev.index, p, played=False)
+            left -= 1
+            out += self.take(ev.index, p, 1)
+            s.phase = "drawn"
+            s.drawn_card = drawn_cards[-1] if drawn_cards and count == 1 else None
+            out.append(self.ruling(ev.index, "ok", "draw",
+                                   f"{self.nm(p)} draws a card{note} and may play that card "
+                                   "or pass."))
+        if left:
+            why = ("has already drawn this turn" if s.phase == "drawn" and p == s.turn
+                   else "owes no cards" if p == s.turn and s.phase == "turn"
+                   else "may not draw now (it is not their turn and they owe no cards)")
+            if p == s.turn and s.phase == "turn" and not s.pending:
+                why = "may draw only one card"
+            out.append(self.ruling(ev.index, "illegal", "draw",
+                                   f"{self.nm(p)}{note} {why}, so {cards_n(left)} go back to "
+                                   "the pile.", p))
+        return out
+
+    def take(self: "UnoGame", index: int, p: int, count: int) -> list[Ruling]:
+        """Move ``count`` cards from the pile to ``p``'s hand (reshuffling if needed)."""
+        s = self.s
+        out = []
+        if count > s.draw_pile and s.discard > 1:
+            out.append(self.ruling(index, "info", "reshuffle",
+                                   "The draw pile ran out, so the discards except the top "
+                                   "card are shuffled into a new pile."))
+        got = s.take_from_pile(count)
+        s.hand_counts[p] += got
+        if got:
+            s.called[p] = False
+            s.catchable.pop(p, None)
+        if got < count:
+            out.append(self.ruling(index, "info", "reshuffle",
+                                   f"Only {cards_n(got)} could be drawn, so "
+                                   f"{self.nm(p)} is excused the other {count - got}."))
+        return out
+
+    # -- pass ------------------------------------------------------------------------
+    def on_pass(self: "UnoGame", ev: Event) -> list[Ruling]:
+        s = self.s
+        p, implied = self.who(ev, s.turn)
+        if s.phase not in _IN_PLAY:
+            return [self.ruling(ev.index, "info", "pass",
+                                f"Nothing is waiting on {self.nm(p)} to play now, so the pass "
+                                "is ignored.")]
+        if p != s.turn:
+            return [self.ruling(ev.index, "illegal", "turn",
+                                f"It is {self.nm(s.turn)}'s turn, not {self.nm(p)}'s, so the "
+                                "pass is ignored.", p)]
+        note = self.implied_note(p, implied)
+        if s.phase == "drawn":
+            out = self.close_windows(ev.index, p, played=False)
+            s.turn, s.phase, s.drawn_card = s.step(p, 1), "turn", None
+            return out + [self.ruling(ev.index, "ok", "pass",
+                                      f"{self.nm(p)} passes after drawing{note}; it is "
+                                      f"{self.nm(s.turn)}'s turn.")]
+        if s.pending:
+            return [self.ruling(ev.index, "illegal", "pass",
+                                f"{self.nm(p)} must first draw the {s.pending} cards owed"
+                                f"{note}, so the pass is ignored.", p, s.pending)]
+        return [self.ruling(ev.index, "illegal", "pass",
+                            f"{self.nm(p)} must draw a card before passing{note}, so it is "
+                            f"still {self.nm(p)}'s turn.", p)]

@@ -1,0 +1,219 @@
+"""``tableref serve`` and the camera side: arguments, token, demo, pipeline thread."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import types
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from conftest import PLAYERS, header
+from web.camera import Camera, LogPlayer, read_demo_log
+from web.commands import _header, is_loopback, serve_arguments
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def parse(*argv):
+    p = argparse.ArgumentParser()
+    serve_arguments(p)
+    return p.parse_args(list(argv))
+
+
+def test_defaults_bind_to_localhost_port_8000():
+    args = parse()
+    assert (args.host, args.port, args.source, args.token) == ("127.0.0.1", 8000, None, None)
+    assert _header(args) is None  # no players: the demo (or the last game) is served
+
+
+def test_header_from_arguments():
+    args = parse("video.mp4", "--players", "あいこ", "Ben", "--rules", "tgus-1",
+                 "--scoring", "international", "--target", "300", "--options",
+                 '{"stacking": true}')
+    assert args.source == "video.mp4"
+    assert _header(args) == {"type": "game", "game": "uno", "rules": "tgus-1",
+                             "players": ["あいこ", "Ben"],
+                             "options": {"stacking": True, "scoring": "international",
+                                         "target": 300}}
+    with pytest.raises(SystemExit):
+        _header(parse("--players", "A", "B", "--options", "[1]"))
+
+
+@pytest.mark.parametrize("host, loop", [("127.0.0.1", True), ("localhost", True),
+                                        ("::1", True), ("127.0.0.2", True),
+                                        ("0.0.0.0", False), ("192.168.1.5", False),
+                                        ("example.org", False)])
+def test_loopback_detection(host, loop):
+    assert is_loopback(host) is loop
+
+
+def start_serve(tmp_path, *extra):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "referee.cli", "serve", "--port", "0", "--db",
+         str(tmp_path / "t.sqlite3"), "--demo-interval", "0.01", *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=tmp_path)
+    lines = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if "open http" in line:
+            threading.Thread(target=proc.stdout.read, daemon=True).start()  # drain
+            return proc, line.split("open ", 1)[1].strip(), lines
+    proc.kill()
+    raise AssertionError("serve did not print its URL:\n" + "".join(lines))
+
+
+def get_json(url, token=None):
+    req = urllib.request.Request(url, headers={"X-Tableref-Token": token} if token else {})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return json.loads(resp.read())
+
+
+def wait_events(base, n, seconds=20):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        snap = get_json(base + "/api/state")
+        if len(snap["events"]) >= n:
+            return snap
+        time.sleep(0.1)
+    return snap
+
+
+def stop(proc):
+    proc.terminate()
+    proc.wait(10)
+
+
+def test_serve_replays_the_demo_to_the_end(tmp_path):
+    from referee.commands import DEMO_LOG
+
+    header_, events = read_demo_log(DEMO_LOG)
+    proc, url, lines = start_serve(tmp_path, "--demo-log")
+    try:
+        assert url.startswith("http://127.0.0.1:") and "token" not in url
+        base = url.rstrip("/")
+        snap = wait_events(base, len(events))
+        assert snap["header"]["players"] == header_["players"]
+        assert [e["type"] for e in snap["events"]] == [e["type"] for e in events]
+        assert len(snap["rulings"]) >= len(events)
+        camera = get_json(base + "/api/camera")
+        assert camera["state"] == "unavailable" and "demo table log" in camera["message"]
+        with urllib.request.urlopen(base + "/", timeout=10) as resp:
+            assert header_["players"][0] in resp.read().decode()
+        finished = snap["state"]["over"]
+    finally:
+        stop(proc)
+    proc, url, lines = start_serve(tmp_path, "--demo-log")
+    try:
+        snap = get_json(url.rstrip("/") + "/api/state")
+        # a finished game is not resumed: the demo starts again as a new game
+        assert snap["game"] == (2 if finished else 1)
+    finally:
+        stop(proc)
+
+
+def test_serve_resumes_an_interrupted_game_from_the_store(tmp_path):
+    from referee.store import GameStore
+
+    proc, url, lines = start_serve(tmp_path, "--demo-log", "--demo-interval", "0.3")
+    try:
+        wait_events(url.rstrip("/"), 3)
+    finally:
+        stop(proc)  # killed in the middle of the game
+    stored = GameStore(tmp_path / "t.sqlite3").events(1)
+    assert len(stored) >= 3
+    proc, url, lines = start_serve(tmp_path, "--demo-log")
+    try:
+        assert any("resuming game 1" in line for line in lines), lines
+        snap = get_json(url.rstrip("/") + "/api/state")
+        assert snap["game"] == 1 and snap["events"] == stored
+        assert len(snap["rulings"]) >= len(stored)
+    finally:
+        stop(proc)
+
+
+def test_serve_off_localhost_prints_and_requires_a_token(tmp_path):
+    proc, url, lines = start_serve(tmp_path, "--host", "0.0.0.0", "--token", "t0k",
+                                   "--demo-log")
+    try:
+        assert url.endswith("/?token=t0k")
+        base = url.split("/?")[0].replace("0.0.0.0", "127.0.0.1")
+        with pytest.raises(urllib.error.HTTPError) as err:
+            get_json(base + "/api/state")
+        assert err.value.code == 403
+        assert get_json(base + "/api/state", token="t0k")["game"] == 1
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+class FakePipeline:
+    """Stands in for vision.pipeline.TablePipeline: emits a start and a play."""
+
+    made: list["FakePipeline"] = []
+
+    def __init__(self, source, *, game, players, table, evidence_dir, on_event, options):
+        self.args = dict(source=source, game=game, players=players, table=table,
+                         evidence_dir=evidence_dir, options=options)
+        self.on_event = on_event
+        FakePipeline.made.append(self)
+
+    def run(self, stop):
+        self.on_event({"type": "start", "card": "red-7", "source": "vision"})
+        self.on_event({"type": "play", "player": PLAYERS[0], "cards": ["red-1"],
+                       "source": "vision"})
+
+    def status(self):
+        return {"state": "ended", "message": "end of video", "source": "fake", "fps": 0,
+                "frames": 2}
+
+    def latest_jpeg(self):
+        return b"\xff\xd8x"
+
+
+def test_camera_thread_feeds_the_table(app, game, monkeypatch):
+    monkeypatch.setitem(sys.modules, "vision.pipeline",
+                        types.SimpleNamespace(TablePipeline=FakePipeline))
+    table = app.extensions["tableref.table"]
+    cam = Camera()
+    assert cam.start("0", header(), lambda e: table.append(e, source="vision"),
+                     evidence_dir="/tmp/ev", table="kitchen")
+    cam.thread.join(5)
+    made = FakePipeline.made[-1]
+    assert made.args["source"] == 0 and made.args["players"] == PLAYERS
+    assert made.args["table"] == "kitchen"
+    assert [e["type"] for e in table.referee.events] == ["start", "play"]
+    assert cam.status()["state"] == "ended" and cam.jpeg() == b"\xff\xd8x"
+
+
+def test_camera_unavailable_when_the_pipeline_is_missing(monkeypatch):
+    monkeypatch.setitem(sys.modules, "vision.pipeline", None)  # import fails
+    cam = Camera()
+    assert cam.start("0", header(), lambda e: None) is False
+    assert cam.status()["state"] == "unavailable"
+    assert "not available" in cam.status()["message"] and cam.jpeg() is None
+
+
+def test_log_player_waits_while_paused():
+    got: list[dict] = []
+    paused = threading.Event()
+    paused.set()
+    player = LogPlayer([{"type": "uno"}], got.append, interval=0.01,
+                       paused=paused.is_set).start()
+    time.sleep(0.2)
+    assert got == []
+    paused.clear()
+    player.thread.join(2)
+    assert got == [{"type": "uno", "source": "vision"}]

@@ -1,0 +1,283 @@
+"""The live table pipeline: frames -> detections -> tracks -> table events.
+
+Every stage maps detections to detections (supervision's style)::
+
+    source -> resize -> detector -> HandTracker (touched) -> CardTracker (tracks)
+           -> game interpreter (UNO plays, overflow inserts ...) -> events
+
+:class:`TablePipeline` runs that loop in the caller's thread (the page runs it
+in a background thread), retries a failing source with back-off, keeps the
+newest frame with overlays for the page, and calls ``on_event`` for every table
+event, in order, each with ``"source": "vision"``, ``t`` and an evidence JPEG.
+The detector is injected, so tests drive the pipeline with an oracle.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Protocol, Sequence
+
+import cv2
+import numpy as np
+
+from .detections import Detections
+from .geometry import CalibrationError, TableGeometry, table_path
+from .plays import PlayConfig, UnoPlayDetector
+from .scan import HandScan
+from .sources import Frame, FrameSource, RetryingSource
+from .tracking import CardTracker, HandTracker
+
+WORK_WIDTH = 640
+DEMO_DIR = Path(__file__).resolve().parent / "demo" / "data"
+DEMO_VIDEO = DEMO_DIR / "demo-table.mp4"
+DEMO_LOG = DEMO_DIR / "demo-table.jsonl"
+
+
+class DetectorLike(Protocol):
+    def detect(self, frame_bgr: np.ndarray) -> Detections: ...
+
+
+def bundled_demo() -> tuple[Path, dict[str, Any]]:
+    """The bundled demo video and its table-log header (for ``tableref serve``)."""
+    import json
+
+    with DEMO_LOG.open(encoding="utf-8") as fh:
+        header = json.loads(fh.readline())
+    return DEMO_VIDEO, header
+
+
+def load_default_detector() -> DetectorLike:
+    """The shipped detector (``vision.detector.Detector``).
+
+    Raises:
+        RuntimeError: the detector module or its model is missing, saying so.
+    """
+    try:
+        from .detector import Detector  # type: ignore[import-not-found]
+    except ImportError as exc:
+        raise RuntimeError(f"the card detector is not installed ({exc})") from None
+    try:
+        return Detector()
+    except Exception as exc:  # a missing or broken model file
+        raise RuntimeError(f"the card detector could not load its model: {exc}") from None
+
+
+def make_interpreter(game: str, geometry: TableGeometry, options: dict[str, Any]):
+    """The stage that turns tracks into events for ``game``."""
+    if game == "uno":
+        group = 1.0 if options.get("multi_play") or options.get("two_card") else 0.0
+        return UnoPlayDetector(geometry, PlayConfig(group_s=group))
+    from .interpreters import interpreter_for
+
+    return interpreter_for(game, geometry)
+
+
+class TablePipeline:
+    """Camera frames in, table events out.
+
+    Args:
+        source: a source spec (camera index, file, folder, URL) or a FrameSource.
+        game: ``uno``, ``overflow``, ``junocos`` or ``narabe-runo``.
+        players: names in seating order (seat 0 nearest the camera).
+        table: a saved table's name or path, a TableGeometry, or ``None``:
+            calibrate from the markers in the first frames, else the whole frame.
+        detector: anything with ``detect(frame_bgr) -> Detections`` (an object
+            with ``detect_frame(frame)`` gets the whole :class:`Frame`);
+            ``None`` loads the shipped model.
+        evidence_dir: where evidence JPEGs go (none written when ``None``).
+        on_event: called with every event dict, in order.
+        fps: process at most this many frames a second (skip the rest).
+        realtime: pace files to their frame rate (default: yes for the page).
+        options: the game's house-rule options (``multi_play`` groups plays).
+    """
+
+    def __init__(self, source: str | int | FrameSource, *, game: str = "uno",
+                 players: Sequence[str] = ("A", "B", "C", "D"),
+                 table: str | Path | TableGeometry | None = None,
+                 detector: DetectorLike | None = None, evidence_dir: str | Path | None = None,
+                 on_event: Callable[[dict[str, Any]], None] | None = None,
+                 fps: float | None = None, realtime: bool = True,
+                 options: dict[str, Any] | None = None, max_retries: int | None = None):
+        self.source = source if isinstance(source, FrameSource) else FrameSource(
+            source, realtime=realtime)
+        self.game = game
+        self.players = tuple(players)
+        self.table = table
+        self.detector = detector
+        self.evidence_dir = Path(evidence_dir) if evidence_dir else None
+        self.on_event = on_event or (lambda event: None)
+        self.fps_cap = fps
+        self.options = dict(options or {})
+        self.max_retries = max_retries
+        self.events: list[dict[str, Any]] = []
+        self.geometry: TableGeometry | None = None
+        self._lock = threading.Lock()
+        self._latest: np.ndarray | None = None
+        self._jpeg: bytes | None = None
+        self._status = {"state": "starting", "message": "not started",
+                        "source": self.source.describe(), "fps": 0.0, "frames": 0}
+        self._times: list[float] = []
+        self._last_t: float | None = None
+        self._scan_request: bool | None = None
+        self.stages: dict[str, Any] = {}
+
+    # -- public API ----------------------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        """State for the page: starting, running, retrying, ended or error."""
+        with self._lock:
+            return dict(self._status)
+
+    def latest_jpeg(self) -> bytes | None:
+        """The newest frame with zones, cards and hands drawn, as JPEG bytes."""
+        with self._lock:
+            if self._jpeg is None and self._latest is not None:
+                ok, buf = cv2.imencode(".jpg", self._latest, [cv2.IMWRITE_JPEG_QUALITY, 80])
+                self._jpeg = buf.tobytes() if ok else None
+            return self._jpeg
+
+    def set_scan(self, on: bool) -> None:
+        """Start or stop the round-end scoring scan (hands laid out -> ``reveal``)."""
+        self._scan_request = on
+
+    def run(self, stop: threading.Event) -> None:
+        """Process frames until the source ends, gives up, or ``stop`` is set."""
+        if self.detector is None:
+            try:
+                self.detector = load_default_detector()
+            except RuntimeError as exc:
+                self._set_status("error", str(exc))
+                return
+        feed = RetryingSource(self.source, self._source_status, max_retries=self.max_retries)
+        for frame in feed.frames(stop):
+            try:
+                self.process(frame)
+            except CalibrationError as exc:
+                self._set_status("error", str(exc))
+                return
+        for event in self._flush():
+            self._emit(event, None)
+
+    # -- one frame -----------------------------------------------------------------
+    def _source_status(self, state: str, message: str) -> None:
+        self._set_status(state, message)
+
+    def _set_status(self, state: str, message: str) -> None:
+        with self._lock:
+            self._status.update(state=state, message=message)
+
+    def _setup(self, image: np.ndarray) -> None:
+        h, w = image.shape[:2]
+        geo = self._load_geometry(image)
+        self.geometry = geo.with_players(self.players).scaled_to((w, h))
+        self.stages = {
+            "hands": HandTracker(self.geometry),
+            "tracker": CardTracker(self.geometry),
+            "game": make_interpreter(self.game, self.geometry, self.options),
+            "scan": HandScan(self.geometry),
+        }
+
+    def _load_geometry(self, image: np.ndarray) -> TableGeometry:
+        h, w = image.shape[:2]
+        if isinstance(self.table, TableGeometry):
+            return self.table
+        if self.table:
+            return TableGeometry.load(table_path(str(self.table)))
+        from .markers import calibrate_from_markers
+
+        try:
+            return calibrate_from_markers(image, self.players)
+        except CalibrationError:
+            return TableGeometry.default((w, h), self.players)
+
+    def _detect(self, frame: Frame, image: np.ndarray) -> Detections:
+        assert self.detector is not None
+        if hasattr(self.detector, "detect_frame"):
+            dets = self.detector.detect_frame(Frame(frame.index, frame.t, image))
+        else:
+            dets = self.detector.detect(image)
+        return dets
+
+    def process(self, frame: Frame) -> list[dict[str, Any]]:
+        """Run every stage on one frame; returns (and emits) the events it completes."""
+        if self.fps_cap and self._last_t is not None and (
+                frame.t - self._last_t < 1.0 / self.fps_cap - 1e-6):
+            return []
+        self._last_t = frame.t
+        image = frame.image
+        if image.shape[1] > WORK_WIDTH:
+            scale = WORK_WIDTH / image.shape[1]
+            image = cv2.resize(image, (WORK_WIDTH, int(round(image.shape[0] * scale))),
+                               interpolation=cv2.INTER_AREA)
+        if self.geometry is None:
+            self._setup(image)
+        dets = self._detect(frame, image)
+        hands: HandTracker = self.stages["hands"]
+        dets = hands.update(image, dets)
+        dets = self.stages["tracker"].update(dets, frame.t)
+        tracks = self.stages["tracker"].tracks
+        scan: HandScan = self.stages["scan"]
+        if self._scan_request is not None:
+            scan.active, self._scan_request = self._scan_request, None
+        events = self.stages["game"].update(dets, frame.t, tracks, hands.reaches)
+        if any(e["type"] == "start" for e in events):
+            scan.active = False
+        events += scan.update(dets, frame.t, tracks, hands.reaches)
+        overlay = self._draw(image, dets, events)
+        for event in events:
+            self._emit(event, overlay)
+        self._tick(frame, overlay)
+        return events
+
+    def _flush(self) -> list[dict[str, Any]]:
+        game = self.stages.get("game")
+        return game.flush() if game is not None else []
+
+    def _emit(self, event: dict[str, Any], overlay: np.ndarray | None) -> None:
+        event = {**event, "source": "vision"}
+        if self.evidence_dir is not None and overlay is not None:
+            self.evidence_dir.mkdir(parents=True, exist_ok=True)
+            path = self.evidence_dir / f"{len(self.events) + 1:04d}-{event['type']}.jpg"
+            cv2.imwrite(str(path), overlay, [cv2.IMWRITE_JPEG_QUALITY, 85])
+            event["evidence"] = str(path)
+        self.events.append(event)
+        self.on_event(event)
+
+    def _tick(self, frame: Frame, overlay: np.ndarray) -> None:
+        now = time.monotonic()
+        self._times = [x for x in self._times if now - x < 2.0] + [now]
+        span = self._times[-1] - self._times[0]
+        with self._lock:
+            self._latest, self._jpeg = overlay, None
+            self._status["frames"] += 1
+            self._status["fps"] = round((len(self._times) - 1) / span, 1) if span > 0 else 0.0
+
+    # -- overlay ---------------------------------------------------------------------
+    def _draw(self, image: np.ndarray, dets: Detections,
+              events: list[dict[str, Any]]) -> np.ndarray:
+        out = image.copy()
+        geo = self.geometry
+        assert geo is not None
+        shown = {"uno": ("discard", "draw"), "junocos": ("trick",), "narabe-runo": ("field",),
+                 "overflow": ("box", "limit-red", "limit-yellow", "limit-green",
+                              "limit-blue")}.get(self.game, ())
+        for name in shown:
+            if name in geo.zones:
+                poly = geo.to_image(geo.zones[name].polygon).astype(np.int32)
+                cv2.polylines(out, [poly], True, (255, 200, 0), 1, cv2.LINE_AA)
+        touched = dets.data.get("touched", np.zeros(len(dets), bool))
+        for i, (label, conf, box) in enumerate(dets):
+            x0, y0, x1, y1 = (int(v) for v in box)
+            colour = (0, 0, 255) if touched[i] else (0, 220, 0)
+            cv2.rectangle(out, (x0, y0), (x1, y1), colour, 1)
+            cv2.putText(out, label, (x0, max(10, y0 - 3)), cv2.FONT_HERSHEY_SIMPLEX, 0.4,
+                        colour, 1, cv2.LINE_AA)
+        for reach in self.stages["hands"].reaches:
+            tip = geo.to_image(np.array([reach.tip]))[0].astype(int)
+            cv2.circle(out, (int(tip[0]), int(tip[1])), 6, (0, 0, 255), 2)
+        for k, event in enumerate(events):
+            text = event["type"] + " " + " ".join(event.get("cards", [event.get("card", "")]))
+            cv2.putText(out, text.strip(), (8, 20 + 18 * k), cv2.FONT_HERSHEY_SIMPLEX, 0.55,
+                        (0, 255, 255), 2, cv2.LINE_AA)
+        return out

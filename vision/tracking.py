@@ -1,0 +1,259 @@
+"""Tracking cards over frames on the table plane.
+
+:class:`CardTracker` maps detections to detections: it adds ``tracker_id`` and
+the table-plane position and size of every card (``data["table_xy"]``,
+``data["table_wh"]``), and keeps a short history per track. A track's label is
+the majority of its recent reads, so one misread frame does not change what a
+track is; :meth:`Track.settled` says whether a card has lain still under one
+consistent label for long enough to count as put down.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .detections import Detections
+from .geometry import TableGeometry
+
+
+@dataclass
+class Track:
+    """One card followed over frames.
+
+    Attributes:
+        id: the tracker id.
+        born: time of the first frame it was seen.
+        seen: time of the last frame it was seen.
+        history: the last reads as (t, label, x_mm, y_mm, w_mm, h_mm, touched).
+    """
+
+    id: int
+    born: float
+    seen: float
+    history: deque = field(default_factory=lambda: deque(maxlen=30))
+
+    @property
+    def label(self) -> str:
+        """The majority label of the recent reads (ties: the latest)."""
+        votes = Counter(h[1] for h in self.history)
+        best = max(votes.values())
+        for h in reversed(self.history):
+            if votes[h[1]] == best:
+                return h[1]
+        raise AssertionError("empty track")  # pragma: no cover
+
+    @property
+    def xy(self) -> np.ndarray:
+        return np.array(self.history[-1][2:4])
+
+    def settled(self, now: float, frames: int, seconds: float, move_mm: float) -> bool:
+        """True when the last ``frames`` reads (spanning at least ``seconds``, up to
+        ``now``) agree on the label, moved less than ``move_mm`` and were not
+        touched by a hand."""
+        if len(self.history) < frames or self.seen < now - 1e-9:
+            return False
+        recent = list(self.history)[-frames:]
+        if now - recent[0][0] < seconds - 1e-9:
+            return False
+        if len({h[1] for h in recent}) != 1 or any(h[6] for h in recent):
+            return False
+        pts = np.array([h[2:4] for h in recent])
+        return bool(np.max(np.linalg.norm(pts - pts[-1], axis=1)) <= move_mm)
+
+
+class CardTracker:
+    """Greedy nearest-neighbour tracker on the table plane.
+
+    Args:
+        geometry: the table's homography.
+        match_mm: largest distance between a track and a detection it takes.
+        label_penalty_mm: added to the distance when the labels differ, so a
+            card is matched to a track of its own label first but one misread
+            still continues its track.
+        keep_s: a track unseen for longer is dropped.
+    """
+
+    def __init__(self, geometry: TableGeometry, *, match_mm: float = 35.0,
+                 label_penalty_mm: float = 15.0, keep_s: float = 0.6):
+        self.geometry = geometry
+        self.match_mm = match_mm
+        self.label_penalty_mm = label_penalty_mm
+        self.keep_s = keep_s
+        self.tracks: dict[int, Track] = {}
+        self._next_id = 1
+
+    def update(self, detections: Detections, t: float) -> Detections:
+        """Assign every detection to a track and return them with track data."""
+        n = len(detections)
+        xy = self.geometry.to_table(detections.centers) if n else np.zeros((0, 2))
+        wh = self.geometry.box_size(detections.xyxy) if n else np.zeros((0, 2))
+        touched = np.asarray(detections.data.get("touched", np.zeros(n, bool)), bool)
+        labels = detections.labels
+        ids = np.zeros(n, dtype=np.int64)
+        live = [tr for tr in self.tracks.values() if t - tr.seen <= self.keep_s]
+        pairs = []
+        for j, tr in enumerate(live):
+            last = tr.history[-1]
+            for i in range(n):
+                d = float(np.hypot(xy[i, 0] - last[2], xy[i, 1] - last[3]))
+                if d <= self.match_mm:
+                    cost = d + (self.label_penalty_mm if labels[i] != tr.label else 0.0)
+                    pairs.append((cost, i, j))
+        pairs.sort()
+        used_d: set[int] = set()
+        used_t: set[int] = set()
+        for _, i, j in pairs:
+            if i in used_d or j in used_t:
+                continue
+            used_d.add(i)
+            used_t.add(j)
+            ids[i] = live[j].id
+        for i in range(n):
+            if i not in used_d:
+                ids[i] = self._next_id
+                self.tracks[self._next_id] = Track(self._next_id, t, t)
+                self._next_id += 1
+            tr = self.tracks[int(ids[i])]
+            tr.seen = t
+            tr.history.append((t, labels[i], float(xy[i, 0]), float(xy[i, 1]),
+                               float(wh[i, 0]), float(wh[i, 1]), bool(touched[i])))
+        for key in [k for k, tr in self.tracks.items() if t - tr.seen > self.keep_s]:
+            del self.tracks[key]
+        data = dict(detections.data)
+        data["table_xy"] = xy.astype(np.float32)
+        data["table_wh"] = wh.astype(np.float32)
+        return Detections(detections.xyxy, detections.confidence, detections.class_id,
+                          detections.corners, ids, detections.names, data)
+
+
+@dataclass
+class Reach:
+    """A hand (arm) reaching onto the table.
+
+    Attributes:
+        seat: the player whose side the arm comes from (``None``: unknown).
+        tip: table point (mm) of the arm farthest from where it enters.
+        area: hand pixels' area in mm².
+    """
+
+    seat: str | None
+    tip: tuple[float, float]
+    area: float
+
+
+class HandTracker:
+    """Finds hands and arms on the table plane by background subtraction.
+
+    Each frame is warped to a small top-down image of the play area (``mm_px``
+    millimetres a pixel), its brightness normalised against a slow reference
+    (so a lamp switched on does not look like a hand), and compared with an
+    adaptive background model. Foreground that is not a detected card is
+    "hand". :meth:`update` marks every detection a hand touches
+    (``data["touched"]``) and lists the arms reaching onto the table: blobs
+    that come within a fifth of the table's depth of its edge (a blob in the
+    middle of the table, such as a draw pile that changed, is no arm).
+
+    Args:
+        geometry: the table's homography and zones.
+        mm_px: millimetres per pixel of the working image.
+        min_area_mm2: smaller foreground blobs are noise.
+    """
+
+    def __init__(self, geometry: TableGeometry, *, mm_px: float = 4.0,
+                 min_area_mm2: float = 1500.0):
+        self._cv2 = cv2
+        self.geometry = geometry
+        self.mm_px = mm_px
+        self.min_px = max(4, int(min_area_mm2 / mm_px ** 2))
+        self.edge_px = 0.2 * min(geometry.size) / mm_px
+        self.size = (max(8, int(geometry.size[0] / mm_px)),
+                     max(8, int(geometry.size[1] / mm_px)))
+        scale = np.diag([1 / mm_px, 1 / mm_px, 1.0])
+        self.warp = scale @ geometry.homography
+        self.model = cv2.createBackgroundSubtractorMOG2(history=200, varThreshold=24,
+                                                        detectShadows=False)
+        self.kernel = np.ones((3, 3), np.uint8)
+        self.ref_mean: np.ndarray | None = None
+        self.adapt = 0.002
+        self.mask = np.zeros((self.size[1], self.size[0]), bool)
+        self.reaches: list[Reach] = []
+
+    def _card_mask(self, detections: Detections, grow: float) -> list[np.ndarray]:
+        polys = []
+        for x0, y0, x1, y1 in detections.xyxy:
+            quad = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float64)
+            table = self.geometry.to_table(quad) / self.mm_px
+            centre = table.mean(axis=0)
+            polys.append(((table - centre) * grow + centre).astype(np.int32))
+        return polys
+
+    def update(self, image: np.ndarray, detections: Detections) -> Detections:
+        """Update the background model with a frame; mark touched detections."""
+        cv2 = self._cv2
+        top = cv2.warpPerspective(image, self.warp, self.size, flags=cv2.INTER_AREA)
+        # Per-channel gain against a slowly adapting reference: a lamp switched
+        # on or a warmer light changes every pixel alike and is divided out.
+        mean = top.reshape(-1, 3).mean(axis=0) + 1e-3
+        if self.ref_mean is None:
+            self.ref_mean = mean
+        else:
+            self.ref_mean = (1 - self.adapt) * self.ref_mean + self.adapt * mean
+        gain = (self.ref_mean / mean).astype(np.float32)
+        top = np.clip(top.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+        fg = self.model.apply(top)
+        fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, self.kernel)
+        cards = np.zeros_like(fg)
+        polys = self._card_mask(detections, 1.0)
+        if polys:
+            cv2.fillPoly(cards, polys, 255)
+        hand = (fg > 0) & (cards == 0)
+        self.mask = hand
+        self.reaches = self._reaches(hand)
+        touched = np.zeros(len(detections), bool)
+        for i, poly in enumerate(self._card_mask(detections, 1.35)):
+            ring = np.zeros_like(fg)
+            cv2.fillPoly(ring, [poly], 255)
+            touched[i] = int(np.count_nonzero(hand & (ring > 0))) >= self.min_px // 2
+        data = dict(detections.data)
+        data["touched"] = touched
+        return Detections(detections.xyxy, detections.confidence, detections.class_id,
+                          detections.corners, detections.tracker_id, detections.names, data)
+
+    def _reaches(self, hand: np.ndarray) -> list[Reach]:
+        cv2 = self._cv2
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(hand.astype(np.uint8), 8)
+        h, w = hand.shape
+        out = []
+        for k in range(1, count):
+            if stats[k, cv2.CC_STAT_AREA] < self.min_px:
+                continue
+            ys, xs = np.nonzero(labels == k)
+            # The arm enters where the blob comes nearest the table's edge (a
+            # sleeve the colour of the cloth may leave a gap at the edge itself).
+            border = np.minimum.reduce([xs, ys, w - 1 - xs, h - 1 - ys])
+            if border.min() > self.edge_px:
+                continue  # not connected to the table's edge: not an arm
+            near = border <= border.min() + 2
+            entry = np.array([xs[near].mean(), ys[near].mean()])
+            far = int(np.argmax((xs - entry[0]) ** 2 + (ys - entry[1]) ** 2))
+            tip = (float(xs[far] * self.mm_px), float(ys[far] * self.mm_px))
+            centre = np.array(self.geometry.size) / 2
+            inside = entry * self.mm_px * 0.9 + centre * 0.1
+            out.append(Reach(self.geometry.seat_of(inside), tip,
+                             float(stats[k, cv2.CC_STAT_AREA] * self.mm_px ** 2)))
+        return out
+
+    def coverage(self, zone: str) -> float:
+        """Fraction of a zone's pixels covered by hands now."""
+        cv2 = self._cv2
+        if zone not in self.geometry.zones:
+            return 0.0
+        poly = (self.geometry.zones[zone].polygon / self.mm_px).astype(np.int32)
+        area = np.zeros(self.mask.shape, np.uint8)
+        cv2.fillPoly(area, [poly], 1)
+        total = int(area.sum())
+        return float(np.count_nonzero(self.mask & (area > 0)) / total) if total else 0.0

@@ -1,0 +1,110 @@
+"""Who called? Attributing a heard UNO call to a player from the referee's state.
+
+A microphone hears "UNO" but not who said it. The referee's state says who can be
+calling: the player who just went down to one card, or the player whose turn it is
+and who holds two cards and is about to play the second-to-last one (the camera may
+not have seen that play yet). In order:
+
+1. a player the referee lists as ``catchable`` (went down to one card without
+   calling; the catch window is still open) and who has not called yet; with several,
+   the one who played last;
+2. the player whose turn it is, holding two cards, who has not called yet;
+3. the player who played last (the one before ``turn`` in play order), holding one
+   card, who has not called yet.
+
+Anything else (nobody near one card, or only players who already called) is
+unattributable: no event, and a reason for the log. The same player heard twice
+within :data:`REPEAT_SECONDS` (an echo, or the table repeating the call) counts
+once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+REPEAT_SECONDS = 4.0
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """The answer: a player, or None with the reason.
+
+    Attributes:
+        player: who called, or None when the call cannot be attributed.
+        reason: one sentence saying why (shown in the log).
+    """
+
+    player: str | None
+    reason: str
+
+
+def _players(state: Mapping[str, Any]) -> list[str]:
+    players = state.get("players")
+    if isinstance(players, Sequence) and not isinstance(players, str) and players:
+        return [str(p) for p in players]
+    counts = state.get("hand_counts")
+    return [str(p) for p in counts] if isinstance(counts, Mapping) else []
+
+
+def previous_player(state: Mapping[str, Any]) -> str | None:
+    """The player before ``turn`` in the current direction (who played last)."""
+    players = _players(state)
+    turn = state.get("turn")
+    if turn not in players:
+        return None
+    step = -1 if int(state.get("direction", 1) or 1) > 0 else 1
+    return players[(players.index(turn) + step) % len(players)]
+
+
+def attribute(state: Mapping[str, Any], recent: Sequence[Mapping[str, Any]] = (),
+              now: float | None = None) -> Attribution:
+    """Decide which player a heard call belongs to.
+
+    Args:
+        state: the referee's state (``hand_counts``, ``turn``, ``direction``, and
+            ``players``, ``uno`` (players who already called) and ``catchable`` when
+            the game reports them).
+        recent: recent events, oldest first; ``uno`` events with a ``t`` within
+            :data:`REPEAT_SECONDS` of ``now`` mark a player as already heard.
+        now: the time of the call on the same clock as the events' ``t``.
+
+    Returns:
+        The player, or None with the reason.
+    """
+    counts = state.get("hand_counts")
+    if not isinstance(counts, Mapping) or not counts:
+        return Attribution(None, "heard a call but the referee knows no hands yet")
+    counts = {str(p): c for p, c in counts.items()}
+    called = {str(p) for p in state.get("uno") or ()}
+    for ev in reversed(recent):
+        if ev.get("type") != "uno" or ev.get("player") is None:
+            continue
+        t = ev.get("t")
+        if now is None or t is None or abs(now - float(t)) <= REPEAT_SECONDS:
+            called.add(str(ev["player"]))
+
+    def open_(p: str | None) -> bool:
+        return p is not None and p not in called
+
+    turn = state.get("turn")
+    turn = str(turn) if turn is not None else None
+    prev = previous_player(state)
+    catchable = [str(p) for p in state.get("catchable") or () if open_(str(p))]
+    if catchable:
+        player = prev if prev in catchable else catchable[-1]
+        return Attribution(player, f"{player} went down to one card and had not called")
+    if open_(turn) and counts.get(turn) == 2:
+        return Attribution(turn, f"it is {turn}'s turn with two cards: the call comes "
+                                 "with the next-to-last card")
+    if open_(prev) and counts.get(prev) == 1:
+        return Attribution(prev, f"{prev} played last and holds one card")
+    near = sorted(p for p, c in counts.items() if c in (1, 2))
+    if not near:
+        return Attribution(None, "heard a call but no player holds one or two cards")
+    if all(p in called for p in near):
+        return Attribution(None, f"heard a call but {', '.join(near)} already called")
+    return Attribution(None, "heard a call but neither the player to move nor the one "
+                             f"who just played is down to their last cards "
+                             f"({', '.join(near)} hold one or two)")

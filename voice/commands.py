@@ -1,0 +1,71 @@
+"""``tableref listen``: print the call words heard on a microphone or in a file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from voice.words import DEFAULT_WORDS
+
+
+def listen_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``tableref listen``."""
+    src = parser.add_mutually_exclusive_group()
+    src.add_argument("--device", metavar="N",
+                     help="microphone: a device index or name (default: the system's "
+                          "default microphone)")
+    src.add_argument("--file", metavar="F",
+                     help="read an audio file (WAV; other formats need sox) instead")
+    parser.add_argument("--words", default=DEFAULT_WORDS, metavar="W1,W2",
+                        help="call words, comma-separated: English words, kana, "
+                             "romaji, or word=PHONES in ARPAbet (default: %(default)s)")
+    parser.add_argument("--max-level", type=int, default=None, metavar="L",
+                        help="keyword threshold 1e-L that still counts (larger hears "
+                             "more and errs more; default 20)")
+
+
+def listen(args: argparse.Namespace) -> int:
+    """Print one line per call heard: time (s), word, score; 2 on bad input."""
+    from voice.audio import AudioError, Microphone, file_chunks
+    from voice.spotter import Spotter, SpotterConfig
+    from voice.words import WordError, parse_words
+
+    try:
+        words = parse_words(args.words)
+        config = SpotterConfig() if args.max_level is None else \
+            SpotterConfig(max_level=args.max_level)
+        spotter = Spotter(words, config)
+        mic = None
+        if args.file is not None:
+            chunks = file_chunks(args.file)
+        else:
+            mic = Microphone(args.device)
+            chunks = mic
+            names = ", ".join(w.name for w in words)
+            print(f"listening for {names} on the microphone; Ctrl-C to stop",
+                  file=sys.stderr)
+    except (AudioError, WordError) as exc:
+        print(f"tableref listen: {exc}", file=sys.stderr)
+        return 2
+    except ImportError as exc:
+        print(f"tableref listen: the recogniser is not installed ({exc}); "
+              "pip install pocketsphinx==5.1.1", file=sys.stderr)
+        return 2
+    heard = 0
+    try:
+        for chunk in chunks:
+            for det in spotter.feed(chunk):
+                heard += 1
+                print(f"{det.end:8.2f}  {det.word}  {det.score:.2f}", flush=True)
+        for det in spotter.flush():
+            heard += 1
+            print(f"{det.end:8.2f}  {det.word}  {det.score:.2f}", flush=True)
+    except AudioError as exc:
+        print(f"tableref listen: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if mic is not None:
+            mic.close()
+    if args.file is not None:
+        print(f"{heard} call(s) in {spotter.seconds:.1f} s of audio", file=sys.stderr)
+    return 0

@@ -1,0 +1,274 @@
+"""Offline call-word spotting: pocketsphinx keyword search plus a loudness gate.
+
+The acoustic part is pocketsphinx's keyword search (``kws``) with the US English
+model bundled in the ``pocketsphinx`` wheel: each call word competes against a free
+phone loop and fires when it wins by more than a threshold. Keyword search alone
+fires often on stationary noise and on words that contain the sound (English "you
+know", Japanese "きょうの"), so a hit is kept only when
+
+* it passes the threshold ``1e-<level>`` (each word is entered once per level of
+  :attr:`SpotterConfig.levels`, so one pass tells how strict a threshold it beat),
+* the word stands ``min_rise_db`` above the background (the 20th percentile of the
+  last three seconds), which stationary noise never does, and
+* the call is said on its own: the loudest frames just before and just after it are
+  ``min_gap_db`` quieter than the word. People shout "UNO!"; the same sounds inside a
+  sentence have speech on both sides.
+
+A hit is reported ``hold`` seconds after the keyword ends, once the silence after it
+has been heard; that is most of the latency.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from voice.audio import RATE
+from voice.words import CallWord, parse_words
+
+FRAME = 160  # samples per 10 ms frame, the decoder's frame rate
+
+
+@dataclass(frozen=True)
+class SpotterConfig:
+    """Decision thresholds of the spotter (defaults measured by benchmarks/eval_voice.py).
+
+    Attributes:
+        levels: keyword-search thresholds tried, as exponents (``10`` is ``1e-10``);
+            larger is more permissive.
+        max_level: the most permissive level that still counts as a hit.
+        min_rise_db: how far above the background the word's loud frames must be.
+        max_length: the longest loud stretch (seconds) that still counts as a call
+            said on its own.
+        island_ratio: a frame is loud when it is this fraction of the word's rise
+            above the background.
+        max_dip: quiet stretches shorter than this (seconds) do not end a word.
+        hold: seconds of audio after the keyword before deciding.
+        merge: hits closer than this (seconds) belong to the same spoken word.
+        gates: False reports every keyword hit with its measurements (for tuning).
+    """
+
+    levels: tuple[int, ...] = (5, 10, 15, 20, 25, 30)
+    max_level: int = 20
+    min_rise_db: float = 10.0
+    max_length: float = 1.1
+    island_ratio: float = 0.4
+    max_dip: float = 0.15
+    hold: float = 0.4
+    merge: float = 0.1
+    gates: bool = True
+
+    def accepts(self, det: "Detection") -> bool:
+        """Whether a measured keyword hit passes this configuration's gates."""
+        return (det.level <= self.max_level and det.rise_db >= self.min_rise_db
+                and det.length <= self.max_length)
+
+
+@dataclass(frozen=True)
+class Detection:
+    """A spotted call word.
+
+    Attributes:
+        word: the call word's name (``"uno"``).
+        start: seconds from the start of the audio to the start of the word.
+        end: seconds from the start of the audio to the end of the word.
+        level: the strictest threshold exponent the word passed (smaller is surer).
+        rise_db: loudness of the word above the background.
+        length: seconds of the loud stretch around the keyword (short dips
+            bridged); a call said on its own is short, the same sounds inside a
+            sentence make it long.
+        score: a 0..1 summary for display (1 is the surest).
+    """
+
+    word: str
+    start: float
+    end: float
+    level: int
+    rise_db: float
+    length: float
+    score: float
+
+
+@dataclass
+class _Cluster:
+    word: int
+    start: float
+    end: float
+    level: int
+
+
+class Spotter:
+    """Feed 16 kHz mono 16-bit PCM with :meth:`feed`; get :class:`Detection` s back.
+
+    Args:
+        words: the call words (default "uno" and "ウノ").
+        config: decision thresholds.
+
+    Raises:
+        ImportError: pocketsphinx is not installed.
+    """
+
+    def __init__(self, words: list[CallWord] | None = None,
+                 config: SpotterConfig | None = None):
+        from pocketsphinx import Decoder, get_model_path
+
+        self.words = words or parse_words(None)
+        self.config = config or SpotterConfig()
+        self._keys: dict[str, tuple[int, int]] = {}
+        dict_lines, kws_lines = [], []
+        for wi, word in enumerate(self.words):
+            for pi, phones in enumerate(word.pronunciations):
+                for level in self.config.levels:
+                    key = f"w{wi}p{pi}l{level}"
+                    self._keys[key] = (wi, level)
+                    dict_lines.append(f"{key} {phones}\n")
+                    kws_lines.append(f"{key} /1e-{level}/\n")
+        with tempfile.TemporaryDirectory(prefix="tableref-voice-") as tmp:
+            dict_path = os.path.join(tmp, "words.dict")
+            kws_path = os.path.join(tmp, "words.kws")
+            with open(dict_path, "w", encoding="ascii") as fh:
+                fh.writelines(dict_lines)
+            with open(kws_path, "w", encoding="ascii") as fh:
+                fh.writelines(kws_lines)
+            self._decoder = Decoder(hmm=os.path.join(get_model_path(), "en-us", "en-us"),
+                                    dict=dict_path, kws=kws_path, loglevel="FATAL")
+        self._db: list[float] = []  # frame loudness (dB) since _db_offset
+        self._db_offset = 0  # frame index of _db[0]
+        self._tail = b""  # samples not yet making a whole frame
+        self._utt_start = 0  # frame index where the decoder's utterance began
+        self._seen = 0  # decoder segments already read in this utterance
+        self._open: list[_Cluster] = []
+        self._decoder.start_utt()
+
+    @property
+    def seconds(self) -> float:
+        """Seconds of audio fed so far."""
+        return (self._db_offset + len(self._db)) * FRAME / RATE
+
+    def feed(self, pcm: bytes) -> list[Detection]:
+        """Process a chunk of audio; returns the calls decided by the end of it."""
+        self._decoder.process_raw(pcm, False, False)
+        data = self._tail + pcm
+        usable = len(data) // (2 * FRAME) * 2 * FRAME
+        self._tail = data[usable:]
+        if usable:
+            x = np.frombuffer(data[:usable], dtype="<i2").astype(np.float32) / 32768.0
+            frames = x.reshape(-1, FRAME)
+            self._db.extend((10 * np.log10(np.mean(frames**2, axis=1) + 1e-10)).tolist())
+        self._collect()
+        found = self._decide(final=False)
+        self._maybe_restart()
+        return found
+
+    def flush(self) -> list[Detection]:
+        """Decide the calls still open at the end of the audio."""
+        self._collect()
+        found = self._decide(final=True)
+        return found
+
+    def _collect(self) -> None:
+        segs = list(self._decoder.seg() or ())
+        for seg in segs[self._seen:]:
+            key = seg.word.strip()
+            if key not in self._keys:
+                continue
+            wi, level = self._keys[key]
+            start = (self._utt_start + seg.start_frame) * FRAME / RATE
+            end = (self._utt_start + seg.end_frame) * FRAME / RATE
+            self._add(wi, level, start, end)
+        self._seen = len(segs)
+
+    def _add(self, wi: int, level: int, start: float, end: float) -> None:
+        for c in self._open:
+            if c.word == wi and start < c.end + self.config.merge and end > c.start - \
+                    self.config.merge:
+                c.start, c.end = min(c.start, start), max(c.end, end)
+                c.level = min(c.level, level)
+                return
+        self._open.append(_Cluster(wi, start, end, level))
+
+    def _decide(self, final: bool) -> list[Detection]:
+        now = self.seconds
+        found: list[Detection] = []
+        keep: list[_Cluster] = []
+        for c in sorted(self._open, key=lambda c: c.end):
+            if not final and now < c.end + self.config.hold:
+                keep.append(c)
+                continue
+            det = self._judge(c)
+            if det is not None:
+                found.append(det)
+        self._open = keep
+        return found
+
+    def _frames(self, t0: float, t1: float) -> np.ndarray:
+        i0 = max(int(t0 * RATE / FRAME) - self._db_offset, 0)
+        i1 = max(int(t1 * RATE / FRAME) - self._db_offset, 0)
+        return np.asarray(self._db[i0:i1], dtype=np.float32)
+
+    def _island(self, c: _Cluster, floor: float, thr: float) -> tuple[float, float]:
+        """Start and end (s) of the loud stretch around the keyword, short dips bridged."""
+        base = max(int((c.start - 3.0) * RATE / FRAME), self._db_offset)
+        db = self._frames(base * FRAME / RATE, self.seconds)
+        lo = int(c.start * RATE / FRAME) - base
+        hi = int(c.end * RATE / FRAME) - base
+        if hi <= lo or lo >= len(db):
+            return c.start, c.end
+        peak = lo + int(np.argmax(db[lo:min(hi + 1, len(db))]))
+        dip = int(self.config.max_dip * RATE / FRAME)
+        edges = []
+        for step in (-1, 1):
+            i, last_loud, quiet = peak, peak, 0
+            while 0 <= i + step < len(db) and quiet <= dip:
+                i += step
+                if db[i] > thr:
+                    last_loud, quiet = i, 0
+                else:
+                    quiet += 1
+            edges.append(last_loud)
+        start, end = min(edges), max(edges) + 1
+        return (base + start) * FRAME / RATE, (base + end) * FRAME / RATE
+
+    def _judge(self, c: _Cluster) -> Detection | None:
+        cfg = self.config
+        word = self._frames(c.start - 0.05, c.end + 0.05)
+        if len(word) == 0:
+            return None
+        history = self._frames(c.start - 3.0, c.start)
+        if len(history) < 30:  # little history: use everything around the word
+            history = self._frames(c.start - 3.0, c.end + 1.0)
+        floor = float(np.percentile(history, 20))
+        rise = float(np.percentile(word, 90)) - floor
+        start, end = self._island(c, floor, floor + max(rise * cfg.island_ratio, 3.0))
+        span = max(cfg.max_level - min(cfg.levels), 1)
+        sure = 1 - (c.level - min(cfg.levels)) / span
+        score = max(0.0, min(1.0, 0.5 * sure + 0.5 * min(rise / 30, 1)))
+        det = Detection(self.words[c.word].name, round(start, 2), round(end, 2),
+                        c.level, round(rise, 1), round(end - start, 2), round(score, 2))
+        return det if not cfg.gates or cfg.accepts(det) else None
+
+    def _maybe_restart(self) -> None:
+        """Bound memory: restart the decoder's utterance and trim old loudness."""
+        total = self._db_offset + len(self._db)
+        if total - self._utt_start > 30 * RATE // FRAME and not self._open:
+            self._decoder.end_utt()
+            self._decoder.start_utt()
+            self._utt_start = total
+            self._seen = 0
+        excess = len(self._db) - 10 * RATE // FRAME
+        if excess > 0:
+            del self._db[:excess]
+            self._db_offset += excess
+
+
+def spot(chunks: Iterable[bytes], words: list[CallWord] | None = None,
+         config: SpotterConfig | None = None) -> Iterator[Detection]:
+    """All calls in a stream of PCM chunks, in order, as soon as each is decided."""
+    spotter = Spotter(words, config)
+    for chunk in chunks:
+        yield from spotter.feed(chunk)
+    yield from spotter.flush()

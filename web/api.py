@@ -1,0 +1,208 @@
+"""The JSON API and the SSE stream (documented in ``docs/api.md``)."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, jsonify, request
+
+from .memstore import game_list
+from .security import require_token
+from .table import game_presets, get_table
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def body() -> Any:
+    """The request's JSON body; 400 with the reason when it is not JSON."""
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        abort(400, "the request body is empty; send a JSON object")
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        abort(400, "the request body is not UTF-8 text")
+    except (ValueError, RecursionError) as exc:
+        abort(400, f"the request body is not valid JSON ({exc.__class__.__name__})")
+
+
+def _object() -> dict[str, Any]:
+    obj = body()
+    if not isinstance(obj, dict):
+        abort(400, f"the request body must be a JSON object, got {type(obj).__name__}")
+    return obj
+
+
+@bp.get("/state")
+def state():
+    """The referee's full state (hidden information included)."""
+    require_token()
+    return jsonify(get_table().snapshot(public=False))
+
+
+@bp.get("/public")
+def public():
+    """What may be shown to the players (the game's public view)."""
+    snap = get_table().snapshot(public=True)
+    snap.pop("events", None)
+    return jsonify(snap)
+
+
+@bp.get("/rulings")
+def rulings():
+    """Every ruling of the current game, or those after index ``since``."""
+    since = request.args.get("since", "-1")
+    try:
+        since_i = int(since)
+    except ValueError:
+        abort(400, f"'since' must be a ruling index, got {since[:40]!r}")
+    return jsonify({"game": get_table().gid,
+                    "rulings": [r for r in get_table().rulings() if r["index"] > since_i]})
+
+
+@bp.get("/events")
+def events():
+    """The recorded events, line 1 first."""
+    require_token()
+    snap = get_table().snapshot(public=False)
+    return jsonify({"game": snap["game"], "events": snap.get("events", [])})
+
+
+@bp.post("/events")
+def append():
+    """Record one event (manual entry, UNO call, catch ...) and return its rulings."""
+    line, new = get_table().append(_object(), source="manual")
+    if line == 0:
+        abort(409, "the table is paused; this event was not recorded")
+    return jsonify({"line": line, "rulings": new}), 201
+
+
+@bp.put("/events/<int:line>")
+def correct(line: int):
+    """Replace the event on a line; the referee replays and says what changed."""
+    return jsonify(get_table().correct(line, _object()))
+
+
+@bp.delete("/events/<int:line>")
+def delete(line: int):
+    """Remove the event on a line (a misread) and replay."""
+    return jsonify(get_table().delete(line))
+
+
+@bp.post("/events/<int:line>/before")
+def insert(line: int):
+    """Insert a forgotten event before a line and replay."""
+    return jsonify(get_table().insert(line, _object())), 201
+
+
+@bp.post("/undo")
+def undo():
+    """Remove the last recorded event and replay."""
+    _object()
+    return jsonify(get_table().undo())
+
+
+@bp.post("/pause")
+def pause():
+    """Pause (``{"paused": true}``) or resume the camera and voice input."""
+    paused = _object().get("paused")
+    if not isinstance(paused, bool):
+        abort(400, "send {\"paused\": true} or {\"paused\": false}")
+    get_table().set_paused(paused)
+    return jsonify({"paused": paused})
+
+
+@bp.get("/games")
+def games():
+    """Stored games, and the one being refereed."""
+    return jsonify({"current": get_table().gid, "games": game_list(get_table().store)})
+
+
+@bp.post("/games")
+def new_game():
+    """Start a new game from a header; ``camera``/``calibration`` restart the camera."""
+    header = _object()
+    source, calibration = header.pop("camera", None), header.pop("calibration", None)
+    for name, value in (("camera", source), ("calibration", calibration)):
+        if value is not None and (not isinstance(value, str) or len(value) > 500):
+            abort(400, f"'{name}' must be a camera source or file path (a string)")
+    gid = get_table().new_game(header)
+    camera = None
+    starter = current_app.extensions.get("tableref.start_camera")
+    if starter is not None:  # the camera follows the new game's players
+        camera = starter(source, calibration)
+    elif source:
+        camera = {"state": "unavailable",
+                  "message": "this server runs without a camera pipeline"}
+    return jsonify({"game": gid, "camera": camera}), 201
+
+
+@bp.post("/games/<int:gid>/resume")
+def resume(gid: int):
+    """Make a stored game the current one again (state rebuilt by replay)."""
+    _object()
+    get_table().resume(gid)
+    return jsonify({"game": gid})
+
+
+@bp.get("/games/<int:gid>/log")
+def export(gid: int):
+    """A stored game as table-log lines (JSON lines, header first)."""
+    require_token()
+    try:
+        lines = get_table().store.export(gid)
+    except (KeyError, RuntimeError):
+        abort(404, f"there is no stored game {gid}")
+    return Response("\n".join(lines) + "\n", mimetype="application/x-ndjson")
+
+
+@bp.get("/presets")
+def presets():
+    """Every registered game with its rule presets, for the setup page."""
+    return jsonify({"games": [{"game": g, "presets": p} for g, p in game_presets()]})
+
+
+@bp.get("/camera")
+def camera():
+    """The camera pipeline's status (``unavailable`` with the reason if none)."""
+    cam = get_table().camera
+    if cam is None:
+        return jsonify({"state": "unavailable", "message": "no camera was started"})
+    return jsonify(cam.status())
+
+
+def _last_id() -> int:
+    raw = request.headers.get("Last-Event-ID") or request.args.get("last")
+    if raw is None:
+        return get_table().seq
+    try:
+        return max(int(raw), 0)
+    except ValueError:
+        abort(400, f"Last-Event-ID must be a number, got {raw[:40]!r}")
+
+
+@bp.get("/stream")
+def stream():
+    """Server-sent events: rulings, corrections, pauses and new games, with ids."""
+    table = get_table()
+    last = _last_id()
+    heartbeat = float(current_app.config["SSE_HEARTBEAT"])
+    deadline = time.monotonic() + float(current_app.config["SSE_SECONDS"])
+
+    def generate():
+        nonlocal last
+        yield "retry: 2000\n: connected\n\n"
+        while time.monotonic() < deadline:
+            messages = table.messages_after(last, heartbeat)
+            if not messages:
+                yield ": heartbeat\n\n"
+                continue
+            for seq, kind, data in messages:
+                text = json.dumps(data, ensure_ascii=False)
+                yield f"id: {seq}\nevent: {kind}\ndata: {text}\n\n"
+                last = max(last, seq)
+
+    return Response(generate(), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

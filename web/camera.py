@@ -1,0 +1,132 @@
+"""The camera side of the page: the vision pipeline in a thread, or a replayed demo log.
+
+``vision.pipeline`` is imported only here and only when a camera is started;
+when it is missing or fails, the page keeps working on manual events and shows
+the camera as unavailable with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+log = logging.getLogger(__name__)
+
+
+class Camera:
+    """A :class:`vision.pipeline.TablePipeline` run in a daemon thread."""
+
+    def __init__(self) -> None:
+        self.pipeline: Any = None
+        self.thread: threading.Thread | None = None
+        self.stop = threading.Event()
+        self.error: str | None = "no camera started"
+        self.source: str | None = None
+
+    def start(self, source: Any, header: dict[str, Any], on_event: Callable[[dict], Any],
+              evidence_dir: str | None = None, table: Any = None) -> bool:
+        """Start the pipeline on ``source``; False (and :attr:`error` set) if it cannot."""
+        self.source = str(source)
+        try:
+            from vision.pipeline import TablePipeline
+        except Exception as exc:  # missing module or a broken install: page still works
+            self.error = f"the camera pipeline is not available ({exc})"
+            return False
+        try:
+            self.pipeline = TablePipeline(
+                _source(source), game=header.get("game", "uno"),
+                players=list(header["players"]), table=table, evidence_dir=evidence_dir,
+                on_event=on_event, options=dict(header.get("options") or {}))
+        except Exception as exc:
+            self.error = f"the camera could not start on {source}: {exc}"
+            return False
+        self.error = None
+        self.thread = threading.Thread(target=self._run, name="camera", daemon=True)
+        self.thread.start()
+        return True
+
+    def _run(self) -> None:
+        try:
+            self.pipeline.run(self.stop)
+        except Exception as exc:
+            log.exception("the camera pipeline stopped")
+            self.error = f"the camera pipeline stopped: {exc}"
+
+    def status(self) -> dict[str, Any]:
+        """``state``, ``message``, ``source``, ``fps``, ``frames``; ``unavailable`` if none."""
+        if self.pipeline is None or self.error:
+            return {"state": "unavailable", "message": self.error, "source": self.source}
+        try:
+            return dict(self.pipeline.status())
+        except Exception as exc:
+            return {"state": "error", "message": str(exc), "source": self.source}
+
+    def jpeg(self) -> bytes | None:
+        """The latest frame with the pipeline's overlays, or None."""
+        if self.pipeline is None:
+            return None
+        try:
+            frame = self.pipeline.latest_jpeg()
+        except Exception:
+            return None
+        return frame if isinstance(frame, (bytes, bytearray)) else None
+
+
+def _source(source: Any) -> Any:
+    """A camera index given as text ("0") becomes an int; anything else stays."""
+    return int(source) if isinstance(source, str) and source.isdigit() else source
+
+
+def bundled_demo() -> tuple[str, dict[str, Any], Path | None] | None:
+    """The pipeline's demo video, its header and its recorded log; None if absent."""
+    try:
+        from vision import pipeline
+        video, header = pipeline.bundled_demo()
+    except Exception as exc:
+        log.info("no bundled demo video: %s", exc)
+        return None
+    if not Path(video).is_file():
+        return None
+    recorded = getattr(pipeline, "DEMO_LOG", None)
+    return str(video), dict(header), Path(recorded) if recorded else None
+
+
+def read_demo_log(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header and events of a table log (the demo replayed without a camera)."""
+    lines = [json.loads(s) for s in Path(path).read_text(encoding="utf-8").splitlines()
+             if s.strip()]
+    return lines[0], lines[1:]
+
+
+class LogPlayer:
+    """Feeds recorded events to the table one at a time, as if they happened now."""
+
+    def __init__(self, events: Iterable[dict[str, Any]], append: Callable[[dict], Any],
+                 interval: float = 2.0, paused: Callable[[], bool] = lambda: False):
+        self.events = list(events)
+        self.paused = paused
+        self.append = append
+        self.interval = interval
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="demo-log", daemon=True)
+
+    def start(self) -> "LogPlayer":
+        self.thread.start()
+        return self
+
+    def _run(self) -> None:
+        for event in self.events:
+            if self.stop.wait(self.interval):
+                return
+            while self.paused():  # a paused table holds the demo, it does not drop it
+                if self.stop.wait(0.2):
+                    return
+            event = dict(event)
+            event["source"] = "vision"  # it stands in for the camera: pause applies
+            try:
+                self.append(event)
+            except Exception as exc:
+                log.warning("demo event not applied: %s", exc)

@@ -1,0 +1,220 @@
+"""``tableref serve``: the camera pipeline, the referee and the page, in one process."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import json
+import secrets
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from referee.commands import DEMO_LOG
+
+from .camera import Camera, LogPlayer, bundled_demo, read_demo_log
+from .security import LOOPBACK
+from .table import Table, TableError
+
+
+def serve_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("source", nargs="?",
+                   help="camera index, device or video file (none: the bundled demo)")
+    p.add_argument("--game", help="uno, junocos, narabe-runo, overflow (default uno)")
+    p.add_argument("--rules", help="rules preset (official, tgus-1 ...)")
+    p.add_argument("--players", nargs="+", metavar="NAME", help="players in seating order")
+    p.add_argument("--dealer", help="the dealer (one of the players)")
+    p.add_argument("--scoring", choices=("japan", "international"))
+    p.add_argument("--rounds", type=int, help="rounds of japan scoring")
+    p.add_argument("--target", type=int, help="points that end international scoring")
+    p.add_argument("--options", default="{}", help='house-rule options as JSON')
+    p.add_argument("--calibration", help="table calibration file for the camera")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any)")
+    p.add_argument("--db", help="game store (default instance/tableref.sqlite3)")
+    p.add_argument("--token", help="control token (default: a random one when not on "
+                                   "localhost)")
+    p.add_argument("--new", action="store_true",
+                   help="start a new game even if the last stored one can be resumed")
+    p.add_argument("--listen", nargs="?", const="", metavar="DEVICE|FILE",
+                   help="also listen for UNO calls (voice) on a microphone or audio file")
+    p.add_argument("--demo-log", action="store_true",
+                   help="with no SOURCE: replay the demo table log instead of the demo video")
+    p.add_argument("--demo-interval", type=float, default=2.0,
+                   help="seconds between events when the demo log is replayed")
+
+
+def _header(args: argparse.Namespace) -> dict[str, Any] | None:
+    if not args.players:
+        return None
+    try:
+        options = json.loads(args.options)
+    except ValueError as exc:
+        raise SystemExit(f"tableref serve: --options is not JSON: {exc}") from None
+    if not isinstance(options, dict):
+        raise SystemExit("tableref serve: --options must be a JSON object")
+    for name in ("scoring", "rounds", "target"):
+        if getattr(args, name) is not None:
+            options[name] = getattr(args, name)
+    game = args.game or "uno"
+    header = {"type": "game", "game": game, "rules": args.rules or
+              ("official" if game == "uno" else game), "players": args.players,
+              "options": options}
+    if args.dealer:
+        header["dealer"] = args.dealer
+    return header
+
+
+def is_loopback(host: str) -> bool:
+    """True for localhost, 127.0.0.0/8 and ::1."""
+    if host in LOOPBACK:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _choose_game(table: Table, args: argparse.Namespace, header: dict | None,
+                 demo_header: dict | None) -> bool:
+    """Resume the stored game or start a new one; True if a new one was started."""
+    resumable = table.gid is not None and not (table.referee.state().get("over"))
+    if resumable and not args.new and header is None:
+        print(f"tableref serve: resuming game {table.gid} "
+              f"({len(table.referee.events)} events); --new starts another")
+        return False
+    wanted = header or demo_header
+    if wanted is None:
+        print("tableref serve: give --players to start a game, or set one up on the page",
+              file=sys.stderr)
+        return False
+    try:
+        gid = table.new_game(wanted)
+    except (TableError, ValueError) as exc:
+        print(f"tableref serve: {getattr(exc, 'message', exc)}; set a game up on the page",
+              file=sys.stderr)
+        return False
+    print(f"tableref serve: new game {gid}: {', '.join(wanted['players'])}")
+    return True
+
+
+def _listen(table: Table, target: str) -> None:
+    try:
+        from voice.bridge import listen_into
+    except Exception as exc:
+        print(f"tableref serve: voice listening is not available ({exc})", file=sys.stderr)
+        return
+    kwargs = {"file": target} if target and Path(target).is_file() else {"device": target or None}
+
+    def run() -> None:
+        try:
+            listen_into(lambda e: table.append(e, source="voice"),
+                        lambda: table.snapshot(public=False).get("state", {}), **kwargs)
+        except Exception as exc:
+            print(f"tableref serve: voice listening stopped: {exc}", file=sys.stderr)
+
+    threading.Thread(target=run, name="voice", daemon=True).start()
+
+
+def _demo_fallback(table: Table, camera: Camera, events: list[dict], interval: float,
+                   wait: float = 10.0) -> None:
+    """Replay the demo's recorded log if the camera cannot run (no pipeline/detector)."""
+
+    def run() -> None:
+        deadline = time.monotonic() + wait
+        while camera.pipeline is not None and time.monotonic() < deadline:
+            if camera.status().get("state") not in ("starting",):
+                break
+            time.sleep(0.2)
+        if camera.status().get("state") not in ("unavailable", "error"):
+            return
+        if camera.pipeline is not None:
+            camera.error = (f"{camera.status().get('message') or 'no camera'}; "
+                            "replaying the demo table log instead")
+        LogPlayer(events, lambda e: table.append(e, source="vision"), interval=interval,
+                  paused=lambda: table.paused).start()
+
+    threading.Thread(target=run, name="demo-fallback", daemon=True).start()
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Start the pipeline, the referee and the page; print the URL; serve until ^C."""
+    from werkzeug.serving import make_server
+
+    from . import create_app
+
+    config: dict[str, Any] = {}
+    if args.db:
+        config["DATABASE"] = str(Path(args.db).resolve())
+    token = args.token
+    if not is_loopback(args.host):
+        token = token or secrets.token_urlsafe(16)
+        config["ALLOWED_HOSTS"] = None  # reached by this machine's address, whatever it is
+    config["TOKEN"] = token
+    app = create_app(config)
+    store = app.extensions["tableref.store"]
+    if getattr(store, "durable", True) is False:
+        print("tableref serve: warning: no durable game store installed; games live in "
+              "memory only", file=sys.stderr)
+    table: Table = app.extensions["tableref.table"]
+    evidence = Path(getattr(store, "evidence_dir", None) or app.config["EVIDENCE_DIRS"][0])
+    app.config["EVIDENCE_DIRS"] = [*app.config["EVIDENCE_DIRS"], str(evidence)]
+    table.camera = camera = Camera()
+
+    source, demo_header, demo_events = args.source, None, None
+    if source is None:
+        demo = None if args.demo_log else bundled_demo()
+        if demo is not None:
+            source, demo_header, recorded = demo
+            if recorded is not None and recorded.is_file():
+                demo_events = read_demo_log(recorded)[1]
+        else:
+            demo_header, demo_events = read_demo_log(DEMO_LOG)
+    started = _choose_game(table, args, _header(args), demo_header)
+    current = {"source": source, "calibration": args.calibration}
+
+    def start_camera(src: str | None = None, calibration: str | None = None) -> dict:
+        """(Re)start the camera for the current game; used by the setup page too."""
+        nonlocal camera
+        camera.stop.set()
+        table.camera = camera = Camera()
+        current["source"] = src or current["source"]
+        current["calibration"] = calibration or current["calibration"]
+        if table.referee is None or current["source"] is None:
+            camera.error = "no game is running" if table.referee is None else "no camera"
+            return camera.status()
+        camera.start(current["source"], table.referee.header.to_dict(),
+                     lambda e: table.append(e, source="vision"),
+                     evidence_dir=str(evidence / f"camera-{table.gid}"),
+                     table=current["calibration"])
+        return camera.status()
+
+    app.extensions["tableref.start_camera"] = start_camera
+    status = start_camera() if source is not None else None
+    if status is not None:
+        print(f"tableref serve: camera {source}: {status.get('state')}"
+              f"{': ' + str(status['message']) if status.get('message') else ''}")
+    if started and demo_events:
+        if source is None:
+            camera.error = "no camera source; replaying the demo table log"
+        _demo_fallback(table, camera, demo_events, args.demo_interval)
+    if args.listen is not None:
+        _listen(table, args.listen)
+
+    server = make_server(args.host, args.port, app, threaded=True)
+    host = args.host if ":" not in args.host else f"[{args.host}]"
+    url = f"http://{host}:{server.server_port}/"
+    if token:
+        url += f"?token={token}"
+        print(f"tableref serve: control token: {token}")
+    print(f"tableref serve: open {url}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        camera.stop.set()
+        server.server_close()
+    return 0

@@ -1,0 +1,118 @@
+"""Checks on what the page accepts as an event or a header, before it is stored.
+
+The referee turns a malformed *table* event into an ``info`` ruling, but the
+page also refuses, with a 400 saying why, what is not an event at all: a body
+that is not an object, a field of the wrong type, an oversized value. What
+passes is stored for good, so it must be something every game can read.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping
+
+MAX_TEXT = 200  # characters in one string field
+MAX_CARDS = 40  # cards in one play or reveal
+MAX_FIELDS = 32
+MAX_COUNT = 1000
+MAX_FIELD = 2000  # characters of JSON in any other field
+
+_STRINGS = ("type", "player", "target", "card", "color", "colour", "source",
+            "evidence", "call", "name")
+
+
+class EventError(ValueError):
+    """A request body that is not an acceptable event or header."""
+
+    status = 400
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def _text(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise EventError(f"'{name}' must be a string, got {type(value).__name__}")
+    if len(value) > MAX_TEXT:
+        raise EventError(f"'{name}' is {len(value)} characters long (limit {MAX_TEXT})")
+    return value
+
+
+def _int(value: Any, name: str, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise EventError(f"'{name}' must be a whole number, got {value!r}"[:200])
+    if not low <= value <= high:
+        raise EventError(f"'{name}' must be between {low} and {high}, got {value}")
+    return value
+
+
+def check_event(obj: Any) -> dict[str, Any]:
+    """A copy of ``obj`` if it is an acceptable event.
+
+    Raises:
+        EventError: with a sentence saying what is wrong.
+    """
+    if not isinstance(obj, Mapping):
+        raise EventError(f"an event must be a JSON object, got {type(obj).__name__}")
+    if len(obj) > MAX_FIELDS:
+        raise EventError(f"an event may have at most {MAX_FIELDS} fields")
+    event = dict(obj)
+    kind = event.get("type")
+    if not isinstance(kind, str) or not kind.strip():
+        raise EventError("an event needs a string 'type' (play, draw, uno ...)")
+    if kind == "game":
+        raise EventError("a header cannot be sent as an event; start a new game instead")
+    for name in _STRINGS:
+        if name in event:
+            _text(event[name], name)
+    if "cards" in event:
+        cards = event["cards"]
+        if not isinstance(cards, list) or not cards:
+            raise EventError("'cards' must be a non-empty list of card labels")
+        if len(cards) > MAX_CARDS:
+            raise EventError(f"'cards' may list at most {MAX_CARDS} cards")
+        for card in cards:
+            _text(card, "cards[]")
+    if "count" in event:
+        _int(event["count"], "count", 0, MAX_COUNT)
+    if "t" in event and (not isinstance(event["t"], (int, float))
+                         or isinstance(event["t"], bool) or event["t"] != event["t"]):
+        raise EventError("'t' must be a number of seconds")
+    for key, value in event.items():
+        _text(key, "field name")
+        if key != "cards" and len(json.dumps(value, ensure_ascii=False)) > MAX_FIELD:
+            raise EventError(f"field '{key}' is too large (limit {MAX_FIELD} characters)")
+    return event
+
+
+def check_header(obj: Any) -> dict[str, Any]:
+    """A copy of ``obj`` if it is an acceptable game header (``type`` added).
+
+    Raises:
+        EventError: with a sentence saying what is wrong.
+    """
+    if not isinstance(obj, Mapping):
+        raise EventError(f"a game header must be a JSON object, got {type(obj).__name__}")
+    header = dict(obj)
+    header["type"] = "game"
+    for name in ("game", "rules", "dealer"):
+        if header.get(name) is not None:
+            _text(header[name], name)
+    players = header.get("players")
+    if not isinstance(players, list) or not 2 <= len(players) <= 10:
+        raise EventError("'players' must list 2 to 10 names in seating order")
+    names = [_text(p, "players[]").strip() for p in players]
+    if not all(names):
+        raise EventError("every player needs a name")
+    if len(set(names)) != len(names):
+        raise EventError("two players have the same name; give each a distinct name")
+    header["players"] = names
+    if header.get("hand_size") is not None:
+        _int(header["hand_size"], "hand_size", 1, 30)
+    options = header.get("options", {})
+    if not isinstance(options, Mapping):
+        raise EventError("'options' must be an object of house-rule settings")
+    if len(json.dumps(options, ensure_ascii=False)) > 4000:
+        raise EventError("'options' is too large")
+    return header

@@ -1,0 +1,113 @@
+"""An in-memory stand-in for :class:`referee.store.GameStore`.
+
+The page is written against the durable store's interface (``create_game``,
+``append``, ``set_events``, ``header``, ``events``, ``games``, ``last_game``,
+``save_evidence``, ``finish``, ``export``). This class implements the same
+interface without a disk, for tests and for an installation whose store module
+is missing; :func:`open_store` prefers the real one.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import threading
+from pathlib import Path
+from typing import Any, Mapping
+
+
+class MemoryStore:
+    """Games kept in memory: header, events, corrections audit, evidence frames."""
+
+    durable = False
+
+    def __init__(self, evidence_dir: str | Path | None = None):
+        self._lock = threading.Lock()
+        self._games: dict[int, dict[str, Any]] = {}
+        self._evidence_dir = Path(evidence_dir) if evidence_dir else None
+
+    def create_game(self, header: Mapping[str, Any]) -> int:
+        """Start a game; returns its id."""
+        with self._lock:
+            gid = max(self._games, default=0) + 1
+            self._games[gid] = {"header": copy.deepcopy(dict(header)), "events": [],
+                                "audit": [], "finished": False}
+            return gid
+
+    def _game(self, gid: int) -> dict[str, Any]:
+        if gid not in self._games:
+            raise KeyError(f"no game {gid}")
+        return self._games[gid]
+
+    def append(self, gid: int, event: Mapping[str, Any]) -> int:
+        """Record one event; returns its 1-based line number."""
+        with self._lock:
+            events = self._game(gid)["events"]
+            events.append(copy.deepcopy(dict(event)))
+            return len(events)
+
+    def set_events(self, gid: int, events: list[Mapping[str, Any]], reason: str = "") -> None:
+        """Replace the whole event list (a correction), keeping an audit entry."""
+        with self._lock:
+            game = self._game(gid)
+            game["audit"].append({"reason": reason, "before": game["events"]})
+            game["events"] = [copy.deepcopy(dict(e)) for e in events]
+
+    def header(self, gid: int) -> dict[str, Any]:
+        return copy.deepcopy(self._game(gid)["header"])
+
+    def events(self, gid: int) -> list[dict[str, Any]]:
+        return copy.deepcopy(self._game(gid)["events"])
+
+    def games(self) -> list[dict[str, Any]]:
+        """Every game, newest first (the fields of ``GameSummary``)."""
+        return [{"id": gid, "game": g["header"].get("game"), "rules": g["header"].get("rules"),
+                 "players": list(g["header"].get("players", [])), "events": len(g["events"]),
+                 "finished": g["finished"] or None}
+                for gid, g in sorted(self._games.items(), reverse=True)]
+
+    def last_game(self) -> int | None:
+        """The newest unfinished game."""
+        return max((gid for gid, g in self._games.items() if not g["finished"]), default=None)
+
+    def save_evidence(self, gid: int, jpeg: bytes) -> str:
+        """Write a frame to the evidence folder (if there is one); returns its path."""
+        if self._evidence_dir is None:
+            raise OSError("this store keeps no evidence frames")
+        with self._lock:
+            folder = self._evidence_dir / f"game-{gid}"
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"{len(list(folder.iterdir())) + 1:06d}.jpg"
+            path.write_bytes(jpeg)
+            return str(path)
+
+    def finish(self, gid: int, summary: Mapping[str, Any] | None = None) -> None:
+        self._game(gid)["finished"] = True
+
+    def export(self, gid: int) -> list[str]:
+        game = self._game(gid)
+        dump = lambda obj: json.dumps(obj, ensure_ascii=False)  # noqa: E731
+        return [dump(game["header"])] + [dump(e) for e in game["events"]]
+
+
+def game_list(store: Any) -> list[dict[str, Any]]:
+    """``store.games()`` as plain dicts (``id, game, rules, players, events, finished``)."""
+    out = []
+    for item in store.games():
+        row = item.to_dict() if hasattr(item, "to_dict") else dict(item)
+        out.append({k: row.get(k) for k in ("id", "game", "rules", "players", "events",
+                                            "finished")})
+    return out
+
+
+def open_store(path: str | Path, evidence_dir: str | Path | None = None) -> Any:
+    """The durable :class:`referee.store.GameStore` at ``path``, or a MemoryStore.
+
+    The memory store is used only where ``referee.store`` is not installed; its
+    games are lost when the process ends, and ``tableref serve`` says so.
+    """
+    try:
+        from referee.store import GameStore
+    except ImportError:
+        return MemoryStore(evidence_dir)
+    return GameStore(path, evidence_dir=str(evidence_dir) if evidence_dir else None)

@@ -1,0 +1,165 @@
+"""The HTML pages: referee view, table view, scoreboard, setup, video and evidence.
+
+Pages are rendered by Jinja (autoescaped); the script in ``static/app.js``
+only swaps in server-rendered fragments (``/partials/...``) when the SSE
+stream says something changed, so every user string is escaped in one place.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from flask import (Blueprint, Response, abort, current_app, jsonify, render_template,
+                   request, send_file)
+
+from .memstore import game_list
+from .scores import build_board
+from .security import has_token, require_token
+from .table import game_presets, get_table
+
+bp = Blueprint("pages", __name__)
+
+PARTIALS = ("state", "rulings", "events", "scores", "change", "camera")
+SHOWN = {"game", "rules", "players", "turn", "scores", "rounds", "over", "winner", "top",
+         "color", "direction", "pending_draw", "hand_counts", "uno", "catchable", "options"}
+DIRECTIONS = {1: "clockwise", -1: "counterclockwise"}
+COLORS = ("red", "yellow", "green", "blue")
+
+
+def _view() -> str:
+    view = request.args.get("view", "table")
+    if view not in ("referee", "table"):
+        abort(400, "view must be 'referee' or 'table'")
+    if view == "referee":
+        require_token()
+    return view
+
+
+def context(view: str) -> dict[str, Any]:
+    """What every page and fragment is rendered from."""
+    table = get_table()
+    snap = table.snapshot(public=view == "table")
+    state = snap.get("state") or {}
+    header = snap.get("header") or {}
+    board = build_board(state, header) if snap.get("game") else None
+    cam = table.camera.status() if table.camera else {"state": "unavailable",
+                                                      "message": "no camera was started"}
+    details = [(key, value if isinstance(value, str) else _tojson_compact(value))
+               for key, value in state.items() if key not in SHOWN]
+    return {"view": view, "snap": snap, "state": state, "header": header, "board": board,
+            "details": details,
+            "camera": cam, "directions": DIRECTIONS, "colors": COLORS,
+            "players": list(header.get("players") or [])}
+
+
+@bp.get("/")
+def live():
+    """The referee's view: video, full state, controls, rulings, events, scores."""
+    if not has_token():
+        return render_template("error.html", error={
+            "status": 403, "error": "Forbidden",
+            "message": "the referee view needs the token printed by 'tableref serve'; "
+                       "the table view is open to everyone"}, link="/table"), 403
+    return render_template("live.html", **context("referee"))
+
+
+@bp.get("/table")
+def table_view():
+    """The table view, safe to show the players (public view, no controls)."""
+    return render_template("live.html", **context("table"))
+
+
+@bp.get("/scores")
+def scores():
+    """The scoreboard with per-round history and the chart of totals."""
+    return render_template("scores.html", **context(_view()))
+
+
+@bp.get("/partials")
+def partials():
+    """Server-rendered fragments of a page, as ``{name: html}``, for the live refresh."""
+    names = request.args.get("names", ",".join(PARTIALS)).split(",")
+    unknown = [n for n in names if n not in PARTIALS]
+    if unknown:
+        abort(404, f"no fragment {unknown[0][:40]!r}; fragments: {', '.join(PARTIALS)}")
+    view = _view()
+    ctx = context(view)
+    return jsonify({name: render_template(f"_{name}.html", **ctx) for name in names})
+
+
+@bp.get("/setup")
+def setup():
+    """Players, game, preset, options, camera and calibration; stored games."""
+    require_token()
+    found = game_presets()
+    table = get_table()
+    header = table.referee.header.to_dict() if table.referee else {}
+    return render_template("setup.html", games=found, header=header,
+                           stored=game_list(table.store), current=table.gid,
+                           camera=table.camera.status() if table.camera else None,
+                           calibration=current_app.config.get("CALIBRATION"))
+
+
+@bp.get("/frame.jpg")
+def frame():
+    """The latest camera frame with the pipeline's overlays."""
+    cam = get_table().camera
+    jpeg = cam.jpeg() if cam else None
+    if jpeg is None:
+        abort(404, "no camera frame yet")
+    return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/video.mjpeg")
+def video():
+    """The camera as MJPEG (multipart/x-mixed-replace) from the latest frames."""
+    cam = get_table().camera
+    if cam is None or cam.jpeg() is None:
+        abort(404, "the camera is not available")
+    period = 1.0 / float(current_app.config["VIDEO_FPS"])
+    deadline = time.monotonic() + float(current_app.config["SSE_SECONDS"])
+
+    def generate():
+        last = None
+        while time.monotonic() < deadline:
+            jpeg = cam.jpeg()
+            if jpeg is not None and jpeg is not last:
+                last = jpeg
+                yield (b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
+                       + str(len(jpeg)).encode() + b"\r\n\r\n" + bytes(jpeg) + b"\r\n")
+            time.sleep(period)
+
+    return Response(generate(), mimetype="multipart/x-mixed-replace; boundary=frame",
+                    headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/evidence/<int:line>")
+def evidence(line: int):
+    """The camera frame an event was seen in (only from the evidence folders)."""
+    snap = get_table().snapshot(public=False)
+    events = snap.get("events") or []
+    if not 1 <= line <= len(events):
+        abort(404, f"there is no event on line {line}")
+    path = events[line - 1].get("evidence")
+    if not isinstance(path, str) or not path:
+        abort(404, f"the event on line {line} has no evidence frame")
+    target = Path(path).resolve()
+    roots = [Path(p).resolve() for p in current_app.config.get("EVIDENCE_DIRS", [])]
+    if not any(target.is_relative_to(root) for root in roots):
+        abort(403, f"the evidence of line {line} is outside the evidence folders")
+    if target.suffix.lower() not in (".jpg", ".jpeg", ".png") or not target.is_file():
+        abort(404, f"the evidence frame of line {line} is missing")
+    return send_file(target, max_age=3600)
+
+
+def _tojson_compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=False)
+
+
+@bp.app_template_filter("event_json")
+def event_json(value: Any) -> str:
+    """An event as one line of JSON, for the correction box (escaped by Jinja)."""
+    return _tojson_compact(value)

@@ -1,0 +1,116 @@
+"""Request guards: allowed hosts, cross-site protection, the control token, JSON errors.
+
+- ``ALLOWED_HOSTS`` (default the loopback names) refuses other ``Host`` headers,
+  so a web page elsewhere cannot reach the referee by DNS rebinding.
+- Every state-changing request (POST, PUT, DELETE) is JSON or a DELETE (a
+  cross-site form can send neither without a CORS preflight, which this app
+  never grants) and, where the browser names an
+  ``Origin`` or ``Referer``, it must be this server.
+- With ``TOKEN`` set (``tableref serve`` sets it when bound to an address other
+  than loopback), control actions and the referee's view need the token: the
+  ``X-Tableref-Token`` header, or the cookie set by opening ``/?token=...``.
+- Errors are JSON ``{"error", "message", "status"}`` under ``/api`` and a short
+  page elsewhere; never a traceback.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+from urllib.parse import urlsplit
+
+from flask import Flask, Response, abort, current_app, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from .events import EventError
+from .table import TableError
+
+TOKEN_COOKIE = "tableref_token"
+TOKEN_HEADER = "X-Tableref-Token"
+UNSAFE = ("POST", "PUT", "PATCH", "DELETE")
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+
+log = logging.getLogger(__name__)
+
+
+def has_token() -> bool:
+    """True if no token is required or the request carries the right one."""
+    token = current_app.config.get("TOKEN")
+    if not token:
+        return True
+    given = (request.headers.get(TOKEN_HEADER) or request.cookies.get(TOKEN_COOKIE)
+             or (request.args.get("token") if request.method == "GET" else None) or "")
+    return hmac.compare_digest(given.encode(), str(token).encode())
+
+
+def require_token() -> None:
+    """Abort 403 unless the request carries the control token."""
+    if not has_token():
+        abort(403, "this action needs the token printed by 'tableref serve' "
+                   "(open the printed URL once, or send the X-Tableref-Token header)")
+
+
+def _same_origin(url: str) -> bool:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" == request.host_url.rstrip("/")
+
+
+def _guard() -> None:
+    allowed = current_app.config.get("ALLOWED_HOSTS")
+    if allowed and (urlsplit("//" + request.host).hostname or "") not in allowed:
+        abort(400, f"unknown Host {request.host!r}; open the address 'tableref serve' printed")
+    if request.method not in UNSAFE:
+        return
+    origin = request.headers.get("Origin")
+    referer = request.headers.get("Referer")
+    if origin is not None and not _same_origin(origin):
+        abort(403, "cross-site request refused (its Origin is another site)")
+    if origin is None and referer and not _same_origin(referer):
+        abort(403, "cross-site request refused (its Referer is another site)")
+    if request.method != "DELETE" and request.mimetype != "application/json":
+        abort(415, "send the request body as JSON (Content-Type: application/json)")
+    require_token()
+
+
+def _error(exc: HTTPException) -> Response | tuple:
+    code = exc.code or 500
+    body = {"error": exc.name, "message": exc.description, "status": code}
+    if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
+        return jsonify(body), code
+    return render_template("error.html", error=body), code
+
+
+def init_app(app: Flask) -> None:
+    """Install the guards and the error handlers."""
+    app.before_request(_guard)
+
+    @app.after_request
+    def _token_cookie(resp: Response) -> Response:
+        token = current_app.config.get("TOKEN")
+        given = request.args.get("token")
+        if token and given and hmac.compare_digest(given.encode(), str(token).encode()):
+            resp.set_cookie(TOKEN_COOKIE, given, httponly=True, samesite="Strict")
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("X-Frame-Options", "DENY")
+        resp.headers.setdefault("Referrer-Policy", "same-origin")
+        resp.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; "
+            "script-src 'self'; connect-src 'self'; frame-ancestors 'none'")
+        return resp
+
+    app.register_error_handler(HTTPException, _error)
+
+    @app.errorhandler(EventError)
+    @app.errorhandler(TableError)
+    def _table_error(exc: EventError | TableError):
+        status = getattr(exc, "status", 400)
+        err = HTTPException(exc.message)
+        err.code = status
+        return _error(err)
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        return _error(InternalServerError("the referee hit an unexpected error; "
+                                          "the game is safe in the store"))

@@ -1,0 +1,303 @@
+"""The table the page referees: store, live referee, pause flag and a message feed.
+
+Every change goes the same way: validated, written to the store (durable
+before anything else happens), applied to the :class:`referee.session.Referee`,
+then announced on the feed that the SSE stream serves. Corrections replace the
+stored event list in one ``set_events`` call and the referee replays it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import deque
+from typing import Any, Mapping
+
+from flask import Flask, current_app
+
+from referee.game import GameError
+from referee.log import Header, LogError
+from referee.session import Change, Referee
+
+from .events import check_event, check_header
+
+log = logging.getLogger(__name__)
+
+FEED_SIZE = 1000  # messages the SSE stream can resume from
+
+
+class TableError(ValueError):
+    """A request the table cannot carry out; the message says why (a 4xx)."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class Table:
+    """One table at a time: the current game, its referee and the feed.
+
+    Args:
+        store: a ``GameStore`` (or :class:`web.memstore.MemoryStore`).
+    """
+
+    def __init__(self, store: Any):
+        self.store = store
+        self.lock = threading.RLock()
+        self.changed = threading.Condition(self.lock)
+        self.gid: int | None = None
+        self.referee: Referee | None = None
+        self.paused = False
+        self.dropped = 0  # camera/voice events ignored while paused
+        self.last_change: dict[str, Any] | None = None
+        self.feed: deque[tuple[int, str, dict[str, Any]]] = deque(maxlen=FEED_SIZE)
+        self.seq = 0
+        self.camera: Any = None  # web.camera.Camera, set by the serve command
+        self.finished: set[int] = set()
+
+    # -- the feed ---------------------------------------------------------------
+    def _announce(self, kind: str, data: dict[str, Any]) -> None:
+        self.seq += 1
+        self.feed.append((self.seq, kind, data))
+        self.changed.notify_all()
+
+    def messages_after(self, last: int, timeout: float) -> list[tuple[int, str, dict]]:
+        """Feed messages with an id above ``last``, waiting up to ``timeout`` for one.
+
+        A client whose ``last`` has already left the feed gets one ``reset``
+        message (it reloads everything) before the newest messages.
+        """
+        with self.lock:
+            if self.seq <= last:
+                self.changed.wait(timeout)
+            if self.seq <= last:
+                return []
+            out = [m for m in self.feed if m[0] > last]
+            if self.feed and self.feed[0][0] > last + 1 and last > 0:
+                out.insert(0, (self.feed[0][0] - 1, "reset", {"game": self.gid}))
+            return out
+
+    # -- games ------------------------------------------------------------------
+    def _referee(self) -> Referee:
+        if self.referee is None or self.gid is None:
+            raise TableError("no game is running: start one on the setup page", 409)
+        return self.referee
+
+    def new_game(self, header: Mapping[str, Any]) -> int:
+        """Validate a header, store a new game and make it the current one."""
+        header = check_header(header)
+        try:
+            referee = Referee(header)
+        except (LogError, GameError, ValueError) as exc:
+            raise TableError(f"cannot start this game: {exc}") from None
+        except ImportError as exc:  # a game module of this installation is broken
+            raise TableError(f"cannot start this game: a game module failed to load "
+                             f"({exc})", 503) from None
+        with self.lock:
+            gid = int(self.store.create_game(referee.header.to_dict()))
+            self.gid, self.referee = gid, referee
+            self.paused, self.dropped, self.last_change = False, 0, None
+            self._announce("game", {"game": gid})
+            return gid
+
+    def resume(self, gid: int | None = None) -> bool:
+        """Load a stored game (default: the last one) and replay it; False if none."""
+        with self.lock:
+            if gid is None:
+                gid = self.store.last_game()
+                if isinstance(gid, Mapping):
+                    gid = gid.get("id")
+            if gid is None:
+                return False
+            try:
+                header = self.store.header(gid)
+            except (KeyError, RuntimeError):
+                raise TableError(f"there is no stored game {gid}", 404) from None
+            try:
+                referee = Referee(Header.from_dict(header))
+            except (LogError, GameError, ValueError, ImportError) as exc:
+                raise TableError(f"stored game {gid} cannot be refereed: {exc}", 409) from None
+            for event in self.store.events(gid):
+                try:
+                    referee.append(event)
+                except LogError:
+                    continue  # the store only holds checked events; be tolerant anyway
+            self.gid, self.referee = int(gid), referee
+            self.paused, self.dropped, self.last_change = False, 0, None
+            self._announce("game", {"game": self.gid})
+            return True
+
+    # -- events -----------------------------------------------------------------
+    def append(self, obj: Any, source: str = "manual") -> tuple[int, list[dict]]:
+        """Record one event (store first) and return its line and its rulings.
+
+        Events from the camera or the voice listener are dropped while the table
+        is paused (the line is then 0 and there are no rulings); manual ones
+        always count.
+        """
+        event = check_event(obj)
+        event.setdefault("source", source)
+        with self.lock:
+            referee = self._referee()
+            if self.paused and event["source"] != "manual":
+                self.dropped += 1
+                return 0, []
+            line = int(self.store.append(self.gid, event))
+            try:
+                new = referee.append(event)
+            except Exception as exc:  # an engine bug must not take the table down
+                log.exception("the referee failed on line %s", line)
+                raise TableError(f"line {line} was recorded, but the referee failed on it "
+                                 f"({exc.__class__.__name__}); correct or delete it", 422)
+            start = len(referee.rulings) - len(new)
+            out = [self._ruling(r, start + i) for i, r in enumerate(new)]
+            for item in out:
+                self._announce("ruling", item)
+            if not out:
+                self._announce("event", {"line": line})
+            self._finish_if_over()
+            return line, out
+
+    def _finish_if_over(self) -> None:
+        # A finished game is not resumed at the next start; the page can still reopen it.
+        state = self.referee.state() if self.referee else {}
+        if state.get("over") and self.gid not in self.finished:
+            self.finished.add(self.gid)
+            try:
+                self.store.finish(self.gid, {"scores": state.get("scores"),
+                                             "winner": state.get("winner")})
+            except Exception:
+                log.exception("could not mark game %s finished", self.gid)
+
+    def _edit(self, action: str, line: int, events: list[dict], apply) -> dict[str, Any]:
+        reason = f"{action} line {line}"
+        with self.lock:
+            self.store.set_events(self.gid, events, reason=reason)
+            change: Change = apply()
+            result = {
+                "action": action, "line": line,
+                "removed": [r.to_dict() for r in change.removed],
+                "added": [r.to_dict() for r in change.added],
+            }
+            self.last_change = result
+            self._announce("change", result)
+            self._finish_if_over()
+            return result
+
+    def _check_line(self, line: Any) -> None:
+        n = len(self._referee().events)
+        if not isinstance(line, int) or isinstance(line, bool) or not 1 <= line <= n:
+            raise TableError(f"there is no event on line {line!r} (the log has {n})", 404)
+
+    def correct(self, line: Any, obj: Any) -> dict[str, Any]:
+        """Replace the event on ``line`` and replay; returns what changed."""
+        event = check_event(obj)
+        with self.lock:
+            referee = self._referee()
+            self._check_line(line)
+            events = list(referee.events)
+            events[line - 1] = event
+            return self._edit("correct", line, events, lambda: referee.correct(line, event))
+
+    def insert(self, line: Any, obj: Any) -> dict[str, Any]:
+        """Insert a forgotten event before ``line`` and replay."""
+        event = check_event(obj)
+        event.setdefault("source", "manual")
+        with self.lock:
+            referee = self._referee()
+            n = len(referee.events)
+            if not isinstance(line, int) or isinstance(line, bool) or not 1 <= line <= n + 1:
+                raise TableError(f"cannot insert before line {line!r} (the log has {n})", 404)
+            events = list(referee.events)
+            events.insert(line - 1, event)
+            return self._edit("insert", line, events, lambda: referee.insert(line, event))
+
+    def delete(self, line: Any) -> dict[str, Any]:
+        """Remove the event on ``line`` (a misread) and replay."""
+        with self.lock:
+            referee = self._referee()
+            self._check_line(line)
+            events = list(referee.events)
+            del events[line - 1]
+            return self._edit("delete", line, events, lambda: referee.delete(line))
+
+    def undo(self) -> dict[str, Any]:
+        """Remove the last event and replay."""
+        with self.lock:
+            referee = self._referee()
+            if not referee.events:
+                raise TableError("there is no event to undo", 409)
+            line = len(referee.events)
+            return self._edit("undo", line, referee.events[:-1], referee.undo)
+
+    def set_paused(self, paused: bool) -> None:
+        with self.lock:
+            self._referee()
+            self.paused = bool(paused)
+            self._announce("pause", {"paused": self.paused})
+
+    # -- reading ----------------------------------------------------------------
+    @staticmethod
+    def _ruling(ruling: Any, index: int) -> dict[str, Any]:
+        item = ruling.to_dict()
+        item["index"] = index
+        return item
+
+    def rulings(self) -> list[dict[str, Any]]:
+        with self.lock:
+            if self.referee is None:
+                return []
+            return [self._ruling(r, i) for i, r in enumerate(self.referee.rulings)]
+
+    def snapshot(self, public: bool) -> dict[str, Any]:
+        """Everything a page shows, read under the lock: state, rulings, events."""
+        with self.lock:
+            if self.referee is None:
+                return {"game": None}
+            referee = self.referee
+            state = referee.public_view() if public else referee.state()
+            return {
+                "game": self.gid,
+                "header": referee.header.to_dict(),
+                "state": state,
+                "rulings": self.rulings(),
+                "events": [dict(e) for e in referee.events],
+                "paused": self.paused,
+                "dropped": self.dropped,
+                "last_change": self.last_change,
+                "seq": self.seq,
+            }
+
+
+def init_app(app: Flask) -> None:
+    """Attach a :class:`Table` on the app's store and resume the last stored game."""
+    table = Table(app.extensions["tableref.store"])
+    app.extensions["tableref.table"] = table
+    if app.config.get("RESUME", True):
+        try:
+            table.resume()
+        except TableError as exc:
+            app.logger.warning("not resuming the last game: %s", exc.message)
+
+
+def game_presets() -> list[tuple[str, list[str]]]:
+    """Every registered game and its presets; empty where the registry fails to load."""
+    from referee.game import games
+
+    try:
+        classes = games()
+    except ImportError as exc:
+        log.error("the game registry failed to load: %s", exc)
+        return []
+    found = []
+    for cls in classes:
+        try:
+            found.append((cls.name, sorted(cls.presets())))
+        except Exception:
+            found.append((cls.name, [cls.name]))
+    return found
+
+
+def get_table() -> Table:
+    return current_app.extensions["tableref.table"]
