@@ -11,7 +11,9 @@ parsing included ("replay"), and once more from already parsed events
 from __future__ import annotations
 
 import argparse
+import gc
 import json
+import os
 import platform
 import sys
 import time
@@ -44,25 +46,34 @@ def main(argv: list[str] | None = None) -> int:
     print(f"log: {n} events, {rounds} rounds, {args.players} players, options {args.options}"
           f" (simulated in {made:.1f} s)")
 
-    best = float("inf")
+    best = best_cpu = float("inf")
     rulings = 0
     for _ in range(args.repeat):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         result = replay(lines)
         best = min(best, time.perf_counter() - t)
+        best_cpu = min(best_cpu, time.process_time() - c)
         rulings = len(result.rulings)
-    print(f"replay (read + parse + referee): {n / best:,.0f} events/s "
-          f"({best:.3f} s for {n} events, {rulings} rulings)")
+    print(f"replay (read + parse + referee): {n / best:,.0f} events/s wall clock "
+          f"({best:.3f} s for {n} events, {rulings} rulings); "
+          f"{n / best_cpu:,.0f} events per CPU second")
 
     log = read_log(lines)
-    best_engine = float("inf")
+    best_engine = best_engine_cpu = float("inf")
+    gc.disable()  # as replay() does
     for _ in range(args.repeat):
         game = new_game(log.header)
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         for event in log.events:
             apply_safely(game, event)
         best_engine = min(best_engine, time.perf_counter() - t)
-    print(f"engine only (events already parsed): {n / best_engine:,.0f} events/s")
+        best_engine_cpu = min(best_engine_cpu, time.process_time() - c)
+    gc.enable()
+    print(f"engine only (events already parsed): {n / best_engine:,.0f} events/s wall "
+          f"clock; {n / best_engine_cpu:,.0f} events per CPU second")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"{os.cpu_count()} CPUs, load average {load:.2f} when finished "
+          "(other jobs on the machine slow these numbers down)")
     print(f"python {platform.python_version()} on {platform.machine()}, "
           f"best of {args.repeat}")
     return 0

@@ -32,6 +32,8 @@ _VALUE_TO_SHORT = {"skip": "S", "reverse": "R", "draw2": "D2"}
 
 # Labels of cards from other decks: label -> Card factory (filled by register_label).
 _EXTRA_LABELS: dict[str, Callable[[], "Card"]] = {}
+# Text -> Card for texts already parsed by Card.from_label (cleared by register_label).
+_PARSED: dict[str, "Card"] = {}
 
 
 class CardError(ValueError):
@@ -55,6 +57,17 @@ class Card:
     @classmethod
     def from_label(cls, text: str) -> "Card":
         """Parse a label (``red-7``, ``wild-draw4``) or a short form (``R7``, ``W4``)."""
+        if cls is Card and type(text) is str:
+            card = _PARSED.get(text)
+            if card is None:
+                card = cls._parse(text)
+                if len(_PARSED) < 4096:  # labels seen before parse from a cache
+                    _PARSED[text] = card
+            return card
+        return cls._parse(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> "Card":
         if not isinstance(text, str):
             raise CardError(f"a card label must be a string, got {text!r}")
         raw = text.strip()
@@ -131,6 +144,7 @@ def parse_cards(items: Iterable[str]) -> list[Card]:
 def register_label(label: str, factory: Callable[[], Card]) -> None:
     """Let ``Card.from_label`` parse a label of another deck (lower-case)."""
     _EXTRA_LABELS[label.lower()] = factory
+    _PARSED.clear()
 
 
 def standard_deck(extra_wilds: bool = False) -> list[Card]:

@@ -16,7 +16,7 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("referee.commands", "replay a table log and print the rulings as JSON lines"),
     "rules": ("referee.commands", "list rule presets and options, or show one preset"),
-    "demo": ("referee.commands", "run the referee on the bundled demo table"),
+    "demo": ("vision.commands", "run the referee on the bundled demo table"),
     "synth": ("datasets.commands", "render synthetic table scenes for training"),
     "train": ("vision.detector_cli", "train the card detector from synthetic data"),
     "detect": ("vision.detector_cli", "detect cards in images, one JSON line per image"),

@@ -36,8 +36,10 @@ def overview() -> str:
     for cls in games():
         lines.append(f"{cls.name}: {_first_line(cls.__doc__)}")
         presets = cls.presets()
+        summary = getattr(cls, "preset_summary", None)  # one line per preset, if any
         for preset in presets:
-            lines.append(f"  {preset}")
+            line = summary(preset) if summary is not None else ""
+            lines.append(f"  {preset}" + (f": {line}" if line else ""))
         sample = next((v for v in presets.values() if is_dataclass(v)), None)
         rows = _fields(sample)
         if rows:

@@ -182,7 +182,8 @@ class TableGeometry:
             raise CalibrationError(f"need four (x, y) corners, got {np.asarray(corners).tolist()}")
         for i in range(4):  # any three corners on one line make no quadrilateral
             a, b, c = pts[i], pts[(i + 1) % 4], pts[(i + 2) % 4]
-            if abs(float(np.cross(b - a, c - a))) < 1e-3 * max(1.0, float(np.ptp(pts)) ** 2):
+            cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+            if abs(float(cross)) < 1e-3 * max(1.0, float(np.ptp(pts)) ** 2):
                 raise CalibrationError(f"corners {pts.tolist()} do not make a quadrilateral")
         w, h = size
         dst = np.array([(0, 0), (w, 0), (w, h), (0, h)], dtype=np.float32)

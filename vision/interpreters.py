@@ -130,7 +130,7 @@ class NarabeInterpreter:
                 continue
             seat = _seat_of_reach(reaches, self.geometry, "field")
             extra = {"reach_from": seat} if seat else {}
-            events.append({"type": "play", "card": card.label, "cards": [card.label],
+            events.append({"type": "play", "card": card.label,
                            "at": self.grid(card.xy), **extra, "t": round(t, 3)})
         return events
 

@@ -6,7 +6,8 @@ untouched by any hand, for ``settle_frames`` frames spanning ``settle_s``
 seconds. That rules out the three classic false alarms:
 
 - a hand passing over the pile hides cards but adds none;
-- a card held in the air is touched by the hand that holds it (and moves);
+- a card held in the air is touched by the hand that holds it, moves, and
+  measures larger than a card lying flat (:func:`card_scale`);
 - a misread of one frame never gathers ``settle_frames`` agreeing reads.
 
 The pile remembers every card it has taken (label and position), so a card
@@ -43,15 +44,33 @@ class PlayConfig:
 
     settle_frames: int = 3
     settle_s: float = 0.12
-    move_mm: float = 10.0
+    move_mm: float = 8.0
     same_card_mm: float = 22.0
     same_spot_mm: float = 6.0
-    area_range: tuple[float, float] = (0.5, 2.6)
+    min_scale: float = 0.85
+    max_scale: float = 1.15
     group_s: float = 0.0
     clear_s: float = 3.0
     draw_dwell_s: float = 0.25
     draw_group_s: float = 1.5
     reach_memory_s: float = 3.0
+
+
+def card_scale(w: float, h: float, card: tuple[float, float]) -> float:
+    """How much larger than a card lying flat an upright box of ``w`` x ``h`` is.
+
+    A card of sides ``a`` x ``b`` turned by any angle and scaled by ``s`` has
+    the box ``w = s(a cos + b sin)``, ``h = s(a sin + b cos)``, so
+    ``P = (w + h) / (a + b)`` and ``Q = (h - w) / (b - a)`` give
+    ``s = sqrt((P² + Q²) / 2)`` whatever the angle. A card held above the table
+    is nearer the camera and measures ``s > 1`` on the table plane.
+    """
+    a, b = min(card), max(card)
+    p = (w + h) / (a + b)
+    q = (h - w) / (b - a) if b > a else 0.0
+    if abs(q) > p:  # a landscape card: swap the roles of w and h
+        q = (w - h) / (b - a)
+    return float(np.sqrt((p * p + q * q) / 2))
 
 
 @dataclass
@@ -210,9 +229,14 @@ class PileWatcher:
         self.config = config or PlayConfig()
         self.stacked = stacked
         self.pile: list[PileCard] = []
-        self._done_tracks: set[tuple[int, str]] = set()
+        self._done_tracks: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
         self._last_busy = 0.0
         self._last_reach = -1.0
+
+    def _same_spot(self, seen: tuple[np.ndarray, np.ndarray], xy: np.ndarray,
+                   wh: np.ndarray) -> bool:
+        lim = self.config.same_spot_mm
+        return bool(np.hypot(*(seen[0] - xy)) <= lim and np.max(np.abs(seen[1] - wh)) <= lim)
 
     def _known(self, label: str, xy: np.ndarray, wh: np.ndarray) -> bool:
         """A card the zone already holds: same label at about the same place.
@@ -233,11 +257,14 @@ class PileWatcher:
             return True
         return False
 
-    def _top_visible(self, dets: Detections, tracks: dict[int, Track]) -> bool:
+    def _top_visible(self, dets: Detections, tracks: dict[int, Track], but: int) -> bool:
+        """The top card is in view, whole, as another detection than ``but``."""
         if not self.pile:
             return False
         top = self.pile[-1]
         for i, tid in enumerate(dets.tracker_id):
+            if i == but:
+                continue
             tr = tracks.get(int(tid))
             w, h = dets.data["table_wh"][i]
             if tr is not None and dets.labels[i] == top.label and np.hypot(
@@ -247,10 +274,14 @@ class PileWatcher:
         return False
 
     def _size_ok(self, dets: Detections, i: int) -> bool:
+        """A whole card lying on the table: not held up, not partly covered.
+
+        A card that has just landed is the top of the pile, so all of it shows;
+        a smaller box is part of a card under others (or under a hand).
+        """
         w, h = dets.data["table_wh"][i]
-        card = self.geometry.card[0] * self.geometry.card[1]
-        lo, hi = self.config.area_range
-        return lo <= (w * h) / card <= hi
+        scale = card_scale(float(w), float(h), self.geometry.card)
+        return self.config.min_scale <= scale <= self.config.max_scale
 
     def landed(self, dets: Detections, t: float, tracks: dict[int, Track],
                reaches: list[Reach] = ()) -> list[PileCard]:
@@ -262,28 +293,26 @@ class PileWatcher:
             return []
         in_zone = self.geometry.inside(self.zone, dets.data["table_xy"])
         out: list[tuple[float, PileCard]] = []
-        top_visible = None
         for i in np.nonzero(in_zone)[0]:
             tid = int(dets.tracker_id[i])
             track = tracks.get(tid)
-            if track is None or (tid, dets.labels[i]) in self._done_tracks:
+            xy = dets.data["table_xy"][i]
+            wh = dets.data["table_wh"][i]
+            done = self._done_tracks.get((tid, dets.labels[i]))
+            if track is None or (done is not None and self._same_spot(done, xy, wh)):
                 continue
             if not track.settled(t, cfg.settle_frames, cfg.settle_s, cfg.move_mm):
                 continue
             if not self._size_ok(dets, i):
                 continue
             label = dets.labels[i]  # settled: the last reads all agree on it
-            xy = dets.data["table_xy"][i]
-            self._done_tracks.add((tid, label))
-            wh = dets.data["table_wh"][i]
+            self._done_tracks[(tid, label)] = (xy.copy(), wh.copy())
             if self._known(label, xy, wh):
                 continue
             if self.stacked and any(c.label == label for c in self.pile):
                 # The same label lies lower in the pile: a corner of that card
                 # peeking out, unless the current top card is covered now.
-                if top_visible is None:
-                    top_visible = self._top_visible(dets, tracks)
-                if top_visible:
+                if self._top_visible(dets, tracks, i):
                     continue
             out.append((track.born, PileCard(label, (float(xy[0]), float(xy[1])), t,
                                              (float(wh[0]), float(wh[1])))))

@@ -16,17 +16,20 @@ from typing import Any
 import numpy as np
 
 from .detections import Detections
-from .geometry import CENTRE_ZONES, TableGeometry
+from .geometry import TableGeometry
+
+PILES = ("discard", "draw")
 from .tracking import Reach, Track
 
 
-def cards_in_zone(dets: Detections, geometry: TableGeometry, zone: str) -> list[str]:
-    """Labels of the detections whose centres lie in ``zone``, sorted."""
+def cards_in_zone(dets: Detections, geometry: TableGeometry, zone: str,
+                  exclude: tuple[str, ...] = PILES) -> list[str]:
+    """Labels of the detections whose centres lie in ``zone`` (not on a pile), sorted."""
     if not len(dets):
         return []
     xy = geometry.to_table(dets.centers)
     inside = geometry.inside(zone, xy)
-    for other in CENTRE_ZONES:
+    for other in exclude:
         inside &= ~geometry.inside(other, xy)
     return sorted(label for label, keep in zip(dets.labels, inside) if keep)
 
@@ -37,10 +40,13 @@ class HandScan:
     Args:
         geometry: the table's seat zones.
         settle_s: how long a seat's cards must stay unchanged and untouched.
+        exclude: zones whose cards are not anyone's hand (the piles).
     """
 
-    def __init__(self, geometry: TableGeometry, settle_s: float = 1.0):
+    def __init__(self, geometry: TableGeometry, settle_s: float = 1.0,
+                 exclude: tuple[str, ...] = PILES):
         self.geometry = geometry
+        self.exclude = exclude
         self.settle_s = settle_s
         self._active = False
         self._seen: dict[str, tuple[tuple[str, ...], float]] = {}
@@ -67,7 +73,7 @@ class HandScan:
         for i in range(len(dets)):
             track = tracks.get(int(dets.tracker_id[i])) if dets.tracker_id is not None else None
             point = xy[i]
-            if any(self.geometry.inside(z, point)[0] for z in CENTRE_ZONES):
+            if any(self.geometry.inside(z, point)[0] for z in self.exclude):
                 continue
             seat = self.geometry.seat_of(point)
             if seat is None:

@@ -52,8 +52,8 @@ class Track:
 
     def settled(self, now: float, frames: int, seconds: float, move_mm: float) -> bool:
         """True when the last ``frames`` reads (spanning at least ``seconds``, up to
-        ``now``) agree on the label, moved less than ``move_mm`` and were not
-        touched by a hand."""
+        ``now``) agree on the label, moved and changed size by at most
+        ``move_mm`` and were not touched by a hand."""
         if len(self.history) < frames or self.seen < now - 1e-9:
             return False
         recent = list(self.history)[-frames:]
@@ -62,7 +62,9 @@ class Track:
         if len({h[1] for h in recent}) != 1 or any(h[6] for h in recent):
             return False
         pts = np.array([h[2:4] for h in recent])
-        return bool(np.max(np.linalg.norm(pts - pts[-1], axis=1)) <= move_mm)
+        sizes = np.array([h[4:6] for h in recent])
+        return bool(np.max(np.linalg.norm(pts - pts[-1], axis=1)) <= move_mm
+                    and np.max(np.abs(sizes - sizes[-1])) <= move_mm)
 
 
 class CardTracker:
@@ -152,7 +154,7 @@ class HandTracker:
     millimetres a pixel), its brightness normalised against a slow reference
     (so a lamp switched on does not look like a hand), and compared with an
     adaptive background model. Foreground that is not a detected card is
-    "hand". :meth:`update` marks every detection a hand touches
+    "hand" (see :meth:`_foreground`). :meth:`update` marks every detection a hand touches
     (``data["touched"]``) and lists the arms reaching onto the table: blobs
     that come within a fifth of the table's depth of its edge (a blob in the
     middle of the table, such as a draw pile that changed, is no arm).
@@ -161,10 +163,11 @@ class HandTracker:
         geometry: the table's homography and zones.
         mm_px: millimetres per pixel of the working image.
         min_area_mm2: smaller foreground blobs are noise.
+        threshold: summed BGR difference from the background that is foreground.
     """
 
     def __init__(self, geometry: TableGeometry, *, mm_px: float = 4.0,
-                 min_area_mm2: float = 1500.0):
+                 min_area_mm2: float = 1500.0, threshold: float = 60.0):
         self._cv2 = cv2
         self.geometry = geometry
         self.mm_px = mm_px
@@ -174,8 +177,8 @@ class HandTracker:
                      max(8, int(geometry.size[1] / mm_px)))
         scale = np.diag([1 / mm_px, 1 / mm_px, 1.0])
         self.warp = scale @ geometry.homography
-        self.model = cv2.createBackgroundSubtractorMOG2(history=200, varThreshold=24,
-                                                        detectShadows=False)
+        self.background: np.ndarray | None = None
+        self.threshold = threshold
         self.kernel = np.ones((3, 3), np.uint8)
         self.ref_mean: np.ndarray | None = None
         self.adapt = 0.002
@@ -204,15 +207,13 @@ class HandTracker:
             self.ref_mean = (1 - self.adapt) * self.ref_mean + self.adapt * mean
         gain = (self.ref_mean / mean).astype(np.float32)
         top = np.clip(top.astype(np.float32) * gain, 0, 255).astype(np.uint8)
-        fg = self.model.apply(top)
-        fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, self.kernel)
+        fg = self._foreground(top.astype(np.float32))
         cards = np.zeros_like(fg)
         polys = self._card_mask(detections, 1.0)
         if polys:
             cv2.fillPoly(cards, polys, 255)
-        hand = (fg > 0) & (cards == 0)
+        self.reaches, hand = self._reaches((fg > 0) & (cards == 0))
         self.mask = hand
-        self.reaches = self._reaches(hand)
         touched = np.zeros(len(detections), bool)
         for i, poly in enumerate(self._card_mask(detections, 1.35)):
             ring = np.zeros_like(fg)
@@ -223,10 +224,31 @@ class HandTracker:
         return Detections(detections.xyxy, detections.confidence, detections.class_id,
                           detections.corners, detections.tracker_id, detections.names, data)
 
-    def _reaches(self, hand: np.ndarray) -> list[Reach]:
+    def _foreground(self, top: np.ndarray) -> np.ndarray:
+        """Pixels far from the background; the background follows what is not.
+
+        One running average per pixel (not a mixture: an arm that passes the
+        same way every turn must never become a second "background"). Where
+        the frame matches, the background adapts quickly; where it does not,
+        slowly, so a lasting change (the draw pile one card lower) fades in a
+        few seconds while a moving hand stays foreground.
+        """
         cv2 = self._cv2
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(hand.astype(np.uint8), 8)
-        h, w = hand.shape
+        if self.background is None:
+            self.background = top.copy()
+        diff = np.abs(top - self.background).sum(axis=2)
+        fg = (diff > self.threshold).astype(np.uint8) * 255
+        fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, self.kernel)
+        rate = np.where(fg > 0, 0.01, 0.05).astype(np.float32)[:, :, None]
+        self.background += (top - self.background) * rate
+        return fg
+
+    def _reaches(self, moving: np.ndarray) -> tuple[list[Reach], np.ndarray]:
+        """Arms among the foreground blobs, and the mask of those arms only."""
+        cv2 = self._cv2
+        hand = np.zeros(moving.shape, bool)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(moving.astype(np.uint8), 8)
+        h, w = moving.shape
         out = []
         for k in range(1, count):
             if stats[k, cv2.CC_STAT_AREA] < self.min_px:
@@ -237,6 +259,7 @@ class HandTracker:
             border = np.minimum.reduce([xs, ys, w - 1 - xs, h - 1 - ys])
             if border.min() > self.edge_px:
                 continue  # not connected to the table's edge: not an arm
+            hand |= labels == k
             near = border <= border.min() + 2
             entry = np.array([xs[near].mean(), ys[near].mean()])
             far = int(np.argmax((xs - entry[0]) ** 2 + (ys - entry[1]) ** 2))
@@ -245,7 +268,7 @@ class HandTracker:
             inside = entry * self.mm_px * 0.9 + centre * 0.1
             out.append(Reach(self.geometry.seat_of(inside), tip,
                              float(stats[k, cv2.CC_STAT_AREA] * self.mm_px ** 2)))
-        return out
+        return out, hand
 
     def coverage(self, zone: str) -> float:
         """Fraction of a zone's pixels covered by hands now."""

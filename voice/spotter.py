@@ -20,6 +20,8 @@ has been heard; that is most of the latency.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import os
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from voice.audio import RATE
+from voice.verify import Verifier
 from voice.words import CallWord, parse_words
 
 FRAME = 160  # samples per 10 ms frame, the decoder's frame rate
@@ -49,13 +52,16 @@ class SpotterConfig:
         max_dip: quiet stretches shorter than this (seconds) do not end a word.
         hold: seconds of audio after the keyword before deciding.
         merge: hits closer than this (seconds) belong to the same spoken word.
+        min_ratio: the verifier's log-likelihood ratio per frame (call word
+            against free phones, :mod:`voice.verify`) that a call must reach.
         gates: False reports every keyword hit with its measurements (for tuning).
     """
 
     levels: tuple[int, ...] = (5, 10, 15, 20, 25, 30)
     max_level: int = 20
     min_rise_db: float = 10.0
-    max_length: float = 1.1
+    max_length: float = 1.5
+    min_ratio: float = -5.0
     island_ratio: float = 0.4
     max_dip: float = 0.15
     hold: float = 0.4
@@ -65,7 +71,7 @@ class SpotterConfig:
     def accepts(self, det: "Detection") -> bool:
         """Whether a measured keyword hit passes this configuration's gates."""
         return (det.level <= self.max_level and det.rise_db >= self.min_rise_db
-                and det.length <= self.max_length)
+                and det.length <= self.max_length and det.ratio >= self.min_ratio)
 
 
 @dataclass(frozen=True)
@@ -81,7 +87,9 @@ class Detection:
         length: seconds of the loud stretch around the keyword (short dips
             bridged); a call said on its own is short, the same sounds inside a
             sentence make it long.
-        score: a 0..1 summary for display (1 is the surest).
+        ratio: the verifier's log-likelihood ratio per frame (-inf: the word
+            does not fit the stretch at all).
+        score: a 0..1 summary for display (1 is the surest, 0.5 at the threshold).
     """
 
     word: str
@@ -90,6 +98,7 @@ class Detection:
     level: int
     rise_db: float
     length: float
+    ratio: float
     score: float
 
 
@@ -136,6 +145,9 @@ class Spotter:
                 fh.writelines(kws_lines)
             self._decoder = Decoder(hmm=os.path.join(get_model_path(), "en-us", "en-us"),
                                     dict=dict_path, kws=kws_path, loglevel="FATAL")
+        self._verifier = Verifier(self.words)
+        self._pcm = bytearray()  # the same frames as _db, as PCM
+        self._last_end = -1.0  # end of the last island decided
         self._db: list[float] = []  # frame loudness (dB) since _db_offset
         self._db_offset = 0  # frame index of _db[0]
         self._tail = b""  # samples not yet making a whole frame
@@ -159,6 +171,7 @@ class Spotter:
             x = np.frombuffer(data[:usable], dtype="<i2").astype(np.float32) / 32768.0
             frames = x.reshape(-1, FRAME)
             self._db.extend((10 * np.log10(np.mean(frames**2, axis=1) + 1e-10)).tolist())
+            self._pcm += data[:usable]
         self._collect()
         found = self._decide(final=False)
         self._maybe_restart()
@@ -196,11 +209,15 @@ class Spotter:
         found: list[Detection] = []
         keep: list[_Cluster] = []
         for c in sorted(self._open, key=lambda c: c.end):
+            if c.end <= self._last_end:
+                continue  # part of a stretch already decided
             if not final and now < c.end + self.config.hold:
                 keep.append(c)
                 continue
-            det = self._judge(c)
-            if det is not None:
+            det = self._judge(c, final)
+            if det is False:
+                keep.append(c)
+            elif det is not None:
                 found.append(det)
         self._open = keep
         return found
@@ -210,17 +227,19 @@ class Spotter:
         i1 = max(int(t1 * RATE / FRAME) - self._db_offset, 0)
         return np.asarray(self._db[i0:i1], dtype=np.float32)
 
-    def _island(self, c: _Cluster, floor: float, thr: float) -> tuple[float, float]:
-        """Start and end (s) of the loud stretch around the keyword, short dips bridged."""
+    def _island(self, c: _Cluster, floor: float,
+                thr: float) -> tuple[float, float, bool]:
+        """Start and end (s) of the loud stretch around the keyword, short dips
+        bridged, and whether it has ended (False: still loud at the newest audio)."""
         base = max(int((c.start - 3.0) * RATE / FRAME), self._db_offset)
         db = self._frames(base * FRAME / RATE, self.seconds)
         lo = int(c.start * RATE / FRAME) - base
         hi = int(c.end * RATE / FRAME) - base
         if hi <= lo or lo >= len(db):
-            return c.start, c.end
+            return c.start, c.end, True
         peak = lo + int(np.argmax(db[lo:min(hi + 1, len(db))]))
         dip = int(self.config.max_dip * RATE / FRAME)
-        edges = []
+        edges, closed = [], True
         for step in (-1, 1):
             i, last_loud, quiet = peak, peak, 0
             while 0 <= i + step < len(db) and quiet <= dip:
@@ -230,10 +249,12 @@ class Spotter:
                 else:
                     quiet += 1
             edges.append(last_loud)
+            closed = quiet > dip if step > 0 else closed
         start, end = min(edges), max(edges) + 1
-        return (base + start) * FRAME / RATE, (base + end) * FRAME / RATE
+        return (base + start) * FRAME / RATE, (base + end) * FRAME / RATE, closed
 
-    def _judge(self, c: _Cluster) -> Detection | None:
+    def _judge(self, c: _Cluster, final: bool = True) -> Detection | None | bool:
+        """The detection, None when rejected, False to wait for more audio."""
         cfg = self.config
         word = self._frames(c.start - 0.05, c.end + 0.05)
         if len(word) == 0:
@@ -243,12 +264,28 @@ class Spotter:
             history = self._frames(c.start - 3.0, c.end + 1.0)
         floor = float(np.percentile(history, 20))
         rise = float(np.percentile(word, 90)) - floor
-        start, end = self._island(c, floor, floor + max(rise * cfg.island_ratio, 3.0))
-        span = max(cfg.max_level - min(cfg.levels), 1)
-        sure = 1 - (c.level - min(cfg.levels)) / span
-        score = max(0.0, min(1.0, 0.5 * sure + 0.5 * min(rise / 30, 1)))
+        start, end, closed = self._island(c, floor,
+                                          floor + max(rise * cfg.island_ratio, 3.0))
+        if not closed and not final and self.seconds - start <= cfg.max_length + 0.2:
+            return False
+        self._last_end = max(self._last_end, end)
+        level = min([c.level] + [o.level for o in self._open if o.word == c.word
+                                 and o.start < end and o.end > start])
         det = Detection(self.words[c.word].name, round(start, 2), round(end, 2),
-                        c.level, round(rise, 1), round(end - start, 2), round(score, 2))
+                        level, round(rise, 1), round(end - start, 2), -math.inf, 0.0)
+        if cfg.gates and not cfg.accepts(dataclasses.replace(det, ratio=math.inf)):
+            return None
+        if det.length > 2.5 or det.rise_db < 3.0:
+            return det  # hopeless: not worth a verification (only seen untuned)
+        i0 = max(int((start - 0.15) * RATE / FRAME) - self._db_offset, 0)
+        i1 = max(int((end + 0.15) * RATE / FRAME) - self._db_offset, 0)
+        index, ratio = self._verifier.score(bytes(self._pcm[i0 * FRAME * 2:
+                                                            i1 * FRAME * 2]))
+        if index is None:
+            return None if cfg.gates else det
+        score = 1 / (1 + math.exp(-(ratio - cfg.min_ratio) / 3))
+        det = dataclasses.replace(det, word=self.words[index].name,
+                                  ratio=round(ratio, 1), score=round(score, 2))
         return det if not cfg.gates or cfg.accepts(det) else None
 
     def _maybe_restart(self) -> None:
@@ -262,6 +299,7 @@ class Spotter:
         excess = len(self._db) - 10 * RATE // FRAME
         if excess > 0:
             del self._db[:excess]
+            del self._pcm[:excess * FRAME * 2]
             self._db_offset += excess
 
 

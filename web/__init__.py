@@ -8,12 +8,22 @@ views live in two blueprints, ``pages`` (HTML) and ``api`` (JSON and SSE).
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from flask import Flask
 
 MAX_BODY = 64 * 1024  # bytes in one request body
+
+
+def default_database(instance_path: str) -> str:
+    """The store ``tableref history`` uses: ``$TABLEREF_DB`` or the user's data dir."""
+    try:
+        from referee.store import default_db_path
+    except ImportError:
+        return os.path.join(instance_path, "tableref.sqlite3")
+    return str(default_db_path())
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -26,7 +36,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(
-        DATABASE=os.path.join(app.instance_path, "tableref.sqlite3"),
+        DATABASE=default_database(app.instance_path),
         STORE=None,
         RESUME=True,
         TOKEN=None,
@@ -36,6 +46,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         SSE_HEARTBEAT=15.0,
         SSE_SECONDS=300.0,
         VIDEO_FPS=10.0,
+        VIDEO_SECONDS=4 * 3600.0,
         EVIDENCE_DIRS=[os.path.join(app.instance_path, "evidence")],
         CALIBRATION=None,
         JSON_SORT_KEYS=False,
@@ -53,6 +64,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
         store = open_store(app.config["DATABASE"], app.config["EVIDENCE_DIRS"][0])
     app.extensions["tableref.store"] = store
+    kept = getattr(store, "evidence_dir", None)  # frames the store keeps may be shown
+    if kept is not None:
+        app.config["EVIDENCE_DIRS"] = [*app.config["EVIDENCE_DIRS"], str(kept)]
 
     table.init_app(app)
     i18n.init_app(app)

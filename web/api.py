@@ -58,8 +58,12 @@ def rulings():
         since_i = int(since)
     except ValueError:
         abort(400, f"'since' must be a ruling index, got {since[:40]!r}")
-    return jsonify({"game": get_table().gid,
-                    "rulings": [r for r in get_table().rulings() if r["index"] > since_i]})
+    return jsonify(
+        {
+            "game": get_table().gid,
+            "rulings": [r for r in get_table().rulings() if r["index"] > since_i],
+        }
+    )
 
 
 @bp.get("/events")
@@ -109,7 +113,7 @@ def pause():
     """Pause (``{"paused": true}``) or resume the camera and voice input."""
     paused = _object().get("paused")
     if not isinstance(paused, bool):
-        abort(400, "send {\"paused\": true} or {\"paused\": false}")
+        abort(400, 'send {"paused": true} or {"paused": false}')
     get_table().set_paused(paused)
     return jsonify({"paused": paused})
 
@@ -134,8 +138,10 @@ def new_game():
     if starter is not None:  # the camera follows the new game's players
         camera = starter(source, calibration)
     elif source:
-        camera = {"state": "unavailable",
-                  "message": "this server runs without a camera pipeline"}
+        camera = {
+            "state": "unavailable",
+            "message": "this server runs without a camera pipeline",
+        }
     return jsonify({"game": gid, "camera": camera}), 201
 
 
@@ -173,6 +179,20 @@ def camera():
     return jsonify(cam.status())
 
 
+@bp.post("/camera/scan")
+def scan():
+    """Start (``{"on": true}``) or stop the camera's round-end hand scan."""
+    on = _object().get("on")
+    if not isinstance(on, bool):
+        abort(400, 'send {"on": true} or {"on": false}')
+    cam = get_table().camera
+    pipeline = getattr(cam, "pipeline", None)
+    if pipeline is None or not hasattr(pipeline, "set_scan"):
+        abort(409, "no camera pipeline is running to scan the hands")
+    pipeline.set_scan(on)
+    return jsonify({"scan": on})
+
+
 def _last_id() -> int:
     raw = request.headers.get("Last-Event-ID") or request.args.get("last")
     if raw is None:
@@ -204,5 +224,8 @@ def stream():
                 yield f"id: {seq}\nevent: {kind}\ndata: {text}\n\n"
                 last = max(last, seq)
 
-    return Response(generate(), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return Response(
+        generate(),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

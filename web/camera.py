@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -26,9 +27,15 @@ class Camera:
         self.error: str | None = "no camera started"
         self.source: str | None = None
 
-    def start(self, source: Any, header: dict[str, Any], on_event: Callable[[dict], Any],
-              evidence_dir: str | None = None, table: Any = None) -> bool:
-        """Start the pipeline on ``source``; False (and :attr:`error` set) if it cannot."""
+    def start(
+        self,
+        source: Any,
+        header: dict[str, Any],
+        on_event: Callable[[dict], Any],
+        evidence_dir: str | None = None,
+        table: Any = None,
+    ) -> bool:
+        """Start the pipeline on ``source``; False (and :attr:`error` set) if not."""
         self.source = str(source)
         try:
             from vision.pipeline import TablePipeline
@@ -37,9 +44,14 @@ class Camera:
             return False
         try:
             self.pipeline = TablePipeline(
-                _source(source), game=header.get("game", "uno"),
-                players=list(header["players"]), table=table, evidence_dir=evidence_dir,
-                on_event=on_event, options=dict(header.get("options") or {}))
+                _source(source),
+                game=header.get("game", "uno"),
+                players=list(header["players"]),
+                table=table,
+                evidence_dir=evidence_dir,
+                on_event=on_event,
+                options=dict(header.get("options") or {}),
+            )
         except Exception as exc:
             self.error = f"the camera could not start on {source}: {exc}"
             return False
@@ -56,9 +68,13 @@ class Camera:
             self.error = f"the camera pipeline stopped: {exc}"
 
     def status(self) -> dict[str, Any]:
-        """``state``, ``message``, ``source``, ``fps``, ``frames``; ``unavailable`` if none."""
+        """The pipeline's status, or ``unavailable`` with the reason."""
         if self.pipeline is None or self.error:
-            return {"state": "unavailable", "message": self.error, "source": self.source}
+            return {
+                "state": "unavailable",
+                "message": self.error,
+                "source": self.source,
+            }
         try:
             return dict(self.pipeline.status())
         except Exception as exc:
@@ -84,6 +100,7 @@ def bundled_demo() -> tuple[str, dict[str, Any], Path | None] | None:
     """The pipeline's demo video, its header and its recorded log; None if absent."""
     try:
         from vision import pipeline
+
         video, header = pipeline.bundled_demo()
     except Exception as exc:
         log.info("no bundled demo video: %s", exc)
@@ -96,16 +113,24 @@ def bundled_demo() -> tuple[str, dict[str, Any], Path | None] | None:
 
 def read_demo_log(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The header and events of a table log (the demo replayed without a camera)."""
-    lines = [json.loads(s) for s in Path(path).read_text(encoding="utf-8").splitlines()
-             if s.strip()]
+    lines = [
+        json.loads(s)
+        for s in Path(path).read_text(encoding="utf-8").splitlines()
+        if s.strip()
+    ]
     return lines[0], lines[1:]
 
 
 class LogPlayer:
     """Feeds recorded events to the table one at a time, as if they happened now."""
 
-    def __init__(self, events: Iterable[dict[str, Any]], append: Callable[[dict], Any],
-                 interval: float = 2.0, paused: Callable[[], bool] = lambda: False):
+    def __init__(
+        self,
+        events: Iterable[dict[str, Any]],
+        append: Callable[[dict], Any],
+        interval: float = 2.0,
+        paused: Callable[[], bool] = lambda: False,
+    ):
         self.events = list(events)
         self.paused = paused
         self.append = append
@@ -113,7 +138,7 @@ class LogPlayer:
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, name="demo-log", daemon=True)
 
-    def start(self) -> "LogPlayer":
+    def start(self) -> LogPlayer:
         self.thread.start()
         return self
 

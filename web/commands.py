@@ -20,30 +20,53 @@ from .table import Table, TableError
 
 
 def serve_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("source", nargs="?",
-                   help="camera index, device or video file (none: the bundled demo)")
+    p.add_argument(
+        "source",
+        nargs="?",
+        help="camera index, device or video file (none: the bundled demo)",
+    )
     p.add_argument("--game", help="uno, junocos, narabe-runo, overflow (default uno)")
     p.add_argument("--rules", help="rules preset (official, tgus-1 ...)")
-    p.add_argument("--players", nargs="+", metavar="NAME", help="players in seating order")
+    p.add_argument(
+        "--players", nargs="+", metavar="NAME", help="players in seating order"
+    )
     p.add_argument("--dealer", help="the dealer (one of the players)")
     p.add_argument("--scoring", choices=("japan", "international"))
     p.add_argument("--rounds", type=int, help="rounds of japan scoring")
     p.add_argument("--target", type=int, help="points that end international scoring")
-    p.add_argument("--options", default="{}", help='house-rule options as JSON')
+    p.add_argument("--options", default="{}", help="house-rule options as JSON")
     p.add_argument("--calibration", help="table calibration file for the camera")
-    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument(
+        "--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)"
+    )
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any)")
     p.add_argument("--db", help="game store (default instance/tableref.sqlite3)")
-    p.add_argument("--token", help="control token (default: a random one when not on "
-                                   "localhost)")
-    p.add_argument("--new", action="store_true",
-                   help="start a new game even if the last stored one can be resumed")
-    p.add_argument("--listen", nargs="?", const="", metavar="DEVICE|FILE",
-                   help="also listen for UNO calls (voice) on a microphone or audio file")
-    p.add_argument("--demo-log", action="store_true",
-                   help="with no SOURCE: replay the demo table log instead of the demo video")
-    p.add_argument("--demo-interval", type=float, default=2.0,
-                   help="seconds between events when the demo log is replayed")
+    p.add_argument(
+        "--token", help="control token (default: a random one when not on localhost)"
+    )
+    p.add_argument(
+        "--new",
+        action="store_true",
+        help="start a new game even if the last stored one can be resumed",
+    )
+    p.add_argument(
+        "--listen",
+        nargs="?",
+        const="",
+        metavar="DEVICE|FILE",
+        help="also listen for UNO calls (voice) on a microphone or audio file",
+    )
+    p.add_argument(
+        "--demo-log",
+        action="store_true",
+        help="with no SOURCE: replay the demo table log instead of the demo video",
+    )
+    p.add_argument(
+        "--demo-interval",
+        type=float,
+        default=2.0,
+        help="seconds between events when the demo log is replayed",
+    )
 
 
 def _header(args: argparse.Namespace) -> dict[str, Any] | None:
@@ -59,9 +82,13 @@ def _header(args: argparse.Namespace) -> dict[str, Any] | None:
         if getattr(args, name) is not None:
             options[name] = getattr(args, name)
     game = args.game or "uno"
-    header = {"type": "game", "game": game, "rules": args.rules or
-              ("official" if game == "uno" else game), "players": args.players,
-              "options": options}
+    header = {
+        "type": "game",
+        "game": game,
+        "rules": args.rules or ("official" if game == "uno" else game),
+        "players": args.players,
+        "options": options,
+    }
     if args.dealer:
         header["dealer"] = args.dealer
     return header
@@ -77,50 +104,80 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def _choose_game(table: Table, args: argparse.Namespace, header: dict | None,
-                 demo_header: dict | None) -> bool:
+def _choose_game(
+    table: Table,
+    args: argparse.Namespace,
+    header: dict | None,
+    demo_header: dict | None,
+) -> bool:
     """Resume the stored game or start a new one; True if a new one was started."""
     resumable = table.gid is not None and not (table.referee.state().get("over"))
     if resumable and not args.new and header is None:
-        print(f"tableref serve: resuming game {table.gid} "
-              f"({len(table.referee.events)} events); --new starts another")
+        print(
+            f"tableref serve: resuming game {table.gid} "
+            f"({len(table.referee.events)} events); --new starts another"
+        )
         return False
     wanted = header or demo_header
     if wanted is None:
-        print("tableref serve: give --players to start a game, or set one up on the page",
-              file=sys.stderr)
+        print(
+            "tableref serve: give --players to start a game, or set one up on the page",
+            file=sys.stderr,
+        )
         return False
     try:
         gid = table.new_game(wanted)
     except (TableError, ValueError) as exc:
-        print(f"tableref serve: {getattr(exc, 'message', exc)}; set a game up on the page",
-              file=sys.stderr)
+        print(
+            f"tableref serve: {getattr(exc, 'message', exc)}; set one up on the page",
+            file=sys.stderr,
+        )
         return False
     print(f"tableref serve: new game {gid}: {', '.join(wanted['players'])}")
     return True
 
 
-def _listen(table: Table, target: str) -> None:
+def _listen(table: Table, target: str) -> Any:
+    """Start the voice listener (its own thread); None, with a message, if it cannot."""
     try:
         from voice.bridge import listen_into
     except Exception as exc:
-        print(f"tableref serve: voice listening is not available ({exc})", file=sys.stderr)
-        return
-    kwargs = {"file": target} if target and Path(target).is_file() else {"device": target or None}
+        print(
+            f"tableref serve: voice listening is not available ({exc})", file=sys.stderr
+        )
+        return None
+    if target and Path(target).is_file():
+        kwargs: dict[str, Any] = {"file": target, "realtime": True}
+    else:
+        kwargs = {"device": int(target) if target.isdigit() else (target or None)}
 
-    def run() -> None:
+    def append(event: dict) -> Any:
         try:
-            listen_into(lambda e: table.append(e, source="voice"),
-                        lambda: table.snapshot(public=False).get("state", {}), **kwargs)
-        except Exception as exc:
-            print(f"tableref serve: voice listening stopped: {exc}", file=sys.stderr)
+            return table.append(event, source="voice")
+        except ValueError as exc:  # no game yet, a bad event: say so, keep listening
+            print(f"tableref serve: voice event not recorded: {exc}", file=sys.stderr)
+            return None
 
-    threading.Thread(target=run, name="voice", daemon=True).start()
+    def state() -> dict:
+        return table.snapshot(public=False).get("state") or {}
+
+    try:
+        handle = listen_into(append, state, **kwargs)
+    except Exception as exc:
+        print(f"tableref serve: cannot listen: {exc}", file=sys.stderr)
+        return None
+    print(f"tableref serve: listening for UNO calls on {target or 'the microphone'}")
+    return handle
 
 
-def _demo_fallback(table: Table, camera: Camera, events: list[dict], interval: float,
-                   wait: float = 10.0) -> None:
-    """Replay the demo's recorded log if the camera cannot run (no pipeline/detector)."""
+def _demo_fallback(
+    table: Table,
+    camera: Camera,
+    events: list[dict],
+    interval: float,
+    wait: float = 10.0,
+) -> None:
+    """Replay the demo's recorded log if the camera cannot run (no pipeline, model)."""
 
     def run() -> None:
         deadline = time.monotonic() + wait
@@ -131,10 +188,16 @@ def _demo_fallback(table: Table, camera: Camera, events: list[dict], interval: f
         if camera.status().get("state") not in ("unavailable", "error"):
             return
         if camera.pipeline is not None:
-            camera.error = (f"{camera.status().get('message') or 'no camera'}; "
-                            "replaying the demo table log instead")
-        LogPlayer(events, lambda e: table.append(e, source="vision"), interval=interval,
-                  paused=lambda: table.paused).start()
+            camera.error = (
+                f"{camera.status().get('message') or 'no camera'}; "
+                "replaying the demo table log instead"
+            )
+        LogPlayer(
+            events,
+            lambda e: table.append(e, source="vision"),
+            interval=interval,
+            paused=lambda: table.paused,
+        ).start()
 
     threading.Thread(target=run, name="demo-fallback", daemon=True).start()
 
@@ -151,16 +214,20 @@ def serve(args: argparse.Namespace) -> int:
     token = args.token
     if not is_loopback(args.host):
         token = token or secrets.token_urlsafe(16)
-        config["ALLOWED_HOSTS"] = None  # reached by this machine's address, whatever it is
+        config["ALLOWED_HOSTS"] = (
+            None  # reached by this machine's address, whatever it is
+        )
     config["TOKEN"] = token
     app = create_app(config)
     store = app.extensions["tableref.store"]
     if getattr(store, "durable", True) is False:
-        print("tableref serve: warning: no durable game store installed; games live in "
-              "memory only", file=sys.stderr)
+        print(
+            "tableref serve: warning: no durable game store installed; games live in "
+            "memory only",
+            file=sys.stderr,
+        )
     table: Table = app.extensions["tableref.table"]
-    evidence = Path(getattr(store, "evidence_dir", None) or app.config["EVIDENCE_DIRS"][0])
-    app.config["EVIDENCE_DIRS"] = [*app.config["EVIDENCE_DIRS"], str(evidence)]
+    evidence = Path(app.config["EVIDENCE_DIRS"][-1])  # the store's, where it has one
     table.camera = camera = Camera()
 
     source, demo_header, demo_events = args.source, None, None
@@ -183,19 +250,26 @@ def serve(args: argparse.Namespace) -> int:
         current["source"] = src or current["source"]
         current["calibration"] = calibration or current["calibration"]
         if table.referee is None or current["source"] is None:
-            camera.error = "no game is running" if table.referee is None else "no camera"
+            camera.error = (
+                "no game is running" if table.referee is None else "no camera"
+            )
             return camera.status()
-        camera.start(current["source"], table.referee.header.to_dict(),
-                     lambda e: table.append(e, source="vision"),
-                     evidence_dir=str(evidence / f"camera-{table.gid}"),
-                     table=current["calibration"])
+        camera.start(
+            current["source"],
+            table.referee.header.to_dict(),
+            lambda e: table.append(e, source="vision"),
+            evidence_dir=str(evidence / f"camera-{table.gid}"),
+            table=current["calibration"],
+        )
         return camera.status()
 
     app.extensions["tableref.start_camera"] = start_camera
     status = start_camera() if source is not None else None
     if status is not None:
-        print(f"tableref serve: camera {source}: {status.get('state')}"
-              f"{': ' + str(status['message']) if status.get('message') else ''}")
+        print(
+            f"tableref serve: camera {source}: {status.get('state')}"
+            f"{': ' + str(status['message']) if status.get('message') else ''}"
+        )
     if started and demo_events:
         if source is None:
             camera.error = "no camera source; replaying the demo table log"

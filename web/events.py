@@ -9,7 +9,8 @@ passes is stored for good, so it must be something every game can read.
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 MAX_TEXT = 200  # characters in one string field
 MAX_CARDS = 40  # cards in one play or reveal
@@ -17,8 +18,18 @@ MAX_FIELDS = 32
 MAX_COUNT = 1000
 MAX_FIELD = 2000  # characters of JSON in any other field
 
-_STRINGS = ("type", "player", "target", "card", "color", "colour", "source",
-            "evidence", "call", "name")
+_STRINGS = (
+    "type",
+    "player",
+    "target",
+    "card",
+    "color",
+    "colour",
+    "source",
+    "evidence",
+    "call",
+    "name",
+)
 
 
 class EventError(ValueError):
@@ -62,7 +73,9 @@ def check_event(obj: Any) -> dict[str, Any]:
     if not isinstance(kind, str) or not kind.strip():
         raise EventError("an event needs a string 'type' (play, draw, uno ...)")
     if kind == "game":
-        raise EventError("a header cannot be sent as an event; start a new game instead")
+        raise EventError(
+            "a header cannot be sent as an event; start a new game instead"
+        )
     for name in _STRINGS:
         if name in event:
             _text(event[name], name)
@@ -76,13 +89,18 @@ def check_event(obj: Any) -> dict[str, Any]:
             _text(card, "cards[]")
     if "count" in event:
         _int(event["count"], "count", 0, MAX_COUNT)
-    if "t" in event and (not isinstance(event["t"], (int, float))
-                         or isinstance(event["t"], bool) or event["t"] != event["t"]):
+    if "t" in event and (
+        not isinstance(event["t"], (int, float))
+        or isinstance(event["t"], bool)
+        or event["t"] != event["t"]
+    ):
         raise EventError("'t' must be a number of seconds")
     for key, value in event.items():
         _text(key, "field name")
         if key != "cards" and len(json.dumps(value, ensure_ascii=False)) > MAX_FIELD:
-            raise EventError(f"field '{key}' is too large (limit {MAX_FIELD} characters)")
+            raise EventError(
+                f"field '{key}' is too large (limit {MAX_FIELD} characters)"
+            )
     return event
 
 
@@ -93,7 +111,9 @@ def check_header(obj: Any) -> dict[str, Any]:
         EventError: with a sentence saying what is wrong.
     """
     if not isinstance(obj, Mapping):
-        raise EventError(f"a game header must be a JSON object, got {type(obj).__name__}")
+        raise EventError(
+            f"a game header must be a JSON object, got {type(obj).__name__}"
+        )
     header = dict(obj)
     header["type"] = "game"
     for name in ("game", "rules", "dealer"):

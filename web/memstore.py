@@ -12,8 +12,9 @@ from __future__ import annotations
 import copy
 import json
 import threading
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 
 class MemoryStore:
@@ -24,14 +25,18 @@ class MemoryStore:
     def __init__(self, evidence_dir: str | Path | None = None):
         self._lock = threading.Lock()
         self._games: dict[int, dict[str, Any]] = {}
-        self._evidence_dir = Path(evidence_dir) if evidence_dir else None
+        self.evidence_dir = Path(evidence_dir) if evidence_dir else None
 
     def create_game(self, header: Mapping[str, Any]) -> int:
         """Start a game; returns its id."""
         with self._lock:
             gid = max(self._games, default=0) + 1
-            self._games[gid] = {"header": copy.deepcopy(dict(header)), "events": [],
-                                "audit": [], "finished": False}
+            self._games[gid] = {
+                "header": copy.deepcopy(dict(header)),
+                "events": [],
+                "audit": [],
+                "finished": False,
+            }
             return gid
 
     def _game(self, gid: int) -> dict[str, Any]:
@@ -46,7 +51,9 @@ class MemoryStore:
             events.append(copy.deepcopy(dict(event)))
             return len(events)
 
-    def set_events(self, gid: int, events: list[Mapping[str, Any]], reason: str = "") -> None:
+    def set_events(
+        self, gid: int, events: list[Mapping[str, Any]], reason: str = ""
+    ) -> None:
         """Replace the whole event list (a correction), keeping an audit entry."""
         with self._lock:
             game = self._game(gid)
@@ -61,21 +68,30 @@ class MemoryStore:
 
     def games(self) -> list[dict[str, Any]]:
         """Every game, newest first (the fields of ``GameSummary``)."""
-        return [{"id": gid, "game": g["header"].get("game"), "rules": g["header"].get("rules"),
-                 "players": list(g["header"].get("players", [])), "events": len(g["events"]),
-                 "finished": g["finished"] or None}
-                for gid, g in sorted(self._games.items(), reverse=True)]
+        return [
+            {
+                "id": gid,
+                "game": g["header"].get("game"),
+                "rules": g["header"].get("rules"),
+                "players": list(g["header"].get("players", [])),
+                "events": len(g["events"]),
+                "finished": g["finished"] or None,
+            }
+            for gid, g in sorted(self._games.items(), reverse=True)
+        ]
 
     def last_game(self) -> int | None:
         """The newest unfinished game."""
-        return max((gid for gid, g in self._games.items() if not g["finished"]), default=None)
+        return max(
+            (gid for gid, g in self._games.items() if not g["finished"]), default=None
+        )
 
     def save_evidence(self, gid: int, jpeg: bytes) -> str:
         """Write a frame to the evidence folder (if there is one); returns its path."""
-        if self._evidence_dir is None:
+        if self.evidence_dir is None:
             raise OSError("this store keeps no evidence frames")
         with self._lock:
-            folder = self._evidence_dir / f"game-{gid}"
+            folder = self.evidence_dir / f"game-{gid}"
             folder.mkdir(parents=True, exist_ok=True)
             path = folder / f"{len(list(folder.iterdir())) + 1:06d}.jpg"
             path.write_bytes(jpeg)
@@ -91,17 +107,24 @@ class MemoryStore:
 
 
 def game_list(store: Any) -> list[dict[str, Any]]:
-    """``store.games()`` as plain dicts (``id, game, rules, players, events, finished``)."""
+    """``store.games()`` as dicts: ``id, game, rules, players, events, finished``."""
     out = []
     for item in store.games():
         row = item.to_dict() if hasattr(item, "to_dict") else dict(item)
-        out.append({k: row.get(k) for k in ("id", "game", "rules", "players", "events",
-                                            "finished")})
+        out.append(
+            {
+                k: row.get(k)
+                for k in ("id", "game", "rules", "players", "events", "finished")
+            }
+        )
     return out
 
 
 def open_store(path: str | Path, evidence_dir: str | Path | None = None) -> Any:
     """The durable :class:`referee.store.GameStore` at ``path``, or a MemoryStore.
+
+    The GameStore keeps evidence frames beside its database; ``evidence_dir``
+    is only where a MemoryStore would keep them.
 
     The memory store is used only where ``referee.store`` is not installed; its
     games are lost when the process ends, and ``tableref serve`` says so.
@@ -110,4 +133,4 @@ def open_store(path: str | Path, evidence_dir: str | Path | None = None) -> Any:
         from referee.store import GameStore
     except ImportError:
         return MemoryStore(evidence_dir)
-    return GameStore(path, evidence_dir=str(evidence_dir) if evidence_dir else None)
+    return GameStore(path)

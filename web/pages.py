@@ -12,8 +12,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from flask import (Blueprint, Response, abort, current_app, jsonify, render_template,
-                   request, send_file)
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    render_template,
+    request,
+    send_file,
+)
 
 from .memstore import game_list
 from .scores import build_board
@@ -22,9 +30,25 @@ from .table import game_presets, get_table
 
 bp = Blueprint("pages", __name__)
 
-PARTIALS = ("state", "rulings", "events", "scores", "change", "camera")
-SHOWN = {"game", "rules", "players", "turn", "scores", "rounds", "over", "winner", "top",
-         "color", "direction", "pending_draw", "hand_counts", "uno", "catchable", "options"}
+PARTIALS = ("state", "rulings", "events", "scores", "change", "camera_status")
+SHOWN = {
+    "game",
+    "rules",
+    "players",
+    "turn",
+    "scores",
+    "rounds",
+    "over",
+    "winner",
+    "top",
+    "color",
+    "direction",
+    "pending_draw",
+    "hand_counts",
+    "uno",
+    "catchable",
+    "options",
+}
 DIRECTIONS = {1: "clockwise", -1: "counterclockwise"}
 COLORS = ("red", "yellow", "green", "blue")
 
@@ -45,24 +69,44 @@ def context(view: str) -> dict[str, Any]:
     state = snap.get("state") or {}
     header = snap.get("header") or {}
     board = build_board(state, header) if snap.get("game") else None
-    cam = table.camera.status() if table.camera else {"state": "unavailable",
-                                                      "message": "no camera was started"}
-    details = [(key, value if isinstance(value, str) else _tojson_compact(value))
-               for key, value in state.items() if key not in SHOWN]
-    return {"view": view, "snap": snap, "state": state, "header": header, "board": board,
-            "details": details,
-            "camera": cam, "directions": DIRECTIONS, "colors": COLORS,
-            "players": list(header.get("players") or [])}
+    cam = (
+        table.camera.status()
+        if table.camera
+        else {"state": "unavailable", "message": "no camera was started"}
+    )
+    details = [
+        (key, value if isinstance(value, str) else _tojson_compact(value))
+        for key, value in state.items()
+        if key not in SHOWN
+    ]
+    return {
+        "view": view,
+        "snap": snap,
+        "state": state,
+        "header": header,
+        "board": board,
+        "details": details,
+        "camera": cam,
+        "directions": DIRECTIONS,
+        "colors": COLORS,
+        "players": list(header.get("players") or []),
+    }
 
 
 @bp.get("/")
 def live():
     """The referee's view: video, full state, controls, rulings, events, scores."""
     if not has_token():
-        return render_template("error.html", error={
-            "status": 403, "error": "Forbidden",
-            "message": "the referee view needs the token printed by 'tableref serve'; "
-                       "the table view is open to everyone"}, link="/table"), 403
+        return render_template(
+            "error.html",
+            error={
+                "status": 403,
+                "error": "Forbidden",
+                "message": "the referee view needs the token printed by "
+                "'tableref serve'; the table view is open to everyone",
+            },
+            link="/table",
+        ), 403
     return render_template("live.html", **context("referee"))
 
 
@@ -80,7 +124,7 @@ def scores():
 
 @bp.get("/partials")
 def partials():
-    """Server-rendered fragments of a page, as ``{name: html}``, for the live refresh."""
+    """Server-rendered fragments of a page, ``{name: html}``, for the live refresh."""
     names = request.args.get("names", ",".join(PARTIALS)).split(",")
     unknown = [n for n in names if n not in PARTIALS]
     if unknown:
@@ -97,10 +141,15 @@ def setup():
     found = game_presets()
     table = get_table()
     header = table.referee.header.to_dict() if table.referee else {}
-    return render_template("setup.html", games=found, header=header,
-                           stored=game_list(table.store), current=table.gid,
-                           camera=table.camera.status() if table.camera else None,
-                           calibration=current_app.config.get("CALIBRATION"))
+    return render_template(
+        "setup.html",
+        games=found,
+        header=header,
+        stored=game_list(table.store),
+        current=table.gid,
+        camera=table.camera.status() if table.camera else None,
+        calibration=current_app.config.get("CALIBRATION"),
+    )
 
 
 @bp.get("/frame.jpg")
@@ -117,10 +166,10 @@ def frame():
 def video():
     """The camera as MJPEG (multipart/x-mixed-replace) from the latest frames."""
     cam = get_table().camera
-    if cam is None or cam.jpeg() is None:
+    if cam is None or (cam.jpeg() is None and getattr(cam, "pipeline", None) is None):
         abort(404, "the camera is not available")
     period = 1.0 / float(current_app.config["VIDEO_FPS"])
-    deadline = time.monotonic() + float(current_app.config["SSE_SECONDS"])
+    deadline = time.monotonic() + float(current_app.config["VIDEO_SECONDS"])
 
     def generate():
         last = None
@@ -128,12 +177,20 @@ def video():
             jpeg = cam.jpeg()
             if jpeg is not None and jpeg is not last:
                 last = jpeg
-                yield (b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
-                       + str(len(jpeg)).encode() + b"\r\n\r\n" + bytes(jpeg) + b"\r\n")
+                yield (
+                    b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
+                    + str(len(jpeg)).encode()
+                    + b"\r\n\r\n"
+                    + bytes(jpeg)
+                    + b"\r\n"
+                )
             time.sleep(period)
 
-    return Response(generate(), mimetype="multipart/x-mixed-replace; boundary=frame",
-                    headers={"Cache-Control": "no-store"})
+    return Response(
+        generate(),
+        mimetype="multipart/x-mixed-replace; boundary=frame",
+        headers={"Cache-Control": "no-store"},
+    )
 
 
 @bp.get("/evidence/<int:line>")

@@ -8,11 +8,22 @@ autoescaping.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
-PALETTE = ("#d62828", "#1d70b8", "#2a9d3f", "#e0a100", "#7b3fa0", "#e76f51",
-           "#264653", "#8d6e63", "#00897b", "#c2185b")
+PALETTE = (
+    "#d62828",
+    "#1d70b8",
+    "#2a9d3f",
+    "#e0a100",
+    "#7b3fa0",
+    "#e76f51",
+    "#264653",
+    "#8d6e63",
+    "#00897b",
+    "#c2185b",
+)
 
 
 @dataclass
@@ -30,14 +41,20 @@ class Board:
 
 
 def _number(value: Any) -> int:
-    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+    return (
+        int(value)
+        if isinstance(value, (int, float)) and not isinstance(value, bool)
+        else 0
+    )
 
 
 def build_board(state: Mapping[str, Any], header: Mapping[str, Any]) -> Board:
     """The scoreboard for ``state`` (a game's ``state()`` or ``public_view()``)."""
     players = [str(p) for p in state.get("players") or header.get("players") or []]
     options = header.get("options") or {}
-    scoring = str(options.get("scoring") or ("japan" if "rounds" in options else "international"))
+    scoring = str(
+        options.get("scoring") or ("japan" if "rounds" in options else "international")
+    )
     limit = options.get("rounds") if scoring == "japan" else options.get("target", 500)
     running = {p: 0 for p in players}
     rounds = []
@@ -47,20 +64,37 @@ def build_board(state: Mapping[str, Any], header: Mapping[str, Any]) -> Board:
         deltas = {p: _number((item.get("deltas") or {}).get(p)) for p in players}
         for p in players:
             running[p] += deltas[p]
-        rounds.append({"round": item.get("round", i), "winner": item.get("winner"),
-                       "deltas": deltas, "totals": dict(running)})
+        rounds.append(
+            {
+                "round": item.get("round", i),
+                "winner": item.get("winner"),
+                "deltas": deltas,
+                "totals": dict(running),
+            }
+        )
     scores = state.get("scores") or {}
     totals = {p: _number(scores.get(p, running[p])) for p in players}
-    board = Board(players, rounds, totals, scoring,
-                  limit if isinstance(limit, int) else None,
-                  bool(state.get("over")), state.get("winner"))
+    board = Board(
+        players,
+        rounds,
+        totals,
+        scoring,
+        limit if isinstance(limit, int) else None,
+        bool(state.get("over")),
+        state.get("winner"),
+    )
     board.chart = chart(players, rounds)
     return board
 
 
-def chart(players: list[str], rounds: list[dict[str, Any]],
-          width: int = 520, height: int = 220, pad: int = 36,
-          label_room: int = 110) -> dict[str, Any]:
+def chart(
+    players: list[str],
+    rounds: list[dict[str, Any]],
+    width: int = 520,
+    height: int = 220,
+    pad: int = 36,
+    label_room: int = 110,
+) -> dict[str, Any]:
     """SVG geometry of each player's running total after each round (0 first)."""
     series = {p: [0] + [r["totals"][p] for r in rounds] for p in players}
     values = [v for vals in series.values() for v in vals] or [0]
@@ -80,15 +114,35 @@ def chart(players: list[str], rounds: list[dict[str, Any]],
     for n, (player, vals) in enumerate(series.items()):
         points = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(vals))
         short = player if len(player) <= 12 else player[:11] + "…"
-        lines.append({"player": player, "label": short, "color": PALETTE[n % len(PALETTE)],
-                      "points": points,
-                      "last": vals[-1], "lx": x(len(vals) - 1), "ly": y(vals[-1])})
+        lines.append(
+            {
+                "player": player,
+                "label": short,
+                "color": PALETTE[n % len(PALETTE)],
+                "points": points,
+                "last": vals[-1],
+                "lx": x(len(vals) - 1),
+                "ly": y(vals[-1]),
+            }
+        )
     placed: list[float] = []  # keep the end labels 12 px apart
     for item in sorted(lines, key=lambda item: item["ly"]):
         if placed and item["ly"] < placed[-1] + 12:
             item["ly"] = round(placed[-1] + 12, 1)
         placed.append(item["ly"])
     ticks = [{"x": x(i), "label": str(i)} for i in range(steps + 1)]
-    return {"width": width, "height": height, "lines": lines, "zero": y(0),
-            "left": pad, "right": pad + inner_w, "top": pad, "bottom": height - pad,
-            "ticks": ticks, "high": high, "low": low, "y_high": y(high), "y_low": y(low)}
+    return {
+        "width": width,
+        "height": height,
+        "lines": lines,
+        "zero": y(0),
+        "left": pad,
+        "right": pad + inner_w,
+        "top": pad,
+        "bottom": height - pad,
+        "ticks": ticks,
+        "high": high,
+        "low": low,
+        "y_high": y(high),
+        "y_low": y(low),
+    }

@@ -38,16 +38,23 @@ def has_token() -> bool:
     token = current_app.config.get("TOKEN")
     if not token:
         return True
-    given = (request.headers.get(TOKEN_HEADER) or request.cookies.get(TOKEN_COOKIE)
-             or (request.args.get("token") if request.method == "GET" else None) or "")
+    given = (
+        request.headers.get(TOKEN_HEADER)
+        or request.cookies.get(TOKEN_COOKIE)
+        or (request.args.get("token") if request.method == "GET" else None)
+        or ""
+    )
     return hmac.compare_digest(given.encode(), str(token).encode())
 
 
 def require_token() -> None:
     """Abort 403 unless the request carries the control token."""
     if not has_token():
-        abort(403, "this action needs the token printed by 'tableref serve' "
-                   "(open the printed URL once, or send the X-Tableref-Token header)")
+        abort(
+            403,
+            "this action needs the token printed by 'tableref serve' "
+            "(open the printed URL once, or send the X-Tableref-Token header)",
+        )
 
 
 def _same_origin(url: str) -> bool:
@@ -58,7 +65,10 @@ def _same_origin(url: str) -> bool:
 def _guard() -> None:
     allowed = current_app.config.get("ALLOWED_HOSTS")
     if allowed and (urlsplit("//" + request.host).hostname or "") not in allowed:
-        abort(400, f"unknown Host {request.host!r}; open the address 'tableref serve' printed")
+        abort(
+            400,
+            f"unknown Host {request.host!r}; open the address 'tableref serve' printed",
+        )
     if request.method not in UNSAFE:
         return
     origin = request.headers.get("Origin")
@@ -75,7 +85,10 @@ def _guard() -> None:
 def _error(exc: HTTPException) -> Response | tuple:
     code = exc.code or 500
     body = {"error": exc.name, "message": exc.description, "status": code}
-    if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
+    if (
+        request.path.startswith("/api/")
+        or request.accept_mimetypes.best == "application/json"
+    ):
         return jsonify(body), code
     return render_template("error.html", error=body), code
 
@@ -96,7 +109,8 @@ def init_app(app: Flask) -> None:
         resp.headers.setdefault(
             "Content-Security-Policy",
             "default-src 'self'; img-src 'self' data:; style-src 'self'; "
-            "script-src 'self'; connect-src 'self'; frame-ancestors 'none'")
+            "script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+        )
         return resp
 
     app.register_error_handler(HTTPException, _error)
@@ -112,5 +126,8 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):
         log.exception("unexpected error on %s %s", request.method, request.path)
-        return _error(InternalServerError("the referee hit an unexpected error; "
-                                          "the game is safe in the store"))
+        return _error(
+            InternalServerError(
+                "the referee hit an unexpected error; the game is safe in the store"
+            )
+        )

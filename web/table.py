@@ -11,7 +11,9 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
-from typing import Any, Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
 
 from flask import Flask, current_app
 
@@ -33,6 +35,18 @@ class TableError(ValueError):
         super().__init__(message)
         self.message = message
         self.status = status
+
+
+@contextmanager
+def _storing() -> Iterator[None]:
+    """Turn a store failure (disk full, database locked) into a 503 saying so."""
+    try:
+        yield
+    except (RuntimeError, OSError) as exc:
+        log.error("the game store failed: %s", exc)
+        raise TableError(
+            f"nothing was recorded: the game store failed ({exc})", 503
+        ) from exc
 
 
 class Table:
@@ -92,10 +106,12 @@ class Table:
         except (LogError, GameError, ValueError) as exc:
             raise TableError(f"cannot start this game: {exc}") from None
         except ImportError as exc:  # a game module of this installation is broken
-            raise TableError(f"cannot start this game: a game module failed to load "
-                             f"({exc})", 503) from None
+            raise TableError(
+                f"cannot start this game: a game module failed to load ({exc})", 503
+            ) from None
         with self.lock:
-            gid = int(self.store.create_game(referee.header.to_dict()))
+            with _storing():
+                gid = int(self.store.create_game(referee.header.to_dict()))
             self.gid, self.referee = gid, referee
             self.paused, self.dropped, self.last_change = False, 0, None
             self._announce("game", {"game": gid})
@@ -117,7 +133,9 @@ class Table:
             try:
                 referee = Referee(Header.from_dict(header))
             except (LogError, GameError, ValueError, ImportError) as exc:
-                raise TableError(f"stored game {gid} cannot be refereed: {exc}", 409) from None
+                raise TableError(
+                    f"stored game {gid} cannot be refereed: {exc}", 409
+                ) from None
             for event in self.store.events(gid):
                 try:
                     referee.append(event)
@@ -143,13 +161,17 @@ class Table:
             if self.paused and event["source"] != "manual":
                 self.dropped += 1
                 return 0, []
-            line = int(self.store.append(self.gid, event))
+            with _storing():
+                line = int(self.store.append(self.gid, event))
             try:
                 new = referee.append(event)
             except Exception as exc:  # an engine bug must not take the table down
                 log.exception("the referee failed on line %s", line)
-                raise TableError(f"line {line} was recorded, but the referee failed on it "
-                                 f"({exc.__class__.__name__}); correct or delete it", 422)
+                raise TableError(
+                    f"line {line} was recorded, but the referee failed on it "
+                    f"({exc.__class__.__name__}); correct or delete it",
+                    422,
+                ) from exc
             start = len(referee.rulings) - len(new)
             out = [self._ruling(r, start + i) for i, r in enumerate(new)]
             for item in out:
@@ -160,23 +182,29 @@ class Table:
             return line, out
 
     def _finish_if_over(self) -> None:
-        # A finished game is not resumed at the next start; the page can still reopen it.
+        # A finished game is not resumed at the next start; the page can reopen it.
         state = self.referee.state() if self.referee else {}
         if state.get("over") and self.gid not in self.finished:
             self.finished.add(self.gid)
             try:
-                self.store.finish(self.gid, {"scores": state.get("scores"),
-                                             "winner": state.get("winner")})
+                self.store.finish(
+                    self.gid,
+                    {"scores": state.get("scores"), "winner": state.get("winner")},
+                )
             except Exception:
                 log.exception("could not mark game %s finished", self.gid)
 
-    def _edit(self, action: str, line: int, events: list[dict], apply) -> dict[str, Any]:
+    def _edit(
+        self, action: str, line: int, events: list[dict], apply
+    ) -> dict[str, Any]:
         reason = f"{action} line {line}"
         with self.lock:
-            self.store.set_events(self.gid, events, reason=reason)
+            with _storing():
+                self.store.set_events(self.gid, events, reason=reason)
             change: Change = apply()
             result = {
-                "action": action, "line": line,
+                "action": action,
+                "line": line,
                 "removed": [r.to_dict() for r in change.removed],
                 "added": [r.to_dict() for r in change.added],
             }
@@ -188,7 +216,9 @@ class Table:
     def _check_line(self, line: Any) -> None:
         n = len(self._referee().events)
         if not isinstance(line, int) or isinstance(line, bool) or not 1 <= line <= n:
-            raise TableError(f"there is no event on line {line!r} (the log has {n})", 404)
+            raise TableError(
+                f"there is no event on line {line!r} (the log has {n})", 404
+            )
 
     def correct(self, line: Any, obj: Any) -> dict[str, Any]:
         """Replace the event on ``line`` and replay; returns what changed."""
@@ -198,7 +228,9 @@ class Table:
             self._check_line(line)
             events = list(referee.events)
             events[line - 1] = event
-            return self._edit("correct", line, events, lambda: referee.correct(line, event))
+            return self._edit(
+                "correct", line, events, lambda: referee.correct(line, event)
+            )
 
     def insert(self, line: Any, obj: Any) -> dict[str, Any]:
         """Insert a forgotten event before ``line`` and replay."""
@@ -207,11 +239,19 @@ class Table:
         with self.lock:
             referee = self._referee()
             n = len(referee.events)
-            if not isinstance(line, int) or isinstance(line, bool) or not 1 <= line <= n + 1:
-                raise TableError(f"cannot insert before line {line!r} (the log has {n})", 404)
+            if (
+                not isinstance(line, int)
+                or isinstance(line, bool)
+                or not 1 <= line <= n + 1
+            ):
+                raise TableError(
+                    f"cannot insert before line {line!r} (the log has {n})", 404
+                )
             events = list(referee.events)
             events.insert(line - 1, event)
-            return self._edit("insert", line, events, lambda: referee.insert(line, event))
+            return self._edit(
+                "insert", line, events, lambda: referee.insert(line, event)
+            )
 
     def delete(self, line: Any) -> dict[str, Any]:
         """Remove the event on ``line`` (a misread) and replay."""

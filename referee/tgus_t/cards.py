@@ -30,11 +30,8 @@ COLORLESS: tuple[str, ...] = (
     "replace",
     "gamble",
 )
-#: Colourless cards whose player names the colour (Change: the target names it).
-PLAYER_NAMES_COLOR: frozenset[str] = frozenset(
-    {"wild", "wild-hit4", "wild-hit-x", "replace", "gamble"}
-)
-#: Effects a Gamble may take (000 T1: every picture effect; T2 adds All Hit+2).
+#: Effects a Gamble may take (000 T1: its own "hand of two", a plain wild, every
+#: picture effect; T2 adds All Hit+2).
 GAMBLE_EFFECTS: tuple[str, ...] = (
     "wild",
     "skip",
@@ -46,8 +43,11 @@ GAMBLE_EFFECTS: tuple[str, ...] = (
     "counter",
     "change",
     "replace",
+    "hand2",
 )
 ALL_HIT2 = "all-hit2"
+#: The Gamble's own printed effect: its player's hand becomes two cards (000 §T1).
+HAND2 = "hand2"
 #: How the deck prints the effects, for the rulings' text.
 NAMES: dict[str, str] = {
     "hit2": "Hit+2",
@@ -77,7 +77,8 @@ _COLORLESS_COUNT = {
     "gamble": 1,
 }
 
-# Short forms accepted when parsing (``card.short`` prints the long upper-case form).
+# Short forms accepted when parsing; ``card.short`` prints the long upper-case form
+# (``RHIT2``, ``WILD-HIT4``), which parses too.
 _SHORT = {"H2": "hit2", "RH2": "reverse-hit2"}
 _COLORLESS_SHORT = {
     "WH4": "wild-hit4",
@@ -94,6 +95,7 @@ def _register() -> None:
         for value in COLORED_SPECIALS:
             card = Card(color, value)
             register_label(card.label, lambda c=card: c)
+            register_label(card.short, lambda c=card: c)  # what card.short prints
         for short, value in _SHORT.items():
             card = Card(color, value)
             register_label(color[0] + short, lambda c=card: c)
@@ -133,8 +135,3 @@ def effect_of(card: Card, gamble_effect: str | None = None) -> str:
     if card.value == "gamble" and gamble_effect:
         return gamble_effect
     return card.value
-
-
-def is_hit(effect: str) -> bool:
-    """Hit+2, Reverse Hit+2, Wild Hit+4 and Hit+? (the draw cards)."""
-    return effect in ("hit2", "reverse-hit2", "wild-hit4", "wild-hit-x")

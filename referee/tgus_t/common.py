@@ -17,6 +17,7 @@ DECK_LABELS = frozenset(deck_counts())
 
 
 def names(cards: list[Card]) -> str:
+    """The labels of played cards joined for a ruling's text."""
     return " + ".join(c.label for c in cards)
 
 

@@ -57,6 +57,7 @@ class TgusTGame(Game):
 
     @classmethod
     def presets(cls) -> dict[str, TgusTOptions]:
+        """The two presets, tgus-t1 and tgus-t2, as options values."""
         return dict(PRESETS)
 
     # -- helpers -------------------------------------------------------------------
@@ -90,6 +91,7 @@ class TgusTGame(Game):
 
     # -- events ---------------------------------------------------------------------
     def apply(self, event: Event) -> list[Ruling]:
+        """Apply one event (see docs/events-tgus-t.md) and return its rulings."""
         handler = getattr(self, "on_" + event.type.replace("-", "_"), None)
         if event.type == "start":
             return self.on_start(event)
@@ -188,9 +190,11 @@ class TgusTGame(Game):
         return out
 
     def on_draw(self, ev: Event) -> list[Ruling]:
+        """Cards taken from the pile (see :func:`.draws.on_draw`)."""
         return draws.on_draw(self, ev)
 
     def on_pass(self, ev: Event) -> list[Ruling]:
+        """The player on turn ends it after the turn draw."""
         t = self.t
         notes: list[str] = []
         player = self.who(ev, notes)
@@ -324,6 +328,7 @@ class TgusTGame(Game):
     on_leftover = on_picture_leftover
 
     def on_challenge(self, ev: Event) -> list[Ruling]:
+        """Wild Hit+4 cannot be challenged in these presets."""
         return [
             self.ruling(
                 ev,
@@ -335,6 +340,7 @@ class TgusTGame(Game):
         ]
 
     def on_reveal(self, ev: Event) -> list[Ruling]:
+        """A shown hand is noted; the referee counts cards, it does not track them."""
         parse_cards(ev.get("cards", []))
         return [
             self.ruling(
@@ -348,9 +354,11 @@ class TgusTGame(Game):
     # -- views ------------------------------------------------------------------------
     @property
     def over(self) -> bool:
+        """Whether every place is decided."""
         return self.t.over
 
     def state(self) -> dict[str, Any]:
+        """The spec's final-state keys plus pile, stock, ranking (events-tgus-t.md)."""
         t = self.t
         return {
             "game": self.name,

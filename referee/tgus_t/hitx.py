@@ -66,6 +66,7 @@ def resolve_card(card: Card, total: int, effect: str | None = None) -> Step:
         card: the turned card.
         total: the draw pending before it (0 when the Hit+? started the chain).
         effect: for a turned Gamble, the row the Hit+? player picked.
+
     """
     value = card.value
     name = card.label
@@ -108,6 +109,7 @@ def resolve_all(
     Returns:
         The step of each card used, and how many more cards must still be turned
         (1 plus 2 per turned Hit+?, less those turned); extra cards are ignored.
+
     """
     steps: list[Step] = []
     need = start

@@ -17,7 +17,7 @@ from referee.game import GameError
 from referee.log import Event
 from referee.rulings import Ruling
 
-from .cards import ALL_HIT2, GAMBLE_EFFECTS, effect_of
+from .cards import ALL_HIT2, GAMBLE_EFFECTS, HAND2, effect_of
 from .common import DECK_LABELS, answers, discard, names
 from .counter import after_play, counter
 from .table import Chain, ChangeHit, HitX
@@ -251,6 +251,21 @@ def _effect(
         return (
             f"{player} and {target} swap hands (the project's reading of 000), "
             f"{t.turn} plays next"
+        ), {}
+    if eff == HAND2:
+        t.turn = t.next(player)
+        left = t.hands[player]
+        if not left:
+            return f"{player} goes out on it, {t.turn} plays next", {}
+        if left >= 2:
+            t.hands[player] = 2
+            t.pile += left - 2
+            what = f"puts {left - 2} cards under the pile and keeps 2"
+        else:
+            what = game.owe(player, 2 - left)
+        return (
+            f"{player}'s hand becomes two cards ({player} {what}; the project's "
+            f"reading of 000's 手札を二枚にする), {t.turn} plays next"
         ), {}
     if eff == ALL_HIT2:
         others = [p for p in t.active() if p != player]

@@ -56,6 +56,7 @@ class Simulator:
 
     # -- the table ------------------------------------------------------------------
     def send(self, obj: dict[str, Any]) -> list[Ruling]:
+        """Record one table event and let the referee rule on it."""
         index = len(self.out.events) + 1
         self.out.events.append(obj)
         got = apply_safely(self.game, Event(index, obj["type"], obj))
@@ -80,6 +81,7 @@ class Simulator:
         return taken
 
     def check(self) -> None:
+        """Compare the referee's counts with the table's; note any difference."""
         s = self.game.state()
         true = {p: len(h) for p, h in self.hands.items()}
         if s["hand_counts"] != true:
@@ -94,6 +96,7 @@ class Simulator:
 
     # -- players --------------------------------------------------------------------
     def run(self, max_events: int = 4000) -> Playout:
+        """Turn the first card and play until the game ends (or ``max_events``)."""
         start = self.pile.pop()
         self.discards.append(start)
         self.send({"type": "start", "card": start.label})
@@ -103,6 +106,7 @@ class Simulator:
         return self.out
 
     def step(self) -> None:
+        """One action: whatever the referee waits for first, else the turn."""
         t = self.game.t
         if t.hitx is not None:
             return self._turn_card()
@@ -223,6 +227,9 @@ class Simulator:
         for card in cards:
             self.hands[p].remove(card)
         self.discards += cards
+        if obj.get("effect") == "hand2" and len(self.hands[p]) > 2:
+            self.pile = self.hands[p][2:] + self.pile  # under the pile
+            self.hands[p] = self.hands[p][:2]
         if obj.get("effect", cards[0].value) == "replace" and "target" in obj:
             q = obj["target"]
             if self.hands[p]:

@@ -103,6 +103,7 @@ class Table:
 
     # -- counts ------------------------------------------------------------------
     def owed_total(self) -> int:
+        """Cards owed now by all players together."""
         return sum(self.owed.values())
 
     def total_cards(self) -> int:

@@ -104,7 +104,9 @@ class UnoGame(TgusMixin, TurnsMixin, CallsMixin, ScoringMixin, Game):
     # -- events --------------------------------------------------------------------
     def apply(self, event: Event) -> list[Ruling]:
         """Apply one event; returns its rulings. Malformed events raise GameError."""
-        out, self._early = self._early, []
+        out: list[Ruling] = []
+        if self._early:
+            out, self._early = self._early, []
         if len(self.players) < 2:
             return out + [self.ruling(event.index, "info", "players",
                                       "This event is ignored because UNO needs 2 players.")]

@@ -19,6 +19,7 @@ the tgus presets use, moves the debt without adding to it).
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields, replace
+from functools import lru_cache
 from typing import Any, Mapping
 
 from .tgus_presets import tgus_presets
@@ -171,8 +172,13 @@ class UnoOptions:
 
     def stack_table(self) -> frozenset[tuple[str, str]]:
         """The answer table as ``(owed card value, answer value)`` pairs."""
-        pairs = (entry.split(">", 1) for entry in self.stack_answers)
-        return frozenset((a, b) for a, b in pairs)
+        return _stack_table(self.stack_answers)
+
+
+@lru_cache(maxsize=64)
+def _stack_table(answers: tuple[str, ...]) -> frozenset[tuple[str, str]]:
+    pairs = (entry.split(">", 1) for entry in answers)
+    return frozenset((a, b) for a, b in pairs)
 
 
 #: Named presets. Other engineers add instances here (``tgus-1`` ...).

@@ -61,6 +61,7 @@ class ScoringMixin:
         if o.doubling:
             record["multipliers"] = {self.nm(p): m for p, m in mult.items()}
         s.rounds.append(record)
+        s.rounds_won += 1
         scores = dict(zip(self.players, s.scores))
         totals = ", ".join(f"{n} {v}" for n, v in scores.items())
         missing = [self.nm(p) for p in losers if p not in s.revealed]
@@ -75,7 +76,7 @@ class ScoringMixin:
         s.phase = "setup"
         s.owed = [0] * s.n
         if o.scoring == "japan":
-            played = sum(1 for r in s.rounds if r["winner"] is not None)
+            played = s.rounds_won
             done = played >= o.rounds
             why = f"after {played} round(s)"
         else:

@@ -66,6 +66,7 @@ class UnoState:
     discard: int = 0
     scores: list[int] = field(default_factory=list)
     rounds: list[dict[str, Any]] = field(default_factory=list)
+    rounds_won: int = 0  # entries of ``rounds`` with a winner (japan's round count)
     round_winner: int | None = None
     revealed: dict[int, list[Card]] = field(default_factory=dict)
     secret_reveal: dict[int, list[Card]] = field(default_factory=dict)

@@ -106,7 +106,8 @@ def next_hand_sizes(
     elif mode == "points":
         extra = {p: weight_by_points(n, target) for p, n in (points or {}).items()}
     else:
-        raise ValueError(f"unknown success-weight mode {mode!r} (none, rank, wins, points)")
+        raise ValueError(f"unknown success-weight mode {mode!r} "
+                         "(none, rank, wins, points)")
     sizes = {p: base + extra.get(p, 0) for p in players}
     if limit is not None:
         sizes = {p: min(n, limit) for p, n in sizes.items()}
@@ -165,7 +166,9 @@ class Ranking:
 
 def ordinal(n: int) -> str:
     """``1st``, ``2nd``, ``3rd``, ``4th`` ..."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    if 10 <= n % 100 <= 20:
+        suffix = "th"
     return f"{n}{suffix}"
 
 

@@ -31,34 +31,35 @@ class FaceDownMixin:
         if tg.doubter is None:
             tg.face_down = None
 
-    def on_face_down(self: "UnoGame", ev: Event) -> list[Ruling]:
+    def _face_down_problem(self: "UnoGame", p: int) -> str | None:
         s, o, tg = self.s, self.options, self.tg
+        name = self.nm(p)
+        if not o.face_down:
+            return (f"This preset does not use face-down plays, so {name} takes the "
+                    "card back")
+        if s.phase not in ("turn", "drawn") or p != s.turn:
+            who = f"{self.nm(s.turn)}'s" if s.phase in ("turn", "drawn") else "nobody's"
+            return f"It is {who} turn, so {name} takes the face-down card back"
+        if s.pending:
+            return (f"{name} owes {s.pending} cards, which a face-down play cannot "
+                    f"dodge (interpreted), so {name} takes the card back")
+        if s.hand_counts[p] <= 1:
+            return (f"A face-down play may never be used to go out, so {name} takes "
+                    "the card back")
+        if tg.face_down_left[p] <= 0:
+            return (f"{name} has used all {o.face_down} face-down plays of this game, "
+                    "so the card goes back to the hand")
+        return None
+
+    def on_face_down(self: "UnoGame", ev: Event) -> list[Ruling]:
+        s, tg = self.s, self.tg
         p, implied = self.who(ev, s.turn if s.phase in ("turn", "drawn") else None)
         if p is None:
             raise GameError("a face-down play needs the 'player'")
-        name = self.nm(p)
-        if not o.face_down:
-            return [self.ruling(ev.index, "illegal", "face-down",
-                                f"This preset does not use face-down plays, so {name} takes "
-                                "the card back.", p)]
-        if s.phase not in ("turn", "drawn") or p != s.turn:
-            who = f"{self.nm(s.turn)}'s" if s.phase in ("turn", "drawn") else "nobody's"
-            return [self.ruling(ev.index, "illegal", "face-down",
-                                f"It is {who} turn, so {name} takes the face-down card back.",
-                                p)]
-        if s.pending:
-            return [self.ruling(ev.index, "illegal", "face-down",
-                                f"{name} owes {s.pending} cards, which a face-down play cannot "
-                                f"dodge (interpreted), so {name} takes the card back.", p,
-                                s.pending)]
-        if s.hand_counts[p] <= 1:
-            return [self.ruling(ev.index, "illegal", "face-down",
-                                f"A face-down play may never be used to go out, so {name} "
-                                "takes the card back.", p)]
-        if tg.face_down_left[p] <= 0:
-            return [self.ruling(ev.index, "illegal", "face-down",
-                                f"{name} has used all {o.face_down} face-down plays of this "
-                                "game, so the card goes back to the hand.", p)]
+        problem = self._face_down_problem(p)
+        if problem:
+            return [self.ruling(ev.index, "illegal", "face-down", problem + ".", p,
+                                s.pending or None)]
         out = self._first_action(ev.index)
         tg.doubter = None
         card = Card.from_label(ev.data["card"]) if "card" in ev.data else None
@@ -77,9 +78,9 @@ class FaceDownMixin:
         s.turn = s.step(p, 1)
         note = self.implied_note(p, implied)
         return out + [self.ruling(
-            ev.index, "ok", "face-down", f"{name} plays a card face down{note} to skip the "
-            f"turn ({tg.face_down_left[p]} left this game); anyone may doubt it before "
-            f"{self.nm(s.turn)} acts.")]
+            ev.index, "ok", "face-down", f"{self.nm(p)} plays a card face down{note} "
+            f"to skip the turn ({tg.face_down_left[p]} left this game); anyone may "
+            f"doubt it before {self.nm(s.turn)} acts.")]
 
     def on_doubt(self: "UnoGame", ev: Event) -> list[Ruling]:
         s, o, tg = self.s, self.options, self.tg
@@ -87,30 +88,29 @@ class FaceDownMixin:
         if p is None:
             raise GameError("a doubt needs the 'player' who calls it")
         if not o.face_down:
-            return [self.ruling(ev.index, "info", "doubt",
-                                "This preset has no face-down plays, so there is nothing to "
-                                "doubt.")]
+            return [self.ruling(ev.index, "info", "doubt", "This preset has no "
+                                "face-down plays, so there is nothing to doubt.")]
         fd = tg.face_down
         if fd is None or tg.doubter is not None:
             why = ("a doubt is already being settled" if tg.doubter is not None
-                   else "no face-down card can be doubted now (a doubt must come before "
-                   "the next player acts)")
-            return [self.ruling(ev.index, "info", "doubt",
-                                f"{self.nm(p)} called doubt, but {why}, so nothing happens.")]
+                   else "no face-down card can be doubted now (a doubt must come "
+                   "before the next player acts)")
+            return [self.ruling(ev.index, "info", "doubt", f"{self.nm(p)} called "
+                                f"doubt, but {why}, so nothing happens.")]
         if p == fd.player:
-            return [self.ruling(ev.index, "illegal", "doubt",
-                                f"{self.nm(p)} cannot doubt their own face-down card.", p)]
+            return [self.ruling(ev.index, "illegal", "doubt", f"{self.nm(p)} cannot "
+                                "doubt their own face-down card.", p)]
         if p in s.out:
-            return [self.ruling(ev.index, "illegal", "doubt",
-                                f"{self.nm(p)} is already out of this game, so only the "
-                                "players still in may doubt.", p)]
+            return [self.ruling(ev.index, "illegal", "doubt", f"{self.nm(p)} is "
+                                "already out of this game, so only the players still "
+                                "in may doubt.", p)]
         tg.doubter = p
         if "card" in ev.data:
             return self._settle_doubt(ev.index, Card.from_label(ev.data["card"]))
         if tg.face_down_card is not None:
             return self._settle_doubt(ev.index, tg.face_down_card)
-        return [self.ruling(ev.index, "pending", "doubt",
-                            f"{self.nm(p)} doubts {self.nm(fd.player)}'s face-down card: "
+        return [self.ruling(ev.index, "pending", "doubt", f"{self.nm(p)} doubts "
+                            f"{self.nm(fd.player)}'s face-down card: "
                             f"{self.nm(fd.player)} shows it (reveal).", fd.player)]
 
     def _settle_doubt(self: "UnoGame", index: int, card: Card) -> list[Ruling]:
@@ -123,35 +123,34 @@ class FaceDownMixin:
         s.owed[loser] += o.doubt_penalty
         top = card_name(fd.top)
         could = "could" if playable else "could not"
-        return [self.ruling(index, "penalty", "doubt",
-                            f"The face-down card is the {card_name(card)}, which {could} have "
-                            f"been played on the {top} ({fd.color}), so {self.nm(loser)} draws "
+        return [self.ruling(index, "penalty", "doubt", "The face-down card is the "
+                            f"{card_name(card)}, which {could} have been played on the "
+                            f"{top} ({fd.color}), so {self.nm(loser)} draws "
                             f"{o.doubt_penalty}.", loser, o.doubt_penalty,
                             doubt={"card": card.label, "playable": playable})]
 
     def on_reveal(self: "UnoGame", ev: Event) -> list[Ruling]:
         tg = self.tg
         fd = tg.face_down
-        if tg.doubter is not None and fd is not None and ev.data.get("player") == self.nm(
-                fd.player):
+        by_accused = fd is not None and ev.data.get("player") == self.nm(fd.player)
+        if tg.doubter is not None and fd is not None and by_accused:
             cards = parse_cards(ev.data.get("cards", []))
             if len(cards) != 1:
-                return [self.ruling(ev.index, "illegal", "doubt",
-                                    f"A doubt is settled by showing the one face-down card, "
-                                    f"not {len(cards)}; show it again.", fd.player)]
+                return [self.ruling(ev.index, "illegal", "doubt", "A doubt is settled "
+                                    "by showing the one face-down card, not "
+                                    f"{len(cards)}; show it again.", fd.player)]
             return self._settle_doubt(ev.index, cards[0])
         return super().on_reveal(ev)  # type: ignore[misc]
 
-    # -- stop by points ------------------------------------------------------------------------
+    # -- stop by points ----------------------------------------------------------------
     def on_stop(self: "UnoGame", ev: Event) -> list[Ruling]:
         s, o, tg = self.s, self.options, self.tg
         if not o.stop_by_points:
-            return [self.ruling(ev.index, "info", "points-end",
-                                "This preset does not stop a game by points, so play goes "
-                                "on.")]
+            return [self.ruling(ev.index, "info", "points-end", "This preset does not "
+                                "stop a game by points, so play goes on.")]
         if s.phase not in ("turn", "drawn"):
-            return [self.ruling(ev.index, "info", "points-end",
-                                "No round is being played, so there is nothing to stop.")]
+            return [self.ruling(ev.index, "info", "points-end", "No round is being "
+                                "played, so there is nothing to stop.")]
         tg.stopped = True
         self._close_face_down()
         s.phase = "scoring"
@@ -163,9 +162,9 @@ class FaceDownMixin:
         for q in tg.ranking.order[1:]:
             s.revealed[q] = []
         still = ", ".join(self.nm(q) for q in self.in_players())
-        return [self.ruling(ev.index, "pending", "points-end",
-                            f"The game is stopped and ends by official point scoring: {still} "
-                            "show their hands (reveal).")]
+        return [self.ruling(ev.index, "pending", "points-end", "The game is stopped "
+                            f"and ends by official point scoring: {still} show their "
+                            "hands (reveal).")]
 
     def maybe_score(self: "UnoGame", index: int) -> list[Ruling]:
         s, tg = self.s, self.tg

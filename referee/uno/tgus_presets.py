@@ -70,12 +70,23 @@ _T3: dict[str, tuple[Any, str]] = {
                                "することが可能…チャレンジ失敗時の+2枚は不発"),
     "stack_answers": (TGUS1_ANSWERS + DEFLECT_ANSWERS + ("draw2>wild-custom",
                                                          "wild-draw4>wild-custom"),
-                      f"{S3}: as {S2}, and the all-mighty white wild may answer as a draw "
-                      "card, Reverse or Skip"),
+                      f"{S3}: as {S2}, and the all-mighty white wild may answer as a "
+                      "draw card, Reverse or Skip"),
     "white_wild": ("all-mighty", f"{S3}: 「白いワイルドカード」は『東幻符闘祭』のギャンブル"
                    "ルール(オールマイティ扱いのカード)として運用"),
     "stop_by_points": (True, f"{S3}: あまりにも長引いてしまう場合、UNOの公式ルールを元に点数計算で"
                        "ゲームを強制的に終了させる"),
+}
+
+#: One line per preset for ``tableref rules``.
+SUMMARIES: dict[str, str] = {
+    "tgus-1": f"{S1}: rock-paper-scissors direction, same number/symbol "
+              "multi-play, picture leftover draws, Draw Two/Wild Draw Four stacking, "
+              "play to the last",
+    "tgus-2": f"{S2}: tgus-1 plus success weight by rank, number-card finish, "
+              "Reverse/Skip deflection, draw then play, Shuffle Hands, Wild Downpour",
+    "tgus-3": f"{S3}: tgus-2 plus a weight per win, face-down plays with doubt, UNO "
+              "call for a 2-card finish, all-mighty white wild, stop by points",
 }
 
 #: preset -> option -> the seed section that sets it (inherited entries included).
@@ -99,6 +110,11 @@ def tgus_presets(official: Any) -> dict[str, Any]:
         out[name] = base
         PRESET_SOURCES[name] = dict(sources)
     return out
+
+
+def preset_summary(preset: str) -> str:
+    """The one-line description of a tgus preset, or ``""`` for any other."""
+    return SUMMARIES.get(preset, "")
 
 
 def preset_source(preset: str, option: str) -> str:

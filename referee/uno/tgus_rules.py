@@ -18,9 +18,9 @@ from ..cards import Card, parse_cards
 from ..game import GameError
 from ..log import Event
 from ..rulings import Ruling
-from .plays import cards_name, hand_points
-from .tgus import (FaceDown, Ranking, effective_value, finishes_on_number, next_hand_sizes,
-                   ordinal, picture_only)
+from .plays import card_name, cards_name, hand_points
+from .tgus import (FaceDown, Ranking, effective_value, finishes_on_number,
+                   next_hand_sizes, ordinal, picture_only)
 from .tgus_calls import TgusCallsMixin
 from .tgus_facedown import FaceDownMixin
 
@@ -44,6 +44,7 @@ class TgusTrack:
     direction_set: bool = False
     acted: bool = False
     face_down: FaceDown | None = None
+    face_down_card: Card | None = None
     doubter: int | None = None
     failed_challenger: int | None = None
     took_draw: int | None = None
@@ -63,7 +64,8 @@ class TgusMixin(FaceDownMixin, TgusCallsMixin):
         track = self.__dict__.get("_tgus")
         if track is None:
             n = len(self.players)
-            track = TgusTrack(Ranking(tuple(range(n))), [0] * n, [self.options.face_down] * n)
+            track = TgusTrack(Ranking(tuple(range(n))), [0] * n,
+                              [self.options.face_down] * n)
             self.__dict__["_tgus"] = track
         return track
 
@@ -71,7 +73,7 @@ class TgusMixin(FaceDownMixin, TgusCallsMixin):
         """Players still holding cards this round, in seat order."""
         return [q for q in range(self.s.n) if q not in self.s.out]
 
-    # -- round start, hand sizes, direction -----------------------------------------------
+    # -- round start, hand sizes, direction --------------------------------------------
     def tgus_on_start(self: "UnoGame", ev: Event) -> list[Ruling]:
         s, o, tg = self.s, self.options, self.tg
         out: list[Ruling] = []
@@ -84,12 +86,13 @@ class TgusMixin(FaceDownMixin, TgusCallsMixin):
         tg.ranking = Ranking(tuple(range(n)))
         tg.face_down_left = [o.face_down] * n
         tg.direction_set = tg.acted = tg.stopped = False
-        tg.face_down, tg.doubter, tg.failed_challenger, tg.took_draw = None, None, None, None
+        tg.face_down = tg.doubter = tg.failed_challenger = tg.took_draw = None
         biggest = max(s.hand_counts)
         if o.hand_size_max and biggest > o.hand_size_max and s.round == 1:
-            out.append(self.ruling(ev.index, "info", "hand-size",
-                                   f"A hand of {biggest} cards is more than this preset's "
-                                   f"{o.hand_size_max}, but the game is refereed with it."))
+            out.append(self.ruling(
+                ev.index, "info", "hand-size", f"A hand of {biggest} cards is more "
+                f"than this preset's {o.hand_size_max}, but the game is refereed with "
+                "it."))
         return out
 
     def _header_hand_sizes(self: "UnoGame") -> list[Ruling]:
@@ -105,9 +108,10 @@ class TgusMixin(FaceDownMixin, TgusCallsMixin):
         base = self.s.hand_size
         self.s.start_sizes = [sizes.get(p, base) for p in self.players]
         if unknown:
-            return [self.ruling(0, "info", "hand-size",
-                                f"The header's hand_sizes name {', '.join(unknown)}, who "
-                                "do not play, so those entries are ignored.")]
+            return [self.ruling(
+                0, "info", "hand-size", f"The header's hand_sizes name "
+                f"{', '.join(unknown)}, who do not play, so those entries are "
+                "ignored.")]
         return []
 
     def _first_action(self: "UnoGame", index: int) -> list[Ruling]:
@@ -117,10 +121,10 @@ class TgusMixin(FaceDownMixin, TgusCallsMixin):
             return []
         tg.acted = True
         if o.direction_rps and not tg.direction_set:
-            return [self.ruling(index, "info", "direction",
-                                "No rock-paper-scissors result for the direction was logged, "
-                                "so play goes clockwise (interpreted: the seed names no "
-                                "default).")]
+            return [self.ruling(
+                index, "info", "direction", "No rock-paper-scissors result for the "
+                "direction was logged, so play goes clockwise (interpreted: the seed "
+                "names no default).")]
         return []
 
     # -- plays -------------------------------------------------------------------------
@@ -135,14 +139,15 @@ class TgusMixin(FaceDownMixin, TgusCallsMixin):
                 c.value == "wild-custom" for c in cards):
             problem = self._all_mighty_problem(ev, cards)
             if problem:
-                return out + [self.ruling(ev.index, "illegal", "white-wild",
-                                          f"{problem}, so {self.nm(p)} takes it back.", p)]
+                return out + [self.ruling(
+                    ev.index, "illegal", "white-wild",
+                    f"{problem}, so {self.nm(p)} takes it back.", p)]
         if tg.failed_challenger == p and p == s.turn and s.pending:
             if o.after_failed_challenge == "draw":
-                return out + [self.ruling(ev.index, "illegal", "challenge",
-                                          f"{self.nm(p)} lost the challenge and must draw the "
-                                          f"{s.pending} cards, which may not be passed on, so "
-                                          f"{self.nm(p)} takes the card back.", p, s.pending)]
+                return out + [self.ruling(
+                    ev.index, "illegal", "challenge", f"{self.nm(p)} lost the "
+                    f"challenge and must draw the {s.pending} cards, which may not be "
+                    f"passed on, so {self.nm(p)} takes the card back.", p, s.pending)]
             if o.after_failed_challenge == "stack":
                 return out + self._stack_after_failed_challenge(ev, p)
         tg.play_cards, tg.play_called = cards, bool(s.called[p]) if cards else False
@@ -152,7 +157,8 @@ class TgusMixin(FaceDownMixin, TgusCallsMixin):
             tg.acted, out = False, []
         return out + result
 
-    def _all_mighty_problem(self: "UnoGame", ev: Event, cards: list[Card]) -> str | None:
+    def _all_mighty_problem(self: "UnoGame", ev: Event,
+                            cards: list[Card]) -> str | None:
         s, tg = self.s, self.tg
         if len(cards) > 1:
             return "A white wild is played on its own in this preset"
@@ -162,11 +168,13 @@ class TgusMixin(FaceDownMixin, TgusCallsMixin):
         except ValueError as exc:
             return f"{str(exc)[0].upper()}{str(exc)[1:]}"
         if s.pending and (s.pending_kind, value) not in self.options.stack_table():
-            return f"A white wild acting as {value} cannot answer the {s.pending} cards owed"
+            return (f"A white wild acting as {value} cannot answer the {s.pending} "
+                    "cards owed")
         tg.as_value = value
         return None
 
-    def _stack_after_failed_challenge(self: "UnoGame", ev: Event, p: int) -> list[Ruling]:
+    def _stack_after_failed_challenge(self: "UnoGame", ev: Event,
+                                      p: int) -> list[Ruling]:
         s, tg = self.s, self.tg
         before = s.discard
         s.pending -= 2
@@ -178,11 +186,12 @@ class TgusMixin(FaceDownMixin, TgusCallsMixin):
             return result
         void = (f" (the challenge's extra 2 cards are void because {self.nm(p)} passed "
                 "the draw on)")
-        return [replace(r, text=r.text[:-1] + void + ".") if r.ruling == "pending" else r
-                for r in result]
+        return [replace(r, text=r.text[:-1] + void + ".")
+                if r.ruling == "pending" else r for r in result]
 
-    def play_cards(self: "UnoGame", ev: Event, p: int, cards: list[Card], color: str | None,
-                   note: str = "", jump: bool = False) -> list[Ruling]:
+    def play_cards(self: "UnoGame", ev: Event, p: int, cards: list[Card],
+                   color: str | None, note: str = "",
+                   jump: bool = False) -> list[Ruling]:
         s, o, tg = self.s, self.options, self.tg
         self._close_face_down()
         tg.failed_challenger = tg.took_draw = None
@@ -190,56 +199,65 @@ class TgusMixin(FaceDownMixin, TgusCallsMixin):
         deflect = bool(s.pending) and cards[-1].value in ("skip", "reverse")
         out = super().play_cards(ev, p, cards, color, note, jump)  # type: ignore[misc]
         if deflect:
-            how = ("a Skip passes the draw over the next player, as the seed's T2 table "
-                   "does" if cards[-1].value == "skip" else "a Reverse sends the draw back")
+            how = ("a Skip passes the draw over the next player, as the seed's T2 "
+                   "table does" if cards[-1].value == "skip"
+                   else "a Reverse sends the draw back")
             out = [replace(r, text=f"{r.text[:-1]} (interpreted: {how}).")
                    if r.ruling == "pending" else r for r in out]
         if s.wd4 is not None and o.challenge_on_stack and o.challenge:
             s.wd4.challengeable = True
+        if tg.as_value is not None:
+            acting = card_name(Card(None, tg.as_value))
+            out = [replace(r, rule=f"{self.prefix}.white-wild", text=r.text.replace(
+                "the white Wild", f"the white Wild as a {acting}", 1))
+                if r.rule == f"{self.prefix}.wild" else r for r in out]
         for q in tg.downpour:
-            out.append(self.ruling(ev.index, "penalty", "white-wild",
-                                   f"The white wild is a Wild Downpour: {self.nm(q)} draws "
-                                   f"{s.owed[q]} now (interpreted: H2O's Downpour Draw 2, "
-                                   "not to be passed on).", q, s.owed[q]))
+            out.append(self.ruling(
+                ev.index, "penalty", "white-wild", "The white wild is a Wild "
+                f"Downpour: {self.nm(q)} draws {s.owed[q]} now (interpreted: H2O's "
+                "Downpour Draw 2, not to be passed on).", q, s.owed[q]))
         return out
 
     def card_effect(self: "UnoGame", p: int, card: Card, k: int) -> str:
         s, o, tg = self.s, self.options, self.tg
         if card.value == "wild-custom" and o.white_wild == "all-mighty" and tg.as_value:
-            return super().card_effect(p, Card(None, tg.as_value), k)  # type: ignore[misc]
+            acting = Card(None, tg.as_value)
+            return super().card_effect(p, acting, k)  # type: ignore[misc]
         if card.value == "wild-custom" and o.white_wild == "downpour":
             tg.downpour = [q for q in self.in_players() if q != p]
             for q in tg.downpour:
                 s.owed[q] += o.downpour_draw * k
             s.turn = s.step(p, 1)
-            return f"every other player draws {o.downpour_draw * k}; it is {self.nm(s.turn)}'s turn."
+            return (f"every other player draws {o.downpour_draw * k}; it is "
+                    f"{self.nm(s.turn)}'s turn.")
         if card.value == "reverse" and s.out and len(self.in_players()) == 2:
             if k % 2:
                 s.direction = -s.direction
             s.turn = s.step(p, 1 + k)
-            return f"with two players left the Reverse acts as a Skip: {self.nm(s.turn)} plays."
+            return (f"with two players left the Reverse acts as a Skip: "
+                    f"{self.nm(s.turn)} plays.")
         return super().card_effect(p, card, k)  # type: ignore[misc]
 
-    # -- going out, ranking, scoring ---------------------------------------------------------
+    # -- going out, ranking, scoring ---------------------------------------------------
     def go_out(self: "UnoGame", index: int, p: int, text: str) -> list[Ruling]:
         s, o, tg = self.s, self.options, self.tg
         cards, name = tg.play_cards, self.nm(p)
         fines: list[tuple[str, int, str]] = []
         if o.picture_leftover and cards and picture_only(cards):
-            fines.append(("picture-leftover", 2, f"{name} went out on picture cards only, so "
-                          f"{name}'s hand held no number card and should have drawn 2 at a "
-                          f"time (interpreted: the cards stay played, {name} is not out and "
-                          "draws 2)"))
+            fines.append(("picture-leftover", 2, f"{name} went out on picture "
+                          f"cards only, so {name}'s hand held no number card and "
+                          "should have drawn 2 at a time (interpreted: the cards stay "
+                          f"played, {name} is not out and draws 2)"))
         elif o.number_finish and not finishes_on_number(cards):
-            fines.append(("number-finish", o.number_finish, f"{name} must go out on a number "
-                          f"card, so the {cards_name(cards)} stay played, {name} is not out and "
-                          f"draws {o.number_finish} and play continues (interpreted: the "
-                          "cards keep their effect)"))
+            fines.append(("number-finish", o.number_finish, f"{name} must go out on "
+                          f"a number card, so the {cards_name(cards)} stay played, "
+                          f"{name} is not out and draws {o.number_finish} and play "
+                          "continues (interpreted: the cards keep their effect)"))
         if o.multi_out_penalty and len(cards) > 1 and not tg.play_called:
-            fines.append(("multi-out", o.multi_out_penalty, f"{name} went out with "
-                          f"{len(cards)} cards without calling UNO first, so {name} is not out "
-                          f"and draws {o.multi_out_penalty} (interpreted: the cards stay "
-                          "played)"))
+            fines.append(("multi-out", o.multi_out_penalty, f"{name} went out "
+                          f"with {len(cards)} cards without calling UNO first, so "
+                          f"{name} is not out and draws {o.multi_out_penalty} "
+                          "(interpreted: the cards stay played)"))
         if fines:
             out = [self._play_ruling(index, text)]
             for rule, count, why in fines:
@@ -253,10 +271,12 @@ class TgusMixin(FaceDownMixin, TgusCallsMixin):
     def _play_ruling(self: "UnoGame", index: int, text: str) -> Ruling:
         s = self.s
         if s.pending:
-            return self.ruling(index, "pending", "draw2" if s.pending_kind == "draw2" else "wd4",
-                               f"{text}: {self.nm(s.turn)} draws {s.pending} and loses the "
-                               "turn unless they pass it on.", s.turn, s.pending)
-        return self.ruling(index, "ok", "match", f"{text}; it is {self.nm(s.turn)}'s turn.")
+            rule = "draw2" if s.pending_kind == "draw2" else "wd4"
+            return self.ruling(index, "pending", rule, f"{text}: {self.nm(s.turn)} "
+                               f"draws {s.pending} and loses the turn unless they pass "
+                               "it on.", s.turn, s.pending)
+        return self.ruling(index, "ok", "match",
+                           f"{text}; it is {self.nm(s.turn)}'s turn.")
 
     def _rank_out(self: "UnoGame", index: int, p: int, text: str) -> list[Ruling]:
         s, tg = self.s, self.tg
@@ -265,15 +285,15 @@ class TgusMixin(FaceDownMixin, TgusCallsMixin):
         s.called[p] = False
         s.catchable.pop(p, None)
         left = [self.nm(q) for q in self.in_players()]
-        head = f"{text}, {self.nm(p)}'s last card: {self.nm(p)} is out in {ordinal(place)} place"
+        head = (f"{text}, {self.nm(p)}'s last card: {self.nm(p)} is out in "
+                f"{ordinal(place)} place")
         if len(left) >= 2:
             if s.turn == p:
                 s.turn = s.step(p, 1)
             owe = (f"{self.nm(s.turn)} draws {s.pending} or passes it on"
                    if s.pending else f"it is {self.nm(s.turn)}'s turn")
-            return [self.ruling(index, "ok", "ranking",
-                                f"{head} and play goes on with {', '.join(left)}: {owe}.",
-                                place=place)]
+            return [self.ruling(index, "ok", "ranking", f"{head} and play goes on "
+                                f"with {', '.join(left)}: {owe}.", place=place)]
         last = self.in_players()[0]
         winner = tg.ranking.order[0]
         s.round_winner, s.phase = winner, "scoring"
@@ -285,9 +305,9 @@ class TgusMixin(FaceDownMixin, TgusCallsMixin):
             s.owed[last] += s.pending
         s.pending, s.pending_kind = 0, None
         owes = f" draws the {s.owed[last]} cards owed and" if s.owed[last] else ""
-        return [self.ruling(index, "pending", "ranking",
-                            f"{head} and only {self.nm(last)} is left, so round {s.round} is "
-                            f"over: {self.nm(last)}{owes} shows their hand (reveal) for "
+        return [self.ruling(index, "pending", "ranking", f"{head} and only "
+                            f"{self.nm(last)} is left, so round {s.round} is over: "
+                            f"{self.nm(last)}{owes} shows their hand (reveal) for "
                             "scoring.", last, s.owed[last] or None, place=place)]
 
     def finish_round(self: "UnoGame", index: int, forced: bool = False) -> list[Ruling]:
@@ -325,7 +345,7 @@ class TgusMixin(FaceDownMixin, TgusCallsMixin):
             out.append(self.end_game(index, "because the table stopped it by points"))
         return out
 
-    # -- draws, passes, catches, challenges -----------------------------------------------------
+    # -- draws, passes, catches, challenges --------------------------------------------
     def on_draw(self: "UnoGame", ev: Event) -> list[Ruling]:
         s, o, tg = self.s, self.options, self.tg
         p, _ = self.who(ev, s.turn)
@@ -338,16 +358,18 @@ class TgusMixin(FaceDownMixin, TgusCallsMixin):
             if o.play_after_forced_draw and s.turn != p and s.phase == "turn":
                 s.turn = p
                 tg.took_draw = p
-                out.append(self.ruling(ev.index, "ok", "draw-then-play",
-                                       f"{self.nm(p)} took the cards and may still play a card "
-                                       "this turn (or pass)."))
+                paid = f"{self.prefix}.draw"
+                out = [r for r in out if not (r.rule == paid and r.ruling == "ok")]
+                out.append(self.ruling(
+                    ev.index, "ok", "draw-then-play", f"{self.nm(p)} drew the cards "
+                    "owed and keeps the turn: a card may still be played (or pass)."))
         return out
 
     def on_pass(self: "UnoGame", ev: Event) -> list[Ruling]:
         s, tg = self.s, self.tg
         p, _ = self.who(ev, s.turn)
         self._close_face_down()
-        if tg.took_draw is not None and p == tg.took_draw == s.turn and s.phase == "turn":
+        if p == tg.took_draw == s.turn and s.phase == "turn":
             tg.took_draw = None
             s.turn = s.step(p, 1)
             return [self.ruling(ev.index, "ok", "draw-then-play",

@@ -48,7 +48,8 @@ class TgusSimulator(Simulator):
         for p in range(s.n):
             if p != s.round_winner and p not in s.revealed:
                 if self.check and p in s.out and self.hands[p]:
-                    raise SimulationError(f"{s.players[p]} is out but holds {self.hands[p]}")
+                    raise SimulationError(f"{s.players[p]} is out but holds "
+                                          f"{self.hands[p]}")
                 before = len(s.rounds)
                 self.emit({"type": "reveal", "player": s.players[p],
                            "cards": [c.label for c in self.hands[p]]})
@@ -80,7 +81,8 @@ class TgusSimulator(Simulator):
         s = self.game.s
         for p in self.in_players():
             if picture_only(self.hands[p]) and not s.owed[p] and self.available() >= 1:
-                obj: dict[str, Any] = {"type": "picture-leftover", "player": s.players[p]}
+                obj: dict[str, Any] = {"type": "picture-leftover",
+                                       "player": s.players[p]}
                 if self.rng.random() < 0.3:
                     obj["cards"] = [c.label for c in self.hands[p]]
                 self.emit(obj)
@@ -105,10 +107,10 @@ class TgusSimulator(Simulator):
                          "cards": [card.label]})
         loser = doubter if matches(card, top, color) else fd.player
         if self.check and not any(r.player == s.players[loser] and r.draw for r in out):
-            raise SimulationError(f"doubt on {card}: expected {s.players[loser]} to draw, "
-                                  f"got {[r.to_dict() for r in out]}")
+            raise SimulationError(f"doubt on {card}: expected {s.players[loser]} to "
+                                  f"draw, got {[r.to_dict() for r in out]}")
 
-    # -- moves ---------------------------------------------------------------------------
+    # -- moves -------------------------------------------------------------------------
     def group(self, p: int, first: Card) -> list[Card]:
         if first.value == "wild-custom" and self.o.white_wild == "all-mighty":
             return [first]
@@ -125,7 +127,8 @@ class TgusSimulator(Simulator):
 
     def act(self, p: int) -> None:
         s, o, tg = self.game.s, self.o, self.game.tg
-        if s.pending and tg.failed_challenger == p and o.after_failed_challenge == "draw":
+        no_pass = o.after_failed_challenge == "draw"
+        if s.pending and tg.failed_challenger == p and no_pass:
             self.pay_pending(p)
             return
         super().act(p)
@@ -133,7 +136,8 @@ class TgusSimulator(Simulator):
     def play(self, p: int, cards: list[Card], jump: bool = False) -> None:
         s, o, rng = self.game.s, self.o, self.rng
         left = len(self.hands[p]) - len(cards)
-        if left <= 1 and len(self.hands[p]) <= 2 and not s.called[p] and rng.random() < 0.7:
+        calls = left <= 1 and len(self.hands[p]) <= 2 and not s.called[p]
+        if calls and rng.random() < 0.7:
             self.emit({"type": "uno", "player": s.players[p]})
         obj: dict[str, Any] = {"type": "play", "player": s.players[p],
                                "cards": [c.label for c in cards]}

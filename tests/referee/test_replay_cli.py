@@ -87,3 +87,29 @@ def test_demo_log_shows_off_the_rules(capsys):
     assert len(result.state()["rounds"]) >= 2 and len(result.state()["players"]) >= 3
     assert main(["demo"]) == 0
     assert "game-end" in capsys.readouterr().out
+
+
+def test_rules_listing_is_generic_over_registered_games(monkeypatch):
+    from dataclasses import dataclass, field
+
+    from referee import game as game_module
+    from referee.presets_doc import describe, overview
+
+    @dataclass(frozen=True)
+    class ToyOptions:
+        speed: int = field(default=3, metadata={"help": "how fast", "source": "toy seed"})
+
+    class Toy(game_module.Game):
+        """A toy game for the listing test."""
+
+        name = "toy"
+
+        @classmethod
+        def presets(cls):
+            return {"toy-fast": ToyOptions()}
+
+    monkeypatch.setattr(game_module, "_REGISTRY", list(game_module.games()) + [Toy])
+    monkeypatch.setattr(game_module, "_load_builtin_games", lambda: None)
+    assert "toy-fast" in overview() and "how fast" in overview()
+    text = describe("toy-fast")
+    assert "speed = 3" in text and "toy seed" in text

@@ -15,10 +15,35 @@ from test_tgus_support import ROOT, needs_engine
 pytestmark = needs_engine
 RULES_DOC = (ROOT / "docs" / "rules-tgus.md").read_text(encoding="utf-8")
 EVENTS_DOC = (ROOT / "docs" / "events-tgus.md").read_text(encoding="utf-8")
-CORE_RULES = {"first-card", "match", "draw", "pass", "turn", "skip", "reverse", "draw2",
-              "wild", "wd4", "stacking", "uno-call", "uno-missed", "wd4-challenge", "reveal",
-              "scoring", "game-end", "round-end", "reshuffle", "multi-play", "drawn-card",
-              "hand-count", "options", "players", "unknown-event", "going-out", "jump-in"}
+CORE_RULES = {
+    "first-card",
+    "match",
+    "draw",
+    "pass",
+    "turn",
+    "skip",
+    "reverse",
+    "draw2",
+    "wild",
+    "wd4",
+    "stacking",
+    "uno-call",
+    "uno-missed",
+    "wd4-challenge",
+    "reveal",
+    "scoring",
+    "game-end",
+    "round-end",
+    "reshuffle",
+    "multi-play",
+    "drawn-card",
+    "hand-count",
+    "options",
+    "players",
+    "unknown-event",
+    "going-out",
+    "jump-in",
+}
 
 
 def test_every_option_a_tgus_preset_changes_is_in_the_options_table():
@@ -55,6 +80,20 @@ def test_every_rule_named_in_playouts_is_documented():
 
 
 def test_every_new_event_type_is_documented():
-    for kind in ("direction", "picture-leftover", "face-down", "doubt", "shuffle-hands",
-                 "stop"):
+    for kind in (
+        "direction",
+        "picture-leftover",
+        "face-down",
+        "doubt",
+        "shuffle-hands",
+        "stop",
+    ):
         assert f'{{"type": "{kind}"' in EVENTS_DOC, kind
+
+
+def test_tableref_rules_lists_each_tgus_preset_with_one_line():
+    from referee.presets_doc import overview
+
+    text = overview()
+    for n in (1, 2, 3):
+        assert f"  tgus-{n}: 000 TGUS-TGC-UNO.{n}: " in text

@@ -26,11 +26,27 @@ C = Card.from_label
 @pytest.mark.parametrize(
     ("earned", "target", "extra"),
     [
-        (0, None, 0), (99, None, 0), (100, None, 1), (199, None, 1), (200, None, 2),
-        (300, None, 3), (400, None, 4), (499, None, 4), (500, None, 5), (900, None, 5),
-        # by points left to the target: <=100 -> 1, <=70 -> 2, <=50 -> 3, <=40 -> 4, <=20 -> 5
-        (0, 100, 1), (0, 101, 0), (30, 100, 2), (50, 100, 3), (60, 100, 4),
-        (80, 100, 5), (430, 500, 4), (130, 200, 2), (480, 500, 5), (250, 1000, 2),
+        (0, None, 0),
+        (99, None, 0),
+        (100, None, 1),
+        (199, None, 1),
+        (200, None, 2),
+        (300, None, 3),
+        (400, None, 4),
+        (499, None, 4),
+        (500, None, 5),
+        (900, None, 5),
+        # by points left to the target: <=100: 1, <=70: 2, <=50: 3, <=40: 4, <=20: 5
+        (0, 100, 1),
+        (0, 101, 0),
+        (30, 100, 2),
+        (50, 100, 3),
+        (60, 100, 4),
+        (80, 100, 5),
+        (430, 500, 4),
+        (130, 200, 2),
+        (480, 500, 5),
+        (250, 1000, 2),
     ],
 )
 def test_points_table_rows(earned, target, extra):
@@ -45,17 +61,26 @@ def test_next_hand_sizes_per_mode():
     players = ["A", "B", "C", "D"]
     assert next_hand_sizes(players, 7, "none") == dict.fromkeys(players, 7)
     assert next_hand_sizes(players, 7, "rank", ranking=["B", "D", "A", "C"]) == {
-        "A": 8, "B": 10, "C": 7, "D": 9}
+        "A": 8,
+        "B": 10,
+        "C": 7,
+        "D": 9,
+    }
     assert next_hand_sizes(players, 7, "wins", wins={"A": 2, "C": 1}) == {
-        "A": 9, "B": 7, "C": 8, "D": 7}
-    assert next_hand_sizes(players, 7, "points", points={"A": 510, "B": 120},
-                           target=None) == {"A": 12, "B": 8, "C": 7, "D": 7}
+        "A": 9,
+        "B": 7,
+        "C": 8,
+        "D": 7,
+    }
+    assert next_hand_sizes(
+        players, 7, "points", points={"A": 510, "B": 120}, target=None
+    ) == {"A": 12, "B": 8, "C": 7, "D": 7}
     assert next_hand_sizes(players, 7, "wins", wins={"A": 5}, limit=10)["A"] == 10
     with pytest.raises(ValueError, match="success-weight mode"):
         next_hand_sizes(players, 7, "luck")
 
 
-# -- ranking -----------------------------------------------------------------------------
+# -- ranking ---------------------------------------------------------------------------
 def test_ranking_until_one_left():
     r = Ranking(("A", "B", "C", "D"))
     assert r.finish("C") == 1
@@ -77,7 +102,16 @@ def test_ranking_of_a_stopped_game_orders_the_rest_by_hand_points():
 
 def test_ordinals():
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)] == [
-        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd"]
+        "1st",
+        "2nd",
+        "3rd",
+        "4th",
+        "11th",
+        "12th",
+        "13th",
+        "21st",
+        "22nd",
+    ]
 
 
 # -- plays -----------------------------------------------------------------------------
@@ -104,7 +138,7 @@ def test_white_wild_effects():
         effective_value(wc, "7", "all-mighty")
 
 
-# -- face down / doubt ---------------------------------------------------------------------
+# -- face down / doubt -----------------------------------------------------------------
 def test_doubt_loser():
     fd = FaceDown("B", C("R7"), "red", 5)
     assert doubt_loser(fd, C("G7"), "C") == ("C", True)
@@ -115,6 +149,14 @@ def test_doubt_loser():
 def test_shuffle_hands_counts():
     counts = {"A": 3, "B": 0, "C": 6, "D": 2}  # 11 cards, B played the Shuffle
     assert shuffle_hands_counts(counts, ["A", "B", "C", "D"], "B", 1) == {
-        "C": 3, "D": 3, "A": 3, "B": 2}
+        "C": 3,
+        "D": 3,
+        "A": 3,
+        "B": 2,
+    }
     assert shuffle_hands_counts(counts, ["A", "B", "C", "D"], "B", -1) == {
-        "A": 3, "D": 3, "C": 3, "B": 2}
+        "A": 3,
+        "D": 3,
+        "C": 3,
+        "B": 2,
+    }

@@ -20,13 +20,36 @@ from test_tgus_support import needs_engine
 pytestmark = needs_engine
 
 MUST = {
-    "tgus-1": ("direction:ok", "ranking:ok", "ranking:pending", "picture-leftover:penalty",
-               "stacking:pending", "scoring:round-end", "game-end:game-end"),
-    "tgus-2": ("direction:ok", "ranking:ok", "number-finish:penalty", "draw-then-play:ok",
-               "white-wild:penalty", "shuffle-hands:ok", "stacking:pending",
-               "wd4-challenge:penalty", "scoring:round-end"),
-    "tgus-3": ("face-down:ok", "doubt:penalty", "multi-out:penalty", "number-finish:penalty",
-               "draw-then-play:ok", "ranking:ok", "stacking:pending", "scoring:round-end"),
+    "tgus-1": (
+        "direction:ok",
+        "ranking:ok",
+        "ranking:pending",
+        "picture-leftover:penalty",
+        "stacking:pending",
+        "scoring:round-end",
+        "game-end:game-end",
+    ),
+    "tgus-2": (
+        "direction:ok",
+        "ranking:ok",
+        "number-finish:penalty",
+        "draw-then-play:ok",
+        "white-wild:penalty",
+        "shuffle-hands:ok",
+        "stacking:pending",
+        "wd4-challenge:penalty",
+        "scoring:round-end",
+    ),
+    "tgus-3": (
+        "face-down:ok",
+        "doubt:penalty",
+        "multi-out:penalty",
+        "number-finish:penalty",
+        "draw-then-play:ok",
+        "ranking:ok",
+        "stacking:pending",
+        "scoring:round-end",
+    ),
 }
 
 

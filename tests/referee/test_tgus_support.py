@@ -33,7 +33,9 @@ class Result:
     def one(self, line: int, rule: str | None = None) -> dict[str, Any]:
         """The single ruling on ``line`` (with ``rule`` if given); fails otherwise."""
         found = [r for r in self.at(line) if rule is None or r["rule"] == rule]
-        assert len(found) == 1, f"line {line}: expected one {rule or 'ruling'}, got {found}"
+        assert (
+            len(found) == 1
+        ), f"line {line}: expected one {rule or 'ruling'}, got {found}"
         return found[0]
 
     def kinds(self, line: int) -> list[str]:
@@ -46,14 +48,28 @@ class Result:
         return [r for r in self.rulings if r["rule"] == rule]
 
 
-def run(rules: str, events: list[dict[str, Any]], *, players=("A", "B", "C", "D"),
-        dealer: str = "D", hand_size: int | None = 7, options: dict | None = None,
-        **header: Any) -> Result:
+def run(
+    rules: str,
+    events: list[dict[str, Any]],
+    *,
+    players=("A", "B", "C", "D"),
+    dealer: str = "D",
+    hand_size: int | None = 7,
+    options: dict | None = None,
+    **header: Any,
+) -> Result:
     """Replay header + events and return the rulings and the final state."""
     from referee.game import replay
 
-    head = {"type": "game", "game": "uno", "rules": rules, "players": list(players),
-            "dealer": dealer, "options": options or {}, **header}
+    head = {
+        "type": "game",
+        "game": "uno",
+        "rules": rules,
+        "players": list(players),
+        "dealer": dealer,
+        "options": options or {},
+        **header,
+    }
     if hand_size is not None:
         head["hand_size"] = hand_size
     lines = [json.dumps(head)] + [json.dumps(e) for e in events]
@@ -81,9 +97,14 @@ def start(card: str = "red-7") -> dict[str, Any]:
 
 
 def test_result_lookup_helpers():
-    res = Result([{"event": 1, "ruling": "ok", "rule": "x.a", "text": "t"},
-                  {"event": 2, "ruling": "penalty", "rule": "x.b", "text": "t"},
-                  {"event": 2, "ruling": "info", "rule": "x.c", "text": "t"}], {})
+    res = Result(
+        [
+            {"event": 1, "ruling": "ok", "rule": "x.a", "text": "t"},
+            {"event": 2, "ruling": "penalty", "rule": "x.b", "text": "t"},
+            {"event": 2, "ruling": "info", "rule": "x.c", "text": "t"},
+        ],
+        {},
+    )
     assert res.kinds(2) == ["penalty", "info"]
     assert res.rules(1) == ["x.a"]
     assert res.one(2, "x.c")["ruling"] == "info"

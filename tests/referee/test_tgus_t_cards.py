@@ -161,3 +161,8 @@ def test_precedence_table_can_be_overridden_as_an_object():
     result = _run({"precedence": table})
     assert result.game.opts.rank("wild-hit4") == 1
     assert _run({"precedence": {"hit2": "high"}}).game.opts.rank("hit2") == 1
+
+
+def test_every_deck_card_short_form_parses_back():
+    for card in set(deck()):
+        assert Card.from_label(card.short) == card

@@ -424,3 +424,22 @@ def test_a_player_who_went_out_can_no_longer_be_caught():
     assert state["ranking"] == ["A"]
     assert by[4][0].ruling == "info" and "gone out" in by[4][0].text
     assert state["owed"] == {}
+
+
+def test_gamble_own_effect_makes_the_hand_two_cards():
+    state, by = run("tgus-t1", [play("A", "gamble", effect="hand2", color="red")])
+    assert by[2][0].rule == "tgus-t1.gamble" and "under the pile" in by[2][0].text
+    # 7 - the Gamble = 6: 4 go under the pile; 122 - 21 dealt - 1 start + 4
+    assert state["hand_counts"]["A"] == 2 and state["pile"] == 104
+    state, by = run(
+        "tgus-t1", [play("A", "gamble", effect="hand2", color="red")], hand_size=2
+    )
+    assert state["owed"] == {"A": 1}
+
+
+def test_no_picture_card_but_draw_cards_answers_a_pending_hit():
+    for card in ("red-skip", "red-reverse", "wild", "change"):
+        events = [play("A", "red-hit2"), play("B", card, color="red", target="C")]
+        state, by = run("tgus-t2", events)
+        assert kinds(by[3]) == [("illegal", "tgus-t2.precedence")], card
+        assert state["pending_target"] == "B"

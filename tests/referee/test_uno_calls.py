@@ -204,3 +204,10 @@ def test_drawing_resets_the_call():
                             play("C", "red-8"), play("D", "red-9"), draw("A"),
                             ev("pass", "A")], hand_size=3)
     assert res.state["uno"] == [] and res.state["hand_counts"]["A"] == 2
+
+
+def test_no_challenges_at_this_table():
+    res = run(WD4 + [ev("challenge", "B"), draw("B", 4)], options={"challenge": False})
+    r = res.one(3)
+    assert r["ruling"] == "illegal" and "without challenges" in r["text"] and r["draw"] == 4
+    assert res.kinds(4) == ["ok"] and res.state["hand_counts"]["B"] == 11

@@ -64,7 +64,9 @@ class WebTestGame(Game):
             self.top, self.color = card, card.split("-")[0]
             self.hands = {p: self.size for p in self.players}
             self.uno.clear()
-            self.turn_i = len(self.rounds) % len(self.players)  # the first player rotates
+            self.turn_i = len(self.rounds) % len(
+                self.players
+            )  # the first player rotates
             return self._r(event, "ok", "start", f"The round starts on {card}.")
         if kind == "play":
             cards = event.get("cards")
@@ -73,14 +75,25 @@ class WebTestGame(Game):
             card = cards[0]
             color, _, value = card.partition("-")
             if player != self.turn:
-                return self._r(event, "illegal", "turn",
-                               f"It is {self.turn}'s turn, not {player}'s: {player} takes "
-                               f"{card} back.", player=player)
+                return self._r(
+                    event,
+                    "illegal",
+                    "turn",
+                    f"It is {self.turn}'s turn, not {player}'s: {player} takes "
+                    f"{card} back.",
+                    player=player,
+                )
             top_color, _, top_value = (self.top or "-").partition("-")
             if self.top and color != self.color and value != top_value:
-                return self._r(event, "illegal", "match",
-                               f"{card} matches neither {self.color} nor {top_value}: "
-                               f"{player} takes it back and draws 1.", player=player, draw=1)
+                return self._r(
+                    event,
+                    "illegal",
+                    "match",
+                    f"{card} matches neither {self.color} nor {top_value}: "
+                    f"{player} takes it back and draws 1.",
+                    player=player,
+                    draw=1,
+                )
             self.top, self.color = card, event.get("color") or color
             self.hands[player] -= 1
             self.box += 1
@@ -103,9 +116,15 @@ class WebTestGame(Game):
             target = event.get("target")
             if self.hands.get(target) == 1 and target not in self.uno:
                 self.hands[target] += 2
-                return self._r(event, "penalty", "uno-call",
-                               f"{target} did not call UNO and was caught by {player}: "
-                               f"{target} draws 2.", player=target, draw=2)
+                return self._r(
+                    event,
+                    "penalty",
+                    "uno-call",
+                    f"{target} did not call UNO and was caught by {player}: "
+                    f"{target} draws 2.",
+                    player=target,
+                    draw=2,
+                )
             return self._r(event, "info", "uno-call", f"{target} owes no UNO call.")
         if kind in ("challenge", "reveal"):
             return self._r(event, "info", kind, f"{player}: {kind} noted.")
@@ -113,12 +132,15 @@ class WebTestGame(Game):
 
     def _round_end(self, event, winner):
         japan = self.options.get("scoring", "japan") == "japan"
-        deltas = {p: (-5 * n if japan else 0) for p, n in self.hands.items() if p != winner}
+        deltas = {
+            p: (-5 * n if japan else 0) for p, n in self.hands.items() if p != winner
+        }
         deltas[winner] = 5 * sum(n for p, n in self.hands.items() if p != winner)
         for p, d in deltas.items():
             self.scores[p] += d
-        self.rounds.append({"round": len(self.rounds) + 1, "winner": winner,
-                            "deltas": deltas})
+        self.rounds.append(
+            {"round": len(self.rounds) + 1, "winner": winner, "deltas": deltas}
+        )
         text = f"{winner} went out and scores {deltas[winner]}."
         return self._r(event, "round-end", "score", text, scores=dict(self.scores))
 
@@ -130,13 +152,26 @@ class WebTestGame(Game):
         return max(self.scores.values()) >= self.options.get("target", 500)
 
     def state(self):
-        return {"game": "webtest", "rules": self.header.rules, "players": list(self.players),
-                "turn": self.turn, "direction": 1, "top": self.top, "color": self.color,
-                "pending_draw": 0, "hand_counts": dict(self.hands),
-                "uno": sorted(self.uno),
-                "catchable": [p for p, n in self.hands.items() if n == 1 and p not in self.uno],
-                "scores": dict(self.scores), "rounds": list(self.rounds),
-                "over": self.over, "winner": None, "box": self.box}
+        return {
+            "game": "webtest",
+            "rules": self.header.rules,
+            "players": list(self.players),
+            "turn": self.turn,
+            "direction": 1,
+            "top": self.top,
+            "color": self.color,
+            "pending_draw": 0,
+            "hand_counts": dict(self.hands),
+            "uno": sorted(self.uno),
+            "catchable": [
+                p for p, n in self.hands.items() if n == 1 and p not in self.uno
+            ],
+            "scores": dict(self.scores),
+            "rounds": list(self.rounds),
+            "over": self.over,
+            "winner": None,
+            "box": self.box,
+        }
 
     def public_view(self):
         view = self.state()
@@ -149,8 +184,14 @@ PLAYERS = ["あいこ", "<b>Ben</b>", "Chie"]
 
 def header(**options: Any) -> dict[str, Any]:
     """A webtest header with the test players (one of them is markup, one Japanese)."""
-    return {"type": "game", "game": "webtest", "rules": "webtest", "players": PLAYERS,
-            "hand_size": 2, "options": options or {"scoring": "japan", "rounds": 2}}
+    return {
+        "type": "game",
+        "game": "webtest",
+        "rules": "webtest",
+        "players": PLAYERS,
+        "hand_size": 2,
+        "options": options or {"scoring": "japan", "rounds": 2},
+    }
 
 
 @pytest.fixture
@@ -162,8 +203,15 @@ def store() -> MemoryStore:
 def app(store, tmp_path):
     evidence = tmp_path / "evidence"
     evidence.mkdir()
-    return create_app({"TESTING": True, "STORE": store, "SSE_HEARTBEAT": 0.05,
-                       "SSE_SECONDS": 0.3, "EVIDENCE_DIRS": [str(evidence)]})
+    return create_app(
+        {
+            "TESTING": True,
+            "STORE": store,
+            "SSE_HEARTBEAT": 0.05,
+            "SSE_SECONDS": 0.3,
+            "EVIDENCE_DIRS": [str(evidence)],
+        }
+    )
 
 
 @pytest.fixture

@@ -26,14 +26,18 @@ def test_event_is_stored_before_it_is_acknowledged(client, store, game):
     assert resp.status_code == 201
     body = resp.get_json()
     assert body["line"] == 1
-    assert store.events(game) == [{"type": "start", "card": "red-7", "source": "manual"}]
+    assert store.events(game) == [
+        {"type": "start", "card": "red-7", "source": "manual"}
+    ]
     assert [r["rule"] for r in body["rulings"]] == ["webtest.start"]
 
 
 def test_rulings_and_state_follow_the_events(client, game):
     post(client, "/api/events", {"type": "start", "card": "red-7"})
     post(client, "/api/events", {"type": "play", "cards": ["red-3"]})
-    resp = post(client, "/api/events", {"type": "play", "player": C, "cards": ["red-4"]})
+    resp = post(
+        client, "/api/events", {"type": "play", "player": C, "cards": ["red-4"]}
+    )
     assert resp.get_json()["rulings"][0]["ruling"] == "illegal"
     state = client.get("/api/state").get_json()["state"]
     assert state["top"] == "red-3" and state["turn"] == B
@@ -55,7 +59,9 @@ def test_correct_replays_and_reports_what_changed(client, store, game):
     post(client, "/api/events", {"type": "start", "card": "red-7"})
     post(client, "/api/events", {"type": "play", "player": A, "cards": ["blue-3"]})
     assert client.get("/api/state").get_json()["state"]["top"] == "red-7"
-    resp = client.put("/api/events/2", json={"type": "play", "player": A, "cards": ["red-3"]})
+    resp = client.put(
+        "/api/events/2", json={"type": "play", "player": A, "cards": ["red-3"]}
+    )
     assert resp.status_code == 200
     change = resp.get_json()
     assert change["action"] == "correct" and change["line"] == 2
@@ -70,8 +76,9 @@ def test_insert_delete_and_undo(client, store, game):
     post(client, "/api/events", {"type": "start", "card": "red-7"})
     post(client, "/api/events", {"type": "play", "player": B, "cards": ["red-3"]})
     # B played out of turn because A's play was forgotten: insert it.
-    resp = client.post("/api/events/2/before", json={"type": "play", "player": A,
-                                                     "cards": ["red-1"]})
+    resp = client.post(
+        "/api/events/2/before", json={"type": "play", "player": A, "cards": ["red-1"]}
+    )
     assert resp.status_code == 201
     assert [e.get("player") for e in store.events(game)] == [None, A, B]
     assert client.get("/api/state").get_json()["state"]["turn"] == C
@@ -85,9 +92,14 @@ def test_insert_delete_and_undo(client, store, game):
 
 def test_unknown_lines_are_404_with_a_reason(client, game):
     post(client, "/api/events", {"type": "start", "card": "red-7"})
-    for method, url in (("put", "/api/events/5"), ("delete", "/api/events/9"),
-                        ("put", "/api/events/0"), ("post", "/api/events/7/before"),
-                        ("put", "/api/events/abc"), ("delete", "/api/events/-1")):
+    for method, url in (
+        ("put", "/api/events/5"),
+        ("delete", "/api/events/9"),
+        ("put", "/api/events/0"),
+        ("post", "/api/events/7/before"),
+        ("put", "/api/events/abc"),
+        ("delete", "/api/events/-1"),
+    ):
         resp = getattr(client, method)(url, json={"type": "uno", "player": A})
         assert resp.status_code == 404, (method, url)
         assert resp.is_json and resp.get_json()["message"]
@@ -111,7 +123,10 @@ def test_pause_drops_camera_events_but_not_manual_ones(app, client, game):
     assert post(client, "/api/pause", {"paused": True}).get_json() == {"paused": True}
     assert table.append({"type": "start", "card": "red-7"}, source="vision") == (0, [])
     assert table.dropped == 1
-    assert post(client, "/api/events", {"type": "start", "card": "red-7"}).status_code == 201
+    assert (
+        post(client, "/api/events", {"type": "start", "card": "red-7"}).status_code
+        == 201
+    )
     post(client, "/api/pause", {"paused": False})
     line, _ = table.append({"type": "uno", "player": A}, source="vision")
     assert line == 2
@@ -119,34 +134,40 @@ def test_pause_drops_camera_events_but_not_manual_ones(app, client, game):
 
 
 def test_round_end_reaches_the_scores_and_finishes_the_game(client, store, game):
-    for event in ({"type": "start", "card": "red-7"},
-                  {"type": "play", "player": A, "cards": ["red-1"]},
-                  {"type": "play", "player": B, "cards": ["red-2"]},
-                  {"type": "play", "player": C, "cards": ["red-3"]},
-                  {"type": "play", "player": A, "cards": ["red-4"]}):
+    for event in (
+        {"type": "start", "card": "red-7"},
+        {"type": "play", "player": A, "cards": ["red-1"]},
+        {"type": "play", "player": B, "cards": ["red-2"]},
+        {"type": "play", "player": C, "cards": ["red-3"]},
+        {"type": "play", "player": A, "cards": ["red-4"]},
+    ):
         post(client, "/api/events", event)
     state = client.get("/api/state").get_json()["state"]
     assert state["rounds"][0]["winner"] == A
     assert state["scores"] == {A: 10, B: -5, C: -5}
     assert store.last_game() == game  # japan, 2 rounds: not over yet
-    for event in ({"type": "start", "card": "blue-7"},
-                  {"type": "play", "player": B, "cards": ["blue-1"]},
-                  {"type": "play", "player": C, "cards": ["blue-2"]},
-                  {"type": "play", "player": A, "cards": ["blue-3"]},
-                  {"type": "play", "player": B, "cards": ["blue-4"]}):
+    for event in (
+        {"type": "start", "card": "blue-7"},
+        {"type": "play", "player": B, "cards": ["blue-1"]},
+        {"type": "play", "player": C, "cards": ["blue-2"]},
+        {"type": "play", "player": A, "cards": ["blue-3"]},
+        {"type": "play", "player": B, "cards": ["blue-4"]},
+    ):
         post(client, "/api/events", event)
     assert client.get("/api/state").get_json()["state"]["over"] is True
     assert store.last_game() is None  # finished games are not resumed
 
 
 def test_new_game_rejects_bad_headers(client):
-    for bad, why in (({"game": "webtest", "players": ["A"]}, "2 to 10"),
-                     ({"game": "webtest", "players": ["A", "A"]}, "same name"),
-                     ({"game": "webtest", "players": ["A", 3]}, "string"),
-                     ({"game": "nosuchgame", "players": ["A", "B"]}, "unknown game"),
-                     ({"game": "webtest", "rules": "nope", "players": ["A", "B"]}, "preset"),
-                     ({"game": "webtest", "players": ["A", "B"], "options": [1]}, "options"),
-                     ({"game": "webtest", "players": ["A", "B"], "camera": 5}, "camera")):
+    for bad, why in (
+        ({"game": "webtest", "players": ["A"]}, "2 to 10"),
+        ({"game": "webtest", "players": ["A", "A"]}, "same name"),
+        ({"game": "webtest", "players": ["A", 3]}, "string"),
+        ({"game": "nosuchgame", "players": ["A", "B"]}, "unknown game"),
+        ({"game": "webtest", "rules": "nope", "players": ["A", "B"]}, "preset"),
+        ({"game": "webtest", "players": ["A", "B"], "options": [1]}, "options"),
+        ({"game": "webtest", "players": ["A", "B"], "camera": 5}, "camera"),
+    ):
         resp = post(client, "/api/games", bad)
         assert resp.status_code == 400, bad
         assert why in resp.get_json()["message"], (bad, resp.get_json())
@@ -175,7 +196,9 @@ def test_public_view_hides_the_games_secret(client, game):
 
 
 def test_presets_lists_registered_games(client):
-    games = {g["game"]: g["presets"] for g in client.get("/api/presets").get_json()["games"]}
+    games = {
+        g["game"]: g["presets"] for g in client.get("/api/presets").get_json()["games"]
+    }
     assert games["webtest"] == ["webtest", "webtest-plus"]
 
 

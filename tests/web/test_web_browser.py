@@ -19,8 +19,10 @@ import pytest
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                reason=f"Debian's chromium is not installed at {CHROMIUM}")
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM),
+    reason=f"Debian's chromium is not installed at {CHROMIUM}",
+)
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 from referee.commands import DEMO_LOG  # noqa: E402
@@ -34,8 +36,15 @@ TIMEOUT = 10_000  # ms
 @pytest.fixture(scope="module")
 def browser():
     with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+            ],
+        )
         yield b
         b.close()
 
@@ -45,9 +54,14 @@ def served(tmp_path):
     """(app, base URL) of a live server with an empty durable store."""
     from werkzeug.serving import make_server
 
-    app = create_app({"DATABASE": str(tmp_path / "db" / "tableref.sqlite3"),
-                      "EVIDENCE_DIRS": [str(tmp_path / "evidence")],
-                      "SSE_HEARTBEAT": 0.5, "SSE_SECONDS": 60})
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db" / "tableref.sqlite3"),
+            "EVIDENCE_DIRS": [str(tmp_path / "evidence")],
+            "SSE_HEARTBEAT": 0.5,
+            "SSE_SECONDS": 60,
+        }
+    )
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -67,7 +81,9 @@ def page(browser, served):
     pg.on("request", lambda req: pg.requests.append(req.url))
     yield pg
     context.close()
-    outside = [u for u in pg.requests if not (u.startswith(url) or u.startswith("data:"))]
+    outside = [
+        u for u in pg.requests if not (u.startswith(url) or u.startswith("data:"))
+    ]
     assert outside == [], f"the page fetched from the network: {outside}"
 
 
@@ -124,7 +140,11 @@ def test_controls_record_events_and_corrections_show_what_changed(served, page):
 
     page.click(f"button.uno:has-text('{players[1]}')")
     playwright_api.expect(rulings).to_have_count(before + 1)
-    assert events_of(app)[-1] == {"type": "uno", "player": players[1], "source": "manual"}
+    assert events_of(app)[-1] == {
+        "type": "uno",
+        "player": players[1],
+        "source": "manual",
+    }
 
     play = page.locator("form[data-type=play]")
     play.locator("select[name=player]").select_option(players[1])
@@ -132,7 +152,9 @@ def test_controls_record_events_and_corrections_show_what_changed(served, page):
     play.locator("select[name=color]").select_option("blue")
     play.locator("button[type=submit]").click()
     playwright_api.expect(page.locator("ol.events li")).to_have_count(n + 2)
-    assert events_of(app)[-1]["cards"] == ["B5"] and events_of(app)[-1]["color"] == "blue"
+    assert (
+        events_of(app)[-1]["cards"] == ["B5"] and events_of(app)[-1]["color"] == "blue"
+    )
 
     draw = page.locator("form[data-type=draw]")
     draw.locator("input[name=count]").fill("2")
@@ -155,11 +177,23 @@ def test_controls_record_events_and_corrections_show_what_changed(served, page):
     playwright_api.expect(page.locator("ol.events li")).to_have_count(n + 6)
     assert events_of(app)[-1]["cards"] == ["R1", "W4"]
 
+    raw = page.locator("form.raw-event")
+    raw.locator("input[name=event]").fill(
+        json.dumps({"type": "pass", "player": players[0]})
+    )
+    raw.locator("button").click()
+    playwright_api.expect(page.locator("ol.events li")).to_have_count(n + 7)
+    assert events_of(app)[-1] == {
+        "type": "pass",
+        "player": players[0],
+        "source": "manual",
+    }
     page.click("button:has-text('Undo last')")
-    playwright_api.expect(page.locator("ol.events li")).to_have_count(n + 5)
+    playwright_api.expect(page.locator("ol.events li")).to_have_count(n + 6)
     playwright_api.expect(page.locator("#change-summary")).to_contain_text("Undo")
+    assert events_of(app)[-1]["cards"] == ["R1", "W4"]
 
-    # correct line 2 into a Wild naming green; the page shows what a clean replay changes
+    # correct line 2 into a Wild naming green; the page shows what a replay changes
     old_log = table.referee.log_lines()
     row = page.locator("ol.events li[data-line='2']")
     edited = json.loads(row.locator("input[name=event]").input_value())
@@ -174,8 +208,12 @@ def test_controls_record_events_and_corrections_show_what_changed(served, page):
     removed = {json.loads(t)["text"] for t in was - now}
     added = {json.loads(t)["text"] for t in now - was}
     assert removed and added
-    shown_removed = {t.split(" ", 1)[1] for t in page.locator("ul.removed li").all_inner_texts()}
-    shown_added = {t.split(" ", 1)[1] for t in page.locator("ul.added li").all_inner_texts()}
+    shown_removed = {
+        t.split(" ", 1)[1] for t in page.locator("ul.removed li").all_inner_texts()
+    }
+    shown_added = {
+        t.split(" ", 1)[1] for t in page.locator("ul.added li").all_inner_texts()
+    }
     assert shown_removed == removed and shown_added == added
     store = app.extensions["tableref.store"]
     assert store.events(table.gid) == events_of(app)

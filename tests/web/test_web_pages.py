@@ -6,8 +6,8 @@ import re
 import threading
 
 import pytest
-
 from conftest import PLAYERS
+
 from web.pages import SHOWN
 from web.scores import build_board
 
@@ -15,11 +15,13 @@ A, B, C = PLAYERS
 
 
 def play_round(client):
-    for event in ({"type": "start", "card": "red-7"},
-                  {"type": "play", "player": A, "cards": ["red-1"]},
-                  {"type": "play", "player": B, "cards": ["red-2"]},
-                  {"type": "play", "player": C, "cards": ["red-3"]},
-                  {"type": "play", "player": A, "cards": ["red-4"]}):
+    for event in (
+        {"type": "start", "card": "red-7"},
+        {"type": "play", "player": A, "cards": ["red-1"]},
+        {"type": "play", "player": B, "cards": ["red-2"]},
+        {"type": "play", "player": C, "cards": ["red-3"]},
+        {"type": "play", "player": A, "cards": ["red-4"]},
+    ):
         assert client.post("/api/events", json=event).status_code == 201
 
 
@@ -40,17 +42,25 @@ def test_player_names_are_escaped_everywhere(client, game):
     frags = client.get("/partials?view=referee").get_json()
     assert all("<b>Ben</b>" not in html for html in frags.values())
     # in the UNO button the name sits in a JSON attribute, escaped for HTML as well
-    assert "\\u003cb\\u003eBen\\u003c/b\\u003e" in frags["state"] + client.get("/").get_data(
-        as_text=True)
+    assert "\\u003cb\\u003eBen\\u003c/b\\u003e" in frags["state"] + client.get(
+        "/"
+    ).get_data(as_text=True)
 
 
 def test_referee_view_has_controls_and_table_view_has_none(client, game):
     client.post("/api/events", json={"type": "start", "card": "red-7"})
     referee = client.get("/").get_data(as_text=True)
     table = client.get("/table").get_data(as_text=True)
-    for marker in ('data-type="catch"', 'data-type="challenge"', 'data-type="reveal"',
-                   'data-type="play"', 'data-post="/api/undo"', 'class="uno"',
-                   'data-post="/api/pause"', 'data-partial="events"'):
+    for marker in (
+        'data-type="catch"',
+        'data-type="challenge"',
+        'data-type="reveal"',
+        'data-type="play"',
+        'data-post="/api/undo"',
+        'class="uno"',
+        'data-post="/api/pause"',
+        'data-partial="events"',
+    ):
         assert marker in referee, marker
         assert marker not in table, marker
     assert referee.count('class="uno"') == len(PLAYERS)
@@ -90,12 +100,16 @@ def test_scoreboard_shows_rounds_totals_and_chart(client, game):
     assert totals == {A: "10", "&lt;b&gt;Ben&lt;/b&gt;": "-5", C: "-5"}
     assert html.count('<polyline class="series"') == 3
     assert "http" not in re.search(r"<svg.*?</svg>", html, re.S).group(0).replace(
-        'xmlns="http://www.w3.org/2000/svg"', "")
+        'xmlns="http://www.w3.org/2000/svg"', ""
+    )
 
 
 def test_board_for_international_scoring():
-    state = {"players": ["A", "B"], "scores": {"A": 30, "B": 0},
-             "rounds": [{"round": 1, "winner": "A", "deltas": {"A": 30, "B": 0}}]}
+    state = {
+        "players": ["A", "B"],
+        "scores": {"A": 30, "B": 0},
+        "rounds": [{"round": 1, "winner": "A", "deltas": {"A": 30, "B": 0}}],
+    }
     board = build_board(state, {"options": {"scoring": "international", "target": 200}})
     assert board.scoring == "international" and board.limit == 200
     assert board.rounds[0]["totals"] == {"A": 30, "B": 0}
@@ -156,7 +170,9 @@ def test_sse_delivers_an_event_posted_while_waiting(app, game):
     table = app.extensions["tableref.table"]
     seen: list[tuple] = []
     start = table.seq
-    thread = threading.Thread(target=lambda: seen.extend(table.messages_after(start, 5)))
+    thread = threading.Thread(
+        target=lambda: seen.extend(table.messages_after(start, 5))
+    )
     thread.start()
     table.append({"type": "uno", "player": A})
     thread.join(5)
@@ -178,8 +194,13 @@ class FakeCamera:
         self.frame = jpeg
 
     def status(self):
-        return {"state": "running", "message": "ok", "source": "fake", "fps": 9.5,
-                "frames": 3}
+        return {
+            "state": "running",
+            "message": "ok",
+            "source": "fake",
+            "fps": 9.5,
+            "frames": 3,
+        }
 
     def jpeg(self):
         return self.frame
@@ -192,20 +213,27 @@ def test_video_is_mjpeg_from_the_latest_frame(app, client, game):
     resp = client.get("/video.mjpeg")
     assert resp.mimetype == "multipart/x-mixed-replace"
     chunk = next(resp.response)
-    assert chunk.startswith(b"--frame\r\nContent-Type: image/jpeg") and b"fake-jpeg" in chunk
+    assert (
+        chunk.startswith(b"--frame\r\nContent-Type: image/jpeg")
+        and b"fake-jpeg" in chunk
+    )
     resp.close()
     assert client.get("/frame.jpg").data == b"\xff\xd8fake-jpeg\xff\xd9"
     html = client.get("/").get_data(as_text=True)
     assert 'src="/video.mjpeg"' in html and "9.5 fps" in html
 
 
-def test_evidence_frames_are_served_only_from_evidence_folders(app, client, game, tmp_path):
+def test_evidence_frames_are_served_only_from_evidence_folders(
+    app, client, game, tmp_path
+):
     evidence = tmp_path / "evidence" / "0001-play.jpg"
     evidence.write_bytes(b"\xff\xd8frame")
     outside = tmp_path / "secret.jpg"
     outside.write_bytes(b"secret")
     table = app.extensions["tableref.table"]
-    table.append({"type": "start", "card": "red-7", "evidence": str(evidence)}, "vision")
+    table.append(
+        {"type": "start", "card": "red-7", "evidence": str(evidence)}, "vision"
+    )
     table.append({"type": "uno", "player": A, "evidence": str(outside)}, "vision")
     table.append({"type": "uno", "player": B})
     assert client.get("/evidence/1").data == b"\xff\xd8frame"
@@ -230,8 +258,10 @@ def registered():
 
 @pytest.mark.parametrize("name, rules", registered())
 def test_every_registered_game_renders_and_hides_its_secrets(client, name, rules):
-    resp = client.post("/api/games", json={"game": name, "rules": rules,
-                                           "players": ["A", "B", "C", "D"]})
+    resp = client.post(
+        "/api/games",
+        json={"game": name, "rules": rules, "players": ["A", "B", "C", "D"]},
+    )
     assert resp.status_code == 201, resp.get_json()
     referee = client.get("/").get_data(as_text=True)
     table = client.get("/table").get_data(as_text=True)
@@ -243,3 +273,23 @@ def test_every_registered_game_renders_and_hides_its_secrets(client, name, rules
         assert f'data-key="{key}"' in referee, key
         assert f'data-key="{key}"' not in table, key
     assert client.get("/scores").status_code == 200
+
+
+def test_message_catalogue_is_complete_in_both_languages():
+    from web.i18n import LANGS, MESSAGES
+
+    for key, texts in MESSAGES.items():
+        assert set(texts) == set(LANGS), key
+        assert all(texts.values()), key
+
+
+def test_uno_controls_only_for_games_with_uno_calls_and_raw_entry_for_all(client):
+    resp = client.post(
+        "/api/games", json={"game": "overflow", "players": ["A", "B", "C"]}
+    )
+    assert resp.status_code == 201
+    html = client.get("/").get_data(as_text=True)
+    assert 'class="uno"' not in html and 'data-type="catch"' not in html
+    assert 'class="row raw-event"' in html
+    resp = client.post("/api/events", json={"type": "limit", "card": "red-2"})
+    assert resp.status_code == 201 and resp.get_json()["rulings"]

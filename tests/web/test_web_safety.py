@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import PLAYERS, header
+
 from web import create_app
 from web.memstore import MemoryStore
 
@@ -15,27 +15,30 @@ def raw(client, method, url, data, content_type="application/json"):
     return client.open(url, method=method, data=data, content_type=content_type)
 
 
-@pytest.mark.parametrize("data, why", [
-    (b"", "empty"),
-    (b"{", "not valid JSON"),
-    (b"\xff\xfe\x00garbage", "UTF-8"),
-    (b"[1, 2, 3]", "JSON object"),
-    (b'"play"', "JSON object"),
-    (b"[" * 20000 + b"]" * 20000, "not valid JSON"),
-    (b'{"type": 5}', "'type'"),
-    (b'{"type": "game", "players": ["x"]}', "header"),
-    (b'{"type": "play", "cards": "red-3"}', "'cards'"),
-    (b'{"type": "play", "cards": []}', "'cards'"),
-    (b'{"type": "play", "cards": [7]}', "cards[]"),
-    (b'{"type": "draw", "count": "two"}', "'count'"),
-    (b'{"type": "draw", "count": true}', "'count'"),
-    (b'{"type": "draw", "count": 1e9}', "'count'"),
-    (b'{"type": "draw", "count": 99999999}', "'count'"),
-    (b'{"type": "uno", "player": ["A"]}', "'player'"),
-    (b'{"type": "uno", "player": "' + b"x" * 500 + b'"}', "characters"),
-    (b'{"type": "uno", "t": "now"}', "'t'"),
-    (b'{"type": "uno", "t": NaN}', "'t'"),
-])
+@pytest.mark.parametrize(
+    "data, why",
+    [
+        (b"", "empty"),
+        (b"{", "not valid JSON"),
+        (b"\xff\xfe\x00garbage", "UTF-8"),
+        (b"[1, 2, 3]", "JSON object"),
+        (b'"play"', "JSON object"),
+        (b"[" * 20000 + b"]" * 20000, "not valid JSON"),
+        (b'{"type": 5}', "'type'"),
+        (b'{"type": "game", "players": ["x"]}', "header"),
+        (b'{"type": "play", "cards": "red-3"}', "'cards'"),
+        (b'{"type": "play", "cards": []}', "'cards'"),
+        (b'{"type": "play", "cards": [7]}', "cards[]"),
+        (b'{"type": "draw", "count": "two"}', "'count'"),
+        (b'{"type": "draw", "count": true}', "'count'"),
+        (b'{"type": "draw", "count": 1e9}', "'count'"),
+        (b'{"type": "draw", "count": 99999999}', "'count'"),
+        (b'{"type": "uno", "player": ["A"]}', "'player'"),
+        (b'{"type": "uno", "player": "' + b"x" * 500 + b'"}', "characters"),
+        (b'{"type": "uno", "t": "now"}', "'t'"),
+        (b'{"type": "uno", "t": NaN}', "'t'"),
+    ],
+)
 def test_garbage_event_bodies_are_400_with_a_reason(client, game, data, why):
     resp = raw(client, "POST", "/api/events", data)
     assert resp.status_code == 400, resp.get_data(as_text=True)
@@ -48,7 +51,11 @@ def test_same_garbage_on_corrections_and_inserts(client, game):
     client.post("/api/events", json={"type": "start", "card": "red-7"})
     for method, url in (("PUT", "/api/events/1"), ("POST", "/api/events/1/before")):
         for data in (b"nope", b"[]", b'{"type": ""}', b'{"cards": ["red-1"]}'):
-            assert raw(client, method, url, data).status_code == 400, (method, url, data)
+            assert raw(client, method, url, data).status_code == 400, (
+                method,
+                url,
+                data,
+            )
     assert client.get("/api/events").get_json()["events"][0]["card"] == "red-7"
 
 
@@ -60,7 +67,9 @@ def test_unknown_event_types_and_cards_become_info_rulings(client, game):
 
 
 def test_huge_bodies_are_413(client, game):
-    resp = raw(client, "POST", "/api/events", b'{"type": "uno", "x": "' + b"a" * 70000 + b'"}')
+    resp = raw(
+        client, "POST", "/api/events", b'{"type": "uno", "x": "' + b"a" * 70000 + b'"}'
+    )
     assert resp.status_code == 413
     assert resp.get_json()["status"] == 413
 
@@ -77,12 +86,18 @@ def test_wrong_methods_and_unknown_urls_are_json_4xx(client):
     assert client.get("/api/undo").get_json()["status"] == 405
     assert client.get("/api/nothing").get_json()["status"] == 404
     assert client.get("/api/rulings?since=x").status_code == 400
-    assert client.get("/api/stream", headers={"Last-Event-ID": "abc"}).status_code == 400
+    assert (
+        client.get("/api/stream", headers={"Last-Event-ID": "abc"}).status_code == 400
+    )
 
 
 def test_posts_must_be_json(client, game):
     """A cross-site HTML form (urlencoded or text/plain) cannot act on the table."""
-    for ctype in ("application/x-www-form-urlencoded", "text/plain", "multipart/form-data"):
+    for ctype in (
+        "application/x-www-form-urlencoded",
+        "text/plain",
+        "multipart/form-data",
+    ):
         resp = raw(client, "POST", "/api/events", b'{"type": "uno"}', ctype)
         assert resp.status_code == 415, ctype
     assert client.get("/api/events").get_json()["events"] == []
@@ -90,10 +105,13 @@ def test_posts_must_be_json(client, game):
 
 def test_foreign_origin_or_referer_is_refused(client, game):
     event = {"type": "uno", "player": A}
-    evil = client.post("/api/events", json=event, headers={"Origin": "http://evil.example"})
+    evil = client.post(
+        "/api/events", json=event, headers={"Origin": "http://evil.example"}
+    )
     assert evil.status_code == 403 and "cross-site" in evil.get_json()["message"]
-    evil = client.post("/api/events", json=event,
-                       headers={"Referer": "http://evil.example/page"})
+    evil = client.post(
+        "/api/events", json=event, headers={"Referer": "http://evil.example/page"}
+    )
     assert evil.status_code == 403
     evil = client.delete("/api/events/1", headers={"Origin": "http://localhost:1234"})
     assert evil.status_code == 403  # another port is another origin
@@ -105,15 +123,25 @@ def test_unknown_host_is_refused(client):
     """DNS rebinding: a page on another name that resolves here is refused."""
     resp = client.get("/api/state", headers={"Host": "evil.example"})
     assert resp.status_code == 400 and "Host" in resp.get_json()["message"]
-    assert client.get("/api/state", headers={"Host": "127.0.0.1:8000"}).status_code == 200
+    assert (
+        client.get("/api/state", headers={"Host": "127.0.0.1:8000"}).status_code == 200
+    )
 
 
 @pytest.fixture
 def guarded():
-    app = create_app({"TESTING": True, "STORE": MemoryStore(), "TOKEN": "s3cret",
-                      "ALLOWED_HOSTS": None})
+    app = create_app(
+        {
+            "TESTING": True,
+            "STORE": MemoryStore(),
+            "TOKEN": "s3cret",
+            "ALLOWED_HOSTS": None,
+        }
+    )
     client = app.test_client()
-    resp = client.post("/api/games", json=header(), headers={"X-Tableref-Token": "s3cret"})
+    resp = client.post(
+        "/api/games", json=header(), headers={"X-Tableref-Token": "s3cret"}
+    )
     assert resp.status_code == 201
     return client
 
@@ -121,8 +149,12 @@ def guarded():
 def test_token_guards_controls_and_the_referee_view(guarded):
     event = {"type": "start", "card": "red-7"}
     assert guarded.post("/api/events", json=event).status_code == 403
-    assert guarded.post("/api/events", json=event,
-                        headers={"X-Tableref-Token": "wrong"}).status_code == 403
+    assert (
+        guarded.post(
+            "/api/events", json=event, headers={"X-Tableref-Token": "wrong"}
+        ).status_code
+        == 403
+    )
     assert guarded.get("/api/state").status_code == 403
     assert guarded.get("/").status_code == 403
     assert guarded.get("/setup").status_code == 403
@@ -141,7 +173,10 @@ def test_token_url_sets_a_strict_cookie(guarded):
     cookie = resp.headers["Set-Cookie"]
     assert "tableref_token=s3cret" in cookie and "SameSite=Strict" in cookie
     assert "HttpOnly" in cookie
-    assert guarded.post("/api/events", json={"type": "uno", "player": A}).status_code == 201
+    assert (
+        guarded.post("/api/events", json={"type": "uno", "player": A}).status_code
+        == 201
+    )
 
 
 def test_errors_never_leak_a_traceback(client, game, monkeypatch):
@@ -157,7 +192,9 @@ def test_errors_never_leak_a_traceback(client, game, monkeypatch):
     assert resp.get_json()["message"].startswith("the referee hit")
 
 
-def test_engine_failure_on_an_event_is_a_422_and_the_table_goes_on(client, game, monkeypatch):
+def test_engine_failure_on_an_event_is_a_422_and_the_table_goes_on(
+    client, game, monkeypatch
+):
     table = client.application.extensions["tableref.table"]
     real = table.referee.game.apply
 
@@ -167,7 +204,26 @@ def test_engine_failure_on_an_event_is_a_422_and_the_table_goes_on(client, game,
         return real(event)
 
     monkeypatch.setattr(table.referee.game, "apply", flaky)
-    resp = client.post("/api/events", json={"type": "reveal", "player": A, "cards": ["R1"]})
+    resp = client.post(
+        "/api/events", json={"type": "reveal", "player": A, "cards": ["R1"]}
+    )
     assert resp.status_code == 422 and "delete" in resp.get_json()["message"]
-    assert client.post("/api/events", json={"type": "start", "card": "red-7"}).status_code == 201
+    assert (
+        client.post("/api/events", json={"type": "start", "card": "red-7"}).status_code
+        == 201
+    )
     assert client.delete("/api/events/1").status_code == 200
+
+
+def test_a_failing_store_records_nothing_and_says_so(client, game, monkeypatch):
+    store = client.application.extensions["tableref.store"]
+
+    def full(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(store, "append", full)
+    resp = client.post("/api/events", json={"type": "start", "card": "red-7"})
+    assert resp.status_code == 503
+    assert "nothing was recorded" in resp.get_json()["message"]
+    table = client.application.extensions["tableref.table"]
+    assert table.referee.events == [] and table.rulings() == []

@@ -14,8 +14,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from conftest import PLAYERS, header
+
 from web.camera import Camera, LogPlayer, read_demo_log
 from web.commands import _header, is_loopback, serve_arguments
 
@@ -30,27 +30,54 @@ def parse(*argv):
 
 def test_defaults_bind_to_localhost_port_8000():
     args = parse()
-    assert (args.host, args.port, args.source, args.token) == ("127.0.0.1", 8000, None, None)
+    assert (args.host, args.port, args.source, args.token) == (
+        "127.0.0.1",
+        8000,
+        None,
+        None,
+    )
     assert _header(args) is None  # no players: the demo (or the last game) is served
 
 
 def test_header_from_arguments():
-    args = parse("video.mp4", "--players", "あいこ", "Ben", "--rules", "tgus-1",
-                 "--scoring", "international", "--target", "300", "--options",
-                 '{"stacking": true}')
+    args = parse(
+        "video.mp4",
+        "--players",
+        "あいこ",
+        "Ben",
+        "--rules",
+        "tgus-1",
+        "--scoring",
+        "international",
+        "--target",
+        "300",
+        "--options",
+        '{"stacking": true}',
+    )
     assert args.source == "video.mp4"
-    assert _header(args) == {"type": "game", "game": "uno", "rules": "tgus-1",
-                             "players": ["あいこ", "Ben"],
-                             "options": {"stacking": True, "scoring": "international",
-                                         "target": 300}}
+    assert _header(args) == {
+        "type": "game",
+        "game": "uno",
+        "rules": "tgus-1",
+        "players": ["あいこ", "Ben"],
+        "options": {"stacking": True, "scoring": "international", "target": 300},
+    }
     with pytest.raises(SystemExit):
         _header(parse("--players", "A", "B", "--options", "[1]"))
 
 
-@pytest.mark.parametrize("host, loop", [("127.0.0.1", True), ("localhost", True),
-                                        ("::1", True), ("127.0.0.2", True),
-                                        ("0.0.0.0", False), ("192.168.1.5", False),
-                                        ("example.org", False)])
+@pytest.mark.parametrize(
+    "host, loop",
+    [
+        ("127.0.0.1", True),
+        ("localhost", True),
+        ("::1", True),
+        ("127.0.0.2", True),
+        ("0.0.0.0", False),
+        ("192.168.1.5", False),
+        ("example.org", False),
+    ],
+)
 def test_loopback_detection(host, loop):
     assert is_loopback(host) is loop
 
@@ -58,9 +85,25 @@ def test_loopback_detection(host, loop):
 def start_serve(tmp_path, *extra):
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "referee.cli", "serve", "--port", "0", "--db",
-         str(tmp_path / "t.sqlite3"), "--demo-interval", "0.01", *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=tmp_path)
+        [
+            sys.executable,
+            "-m",
+            "referee.cli",
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            str(tmp_path / "t.sqlite3"),
+            "--demo-interval",
+            "0.01",
+            *extra,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
     lines = []
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -76,7 +119,9 @@ def start_serve(tmp_path, *extra):
 
 
 def get_json(url, token=None):
-    req = urllib.request.Request(url, headers={"X-Tableref-Token": token} if token else {})
+    req = urllib.request.Request(
+        url, headers={"X-Tableref-Token": token} if token else {}
+    )
     with urllib.request.urlopen(req, timeout=10) as resp:
         return json.loads(resp.read())
 
@@ -109,7 +154,9 @@ def test_serve_replays_the_demo_to_the_end(tmp_path):
         assert [e["type"] for e in snap["events"]] == [e["type"] for e in events]
         assert len(snap["rulings"]) >= len(events)
         camera = get_json(base + "/api/camera")
-        assert camera["state"] == "unavailable" and "demo table log" in camera["message"]
+        assert (
+            camera["state"] == "unavailable" and "demo table log" in camera["message"]
+        )
         with urllib.request.urlopen(base + "/", timeout=10) as resp:
             assert header_["players"][0] in resp.read().decode()
         finished = snap["state"]["over"]
@@ -145,8 +192,9 @@ def test_serve_resumes_an_interrupted_game_from_the_store(tmp_path):
 
 
 def test_serve_off_localhost_prints_and_requires_a_token(tmp_path):
-    proc, url, lines = start_serve(tmp_path, "--host", "0.0.0.0", "--token", "t0k",
-                                   "--demo-log")
+    proc, url, lines = start_serve(
+        tmp_path, "--host", "0.0.0.0", "--token", "t0k", "--demo-log"
+    )
     try:
         assert url.endswith("/?token=t0k")
         base = url.split("/?")[0].replace("0.0.0.0", "127.0.0.1")
@@ -162,34 +210,61 @@ def test_serve_off_localhost_prints_and_requires_a_token(tmp_path):
 class FakePipeline:
     """Stands in for vision.pipeline.TablePipeline: emits a start and a play."""
 
-    made: list["FakePipeline"] = []
+    made: list[FakePipeline] = []
 
-    def __init__(self, source, *, game, players, table, evidence_dir, on_event, options):
-        self.args = dict(source=source, game=game, players=players, table=table,
-                         evidence_dir=evidence_dir, options=options)
+    def __init__(
+        self, source, *, game, players, table, evidence_dir, on_event, options
+    ):
+        self.args = dict(
+            source=source,
+            game=game,
+            players=players,
+            table=table,
+            evidence_dir=evidence_dir,
+            options=options,
+        )
         self.on_event = on_event
         FakePipeline.made.append(self)
 
     def run(self, stop):
         self.on_event({"type": "start", "card": "red-7", "source": "vision"})
-        self.on_event({"type": "play", "player": PLAYERS[0], "cards": ["red-1"],
-                       "source": "vision"})
+        self.on_event(
+            {
+                "type": "play",
+                "player": PLAYERS[0],
+                "cards": ["red-1"],
+                "source": "vision",
+            }
+        )
 
     def status(self):
-        return {"state": "ended", "message": "end of video", "source": "fake", "fps": 0,
-                "frames": 2}
+        return {
+            "state": "ended",
+            "message": "end of video",
+            "source": "fake",
+            "fps": 0,
+            "frames": 2,
+        }
 
     def latest_jpeg(self):
         return b"\xff\xd8x"
 
 
 def test_camera_thread_feeds_the_table(app, game, monkeypatch):
-    monkeypatch.setitem(sys.modules, "vision.pipeline",
-                        types.SimpleNamespace(TablePipeline=FakePipeline))
+    monkeypatch.setitem(
+        sys.modules,
+        "vision.pipeline",
+        types.SimpleNamespace(TablePipeline=FakePipeline),
+    )
     table = app.extensions["tableref.table"]
     cam = Camera()
-    assert cam.start("0", header(), lambda e: table.append(e, source="vision"),
-                     evidence_dir="/tmp/ev", table="kitchen")
+    assert cam.start(
+        "0",
+        header(),
+        lambda e: table.append(e, source="vision"),
+        evidence_dir="/tmp/ev",
+        table="kitchen",
+    )
     cam.thread.join(5)
     made = FakePipeline.made[-1]
     assert made.args["source"] == 0 and made.args["players"] == PLAYERS
@@ -210,10 +285,72 @@ def test_log_player_waits_while_paused():
     got: list[dict] = []
     paused = threading.Event()
     paused.set()
-    player = LogPlayer([{"type": "uno"}], got.append, interval=0.01,
-                       paused=paused.is_set).start()
+    player = LogPlayer(
+        [{"type": "uno"}], got.append, interval=0.01, paused=paused.is_set
+    ).start()
     time.sleep(0.2)
     assert got == []
     paused.clear()
     player.thread.join(2)
     assert got == [{"type": "uno", "source": "vision"}]
+
+
+def test_demo_falls_back_to_the_log_when_the_camera_fails(app, game):
+    from web.commands import _demo_fallback
+
+    class Failing:
+        def status(self):
+            return {"state": "error", "message": "the card detector is not installed"}
+
+    table = app.extensions["tableref.table"]
+    cam = Camera()
+    cam.pipeline, cam.error = Failing(), None
+    _demo_fallback(table, cam, [{"type": "start", "card": "red-7"}], 0.01, wait=1)
+    deadline = time.monotonic() + 5
+    while not table.referee.events and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert table.referee.events[0]["source"] == "vision"
+    assert "detector" in cam.status()["message"] and "demo" in cam.status()["message"]
+
+
+def test_scan_needs_a_running_pipeline(app, client, game):
+    assert client.post("/api/camera/scan", json={"on": True}).status_code == 409
+    made = []
+    cam = Camera()
+    cam.pipeline = types.SimpleNamespace(
+        set_scan=made.append, status=lambda: {"state": "running"}
+    )
+    cam.error = None
+    app.extensions["tableref.table"].camera = cam
+    assert client.post("/api/camera/scan", json={"on": "yes"}).status_code == 400
+    assert client.post("/api/camera/scan", json={"on": True}).get_json() == {
+        "scan": True
+    }
+    assert made == [True]
+    assert 'data-post="/api/camera/scan"' in client.get("/").get_data(as_text=True)
+
+
+def test_listen_feeds_voice_events_to_the_table(app, game, monkeypatch, capsys):
+    from web.commands import _listen
+
+    calls = {}
+
+    def listen_into(append, get_state, **kwargs):
+        calls.update(kwargs, state=get_state())
+        append({"type": "uno", "player": PLAYERS[0]})
+        append({"type": "uno", "player": 5})  # refused with a message, not a crash
+        return "handle"
+
+    monkeypatch.setitem(
+        sys.modules, "voice.bridge", types.SimpleNamespace(listen_into=listen_into)
+    )
+    table = app.extensions["tableref.table"]
+    assert _listen(table, "2") == "handle"
+    assert calls["device"] == 2 and calls["state"]["players"] == PLAYERS
+    assert table.referee.events == [
+        {"type": "uno", "player": PLAYERS[0], "source": "voice"}
+    ]
+    assert "not recorded" in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, "voice.bridge", None)
+    assert _listen(table, "") is None
+    assert "not available" in capsys.readouterr().err

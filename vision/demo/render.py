@@ -35,7 +35,7 @@ from .timeline import AREA, Timeline, build_timeline
 CAM_CORNERS = np.array([(118, 64), (522, 64), (596, 426), (44, 426)], np.float32)
 FRAME = (640, 480)
 SKIN = [(150, 180, 225), (110, 150, 200), (90, 125, 175)]
-SLEEVE = [(140, 60, 40), (60, 60, 150), (70, 125, 80)]  # the last is cloth-like
+SLEEVE = [(140, 60, 40), (60, 60, 150), (90, 90, 90)]
 
 
 def camera_matrix() -> np.ndarray:
@@ -68,7 +68,7 @@ class Renderer:
         self.sprites: dict[str, np.ndarray] = {}
         self.back = card_back_sprite()
         self.rng = np.random.default_rng(seed)
-        self.grain = self.rng.normal(0, 2.0, (FRAME[1], FRAME[0], 1)).astype(np.float32)
+        self.grain = self.rng.normal(0, 1.0, (FRAME[1], FRAME[0], 1)).astype(np.float32)
 
     def _sprite(self, label: str) -> np.ndarray:
         if label not in self.sprites:
@@ -93,11 +93,12 @@ class Renderer:
 
     def _arm(self, img: np.ndarray, ids: np.ndarray, seat: int, entry, tip) -> None:
         entry, tip = np.asarray(entry, float), np.asarray(tip, float)
-        d = tip - entry
-        length = float(np.hypot(*d)) or 1.0
-        u = d / length
+        out = entry - np.array(AREA) / 2
+        shoulder = entry + out / np.hypot(*out) * 320  # well outside the table
+        d = tip - shoulder
+        u = d / (float(np.hypot(*d)) or 1.0)
         n = np.array([-u[1], u[0]])
-        start = entry - u * 260
+        start = shoulder
         wrist = tip - u * 70
         sleeve = [start + n * 45, wrist + n * 38, wrist - n * 38, start - n * 45]
         hand = [wrist + n * 40, tip + n * 30 - u * 5, tip + u * 12, tip - n * 30 - u * 5,

@@ -13,8 +13,8 @@ function say(text, bad) {
   el.className = "status" + (bad ? " bad" : " good");
 }
 
-async function refresh() {
-  const parts = document.querySelectorAll("[data-partial]");
+async function refresh(selector) {
+  const parts = document.querySelectorAll(selector || "[data-partial]");
   if (!parts.length) return;
   const names = Array.from(parts, (el) => el.dataset.partial).join(",");
   let html;
@@ -148,5 +148,13 @@ document.addEventListener("submit", (ev) => {
   }
   send(url, method, payload, form.hasAttribute("data-setup") ? "/" : null);
 });
+
+const video = document.getElementById("video");
+if (video) {
+  video.addEventListener("error", () => { video.hidden = true; });  // no frame (yet)
+}
+if (document.querySelector("[data-poll]")) {
+  setInterval(() => refresh("[data-poll]"), 5000);  // camera status has no SSE message
+}
 
 listen();

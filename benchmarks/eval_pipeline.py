@@ -1,0 +1,174 @@
+"""Measure the live table pipeline on the bundled demo table (prints numbers).
+
+    .venv/bin/python benchmarks/eval_pipeline.py [--detector oracle|model|both]
+                                                 [--fps 15 30] [--noise 0.05]
+
+For each detector and input frame rate it runs the whole pipeline (decode,
+resize, detector, hands, tracking, play detection, evidence off) over the demo
+video as fast as it can and reports:
+
+- play-event precision and recall against the ground-truth log (``start`` and
+  ``play``; draws and reveals on their own lines);
+- latency from the moment a card lands (the ground truth's ``t``) to the event:
+  in frames and in milliseconds of video time, plus the mean processing time
+  of one frame (what a live camera adds on top);
+- CPU use at real-time input: CPU seconds spent per second of video, i.e. the
+  cores the pipeline keeps busy when frames arrive at the video's frame rate;
+- who reached: how often an event's ``reach_from`` is the player of the
+  ground truth.
+
+The 30 fps video is rendered once into ``$TMPDIR/tableref-demo-30fps`` (the
+renderer is deterministic; the bundled video is 15 fps). ``oracle`` is the
+renderer's perfect detector, ``oracle+noise`` the same with one-frame misreads
+and phantom cards at the ``--noise`` rate per frame; ``model`` is the shipped
+detector (``vision.detector.Detector``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.demo.evaluate import compare, percentile  # noqa: E402
+from vision.demo.oracle import OracleDetector  # noqa: E402
+from vision.pipeline import DEMO_DIR, TablePipeline, load_default_detector  # noqa: E402
+
+PLAYERS = ["Aiko", "Ben", "Chie"]
+
+
+def demo_files(fps: int) -> Path:
+    """Folder holding demo-table.{mp4,jsonl,oracle.json.gz} at ``fps``."""
+    if fps == 15:
+        return DEMO_DIR
+    folder = Path(tempfile.gettempdir()) / f"tableref-demo-{fps}fps"
+    if not (folder / "demo-table.oracle.json.gz").is_file():
+        from vision.demo.render import render
+
+        print(f"rendering the demo at {fps} fps into {folder} ...", flush=True)
+        render(folder, fps=float(fps))
+    return folder
+
+
+class Timed:
+    """Wraps a detector and times its calls."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.seconds = 0.0
+        self.calls = 0
+
+    def detect_frame(self, frame):
+        start = time.perf_counter()
+        if hasattr(self.inner, "detect_frame"):
+            out = self.inner.detect_frame(frame)
+        else:
+            out = self.inner.detect(frame.image)
+        self.seconds += time.perf_counter() - start
+        self.calls += 1
+        return out
+
+
+def run(folder: Path, detector) -> dict:
+    events: list[dict] = []
+    timed = Timed(detector)
+    pipe = TablePipeline(str(folder / "demo-table.mp4"), players=PLAYERS, detector=timed,
+                         on_event=events.append, realtime=False)
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    pipe.run(threading.Event())
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    truth = [json.loads(x) for x in (folder / "demo-table.jsonl").read_text().splitlines()]
+    scores = compare(truth[1:], events)
+    fps = pipe.source.fps
+    frames = pipe.status()["frames"]
+    video_s = frames / fps
+    who = [(e.get("reach_from"), g.get("player")) for e, g in _pairs(truth[1:], events)]
+    return {"scores": scores, "fps": fps, "frames": frames, "cpu": cpu, "wall": wall,
+            "video_s": video_s, "detector_ms": 1000 * timed.seconds / max(timed.calls, 1),
+            "who": who}
+
+
+def _pairs(truth, events):
+    """(detected, ground truth) pairs of plays and draws matched in order."""
+    out, used = [], set()
+    for e in events:
+        if e["type"] not in ("play", "draw"):
+            continue
+        for i, g in enumerate(truth):
+            if i in used or g["type"] != e["type"]:
+                continue
+            if e["type"] == "play" and g.get("cards") != e.get("cards"):
+                continue
+            if -1.0 <= e["t"] - g["t"] <= 4.0:
+                used.add(i)
+                out.append((e, g))
+                break
+    return out
+
+
+def report(name: str, fps: int, r: dict) -> None:
+    s = r["scores"]
+    play = s["play"]
+    lat = play.latencies
+    frame_ms = 1000 * r["wall"] / max(r["frames"], 1)
+    print(f"\n== {name}, {fps} fps input: {r['frames']} frames, {r['video_s']:.1f} s of video")
+    for kind in ("play", "draw", "reveal"):
+        if kind in s:
+            k = s[kind]
+            print(f"  {kind:<6} precision {k.precision:.3f}  recall {k.recall:.3f}  "
+                  f"(truth {k.truth}, seen {k.detected}, matched {k.matched})")
+    if lat:
+        to_frames = [math.ceil(x * r["fps"] - 1e-6) for x in lat]
+        print(f"  play latency (video time): median {percentile(lat, 50) * 1000:.0f} ms / "
+              f"{percentile(to_frames, 50):.0f} frames, p95 {percentile(lat, 95) * 1000:.0f} "
+              f"ms / {percentile(to_frames, 95):.0f} frames, max {max(lat) * 1000:.0f} ms")
+        print(f"  plus processing of the last frame: {frame_ms:.1f} ms per frame "
+              f"(detector {r['detector_ms']:.1f} ms) -> p95 "
+              f"{percentile(lat, 95) * 1000 + frame_ms:.0f} ms")
+    print(f"  throughput {r['frames'] / r['wall']:.0f} frames/s; CPU {r['cpu']:.1f} s for "
+          f"{r['video_s']:.1f} s of video = {r['cpu'] / r['video_s']:.2f} cores at "
+          f"{fps} fps real-time input")
+    named = [w for w in r["who"] if w[0] is not None]
+    right = sum(1 for a, b in named if a == b)
+    print(f"  reach_from = the player who acted: {right}/{len(r['who'])} "
+          f"({len(r['who']) - len(named)} unattributed)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--detector", choices=("oracle", "model", "both"), default="both")
+    p.add_argument("--fps", type=int, nargs="+", default=[15, 30])
+    p.add_argument("--noise", type=float, default=0.05,
+                   help="oracle+noise: misread rate per frame (phantoms at half of it)")
+    args = p.parse_args(argv)
+    print(f"tableref pipeline benchmark on {os.cpu_count()} CPU(s)")
+    model = None
+    if args.detector in ("model", "both"):
+        try:
+            model = load_default_detector()
+        except RuntimeError as exc:
+            print(f"(no model run: {exc})")
+    for fps in args.fps:
+        folder = demo_files(fps)
+        oracle_path = folder / "demo-table.oracle.json.gz"
+        if args.detector in ("oracle", "both"):
+            report("oracle", fps, run(folder, OracleDetector(oracle_path)))
+            noisy = OracleDetector(oracle_path, misread=args.noise, phantom=args.noise / 2,
+                                   seed=1)
+            report(f"oracle+noise ({args.noise:g} misreads/frame)", fps, run(folder, noisy))
+        if model is not None:
+            report("model", fps, run(folder, model))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

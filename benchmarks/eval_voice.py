@@ -1,0 +1,324 @@
+"""Measure the UNO-call listener on synthesised speech in table noise.
+
+Speech comes from espeak-ng (English and Japanese voices, several variants, speeds
+and pitches); noise from sox (white, pink, brown), shuffling-like bursts, and
+chatter made of other synthesised speech. Reported:
+
+* detection rate of calls ("Uno!", "ウノ", some after a short sentence) at each SNR
+  (speech RMS over its voiced samples against noise RMS), per noise type;
+* false alarms per hour of pure noise and per hour of table talk without the word
+  (English and Japanese sentences, names, numbers), with light noise;
+* how often deliberately confusable phrases ("you know", "oh no", "きょうの") fire;
+* latency: audio seconds from the end of the word to the detection, and the speed.
+
+Every keyword hit is recorded once with its measurements (``gates=False``); each
+threshold setting is then applied to the same hits, so the sweep costs nothing.
+
+Usage::
+
+    .venv/bin/python benchmarks/eval_voice.py            # ~1 h of negatives
+    .venv/bin/python benchmarks/eval_voice.py --quick    # a smaller run
+
+Needs the Debian packages espeak-ng and sox.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import io
+import math
+import random
+import shutil
+import subprocess
+import sys
+import time
+import wave
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from voice.audio import RATE, to_pcm16  # noqa: E402
+from voice.spotter import Detection, Spotter, SpotterConfig  # noqa: E402
+
+EN_VOICES = ["en", "en-us", "en-gb-x-rp", "en+f3", "en+m3", "en-us+f2", "en+f4"]
+JA_VOICES = ["ja", "ja+f2", "ja+m3", "ja+f4"]
+EN_CALLS = ["Uno!", "uno", "UNO!", "Uno."]
+JA_CALLS = ["ウノ", "ウノ!", "うの"]
+LEADS_EN = ["Red seven.", "Draw two, sorry.", "Blue skip."]
+LEADS_JA = ["あかの なな。", "スキップ。"]
+TALK_EN = [
+    "Your turn, Bob.", "I have two cards left.", "Red seven on the pile.",
+    "Draw four and pick a colour.", "Green skip, you lose your turn.",
+    "Who is dealing the next round?", "That is twenty points for me.",
+    "Reverse, back to Alice.", "Shuffle the deck please.", "Can I play the wild card?",
+    "Nine, eight, seven, six, five.", "Carol plays a blue three.", "Wait, whose turn is it?",
+    "Pass the snacks over here.", "I will challenge that draw four.",
+    "Yellow reverse and then green.", "Hold on, let me count my cards.",
+    "Dave, you forgot to draw.", "Number one is the lowest card.",
+    "That was a great game, let us play again.",
+]
+TALK_JA = [
+    "つぎは あなたの ばんです。", "あおの ななを だします。", "いちまい ひきます。",
+    "のこり にまいです。", "ドロー ツー を だしました。", "いろは みどりに します。",
+    "たろうさん の ばんですよ。", "はなこさん、 カードを ひいて。", "いち、に、さん、よん、ご。",
+    "スキップ です。", "リバース で もどります。", "おかし たべる?",
+    "じゅってん です。", "しゃっふる して ください。",
+]
+CONFUSABLE = [("you know", "en"), ("oh no", "en"), ("Yuno", "en"), ("who knows", "en"),
+              ("no way", "en"), ("you know what, red seven", "en"),
+              ("きょうの ゲーム", "ja"), ("ゆうのすけ", "ja"), ("うのう", "ja"),
+              ("どうの こうの", "ja")]
+NOISES = ["whitenoise", "pinknoise", "brownnoise", "shuffle", "chatter"]
+
+
+def say(text: str, voice: str, speed: int = 160, pitch: int = 50) -> np.ndarray:
+    """espeak-ng speech at 16 kHz, float32, leading/trailing silence trimmed."""
+    out = subprocess.run(["espeak-ng", "-v", voice, "-s", str(speed), "-p", str(pitch),
+                          "--stdout", text], capture_output=True, check=True).stdout
+    with wave.open(io.BytesIO(out)) as w:
+        rate = w.getframerate()
+        x = np.frombuffer(w.readframes(w.getnframes()), "<i2").astype(np.float32)
+    x /= 32768.0
+    loud = np.flatnonzero(np.abs(x) > 0.01)
+    x = x[loud[0]:loud[-1] + 1] if len(loud) else x
+    n = int(len(x) * RATE / rate)
+    return np.interp(np.arange(n) * rate / RATE, np.arange(len(x)), x).astype(np.float32)
+
+
+def sox_noise(kind: str, seconds: float) -> np.ndarray:
+    """Stationary noise from sox's synth effect, unit RMS."""
+    raw = subprocess.run(["sox", "-n", "-r", str(RATE), "-c", "1", "-b", "16", "-e",
+                          "signed-integer", "-t", "raw", "-", "synth", f"{seconds:.2f}",
+                          kind], capture_output=True, check=True).stdout
+    x = np.frombuffer(raw, "<i2").astype(np.float32)
+    return x / (np.sqrt(np.mean(x**2)) + 1e-9)
+
+
+def noise_bed(kind: str, seconds: float, rng: random.Random,
+              babble: list[np.ndarray]) -> np.ndarray:
+    """Unit-RMS noise of a kind: sox noise, card-shuffling bursts, or chatter."""
+    n = int(seconds * RATE)
+    if kind in ("whitenoise", "pinknoise", "brownnoise"):
+        return sox_noise(kind, seconds + 0.1)[:n]
+    x = np.zeros(n, np.float32)
+    if kind == "shuffle":  # riffles: trains of 20-60 ms clicks of filtered noise
+        base = sox_noise("pinknoise", 2.0)
+        pos = 0
+        while pos < n:
+            pos += int(rng.uniform(0.02, 0.12) * RATE)
+            size = int(rng.uniform(0.02, 0.06) * RATE)
+            if pos + size >= n:
+                break
+            start = rng.randrange(0, len(base) - size)
+            x[pos:pos + size] += base[start:start + size] * np.hanning(size) * \
+                rng.uniform(0.3, 1.0)
+            if rng.random() < 0.05:
+                pos += int(rng.uniform(0.3, 1.5) * RATE)  # between riffles
+        x += 0.05 * sox_noise("brownnoise", seconds + 0.1)[:n]
+    else:  # chatter: three voices talking over each other, further away
+        for _ in range(3):
+            pos = rng.randrange(0, RATE)
+            while pos < n:
+                clip = babble[rng.randrange(len(babble))]
+                end = min(n, pos + len(clip))
+                x[pos:end] += clip[:end - pos]
+                pos = end + int(rng.uniform(0.1, 0.8) * RATE)
+    return x / (np.sqrt(np.mean(x**2)) + 1e-9)
+
+
+def rms(x: np.ndarray) -> float:
+    voiced = x[np.abs(x) > 0.02 * np.max(np.abs(x))]
+    return float(np.sqrt(np.mean(voiced**2)))
+
+
+def run_spotter(audio: np.ndarray) -> tuple[list[tuple[Detection, float]], float]:
+    """All keyword hits (with their emission time in audio seconds) and CPU seconds."""
+    spotter = Spotter(config=SpotterConfig(gates=False))
+    pcm = to_pcm16(audio, RATE)
+    step = int(0.1 * RATE) * 2
+    out: list[tuple[Detection, float]] = []
+    t0 = time.process_time()
+    for i in range(0, len(pcm), step):
+        out += [(d, spotter.seconds) for d in spotter.feed(pcm[i:i + step])]
+    out += [(d, spotter.seconds) for d in spotter.flush()]
+    return out, time.process_time() - t0
+
+
+def positive_job(args: tuple[str, int, int, int]) -> dict:
+    """One noise track with ``count`` calls placed in it at one SNR."""
+    kind, snr, seed, count = args
+    rng = random.Random(seed)
+    babble = [say(t, v) for t, v in zip(TALK_EN[:6] + TALK_JA[:4],
+                                        ["en-us", "en+f3", "en", "en+m3"] * 3)]
+    calls = []
+    for i in range(count):
+        ja = i % 3 == 2
+        voice = rng.choice(JA_VOICES if ja else EN_VOICES)
+        speed, pitch = rng.choice([120, 150, 175, 200]), rng.choice([30, 50, 70, 90])
+        text = rng.choice(JA_CALLS if ja else EN_CALLS)
+        word = say(text, voice, speed, pitch)
+        lead = say(rng.choice(LEADS_JA if ja else LEADS_EN), voice, speed, pitch) \
+            if rng.random() < 0.3 else None
+        calls.append((word, lead, voice))
+    gap = lambda: int(rng.uniform(1.5, 3.0) * RATE)  # noqa: E731
+    total = sum(len(w) + (len(l) + RATE // 2 if l is not None else 0) + 3 * RATE
+                for w, l, _ in calls) + 2 * RATE
+    speech = np.zeros(total, np.float32)
+    marks, pos = [], 2 * RATE
+    for word, lead, voice in calls:
+        if lead is not None:
+            speech[pos:pos + len(lead)] = lead / rms(lead) * rms(word)
+            pos += len(lead) + int(rng.uniform(0.25, 0.5) * RATE)
+        speech[pos:pos + len(word)] = word
+        marks.append((pos / RATE, (pos + len(word)) / RATE, voice))
+        pos += len(word) + gap()
+    speech = speech[:pos + RATE]
+    level = rms(np.concatenate([c[0] for c in calls]))
+    noise = noise_bed(kind, len(speech) / RATE, rng, babble)
+    audio = (speech + noise * level / 10 ** (snr / 20)) * 0.3 / level
+    hits, cpu = run_spotter(audio)
+    return {"kind": kind, "snr": snr, "marks": marks, "hits": hits, "cpu": cpu,
+            "seconds": len(audio) / RATE}
+
+
+def negative_job(args: tuple[str, int, float]) -> dict:
+    """A long stretch without the word: pure noise or table talk in light noise."""
+    what, seed, seconds = args
+    rng = random.Random(seed)
+    if what in NOISES:
+        babble = [say(t, v) for t, v in zip(TALK_EN[6:] + TALK_JA[4:],
+                                            ["en-gb-x-rp", "en+f4"] * 12)]
+        audio = noise_bed(what, seconds, rng, babble) * 0.05
+    else:
+        pool = [say(t, v, rng.choice([130, 160, 190]), rng.choice([30, 50, 80]))
+                for t in TALK_EN for v in rng.sample(EN_VOICES, 3)]
+        pool += [say(t, v, rng.choice([130, 160, 190]), rng.choice([30, 50, 80]))
+                 for t in TALK_JA for v in rng.sample(JA_VOICES, 3)]
+        parts, n = [], 0
+        while n < seconds * RATE:
+            clip = pool[rng.randrange(len(pool))]
+            pause = np.zeros(int(rng.uniform(0.3, 2.0) * RATE), np.float32)
+            clip = clip / rms(clip) * 0.2
+            parts += [clip, pause]
+            n += len(clip) + len(pause)
+        audio = np.concatenate(parts)
+        audio = audio + 0.02 * sox_noise("pinknoise", len(audio) / RATE + 0.1)[:len(audio)]
+    hits, cpu = run_spotter(audio)
+    return {"what": what, "hits": hits, "cpu": cpu, "seconds": len(audio) / RATE}
+
+
+def confusable_job(seed: int) -> dict:
+    rng = random.Random(seed)
+    parts, marks, pos = [np.zeros(RATE, np.float32)], [], RATE
+    for text, lang in CONFUSABLE:
+        for voice in (EN_VOICES[:3] if lang == "en" else JA_VOICES[:3]):
+            clip = say(text, voice, rng.choice([140, 170]))
+            clip = clip / rms(clip) * 0.2
+            parts += [clip, np.zeros(2 * RATE, np.float32)]
+            marks.append((pos / RATE, (pos + len(clip)) / RATE, text))
+            pos += len(clip) + 2 * RATE
+    audio = np.concatenate(parts)
+    audio = audio + 0.02 * sox_noise("pinknoise", len(audio) / RATE + 0.1)[:len(audio)]
+    hits, _ = run_spotter(audio)
+    return {"marks": marks, "hits": hits}
+
+
+def score(config: SpotterConfig, pos: list[dict], neg: list[dict],
+          conf: dict) -> dict:
+    """Detection, false alarms and latency of one configuration on the recorded hits."""
+    det: dict[int, list[int]] = {}
+    per_kind: dict[tuple[int, str], list[int]] = {}
+    latency: list[float] = []
+    for job in pos:
+        hits = [(d, at) for d, at in job["hits"] if config.accepts(d)]
+        for start, end, _voice in job["marks"]:
+            found = [at for d, at in hits if start - 0.3 <= d.end <= end + 1.0]
+            det.setdefault(job["snr"], []).append(bool(found))
+            per_kind.setdefault((job["snr"], job["kind"]), []).append(bool(found))
+            if found:
+                latency.append(min(found) - end)
+    fa: dict[str, list[float]] = {}
+    for job in neg:
+        key = "noise" if job["what"] in NOISES else "talk"
+        n = sum(config.accepts(d) for d, _ in job["hits"])
+        fa.setdefault(key, [0, 0.0])
+        fa[key][0] += n
+        fa[key][1] += job["seconds"]
+    fired = [any(config.accepts(d) and s - 0.3 <= d.end <= e + 1.0
+                 for d, _ in conf["hits"]) for s, e, _ in conf["marks"]]
+    return {"det": {k: float(np.mean(v)) for k, v in det.items()},
+            "per_kind": {k: float(np.mean(v)) for k, v in per_kind.items()},
+            "n": {k: len(v) for k, v in det.items()},
+            "fa": {k: (v[0], v[0] * 3600 / v[1], v[1]) for k, v in fa.items()},
+            "latency": latency, "confusable": (sum(fired), len(fired))}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="about 5x less audio")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    for tool in ("espeak-ng", "sox"):
+        if shutil.which(tool) is None:
+            print(f"eval_voice: {tool} is not installed (apt-get install espeak-ng sox)")
+            return 2
+    count = 8 if args.quick else 24
+    neg_seconds = 720.0 if args.quick else 3600.0
+    snrs = [20, 10, 5, 0]
+    t0 = time.time()
+    pos_jobs = [(k, s, args.seed * 1000 + i, count) for i, (k, s) in
+                enumerate((k, s) for s in snrs for k in NOISES)]
+    noise_secs = neg_seconds / len(NOISES)
+    neg_jobs = [(k, args.seed + i, noise_secs) for i, k in enumerate(NOISES)]
+    neg_jobs += [("talk", args.seed + 100 + i, neg_seconds / 4) for i in range(4)]
+    with ProcessPoolExecutor(args.workers) as pool:
+        conf_f = pool.submit(confusable_job, args.seed)
+        neg = list(pool.map(negative_job, neg_jobs))
+        pos = list(pool.map(positive_job, pos_jobs))
+        conf = conf_f.result()
+    audio = sum(j["seconds"] for j in pos + neg)
+    cpu = sum(j["cpu"] for j in pos + neg)
+    print(f"audio processed: {audio / 60:.1f} min, spotter CPU {cpu:.0f} s "
+          f"({audio / cpu:.0f}x real time on one core); wall {time.time() - t0:.0f} s")
+    base = SpotterConfig()
+    settings = [base] + [dataclasses.replace(base, **kw) for kw in (
+        {"min_ratio": -10.0}, {"min_ratio": -8.0}, {"min_ratio": -3.0},
+        {"min_ratio": 0.0}, {"max_level": 10}, {"max_level": 30}, {"min_rise_db": 6.0},
+        {"min_rise_db": 14.0}, {"max_length": 1.0}, {"max_length": 2.5},
+        {"max_level": 30, "min_rise_db": 0.0, "max_length": 99.0,
+         "min_ratio": -math.inf})]
+    print()
+    print("setting (default first)                   " + "  ".join(f"{s:>3}dB" for s in snrs)
+          + "  FA/h noise  FA/h talk  confusable")
+    for cfg in settings:
+        r = score(cfg, pos, neg, conf)
+        name = (f"lvl<={cfg.max_level} rise>={cfg.min_rise_db:g} "
+                f"len<={cfg.max_length:g} LR>={cfg.min_ratio:g}")
+        dets = "  ".join(f"{100 * r['det'][s]:4.0f}%" for s in snrs)
+        fa = r["fa"]
+        print(f"{name:42s} {dets}  {fa['noise'][1]:10.1f} {fa['talk'][1]:10.1f}"
+              f"  {r['confusable'][0]:>4}/{r['confusable'][1]}")
+    r = score(base, pos, neg, conf)
+    print(f"\ncalls per SNR: {r['n'][snrs[0]]}; negatives: noise "
+          f"{r['fa']['noise'][2] / 60:.0f} min, talk {r['fa']['talk'][2] / 60:.0f} min")
+    print("default setting, detection by noise type:")
+    print("noise        " + "  ".join(f"{s:>3}dB" for s in snrs))
+    for kind in NOISES:
+        print(f"{kind:12s} " + "  ".join(f"{100 * r['per_kind'][(s, kind)]:4.0f}%"
+                                         for s in snrs))
+    lat = np.array(r["latency"])
+    print(f"latency word end -> decision (audio s): median {np.median(lat):.2f}, "
+          f"p90 {np.percentile(lat, 90):.2f}, max {lat.max():.2f}")
+    print(f"false alarms (default): noise {r['fa']['noise'][0]} in "
+          f"{r['fa']['noise'][2] / 3600:.2f} h, talk {r['fa']['talk'][0]} in "
+          f"{r['fa']['talk'][2] / 3600:.2f} h")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,294 @@
+"""Camera subcommands: ``markers``, ``calibrate``, ``watch`` and ``demo``.
+
+``watch`` and ``demo`` feed the pipeline's events to a live
+:class:`referee.session.Referee` through :class:`LiveTable`, which prints each
+ruling as it happens, writes the table log, and switches the round-end
+scoring scan on when the referee asks for the losers' hands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, TextIO
+
+from referee.log import Header, LogError, dump_event
+from referee.session import Referee
+
+from .geometry import TABLE_MM, CalibrationError
+
+
+class LiveTable:
+    """Events in, rulings out: the referee side of a camera session.
+
+    Args:
+        header: the table-log header.
+        out: where rulings are printed (one line each).
+        log_path: the table log to write (header first), or ``None``.
+    """
+
+    def __init__(self, header: dict[str, Any], out: TextIO = sys.stdout,
+                 log_path: str | None = None):
+        self.referee = Referee(header)
+        self.out = out
+        self.log = open(log_path, "w", encoding="utf-8") if log_path else None
+        if self.log:
+            self.log.write(dump_event(self.referee.header.to_dict()) + "\n")
+            self.log.flush()
+        self.pipeline: Any = None
+        self.lock = threading.Lock()
+
+    def append(self, event: dict[str, Any]) -> list:
+        """Record one event, print its rulings; start the scan at a round's end."""
+        with self.lock:
+            try:
+                rulings = self.referee.append(event)
+            except LogError as exc:
+                print(f"[---] skipped an event that is not one: {exc.message}", file=self.out)
+                return []
+            if self.log:
+                self.log.write(dump_event(event) + "\n")
+                self.log.flush()
+            line = len(self.referee.events)
+            for r in rulings:
+                src = event.get("source", "")
+                print(f"[{line:>3}] {float(event.get('t', 0)):6.1f}s {src:<6} {r.ruling:<9} "
+                      f"{r.rule:<24} {r.text}", file=self.out, flush=True)
+                if r.rule.endswith("round-end") and r.ruling == "pending" and self.pipeline:
+                    self.pipeline.set_scan(True)
+            return rulings
+
+    def state(self) -> dict[str, Any]:
+        with self.lock:
+            return self.referee.state()
+
+    def close(self) -> None:
+        if self.log:
+            self.log.close()
+
+
+# -- markers ---------------------------------------------------------------------------
+def markers_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", default="markers.png", help="PNG to write (default markers.png)")
+    p.add_argument("--dpi", type=int, default=150, help="print resolution (150)")
+    p.add_argument("--marker-mm", type=float, default=60.0, help="marker side in mm (60)")
+
+
+def markers(args: argparse.Namespace) -> int:
+    """Write the printable sheet of the four corner markers."""
+    import cv2
+
+    from .markers import marker_sheet
+
+    if not 50 <= args.dpi <= 600 or not 20 <= args.marker_mm <= 90:
+        print("tableref markers: --dpi must be 50-600 and --marker-mm 20-90", file=sys.stderr)
+        return 2
+    sheet = marker_sheet(args.dpi, args.marker_mm)
+    if not cv2.imwrite(args.out, sheet):
+        print(f"tableref markers: cannot write {args.out}", file=sys.stderr)
+        return 2
+    print(f"wrote {args.out}: print it on A4 at 100 % scale, cut the four markers, and put "
+          "each marker's centre on its corner of the play area.")
+    return 0
+
+
+# -- calibrate -------------------------------------------------------------------------
+def _size(text: str) -> tuple[float, float]:
+    try:
+        w, h = (float(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must look like 560x420, got {text!r}") from None
+    if w <= 0 or h <= 0:
+        raise argparse.ArgumentTypeError(f"size must be positive, got {text!r}")
+    return w, h
+
+
+def _players(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("--players needs names separated by commas")
+    return names
+
+
+def calibrate_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("source", help="image, video, image folder, camera index or stream URL")
+    p.add_argument("--table", default="default", help="name to save the table under")
+    p.add_argument("--players", type=_players, default=["A", "B", "C", "D"],
+                   help="names in seating order, seat 0 nearest the camera")
+    p.add_argument("--size", type=_size, default=TABLE_MM,
+                   help="play area between the markers in mm (default 560x420)")
+    p.add_argument("--corners", help="x,y,x,y,x,y,x,y: the area's corners in pixels "
+                   "(top-left, top-right, bottom-right, bottom-left) instead of markers")
+    p.add_argument("--frames", type=int, default=30, help="frames to search for markers")
+    p.add_argument("--preview", help="write the frame with the zones drawn to this JPEG")
+
+
+def _first_frames(spec: str, count: int):
+    import cv2
+
+    if Path(spec).is_file() and Path(spec).suffix.lower() in (".jpg", ".jpeg", ".png", ".bmp"):
+        image = cv2.imread(spec)
+        if image is not None:
+            yield image
+        return
+    from .sources import FrameSource, SourceError
+
+    src = FrameSource(spec)
+    try:
+        src.open()
+        for _ in range(count):
+            frame = src.read()
+            if frame is None:
+                break
+            yield frame.image
+    except SourceError as exc:
+        print(f"tableref calibrate: {exc}", file=sys.stderr)
+    finally:
+        src.close()
+
+
+def calibrate(args: argparse.Namespace) -> int:
+    """Calibrate from markers (or given corners) and save the table."""
+    import cv2
+    import numpy as np
+
+    from .geometry import TableGeometry, table_path
+    from .markers import calibrate_from_markers
+
+    geo = None
+    problem = "no frame could be read"
+    for image in _first_frames(args.source, max(1, args.frames)):
+        h, w = image.shape[:2]
+        try:
+            if args.corners:
+                pts = [float(v) for v in args.corners.split(",")]
+                if len(pts) != 8:
+                    raise CalibrationError("--corners needs 8 numbers: x,y for four corners")
+                geo = TableGeometry.from_corners(np.array(pts).reshape(4, 2), (w, h),
+                                                 args.players, args.size)
+            else:
+                geo = calibrate_from_markers(image, args.players, args.size)
+            break
+        except (CalibrationError, ValueError) as exc:
+            problem = str(exc)
+            if args.corners:
+                break
+    if geo is None:
+        print(f"tableref calibrate: {problem}", file=sys.stderr)
+        return 1
+    geo.name = args.table
+    try:
+        path = geo.save(table_path(args.table))
+    except (OSError, CalibrationError) as exc:
+        print(f"tableref calibrate: cannot save the table: {exc}", file=sys.stderr)
+        return 2
+    print(f"saved table {args.table!r} ({geo.method}, {geo.size[0]:.0f} x {geo.size[1]:.0f} mm,"
+          f" frames {geo.image_size[0]}x{geo.image_size[1]}) to {path}")
+    if args.preview:
+        canvas = image.copy()
+        for zone in geo.zones.values():
+            poly = geo.to_image(zone.polygon).astype(np.int32)
+            cv2.polylines(canvas, [poly], True, (255, 200, 0), 1, cv2.LINE_AA)
+        cv2.imwrite(args.preview, canvas)
+    return 0
+
+
+# -- watch -----------------------------------------------------------------------------
+def watch_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("source", help="camera index, video file, image folder or stream URL")
+    p.add_argument("--game", default="uno", help="uno, junocos, narabe-runo or overflow")
+    p.add_argument("--rules", help="rules preset (default: official for uno, else the game)")
+    p.add_argument("--players", type=_players, required=True,
+                   help="names in seating order, seat 0 nearest the camera")
+    p.add_argument("--dealer", help="the dealer (default: the last player)")
+    p.add_argument("--log", help="write the table log (JSON lines) here")
+    p.add_argument("--table", help="a table saved by 'tableref calibrate' (name or .json)")
+    p.add_argument("--evidence", help="folder for the evidence JPEGs (default: none)")
+    p.add_argument("--fps", type=float, help="process at most this many frames a second")
+    p.add_argument("--realtime", action="store_true", help="play a video file at its speed")
+    p.add_argument("--listen", nargs="?", const="", metavar="DEVICE|FILE",
+                   help="also listen for UNO calls (microphone, or an audio file)")
+
+
+def _listen(spec: str, table: LiveTable, clock: Callable[[], float]) -> Any:
+    try:
+        from voice.bridge import listen_into  # type: ignore[import-not-found]
+    except ImportError as exc:
+        print(f"listening is not available in this installation ({exc}); "
+              "going on without it", file=sys.stderr)
+        return None
+    device = file = None
+    if spec and Path(spec).is_file():
+        file = spec
+    elif spec:
+        device = int(spec) if spec.isdigit() else spec
+    try:
+        return listen_into(lambda e: table.append({**e, "source": e.get("source", "voice")}),
+                           table.state, device=device, file=file, clock=clock)
+    except Exception as exc:  # no microphone, unreadable file: the camera goes on
+        print(f"cannot listen ({exc}); going on without it", file=sys.stderr)
+        return None
+
+
+def watch(args: argparse.Namespace) -> int:
+    """Referee a live table headless: rulings printed as they happen."""
+    from .pipeline import TablePipeline
+
+    rules = args.rules or ("official" if args.game == "uno" else args.game)
+    header = {"type": "game", "game": args.game, "rules": rules, "players": args.players,
+              "dealer": args.dealer or args.players[-1], "options": {}}
+    try:
+        Header.from_dict(header)
+        table = LiveTable(header, log_path=args.log)
+    except (LogError, ValueError, OSError) as exc:
+        print(f"tableref watch: {exc}", file=sys.stderr)
+        return 2
+    pipeline = TablePipeline(args.source, game=args.game, players=args.players,
+                             table=args.table, evidence_dir=args.evidence,
+                             on_event=table.append, fps=args.fps, realtime=args.realtime)
+    table.pipeline = pipeline
+    started = time.monotonic()
+    handle = _listen(args.listen, table, lambda: time.monotonic() - started) \
+        if args.listen is not None else None
+    stop = threading.Event()
+    last: dict[str, Any] = {}
+    runner = threading.Thread(target=pipeline.run, args=(stop,), daemon=True)
+    runner.start()
+    try:
+        while runner.is_alive():
+            runner.join(0.5)
+            status = pipeline.status()
+            if (status["state"], status["message"]) != (last.get("state"), last.get("message")):
+                print(f"camera: {status['state']}: {status['message']}", file=sys.stderr)
+                last = status
+    except KeyboardInterrupt:
+        stop.set()
+        runner.join(5)
+    finally:
+        if handle is not None and hasattr(handle, "stop"):
+            handle.stop()
+        table.close()
+    print(json.dumps(table.state(), ensure_ascii=False))
+    return 1 if pipeline.status()["state"] == "error" else 0
+
+
+# -- demo ------------------------------------------------------------------------------
+def demo_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--oracle", action="store_true",
+                   help="use the renderer's oracle detector instead of the shipped model")
+    p.add_argument("--replay", action="store_true",
+                   help="only replay the ground-truth log through the referee")
+    p.add_argument("--fps", type=float, default=None,
+                   help="process at most this many frames a second (default: all)")
+    p.add_argument("--evidence", help="folder for the evidence JPEGs (default: none)")
+
+
+def demo(args: argparse.Namespace) -> int:
+    """Referee the bundled demo video; compare what was seen with the ground truth."""
+    from .demo.run import run_demo
+
+    return run_demo(args)
