@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test install browser
+.PHONY: demo test install system-deps
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -15,8 +15,8 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(VENV)/bin/tableref demo
 
-browser:
-	bash scripts/ensure-chromium.sh
+system-deps:
+	bash scripts/system-deps.sh
 
-test: $(STAMP) browser
+test: $(STAMP) system-deps
 	$(PY) -m pytest -q -p no:cacheprovider

@@ -38,13 +38,15 @@ def main(argv: list[str] | None = None) -> int:
 
     options = {**json.loads(args.options), "rounds": 10**9, "scoring": "japan"}
     t0 = time.perf_counter()
-    sim = simulate(args.seed, args.players, options, check=False, max_events=args.events)
+    sim = simulate(
+        args.seed, args.players, options, check=False, max_events=args.events)
     lines = sim.lines()
     made = time.perf_counter() - t0
     n = len(lines) - 1
     rounds = len(sim.game.s.rounds)
-    print(f"log: {n} events, {rounds} rounds, {args.players} players, options {args.options}"
-          f" (simulated in {made:.1f} s)")
+    print(
+        f"log: {n} events, {rounds} rounds, {args.players} players, options "
+        f"{args.options} (simulated in {made:.1f} s)")
 
     best = best_cpu = float("inf")
     rulings = 0

@@ -5,7 +5,8 @@
 
 For each detector and input frame rate it runs the whole pipeline (decode,
 resize, detector, hands, tracking, play detection, evidence off) over the demo
-video as fast as it can and reports:
+video as fast as it can, feeding a live referee as ``tableref demo`` does (the
+referee switches the round-end scan on), and reports:
 
 - play-event precision and recall against the ground-truth log (``start`` and
   ``play``; draws and reveals on their own lines);
@@ -39,8 +40,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from referee.game import replay  # noqa: E402
+from vision.commands import LiveTable  # noqa: E402
 from vision.demo.evaluate import compare, percentile  # noqa: E402
 from vision.demo.oracle import OracleDetector  # noqa: E402
+from vision.demo.run import SpokenFeed  # noqa: E402
 from vision.pipeline import DEMO_DIR, TablePipeline, load_default_detector  # noqa: E402
 
 PLAYERS = ["Aiko", "Ben", "Chie"]
@@ -79,14 +83,25 @@ class Timed:
 
 
 def run(folder: Path, detector) -> dict:
+    """The pipeline, the live referee and the spoken events, as ``tableref demo`` runs."""
     events: list[dict] = []
     timed = Timed(detector)
+    truth = [json.loads(x) for x in (folder / "demo-table.jsonl").read_text().splitlines()]
+    table = LiveTable(truth[0], out=open(os.devnull, "w"))
+    feed = SpokenFeed(truth[1:], table.append)
+
+    def on_event(event: dict) -> None:
+        events.append(event)
+        feed.seen(event)
+
     pipe = TablePipeline(str(folder / "demo-table.mp4"), players=PLAYERS, detector=timed,
-                         on_event=events.append, realtime=False)
+                         on_event=on_event, realtime=False)
+    table.pipeline = pipe
     cpu0, wall0 = time.process_time(), time.perf_counter()
     pipe.run(threading.Event())
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    truth = [json.loads(x) for x in (folder / "demo-table.jsonl").read_text().splitlines()]
+    feed.finish()
+    expected = replay(json.dumps(e) for e in truth).state().get("scores")
     scores = compare(truth[1:], events)
     fps = pipe.source.fps
     frames = pipe.status()["frames"]
@@ -94,7 +109,7 @@ def run(folder: Path, detector) -> dict:
     who = [(e.get("reach_from"), g.get("player")) for e, g in _pairs(truth[1:], events)]
     return {"scores": scores, "fps": fps, "frames": frames, "cpu": cpu, "wall": wall,
             "video_s": video_s, "detector_ms": 1000 * timed.seconds / max(timed.calls, 1),
-            "who": who}
+            "who": who, "final": table.state().get("scores"), "expected": expected}
 
 
 def _pairs(truth, events):
@@ -137,6 +152,8 @@ def report(name: str, fps: int, r: dict) -> None:
     print(f"  throughput {r['frames'] / r['wall']:.0f} frames/s; CPU {r['cpu']:.1f} s for "
           f"{r['video_s']:.1f} s of video = {r['cpu'] / r['video_s']:.2f} cores at "
           f"{fps} fps real-time input")
+    same = "equal" if r["final"] == r["expected"] else "DIFFER from"
+    print(f"  final scores {r['final']} {same} the ground truth's")
     named = [w for w in r["who"] if w[0] is not None]
     right = sum(1 for a, b in named if a == b)
     print(f"  reach_from = the player who acted: {right}/{len(r['who'])} "

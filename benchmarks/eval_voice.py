@@ -287,10 +287,10 @@ def main() -> int:
           f"({audio / cpu:.0f}x real time on one core); wall {time.time() - t0:.0f} s")
     base = SpotterConfig()
     settings = [base] + [dataclasses.replace(base, **kw) for kw in (
-        {"min_ratio": -10.0}, {"min_ratio": -8.0}, {"min_ratio": -3.0},
-        {"min_ratio": 0.0}, {"max_level": 10}, {"max_level": 30}, {"min_rise_db": 6.0},
+        {"min_ratio": -15.0}, {"min_ratio": -7.0}, {"min_ratio": -4.0},
+        {"min_ratio": 0.0}, {"max_level": 10}, {"max_level": 25}, {"min_rise_db": 6.0},
         {"min_rise_db": 14.0}, {"max_length": 1.0}, {"max_length": 2.5},
-        {"max_level": 30, "min_rise_db": 0.0, "max_length": 99.0,
+        {"max_level": 25, "min_rise_db": 0.0, "max_length": 99.0,
          "min_ratio": -math.inf})]
     print()
     print("setting (default first)                   " + "  ".join(f"{s:>3}dB" for s in snrs)

@@ -11,7 +11,7 @@ Prints kills, events acknowledged, events lost (must be 0) and the resume time
 (ms from process start to the first good ``/api/state`` answer). Exit status 1
 if anything was lost or a restart did not match a clean replay.
 
-    .venv/bin/python benchmarks/fault_kill9.py [--kills 50] [--seed 1]
+    .venv/bin/python benchmarks/fault_kill9.py [--kills 50] [--seed 1] [--undo-every 4]
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-delay", type=float, default=0.5,
                     help="longest random time (s) between a restart and its kill")
     ap.add_argument("--per-game", type=int, default=10, help="kills per stored game")
+    ap.add_argument("--undo-every", type=int, default=0,
+                    help="also undo every Nth event and post it again (0: never)")
     ap.add_argument("--db", help="database to use (default: a temporary folder)")
     args = ap.parse_args(argv)
 
@@ -51,7 +53,8 @@ def main(argv: list[str] | None = None) -> int:
             header, events = event_stream(seed, 4000)
             before = report.kills
             kills = min(args.per_game, args.kills - report.kills)
-            kill_cycles(db, header, events, kills, seed, args.max_delay, report)
+            kill_cycles(db, header, events, kills, seed, args.max_delay, report,
+                        undo_every=args.undo_every)
             game += 1
             print(f"game {game}: {report.kills - before} kills, {report.stored} events "
                   f"stored, {report.lost} lost so far", flush=True)
@@ -60,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python {platform.python_version()}, {platform.machine()}, "
           f"{elapsed:.1f} s in all")
     print(f"kills: {report.kills}")
-    print(f"events acknowledged: {report.acked}")
+    print(f"requests acknowledged (events{' and undos' if args.undo_every else ''}): "
+          f"{report.acked}")
     print(f"events lost: {report.lost}")
     print(f"restarts checked against a clean replay: {len(resume)}")
     print(f"resume time ms: median {statistics.median(resume):.0f}, "

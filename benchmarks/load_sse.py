@@ -29,7 +29,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--viewers", type=int, default=16)
     ap.add_argument("--events", type=int, default=200)
-    ap.add_argument("--rate", type=float, default=20.0, help="events per second (0: flat out)")
+    ap.add_argument("--rate", type=float, default=20.0,
+                    help="events per second (0: flat out)")
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args(argv)
 
@@ -48,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python {platform.python_version()}, {platform.machine()}")
     print(f"viewers: {result['viewers']}, events: {result['events']} at "
           f"{args.rate or 'max'} /s, messages per viewer: {result['messages']}")
+    print(f"posting took {result['post_seconds']:.2f} s "
+          f"({result['events'] / result['post_seconds']:.0f} events/s acknowledged)")
     print(f"event-to-viewer latency ms: p50 {percentile(lat, 50):.1f}, "
           f"p95 {percentile(lat, 95):.1f}, max {max(lat):.1f} ({len(lat)} samples)")
     print(f"every viewer got every ruling in order: {result['complete']}")

@@ -185,7 +185,7 @@ def _layout(rng: np.random.Generator, size: int, mode: str) -> list[tuple[float,
             out.append((cx + rng.normal(0, h * 0.12), cy + rng.normal(0, h * 0.12), h,
                         rng.uniform(-np.pi, np.pi)))
     elif mode == "hand":
-        n = int(rng.integers(3, 9))
+        n = int(rng.integers(3, 10))
         h = height_for(float(np.exp(rng.uniform(np.log(0.04), np.log(0.2)))))
         px, py = rng.uniform(0.3, 0.7, 2) * size
         base = rng.uniform(-np.pi, np.pi)
@@ -194,8 +194,8 @@ def _layout(rng: np.random.Generator, size: int, mode: str) -> list[tuple[float,
             a = base + (i - (n - 1) / 2) * spread
             out.append((px + np.sin(a) * h * 0.35, py - np.cos(a) * h * 0.35, h, a))
     else:  # scatter
-        for _ in range(int(rng.integers(1, 7))):
-            area = float(np.exp(rng.uniform(np.log(0.03), np.log(0.15))))
+        for _ in range(int(rng.integers(2, 10))):
+            area = float(np.exp(rng.uniform(np.log(0.03), np.log(0.12))))
             out.append((rng.uniform(0.1, 0.9) * size, rng.uniform(0.1, 0.9) * size,
                         height_for(area), rng.uniform(-np.pi, np.pi)))
     return out
@@ -259,8 +259,14 @@ def _visible(owner: np.ndarray, matrix: np.ndarray, ident: int) -> bool:
     return False
 
 
-def _light(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    """Shadows, glare, white-balance casts and exposure (float BGR in, float out)."""
+CASTS = {"teal": 0.1, "warm": 0.3, "cool": 0.5, "neutral": 0.8}
+
+
+def _light(rng: np.random.Generator, img: np.ndarray, force: str | None = None) -> np.ndarray:
+    """Shadows, glare, white-balance casts and exposure (float BGR in, float out).
+
+    ``force`` picks the cast (a key of :data:`CASTS`) without changing the draws.
+    """
     size = img.shape[0]
     if rng.random() < 0.5:  # a soft shadow band or vignette
         g = _smooth_noise(rng, size, 3)
@@ -272,6 +278,8 @@ def _light(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         blob = np.exp(-(((xx - cx) / sx) ** 2 + ((yy - cy) / sy) ** 2))
         img += (rng.uniform(80, 220) * blob)[..., None]
     cast = rng.random()
+    if force is not None:
+        cast = CASTS[force]
     gains = np.ones(3, np.float32)
     mix = np.eye(3, dtype=np.float32)
     if cast < 0.25:  # green/yellow webcam cast: blue turns teal
@@ -334,7 +342,7 @@ def compose_scene(rng: np.random.Generator, imgsz: int = 640,
     owner = np.full((size, size), -2, np.int32)
     cards: list[tuple[int, int, np.ndarray]] = []
     if rng.random() >= empty_fraction:
-        mode = str(rng.choice(["scatter", "pile", "hand", "held"], p=[0.35, 0.2, 0.2, 0.25]))
+        mode = str(rng.choice(["scatter", "pile", "hand", "held"], p=[0.4, 0.15, 0.2, 0.25]))
         if kind == "room":
             mode = "held"
         design = str(rng.choice(DESIGNS))
@@ -367,4 +375,38 @@ def compose_scene(rng: np.random.Generator, imgsz: int = 640,
             quads.append(quad)
     scene.class_ids = ids
     scene.corners = np.array(quads, np.float32).reshape(-1, 4, 2)
+    return scene
+
+
+def compose_single(rng: np.random.Generator, label: str, imgsz: int = 320,
+                   design: str | None = None, angle: float | None = None,
+                   cast: str | None = None) -> Scene:
+    """One card of a given label on a table, for targeted tests (hard pairs).
+
+    Args:
+        rng: the source of randomness.
+        label: the card's label (of ``CLASSES``).
+        imgsz: image side in pixels.
+        design: ``modern``/``classic`` or ``None`` for either.
+        angle: rotation in radians (``None``: upright give or take 0.3).
+        cast: a white-balance cast of :data:`CASTS` or ``None`` for any.
+    """
+    size = int(imgsz)
+    canvas, _ = _background(rng, size)
+    owner = np.full((size, size), -2, np.int32)
+    design = design or str(rng.choice(DESIGNS))
+    area = rng.uniform(0.08, 0.3)
+    h = float(np.sqrt(area * size * size / CARD_ASPECT))
+    theta = float(rng.normal(0, 0.3) if angle is None else angle)
+    bgr, alpha, up = _texture(label, design, int(rng.integers(2)), h)
+    matrix = _placement(size / 2 + rng.normal(0, size * 0.05),
+                        size / 2 + rng.normal(0, size * 0.05), h, theta)
+    _paste(canvas, owner, bgr * rng.uniform(0.9, 1.05, 3).astype(np.float32), alpha,
+           matrix @ np.diag([up, up, 1.0]), 0, rng.uniform(0, 0.01) * size)
+    scene = Scene(_degrade(rng, _light(rng, canvas, cast)))
+    tw, th = _TEX * CARD_ASPECT, _TEX
+    quad = cv2.perspectiveTransform(np.float32([[[0, 0], [tw, 0], [tw, th], [0, th]]]),
+                                    matrix)[0]
+    scene.class_ids = [CLASSES.index(label)]
+    scene.corners = quad[None].astype(np.float32)
     return scene

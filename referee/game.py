@@ -66,6 +66,7 @@ class Game:
 
 
 _REGISTRY: list[type[Game]] = []
+_BROKEN: dict[str, str] = {}  # module -> why it could not be imported
 
 
 def register(cls: type[Game]) -> type[Game]:
@@ -79,14 +80,18 @@ def _load_builtin_games() -> None:
     # Import for the side effect of registration; each import is optional so
     # that one broken game module never takes the others down.
     import importlib
+    import warnings
 
     for mod in ("referee.uno", "referee.tgus_t", "referee.junocos", "referee.narabe",
                 "referee.overflow"):
+        if mod in _BROKEN:
+            continue
         try:
             importlib.import_module(mod)
-        except ModuleNotFoundError as exc:
-            if exc.name != mod:
-                raise
+        except Exception as exc:  # one broken game must not take the others down
+            _BROKEN[mod] = f"{exc.__class__.__name__}: {exc}"
+            warnings.warn(f"game module {mod} could not be loaded: {_BROKEN[mod]}",
+                          RuntimeWarning, stacklevel=2)
 
 
 def games() -> list[type[Game]]:

@@ -22,7 +22,8 @@ def _fields(value: Any) -> list[tuple[str, Any, str, str]]:
         v = getattr(value, f.name)
         if isinstance(v, tuple):
             v = ", ".join(map(str, v))
-        out.append((f.name, v, f.metadata.get("help", ""), f.metadata.get("source", "")))
+        out.append(
+            (f.name, v, f.metadata.get("help", ""), f.metadata.get("source", "")))
     return out
 
 
@@ -69,9 +70,11 @@ def describe(name: str) -> str:
             for opt, v, help_, source in rows:
                 shown = str(v).lower() if isinstance(v, bool) else v
                 lines.append(f"  {opt} = {shown}")
-                lines.append(f"      {help_}" + (f"  [source: {source}]" if source else ""))
+                lines.append(
+                    f" {help_}" + (f" [source: {source}]" if source else ""))
                 if set_by is not None and set_by(key, opt):
                     lines.append(f"      [{key} sets it: {set_by(key, opt)}]")
             return "\n".join(lines)
-    known = sorted({p for cls in games() for p in cls.presets()} | {c.name for c in games()})
+    known = sorted(
+        {p for cls in games() for p in cls.presets()} | {c.name for c in games()})
     raise KeyError(f"no preset or game named {name!r}; known: {', '.join(known)}")

@@ -247,6 +247,13 @@ class GameStore:
                 (game_id,)).fetchall()
         return [{"version": v, "at": at, "reason": r} for v, at, r in rows]
 
+    def evidence(self, game_id: int) -> list[str]:
+        """Paths of the evidence frames kept for a game (within the limit), oldest first."""
+        with self._lock:
+            rows = self._db.execute("SELECT path FROM evidence WHERE game_id=? ORDER BY id",
+                                    (game_id,)).fetchall()
+        return [p for (p,) in rows]
+
     def games(self) -> list[GameSummary]:
         """Every stored game, newest first."""
         with self._lock:

@@ -214,7 +214,7 @@ class TablePipeline:
             self._setup(image)
         dets = self._detect(frame, image)
         hands: HandTracker = self.stages["hands"]
-        dets = hands.update(image, dets)
+        dets = hands.update(image, dets, frame.t)
         dets = self.stages["tracker"].update(dets, frame.t)
         tracks = self.stages["tracker"].tracks
         scan: HandScan = self.stages["scan"]

@@ -20,8 +20,9 @@ Cards that land in the same frame form one multi-card play; with
 that land within ``group_s`` seconds of each other are grouped too, at the
 cost of that much latency.
 
-**Draws** are seen from the hands: an arm whose tip dwells on the draw pile for
-``draw_dwell_s`` and then leaves took a card; takes by the same seat within
+**Draws** are seen from the hands: an arm whose tip rests on the draw pile
+(moving slower than ``draw_still_mm_s``) for ``draw_dwell_s`` and then leaves
+took a card (an arm passing over the pile on its way does not rest); takes by the same seat within
 ``draw_group_s`` form one ``draw`` event with their count. Reaches into the
 draw pile before the round's first card (turning the start card) are not draws.
 """
@@ -52,6 +53,7 @@ class PlayConfig:
     group_s: float = 0.0
     clear_s: float = 3.0
     draw_dwell_s: float = 0.25
+    draw_still_mm_s: float = 250.0
     draw_group_s: float = 1.5
     reach_memory_s: float = 3.0
 
@@ -89,6 +91,8 @@ class PileCard:
 class _DrawReach:
     start: float
     last: float
+    tip: tuple[float, float]
+    still: float = 0.0  # seconds the hand rested on the pile
     seats: list[str | None] = field(default_factory=list)
 
 
@@ -172,16 +176,23 @@ class UnoPlayDetector:
             if self.geometry.inside("discard", np.array([r.tip]))[0]:
                 self._discard_reach = (t, r.seat)
         if in_draw:
-            if self._draw_reach is None:
-                self._draw_reach = _DrawReach(t, t)
-            self._draw_reach.last = t
+            tip = in_draw[0].tip
+            reach = self._draw_reach
+            if reach is None:
+                self._draw_reach = _DrawReach(t, t, tip)
+            else:
+                dt = t - reach.last
+                if dt > 0 and np.hypot(tip[0] - reach.tip[0], tip[1] - reach.tip[1]) \
+                        <= cfg.draw_still_mm_s * dt:
+                    reach.still += dt
+                reach.last, reach.tip = t, tip
             self._draw_reach.seats += [r.seat for r in in_draw]
             return []
         reach = self._draw_reach
-        if reach is None or t - reach.last < 0.1:
+        if reach is None or t - reach.last < 0.095:
             return []
         self._draw_reach = None
-        if reach.last - reach.start < cfg.draw_dwell_s or not self.pile:
+        if reach.still < cfg.draw_dwell_s or not self.pile:
             return []
         named = [s for s in reach.seats if s is not None]
         seat = max(set(named), key=named.count) if named else None

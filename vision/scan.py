@@ -41,12 +41,14 @@ class HandScan:
         geometry: the table's seat zones.
         settle_s: how long a seat's cards must stay unchanged and untouched.
         exclude: zones whose cards are not anyone's hand (the piles).
+        min_age_s: a card counts once it has been tracked this long.
     """
 
     def __init__(self, geometry: TableGeometry, settle_s: float = 1.0,
-                 exclude: tuple[str, ...] = PILES):
+                 exclude: tuple[str, ...] = PILES, min_age_s: float = 0.4):
         self.geometry = geometry
         self.exclude = exclude
+        self.min_age_s = min_age_s
         self.settle_s = settle_s
         self._active = False
         self._seen: dict[str, tuple[tuple[str, ...], float]] = {}
@@ -78,9 +80,12 @@ class HandScan:
             seat = self.geometry.seat_of(point)
             if seat is None:
                 continue
-            label = dets.labels[i]
+            if track is None or t - track.born < self.min_age_s:
+                continue  # a card just put down, or a one-frame phantom: not yet
             touched = bool(dets.data.get("touched", np.zeros(len(dets), bool))[i])
-            by_seat.setdefault(seat, []).append("?" if touched else label)
+            # the track's majority label rides out one-frame misreads; a card a
+            # hand still touches keeps the seat waiting
+            by_seat.setdefault(seat, []).append("?" if touched else track.label)
         busy = {r.seat for r in reaches}
         events = []
         for seat in self.geometry.players:

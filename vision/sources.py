@@ -250,7 +250,7 @@ class RetryingSource:
                 if self.max_retries is not None and failures > self.max_retries:
                     self._set("error", f"{exc}; gave up after {failures - 1} retries")
                     return
-                self._set("retrying", f"{exc}; retrying in {delay:.1f} s")
+                self._set("retrying", f"{exc}; retry {failures} in {delay:.1f} s")
                 stop.wait(delay)
                 delay = min(delay * 2, self.max_delay)
                 continue

@@ -51,12 +51,18 @@ class Track:
         return np.array(self.history[-1][2:4])
 
     def settled(self, now: float, frames: int, seconds: float, move_mm: float) -> bool:
-        """True when the last ``frames`` reads (spanning at least ``seconds``, up to
-        ``now``) agree on the label, moved and changed size by at most
+        """True when the reads of the last ``seconds`` (at least ``frames`` of them,
+        the newest at ``now``) agree on the label, moved and changed size by at most
         ``move_mm`` and were not touched by a hand."""
         if len(self.history) < frames or self.seen < now - 1e-9:
             return False
-        recent = list(self.history)[-frames:]
+        reads = list(self.history)
+        k = len(reads) - 1
+        while k > 0 and now - reads[k][0] < seconds - 1e-9:
+            k -= 1
+        recent = reads[k:]  # the reads of the last ``seconds``, at least ``frames``
+        if len(recent) < frames:
+            recent = reads[-frames:]
         if now - recent[0][0] < seconds - 1e-9:
             return False
         if len({h[1] for h in recent}) != 1 or any(h[6] for h in recent):
@@ -178,10 +184,10 @@ class HandTracker:
         scale = np.diag([1 / mm_px, 1 / mm_px, 1.0])
         self.warp = scale @ geometry.homography
         self.background: np.ndarray | None = None
+        self._t: float | None = None
         self.threshold = threshold
         self.kernel = np.ones((3, 3), np.uint8)
         self.ref_mean: np.ndarray | None = None
-        self.adapt = 0.002
         self.mask = np.zeros((self.size[1], self.size[0]), bool)
         self.reaches: list[Reach] = []
 
@@ -194,9 +200,12 @@ class HandTracker:
             polys.append(((table - centre) * grow + centre).astype(np.int32))
         return polys
 
-    def update(self, image: np.ndarray, detections: Detections) -> Detections:
-        """Update the background model with a frame; mark touched detections."""
+    def update(self, image: np.ndarray, detections: Detections,
+               t: float | None = None) -> Detections:
+        """Update the background model with the frame at time ``t``; mark touched cards."""
         cv2 = self._cv2
+        dt = 1 / 15 if t is None or self._t is None else min(max(t - self._t, 1e-3), 1.0)
+        self._t = t
         top = cv2.warpPerspective(image, self.warp, self.size, flags=cv2.INTER_AREA)
         # Per-channel gain against a slowly adapting reference: a lamp switched
         # on or a warmer light changes every pixel alike and is divided out.
@@ -204,10 +213,11 @@ class HandTracker:
         if self.ref_mean is None:
             self.ref_mean = mean
         else:
-            self.ref_mean = (1 - self.adapt) * self.ref_mean + self.adapt * mean
+            adapt = 1 - np.exp(-dt / 30.0)  # the reference follows over half a minute
+            self.ref_mean = (1 - adapt) * self.ref_mean + adapt * mean
         gain = (self.ref_mean / mean).astype(np.float32)
         top = np.clip(top.astype(np.float32) * gain, 0, 255).astype(np.uint8)
-        fg = self._foreground(top.astype(np.float32))
+        fg = self._foreground(top.astype(np.float32), dt)
         cards = np.zeros_like(fg)
         polys = self._card_mask(detections, 1.0)
         if polys:
@@ -224,7 +234,7 @@ class HandTracker:
         return Detections(detections.xyxy, detections.confidence, detections.class_id,
                           detections.corners, detections.tracker_id, detections.names, data)
 
-    def _foreground(self, top: np.ndarray) -> np.ndarray:
+    def _foreground(self, top: np.ndarray, dt: float) -> np.ndarray:
         """Pixels far from the background; the background follows what is not.
 
         One running average per pixel (not a mixture: an arm that passes the
@@ -239,7 +249,8 @@ class HandTracker:
         diff = np.abs(top - self.background).sum(axis=2)
         fg = (diff > self.threshold).astype(np.uint8) * 255
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, self.kernel)
-        rate = np.where(fg > 0, 0.01, 0.05).astype(np.float32)[:, :, None]
+        fast, slow = 1 - np.exp(-dt / 1.3), 1 - np.exp(-dt / 6.6)  # time constants, s
+        rate = np.where(fg > 0, slow, fast).astype(np.float32)[:, :, None]
         self.background += (top - self.background) * rate
         return fg
 

@@ -57,15 +57,16 @@ class SpotterConfig:
         gates: False reports every keyword hit with its measurements (for tuning).
     """
 
-    levels: tuple[int, ...] = (5, 10, 15, 20, 25, 30)
+    levels: tuple[int, ...] = (5, 10, 15, 20, 25)
     max_level: int = 20
     min_rise_db: float = 10.0
     max_length: float = 1.5
-    min_ratio: float = -5.0
+    min_ratio: float = -10.0
     island_ratio: float = 0.4
     max_dip: float = 0.15
     hold: float = 0.4
     merge: float = 0.1
+    pad: float = 0.0
     gates: bool = True
 
     def accepts(self, det: "Detection") -> bool:
@@ -263,7 +264,7 @@ class Spotter:
         if len(history) < 30:  # little history: use everything around the word
             history = self._frames(c.start - 3.0, c.end + 1.0)
         floor = float(np.percentile(history, 20))
-        rise = float(np.percentile(word, 90)) - floor
+        rise = float(np.percentile(word, 98)) - floor
         start, end, closed = self._island(c, floor,
                                           floor + max(rise * cfg.island_ratio, 3.0))
         if not closed and not final and self.seconds - start <= cfg.max_length + 0.2:
@@ -277,8 +278,8 @@ class Spotter:
             return None
         if det.length > 2.5 or det.rise_db < 3.0:
             return det  # hopeless: not worth a verification (only seen untuned)
-        i0 = max(int((start - 0.15) * RATE / FRAME) - self._db_offset, 0)
-        i1 = max(int((end + 0.15) * RATE / FRAME) - self._db_offset, 0)
+        i0 = max(int((start - cfg.pad) * RATE / FRAME) - self._db_offset, 0)
+        i1 = max(int((end + cfg.pad) * RATE / FRAME) - self._db_offset, 0)
         index, ratio = self._verifier.score(bytes(self._pcm[i0 * FRAME * 2:
                                                             i1 * FRAME * 2]))
         if index is None:

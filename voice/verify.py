@@ -3,7 +3,8 @@
 Keyword search fires on any part of speech that resembles the word. The verifier
 decodes the loud stretch around a hit twice with the same bundled acoustic model:
 
-* forced to be one call word, with only silence around it (a JSGF grammar);
+* forced to be one call word (a JSGF grammar; silence and fillers made so unlikely
+  that the word has to cover the whole stretch);
 * as free phones (pocketsphinx's phone loop with its English phone bigram).
 
 The difference of the two path scores per 10 ms frame is a log-likelihood ratio: near
@@ -52,12 +53,14 @@ class Verifier:
             with open(gram_path, "w", encoding="ascii") as fh:
                 fh.write(grammar)
             self._forced = Decoder(hmm=hmm, dict=dict_path, jsgf=gram_path,
-                                   beam=1e-80, wbeam=1e-60, pbeam=1e-80,
+                                   beam=1e-120, wbeam=1e-100, pbeam=1e-120,
+                                   silprob=1e-10, fillprob=1e-10, bestpath=False,
+                                   cmn="batch",
                                    loglevel="FATAL")
         self._phones = Decoder(hmm=hmm,
                                allphone=os.path.join(model, "en-us",
                                                      "en-us-phone.lm.bin"),
-                               lw=2.0, pip=0.3, beam=1e-20, pbeam=1e-20,
+                               lw=2.0, pip=0.3, beam=1e-20, pbeam=1e-20, cmn="batch",
                                loglevel="FATAL")
 
     @staticmethod

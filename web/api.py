@@ -15,13 +15,17 @@ from .table import game_presets, get_table
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def body() -> Any:
     """The request's JSON body; 400 with the reason when it is not JSON."""
     raw = request.get_data(cache=True)
     if not raw.strip():
         abort(400, "the request body is empty; send a JSON object")
     try:
-        return json.loads(raw.decode("utf-8"))
+        return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except UnicodeDecodeError:
         abort(400, "the request body is not UTF-8 text")
     except (ValueError, RecursionError) as exc:
@@ -222,7 +226,7 @@ def stream():
             for seq, kind, data in messages:
                 text = json.dumps(data, ensure_ascii=False)
                 yield f"id: {seq}\nevent: {kind}\ndata: {text}\n\n"
-                last = max(last, seq)
+                last = seq  # a reset may move it back (a restarted server)
 
     return Response(
         generate(),

@@ -40,7 +40,11 @@ def serve_arguments(p: argparse.ArgumentParser) -> None:
         "--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)"
     )
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any)")
-    p.add_argument("--db", help="game store (default instance/tableref.sqlite3)")
+    p.add_argument(
+        "--db",
+        help="game store, shared with 'tableref history' (default: $TABLEREF_DB, "
+        "else ~/.local/share/tableref/tableref.sqlite3)",
+    )
     p.add_argument(
         "--token", help="control token (default: a random one when not on localhost)"
     )
@@ -277,7 +281,16 @@ def serve(args: argparse.Namespace) -> int:
     if args.listen is not None:
         _listen(table, args.listen)
 
-    server = make_server(args.host, args.port, app, threaded=True)
+    try:
+        server = make_server(args.host, args.port, app, threaded=True)
+    except (OSError, SystemExit) as exc:  # werkzeug exits itself on a taken port
+        why = getattr(exc, "strerror", None) or "the address is in use or not available"
+        print(
+            f"tableref serve: cannot listen on {args.host}:{args.port}: {why}",
+            file=sys.stderr,
+        )
+        camera.stop.set()
+        return 2
     host = args.host if ":" not in args.host else f"[{args.host}]"
     url = f"http://{host}:{server.server_port}/"
     if token:

@@ -1,7 +1,7 @@
 """The HTML pages: referee view, table view, scoreboard, setup, video and evidence.
 
 Pages are rendered by Jinja (autoescaped); the script in ``static/app.js``
-only swaps in server-rendered fragments (``/partials/...``) when the SSE
+only swaps in server-rendered fragments (``/partials``) when the SSE
 stream says something changed, so every user string is escaped in one place.
 """
 

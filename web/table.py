@@ -83,6 +83,8 @@ class Table:
         message (it reloads everything) before the newest messages.
         """
         with self.lock:
+            if last > self.seq:  # an id from before a restart of the server
+                return [(self.seq, "reset", {"game": self.gid})]
             if self.seq <= last:
                 self.changed.wait(timeout)
             if self.seq <= last:
@@ -197,11 +199,31 @@ class Table:
     def _edit(
         self, action: str, line: int, events: list[dict], apply
     ) -> dict[str, Any]:
-        reason = f"{action} line {line}"
+        """Replay the corrected log, store it (one ``set_events``), announce the change.
+
+        The replay runs first so that a log the engine cannot replay changes
+        nothing; the answer is sent only once the store holds the new list.
+        """
         with self.lock:
-            with _storing():
-                self.store.set_events(self.gid, events, reason=reason)
-            change: Change = apply()
+            before = list(self._referee().events)
+            try:
+                change: Change = apply()
+            except Exception as exc:  # an engine bug: keep the table as it was
+                log.exception("the referee could not replay after %s %s", action, line)
+                self.referee = self._replayed(before)
+                raise TableError(
+                    f"the referee could not replay the log after this {action} "
+                    f"({exc.__class__.__name__}); nothing was changed",
+                    422,
+                ) from exc
+            try:
+                with _storing():
+                    self.store.set_events(
+                        self.gid, events, reason=f"{action} line {line}"
+                    )
+            except TableError:
+                self.referee = self._replayed(before)
+                raise
             result = {
                 "action": action,
                 "line": line,
@@ -212,6 +234,15 @@ class Table:
             self._announce("change", result)
             self._finish_if_over()
             return result
+
+    def _replayed(self, events: list[dict]) -> Referee:
+        referee = Referee(self._referee().header)
+        for event in events:
+            try:
+                referee.append(event)
+            except Exception:  # the same engine failure as when it was first applied
+                log.exception("the referee failed on a stored event")
+        return referee
 
     def _check_line(self, line: Any) -> None:
         n = len(self._referee().events)

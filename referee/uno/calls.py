@@ -38,13 +38,14 @@ class CallsMixin:
         note = f" (taken as {name}'s call)" if implied else ""
         count = s.hand_counts[p]
         if s.phase not in ("turn", "drawn", "challenge"):
-            return [self.ruling(ev.index, "info", "uno-call",
-                                f"{name} called UNO{note} while no round is being played, "
-                                "which has no effect.")]
+            return [self.ruling(
+                ev.index, "info", "uno-call",
+                f"{name} called UNO{note} while no round is being played, which has "
+                "no effect.")]
         if count not in (1, 2):
-            return [self.ruling(ev.index, "info", "uno-call",
-                                f"{name} called UNO{note} holding {count} cards, which has no "
-                                "effect.")]
+            return [self.ruling(
+                ev.index, "info", "uno-call",
+                f"{name} called UNO{note} holding {count} cards, which has no effect.")]
         if s.called[p]:
             return [self.ruling(ev.index, "info", "uno-call",
                                 f"{name} had already called UNO{note}.")]
@@ -65,9 +66,10 @@ class CallsMixin:
         target, _ = self.who(ev, default, key="target")
         by = self.nm(catcher) if catcher is not None else "someone"
         if target is None:
-            return [self.ruling(ev.index, "info", "uno-call",
-                                f"{by} pointed out a missing UNO call, but no target was "
-                                "logged and nobody can be caught now.")]
+            return [self.ruling(
+                ev.index, "info", "uno-call",
+                f"{by} pointed out a missing UNO call, but no target was logged and "
+                "nobody can be caught now.")]
         name = self.nm(target)
         if target == catcher:
             return [self.ruling(ev.index, "info", "uno-call",
@@ -75,16 +77,17 @@ class CallsMixin:
         if target in s.catchable and s.hand_counts[target] == 1:
             del s.catchable[target]
             if not o.uno_penalty:
-                return [self.ruling(ev.index, "info", "uno-call",
-                                    f"{name} was caught without an UNO call by {by}, but this "
-                                    "table's penalty is 0 cards.")]
+                return [self.ruling(
+                    ev.index, "info", "uno-call",
+                    f"{name} was caught without an UNO call by {by}, but this table's "
+                    "penalty is 0 cards.")]
             s.owed[target] += o.uno_penalty
             before = (f" before {self.nm(s.turn)} played"
                       if s.phase in ("turn", "drawn") and s.turn != target else "")
-            return [self.ruling(ev.index, "penalty", "uno-call",
-                                f"{name} went down to one card without calling UNO and was "
-                                f"caught by {by}{before}: {name} draws {o.uno_penalty}.",
-                                target, o.uno_penalty)]
+            return [self.ruling(
+                ev.index, "penalty", "uno-call",
+                f"{name} went down to one card without calling UNO and was caught by "
+                f"{by}{before}: {name} draws {o.uno_penalty}.", target, o.uno_penalty)]
         if s.hand_counts[target] != 1 or s.phase not in ("turn", "drawn", "challenge"):
             why = (f"{name} holds {s.hand_counts[target]} cards" if s.phase != "scoring"
                    else "the round is already won")
@@ -93,9 +96,10 @@ class CallsMixin:
         if s.called[target]:
             return [self.ruling(ev.index, "info", "uno-call",
                                 f"{name} did call UNO, so {by}'s catch has no effect.")]
-        return [self.ruling(ev.index, "info", "uno-call",
-                            f"Too late: {name}'s missing UNO call could only be caught until "
-                            "the next player had played, so there is no penalty.")]
+        return [self.ruling(
+            ev.index, "info", "uno-call",
+            f"Too late: {name}'s missing UNO call could only be caught until the next "
+            "player had played, so there is no penalty.")]
 
     def on_challenge(self: "UnoGame", ev: Event) -> list[Ruling]:
         s = self.s
@@ -104,26 +108,29 @@ class CallsMixin:
         by = self.nm(p) if p is not None else "Someone"
         if (s.phase != "turn" or rec is None or s.pending_kind != "wild-draw4"
                 or not s.pending or s.turn != rec.victim):
-            return [self.ruling(ev.index, "info", "wd4-challenge",
-                                f"{by} challenged, but there is no Wild Draw Four that can be "
-                                "challenged now, so nothing happens.")]
+            return [self.ruling(
+                ev.index, "info", "wd4-challenge",
+                f"{by} challenged, but there is no Wild Draw Four that can be "
+                "challenged now, so nothing happens.")]
         victim, accused = self.nm(rec.victim), self.nm(rec.player)
         if p != rec.victim:
-            return [self.ruling(ev.index, "info", "wd4-challenge",
-                                f"Only {victim}, who was hit by the Wild Draw Four, may "
-                                f"challenge it, so {by}'s challenge is ignored.")]
+            return [self.ruling(
+                ev.index, "info", "wd4-challenge",
+                f"Only {victim}, who was hit by the Wild Draw Four, may challenge it, "
+                f"so {by}'s challenge is ignored.")]
         if not rec.challengeable:
             why = ("it was played on a Wild Draw Four" if self.options.challenge
                    else "this table plays without challenges")
-            return [self.ruling(ev.index, "illegal", "wd4-challenge",
-                                f"This Wild Draw Four cannot be challenged because {why}, so "
-                                f"{victim} draws {s.pending}.", rec.victim, s.pending)]
+            return [self.ruling(
+                ev.index, "illegal", "wd4-challenge",
+                f"This Wild Draw Four cannot be challenged because {why}, so {victim} "
+                f"draws {s.pending}.", rec.victim, s.pending)]
         out = self.close_windows(ev.index, p, played=False)
         s.phase, s.challenger = "challenge", p
-        return out + [self.ruling(ev.index, "pending", "wd4-challenge",
-                                  f"{victim} challenges {accused}'s Wild Draw Four: {accused} "
-                                  f"shows their hand to {victim} (reveal) and the referee "
-                                  "judges it.", rec.player)]
+        return out + [self.ruling(
+            ev.index, "pending", "wd4-challenge",
+            f"{victim} challenges {accused}'s Wild Draw Four: {accused} shows their "
+            f"hand to {victim} (reveal) and the referee judges it.", rec.player)]
 
     def on_reveal(self: "UnoGame", ev: Event) -> list[Ruling]:
         s = self.s
@@ -136,13 +143,15 @@ class CallsMixin:
             return self.judge_challenge(ev, p, cards)
         if s.phase == "scoring" and p != s.round_winner:
             if s.owed[p]:
-                return [self.ruling(ev.index, "illegal", "reveal",
-                                    f"{name} must first draw the {cards_n(s.owed[p])} owed, then "
-                                    "show the hand again.", p, s.owed[p])]
+                return [self.ruling(
+                    ev.index, "illegal", "reveal",
+                    f"{name} must first draw the {cards_n(s.owed[p])} owed, then show "
+                    "the hand again.", p, s.owed[p])]
             note = ""
             if len(cards) != s.hand_counts[p]:
-                note = (f" (the referee counted {s.hand_counts[p]}, so the shown hand is "
-                        "taken as the truth)")
+                note = (
+                    f" (the referee counted {s.hand_counts[p]}, so the shown hand is "
+                    "taken as the truth)")
                 s.hand_counts[p] = len(cards)
             again = " again" if p in s.revealed else ""
             s.revealed[p] = cards
@@ -152,11 +161,12 @@ class CallsMixin:
             return out + self.maybe_score(ev.index)
         diff = ("" if len(cards) == s.hand_counts[p]
                 else f" (the referee counts {s.hand_counts[p]})")
-        return [self.ruling(ev.index, "info", "reveal",
-                            f"{name} showed {cards_n(len(cards))}{diff}; no ruling is waiting "
-                            "on it.")]
+        return [self.ruling(
+            ev.index, "info", "reveal",
+            f"{name} showed {cards_n(len(cards))}{diff}; no ruling is waiting on it.")]
 
-    def judge_challenge(self: "UnoGame", ev: Event, p: int, cards: list) -> list[Ruling]:
+    def judge_challenge(self: "UnoGame", ev: Event, p: int,
+                        cards: list) -> list[Ruling]:
         """Settle a Wild Draw Four challenge from the accused's shown hand."""
         s, o = self.s, self.options
         rec = s.wd4
@@ -164,8 +174,9 @@ class CallsMixin:
         victim, accused = s.challenger, self.nm(p)
         note = ""
         if s.hand_counts[p] > rec.count_after >= 0:
-            note = (f" (the shown hand includes the {s.hand_counts[p] - rec.count_after} "
-                    "card(s) drawn since the Wild Draw Four)")
+            note = (
+                f" (the shown hand includes the {s.hand_counts[p] - rec.count_after} "
+                "card(s) drawn since the Wild Draw Four)")
         elif len(cards) != s.hand_counts[p]:
             note = f" (the referee had counted {s.hand_counts[p]} cards)"
             s.hand_counts[p] = len(cards)
@@ -175,16 +186,17 @@ class CallsMixin:
         s.phase, s.wd4, s.challenger = "turn", None, None
         if bad is None:
             s.pending += 2
-            return [self.ruling(ev.index, "penalty", "wd4-challenge",
-                                f"Challenge failed: {accused} had no other card that could "
-                                f"be played{note}, so {self.nm(victim)} draws {s.pending} "
-                                f"(the Wild Draw Four's cards plus 2) and loses the turn.",
-                                victim, s.pending)]
+            return [self.ruling(
+                ev.index, "penalty", "wd4-challenge",
+                f"Challenge failed: {accused} had no other card that could be "
+                f"played{note}, so {self.nm(victim)} draws {s.pending} (the Wild Draw "
+                "Four's cards plus 2) and loses the turn.", victim, s.pending)]
         s.owed[p] += 4
         why = (f"could have played the {card_name(bad)}" if o.wd4_rule == "no-playable"
                else f"held the {card_name(bad)} of the colour in force")
         if o.wd4_guilty_takeback:
-            s.top, s.color, s.direction = rec.prev_top, rec.prev_color, rec.prev_direction
+            s.top, s.color = rec.prev_top, rec.prev_color
+            s.direction = rec.prev_direction
             s.pending, s.pending_kind = rec.prev_pending, rec.prev_pending_kind
             s.hand_counts[p] += rec.cards
             s.discard -= rec.cards
@@ -193,23 +205,27 @@ class CallsMixin:
             s.turn = p
             s.called[p] = False
             s.catchable.pop(p, None)
-            text = (f"Challenge upheld: {accused} {why}{note}, so {accused} takes the Wild "
-                    f"Draw Four back, draws 4 and must play another card.")
+            text = (
+                f"Challenge upheld: {accused} {why}{note}, so {accused} takes the "
+                "Wild Draw Four back, draws 4 and must play another card.")
         else:
             s.pending, s.pending_kind = 0, None
-            text = (f"Challenge upheld: {accused} {why}{note}, so {accused} draws 4 instead "
-                    f"and {self.nm(victim)} plays on {s.color}.")
+            text = (
+                f"Challenge upheld: {accused} {why}{note}, so {accused} draws 4 "
+                f"instead and {self.nm(victim)} plays on {s.color}.")
         return [self.ruling(ev.index, "penalty", "wd4-challenge", text, p, 4)]
 
     def on_color(self: "UnoGame", ev: Event) -> list[Ruling]:
-        """Project event ``{"type": "color", "color": "blue"}``: a wild's colour named late."""
+        """Project event ``{"type": "color", "color": "blue"}``: a wild's colour."""
         s = self.s
         color = self.color_of(ev)
         if color is None:
             raise GameError("a color event needs a 'color'")
-        if s.top is None or not s.top.is_wild or s.phase not in ("turn", "drawn", "challenge"):
-            return [self.ruling(ev.index, "info", "wild",
-                                f"No wild card is on top, so naming {color} has no effect.")]
+        in_play = s.phase in ("turn", "drawn", "challenge")
+        if s.top is None or not s.top.is_wild or not in_play:
+            return [self.ruling(
+                ev.index, "info", "wild",
+                f"No wild card is on top, so naming {color} has no effect.")]
         s.color = color
         return [self.ruling(ev.index, "ok", "wild",
                             f"The colour of the {card_name(s.top)} is {color}.")]

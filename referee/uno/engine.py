@@ -52,28 +52,34 @@ class UnoGame(TgusMixin, TurnsMixin, CallsMixin, ScoringMixin, Game):
         self.options: UnoOptions
         self.options, problems = resolve(base, header.options, header.hand_size)
         self.prefix = header.rules
+        self._seats = {name: i for i, name in enumerate(self.players)}
         dealer = (self.players.index(header.dealer) if header.dealer in self.players
                   else len(self.players) - 1)
-        self.s = UnoState(self.players, dealer, self.options.hand_size, self.options.deck)
+        self.s = UnoState(
+            self.players, dealer, self.options.hand_size, self.options.deck)
         self._early: list[Ruling] = [
-            self.ruling(0, "info", "options", p[0].upper() + p[1:] + ".") for p in problems]
+            self.ruling(0, "info", "options", p[0].upper() + p[1:] + ".")
+            for p in problems]
         if len(self.players) < 2:
             self._early.append(self.ruling(
                 0, "info", "players", "UNO needs at least 2 players, so nothing can be "
                 "played in this game."))
 
     # -- helpers -------------------------------------------------------------------
-    def ruling(self, event: int, kind: str, rule: str, text: str, player: int | None = None,
+    def ruling(self, event: int, kind: str, rule: str, text: str,
+               player: int | None = None,
                draw: int | None = None, scores: dict[str, int] | None = None,
                **extra: Any) -> Ruling:
         """A ruling named ``<prefix>.<rule>``; ``player`` is an index."""
-        return Ruling(event, kind, f"{self.prefix}.{rule}", text,
-                      None if player is None else self.players[player], draw, scores, extra)
+        return Ruling(
+            event, kind, f"{self.prefix}.{rule}", text,
+            None if player is None else self.players[player], draw, scores, extra)
 
     def nm(self, player: int) -> str:
         return self.players[player]
 
-    def who(self, ev: Event, default: int | None, key: str = "player") -> tuple[int | None, bool]:
+    def who(self, ev: Event, default: int | None,
+            key: str = "player") -> tuple[int | None, bool]:
         """The player an event names under ``key``, or ``default`` (implied=True).
 
         Raises:
@@ -82,15 +88,18 @@ class UnoGame(TgusMixin, TurnsMixin, CallsMixin, ScoringMixin, Game):
         name = ev.data.get(key)
         if name is None:
             return default, True
-        if not isinstance(name, str) or name not in self.players:
+        seat = self._seats.get(name) if isinstance(name, str) else None
+        if seat is None:
             raise GameError(f"{key} {name!r} is not one of the players "
                             f"({', '.join(self.players)})")
-        return self.players.index(name), False
+        return seat, False
 
     def implied_note(self, player: int, implied: bool) -> str:
         if not implied:
             return ""
-        return f" (no player was logged, so it is taken as {self.nm(player)}'s, whose turn it is)"
+        return (
+            f" (no player was logged, so it is taken as {self.nm(player)}'s, whose "
+            "turn it is)")
 
     @staticmethod
     def color_of(ev: Event) -> str | None:
@@ -108,18 +117,19 @@ class UnoGame(TgusMixin, TurnsMixin, CallsMixin, ScoringMixin, Game):
         if self._early:
             out, self._early = self._early, []
         if len(self.players) < 2:
-            return out + [self.ruling(event.index, "info", "players",
-                                      "This event is ignored because UNO needs 2 players.")]
+            return out + [self.ruling(
+                event.index, "info", "players",
+                "This event is ignored because UNO needs 2 players.")]
         handler = self.handlers.get(event.type)
         if handler is None:
-            return out + [self.ruling(event.index, "info", "unknown-event",
-                                      f"Line {event.index} has the event type "
-                                      f"{event.type!r}, which uno does not use, so it is "
-                                      "ignored.")]
+            return out + [self.ruling(
+                event.index, "info", "unknown-event",
+                f"Line {event.index} has the event type {event.type!r}, which uno "
+                "does not use, so it is ignored.")]
         if self.s.phase == "over":
-            return out + [self.ruling(event.index, "info", "game-end",
-                                      f"The game is over, so this {event.type} event is "
-                                      "ignored.")]
+            return out + [self.ruling(
+                event.index, "info", "game-end",
+                f"The game is over, so this {event.type} event is ignored.")]
         return out + getattr(self, handler)(event)
 
     def on_start(self, ev: Event) -> list[Ruling]:
@@ -132,8 +142,9 @@ class UnoGame(TgusMixin, TurnsMixin, CallsMixin, ScoringMixin, Game):
         if s.phase == "scoring":
             out += self.finish_round(ev.index, forced=True)
             if s.phase == "over":
-                return out + [self.ruling(ev.index, "info", "game-end",
-                                          "The game is over, so this start is ignored.")]
+                return out + [self.ruling(
+                    ev.index, "info", "game-end",
+                    "The game is over, so this start is ignored.")]
         elif s.phase in ("turn", "drawn", "challenge"):
             out += self.abandon_round(ev.index)
         if s.phase != "restart":
@@ -147,21 +158,25 @@ class UnoGame(TgusMixin, TurnsMixin, CallsMixin, ScoringMixin, Game):
             s.draw_pile += got
             s.discard = 0
             s.top, s.color, s.phase = None, None, "restart"
-            why = ("a Wild Draw Four may not start a round" if card.value == "wild-draw4"
+            why = ("a Wild Draw Four may not start a round"
+                   if card.value == "wild-draw4"
                    else "this table returns action cards turned first")
-            return out + [self.ruling(ev.index, "info", "first-card",
-                                      f"The {card_name(card)} goes back into the pile and "
-                                      f"another card is turned, because {why}.")]
+            return out + [self.ruling(
+                ev.index, "info", "first-card",
+                f"The {card_name(card)} goes back into the pile and another card is "
+                f"turned, because {why}.")]
         r = f"Round {s.round} starts with the {card_name(card)}"
         if card.value == "draw2":
             s.turn, s.pending, s.pending_kind = left, 2, "draw2"
             return out + [self.ruling(
-                ev.index, "pending", "first-card", f"{r} as if dealer {dealer} had played it: "
-                f"{self.nm(left)} draws 2 and loses the turn.", left, 2)]
+                ev.index, "pending", "first-card",
+                f"{r} as if dealer {dealer} had played it: {self.nm(left)} draws 2 "
+                "and loses the turn.", left, 2)]
         if card.value == "skip":
             s.turn = s.step(left, 1)
-            text = (f"{r} as if dealer {dealer} had played it: {self.nm(left)} is skipped "
-                    f"and {self.nm(s.turn)} plays first.")
+            text = (
+                f"{r} as if dealer {dealer} had played it: {self.nm(left)} is skipped "
+                f"and {self.nm(s.turn)} plays first.")
         elif card.value == "reverse":
             s.direction = -1
             s.turn = s.dealer
@@ -213,14 +228,15 @@ class UnoGame(TgusMixin, TurnsMixin, CallsMixin, ScoringMixin, Game):
     def state(self) -> dict[str, Any]:
         """Spec's final state plus the shared keys (see the package docstring)."""
         out = self.s.to_dict()
-        out.update(game=self.name, rules=self.header.rules, players=list(self.players),
-                   options=self.options.to_dict(), rounds=[dict(r) for r in self.s.rounds],
-                   over=self.over, winner=self.s.name(self.s.winner))
+        out.update(
+            game=self.name, rules=self.header.rules, players=list(self.players),
+            options=self.options.to_dict(), rounds=[dict(r) for r in self.s.rounds],
+            over=self.over, winner=self.s.name(self.s.winner))
         out.update(self.tgus_state())
         return out
 
     def public_view(self) -> dict[str, Any]:
-        """The state without what only one player may see (challenge reveal, drawn card)."""
+        """The state without secrets (the challenge reveal, the drawn card)."""
         out = self.state()
         out.pop("challenge_reveal", None)
         out.pop("drawn_card", None)

@@ -45,16 +45,17 @@ def _opt(default: Any, help_: str, source: str, choices: tuple[Any, ...] = (),
 class UnoOptions:
     """Every house rule the uno engine knows; presets are instances."""
 
-    deck: int = _opt(108, "cards in the deck: 108, or 112 with Shuffle Hands and 3 white "
-                     "wilds", "RULES.md Cards", (108, 112))
+    deck: int = _opt(108, "cards in the deck: 108, or 112 with Shuffle Hands and 3 "
+                     "white wilds", "RULES.md Cards", (108, 112))
     hand_size: int = _opt(7, "cards dealt to each player (the header's hand_size wins)",
                           "001 公式 2", minimum=1)
     first_action_returned: bool = _opt(
-        False, "any action card turned as the first card is put back and another turned "
-        "(officially only a Wild Draw Four is)", "001 ローカルルール 2 (local 1)")
+        False, "any action card turned as the first card is put back and another "
+        "turned (officially only a Wild Draw Four is)", "001 ローカルルール 2 (local 1)")
     wd4_rule: str = _opt(
-        "no-playable", "when a Wild Draw Four is legal: 'no-playable' (no other playable "
-        "card, 001) or 'no-current-colour' (no card of the current colour, Mattel)",
+        "no-playable", "when a Wild Draw Four is legal: 'no-playable' (no other "
+        "playable card, 001) or 'no-current-colour' (no card of the current colour, "
+        "Mattel)",
         "001 ワイルド・ドロー4", ("no-playable", "no-current-colour"))
     wd4_guilty_takeback: bool = _opt(
         True, "a Wild Draw Four found guilty goes back to its player's hand and play "
@@ -71,8 +72,8 @@ class UnoOptions:
         True, "with multi-play, the effects of several action cards add up (three Draw "
         "Twos = 6 cards, two Reverses cancel)", "001 ローカルルール 4")
     multi_out: str = _opt(
-        "needs-call", "going out with several cards: 'allowed' (an UNO finish, local 3) "
-        "or 'needs-call' (without an UNO call only the first card counts, 001 4-2)",
+        "needs-call", "going out with several cards: 'allowed' (an UNO finish, local "
+        "3) or 'needs-call' (without an UNO call only the first card counts, 001 4-2)",
         "001 4-2 / ローカルルール 5", ("allowed", "needs-call"))
     out_on_action: bool = _opt(
         True, "a player may go out on an action or wild card (false: the local rule "
@@ -209,15 +210,16 @@ def _coerce(name: str, value: Any) -> Any:
         if not isinstance(value, str):
             raise ValueError(f"must be a string, got {value!r}")
     elif isinstance(default, tuple):
-        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        if not isinstance(value, (list, tuple)) or not all(
+                isinstance(v, str) for v in value):
             raise ValueError(f"must be a list of strings, got {value!r}")
         value = tuple(value)
         if name == "stack_answers":
             for entry in value:
                 a, sep, b = entry.partition(">")
                 if not sep or a not in STACK_CARDS or b not in STACK_CARDS:
-                    raise ValueError(f"entry {entry!r} is not '<card>><card>' with cards "
-                                     f"from {', '.join(STACK_CARDS)}")
+                    raise ValueError(f"entry {entry!r} is not '<card>><card>' with "
+                                     f"cards from {', '.join(STACK_CARDS)}")
     if "choices" in meta and value not in meta["choices"]:
         raise ValueError(f"must be one of {', '.join(map(str, meta['choices']))}, "
                          f"got {value!r}")
@@ -262,6 +264,8 @@ def option_docs(options: Any) -> list[dict[str, Any]]:
     out = []
     for f in fields(options):
         value = getattr(options, f.name)
-        out.append({"name": f.name, "value": list(value) if isinstance(value, tuple) else value,
-                    "help": f.metadata.get("help", ""), "source": f.metadata.get("source", "")})
+        if isinstance(value, tuple):
+            value = list(value)
+        out.append({"name": f.name, "value": value, "help": f.metadata.get("help", ""),
+                    "source": f.metadata.get("source", "")})
     return out

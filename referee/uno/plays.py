@@ -89,7 +89,8 @@ def first_card_problem(card: Card, top: Card | None, color: str | None, pending:
                        pending_kind: str | None, opts: UnoOptions) -> str | None:
     """Why ``card`` may not be the (first) card of a play now, or ``None``."""
     if pending:
-        if opts.stacking and is_answer(card, pending_kind, top, color, opts.stack_table()):
+        table = opts.stack_table()
+        if opts.stacking and is_answer(card, pending_kind, top, color, table):
             return None
         return "a player who owes cards must draw them first"
     if not matches(card, top, color):
@@ -105,12 +106,13 @@ def _top_face(top: Card | None) -> str:
 
 def legal_cards(hand: Iterable[Card], top: Card | None, color: str | None, pending: int,
                 pending_kind: str | None, opts: UnoOptions) -> list[Card]:
-    """The cards of ``hand`` that may start a play now (ignoring Wild Draw Four's rule)."""
+    """The cards of ``hand`` that may start a play now (not judging Wild Draw Fours)."""
     return [c for c in hand
             if first_card_problem(c, top, color, pending, pending_kind, opts) is None]
 
 
-def wd4_offending_card(hand: Iterable[Card], prev_top: Card | None, prev_color: str | None,
+def wd4_offending_card(hand: Iterable[Card], prev_top: Card | None,
+                       prev_color: str | None,
                        prev_pending: int, prev_kind: str | None,
                        opts: UnoOptions) -> Card | None:
     """A card that made a Wild Draw Four illegal, or ``None`` if it was legal.

@@ -19,7 +19,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .engine import UnoGame
 
 
-def round_deltas(hands: dict[int, int], multipliers: dict[int, int], winner: int, n: int,
+def round_deltas(hands: dict[int, int], multipliers: dict[int, int], winner: int,
+                 n: int,
                  japan: bool) -> list[int]:
     """Score deltas per player from hand points (losers only) and multipliers."""
     deltas = [0] * n
@@ -35,7 +36,7 @@ class ScoringMixin:
     """``maybe_score``, ``finish_round``, ``abandon_round``."""
 
     def maybe_score(self: "UnoGame", index: int) -> list[Ruling]:
-        """Score the round once every loser has shown their hand and paid their draws."""
+        """Score the round once every loser has shown their hand and drawn all owed."""
         s = self.s
         losers = [p for p in range(s.n) if p != s.round_winner]
         if all(p in s.revealed and not s.owed[p] for p in losers):
@@ -56,7 +57,8 @@ class ScoringMixin:
         record: dict[str, Any] = {
             "round": s.round, "winner": self.nm(winner), "reason": "out",
             "deltas": dict(zip(self.players, deltas)),
-            "hands": {self.nm(p): [c.label for c in s.revealed.get(p, [])] for p in losers},
+            "hands": {self.nm(p): [c.label for c in s.revealed.get(p, [])]
+                      for p in losers},
         }
         if o.doubling:
             record["multipliers"] = {self.nm(p): m for p, m in mult.items()}
@@ -99,7 +101,9 @@ class ScoringMixin:
             head = f"{self.nm(top[0])} wins with {best} points"
         else:
             s.winner = None
-            head = f"{' and '.join(self.nm(p) for p in top)} tie for first with {best} points"
+            head = (
+                f"{' and '.join(self.nm(p) for p in top)} tie for first with {best} "
+                "points")
         return self.ruling(index, "game-end", "game-end",
                            f"The game ends {why}: {head}.", scores=scores,
                            ranking=[self.nm(p) for p in ranking])

@@ -52,7 +52,8 @@ class Simulation:
 class Simulator:
     """One game's playout; see the module docstring."""
 
-    def __init__(self, seed: int, players: int = 4, options: dict[str, Any] | None = None,
+    def __init__(self, seed: int, players: int = 4,
+                 options: dict[str, Any] | None = None,
                  rules: str = "official", check: bool = True, max_events: int = 4000,
                  hand_size: int | None = None):
         self.rng = random.Random(seed)
@@ -83,7 +84,8 @@ class Simulator:
         if self.check and legal:
             bad = [r for r in out if r.ruling == "illegal" or r.rule.startswith("log.")]
             if bad:
-                raise SimulationError(f"line {line} {obj}: legal move ruled {bad[0].to_dict()}")
+                raise SimulationError(
+                    f"line {line} {obj}: legal move ruled {bad[0].to_dict()}")
         return out
 
     def verify(self) -> None:
@@ -102,9 +104,10 @@ class Simulator:
         if s.discard != len(self.discard):
             problems.append(f"discard pile {s.discard} != real {len(self.discard)}")
         if problems:
-            raise SimulationError(f"after line {len(self.sim.events)}: " + "; ".join(problems))
+            raise SimulationError(
+                f"after line {len(self.sim.events)}: " + "; ".join(problems))
 
-    # -- real cards ----------------------------------------------------------------------
+    # -- real cards --------------------------------------------------------------
     def available(self) -> int:
         return len(self.pile) + max(0, len(self.discard) - 1)
 
@@ -157,13 +160,15 @@ class Simulator:
         if s.catchable and rng.random() < 0.3:
             target = next(iter(s.catchable))
             if rng.random() < 0.4:
-                self.emit({"type": "uno", "player": s.players[target], "source": "voice"})
+                self.emit(
+                    {"type": "uno", "player": s.players[target], "source": "voice"})
             else:
                 catcher = rng.choice([q for q in range(s.n) if q != target])
                 self.emit({"type": "catch", "player": s.players[catcher],
                            "target": s.players[target]})
             return
-        if self.o.jump_in and not s.pending and s.phase == "turn" and rng.random() < 0.3:
+        if (self.o.jump_in and not s.pending and s.phase == "turn"
+                and rng.random() < 0.3):
             if self.try_jump_in():
                 return
         if rng.random() < 0.02:
@@ -196,7 +201,8 @@ class Simulator:
             if p != s.round_winner and p not in s.revealed:
                 hands = [len(h) for h in self.hands]
                 if self.check and (hands.count(0) != 1 or hands[s.round_winner] != 0):
-                    raise SimulationError(f"round {s.round}: not one winner, hands {hands}")
+                    raise SimulationError(
+                        f"round {s.round}: not one winner, hands {hands}")
                 before = len(s.rounds)
                 self.emit({"type": "reveal", "player": s.players[p],
                            "cards": [c.label for c in self.hands[p]]})
@@ -231,8 +237,9 @@ class Simulator:
         verdict = [r for r in out if r.rule.endswith("wd4-challenge")]
         guilty = bool(verdict) and verdict[0].player == s.players[accused]
         if self.check and guilty != self.bluffed:
-            raise SimulationError(f"line {len(self.sim.events)}: bluff={self.bluffed} but "
-                                  f"ruled {verdict[0].to_dict() if verdict else None}")
+            raise SimulationError(
+                f"line {len(self.sim.events)}: bluff={self.bluffed} but ruled "
+                f"{verdict[0].to_dict() if verdict else None}")
         if guilty and self.o.wd4_guilty_takeback:
             back, self.discard = self.discard[-k:], self.discard[:-k]
             self.hands[accused] += back
@@ -309,7 +316,8 @@ class Simulator:
             if s.phase != "drawn":
                 return
             card = drawn[0] if drawn else None
-            if (card is not None and card in self.legal(p) and self.may_finish(p, [card])
+            if (card is not None and card in self.legal(p)
+                    and self.may_finish(p, [card])
                     and rng.random() < 0.8):
                 self.play_checked(p, [card])
             else:
@@ -322,7 +330,7 @@ class Simulator:
         self.play_checked(p, cards)
 
     def play_checked(self, p: int, cards: list[Card]) -> None:
-        """Play, noting whether a Wild Draw Four is a bluff (for the challenge check)."""
+        """Play, noting whether a Wild Draw Four is a bluff (for the challenge)."""
         s = self.game.s
         if cards[-1].value == "wild-draw4":
             rest = list(self.hands[p])

@@ -157,7 +157,8 @@ class UnoState:
             "phase": self.phase,
             "round": self.round,
             "dealer": names[self.dealer],
-            "turn": names[self.turn] if self.phase in ("turn", "drawn", "challenge") else None,
+            "turn": (names[self.turn] if self.phase in ("turn", "drawn", "challenge")
+                     else None),
             "direction": self.direction,
             "top": self.top.label if self.top else None,
             "color": self.color,
@@ -171,8 +172,10 @@ class UnoState:
             "draw_pile": self.draw_pile,
             "discard_pile": self.discard,
             "challenge": (
-                {"challenger": names[self.challenger], "accused": names[self.wd4.player]}
-                if self.phase == "challenge" and self.wd4 and self.challenger is not None
+                {"challenger": names[self.challenger],
+                 "accused": names[self.wd4.player]}
+                if (self.phase == "challenge" and self.wd4
+                    and self.challenger is not None)
                 else None),
             "revealed": {names[i]: [c.label for c in cards]
                          for i, cards in self.revealed.items()},

@@ -14,7 +14,8 @@ from ..cards import Card, parse_cards
 from ..game import GameError
 from ..log import Event
 from ..rulings import Ruling
-from .plays import card_name, cards_n, cards_name, cards_of, first_card_problem, multi_problem
+from .plays import (card_name, cards_n, cards_name, cards_of, first_card_problem,
+                    multi_problem)
 from .state import Wd4Record
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,20 +40,25 @@ class TurnsMixin:
             raise GameError("a play needs a non-empty 'cards' list")
         color = self.color_of(ev)
         p, implied = self.who(ev, s.turn)
-        what = f"the {cards_name(cards)}"
+        name = self.nm(p)
+
+        def what() -> str:  # built only for a refusal (replay speed)
+            return f"the {cards_name(cards)}"
+
         if s.phase in ("setup", "restart"):
             return [self.ruling(ev.index, "illegal", "first-card",
                                 f"No first card has been turned for this round yet, so "
-                                f"{self.nm(p)} takes {what} back.", p)]
+                                f"{self.nm(p)} takes {what()} back.", p)]
         if s.phase == "scoring":
-            return [self.ruling(ev.index, "illegal", "round-end",
-                                f"Round {s.round} is already won by "
-                                f"{self.nm(s.round_winner)}, so {self.nm(p)} takes {what} "
-                                "back.", p)]
+            return [self.ruling(
+                ev.index, "illegal", "round-end",
+                f"Round {s.round} is already won by {self.nm(s.round_winner)}, so "
+                f"{self.nm(p)} takes {what()} back.", p)]
         if s.phase == "challenge":
-            return [self.ruling(ev.index, "illegal", "wd4-challenge",
-                                f"The challenge must be settled first (the accused shows "
-                                f"their hand), so {self.nm(p)} takes {what} back.", p)]
+            return [self.ruling(
+                ev.index, "illegal", "wd4-challenge",
+                "The challenge must be settled first (the accused shows their hand), "
+                f"so {self.nm(p)} takes {what()} back.", p)]
         note = self.implied_note(p, implied)
         out: list[Ruling] = []
         jump = False
@@ -65,61 +71,75 @@ class TurnsMixin:
                 jump = True
             elif s.phase == "drawn" and p == s.step(s.turn):
                 out.append(self.ruling(
-                    ev.index, "info", "pass", f"{self.nm(s.turn)} drew and did not play, so "
-                    f"the turn passed to {self.nm(p)} (no pass was logged)."))
+                    ev.index, "info", "pass",
+                    f"{self.nm(s.turn)} drew and did not play, so the turn passed to "
+                    f"{self.nm(p)} (no pass was logged)."))
                 out += self.close_windows(ev.index, s.turn, played=False)
                 s.turn, s.phase, s.drawn_card = p, "turn", None
             else:
-                return [self.ruling(ev.index, "illegal", "turn",
-                                    f"It is {self.nm(s.turn)}'s turn, not {self.nm(p)}'s, so "
-                                    f"{self.nm(p)} takes {what} back and play goes on with "
-                                    f"{self.nm(s.turn)}.", p)]
-        back = f"{self.nm(p)} takes {what} back and it is still {self.nm(p)}'s turn"
-        if jump:
-            back = f"{self.nm(p)} takes {what} back"
+                return [self.ruling(
+                    ev.index, "illegal", "turn",
+                    f"It is {self.nm(s.turn)}'s turn, not {self.nm(p)}'s, so "
+                    f"{self.nm(p)} takes {what()} back and play goes on with "
+                    f"{self.nm(s.turn)}.", p)]
+
+        def back() -> str:
+            still = "" if jump else f" and it is still {name}'s turn"
+            return f"{name} takes {what()} back{still}"
+
         if len(cards) > s.hand_counts[p]:
-            return out + [self.ruling(ev.index, "illegal", "hand-count",
-                                      f"{self.nm(p)} holds only {cards_n(s.hand_counts[p])} by "
-                                      f"the referee's count, so {back}.", p)]
+            return out + [self.ruling(
+                ev.index, "illegal", "hand-count",
+                f"{self.nm(p)} holds only {cards_n(s.hand_counts[p])} by the "
+                f"referee's count, so {back()}.", p)]
         problem = multi_problem(cards, o)
         if problem:
-            return out + [self.ruling(ev.index, "illegal", "multi-play",
-                                      f"{problem[0].upper()}{problem[1:]}, so {back}.", p)]
+            return out + [self.ruling(
+                ev.index, "illegal", "multi-play",
+                f"{problem[0].upper()}{problem[1:]}, so {back()}.", p)]
         if s.phase == "drawn" and not jump:
-            if len(cards) > 1 or (s.drawn_card is not None and cards[0] != s.drawn_card):
-                return out + [self.ruling(ev.index, "illegal", "drawn-card",
-                                          f"After drawing, only the card just drawn may be "
-                                          f"played, so {back}.", p)]
-        problem = first_card_problem(cards[0], s.top, s.color, s.pending, s.pending_kind, o)
+            other = s.drawn_card is not None and cards[0] != s.drawn_card
+            if len(cards) > 1 or other:
+                return out + [self.ruling(
+                    ev.index, "illegal", "drawn-card",
+                    "After drawing, only the card just drawn may be played, so "
+                    f"{back()}.", p)]
+        problem = first_card_problem(
+            cards[0], s.top, s.color, s.pending, s.pending_kind, o)
         if problem:
-            rule = ("stacking" if o.stacking else _RULE_OF.get(s.pending_kind or "", "draw2")
+            rule = ("stacking" if o.stacking
+                    else _RULE_OF.get(s.pending_kind or "", "draw2")
                     ) if s.pending else "match"
             if s.pending:
-                problem = f"{self.nm(p)} owes {s.pending} cards and must draw them first"
+                problem = (
+                    f"{self.nm(p)} owes {s.pending} cards and must draw them first")
                 if s.pending_kind == "wild-draw4" and s.wd4 and s.wd4.challengeable:
                     problem += " (or challenge)"
-            return out + [self.ruling(ev.index, "illegal", rule,
-                                      f"The {card_name(cards[0])} cannot be played because "
-                                      f"{problem}, so {back}.", p)]
+            return out + [self.ruling(
+                ev.index, "illegal", rule,
+                f"The {card_name(cards[0])} cannot be played because {problem}, so "
+                f"{back()}.", p)]
         left = s.hand_counts[p] - len(cards)
         if left == 0:
             if not o.out_on_action and cards[-1].is_action:
-                return out + [self.ruling(ev.index, "illegal", "going-out",
-                                          f"This table forbids going out on an action card, "
-                                          f"so {back}.", p)]
+                return out + [self.ruling(
+                    ev.index, "illegal", "going-out",
+                    f"This table forbids going out on an action card, so {back()}.", p)]
             if len(cards) > 1 and o.multi_out == "needs-call" and not s.called[p]:
                 out.append(self.ruling(
-                    ev.index, "illegal", "multi-play", f"{self.nm(p)} went out with "
-                    f"{len(cards)} cards without calling UNO, so only the "
-                    f"{card_name(cards[0])} counts and the rest go back to the hand.", p))
+                    ev.index, "illegal", "multi-play",
+                    f"{self.nm(p)} went out with {len(cards)} cards without calling "
+                    f"UNO, so only the {card_name(cards[0])} counts and the rest go "
+                    "back to the hand.", p))
                 cards = cards[:1]
         return out + self.play_cards(ev, p, cards, color, note, jump)
 
-    def play_cards(self: "UnoGame", ev: Event, p: int, cards: list[Card], color: str | None,
+    def play_cards(self: "UnoGame", ev: Event, p: int, cards: list[Card],
+                   color: str | None,
                    note: str = "", jump: bool = False) -> list[Ruling]:
         """Put legal ``cards`` of player ``p`` on the pile and apply their effect."""
         s, o = self.s, self.options
-        out = self.close_windows(ev.index, p, played=True)
+        out = self.close_windows(ev.index, p, played=True) if s.catchable else []
         prev = (s.top, s.color, s.direction, s.pending, s.pending_kind)
         s.hand_counts[p] -= len(cards)
         s.discard += len(cards)
@@ -155,25 +175,30 @@ class TurnsMixin:
                 more = " unless they challenge"
             elif o.stacking:
                 more = " unless they pass it on"
-            return out + [self.ruling(ev.index, "pending", rule,
-                                      f"{text}: {self.nm(victim)} draws {s.pending} and loses "
-                                      f"the turn{more}.", victim, s.pending)]
+            return out + [self.ruling(
+                ev.index, "pending", rule,
+                f"{text}: {self.nm(victim)} draws {s.pending} and loses the "
+                f"turn{more}.", victim, s.pending)]
         return out + [self.ruling(ev.index, "ok", rule, f"{text}; {effect}")]
 
     def card_effect(self: "UnoGame", p: int, card: Card, k: int) -> str:
-        """Apply the effect of ``k`` cards like ``card`` played by ``p``; says what happened."""
+        """Apply the effect of ``k`` cards like ``card`` played by ``p``; say what."""
         s = self.s
         v = card.value
         if v == "skip":
             skipped = [self.nm(s.step(p, i)) for i in range(1, k + 1)]
             s.turn = s.step(p, k + 1)
-            return f"{' and '.join(skipped)} is skipped and it is {self.nm(s.turn)}'s turn."
+            return (
+                f"{' and '.join(skipped)} is skipped and it is {self.nm(s.turn)}'s "
+                "turn.")
         if v == "reverse":
             if k % 2:
                 s.direction = -s.direction
             if s.n == 2:
                 s.turn = s.step(p, 1 + k)
-                return f"with two players the Reverse acts as a Skip: {self.nm(s.turn)} plays."
+                return (
+                    f"with two players the Reverse acts as a Skip: {self.nm(s.turn)} "
+                    "plays.")
             s.turn = s.step(p, 1)
             way = "clockwise" if s.direction == 1 else "counter-clockwise"
             return f"play now goes {way} and it is {self.nm(s.turn)}'s turn."
@@ -186,13 +211,14 @@ class TurnsMixin:
             self.shuffle_hands(p)
             s.turn = s.step(p, 1)
             counts = ", ".join(f"{n} {c}" for n, c in zip(self.players, s.hand_counts))
-            return (f"all hands are shuffled and dealt out again from {self.nm(s.turn)} "
-                    f"({counts}); it is {self.nm(s.turn)}'s turn.")
+            return (
+                f"all hands are shuffled and dealt out again from {self.nm(s.turn)} "
+                f"({counts}); it is {self.nm(s.turn)}'s turn.")
         s.turn = s.step(p, 1)
         return f"it is {self.nm(s.turn)}'s turn."
 
     def shuffle_hands(self: "UnoGame", p: int) -> None:
-        """Wild Shuffle Hands: every hand is gathered and dealt out from the next player."""
+        """Wild Shuffle Hands: all hands are gathered and dealt from the next player."""
         s = self.s
         total = sum(s.hand_counts)
         base, extra = divmod(total, s.n)
@@ -213,31 +239,35 @@ class TurnsMixin:
         if s.pending:
             victim = s.turn
             s.owed[victim] += s.pending
-            tail = (f"{self.nm(victim)} still draws {s.pending} (they count in the score), "
-                    f"then {tail}")
+            tail = (
+                f"{self.nm(victim)} still draws {s.pending} (they count in the "
+                f"score), then {tail}")
         s.pending, s.pending_kind = 0, None
         name = self.nm(p)
-        return [self.ruling(index, "pending", "round-end",
-                            f"{text}; that was {name}'s last card, so {name} wins round "
-                            f"{s.round}: {tail}.",
-                            victim, s.owed[victim] if victim is not None else None)]
+        return [self.ruling(
+            index, "pending", "round-end",
+            f"{text}; that was {name}'s last card, so {name} wins round {s.round}: "
+            f"{tail}.", victim, s.owed[victim] if victim is not None else None)]
 
     # -- draw ------------------------------------------------------------------------
     def on_draw(self: "UnoGame", ev: Event) -> list[Ruling]:
         s = self.s
         count = ev.data.get("count", 1)
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-            raise GameError(f"a draw's 'count' must be a positive whole number, got {count!r}")
+            raise GameError(
+                f"a draw's 'count' must be a positive whole number, got {count!r}")
         drawn = ev.data.get("cards")
         drawn_cards = parse_cards(drawn) if drawn is not None else None
         if s.phase in ("setup", "restart"):
             raise_p, _ = self.who(ev, None)
-            return [self.ruling(ev.index, "illegal", "draw",
-                                "No round is under way (the first card is not turned), so "
-                                "the cards go back to the pile.", raise_p)]
+            return [self.ruling(
+                ev.index, "illegal", "draw",
+                "No round is under way (the first card is not turned), so the cards "
+                "go back to the pile.", raise_p)]
         debtors = [i for i, c in enumerate(s.owed) if c]
         default = s.turn if s.phase in ("turn", "drawn", "challenge") else None
-        if (default is None or (not s.owed[default] and not s.pending)) and len(debtors) == 1:
+        free = default is None or (not s.owed[default] and not s.pending)
+        if free and len(debtors) == 1:
             default = debtors[0]
         p, implied = self.who(ev, default)
         if p is None:
@@ -246,6 +276,11 @@ class TurnsMixin:
                 else "")
         out: list[Ruling] = []
         left = count
+        if s.phase == "challenge" and p == s.challenger and not s.owed[p]:
+            s.phase, s.challenger = "turn", None
+            out.append(self.ruling(ev.index, "info", "wd4-challenge",
+                                   f"{self.nm(p)} draws instead of waiting for the "
+                                   "accused's hand, so the challenge is dropped."))
         if s.owed[p]:
             pay = min(left, s.owed[p])
             left -= pay
@@ -258,8 +293,9 @@ class TurnsMixin:
                                        f"{self.nm(p)} drew {pay}{note} and still owes "
                                        f"{s.owed[p]}.", p, s.owed[p]))
             else:
-                out.append(self.ruling(ev.index, "ok", "draw",
-                                       f"{self.nm(p)} drew the {cards_n(pay)} owed{note}."))
+                out.append(self.ruling(
+                    ev.index, "ok", "draw",
+                    f"{self.nm(p)} drew the {cards_n(pay)} owed{note}."))
             if s.phase == "scoring":
                 out += self.maybe_score(ev.index)
         if left and p == s.turn and s.phase == "turn" and s.pending:
@@ -277,37 +313,40 @@ class TurnsMixin:
             else:
                 s.pending_kind, s.wd4 = None, None
                 s.turn = s.step(p, 1)
-                out.append(self.ruling(ev.index, "ok", "draw",
-                                       f"{self.nm(p)} drew the cards owed{note} and loses the "
-                                       f"turn; it is {self.nm(s.turn)}'s turn."))
+                out.append(self.ruling(
+                    ev.index, "ok", "draw",
+                    f"{self.nm(p)} drew the cards owed{note} and loses the turn; it "
+                    f"is {self.nm(s.turn)}'s turn."))
         elif left and p == s.turn and s.phase == "turn":
             out += self.close_windows(ev.index, p, played=False)
             left -= 1
             out += self.take(ev.index, p, 1)
             s.phase = "drawn"
             s.drawn_card = drawn_cards[-1] if drawn_cards and count == 1 else None
-            out.append(self.ruling(ev.index, "ok", "draw",
-                                   f"{self.nm(p)} draws a card{note} and may play that card "
-                                   "or pass."))
+            out.append(self.ruling(
+                ev.index, "ok", "draw",
+                f"{self.nm(p)} draws a card{note} and may play that card or pass."))
         if left:
             why = ("has already drawn this turn" if s.phase == "drawn" and p == s.turn
                    else "owes no cards" if p == s.turn and s.phase == "turn"
                    else "may not draw now (it is not their turn and they owe no cards)")
             if p == s.turn and s.phase == "turn" and not s.pending:
                 why = "may draw only one card"
-            out.append(self.ruling(ev.index, "illegal", "draw",
-                                   f"{self.nm(p)}{note} {why}, so {cards_n(left)} go back to "
-                                   "the pile.", p))
+            out.append(self.ruling(
+                ev.index, "illegal", "draw",
+                f"{self.nm(p)}{note} {why}, so {cards_n(left)} go back to the pile.",
+                p))
         return out
 
     def take(self: "UnoGame", index: int, p: int, count: int) -> list[Ruling]:
-        """Move ``count`` cards from the pile to ``p``'s hand (reshuffling if needed)."""
+        """Move ``count`` cards from the pile to ``p``'s hand (reshuffle if needed)."""
         s = self.s
         out = []
         if count > s.draw_pile and s.discard > 1:
-            out.append(self.ruling(index, "info", "reshuffle",
-                                   "The draw pile ran out, so the discards except the top "
-                                   "card are shuffled into a new pile."))
+            out.append(self.ruling(
+                index, "info", "reshuffle",
+                "The draw pile ran out, so the discards except the top card are "
+                "shuffled into a new pile."))
         got = s.take_from_pile(count)
         s.hand_counts[p] += got
         if got:
@@ -324,13 +363,15 @@ class TurnsMixin:
         s = self.s
         p, implied = self.who(ev, s.turn)
         if s.phase not in _IN_PLAY:
-            return [self.ruling(ev.index, "info", "pass",
-                                f"Nothing is waiting on {self.nm(p)} to play now, so the pass "
-                                "is ignored.")]
+            return [self.ruling(
+                ev.index, "info", "pass",
+                f"Nothing is waiting on {self.nm(p)} to play now, so the pass is "
+                "ignored.")]
         if p != s.turn:
-            return [self.ruling(ev.index, "illegal", "turn",
-                                f"It is {self.nm(s.turn)}'s turn, not {self.nm(p)}'s, so the "
-                                "pass is ignored.", p)]
+            return [self.ruling(
+                ev.index, "illegal", "turn",
+                f"It is {self.nm(s.turn)}'s turn, not {self.nm(p)}'s, so the pass is "
+                "ignored.", p)]
         note = self.implied_note(p, implied)
         if s.phase == "drawn":
             out = self.close_windows(ev.index, p, played=False)
@@ -339,9 +380,11 @@ class TurnsMixin:
                                       f"{self.nm(p)} passes after drawing{note}; it is "
                                       f"{self.nm(s.turn)}'s turn.")]
         if s.pending:
-            return [self.ruling(ev.index, "illegal", "pass",
-                                f"{self.nm(p)} must first draw the {s.pending} cards owed"
-                                f"{note}, so the pass is ignored.", p, s.pending)]
-        return [self.ruling(ev.index, "illegal", "pass",
-                            f"{self.nm(p)} must draw a card before passing{note}, so it is "
-                            f"still {self.nm(p)}'s turn.", p)]
+            return [self.ruling(
+                ev.index, "illegal", "pass",
+                f"{self.nm(p)} must first draw the {s.pending} cards owed{note}, so "
+                "the pass is ignored.", p, s.pending)]
+        return [self.ruling(
+            ev.index, "illegal", "pass",
+            f"{self.nm(p)} must draw a card before passing{note}, so it is still "
+            f"{self.nm(p)}'s turn.", p)]

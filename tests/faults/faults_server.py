@@ -76,12 +76,13 @@ class Server:
     def start(self, timeout: float = START_TIMEOUT) -> "Server":
         """Start the process and wait (bounded) for it to print its URL."""
         env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
-        cmd = [sys.executable, "-m", "referee.cli", "serve", "--host", HOST, "--port", "0",
-               "--db", str(self.db), "--demo-log", *self.extra]
+        cmd = [sys.executable, "-m", "referee.cli", "serve", "--host", HOST,
+               "--port", "0", "--db", str(self.db), "--demo-log", *self.extra]
         self.started_at = time.monotonic()
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     stdin=subprocess.DEVNULL, text=True, env=env,
-                                     cwd=str(self.db.parent), preexec_fn=self.preexec)
+        self.proc = subprocess.Popen(
+            cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, text=True, env=env, cwd=str(self.db.parent),
+            preexec_fn=self.preexec)
         lines: queue.Queue[str | None] = queue.Queue()
 
         def drain(stream: Any) -> None:
@@ -105,7 +106,8 @@ class Server:
                 self._collect(lines)
                 return self
         self.stop()
-        raise ServerError("tableref serve did not print its URL:\n" + "".join(self.lines))
+        raise ServerError("tableref serve did not print its URL:\n"
+                          + "".join(self.lines))
 
     def _collect(self, lines: "queue.Queue[str | None]") -> None:
         def run() -> None:
@@ -161,7 +163,8 @@ class Server:
                 if status == 200 and check(snap):
                     return snap
             time.sleep(0.005)
-        raise ServerError(f"no good state within {timeout} s; last answer: {last!r}"[:2000])
+        raise ServerError(
+            f"no good state within {timeout} s; last answer: {last!r}"[:2000])
 
 
 def request(port: int, method: str, path: str, body: Any = None,
@@ -222,30 +225,50 @@ class KillReport:
     """What a series of kill -9 cycles showed."""
 
     kills: int = 0
-    acked: int = 0  # POSTs answered 2xx
+    acked: int = 0  # requests (events and undos) answered 2xx
     lost: int = 0  # acknowledged events missing (or changed) after a restart
-    stored: int = 0  # events in the store at the end
+    stored: int = 0  # events in the store at the end of the last game
     resume_ms: list[float] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
 
 def _post_stream(server: Server, events: list[dict[str, Any]], start: int,
-                 acked: dict[int, int], problems: list[str], stop: threading.Event) -> None:
-    """POST ``events[start:]`` one by one until the server dies; record every 2xx."""
-    for i in range(start, len(events)):
-        if stop.is_set():
-            return
+                 acked: dict[int, int], report: "KillReport", stop: threading.Event,
+                 undo_every: int = 0) -> None:
+    """POST ``events[start:]`` one by one until the server dies; record every 2xx.
+
+    With ``undo_every``, every such event is also undone (``POST /api/undo``, a
+    correction stored as a new version of the log) and posted again, so kills
+    land in corrections too. The client forgets a line before asking to undo
+    it: only what is acknowledged and not taken back must survive.
+    """
+    def post(path: str, body: Any) -> tuple[int, Any] | None:
         try:
-            status, body = server.request("POST", "/api/events", events[i], timeout=5)
+            status, answer = server.request("POST", path, body, timeout=5)
         except (OSError, http.client.HTTPException):
-            return  # the server was killed: this event is unacknowledged
-        if 200 <= status < 300:
-            acked[int(body["line"])] = i
-            if body["line"] != i + 1:
-                problems.append(f"event {i} was acknowledged as line {body['line']}")
-        else:
-            problems.append(f"event {i} answered {status}: {body!r}"[:300])
-            return
+            return None  # the server was killed: this request is unacknowledged
+        if not 200 <= status < 300:
+            report.problems.append(f"{path} answered {status}: {answer!r}"[:300])
+            return None
+        report.acked += 1
+        return status, answer
+
+    for i in range(start, len(events)):
+        for attempt in range(2 if undo_every and (i + 1) % undo_every == 0 else 1):
+            if stop.is_set():
+                return
+            if attempt:
+                acked.pop(i + 1, None)
+                if post("/api/undo", {}) is None:
+                    return
+            done = post("/api/events", events[i])
+            if done is None:
+                return
+            line = int(done[1]["line"])
+            acked[line] = i
+            if line != i + 1:
+                report.problems.append(f"event {i} was acknowledged as line {line}")
+                return
 
 
 def check_restart(server: Server, gid: int, expected: list[dict[str, Any]],
@@ -274,13 +297,15 @@ def check_restart(server: Server, gid: int, expected: list[dict[str, Any]],
                                f"after {len(stored)} events")
     page_status, page = server.request("GET", "/")
     if page_status != 200 or not all(p in str(page) for p in snap["header"]["players"]):
-        report.problems.append(f"the page did not show the resumed game ({page_status})")
+        report.problems.append(
+            f"the page did not show the resumed game ({page_status})")
     return len(stored)
 
 
 def kill_cycles(db: str | os.PathLike[str], header: dict[str, Any],
                 events: list[dict[str, Any]], kills: int, seed: int,
-                max_delay: float = 0.4, report: KillReport | None = None) -> KillReport:
+                max_delay: float = 0.4, report: KillReport | None = None,
+                undo_every: int = 0) -> KillReport:
     """Stream ``events`` into a real server, ``kill -9`` it ``kills`` times, check.
 
     Each cycle restarts the server on the same db, checks that every
@@ -302,7 +327,7 @@ def kill_cycles(db: str | os.PathLike[str], header: dict[str, Any],
                 break
             stop = threading.Event()
             client = threading.Thread(target=_post_stream, daemon=True, args=(
-                server, events, pos, acked, report.problems, stop))
+                server, events, pos, acked, report, stop, undo_every))
             client.start()
             time.sleep(rng.uniform(0.02, max_delay))
             server.kill9()
@@ -313,5 +338,4 @@ def kill_cycles(db: str | os.PathLike[str], header: dict[str, Any],
                 report.problems.append("the client did not notice the kill within 15 s")
         finally:
             server.stop()
-    report.acked += len(acked)
     return report

@@ -38,7 +38,7 @@ class Viewer:
     done: threading.Event = field(default_factory=threading.Event)
     error: str | None = None
     target: int | None = None  # stop after this many messages (set by the poster)
-    last_event_id: int | None = None  # sent as Last-Event-ID, as a reconnecting browser does
+    last_event_id: int | None = None  # sent as Last-Event-ID, as a browser reconnects
 
     def start(self) -> "Viewer":
         threading.Thread(target=self._run, daemon=True).start()
@@ -88,8 +88,9 @@ class Viewer:
                     block, buf = buf.split(b"\n\n", 1)
                     self._message(block.decode("utf-8"), now)
             if not self._finished():
-                self.error = self.error or (f"deadline passed with {len(self.messages)} "
-                                            f"of {self.target} messages")
+                self.error = self.error or (
+                    f"deadline passed with {len(self.messages)} of {self.target} "
+                    "messages")
         finally:
             sock.close()
 
@@ -104,7 +105,8 @@ class Viewer:
             value = value[1:] if value.startswith(" ") else value
             fields[name] = f"{fields[name]}\n{value}" if name in fields else value
         if "data" in fields:
-            self.messages.append(Message(int(fields.get("id", "0")), fields.get("event", ""),
+            self.messages.append(Message(int(fields.get("id", "0")),
+                                         fields.get("event", ""),
                                          json.loads(fields["data"]), now))
 
 
@@ -142,6 +144,7 @@ def load(server: Server, events: list[dict[str, Any]], viewers: int, rate: float
         if status != 201:
             raise RuntimeError(f"event {k} answered {status}: {body!r}"[:300])
         sent[int(body["line"])] = at
+    post_seconds = time.monotonic() - t0
     status, snap = server.request("GET", "/api/state")
     rulings = snap["rulings"]
     lines_with_rulings = {r["event"] for r in rulings}
@@ -158,8 +161,8 @@ def load(server: Server, events: list[dict[str, Any]], viewers: int, rate: float
             problems.append(f"viewer {n}: {v.error}")
         got = [m.data for m in v.messages if m.kind == "ruling"]
         if got != new_rulings:
-            problems.append(f"viewer {n}: {len(got)} rulings, expected {len(new_rulings)}"
-                            f" in order")
+            problems.append(f"viewer {n}: {len(got)} rulings, expected "
+                            f"{len(new_rulings)} in order")
         ids = [m.id for m in v.messages]
         if ids != sorted(set(ids)):
             problems.append(f"viewer {n}: message ids out of order or repeated")
@@ -171,10 +174,11 @@ def load(server: Server, events: list[dict[str, Any]], viewers: int, rate: float
         missing = [line for line in sent if line not in first]
         if missing:
             problems.append(f"viewer {n}: nothing received for lines {missing[:10]}")
-        latencies += [(first[line] - sent[line]) * 1000 for line in sent if line in first]
+        latencies += [(first[line] - sent[line]) * 1000
+                      for line in sent if line in first]
     return {"viewers": viewers, "events": len(events), "messages": target,
             "latencies_ms": latencies, "complete": not problems, "problems": problems,
-            "rulings": new_rulings}
+            "rulings": new_rulings, "post_seconds": post_seconds}
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -46,7 +46,8 @@ def _video(path, frames: int = 400) -> None:
     assert writer.isOpened(), "OpenCV cannot write MJPG here"
     for i in range(frames):
         image = np.full((64, 96, 3), (i * 3) % 255, np.uint8)
-        cv2.putText(image, str(i), (5, 40), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (255, 255, 255))
+        cv2.putText(image, str(i), (5, 40), cv2.FONT_HERSHEY_SIMPLEX, 0.8,
+                    (255, 255, 255))
         writer.write(image)
     writer.release()
 
@@ -95,8 +96,9 @@ def test_camera_lost_mid_game_the_game_and_records_go_on(tmp_path, monkeypatch):
         status = _wait(lambda: (s := client.get("/api/camera").get_json())["state"]
                        in ("retrying", "error") and s, 30)
         assert status, client.get("/api/camera").get_json()
-        assert "stream" in status["message"] and (
-            "stopped delivering" in status["message"] or "cannot open" in status["message"])
+        message = status["message"]
+        assert "stream" in message and (
+            "stopped delivering" in message or "cannot open" in message), message
         page = client.get("/").get_data(as_text=True)
         assert status["state"] in page
 

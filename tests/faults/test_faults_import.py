@@ -19,8 +19,8 @@ from faults_server import ROOT, Server, clean_replay, event_stream, export_lines
 
 def _tableref(*argv: str, cwd) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "referee.cli", *argv], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run([sys.executable, "-m", "referee.cli", *argv], cwd=cwd,
+                          env=env, capture_output=True, text=True, timeout=60)
 
 
 def test_truncated_last_line_is_reported_skipped_and_the_game_resumes(tmp_path):
@@ -39,7 +39,8 @@ def test_truncated_last_line_is_reported_skipped_and_the_game_resumes(tmp_path):
 
     exported = _tableref("export", "1", "--db", str(db), cwd=tmp_path)
     assert exported.returncode == 0, exported.stderr
-    assert [json.loads(s) for s in exported.stdout.splitlines()] == [header, *events[:-1]]
+    back = [json.loads(s) for s in exported.stdout.splitlines()]
+    assert back == [header, *events[:-1]]
 
     server = Server(db).start()
     try:
@@ -63,6 +64,7 @@ def test_import_of_a_log_cut_inside_its_header_is_refused_clearly(tmp_path):
     header, _ = event_stream(32, 1)
     log = tmp_path / "table.jsonl"
     log.write_text(json.dumps(header)[:25], encoding="utf-8")
-    done = _tableref("import", str(log), "--db", str(tmp_path / "t.sqlite3"), cwd=tmp_path)
+    db = str(tmp_path / "t.sqlite3")
+    done = _tableref("import", str(log), "--db", db, cwd=tmp_path)
     assert done.returncode == 2
     assert "no valid header" in done.stderr and "Traceback" not in done.stderr

@@ -24,7 +24,8 @@ def test_label_and_short_round_trip(card):
     assert Card.from_label(c.label) == c and Card.from_label(c.short) == c
 
 
-@pytest.mark.parametrize("bad", ["", "red", "red-10", "purple-3", "R10", "X", "W5", 7, None])
+@pytest.mark.parametrize(
+    "bad", ["", "red", "red-10", "purple-3", "R10", "X", "W5", 7, None])
 def test_unknown_labels_raise_card_error(bad):
     with pytest.raises(CardError):
         Card.from_label(bad)

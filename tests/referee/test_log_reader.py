@@ -47,7 +47,8 @@ def test_missing_or_bad_header():
 
 
 def test_unknown_preset_is_a_header_ruling():
-    head = json.dumps({"type": "game", "game": "uno", "rules": "nope", "players": ["A", "B"]})
+    head = json.dumps(
+        {"type": "game", "game": "uno", "rules": "nope", "players": ["A", "B"]})
     r = replay([head]).rulings[0]
     assert r.rule == "log.header" and "nope" in r.text
 
@@ -60,20 +61,24 @@ def test_second_header_is_ignored():
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    lambda inner: (st.lists(inner, max_size=4)
+                   | st.dictionaries(st.text(), inner, max_size=4)),
     max_leaves=12)
 event_like = st.fixed_dictionaries(
-    {"type": st.sampled_from(["start", "play", "draw", "pass", "uno", "catch", "challenge",
-                              "reveal", "color", "game", "bogus"])},
+    {"type": st.sampled_from(["start", "play", "draw", "pass", "uno", "catch",
+                              "challenge", "reveal", "color", "game", "bogus"])},
     optional={"player": st.sampled_from(["A", "B", "C", "Z", 3, None]),
-              "cards": st.lists(st.sampled_from(["red-5", "R6", "W4", "wild", "blue-draw2",
-                                                 "x", 5]), max_size=3) | json_values,
-              "card": st.sampled_from(["red-5", "wild-draw4", "GS", "bad"]) | json_values,
+              "cards": st.lists(st.sampled_from(["red-5", "R6", "W4", "wild",
+                                                 "blue-draw2", "x", 5]),
+                                max_size=3) | json_values,
+              "card": (st.sampled_from(["red-5", "wild-draw4", "GS", "bad"])
+                       | json_values),
               "count": st.integers(-2, 9) | json_values,
               "color": st.sampled_from(["red", "blue", "pink"]) | json_values,
               "target": st.sampled_from(["A", "B", "Q"])})
 lines_strategy = st.lists(
-    st.one_of(st.text(max_size=40), event_like.map(json.dumps), json_values.map(json.dumps)),
+    st.one_of(st.text(max_size=40), event_like.map(json.dumps),
+              json_values.map(json.dumps)),
     max_size=40)
 
 
@@ -112,7 +117,8 @@ def _sim_lines():
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(st.integers(1, 400), event_like.map(json.dumps)), max_size=12))
+@given(st.lists(st.tuples(st.integers(1, 400), event_like.map(json.dumps)),
+                max_size=12))
 def test_fuzz_random_events_inside_a_real_game_never_crash(inserts):
     lines = list(_sim_lines())
     for at, text in sorted(inserts, reverse=True):

@@ -21,8 +21,9 @@ LOG = [{"type": "game", "game": "uno", "rules": "official", "players": ["A", "B"
 
 def write_log(tmp_path: Path) -> Path:
     path = tmp_path / "game.jsonl"
-    path.write_text("\n".join(x if isinstance(x, str) else json.dumps(x) for x in LOG) + "\n",
-                    encoding="utf-8")
+    path.write_text(
+        "\n".join(x if isinstance(x, str) else json.dumps(x) for x in LOG) + "\n",
+        encoding="utf-8")
     return path
 
 
@@ -35,7 +36,8 @@ def test_replay_writes_rulings_and_state(tmp_path, capsys):
     assert rulings[2]["rule"] == "log.malformed"
     assert "no player was logged" in rulings[1]["text"]
     final = json.loads(state.read_text())
-    for key in ("turn", "direction", "top", "color", "pending_draw", "hand_counts", "scores"):
+    for key in ("turn", "direction", "top", "color", "pending_draw", "hand_counts",
+                "scores"):
         assert key in final
     assert final["turn"] == "A" and final["top"] == "blue-6"
     assert final["hand_counts"] == {"A": 6, "B": 6}
@@ -55,9 +57,9 @@ def test_replay_missing_file(tmp_path, capsys):
 
 def test_replay_as_a_subprocess(tmp_path):
     log = write_log(tmp_path)
-    out = subprocess.run([sys.executable, "-m", "referee.cli", "replay", "-"],
-                         input=log.read_text(), capture_output=True, text=True, timeout=60,
-                         check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "referee.cli", "replay", "-"], input=log.read_text(),
+        capture_output=True, text=True, timeout=60, check=True)
     assert json.loads(out.stdout.splitlines()[-1])["ruling"] == "ok"
 
 
@@ -77,7 +79,8 @@ def test_demo_log_shows_off_the_rules(capsys):
     with open(DEMO_LOG, encoding="utf-8") as fh:
         result = replay(fh)
     rules = {(r.rule, r.ruling) for r in result.rulings}
-    for need in [("official.wd4-challenge", "pending"), ("official.wd4-challenge", "penalty"),
+    for need in [("official.wd4-challenge", "pending"),
+                 ("official.wd4-challenge", "penalty"),
                  ("official.uno-call", "ok"), ("official.uno-call", "penalty"),
                  ("official.draw2", "pending"), ("official.skip", "ok"),
                  ("official.reverse", "ok"), ("official.scoring", "round-end"),
@@ -97,7 +100,8 @@ def test_rules_listing_is_generic_over_registered_games(monkeypatch):
 
     @dataclass(frozen=True)
     class ToyOptions:
-        speed: int = field(default=3, metadata={"help": "how fast", "source": "toy seed"})
+        speed: int = field(
+            default=3, metadata={"help": "how fast", "source": "toy seed"})
 
     class Toy(game_module.Game):
         """A toy game for the listing test."""

@@ -1,4 +1,4 @@
-"""The live referee session: append, correct, insert, delete, undo (replay semantics)."""
+"""The live referee session: append, correct, insert, delete, undo (as a replay)."""
 
 from __future__ import annotations
 

@@ -44,8 +44,8 @@ def test_challenge_guilty_card_taken_back_and_draws_four():
 
 
 def test_guilty_state_returns_to_the_card_before():
-    res = run(WD4 + [ev("challenge", "B"), reveal("A", "red-1", "blue-2", "blue-3", "blue-4",
-                                                  "blue-5", "blue-6")])
+    hand = ["red-1", "blue-2", "blue-3", "blue-4", "blue-5", "blue-6"]
+    res = run(WD4 + [ev("challenge", "B"), reveal("A", *hand)])
     s = res.state
     assert s["top"] == "red-5" and s["color"] == "red" and s["turn"] == "A"
     assert s["pending_draw"] == 0 and s["owed"] == {"A": 4}
@@ -80,8 +80,8 @@ def test_number_match_of_another_colour_differs_between_wd4_rules():
 
 
 def test_guilty_wd4_stays_under_mattel_option():
-    res = run(WD4 + [ev("challenge", "B"), reveal("A", "red-1", "blue-2", "blue-3", "blue-4",
-                                                  "blue-5", "blue-6"), play("B", "blue-9")],
+    hand = ["red-1", "blue-2", "blue-3", "blue-4", "blue-5", "blue-6"]
+    res = run(WD4 + [ev("challenge", "B"), reveal("A", *hand), play("B", "blue-9")],
               options={"wd4_guilty_takeback": False})
     assert res.one(4)["player"] == "A" and res.kinds(5) == ["ok"]
     assert res.state["hand_counts"]["A"] == 6 and res.state["owed"] == {"A": 4}
@@ -126,28 +126,32 @@ def two_left(**kw):
 
 
 def test_uno_call_then_catch_has_no_effect():
-    res = run(two_left() + [ev("uno", "A"), play("A", "red-6"), ev("catch", "B", target="A")],
-              hand_size=3)
+    res = run(
+        two_left() + [ev("uno", "A"), play("A", "red-6"), ev("catch", "B", target="A")],
+        hand_size=3)
     assert res.one(6)["ruling"] == "ok" and res.one(6)["rule"] == "official.uno-call"
     assert res.one(8)["ruling"] == "info" and "did call" in res.one(8)["text"]
     assert res.state["uno"] == ["A"] and res.state["catchable"] == []
 
 
 def test_missing_call_caught_inside_the_window():
-    res = run(two_left() + [play("A", "red-6"), ev("catch", "C", target="A"), draw("A", 2)],
-              hand_size=3)
+    res = run(
+        two_left() + [play("A", "red-6"), ev("catch", "C", target="A"), draw("A", 2)],
+        hand_size=3)
     assert res.state["hand_counts"]["A"] == 3
     r = res.one(7)
     assert r["ruling"] == "penalty" and r["rule"] == "official.uno-call"
-    assert r["player"] == "A" and r["draw"] == 2 and "caught by C before B played" in r["text"]
+    assert r["player"] == "A" and r["draw"] == 2
+    assert "caught by C before B played" in r["text"]
     assert res.kinds(8) == ["ok"]
 
 
 def test_catchable_state_until_called():
     res = run(two_left() + [play("A", "red-6")], hand_size=3)
     assert res.state["catchable"] == ["A"]
-    res = run(two_left() + [play("A", "red-6"), ev("uno", "A"), ev("catch", "B", target="A")],
-              hand_size=3)
+    res = run(
+        two_left() + [play("A", "red-6"), ev("uno", "A"), ev("catch", "B", target="A")],
+        hand_size=3)
     assert res.state["catchable"] == [] and res.one(8)["ruling"] == "info"
     assert "before anyone caught" in res.one(7)["text"]
 
@@ -179,8 +183,9 @@ def test_referee_catches_when_the_window_closes():
 
 
 def test_bigger_uno_penalty():
-    res = run(two_left() + [play("A", "red-6"), ev("catch", "C", target="A")], hand_size=3,
-              options={"uno_penalty": 4})
+    res = run(
+        two_left() + [play("A", "red-6"), ev("catch", "C", target="A")], hand_size=3,
+        options={"uno_penalty": 4})
     assert res.one(7)["draw"] == 4 and res.state["owed"] == {"A": 4}
 
 
@@ -209,5 +214,12 @@ def test_drawing_resets_the_call():
 def test_no_challenges_at_this_table():
     res = run(WD4 + [ev("challenge", "B"), draw("B", 4)], options={"challenge": False})
     r = res.one(3)
-    assert r["ruling"] == "illegal" and "without challenges" in r["text"] and r["draw"] == 4
+    assert r["ruling"] == "illegal" and "without challenges" in r["text"]
+    assert r["draw"] == 4
     assert res.kinds(4) == ["ok"] and res.state["hand_counts"]["B"] == 11
+
+
+def test_drawing_during_a_challenge_drops_it():
+    res = run(WD4 + [ev("challenge", "B"), draw("B", 4)])
+    assert res.kinds(4) == ["info", "ok"] and res.state["turn"] == "C"
+    assert res.state["hand_counts"]["B"] == 11 and res.state["phase"] == "turn"

@@ -22,7 +22,8 @@ def test_bad_options_give_info_rulings_at_line_zero_and_are_ignored():
     assert all(r["rule"] == "official.options" for r in infos)
     assert "bogus" in infos[0]["text"]
     opts = res.state["options"]
-    assert opts["uno_penalty"] == 2 and opts["scoring"] == "japan" and opts["rounds"] == 5
+    assert opts["uno_penalty"] == 2 and opts["scoring"] == "japan"
+    assert opts["rounds"] == 5
 
 
 def test_spec_option_names_override_the_preset():
@@ -52,7 +53,7 @@ def test_header_hand_size_and_112_deck():
     assert res.state["hand_counts"]["A"] == 5 and res.state["draw_pile"] == 112 - 20 - 1
 
 
-# -- local 1: first action card returned ------------------------------------------------
+# -- local 1: first action card returned -----------------------------------------------
 @pytest.mark.parametrize("card", ["blue-skip", "green-draw2", "red-reverse", "wild"])
 def test_first_action_card_returned(card):
     res = run([start(card), start("red-5")], options={"first_action_returned": True})
@@ -93,7 +94,8 @@ def test_multi_skips_skip_several_and_reverses_cancel():
 
 def test_pairs_rule_identical_number_cards_only():
     pairs = {"multi_play": "pairs"}
-    assert run([start("red-5"), play("A", "red-6", "red-6")], options=pairs).kinds(2) == ["ok"]
+    res = run([start("red-5"), play("A", "red-6", "red-6")], options=pairs)
+    assert res.kinds(2) == ["ok"]
     assert run([start("red-5"), play("A", "red-6", "blue-6")],
                options=pairs).kinds(2) == ["illegal"]
     assert run([start("red-5"), play("A", "red-skip", "red-skip")],
@@ -110,8 +112,9 @@ def test_pair_out_without_call_only_one_counts():
 
 
 def test_pair_out_with_call_goes_out():
-    res = run([start("red-5"), ev("uno", "A"), play("A", "red-6", "red-6")], hand_size=2,
-              options={"multi_play": "pairs"})
+    res = run(
+        [start("red-5"), ev("uno", "A"), play("A", "red-6", "red-6")], hand_size=2,
+        options={"multi_play": "pairs"})
     assert res.state["phase"] == "scoring" and res.state["round_winner"] == "A"
 
 
@@ -124,8 +127,10 @@ def test_uno_finish_with_several_cards_allowed():
 def test_no_going_out_on_an_action_card():
     opts = {"out_on_action": False}
     res = run([start("red-5"), play("A", "red-skip")], hand_size=1, options=opts)
-    assert res.one(2)["rule"] == "official.going-out" and res.state["hand_counts"]["A"] == 1
-    res = run([start("red-5"), play("A", "wild", color="red")], hand_size=1, options=opts)
+    assert res.one(2)["rule"] == "official.going-out"
+    assert res.state["hand_counts"]["A"] == 1
+    res = run(
+        [start("red-5"), play("A", "wild", color="red")], hand_size=1, options=opts)
     assert res.one(2)["ruling"] == "illegal"
     res = run([start("red-5"), play("A", "red-6")], hand_size=1, options=opts)
     assert res.state["phase"] == "scoring"
@@ -137,8 +142,8 @@ STACK = {"stacking": True}
 
 def test_stacking_accumulates_and_the_last_victim_draws_all():
     res = run([start("red-5"), play("A", "red-draw2"), play("B", "blue-draw2"),
-               play("C", "wild-draw4", color="green"), draw("D", 8), play("A", "green-1")],
-              options=STACK)
+               play("C", "wild-draw4", color="green"), draw("D", 8),
+               play("A", "green-1")], options=STACK)
     assert res.one(3)["rule"] == "official.stacking" and res.one(3)["draw"] == 4
     assert res.one(4)["player"] == "D" and res.one(4)["draw"] == 8
     assert res.kinds(6) == ["ok"]
@@ -147,9 +152,11 @@ def test_stacking_accumulates_and_the_last_victim_draws_all():
 
 def test_stack_table_without_mixing():
     opts = {"stacking": True, "stack_answers": ["draw2>draw2", "wild-draw4>wild-draw4"]}
-    res = run([start("red-5"), play("A", "red-draw2"), play("B", "wild-draw4", color="red")],
-              options=opts)
-    assert res.one(3)["ruling"] == "illegal" and res.one(3)["rule"] == "official.stacking"
+    res = run(
+        [start("red-5"), play("A", "red-draw2"), play("B", "wild-draw4", color="red")],
+        options=opts)
+    assert res.one(3)["ruling"] == "illegal"
+    assert res.one(3)["rule"] == "official.stacking"
 
 
 def test_draw_two_on_wild_draw_four_must_match_the_named_colour():
@@ -161,16 +168,17 @@ def test_draw_two_on_wild_draw_four_must_match_the_named_colour():
 
 def test_wild_draw_four_on_wild_draw_four_cannot_be_challenged():
     res = run([start("red-5"), play("A", "wild-draw4", color="blue"),
-               play("B", "wild-draw4", color="red"), ev("challenge", "C")], options=STACK)
+               play("B", "wild-draw4", color="red"), ev("challenge", "C")],
+              options=STACK)
     r = res.one(4)
     assert r["ruling"] == "illegal" and r["draw"] == 8
 
 
 def test_challenge_of_wd4_on_draw_two_guilty_if_a_draw_two_was_held():
-    events = [start("red-5"), play("A", "red-draw2"), play("B", "wild-draw4", color="blue"),
-              ev("challenge", "C")]
-    guilty = run(events + [reveal("B", "green-draw2", "yellow-1", "yellow-2", "yellow-3",
-                                  "yellow-4", "yellow-5")], options=STACK)
+    events = [start("red-5"), play("A", "red-draw2"),
+              play("B", "wild-draw4", color="blue"), ev("challenge", "C")]
+    rest = ["yellow-1", "yellow-2", "yellow-3", "yellow-4", "yellow-5"]
+    guilty = run(events + [reveal("B", "green-draw2", *rest)], options=STACK)
     assert guilty.one(5)["player"] == "B"
     assert guilty.state["turn"] == "B" and guilty.state["pending_draw"] == 2
     assert guilty.state["top"] == "red-draw2"
@@ -192,8 +200,9 @@ JUMP = {"jump_in": True}
 
 
 def test_jump_in_with_an_identical_card():
-    res = run([start("red-5"), play("A", "red-6"), play("C", "red-6"), play("D", "red-1")],
-              options=JUMP)
+    res = run(
+        [start("red-5"), play("A", "red-6"), play("C", "red-6"), play("D", "red-1")],
+        options=JUMP)
     assert res.one(3)["rule"] == "official.jump-in" and res.one(3)["ruling"] == "ok"
     assert res.kinds(4) == ["ok"] and res.state["turn"] == "A"
 

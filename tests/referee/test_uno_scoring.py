@@ -1,4 +1,4 @@
-"""Scenario tests: round end (incl. a last Draw Two / Wild Draw Four), scoring, game end.
+"""Scenario tests: round end (a last Draw Two / Wild Draw Four too), scoring, game end.
 
 Seats A B C D clockwise, dealer D, hand size 2, so A plays first and goes out on
 its second card.
@@ -34,16 +34,19 @@ def test_last_draw_two_next_player_still_draws_and_it_counts():
 
 
 def test_last_wild_draw_four_next_player_draws_four_no_challenge():
-    res = run(round_one("wild-draw4", color="green") + [ev("challenge", "B"), draw("B", 4)],
-              hand_size=2)
-    assert res.one(7, "official.round-end")["draw"] == 4 and res.one(8)["ruling"] == "info"
+    res = run(
+        round_one("wild-draw4", color="green") + [ev("challenge", "B"), draw("B", 4)],
+        hand_size=2)
+    assert res.one(7, "official.round-end")["draw"] == 4
+    assert res.one(8)["ruling"] == "info"
     assert res.state["hand_counts"]["B"] == 5 and res.state["phase"] == "scoring"
 
 
 def test_international_losers_score_zero_and_target_ends_the_game():
     events = round_one() + [draw("B", 2)] + HANDS
     res = run(events, hand_size=2, options={"scoring": "international", "target": 100})
-    assert res.one(11, "official.scoring")["scores"] == {"A": 125, "B": 0, "C": 0, "D": 0}
+    scores = res.one(11, "official.scoring")["scores"]
+    assert scores == {"A": 125, "B": 0, "C": 0, "D": 0}
     end = res.one(11, "official.game-end")
     assert end["ruling"] == "game-end" and end["scores"]["A"] == 125
     assert res.state["over"] is True and res.state["winner"] == "A"
@@ -76,13 +79,15 @@ def test_two_rounds_accumulate_and_winner_deals():
     assert res.one(12)["text"].startswith("Round 2 starts")
     assert "B, left of dealer A" in res.one(12)["text"]
     assert [r["winner"] for r in res.state["rounds"]] == ["A", "B"]
-    assert res.state["scores"] == {"A": 125 - 4, "B": -71 + 9, "C": -4 - 2, "D": -50 - 3}
+    assert res.state["scores"] == {"A": 125 - 4, "B": -71 + 9, "C": -4 - 2,
+                                   "D": -50 - 3}
     assert res.state["over"] is True
 
 
 def test_doubling_multiplies_losing_hands_by_calls_plus_one():
     events = [start("red-5"), ev("uno", "A"), play("A", "red-6"), play("B", "red-7"),
-              ev("uno", "C"), play("C", "red-8"), play("D", "red-9"), play("A", "red-1"),
+              ev("uno", "C"), play("C", "red-8"), play("D", "red-9"),
+              play("A", "red-1"),
               reveal("B", "blue-1"), reveal("C", "yellow-4"), reveal("D", "blue-2")]
     res = run(events, hand_size=2, options={"doubling": True})
     end = res.one(11, "official.scoring")
@@ -92,7 +97,8 @@ def test_doubling_multiplies_losing_hands_by_calls_plus_one():
 
 
 def test_new_start_before_all_reveals_scores_missing_hands_as_zero():
-    res = run(round_one("red-1") + [reveal("B", "blue-9"), start("blue-5")], hand_size=2)
+    res = run(
+        round_one("red-1") + [reveal("B", "blue-9"), start("blue-5")], hand_size=2)
     r = res.one(9, "official.scoring")
     assert r["ruling"] == "round-end" and "never showed" in r["text"]
     assert r["scores"] == {"A": 9, "B": -9, "C": 0, "D": 0}
@@ -108,7 +114,8 @@ def test_new_start_mid_round_abandons_it():
 
 def test_play_after_round_won_is_illegal():
     res = run(round_one("red-1") + [play("B", "red-2")], hand_size=2)
-    assert res.one(8)["ruling"] == "illegal" and res.one(8)["rule"] == "official.round-end"
+    assert res.one(8)["ruling"] == "illegal"
+    assert res.one(8)["rule"] == "official.round-end"
 
 
 def test_reveal_count_differs_from_the_referees_count():

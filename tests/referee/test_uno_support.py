@@ -26,7 +26,8 @@ class Res:
 
     def one(self, line: int, rule: str | None = None) -> dict[str, Any]:
         found = [r for r in self.at(line) if rule is None or r["rule"] == rule]
-        assert len(found) == 1, f"line {line}: expected one {rule or 'ruling'}, got {found}"
+        assert len(found) == 1, (
+            f"line {line}: expected one {rule or 'ruling'}, got {found}")
         return found[0]
 
     def kinds(self, line: int) -> list[str]:
@@ -39,7 +40,8 @@ class Res:
         return [r for r in self.rulings if r["rule"] == rule]
 
 
-def header(players=("A", "B", "C", "D"), dealer: str | None = "D", rules: str = "official",
+def header(players=("A", "B", "C", "D"), dealer: str | None = "D",
+           rules: str = "official",
            options: dict | None = None, **extra: Any) -> dict[str, Any]:
     head = {"type": "game", "game": "uno", "rules": rules, "players": list(players),
             "options": options or {}, **extra}

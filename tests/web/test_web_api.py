@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import PLAYERS, header
+from webtest_game import PLAYERS, header
 
 A, B, C = PLAYERS
 

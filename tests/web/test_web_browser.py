@@ -78,9 +78,20 @@ def page(browser, served):
     pg = context.new_page()
     pg.set_default_timeout(TIMEOUT)
     pg.requests = []
+    pg.errors = []
     pg.on("request", lambda req: pg.requests.append(req.url))
+    pg.on("pageerror", lambda exc: pg.errors.append(str(exc)))
+    pg.on(
+        "console",
+        lambda m: (
+            m.type == "error"
+            and "Failed to load resource" not in m.text  # a 4xx the test asked for
+            and pg.errors.append(m.text)
+        ),
+    )
     yield pg
     context.close()
+    assert pg.errors == [], "script errors or blocked content (CSP) in the page"
     outside = [
         u for u in pg.requests if not (u.startswith(url) or u.startswith("data:"))
     ]
@@ -223,6 +234,12 @@ def test_controls_record_events_and_corrections_show_what_changed(served, page):
     row.locator("input[name=event]").fill("{oops")
     row.locator("button.do-correct").click()
     playwright_api.expect(page.locator("#status")).to_contain_text("JSON")
+    row.locator("input[name=event]").fill('{"type": ""}')
+    row.locator("button.do-correct").click()
+    playwright_api.expect(page.locator("#status")).to_contain_text(
+        "400: an event needs"
+    )
+    assert events_of(app)[0]["type"] == "start"
 
     count = len(events_of(app))
     row = page.locator(f"ol.events li[data-line='{count}']")

@@ -6,7 +6,7 @@ import re
 import threading
 
 import pytest
-from conftest import PLAYERS
+from webtest_game import PLAYERS
 
 from web.pages import SHOWN
 from web.scores import build_board
@@ -281,6 +281,9 @@ def test_message_catalogue_is_complete_in_both_languages():
     for key, texts in MESSAGES.items():
         assert set(texts) == set(LANGS), key
         assert all(texts.values()), key
+    from referee.rulings import KINDS
+
+    assert all(f"kind_{kind}" in MESSAGES for kind in KINDS)
 
 
 def test_uno_controls_only_for_games_with_uno_calls_and_raw_entry_for_all(client):
@@ -293,3 +296,9 @@ def test_uno_controls_only_for_games_with_uno_calls_and_raw_entry_for_all(client
     assert 'class="row raw-event"' in html
     resp = client.post("/api/events", json={"type": "limit", "card": "red-2"})
     assert resp.status_code == 201 and resp.get_json()["rulings"]
+
+
+def test_sse_tells_a_client_of_an_earlier_server_run_to_reload(client, game):
+    text = read_stream(client, headers={"Last-Event-ID": "987654"})
+    assert re.findall(r"^event: (\w+)$", text, re.M) == ["reset"]  # once, then quiet
+    assert ": heartbeat" in text

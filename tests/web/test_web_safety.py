@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import PLAYERS, header
+from webtest_game import PLAYERS, header
 
 from web import create_app
 from web.memstore import MemoryStore
@@ -36,7 +36,8 @@ def raw(client, method, url, data, content_type="application/json"):
         (b'{"type": "uno", "player": ["A"]}', "'player'"),
         (b'{"type": "uno", "player": "' + b"x" * 500 + b'"}', "characters"),
         (b'{"type": "uno", "t": "now"}', "'t'"),
-        (b'{"type": "uno", "t": NaN}', "'t'"),
+        (b'{"type": "uno", "t": NaN}', "not valid JSON"),
+        (b'{"type": "uno", "x": -Infinity}', "not valid JSON"),
     ],
 )
 def test_garbage_event_bodies_are_400_with_a_reason(client, game, data, why):
@@ -227,3 +228,39 @@ def test_a_failing_store_records_nothing_and_says_so(client, game, monkeypatch):
     assert "nothing was recorded" in resp.get_json()["message"]
     table = client.application.extensions["tableref.table"]
     assert table.referee.events == [] and table.rulings() == []
+
+
+def test_a_correction_the_store_refuses_changes_nothing(client, game, monkeypatch):
+    client.post("/api/events", json={"type": "start", "card": "red-7"})
+    store = client.application.extensions["tableref.store"]
+
+    def locked(*args, **kwargs):
+        raise RuntimeError("database is locked")
+
+    monkeypatch.setattr(store, "set_events", locked)
+    resp = client.put("/api/events/1", json={"type": "start", "card": "blue-1"})
+    assert resp.status_code == 503
+    state = client.get("/api/state").get_json()
+    assert state["state"]["top"] == "red-7" and state["events"][0]["card"] == "red-7"
+
+
+def test_a_correction_the_engine_cannot_replay_changes_nothing(
+    client, store, game, monkeypatch
+):
+    from webtest_game import WebTestGame
+
+    client.post("/api/events", json={"type": "start", "card": "red-7"})
+    real = WebTestGame.apply
+
+    def fragile(self, event):
+        if event.get("card") == "blue-1":
+            raise KeyError("engine bug")
+        return real(self, event)
+
+    monkeypatch.setattr(WebTestGame, "apply", fragile)
+    resp = client.put("/api/events/1", json={"type": "start", "card": "blue-1"})
+    assert (
+        resp.status_code == 422 and "nothing was changed" in resp.get_json()["message"]
+    )
+    assert store.events(game)[0]["card"] == "red-7"
+    assert client.get("/api/state").get_json()["state"]["top"] == "red-7"

@@ -14,7 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import PLAYERS, header
+from webtest_game import PLAYERS, header
 
 from web.camera import Camera, LogPlayer, read_demo_log
 from web.commands import _header, is_loopback, serve_arguments
@@ -354,3 +354,33 @@ def test_listen_feeds_voice_events_to_the_table(app, game, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "voice.bridge", None)
     assert _listen(table, "") is None
     assert "not available" in capsys.readouterr().err
+
+
+def test_serve_says_so_when_the_port_is_taken(tmp_path):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "referee.cli",
+                "serve",
+                "--demo-log",
+                "--port",
+                str(port),
+                "--db",
+                str(tmp_path / "t.sqlite3"),
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=60,
+        )
+    assert done.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr

@@ -271,7 +271,7 @@ def build_timeline(seed: int = 23) -> Timeline:
         out.append({**e, "t": round(t, 3)})
     b.tl.changes.sort(key=lambda c: c[0])
     b.tl.events = _order(out)
-    b.tl.duration = b.t + 0.5
+    b.tl.duration = b.t + 1.5
     third = b.tl.duration / 3
     b.tl.lights = [(third - 4, third + 4, 0.68, (1.0, 1.0, 1.0)),
                    (2 * third - 3, 2 * third + 5, 1.0, (0.82, 0.95, 1.08))]

@@ -1,0 +1,92 @@
+"""Milliseconds per frame of the runtime card detector (goal: <= 10 ms at 320).
+
+    .venv/bin/python benchmarks/bench_detector.py [--runs 200] [--imgsz 320]
+
+Times ``Detector.detect`` (letterbox, inference, NMS, conversion to Detections)
+on one 640x480 synthetic table frame, batch 1, after a warm-up, for the OpenVINO
+export (torch at 1 thread, as the runtime runs it) and the PyTorch weights
+(torch at 2 threads). Prints the median and the 90th percentile. Each backend
+runs in its own process so thread settings do not leak between them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def frame_640x480():
+    """A 640x480 BGR table frame with a few cards (deterministic)."""
+    import cv2
+    import numpy as np
+
+    from datasets.scenes import compose_scene
+
+    scene = compose_scene(np.random.default_rng([2024, 3]), 640, empty_fraction=0.0)
+    return cv2.resize(scene.image, (640, 480))
+
+
+def time_backend(model: str, imgsz: int, runs: int, warmup: int = 10) -> dict:
+    """Time one backend in this process."""
+    import numpy as np
+
+    from vision.detector import Detector
+
+    detector = Detector(model, imgsz=imgsz)
+    frame = frame_640x480()
+    for _ in range(warmup):
+        detector.detect(frame)
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        detector.detect(frame)
+        times.append((time.perf_counter() - t0) * 1000)
+    import torch
+
+    return {"backend": detector.backend, "model": str(detector.path), "imgsz": imgsz,
+            "runs": runs, "median_ms": float(np.median(times)),
+            "p90_ms": float(np.percentile(times, 90)), "torch_threads": torch.get_num_threads()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--imgsz", type=int, default=320)
+    parser.add_argument("--backend", choices=["openvino", "pytorch", "all"], default="all")
+    parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        print(json.dumps(time_backend(args.child, args.imgsz, args.runs)))
+        return 0
+    from vision.detector import MODEL_DIR, OPENVINO_NAME, PT_NAME
+
+    models = {"openvino": MODEL_DIR / OPENVINO_NAME, "pytorch": MODEL_DIR / PT_NAME}
+    wanted = list(models) if args.backend == "all" else [args.backend]
+    for name in wanted:
+        if not models[name].exists():
+            print(f"{name}: no model at {models[name]}; skipped")
+            continue
+        out = subprocess.run([sys.executable, __file__, "--child", str(models[name]),
+                              "--runs", str(args.runs), "--imgsz", str(args.imgsz)],
+                             capture_output=True, text=True)
+        if out.returncode != 0:
+            print(f"{name}: failed\n{out.stderr[-1500:]}")
+            continue
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        verdict = "meets" if r["median_ms"] <= 10 else "misses"
+        print(f"{name:8s} imgsz {r['imgsz']}  640x480 frame: median {r['median_ms']:.2f} ms"
+              f"  p90 {r['p90_ms']:.2f} ms  ({r['runs']} runs, torch threads "
+              f"{r['torch_threads']}; {verdict} the 10 ms goal)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""Synthetic scenes and ``tableref synth``: deterministic, valid YOLO labels."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from datasets import scenes
+from datasets.cards import CARD_ASPECT
+from datasets.commands import label_lines, write_dataset
+from datasets.scenes import compose_scene, compose_single
+from referee.cards import CLASSES
+from referee.cli import main
+
+
+def test_same_seed_same_scene_and_different_seeds_differ() -> None:
+    a = compose_scene(np.random.default_rng([3, 5]), 160)
+    b = compose_scene(np.random.default_rng([3, 5]), 160)
+    c = compose_scene(np.random.default_rng([3, 6]), 160)
+    assert np.array_equal(a.image, b.image)
+    assert a.class_ids == b.class_ids and np.array_equal(a.corners, b.corners)
+    assert not np.array_equal(a.image, c.image)
+
+
+def test_scenes_have_valid_labels_and_some_cards() -> None:
+    total = 0
+    for i in range(12):
+        scene = compose_scene(np.random.default_rng([11, i]), 192)
+        assert scene.image.shape == (192, 192, 3) and scene.image.dtype == np.uint8
+        assert len(scene.class_ids) == len(scene.corners)
+        assert all(0 <= c < len(CLASSES) for c in scene.class_ids)
+        boxes = scene.boxes()
+        assert np.all(boxes[:, :2] >= 0) and np.all(boxes[:, 2:] <= 192)
+        assert np.all(boxes[:, 2] >= boxes[:, 0]) and np.all(boxes[:, 3] >= boxes[:, 1])
+        total += len(scene.class_ids)
+    assert total >= 12  # about two labelled cards a scene on average
+
+
+@pytest.mark.parametrize("angle,aspect", [(0.0, CARD_ASPECT), (np.pi / 2, 1 / CARD_ASPECT)])
+def test_single_card_box_is_the_whole_card(angle: float, aspect: float) -> None:
+    scene = compose_single(np.random.default_rng(1), "red-5", 256, angle=angle)
+    assert scene.class_ids == [CLASSES.index("red-5")]
+    x1, y1, x2, y2 = scene.boxes()[0]
+    assert (x2 - x1) / (y2 - y1) == pytest.approx(aspect, rel=0.02)
+    area = (x2 - x1) * (y2 - y1) / 256**2
+    assert 0.07 <= area <= 0.32  # compose_single draws cards of 8-30 % of the frame
+
+
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_single_card_pixels_lie_inside_the_box(seed: int) -> None:
+    """Swapping the card (same seed) changes pixels only inside its box."""
+    red = compose_single(np.random.default_rng(seed), "red-0", 256, angle=0.3 * seed)
+    blue = compose_single(np.random.default_rng(seed), "blue-8", 256, angle=0.3 * seed)
+    assert np.array_equal(red.boxes(), blue.boxes())
+    x1, y1, x2, y2 = red.boxes()[0].astype(int)
+    changed = np.abs(red.image.astype(int) - blue.image.astype(int)).max(axis=2) > 40
+    inside = np.zeros_like(changed)
+    pad = 8  # blur and JPEG blocks smear a few pixels past the edge
+    inside[max(0, y1 - pad):y2 + pad, max(0, x1 - pad):x2 + pad] = True
+    assert changed[inside].mean() > 0.2
+    assert changed[~inside].sum() == 0
+
+
+def test_visibility_rule() -> None:
+    """A card is labelled when its centre or one corner index is visible."""
+    size = 200
+    matrix = scenes._placement(100, 100, 150, 0.0)
+    owner = np.full((size, size), 0, np.int32)
+    assert scenes._visible(owner, matrix, 0)
+    assert not scenes._visible(np.full((size, size), 1, np.int32), matrix, 0)
+    covered = np.full((size, size), 1, np.int32)
+    covered[:60, :84] = 0  # only the top-left corner index shows
+    assert scenes._visible(covered, matrix, 0)
+
+
+def test_write_dataset_labels_match_the_scenes(tmp_path) -> None:
+    yaml_path = write_dataset(tmp_path / "set", count=6, seed=9, imgsz=128,
+                              val_fraction=0.34, progress=False)
+    text = yaml_path.read_text()
+    assert "train: images/train" in text and "val: images/val" in text
+    assert f"  55: {CLASSES[55]}" in text
+    train = sorted((tmp_path / "set" / "labels" / "train").glob("*.txt"))
+    val = sorted((tmp_path / "set" / "labels" / "val").glob("*.txt"))
+    assert [p.stem for p in train] == ["000000", "000001", "000002", "000003"]
+    assert [p.stem for p in val] == ["000004", "000005"]
+    for path in train + val:
+        scene = compose_scene(np.random.default_rng([9, int(path.stem)]), 128)
+        rows = [line.split() for line in path.read_text().splitlines()]
+        assert rows == [line.split() for line in label_lines(scene)]
+        for row in rows:
+            assert len(row) == 5 and 0 <= int(row[0]) < len(CLASSES)
+            cx, cy, w, h = map(float, row[1:])
+            assert 0 < w <= 1 and 0 < h <= 1
+            assert 0 <= cx - w / 2 + 1e-6 and cx + w / 2 <= 1 + 1e-6
+        image = path.parent.parent.parent / "images" / path.parent.name / f"{path.stem}.jpg"
+        assert image.exists()
+
+
+def test_obb_labels_have_four_corners() -> None:
+    scene = compose_single(np.random.default_rng(2), "blue-skip", 128, angle=0.5)
+    (line,) = label_lines(scene, obb=True)
+    parts = line.split()
+    assert int(parts[0]) == CLASSES.index("blue-skip") and len(parts) == 9
+    assert all(0 <= float(v) <= 1 for v in parts[1:])
+
+
+def test_synth_cli(tmp_path, capsys) -> None:
+    assert main(["synth", "--out", str(tmp_path / "s"), "--count", "2", "--seed", "1",
+                 "--imgsz", "96", "--quiet"]) == 0
+    assert (tmp_path / "s" / "data.yaml").exists()
+    assert len(list((tmp_path / "s" / "images").rglob("*.jpg"))) == 2
+    assert main(["synth", "--out", str(tmp_path / "t"), "--count", "0"]) == 2
+    assert "--count" in capsys.readouterr().out

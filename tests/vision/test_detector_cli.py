@@ -1,0 +1,101 @@
+"""The runtime detector and ``tableref detect`` with the shipped model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+
+from referee.cards import CLASSES  # noqa: E402
+from referee.cli import main  # noqa: E402
+from vision import detector as detector_module  # noqa: E402
+from vision.detections import Detections  # noqa: E402
+
+MODEL = detector_module.default_model()
+needs_model = pytest.mark.skipif(
+    not MODEL.exists(), reason=f"shipped model {MODEL} is absent (tableref train --ship)")
+
+
+@pytest.fixture(scope="module")
+def detector():
+    return detector_module.Detector()
+
+
+def _scene(seed: int, label: str, size: int = 320) -> np.ndarray:
+    from datasets.scenes import compose_single
+
+    return compose_single(np.random.default_rng(seed), label, size, cast="neutral").image
+
+
+def test_missing_model_is_a_clear_error(tmp_path) -> None:
+    with pytest.raises(FileNotFoundError, match="tableref train"):
+        detector_module.Detector(tmp_path / "nothing.pt")
+
+
+@needs_model
+@pytest.mark.parametrize("shape", [(480, 640, 3), (90, 1200, 3), (1000, 70, 3), (33, 33, 3),
+                                   (240, 320)])
+def test_any_size_and_aspect_ratio(detector, shape) -> None:
+    frame = np.random.default_rng(0).integers(0, 255, shape, dtype=np.uint8)
+    dets = detector.detect(frame)
+    assert isinstance(dets, Detections)
+    h, w = shape[:2]
+    assert np.all(dets.xyxy >= -1) and np.all(dets.xyxy[:, [0, 2]] <= w + 1)
+    assert np.all(dets.xyxy[:, [1, 3]] <= h + 1)
+    assert np.all(np.diff(dets.confidence) <= 0)  # highest confidence first
+
+
+@needs_model
+def test_rejects_non_images(detector) -> None:
+    with pytest.raises(ValueError):
+        detector.detect(np.zeros((10,), np.uint8))
+
+
+@needs_model
+def test_finds_a_plain_card(detector) -> None:
+    """Clear single cards under neutral light: most are found with the right label."""
+    labels = ["red-7", "blue-2", "green-skip", "yellow-reverse", "wild", "green-4",
+              "red-draw2", "blue-0", "yellow-5", "wild-draw4"]
+    right = 0
+    for seed, label in enumerate(labels):
+        dets = detector.detect(_scene(100 + seed, label))
+        right += bool(len(dets)) and dets.labels[0] == label
+    assert right >= 6, f"{right}/10 right"
+
+
+@needs_model
+def test_detect_cli_goes_on_after_bad_files(tmp_path, capsys) -> None:
+    good = tmp_path / "card.jpg"
+    cv2.imwrite(str(good), _scene(1, "red-3"))
+    wide = tmp_path / "wide.png"
+    cv2.imwrite(str(wide), cv2.resize(_scene(2, "blue-9"), (900, 120)))
+    corrupt = tmp_path / "corrupt.jpg"
+    corrupt.write_bytes(b"\xff\xd8\xff\xe0 this is not really a jpeg")
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    missing = tmp_path / "missing.jpg"
+    paths = [good, corrupt, missing, wide, empty]
+    assert main(["detect", "--json", *map(str, paths)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["image"] for line in lines] == list(map(str, paths))
+    by_name = {Path(line["image"]).name: line for line in lines}
+    for bad in ("corrupt.jpg", "missing.jpg", "empty.jpg"):
+        assert "error" in by_name[bad] and "cards" not in by_name[bad]
+    assert by_name["missing.jpg"]["error"] == "file not found"
+    for ok, (w, h) in (("card.jpg", (320, 320)), ("wide.png", (900, 120))):
+        cards = by_name[ok]["cards"]
+        assert isinstance(cards, list)
+        for card in cards:
+            assert card["label"] in CLASSES and 0 <= card["confidence"] <= 1
+            x1, y1, x2, y2 = card["box"]
+            assert -1 <= x1 < x2 <= w + 1 and -1 <= y1 < y2 <= h + 1
+
+
+@needs_model
+def test_detect_cli_all_bad_files_fail(tmp_path, capsys) -> None:
+    assert main(["detect", str(tmp_path / "nope.png")]) == 1
+    assert json.loads(capsys.readouterr().out)["error"] == "file not found"

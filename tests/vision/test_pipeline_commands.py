@@ -1,0 +1,147 @@
+"""The camera subcommands (markers, calibrate, watch, demo) and the demo's data."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import pytest
+
+from referee.cli import main
+from referee.game import replay
+from vision import pipeline as pipeline_module
+from vision.demo.game import check, simulate
+from vision.demo.oracle import OracleDetector
+from vision.demo.timeline import build_timeline
+from vision.markers import find_markers
+from vision.pipeline import DEMO_DIR, DEMO_LOG, DEMO_VIDEO
+
+ORACLE = DEMO_DIR / "demo-table.oracle.json.gz"
+
+
+@pytest.fixture
+def oracle_model(monkeypatch):
+    """The shipped model replaced by the demo's oracle (tests stay fast and exact)."""
+    monkeypatch.setattr(pipeline_module, "load_default_detector",
+                        lambda: OracleDetector(ORACLE))
+
+
+def test_the_demo_game_is_legal_and_is_the_bundled_log():
+    events = simulate(23)
+    assert check(events) == []
+    bundled = [json.loads(x) for x in DEMO_LOG.read_text(encoding="utf-8").splitlines()]
+    plain = [{k: v for k, v in e.items() if k not in ("t", "source")} for e in bundled]
+    assert plain == events
+    assert bundled == build_timeline(23).log()
+    times = [e["t"] for e in bundled[1:]]
+    assert times == sorted(times) and 60 <= times[-1] <= 90
+
+
+def test_the_bundled_log_replays_to_a_finished_game():
+    result = replay(DEMO_LOG.read_text(encoding="utf-8").splitlines())
+    assert result.game is not None and result.game.over
+    assert {r.ruling for r in result.rulings} <= {"ok", "pending", "round-end", "game-end"}
+
+
+def test_the_bundled_video_is_small_and_shows_the_markers():
+    assert DEMO_VIDEO.stat().st_size < 6_000_000
+    cap = cv2.VideoCapture(str(DEMO_VIDEO))
+    ok, image = cap.read()
+    assert ok and image.shape == (480, 640, 3)
+    assert sorted(find_markers(image)) == [0, 1, 2, 3]
+    assert cap.get(cv2.CAP_PROP_FRAME_COUNT) > 60 * 15
+
+
+def test_demo_with_the_oracle_sees_everything_and_scores_like_the_truth(capsys, oracle_model):
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    truth = replay(DEMO_LOG.read_text(encoding="utf-8").splitlines()).state()["scores"]
+    assert f"Final scores: {json.dumps(truth)}" in out
+    assert "play    ground truth  30  seen  30  matched  30" in out
+    assert "official.round-end" in out and "voice" in out and "vision" in out
+
+
+def test_demo_without_a_model_replays_the_ground_truth(capsys, monkeypatch):
+    def no_model():
+        raise RuntimeError("the card detector is not installed (no module)")
+
+    monkeypatch.setattr(pipeline_module, "load_default_detector", no_model)
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert "cannot be used" in out and "ground-truth table log instead" in out
+    assert "official.game-end" in out
+
+
+def test_watch_writes_a_table_log_that_replays(tmp_path, capsys, oracle_model):
+    log = tmp_path / "game.jsonl"
+    code = main(["watch", str(DEMO_VIDEO), "--players", "Aiko,Ben,Chie", "--dealer", "Chie",
+                 "--log", str(log)])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "official.first-card" in out
+    lines = log.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    assert header["players"] == ["Aiko", "Ben", "Chie"] and header["rules"] == "official"
+    plays = [json.loads(x) for x in lines[1:] if '"play"' in x]
+    assert len(plays) == 30 and all(p["source"] == "vision" for p in plays)
+    result = replay(lines)
+    assert not [r for r in result.rulings if r.rule == "log.malformed"]
+
+
+def test_watch_on_a_missing_file_says_so(tmp_path, capsys, oracle_model):
+    code = main(["watch", str(tmp_path / "nope.mp4"), "--players", "A,B"])
+    assert code == 1
+    assert "no such video file" in capsys.readouterr().err
+
+
+def test_watch_goes_on_without_a_listener(tmp_path, capsys, oracle_model, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_voice(name, *args, **kwargs):
+        if name.startswith("voice"):
+            raise ImportError("No module named 'voice.bridge'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_voice)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cap = cv2.VideoCapture(str(DEMO_VIDEO))
+    for i in range(5):
+        cv2.imwrite(str(folder / f"{i:03d}.jpg"), cap.read()[1])
+    assert main(["watch", str(folder), "--players", "A,B,C", "--listen"]) == 0
+    assert "listening is not available" in capsys.readouterr().err
+
+
+def test_markers_writes_a_printable_sheet(tmp_path, capsys):
+    out = tmp_path / "sheet.png"
+    assert main(["markers", "--out", str(out), "--dpi", "100"]) == 0
+    assert sorted(find_markers(cv2.imread(str(out)))) == [0, 1, 2, 3]
+    assert "100 % scale" in capsys.readouterr().out
+
+
+def test_calibrate_from_the_markers_saves_the_table(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TABLEREF_CONFIG", str(tmp_path))
+    preview = tmp_path / "zones.jpg"
+    code = main(["calibrate", str(DEMO_VIDEO), "--table", "demo", "--players",
+                 "Aiko,Ben,Chie", "--preview", str(preview)])
+    assert code == 0, capsys.readouterr().err
+    saved = json.loads((tmp_path / "tables" / "demo.json").read_text())
+    assert saved["method"] == "markers" and saved["players"] == ["Aiko", "Ben", "Chie"]
+    assert saved["corners_px"][0] == pytest.approx([118, 64], abs=3)
+    assert cv2.imread(str(preview)) is not None
+
+
+def test_calibrate_by_hand_and_its_errors(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TABLEREF_CONFIG", str(tmp_path))
+    frame = tmp_path / "frame.png"
+    cv2.imwrite(str(frame), cv2.VideoCapture(str(DEMO_VIDEO)).read()[1])
+    assert main(["calibrate", str(frame), "--corners", "118,64,522,64,596,426,44,426"]) == 0
+    assert json.loads((tmp_path / "tables" / "default.json").read_text())["method"] == "corners"
+    assert main(["calibrate", str(frame), "--corners", "1,2,3"]) == 1
+    assert "8 numbers" in capsys.readouterr().err
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), cv2.imread(str(frame)) * 0)
+    assert main(["calibrate", str(blank)]) == 1
+    assert "corner markers not seen" in capsys.readouterr().err

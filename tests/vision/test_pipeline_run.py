@@ -1,0 +1,159 @@
+"""The whole pipeline on the bundled demo video, with the renderer's oracle detector."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import pipeline as pipeline_module
+from vision.demo.evaluate import compare
+from vision.demo.oracle import OracleDetector
+from vision.pipeline import DEMO_DIR, DEMO_LOG, DEMO_VIDEO, TablePipeline, bundled_demo
+from vision.sources import Frame, FrameSource, SourceError
+
+ORACLE = DEMO_DIR / "demo-table.oracle.json.gz"
+PLAYERS = ["Aiko", "Ben", "Chie"]
+
+
+def truth() -> list[dict]:
+    return [json.loads(x) for x in DEMO_LOG.read_text(encoding="utf-8").splitlines()][1:]
+
+
+@pytest.fixture(scope="module")
+def demo_run(tmp_path_factory):
+    evidence = tmp_path_factory.mktemp("evidence")
+    events: list[dict] = []
+    pipe = TablePipeline(str(DEMO_VIDEO), players=PLAYERS, detector=OracleDetector(ORACLE),
+                         evidence_dir=evidence, on_event=events.append, realtime=False)
+    pipe.run(threading.Event())
+    return pipe, events
+
+
+def test_bundled_demo_names_the_video_and_its_header():
+    video, header = bundled_demo()
+    assert video == DEMO_VIDEO and video.is_file()
+    assert header["type"] == "game" and header["players"] == PLAYERS
+
+
+def test_every_play_of_the_demo_is_seen_once_in_order(demo_run):
+    _, events = demo_run
+    scores = compare(truth(), events)
+    play = scores["play"]
+    assert play.truth == 30 and play.matched == 30 and play.detected == 30
+    seen = [tuple(e.get("cards") or [e["card"]]) for e in events
+            if e["type"] in ("start", "play")]
+    expected = [tuple(e.get("cards") or [e["card"]]) for e in truth()
+                if e["type"] in ("start", "play")]
+    assert seen == expected
+    assert max(play.latencies) <= 0.3
+
+
+def test_draws_are_seen_with_their_counts(demo_run):
+    _, events = demo_run
+    draws = [e["count"] for e in events if e["type"] == "draw"]
+    assert draws == [e["count"] for e in truth() if e["type"] == "draw"]
+
+
+def test_events_carry_source_time_and_evidence(demo_run):
+    _, events = demo_run
+    times = [e["t"] for e in events]
+    assert all(e["source"] == "vision" for e in events)
+    assert all(isinstance(t, float) for t in times)
+    for e in events:
+        image = cv2.imread(e["evidence"])
+        assert image is not None and image.shape == (480, 640, 3)
+
+
+def test_status_and_latest_frame(demo_run):
+    pipe, _ = demo_run
+    status = pipe.status()
+    assert status["state"] == "ended" and status["frames"] > 1000
+    assert status["source"].endswith("demo-table.mp4")
+    jpeg = pipe.latest_jpeg()
+    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert image.shape == (480, 640, 3)
+    assert pipe.geometry.method == "markers"
+
+
+def test_noisy_detector_still_gives_the_same_plays():
+    events: list[dict] = []
+    noisy = OracleDetector(ORACLE, misread=0.1, phantom=0.05, seed=3)
+    TablePipeline(str(DEMO_VIDEO), players=PLAYERS, detector=noisy, on_event=events.append,
+                  realtime=False).run(threading.Event())
+    assert len(noisy.noise_frames) > 100
+    play = compare(truth(), events)["play"]
+    assert play.matched == play.truth == play.detected
+
+
+def test_fps_cap_skips_frames():
+    events: list[dict] = []
+    pipe = TablePipeline(str(DEMO_VIDEO), players=PLAYERS, detector=OracleDetector(ORACLE),
+                         on_event=events.append, realtime=False, fps=5)
+    pipe.run(threading.Event())
+    assert 400 <= pipe.status()["frames"] <= 430  # 83 s at 5 frames a second
+
+
+def test_missing_model_is_an_error_status(monkeypatch):
+    def no_model():
+        raise RuntimeError("the card detector could not load its model: none shipped")
+
+    monkeypatch.setattr(pipeline_module, "load_default_detector", no_model)
+    pipe = TablePipeline(str(DEMO_VIDEO), players=PLAYERS)
+    pipe.run(threading.Event())
+    assert pipe.status()["state"] == "error"
+    assert "none shipped" in pipe.status()["message"]
+
+
+class Unplugged(FrameSource):
+    def __init__(self):
+        super().__init__("0")
+
+    def open(self):
+        raise SourceError("camera 0 is unplugged")
+
+
+def test_a_source_that_fails_is_retried_and_reported():
+    pipe = TablePipeline(Unplugged(), players=PLAYERS, detector=OracleDetector(ORACLE),
+                         max_retries=2)
+    states: list[str] = []
+    original = pipe._set_status
+
+    def spy(state, message):
+        states.append(state)
+        original(state, message)
+
+    pipe._set_status = spy
+    pipe.run(threading.Event())
+    assert states.count("retrying") == 2 and states[-1] == "error"
+    assert "unplugged" in pipe.status()["message"]
+
+
+def test_stop_from_another_thread_ends_run():
+    stop = threading.Event()
+    pipe = TablePipeline(str(DEMO_VIDEO), players=PLAYERS, detector=OracleDetector(ORACLE),
+                         realtime=True)
+    thread = threading.Thread(target=pipe.run, args=(stop,))
+    thread.start()
+    stop.wait(0.5)
+    stop.set()
+    thread.join(5)
+    assert not thread.is_alive()
+    assert 0 < pipe.status()["frames"] < 30  # paced at the video's 15 fps
+
+
+def test_process_accepts_frames_of_another_size():
+    events: list[dict] = []
+    pipe = TablePipeline(str(DEMO_VIDEO), players=PLAYERS, detector=OracleDetector(ORACLE),
+                         on_event=events.append)
+    src = FrameSource(str(DEMO_VIDEO))
+    src.open()
+    for _ in range(60):  # the first card lands at 2.2 s
+        frame = src.read()
+        big = cv2.resize(frame.image, (1280, 960))
+        pipe.process(Frame(frame.index, frame.t, big))
+    assert pipe.geometry.image_size == (640, 480)
+    assert [e["type"] for e in events] == ["start"]

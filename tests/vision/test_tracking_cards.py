@@ -1,0 +1,127 @@
+"""Tracking cards over frames, and finding hands and arms on the table."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.cards import CLASSES
+from vision.detections import Detections
+from vision.geometry import TableGeometry
+from vision.tracking import CardTracker, HandTracker
+
+PLAYERS = ("A", "B", "C", "D")
+CLOTH = (60, 110, 50)
+SKIN = (120, 160, 210)
+
+
+def geometry() -> TableGeometry:
+    return TableGeometry.default((560, 420), PLAYERS)  # one pixel is one millimetre
+
+
+def dets(*cards) -> Detections:
+    if not cards:
+        return Detections.empty()
+    boxes = [(x - 28, y - 43, x + 28, y + 43) for _, x, y in cards]
+    return Detections(np.array(boxes), np.full(len(cards), 0.9),
+                      [CLASSES.index(c[0]) for c in cards])
+
+
+def test_a_card_keeps_its_track_while_it_moves_a_little():
+    tracker = CardTracker(geometry())
+    ids = [int(tracker.update(dets(("red-5", 100 + 3 * k, 100)), k / 15).tracker_id[0])
+           for k in range(5)]
+    assert len(set(ids)) == 1
+    out = tracker.update(dets(("red-5", 112, 100), ("blue-1", 400, 300)), 5 / 15)
+    assert out.tracker_id[0] == ids[0] and out.tracker_id[1] != ids[0]
+    assert out.data["table_xy"][1] == pytest.approx((400, 300), abs=0.5)
+    assert out.data["table_wh"][0] == pytest.approx((56, 86), abs=1.0)
+
+
+def test_one_misread_continues_the_track_and_keeps_its_label():
+    tracker = CardTracker(geometry())
+    for k in range(4):
+        tracker.update(dets(("red-5", 100, 100)), k / 15)
+    out = tracker.update(dets(("red-6", 101, 100)), 4 / 15)
+    track = tracker.tracks[int(out.tracker_id[0])]
+    assert track.label == "red-5" and len(tracker.tracks) == 1
+    assert not track.settled(4 / 15, 3, 0.12, 8.0)  # the reads disagree
+    for k in range(5, 8):
+        tracker.update(dets(("red-5", 100, 100)), k / 15)
+    assert track.settled(7 / 15, 3, 0.12, 8.0)
+
+
+def test_settled_needs_enough_time_and_stillness_and_no_hand():
+    tracker = CardTracker(geometry())
+    for k in range(3):
+        out = tracker.update(dets(("red-5", 100, 100)), k / 30)
+    track = tracker.tracks[int(out.tracker_id[0])]
+    assert not track.settled(2 / 30, 3, 0.12, 8.0)  # 3 frames at 30 fps: too short
+    touched = dets(("red-5", 100, 100))
+    touched.data["touched"] = np.array([True])
+    for k in range(3, 8):
+        tracker.update(touched, k / 30)
+    assert not track.settled(7 / 30, 3, 0.12, 8.0)
+
+
+def test_an_unseen_track_is_dropped():
+    tracker = CardTracker(geometry(), keep_s=0.5)
+    tracker.update(dets(("red-5", 100, 100)), 0.0)
+    tracker.update(dets(), 0.3)
+    assert len(tracker.tracks) == 1
+    tracker.update(dets(), 0.7)
+    assert tracker.tracks == {}
+
+
+def frame(arm_to=None, gain=1.0, blob=None):
+    img = np.zeros((420, 560, 3), np.uint8)
+    img[:] = CLOTH
+    if arm_to is not None:
+        x, y = arm_to
+        cv2.line(img, (0, y), (x, y), SKIN, 60)
+    if blob is not None:
+        cv2.circle(img, blob, 30, SKIN, -1)
+    return np.clip(img.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+
+
+def settle(hands: HandTracker, n=10):
+    for k in range(n):
+        hands.update(frame(), Detections.empty(), k / 15)
+
+
+def test_an_arm_from_the_left_is_seat_b_with_its_tip_where_it_ends():
+    hands = HandTracker(geometry())
+    settle(hands)
+    card_near = ("red-5", 225, 210)  # under the fingertips
+    card_far = ("blue-2", 480, 100)
+    out = hands.update(frame(arm_to=(200, 210)), dets(card_near, card_far), 1.0)
+    assert len(hands.reaches) == 1
+    reach = hands.reaches[0]
+    assert reach.seat == "B"
+    assert 180 <= reach.tip[0] <= 235 and abs(reach.tip[1] - 210) <= 32  # the arm end
+    assert list(out.data["touched"]) == [True, False]
+    assert hands.coverage("draw") > 0.05
+
+
+def test_a_light_turned_down_is_no_hand():
+    hands = HandTracker(geometry())
+    settle(hands)
+    for k in range(5):
+        hands.update(frame(gain=0.7), Detections.empty(), 1 + k / 15)
+        assert hands.reaches == []
+
+
+def test_a_blob_in_the_middle_of_the_table_is_no_arm():
+    hands = HandTracker(geometry())
+    settle(hands)
+    hands.update(frame(blob=(280, 210)), Detections.empty(), 1.0)
+    assert hands.reaches == [] and not hands.mask.any()
+
+
+def test_a_still_hand_fades_only_slowly():
+    hands = HandTracker(geometry())
+    settle(hands)
+    for k in range(30):  # two seconds without moving
+        hands.update(frame(arm_to=(200, 210)), Detections.empty(), 1 + k / 15)
+    assert len(hands.reaches) == 1
