@@ -24,7 +24,7 @@ from typing import Any
 from .cards import COLORS, Card
 from .game import GameError, register
 from .log import Event, Header
-from .overflow.common import PhasedGame, card_of, cards_of
+from .phased import PhasedGame, card_of, cards_of
 from .rulings import Ruling
 
 HAND = 9

@@ -86,24 +86,52 @@ def nms(boxes, scores, iou_threshold: float):  # torch tensors in and out
     order = torch.argsort(scores.detach().float(), descending=True, stable=True)
     b = boxes.detach()[order].double().cpu()
     area = (b[:, 2] - b[:, 0]).clamp(min=0) * (b[:, 3] - b[:, 1]).clamp(min=0)
+    keep = _greedy_rows(b.numpy(), area.numpy(), iou_threshold) if n > 4096 else \
+        _greedy_blocks(b, area, iou_threshold)
+    return order[torch.as_tensor(keep, dtype=torch.long)].to(boxes.device)
+
+
+def _greedy_blocks(b, area, thr: float) -> list[int]:
+    """Greedy pass over a precomputed IoU matrix, 2048 rows at a time (n <= 4096)."""
+    import torch
+
+    n = len(b)
     alive = np.ones(n, dtype=bool)
     keep = []
-    block = 2048  # IoU rows computed a block at a time: memory stays O(block * n)
-    for start in range(0, n, block):
-        stop = min(n, start + block)
+    for start in range(0, n, 2048):
+        stop = min(n, start + 2048)
         lt = torch.maximum(b[start:stop, None, :2], b[None, :, :2])
         rb = torch.minimum(b[start:stop, None, 2:], b[None, :, 2:])
         inter = (rb - lt).clamp(min=0).prod(dim=2)
         union = area[start:stop, None] + area[None, :] - inter
         iou = torch.where(union > 0, inter / union.clamp(min=1e-300), torch.zeros(()))
-        over = (iou > iou_threshold).numpy()
+        over = (iou > thr).numpy()
         for i in range(start, stop):
             if alive[i]:
                 keep.append(i)
                 row = over[i - start]
                 row[: i + 1] = False
                 alive &= ~row
-    return order[torch.as_tensor(keep, dtype=torch.long)].to(boxes.device)
+    return keep
+
+
+def _greedy_rows(b: np.ndarray, area: np.ndarray, thr: float) -> list[int]:
+    """Greedy pass computing IoU rows only for kept boxes (memory O(n))."""
+    n = len(b)
+    alive = np.ones(n, dtype=bool)
+    keep = []
+    for i in range(n):
+        if not alive[i]:
+            continue
+        keep.append(i)
+        rest = slice(i + 1, n)
+        iw = np.clip(np.minimum(b[i, 2], b[rest, 2]) - np.maximum(b[i, 0], b[rest, 0]), 0, None)
+        ih = np.clip(np.minimum(b[i, 3], b[rest, 3]) - np.maximum(b[i, 1], b[rest, 1]), 0, None)
+        inter = iw * ih
+        union = area[i] + area[rest] - inter
+        iou = np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
+        alive[rest] &= ~(iou > thr)
+    return keep
 
 
 def _torchvision_ops_load() -> bool:

@@ -17,7 +17,7 @@ from typing import Any
 from ..cards import Card, standard_deck
 from ..game import GameError, register
 from ..log import Event, Header
-from ..overflow.common import PhasedGame, card_of, cards_of, count_of
+from ..phased import PhasedGame, card_of, cards_of, count_of
 from ..rulings import Ruling
 from .geometry import Cell, adjacent, cell_of, outside_boundary
 from .scoring import DRAWS, missing_draws, score_cards

@@ -1,8 +1,8 @@
 """Overflow ("overflow limits"): a memory game on the UNO deck (seed 004).
 
-The game lives in :mod:`referee.overflow.game`; :mod:`referee.overflow.common`
-holds the small base class and helpers shared by the three games of issue 4
-(overflow, junocos, narabe-runo). Importing this package registers the game.
+The game lives in :mod:`referee.overflow.game`; it builds on
+:mod:`referee.phased`, the small base class shared by the three games of
+issue 4 (overflow, junocos, narabe-runo). Importing this package registers the game.
 """
 
 from __future__ import annotations

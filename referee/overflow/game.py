@@ -24,7 +24,7 @@ from ..cards import COLORS, Card
 from ..game import GameError, register
 from ..log import Event, Header
 from ..rulings import Ruling
-from .common import PhasedGame, card_of, cards_of, count_of
+from ..phased import PhasedGame, card_of, cards_of, count_of
 
 LIMIT_VALUES = ("reverse", "0", "1", "2", "3")
 #: Play cards: 108 less 4 Wild Draw Fours and the 20 limit-deck cards.

@@ -23,6 +23,7 @@ class CallsMixin:
     """``on_uno``, ``on_catch``, ``on_challenge``, ``on_reveal``, ``on_color``."""
 
     def on_uno(self: "UnoGame", ev: Event) -> list[Ruling]:
+        """``uno``: a call with one card, or with two just before playing down to one."""
         s = self.s
         default = None
         if len(s.catchable) == 1:
@@ -60,6 +61,7 @@ class CallsMixin:
         return [self.ruling(ev.index, "ok", "uno-call", text)]
 
     def on_catch(self: "UnoGame", ev: Event) -> list[Ruling]:
+        """``catch``: a missing UNO call pointed out while its window is open."""
         s, o = self.s, self.options
         catcher, _ = self.who(ev, None)
         default = next(iter(s.catchable)) if len(s.catchable) == 1 else None
@@ -102,6 +104,7 @@ class CallsMixin:
             "player had played, so there is no penalty.")]
 
     def on_challenge(self: "UnoGame", ev: Event) -> list[Ruling]:
+        """``challenge``: the player hit by a Wild Draw Four asks to see the hand."""
         s = self.s
         rec = s.wd4
         p, implied = self.who(ev, s.turn if s.phase in ("turn", "drawn") else None)
@@ -133,6 +136,7 @@ class CallsMixin:
             f"hand to {victim} (reveal) and the referee judges it.", rec.player)]
 
     def on_reveal(self: "UnoGame", ev: Event) -> list[Ruling]:
+        """``reveal``: a hand shown, for a challenge or for scoring."""
         s = self.s
         p, _ = self.who(ev, None)
         if p is None:

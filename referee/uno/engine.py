@@ -133,6 +133,7 @@ class UnoGame(TgusMixin, TurnsMixin, CallsMixin, ScoringMixin, Game):
         return out + getattr(self, handler)(event)
 
     def on_start(self, ev: Event) -> list[Ruling]:
+        """``start``: the first card of a round (deals the round when one is due)."""
         s, o = self.s, self.options
         card = Card.from_label(ev.data.get("card")) if "card" in ev.data else None
         if card is None:

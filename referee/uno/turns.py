@@ -31,6 +31,7 @@ class TurnsMixin:
 
     # -- play ----------------------------------------------------------------------
     def on_play(self: "UnoGame", ev: Event) -> list[Ruling]:
+        """``play``: cards put on the pile (legality, effects, going out)."""
         s, o = self.s, self.options
         raw = ev.data.get("cards")
         if raw is None and "card" in ev.data:
@@ -251,6 +252,7 @@ class TurnsMixin:
 
     # -- draw ------------------------------------------------------------------------
     def on_draw(self: "UnoGame", ev: Event) -> list[Ruling]:
+        """``draw``: pays penalties first, then a Draw Two / Wild Draw Four, else the turn's draw."""
         s = self.s
         count = ev.data.get("count", 1)
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
@@ -360,6 +362,7 @@ class TurnsMixin:
 
     # -- pass ------------------------------------------------------------------------
     def on_pass(self: "UnoGame", ev: Event) -> list[Ruling]:
+        """``pass``: ends the turn after a draw."""
         s = self.s
         p, implied = self.who(ev, s.turn)
         if s.phase not in _IN_PLAY:

@@ -35,10 +35,11 @@ def reference_nms(boxes: list[list[float]], scores: list[float], thr: float) -> 
     return keep
 
 
-@pytest.mark.parametrize("n,thr", [(0, 0.5), (1, 0.5), (50, 0.3), (400, 0.5), (400, 0.7)])
+@pytest.mark.parametrize("n,thr", [(0, 0.5), (1, 0.5), (50, 0.3), (400, 0.5), (400, 0.7),
+                                   (5000, 0.5)])
 def test_nms_matches_reference(n: int, thr: float) -> None:
     gen = torch.Generator().manual_seed(n)
-    xy = torch.rand(n, 2, generator=gen) * 200
+    xy = torch.rand(n, 2, generator=gen) * (200 if n < 1000 else 3000)
     wh = torch.rand(n, 2, generator=gen) * 50 + 1
     boxes = torch.cat([xy, xy + wh], 1)
     scores = torch.rand(n, generator=gen)

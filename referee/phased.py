@@ -1,4 +1,4 @@
-"""What the three games of issue 4 (overflow, junocos, narabe-runo) share.
+"""What the three non-UNO games (overflow, junocos, narabe-runo) share.
 
 A small base class, :class:`PhasedGame`: events are dispatched to
 ``_on_<type>`` methods, an event outside its phase is an ``illegal`` ruling
@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from typing import Any, ClassVar
 
-from ..cards import Card
-from ..game import Game, GameError
-from ..log import Event, Header
-from ..rulings import Ruling
+from .cards import Card
+from .game import Game, GameError
+from .log import Event, Header
+from .rulings import Ruling
 
 
 def build_options(cls: type, header: Header) -> tuple[Any, list[str]]:
