@@ -71,7 +71,7 @@ def describe(name: str) -> str:
                 shown = str(v).lower() if isinstance(v, bool) else v
                 lines.append(f"  {opt} = {shown}")
                 lines.append(
-                    f" {help_}" + (f" [source: {source}]" if source else ""))
+                    f"      {help_}" + (f"  [source: {source}]" if source else ""))
                 if set_by is not None and set_by(key, opt):
                     lines.append(f"      [{key} sets it: {set_by(key, opt)}]")
             return "\n".join(lines)

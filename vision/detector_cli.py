@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # The shipped model's recipe (models/MODEL_CARD.md quotes it).
 RECIPE: dict = {
     "synth_count": 3150, "synth_seed": 0, "synth_imgsz": 320, "val_fraction": 0.05,
-    "model": "yolo11n.yaml", "imgsz": 256, "epochs": 3, "batch": 8, "seed": 0,
+    "model": "yolo11n.yaml", "imgsz": 256, "epochs": 5, "batch": 8, "seed": 0,
     "hyp": {
         "fraction": 0.8, "optimizer": "AdamW", "lr0": 0.0015, "lrf": 0.05,
         "momentum": 0.9, "warmup_epochs": 0.3, "nbs": 8, "cos_lr": False,

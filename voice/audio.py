@@ -79,11 +79,16 @@ def _read_with_sox(path: str, why: object) -> bytes:
 
 
 def file_chunks(path: str, seconds: float = CHUNK_SECONDS) -> Iterator[bytes]:
-    """The file as consecutive PCM chunks of ``seconds`` each (the last may be shorter)."""
+    """The file as consecutive PCM chunks of ``seconds`` each (the last may be shorter).
+
+    The file is read at once, so a missing or broken file raises here.
+
+    Raises:
+        AudioError: as :func:`read_wav`.
+    """
     pcm = read_wav(path)
     step = int(RATE * seconds) * 2
-    for i in range(0, len(pcm), step):
-        yield pcm[i:i + step]
+    return (pcm[i:i + step] for i in range(0, len(pcm), step))
 
 
 class Microphone:

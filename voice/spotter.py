@@ -199,7 +199,7 @@ class Spotter:
     def _add(self, wi: int, level: int, start: float, end: float) -> None:
         for c in self._open:
             if c.word == wi and start < c.end + self.config.merge and end > c.start - \
-                    self.config.merge:
+                    self.config.merge and max(c.end, end) - min(c.start, start) <= 0.8:
                 c.start, c.end = min(c.start, start), max(c.end, end)
                 c.level = min(c.level, level)
                 return

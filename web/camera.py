@@ -26,6 +26,13 @@ class Camera:
         self.stop = threading.Event()
         self.error: str | None = "no camera started"
         self.source: str | None = None
+        self.refused = 0  # camera events the table refused (misreads, store errors)
+        self.last_refusal: str | None = None
+
+    def refusal(self, why: str) -> None:
+        """Note a camera event the table refused; the pipeline goes on."""
+        self.refused += 1
+        self.last_refusal = why
 
     def start(
         self,
@@ -76,9 +83,13 @@ class Camera:
                 "source": self.source,
             }
         try:
-            return dict(self.pipeline.status())
+            out = dict(self.pipeline.status())
         except Exception as exc:
             return {"state": "error", "message": str(exc), "source": self.source}
+        if self.refused:
+            out["refused"] = self.refused
+            out["last_refusal"] = self.last_refusal
+        return out
 
     def jpeg(self) -> bytes | None:
         """The latest frame with the pipeline's overlays, or None."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import json
+import logging
 import secrets
 import sys
 import threading
@@ -17,6 +18,8 @@ from referee.commands import DEMO_LOG
 from .camera import Camera, LogPlayer, bundled_demo, read_demo_log
 from .security import LOOPBACK
 from .table import Table, TableError
+
+log = logging.getLogger(__name__)
 
 
 def serve_arguments(p: argparse.ArgumentParser) -> None:
@@ -198,7 +201,7 @@ def _demo_fallback(
             )
         LogPlayer(
             events,
-            lambda e: table.append(e, source="vision"),
+            lambda e: _camera_event(table, camera, e),
             interval=interval,
             paused=lambda: table.paused,
         ).start()
@@ -261,7 +264,7 @@ def serve(args: argparse.Namespace) -> int:
         camera.start(
             current["source"],
             table.referee.header.to_dict(),
-            lambda e: table.append(e, source="vision"),
+            lambda e: _camera_event(table, camera, e),
             evidence_dir=str(evidence / f"camera-{table.gid}"),
             table=current["calibration"],
         )
@@ -305,3 +308,29 @@ def serve(args: argparse.Namespace) -> int:
         camera.stop.set()
         server.server_close()
     return 0
+
+
+def _camera_event(table: Table, camera: Camera, event: dict) -> None:
+    """Record one camera event; a refusal is reported, never fatal to the camera.
+
+    The pipeline's evidence frame is handed to the store (``save_evidence``),
+    which enforces the size limit and retention, and the event points at the
+    store's copy.
+    """
+    try:
+        frame = event.get("evidence")
+        if isinstance(frame, str) and table.gid is not None and Path(frame).is_file():
+            try:
+                kept = table.store.save_evidence(table.gid, Path(frame).read_bytes())
+            except Exception as exc:  # no room for the frame: keep the event anyway
+                log.warning("evidence frame %s not kept: %s", frame, exc)
+                event = {k: v for k, v in event.items() if k != "evidence"}
+            else:
+                Path(frame).unlink(missing_ok=True)
+                event = {**event, "evidence": kept}
+        table.append(event, source="vision")
+    except Exception as exc:
+        why = getattr(exc, "message", None) or str(exc)
+        log.warning("camera event %s refused: %s", event.get("type"), why)
+        camera.refusal(f"{event.get('type')} refused: {why}")
+

@@ -8,8 +8,10 @@ stored event list in one ``set_events`` call and the referee replays it.
 
 from __future__ import annotations
 
+import errno
 import logging
 import threading
+import time
 from collections import deque
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -44,8 +46,9 @@ def _storing() -> Iterator[None]:
         yield
     except (RuntimeError, OSError) as exc:
         log.error("the game store failed: %s", exc)
+        full = "full" in str(exc).lower() or getattr(exc, "errno", None) == errno.ENOSPC
         raise TableError(
-            f"nothing was recorded: the game store failed ({exc})", 503
+            f"the event was not recorded: the game store failed ({exc})", 507 if full else 503
         ) from exc
 
 
@@ -66,7 +69,10 @@ class Table:
         self.dropped = 0  # camera/voice events ignored while paused
         self.last_change: dict[str, Any] | None = None
         self.feed: deque[tuple[int, str, dict[str, Any]]] = deque(maxlen=FEED_SIZE)
-        self.seq = 0
+        # Feed ids start from the clock so that they never repeat across restarts
+        # of the server: a page reconnecting with an old Last-Event-ID always
+        # gets a reset instead of silently missing what happened in between.
+        self.seq = time.time_ns() // 1_000_000
         self.camera: Any = None  # web.camera.Camera, set by the serve command
         self.finished: set[int] = set()
 
@@ -79,20 +85,20 @@ class Table:
     def messages_after(self, last: int, timeout: float) -> list[tuple[int, str, dict]]:
         """Feed messages with an id above ``last``, waiting up to ``timeout`` for one.
 
-        A client whose ``last`` has already left the feed gets one ``reset``
-        message (it reloads everything) before the newest messages.
+        A client whose ``last`` has already left the feed, or comes from another
+        run of the server, gets one ``reset`` message alone: it reloads the state
+        and goes on from the reset's id.
         """
         with self.lock:
-            if last > self.seq:  # an id from before a restart of the server
-                return [(self.seq, "reset", {"game": self.gid})]
-            if self.seq <= last:
+            reset = [(self.seq, "reset", {"game": self.gid})]
+            if last > self.seq:  # an id from another run of the server
+                return reset
+            oldest = self.feed[0][0] if self.feed else self.seq + 1
+            if last > 0 and oldest > last + 1:  # what came after it is gone
+                return reset
+            if not self.feed or self.feed[-1][0] <= last:
                 self.changed.wait(timeout)
-            if self.seq <= last:
-                return []
-            out = [m for m in self.feed if m[0] > last]
-            if self.feed and self.feed[0][0] > last + 1 and last > 0:
-                out.insert(0, (self.feed[0][0] - 1, "reset", {"game": self.gid}))
-            return out
+            return [m for m in self.feed if m[0] > last]
 
     # -- games ------------------------------------------------------------------
     def _referee(self) -> Referee:

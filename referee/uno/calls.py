@@ -23,7 +23,7 @@ class CallsMixin:
     """``on_uno``, ``on_catch``, ``on_challenge``, ``on_reveal``, ``on_color``."""
 
     def on_uno(self: "UnoGame", ev: Event) -> list[Ruling]:
-        """``uno``: a call with one card, or with two just before playing down to one."""
+        """``uno``: a call with one card, or with two before playing down to one."""
         s = self.s
         default = None
         if len(s.catchable) == 1:

@@ -25,7 +25,9 @@ from .turns import TurnsMixin
 
 @register
 class UnoGame(TgusMixin, TurnsMixin, CallsMixin, ScoringMixin, Game):
-    """Classic UNO refereed from a table log, under a preset of :class:`UnoOptions`.
+    """Classic UNO (official rules of seed 001; house rules are options).
+
+    Refereed from a table log under a preset of :class:`UnoOptions`.
 
     Attributes:
         options: the house rules in force (preset plus header overrides).
@@ -53,6 +55,7 @@ class UnoGame(TgusMixin, TurnsMixin, CallsMixin, ScoringMixin, Game):
         self.options, problems = resolve(base, header.options, header.hand_size)
         self.prefix = header.rules
         self._seats = {name: i for i, name in enumerate(self.players)}
+        self._rule_names: dict[str, str] = {}
         dealer = (self.players.index(header.dealer) if header.dealer in self.players
                   else len(self.players) - 1)
         self.s = UnoState(
@@ -72,8 +75,12 @@ class UnoGame(TgusMixin, TurnsMixin, CallsMixin, ScoringMixin, Game):
                **extra: Any) -> Ruling:
         """A ruling named ``<prefix>.<rule>``; ``player`` is an index."""
         return Ruling(
-            event, kind, f"{self.prefix}.{rule}", text,
+            event, kind, self._rule_names.get(rule) or self._rule_name(rule), text,
             None if player is None else self.players[player], draw, scores, extra)
+
+    def _rule_name(self, rule: str) -> str:
+        full = self._rule_names[rule] = f"{self.prefix}.{rule}"
+        return full
 
     def nm(self, player: int) -> str:
         return self.players[player]

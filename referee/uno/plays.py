@@ -43,6 +43,8 @@ def card_name(card: Card) -> str:
 
 
 def cards_name(cards: Sequence[Card]) -> str:
+    if len(cards) == 1:
+        return card_name(cards[0])
     names = [card_name(c) for c in cards]
     if len(names) <= 2:
         return " and ".join(names)

@@ -252,7 +252,7 @@ class TurnsMixin:
 
     # -- draw ------------------------------------------------------------------------
     def on_draw(self: "UnoGame", ev: Event) -> list[Ruling]:
-        """``draw``: pays penalties first, then a Draw Two / Wild Draw Four, else the turn's draw."""
+        """``draw``: pays a penalty or a Draw Two / Wild Draw Four, or a turn's draw."""
         s = self.s
         count = ev.data.get("count", 1)
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:

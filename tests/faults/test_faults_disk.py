@@ -187,10 +187,6 @@ def test_sqlite_full_is_refused_and_the_referee_does_not_move(tmp_path):
     assert len(store.events(before["game"])) == 2
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "web/table.py Table.append/_edit/new_game do not catch referee.store.StoreError, "
-    "so web/security.py's catch-all answers 500 'the referee hit an unexpected error; "
-    "the game is safe in the store' -- it must say the event was NOT recorded (507)"))
 def test_full_disk_answer_says_the_event_was_not_recorded(tmp_path):
     app, store, client, events = _app_with_full_disk(tmp_path)
     resp = client.post("/api/events", json={**events[1], **PAD})

@@ -51,11 +51,6 @@ class _EvidencePipeline:
         return None
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "web/commands.py start_camera gives the pipeline a folder and the pipeline "
-    "writes its JPEGs itself, so GameStore.save_evidence is never called: no size "
-    "limit and no retention apply to camera frames; the camera's on_event must hand "
-    "each frame to store.save_evidence and store the path it returns"))
 def test_camera_evidence_is_kept_by_the_store(tmp_path, monkeypatch):
     import werkzeug.serving
 
@@ -98,12 +93,6 @@ class _RefusedEventPipeline(_EvidencePipeline):
                        "source": "vision"})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "web/commands.py start_camera passes on_event=lambda e: table.append(e, "
-    "source='vision'); an event the table refuses (EventError/TableError, or a "
-    "StoreError on a full disk) propagates into the pipeline thread and stops the "
-    "camera for the rest of the game; the callback must report the refusal (camera "
-    "status / log) and let the pipeline go on"))
 def test_a_refused_camera_event_does_not_stop_the_camera(tmp_path, monkeypatch):
     import werkzeug.serving
 

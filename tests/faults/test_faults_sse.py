@@ -76,12 +76,6 @@ def test_a_page_reconnecting_after_a_restart_is_told_to_reload(tmp_path):
     assert first.kind == "reset" or message_line(first) == first_line, first
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "web/table.py Table.seq restarts at 0 in every process: when the new process "
-    "has already passed the page's old Last-Event-ID by the time the page "
-    "reconnects, messages_after() serves only the ids above it, so the rulings in "
-    "between are silently missed (no 'reset'); ids must not repeat across "
-    "restarts, e.g. seed Table.seq from time.time_ns() // 1_000_000"))
 def test_a_page_reconnecting_late_after_a_restart_misses_nothing(tmp_path):
     viewer, first_line = _reconnect_after_restart(tmp_path, before=3, early=8, after=2)
     assert viewer.messages, viewer.error

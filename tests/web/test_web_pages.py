@@ -183,10 +183,12 @@ def test_sse_tells_a_client_that_fell_behind_to_reload(app, game):
     from web import table as table_module
 
     table = app.extensions["tableref.table"]
+    first = table.seq + 1
     for _ in range(table_module.FEED_SIZE + 5):
         table.append({"type": "uno", "player": A})
-    out = table.messages_after(1, 0)
-    assert out[0][1] == "reset" and len(out) == table_module.FEED_SIZE + 1
+    assert table.messages_after(first + 1, 0) == [(table.seq, "reset", {"game": table.gid})]
+    kept = table.messages_after(table.seq - 3, 0)  # still in the feed: no reset
+    assert [m[0] for m in kept] == [table.seq - 2, table.seq - 1, table.seq]
 
 
 class FakeCamera:

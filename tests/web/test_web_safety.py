@@ -224,8 +224,8 @@ def test_a_failing_store_records_nothing_and_says_so(client, game, monkeypatch):
 
     monkeypatch.setattr(store, "append", full)
     resp = client.post("/api/events", json={"type": "start", "card": "red-7"})
-    assert resp.status_code == 503
-    assert "nothing was recorded" in resp.get_json()["message"]
+    assert resp.status_code == 507  # Insufficient Storage
+    assert "not recorded" in resp.get_json()["message"]
     table = client.application.extensions["tableref.table"]
     assert table.referee.events == [] and table.rulings() == []
 
