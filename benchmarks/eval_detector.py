@@ -75,54 +75,65 @@ def _colour_value(label: str) -> tuple[str | None, str]:
     return (colour, value) if colour in COLORS else (None, label)
 
 
-def eval_real(detector, real: Path, splits: list[str]) -> dict:
-    """Image-level identity and false detections on real-uno-dev."""
+def eval_real(detector, real: Path, splits: list[str], thresholds: list[float]) -> dict:
+    """Image-level identity and false detections on real-uno-dev.
+
+    The detector runs once (at its own, lowest, threshold); each metric is then
+    computed for every threshold in ``thresholds`` from the top detection.
+    """
     import cv2
 
     names = read_source_names(real)
     report: dict = {}
     confusions: Counter = Counter()
+    main_conf = max(thresholds)
     for split in splits:
-        images = sorted((real / "images" / split).glob("*.jpg"))
-        hits = colour_hits = value_hits = missed = cards = empty = false_pos = 0
+        rows_out = []  # (truth or None, top label, top confidence)
+        images = sorted(p for p in (real / "images" / split).iterdir()
+                        if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
         for path in images:
             label_file = real / "labels" / split / f"{path.stem}.txt"
             rows = label_file.read_text().split() if label_file.exists() else []
             dets = detector.detect(cv2.imread(str(path)))
-            if not rows:
-                empty += 1
-                false_pos += len(dets) > 0
-                continue
-            cards += 1
-            truth = names[int(rows[0])]
-            guess = dets.labels[0] if len(dets) else "none"
-            missed += guess == "none"
-            hits += guess == truth
-            tc, tv = _colour_value(truth)
-            gc, gv = _colour_value(guess)
-            colour_hits += tc == gc
-            value_hits += tv == gv
-            if guess != truth:
-                confusions[f"{truth} -> {guess}"] += 1
-        report[split] = {
-            "card_images": cards, "top1": hits / max(cards, 1),
-            "colour_acc": colour_hits / max(cards, 1), "value_acc": value_hits / max(cards, 1),
-            "no_detection": missed / max(cards, 1), "empty_images": empty,
-            "empty_false_rate": false_pos / max(empty, 1)}
+            top = (dets.labels[0], float(dets.confidence[0])) if len(dets) else ("none", 0.0)
+            rows_out.append((names[int(rows[0])] if rows else None, *top))
+        split_report: dict = {}
+        for thr in sorted(thresholds, reverse=True):
+            cards = [(t, g if c >= thr else "none") for t, g, c in rows_out if t]
+            empties = [c >= thr and g != "none" for t, g, c in rows_out if t is None]
+            n = max(len(cards), 1)
+            split_report[f"conf>={thr:g}"] = {
+                "card_images": len(cards),
+                "top1": sum(t == g for t, g in cards) / n,
+                "colour_acc": sum(g != "none" and _colour_value(t)[0] == _colour_value(g)[0]
+                                  for t, g in cards) / n,
+                "value_acc": sum(g != "none" and _colour_value(t)[1] == _colour_value(g)[1]
+                                 for t, g in cards) / n,
+                "no_detection": sum(g == "none" for _, g in cards) / n,
+                "empty_images": len(empties),
+                "empty_false_rate": sum(empties) / max(len(empties), 1)}
+            if thr == main_conf:
+                confusions.update(f"{t} -> {g}" for t, g in cards if t != g)
+        report[split] = split_report
     report["confusions"] = confusions.most_common(15)
+    report["thresholds"] = sorted(thresholds, reverse=True)
     return report
 
 
 def eval_synthetic_map(weights: Path, data_root: Path, count: int, seed: int,
-                       imgsz: int) -> dict:
-    """mAP50 / mAP50-95 on a synthetic held-out set (rendered once, then reused)."""
+                       imgsz: int, render_size: int = 320) -> dict:
+    """mAP50 / mAP50-95 on a synthetic held-out set (rendered once, then reused).
+
+    The set is rendered at ``render_size`` like the training sets and measured at
+    the model's working size ``imgsz``.
+    """
     from datasets.commands import write_dataset
     from vision.ultralytics_setup import setup
 
     setup(torch_threads=2)
-    out = data_root / f"heldout-s{seed}-n{count}-{imgsz}"
+    out = data_root / f"heldout-s{seed}-n{count}-{render_size}"
     if not (out / "recipe.json").exists():
-        write_dataset(out, count, seed, imgsz, val_fraction=0.0)
+        write_dataset(out, count, seed, render_size, val_fraction=0.0)
     yaml_path = out / "heldout.yaml"
     yaml_path.write_text((out / "data.yaml").read_text().replace(
         "val: images/val", "val: images/train"))
@@ -191,18 +202,23 @@ def run(args: argparse.Namespace) -> int:
     """Run every evaluation, print a summary, write the JSON report."""
     from vision.detector import IMGSZ, MODEL_DIR, PT_NAME, Detector
 
+    from vision.detector import CONF
+
     skip = set(filter(None, args.skip.split(",")))
-    kwargs = {"conf": args.conf} if args.conf is not None else {}
-    detector = Detector(args.model, **kwargs)
-    report: dict = {"model": str(detector.path), "conf": detector.conf,
+    conf = CONF if args.conf is None else args.conf
+    thresholds = sorted({conf, min(conf, 0.05)})
+    detector = Detector(args.model, conf=min(thresholds))
+    report: dict = {"model": str(detector.path), "conf": conf,
                     "imgsz": detector.imgsz, "goals": GOALS}
     t0 = time.time()
     if "real" not in skip:
         if (args.real / "source-data.yaml").exists():
-            report["real"] = eval_real(detector, args.real, args.splits.split(","))
+            report["real"] = eval_real(detector, args.real, args.splits.split(","),
+                                       thresholds)
         else:
             print(f"real-uno-dev not found at {args.real}; skipped")
     if "hard" not in skip:
+        detector.conf = conf
         report["hard_pairs"] = eval_hard_pairs(detector, args.hard_per_class, 7, IMGSZ)
     if "map" not in skip:
         report["synthetic"] = eval_synthetic_map(args.weights or MODEL_DIR / PT_NAME,
@@ -219,13 +235,16 @@ def run(args: argparse.Namespace) -> int:
 def print_summary(report: dict) -> None:
     """Human-readable lines, goals alongside."""
     real = report.get("real", {})
-    for split in ("train", "valid", "test"):
-        if split in real:
-            r = real[split]
-            print(f"real {split:5s}: top1 {r['top1']:.3f}  colour {r['colour_acc']:.3f}  "
-                  f"value {r['value_acc']:.3f}  no-detection {r['no_detection']:.3f}  "
-                  f"({r['card_images']} cards)  empty false-detection "
-                  f"{r['empty_false_rate']:.3f} ({r['empty_images']} empty)")
+    for thr in real.get("thresholds", []):
+        key = f"conf>={thr:g}"
+        for split in ("train", "valid", "test"):
+            if split in real:
+                r = real[split][key]
+                print(f"real {split:5s} {key}: top1 {r['top1']:.3f}  colour "
+                      f"{r['colour_acc']:.3f}  value {r['value_acc']:.3f}  no-detection "
+                      f"{r['no_detection']:.3f} ({r['card_images']} cards)  empty "
+                      f"false-detection {r['empty_false_rate']:.3f} "
+                      f"({r['empty_images']} empty)")
     for pair, count in real.get("confusions", [])[:10]:
         print(f"  confusion {pair}: {count}")
     for name, r in report.get("hard_pairs", {}).items():

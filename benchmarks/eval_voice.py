@@ -288,8 +288,8 @@ def main() -> int:
     base = SpotterConfig()
     settings = [base] + [dataclasses.replace(base, **kw) for kw in (
         {"min_ratio": -15.0}, {"min_ratio": -7.0}, {"min_ratio": -4.0},
-        {"min_ratio": 0.0}, {"max_level": 10}, {"max_level": 25}, {"min_rise_db": 6.0},
-        {"min_rise_db": 14.0}, {"max_length": 1.0}, {"max_length": 2.5},
+        {"min_ratio": 0.0}, {"max_level": 10}, {"max_level": 25}, {"min_rise_db": 4.0},
+        {"min_rise_db": 10.0}, {"max_length": 1.0}, {"max_length": 2.5},
         {"max_level": 25, "min_rise_db": 0.0, "max_length": 99.0,
          "min_ratio": -math.inf})]
     print()

@@ -26,7 +26,8 @@ WILDS: tuple[str, ...] = ("wild", "wild-draw4", "wild-shuffle", "wild-custom")
 
 _COLOR_SHORT = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 _VALUE_SHORT = {"S": "skip", "R": "reverse", "D2": "draw2", "D": "draw2"}
-_WILD_SHORT = {"W": "wild", "W4": "wild-draw4", "WS": "wild-shuffle", "WC": "wild-custom"}
+_WILD_SHORT = {"W": "wild", "W4": "wild-draw4", "WS": "wild-shuffle",
+               "WC": "wild-custom"}
 _WILD_TO_SHORT = {v: k for k, v in _WILD_SHORT.items()}
 _VALUE_TO_SHORT = {"skip": "S", "reverse": "R", "draw2": "D2"}
 
@@ -56,7 +57,7 @@ class Card:
 
     @classmethod
     def from_label(cls, text: str) -> "Card":
-        """Parse a label (``red-7``, ``wild-draw4``) or a short form (``R7``, ``W4``)."""
+        """Parse a label (``red-7``, ``wild-draw4``) or a short form (``R7``)."""
         if cls is Card and type(text) is str:
             card = _PARSED.get(text)
             if card is None:
@@ -102,7 +103,8 @@ class Card:
         """The short form, e.g. ``R7``, ``BD2``, ``W4``."""
         if self.color is None:
             return _WILD_TO_SHORT.get(self.value, self.value.upper())
-        return self.color[0].upper() + _VALUE_TO_SHORT.get(self.value, self.value.upper())
+        value = _VALUE_TO_SHORT.get(self.value, self.value.upper())
+        return self.color[0].upper() + value
 
     @property
     def is_wild(self) -> bool:
@@ -148,7 +150,7 @@ def register_label(label: str, factory: Callable[[], Card]) -> None:
 
 
 def standard_deck(extra_wilds: bool = False) -> list[Card]:
-    """The 108-card deck, or the 112-card deck with Wild Shuffle Hands and 3 white wilds."""
+    """The 108-card deck, or the 112 one with Wild Shuffle Hands and 3 white wilds."""
     deck: list[Card] = []
     for color in COLORS:
         deck.append(Card(color, "0"))
@@ -160,7 +162,8 @@ def standard_deck(extra_wilds: bool = False) -> list[Card]:
     return deck
 
 
-def shuffled(cards: Iterable[Card], seed: int | random.Random | None = None) -> list[Card]:
+def shuffled(cards: Iterable[Card],
+             seed: int | random.Random | None = None) -> list[Card]:
     """A shuffled copy, deterministic for an int seed."""
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     out = list(cards)

@@ -43,7 +43,8 @@ class Header:
     def from_dict(cls, obj: Mapping[str, Any], line: int = 0) -> "Header":
         """Validate a header object; raises :class:`LogError` saying what is wrong."""
         if not isinstance(obj, Mapping) or obj.get("type") != "game":
-            raise LogError(line, 'the first line must be the header {"type": "game", ...}')
+            raise LogError(
+                line, 'the first line must be the header {"type": "game", ...}')
         game = obj.get("game", "uno")
         if not isinstance(game, str):
             raise LogError(line, f"header 'game' must be a string, got {game!r}")
@@ -53,7 +54,8 @@ class Header:
             or not players
             or not all(isinstance(p, str) and p.strip() for p in players)
         ):
-            raise LogError(line, f"header 'players' must be a list of names, got {players!r}")
+            raise LogError(
+                line, f"header 'players' must be a list of names, got {players!r}")
         if len(set(players)) != len(players):
             raise LogError(line, f"header 'players' has a name twice: {players!r}")
         rules = obj.get("rules", "official" if game == "uno" else game)
@@ -61,20 +63,25 @@ class Header:
             raise LogError(line, f"header 'rules' must be a string, got {rules!r}")
         dealer = obj.get("dealer")
         if dealer is not None and dealer not in players:
-            raise LogError(line, f"header 'dealer' {dealer!r} is not one of the players")
+            raise LogError(
+                line, f"header 'dealer' {dealer!r} is not one of the players")
         hand_size = obj.get("hand_size")
         if hand_size is not None and (
-            not isinstance(hand_size, int) or isinstance(hand_size, bool) or hand_size < 1
+            not isinstance(hand_size, int) or isinstance(hand_size, bool)
+            or hand_size < 1
         ):
-            raise LogError(line, f"header 'hand_size' must be a positive integer, got {hand_size!r}")
+            raise LogError(line, "header 'hand_size' must be a positive integer, "
+                           f"got {hand_size!r}")
         options = obj.get("options") or {}
         if not isinstance(options, Mapping):
             raise LogError(line, f"header 'options' must be an object, got {options!r}")
-        return cls(game, rules, tuple(players), dealer, hand_size, dict(options), dict(obj))
+        return cls(game, rules, tuple(players), dealer, hand_size, dict(options),
+                   dict(obj))
 
     def to_dict(self) -> dict[str, Any]:
         out = dict(self.data)
-        out.update(type="game", game=self.game, rules=self.rules, players=list(self.players))
+        out.update(type="game", game=self.game, rules=self.rules,
+                   players=list(self.players))
         if self.dealer is not None:
             out["dealer"] = self.dealer
         if self.hand_size is not None:
@@ -83,13 +90,19 @@ class Header:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Event:
     """One table event: its 0-based line number, its type, and the whole object."""
 
     index: int
     type: str
     data: Mapping[str, Any]
+
+    def __init__(self, index: int, type: str, data: Mapping[str, Any]) -> None:
+        # One __dict__ assignment instead of three frozen __setattr__ calls
+        # (a replay builds one Event per line).
+        object.__setattr__(
+            self, "__dict__", {"index": index, "type": type, "data": data})
 
     @property
     def player(self) -> str | None:
@@ -118,9 +131,11 @@ def parse_line(text: str, line: int) -> dict[str, Any] | None:
         obj = json.loads(stripped)
     except (ValueError, RecursionError) as exc:
         snippet = stripped[:60] + ("..." if len(stripped) > 60 else "")
-        raise LogError(line, f"not valid JSON ({exc.__class__.__name__}): {snippet!r}") from None
+        raise LogError(line, f"not valid JSON ({exc.__class__.__name__}): "
+                       f"{snippet!r}") from None
     if not isinstance(obj, dict):
-        raise LogError(line, f"an event must be a JSON object, got {type(obj).__name__}")
+        raise LogError(
+            line, f"an event must be a JSON object, got {type(obj).__name__}")
     kind = obj.get("type")
     if not isinstance(kind, str) or not kind:
         raise LogError(line, "an event needs a string 'type'")
@@ -129,11 +144,14 @@ def parse_line(text: str, line: int) -> dict[str, Any] | None:
 
 @dataclass
 class TableLog:
-    """A read table log: the header, the events that parsed, and the lines that did not."""
+    """A read table log: the header, the events that parsed, the lines that did not."""
 
     header: Header | None
     events: list[Event]
     errors: list[LogError]
+
+
+_raw_decode = json.JSONDecoder().raw_decode  # what json.loads uses, minus its checks
 
 
 def iter_log(lines: Iterable[str]) -> Iterator[Event | LogError]:
@@ -157,16 +175,37 @@ def read_log(lines: Iterable[str]) -> TableLog:
     header: Header | None = None
     events: list[Event] = []
     errors: list[LogError] = []
-    for item in iter_log(lines):
-        if isinstance(item, LogError):
-            errors.append(item)
-        elif header is None and not events and item.type == "game":
+    append = events.append
+    for number, text in enumerate(lines):
+        # Fast path for the usual line, one JSON object: the same result as
+        # parse_line, which handles (and words the errors of) everything else.
+        obj = None
+        if text[:1] == "{" and len(text) <= MAX_LINE:
             try:
-                header = Header.from_dict(item.data, item.index)
+                obj, end = _raw_decode(text)
+            except (ValueError, RecursionError):
+                obj = None
+            else:
+                if end != len(text) and text[end:].strip():
+                    obj = None
+        if obj is None or type(obj) is not dict:
+            try:
+                obj = parse_line(text, number)
             except LogError as err:
                 errors.append(err)
+                continue
+            if obj is None:
+                continue
+        kind = obj.get("type")
+        if type(kind) is not str or not kind:
+            errors.append(LogError(number, "an event needs a string 'type'"))
+        elif kind != "game" or header is not None or events:
+            append(Event(number, kind, obj))
         else:
-            events.append(item)
+            try:
+                header = Header.from_dict(obj, number)
+            except LogError as err:
+                errors.append(err)
     return TableLog(header, events, errors)
 
 

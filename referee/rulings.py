@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 KINDS = ("ok", "illegal", "penalty", "pending", "round-end", "game-end", "info")
+_set = object.__setattr__
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Ruling:
     """One ruling.
 
@@ -37,16 +38,26 @@ class Ruling:
     scores: Mapping[str, int] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        if self.ruling not in KINDS:
-            raise ValueError(f"unknown ruling kind {self.ruling!r}")
-        if "." not in self.rule:
-            raise ValueError(f"rule name must be '<preset>.<rule>', got {self.rule!r}")
-        if not self.text:
+    def __init__(self, event: int, ruling: str, rule: str, text: str,
+                 player: str | None = None, draw: int | None = None,
+                 scores: Mapping[str, int] | None = None,
+                 extra: Mapping[str, Any] | None = None) -> None:
+        # Written out (one __dict__ assignment instead of eight frozen
+        # __setattr__ calls): a replay builds about one ruling per event.
+        if ruling not in KINDS:
+            raise ValueError(f"unknown ruling kind {ruling!r}")
+        if "." not in rule:
+            raise ValueError(f"rule name must be '<preset>.<rule>', got {rule!r}")
+        if not text:
             raise ValueError("a ruling must explain itself")
+        _set(self, "__dict__", {
+            "event": event, "ruling": ruling, "rule": rule, "text": text,
+            "player": player, "draw": draw, "scores": scores,
+            "extra": {} if extra is None else extra})
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"event": self.event, "ruling": self.ruling, "rule": self.rule}
+        out: dict[str, Any] = {
+            "event": self.event, "ruling": self.ruling, "rule": self.rule}
         if self.player is not None:
             out["player"] = self.player
         if self.draw is not None:

@@ -27,20 +27,24 @@ class LiveTable:
 
     Args:
         header: the table-log header.
-        out: where rulings are printed (one line each).
+        out: where rulings are printed (one line each); standard output by default.
         log_path: the table log to write (header first), or ``None``.
     """
 
-    def __init__(self, header: dict[str, Any], out: TextIO = sys.stdout,
+    def __init__(self, header: dict[str, Any], out: TextIO | None = None,
                  log_path: str | None = None):
         self.referee = Referee(header)
-        self.out = out
+        self._out = out
         self.log = open(log_path, "w", encoding="utf-8") if log_path else None
         if self.log:
             self.log.write(dump_event(self.referee.header.to_dict()) + "\n")
             self.log.flush()
         self.pipeline: Any = None
         self.lock = threading.Lock()
+
+    @property
+    def out(self) -> TextIO:
+        return self._out if self._out is not None else sys.stdout
 
     def append(self, event: dict[str, Any]) -> list:
         """Record one event, print its rulings; start the scan at a round's end."""

@@ -17,17 +17,24 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The shipped model's recipe (models/MODEL_CARD.md quotes it).
+# The shipped model's recipe (models/MODEL_CARD.md quotes it): one stage that
+# trains yolo11n from its yaml on the seed-0 set. Further stages (fine-tuning the
+# previous stage's last.pt on a fresh set) can be appended; the CPU budget of the
+# first release left no room for one.
 RECIPE: dict = {
-    "synth_count": 3150, "synth_seed": 0, "synth_imgsz": 320, "val_fraction": 0.05,
-    "model": "yolo11n.yaml", "imgsz": 256, "epochs": 5, "batch": 8, "seed": 0,
+    "synth_imgsz": 320, "val_fraction": 0.05,
+    "model": "yolo11n.yaml", "imgsz": 256, "batch": 8, "seed": 0,
     "hyp": {
-        "fraction": 0.8, "optimizer": "AdamW", "lr0": 0.0015, "lrf": 0.05,
-        "momentum": 0.9, "warmup_epochs": 0.3, "nbs": 8, "cos_lr": False,
+        "fraction": 0.8, "optimizer": "AdamW", "lrf": 0.05,
+        "momentum": 0.9, "nbs": 8, "cos_lr": False,
         "mosaic": 0.0, "close_mosaic": 0, "fliplr": 0.0, "degrees": 0.0,
         "hsv_h": 0.01, "hsv_s": 0.5, "hsv_v": 0.4, "scale": 0.4, "translate": 0.1,
         "val": False,
     },
+    "stages": [
+        {"synth_seed": 0, "synth_count": 3150, "epochs": 5, "lr0": 0.0015,
+         "warmup_epochs": 0.3},
+    ],
 }
 
 
@@ -35,26 +42,31 @@ def train_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``tableref train``."""
     r = RECIPE
     parser.add_argument("--data", type=Path, default=None,
-                        help="a data.yaml to train on (default: render the recipe's set)")
+                        help="train once on this data.yaml instead of the recipe's stages")
+    parser.add_argument("--epochs", type=int, default=r["stages"][0]["epochs"],
+                        help="epochs with --data")
     parser.add_argument("--data-root", type=Path, default=ROOT / "data",
-                        help="where the recipe's synthetic set is rendered")
-    parser.add_argument("--synth-count", type=int, default=r["synth_count"])
-    parser.add_argument("--synth-seed", type=int, default=r["synth_seed"])
-    parser.add_argument("--epochs", type=int, default=r["epochs"])
+                        help="where the recipe's synthetic sets are rendered")
+    parser.add_argument("--stages", type=int, default=len(r["stages"]),
+                        help="run only the recipe's first N stages")
     parser.add_argument("--imgsz", type=int, default=r["imgsz"])
     parser.add_argument("--batch", type=int, default=r["batch"])
     parser.add_argument("--seed", type=int, default=r["seed"])
     parser.add_argument("--threads", type=int, default=2, help="torch threads")
     parser.add_argument("--project", type=Path, default=ROOT / "runs")
-    parser.add_argument("--name", default="uno-yolo11n")
-    parser.add_argument("--resume", action="store_true",
-                        help="resume the run PROJECT/NAME from its last.pt")
+    parser.add_argument("--name", default="uno-yolo11n",
+                        help="run name (stage k > 1 runs as NAME-stageK)")
+    parser.add_argument("--stop-after", type=int, default=None,
+                        help="end the last run after this many epochs of its schedule "
+                             "(reproduces a checkpoint of a run that was cut short)")
+    parser.add_argument("--weights", type=Path, default=None,
+                        help="with --ship and no training: ship these weights")
     parser.add_argument("--ship", action="store_true",
-                        help="copy best.pt to models/ and export OpenVINO there")
+                        help="copy the final last.pt to models/ and export OpenVINO there")
 
 
 def recipe_data(root: Path, count: int, seed: int, imgsz: int) -> Path:
-    """The recipe's synthetic data set, rendered on first use."""
+    """A recipe's synthetic data set, rendered on first use."""
     from datasets.commands import write_dataset
 
     out = Path(root) / f"synth-s{seed}-n{count}-{imgsz}"
@@ -67,40 +79,63 @@ def recipe_data(root: Path, count: int, seed: int, imgsz: int) -> Path:
     return write_dataset(out, count, seed, imgsz, val_fraction=RECIPE["val_fraction"])
 
 
-def train(args: argparse.Namespace) -> int:
-    """Run ``tableref train``."""
-    from vision.ultralytics_setup import setup
-
-    setup(verbose=True, torch_threads=args.threads)
-    data = args.data or recipe_data(args.data_root, args.synth_count, args.synth_seed,
-                                    RECIPE["synth_imgsz"])
+def _train_once(init: str, data: Path, run_dir: Path, epochs: int, args: argparse.Namespace,
+                stage: dict, stop_after: int | None) -> Path:
+    """One Ultralytics training run; returns its last.pt."""
     import torch
     from ultralytics import YOLO
 
-    run_dir = Path(args.project).resolve() / args.name
     threads = args.threads
 
     def fix_threads(_trainer) -> None:  # Ultralytics' device selection resets threads
         torch.set_num_threads(threads)
 
-    if args.resume:
-        model = YOLO(str(run_dir / "weights" / "last.pt"))
-        model.add_callback("on_pretrain_routine_start", fix_threads)
-        model.train(resume=True)
+    def stop_early(trainer) -> None:
+        if stop_after is not None and trainer.epoch + 1 >= stop_after:
+            trainer.stop = True
+
+    model = YOLO(init)
+    model.add_callback("on_pretrain_routine_start", fix_threads)
+    model.add_callback("on_train_epoch_start", fix_threads)
+    model.add_callback("on_fit_epoch_end", stop_early)
+    hyp = {**RECIPE["hyp"], "lr0": stage["lr0"], "warmup_epochs": stage["warmup_epochs"]}
+    model.train(
+        data=str(Path(data).resolve()), epochs=epochs, imgsz=args.imgsz, batch=args.batch,
+        seed=args.seed, deterministic=True, device="cpu", workers=0, amp=False,
+        plots=False, project=str(run_dir.parent), name=run_dir.name, exist_ok=True,
+        pretrained=False, cache=False, verbose=True, **hyp)
+    return run_dir / "weights" / "last.pt"
+
+
+def train(args: argparse.Namespace) -> int:
+    """Run ``tableref train``."""
+    from vision.ultralytics_setup import setup
+
+    if args.weights is not None:
+        if not args.ship:
+            print("tableref train: --weights only goes with --ship", file=sys.stderr)
+            return 2
+        ship(args.weights, args.imgsz)
+        return 0
+    setup(verbose=True, torch_threads=args.threads)
+    project = Path(args.project).resolve()
+    if args.data is not None:
+        weights = _train_once(RECIPE["model"], args.data, project / args.name, args.epochs,
+                              args, RECIPE["stages"][0], args.stop_after)
     else:
-        model = YOLO(RECIPE["model"])
-        model.add_callback("on_pretrain_routine_start", fix_threads)
-        model.add_callback("on_train_epoch_start", fix_threads)
-        model.train(
-            data=str(Path(data).resolve()), epochs=args.epochs, imgsz=args.imgsz,
-            batch=args.batch, seed=args.seed, deterministic=True, device="cpu", workers=0,
-            amp=False, plots=False, project=str(run_dir.parent), name=run_dir.name,
-            exist_ok=True, pretrained=False, cache=False, verbose=True,
-            **RECIPE["hyp"])
-    best = run_dir / "weights" / "best.pt"
-    print(f"trained: {best}")
+        stages = RECIPE["stages"][: max(1, args.stages)]
+        init = RECIPE["model"]
+        for k, stage in enumerate(stages):
+            data = recipe_data(args.data_root, stage["synth_count"], stage["synth_seed"],
+                               RECIPE["synth_imgsz"])
+            name = args.name if k == 0 else f"{args.name}-stage{k + 1}"
+            last = k == len(stages) - 1
+            init = str(_train_once(init, data, project / name, stage["epochs"], args, stage,
+                                   args.stop_after if last else None))
+        weights = Path(init)
+    print(f"trained: {weights}")
     if args.ship:
-        ship(best, args.imgsz)
+        ship(weights, args.imgsz)
     return 0
 
 
@@ -112,9 +147,12 @@ def ship(weights: Path, imgsz: int) -> Path:
     setup()
     from ultralytics import YOLO
 
+    from ultralytics.utils.torch_utils import strip_optimizer
+
     MODEL_DIR.mkdir(exist_ok=True)
     target = MODEL_DIR / PT_NAME
     shutil.copyfile(weights, target)
+    strip_optimizer(str(target))  # EMA weights in half precision, no optimizer state
     model = YOLO(str(target))
     exported = Path(model.export(format="openvino", imgsz=imgsz, half=False, dynamic=False))
     final = MODEL_DIR / exported.name
@@ -167,15 +205,20 @@ def detect(args: argparse.Namespace) -> int:
     return 1 if failures == len(args.images) else 0
 
 
+def _eval_module():
+    """``benchmarks/eval_detector.py`` (a script folder, not an installed package)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    import benchmarks.eval_detector as module
+
+    return module
+
+
 def evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``tableref evaluate`` (see ``benchmarks/eval_detector.py``)."""
-    from benchmarks.eval_detector import add_arguments
-
-    add_arguments(parser)
+    _eval_module().add_arguments(parser)
 
 
 def evaluate(args: argparse.Namespace) -> int:
     """Run ``tableref evaluate``."""
-    from benchmarks.eval_detector import run
-
-    return run(args)
+    return _eval_module().run(args)

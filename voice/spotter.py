@@ -34,6 +34,7 @@ from voice.verify import Verifier
 from voice.words import CallWord, parse_words
 
 FRAME = 160  # samples per 10 ms frame, the decoder's frame rate
+_WINDOW = np.hanning(FRAME).astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -59,11 +60,11 @@ class SpotterConfig:
 
     levels: tuple[int, ...] = (5, 10, 15, 20, 25)
     max_level: int = 20
-    min_rise_db: float = 10.0
+    min_rise_db: float = 6.0
     max_length: float = 1.5
     min_ratio: float = -10.0
     island_ratio: float = 0.4
-    max_dip: float = 0.15
+    max_dip: float = 0.25
     hold: float = 0.4
     merge: float = 0.1
     pad: float = 0.0
@@ -170,8 +171,10 @@ class Spotter:
         self._tail = data[usable:]
         if usable:
             x = np.frombuffer(data[:usable], dtype="<i2").astype(np.float32) / 32768.0
-            frames = x.reshape(-1, FRAME)
-            self._db.extend((10 * np.log10(np.mean(frames**2, axis=1) + 1e-10)).tolist())
+            # loudness in the speech band (300-3000 Hz), not of rumble or hiss
+            spectra = np.abs(np.fft.rfft(x.reshape(-1, FRAME) * _WINDOW, axis=1)) ** 2
+            band = spectra[:, 3:31].sum(axis=1) / FRAME
+            self._db.extend((10 * np.log10(band + 1e-10)).tolist())
             self._pcm += data[:usable]
         self._collect()
         found = self._decide(final=False)

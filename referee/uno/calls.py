@@ -13,7 +13,8 @@ from ..cards import parse_cards
 from ..game import GameError
 from ..log import Event
 from ..rulings import Ruling
-from .plays import card_name, cards_n, hand_points, wd4_offending_card
+from .plays import (card_name, cards_n, hand_points, off_deck, off_deck_text,
+                    wd4_offending_card)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .engine import UnoGame
@@ -143,6 +144,11 @@ class CallsMixin:
             raise GameError("a reveal needs the 'player' whose hand is shown")
         cards = parse_cards(ev.data.get("cards", []))
         name = self.nm(p)
+        bad = off_deck(cards, self.options.deck)
+        if bad is not None:
+            return [self.ruling(
+                ev.index, "illegal", "deck", f"{off_deck_text(bad, self.options.deck)}"
+                f": {name} takes it away and shows the hand again.", p)]
         if s.phase == "challenge" and s.wd4 and p == s.wd4.player:
             return self.judge_challenge(ev, p, cards)
         if s.phase == "scoring" and p != s.round_winner:

@@ -15,8 +15,8 @@ from ..game import Game, GameError, register
 from ..log import Event, Header
 from ..rulings import Ruling
 from .calls import CallsMixin
-from .options import PRESETS, UnoOptions, resolve
-from .plays import card_name
+from .options import PRESETS, UnoOptions, resolve, uses_tgus_hooks
+from .plays import card_name, off_deck, off_deck_text
 from .scoring import ScoringMixin
 from .state import UnoState
 from .tgus_rules import TGUS_HANDLERS, TgusMixin
@@ -67,6 +67,10 @@ class UnoGame(TgusMixin, TurnsMixin, CallsMixin, ScoringMixin, Game):
             self._early.append(self.ruling(
                 0, "info", "players", "UNO needs at least 2 players, so nothing can be "
                 "played in this game."))
+        if (type(self) is UnoGame and not uses_tgus_hooks(self.options)
+                and "hand_sizes" not in header.data):
+            # Decided once: no TGUS rule is on, so skip the TGUS hooks per event.
+            self.__class__ = PlainUnoGame
 
     # -- helpers -------------------------------------------------------------------
     def ruling(self, event: int, kind: str, rule: str, text: str,
@@ -128,6 +132,8 @@ class UnoGame(TgusMixin, TurnsMixin, CallsMixin, ScoringMixin, Game):
                 event.index, "info", "players",
                 "This event is ignored because UNO needs 2 players.")]
         handler = self.handlers.get(event.type)
+        if handler is not None and not out and self.s.phase != "over":
+            return getattr(self, handler)(event)  # the common case, kept short
         if handler is None:
             return out + [self.ruling(
                 event.index, "info", "unknown-event",
@@ -146,6 +152,10 @@ class UnoGame(TgusMixin, TurnsMixin, CallsMixin, ScoringMixin, Game):
         if card is None:
             raise GameError("a start event needs the turned 'card'")
         color = self.color_of(ev)
+        if off_deck((card,), o.deck) is not None:
+            return [self.ruling(
+                ev.index, "info", "deck", f"{off_deck_text(card, o.deck)}, so this "
+                "start is ignored: take it back and turn another card.")]
         out: list[Ruling] = []
         if s.phase == "scoring":
             out += self.finish_round(ev.index, forced=True)
@@ -249,3 +259,27 @@ class UnoGame(TgusMixin, TurnsMixin, CallsMixin, ScoringMixin, Game):
         out.pop("challenge_reveal", None)
         out.pop("drawn_card", None)
         return out
+
+
+class PlainUnoGame(UnoGame):
+    """An :class:`UnoGame` whose options switch on no TGUS rule (official & co).
+
+    ``UnoGame(header)`` becomes one when :func:`~.options.uses_tgus_hooks` says
+    no TGUS option is on: the hooks that :class:`TgusMixin` overrides go
+    straight to the engine's own methods, which is what the TGUS hooks do
+    under such options anyway, without their per-event bookkeeping.
+    """
+
+    handlers: ClassVar[dict[str, str]] = {**UnoGame.handlers, "start": "on_start"}
+    on_play = TurnsMixin.on_play
+    play_cards = TurnsMixin.play_cards
+    card_effect = TurnsMixin.card_effect
+    shuffle_hands = TurnsMixin.shuffle_hands
+    go_out = TurnsMixin.go_out
+    on_draw = TurnsMixin.on_draw
+    on_pass = TurnsMixin.on_pass
+    on_catch = CallsMixin.on_catch
+    on_reveal = CallsMixin.on_reveal
+    judge_challenge = CallsMixin.judge_challenge
+    finish_round = ScoringMixin.finish_round
+    maybe_score = ScoringMixin.maybe_score

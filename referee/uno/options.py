@@ -51,7 +51,8 @@ class UnoOptions:
                           "001 公式 2", minimum=1)
     first_action_returned: bool = _opt(
         False, "any action card turned as the first card is put back and another "
-        "turned (officially only a Wild Draw Four is)", "001 ローカルルール 2 (local 1)")
+        "turned (officially only a Wild Draw Four is)",
+        "001 ローカルルール 2 (local 1)")
     wd4_rule: str = _opt(
         "no-playable", "when a Wild Draw Four is legal: 'no-playable' (no other "
         "playable card, 001) or 'no-current-colour' (no card of the current colour, "
@@ -86,7 +87,8 @@ class UnoOptions:
         ALL_STACK_ANSWERS, "answer table for stacking: '<owed card>><answer card>' "
         "entries (values draw2, wild-draw4, skip, reverse)", "001 ローカルルール 6")
     uno_penalty: int = _opt(2, "cards drawn for a caught missing UNO call (local rule: "
-                            "up to 6)", "spec; 001 公式 7 / ローカルルール 7", minimum=0)
+                            "up to 6)", "spec; 001 公式 7 / ローカルルール 7",
+                            minimum=0)
     catch_window: str = _opt(
         "next-plays", "when a missing UNO call can no longer be caught: 'next-plays' "
         "(once another player has played a card, 001) or 'next-acts' (once the next "
@@ -96,21 +98,24 @@ class UnoOptions:
         "without calling, the referee applies the penalty itself", "issue 8 / project")
     jump_in: bool = _opt(
         False, "a card identical in colour and number/symbol to the top card may be "
-        "played out of turn; play continues from that player", "spec; 001 ローカルルール 8")
+        "played out of turn; play continues from that player",
+        "spec; 001 ローカルルール 8")
     doubling: bool = _opt(
         False, "at scoring each losing hand is multiplied by (its UNO calls this round "
         "+ 1)", "001 ローカルルール 9")
     scoring: str = _opt("japan", "'japan' (fixed rounds, losers go minus) or "
-                        "'international' (first to the target)", "spec; 001 勝敗について",
-                        ("japan", "international"))
+                        "'international' (first to the target)",
+                        "spec; 001 勝敗について", ("japan", "international"))
     rounds: int = _opt(5, "rounds played under japan scoring", "spec; 001 日本ルール",
                        minimum=1)
-    target: int = _opt(500, "points that end an international game", "spec; 001 国際ルール",
-                       minimum=1)
+    target: int = _opt(500, "points that end an international game",
+                       "spec; 001 国際ルール", minimum=1)
     # -- TGUS-TGC-UNO house rules (seed 000; presets in tgus_presets.py) --------------
+    # Every field from here on is a TGUS option (``TGUS_FIELDS``): while all keep
+    # their official value the engine skips the TGUS hooks (``uses_tgus_hooks``).
     hand_size_max: int = _opt(
-        0, "largest hand a header may set; a bigger hand_size gets an info ruling (0: no "
-        "limit)", "000 TGUS-TGC-UNO.1 (最大でも10枚)", minimum=0)
+        0, "largest hand a header may set; a bigger hand_size gets an info ruling "
+        "(0: no limit)", "000 TGUS-TGC-UNO.1 (最大でも10枚)", minimum=0)
     direction_rps: bool = _opt(
         False, "the first player's two neighbours play rock-paper-scissors for the "
         "direction, recorded by a 'direction' event before the first play",
@@ -119,21 +124,24 @@ class UnoOptions:
         True, "a missing UNO call may be caught ('catch' event); false: catches are "
         "ignored", "001 公式 7; 000 TGUS-TGC-UNO.1 (非推奨)")
     picture_leftover: bool = _opt(
-        False, "a hand of picture cards only draws 2 at a time until a number card comes "
-        "(self-reported 'picture-leftover' event)", "000 TGUS-TGC-UNO.1 (英語残り・絵柄残り)")
+        False, "a hand of picture cards only draws 2 at a time until a number card "
+        "comes (self-reported 'picture-leftover' event)",
+        "000 TGUS-TGC-UNO.1 (英語残り・絵柄残り)")
     number_finish: int = _opt(
-        0, "cards drawn by a player who goes out on anything but number cards: the cards "
-        "stay played and play continues (0: off)", "000 TGUS-TGC-UNO.2/.3", minimum=0)
+        0, "cards drawn by a player who goes out on anything but number cards: the "
+        "cards stay played and play continues (0: off)", "000 TGUS-TGC-UNO.2/.3",
+        minimum=0)
     multi_out_penalty: int = _opt(
-        0, "with multi_out 'allowed': cards drawn by a player who goes out with several "
-        "cards without calling UNO first; they are not out (0: no call needed)",
+        0, "with multi_out 'allowed': cards drawn by a player who goes out with "
+        "several cards without calling UNO first; they are not out (0: no call needed)",
         "000 TGUS-TGC-UNO.3", minimum=0)
     challenge_on_stack: bool = _opt(
-        False, "a Wild Draw Four played on a Wild Draw Four may be challenged too (only "
-        "the one just played)", "000 TGUS-TGC-UNO.2 (直前のワイルド・ドロー4のみ)")
+        False, "a Wild Draw Four played on a Wild Draw Four may be challenged too "
+        "(only the one just played)",
+        "000 TGUS-TGC-UNO.2 (直前のワイルド・ドロー4のみ)")
     after_failed_challenge: str = _opt(
-        "pass-on", "after a lost challenge: 'pass-on' (with stacking, the cards + 2 may "
-        "be passed on), 'draw' (the challenger takes the cards + 2) or "
+        "pass-on", "after a lost challenge: 'pass-on' (with stacking, the cards + 2 "
+        "may be passed on), 'draw' (the challenger takes the cards + 2) or "
         "'stack' (they may still pass the cards on, and then the +2 is void)",
         "001 チャレンジ失敗; 000 TGUS-TGC-UNO.2/.3", ("pass-on", "draw", "stack"))
     white_wild: str = _opt(
@@ -144,13 +152,14 @@ class UnoOptions:
     downpour_draw: int = _opt(2, "cards each other player draws for a Wild Downpour",
                               "000 TGUS-TGC-UNO.2 / UNO H2O", minimum=1)
     face_down: int = _opt(
-        0, "face-down plays (skip your own turn; others may doubt) each player may make "
-        "per game; never to go out (0: not used)", "000 TGUS-TGC-UNO.3", minimum=0)
+        0, "face-down plays (skip your own turn; others may doubt) each player may "
+        "make per game; never to go out (0: not used)", "000 TGUS-TGC-UNO.3", minimum=0)
     doubt_penalty: int = _opt(4, "cards drawn by the loser of a doubt",
                               "000 TGUS-TGC-UNO.3", minimum=0)
     success_weight: str = _opt(
-        "none", "extra starting cards for the next game: 'none', 'rank' (previous game's "
-        "1st/2nd/3rd +3/+2/+1), 'wins' (+1 a game won) or 'points' (the tgus-3 table)",
+        "none", "extra starting cards for the next game: 'none', 'rank' (previous "
+        "game's 1st/2nd/3rd +3/+2/+1), 'wins' (+1 a game won) or 'points' (the "
+        "tgus-3 table)",
         "000 TGUS-TGC-UNO.2/.3", ("none", "rank", "wins", "points"))
     play_to_last: bool = _opt(
         False, "play goes on after the first player goes out until one player is left; "
@@ -187,6 +196,22 @@ PRESETS: dict[str, UnoOptions] = {"official": UnoOptions()}
 PRESETS.update(tgus_presets(PRESETS["official"]))  # tgus-1, tgus-2, tgus-3 (seed 000)
 
 _FIELDS = {f.name: f for f in fields(UnoOptions)}
+_NAMES = list(_FIELDS)
+#: The TGUS-TGC-UNO options: the fields from ``hand_size_max`` on.
+TGUS_FIELDS: tuple[str, ...] = tuple(_NAMES[_NAMES.index("hand_size_max"):])
+
+
+def uses_tgus_hooks(options: UnoOptions) -> bool:
+    """Whether ``options`` switch on any TGUS rule (seed 000).
+
+    True when a TGUS option differs from the official preset or a stacking
+    answer is a Skip, Reverse or white wild (a deflection); the engine decides
+    this once per game and otherwise runs its plain handlers (replay speed).
+    """
+    official = PRESETS["official"]
+    if any(not a.endswith((">draw2", ">wild-draw4")) for a in options.stack_answers):
+        return True
+    return any(getattr(options, n) != getattr(official, n) for n in TGUS_FIELDS)
 
 
 def _coerce(name: str, value: Any) -> Any:

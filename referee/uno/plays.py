@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from ..cards import Card, parse_cards
+from ..cards import ACTIONS, COLORS, NUMBERS, WILDS, Card, parse_cards
 from .options import UnoOptions
 
 _NAMES = {"skip": "Skip", "reverse": "Reverse", "draw2": "Draw Two", "wild": "Wild",
@@ -34,6 +34,36 @@ def cards_of(raw: Any) -> list[Card]:
     if len(_LABELS) < 4096:
         _LABELS.update(zip(raw, cards))
     return cards
+
+
+_COLOURS = frozenset(COLORS)
+_COLOURED_VALUES = frozenset(NUMBERS + ACTIONS)
+#: deck size -> its wild cards (the ``deck`` option: 108, or 112 with Wild
+#: Shuffle Hands and the white wilds); every deck has each colour's 0-9,
+#: Skip, Reverse and Draw Two.
+DECK_WILDS: dict[int, frozenset[str]] = {
+    108: frozenset(("wild", "wild-draw4")), 112: frozenset(WILDS)}
+
+
+def off_deck(cards: Iterable[Card], deck: int) -> Card | None:
+    """The first of ``cards`` that the ``deck``-card deck does not hold, or ``None``.
+
+    Labels of other decks (the tgus-t deck's ``red-hit2``, ``counter`` ...)
+    parse anywhere once registered, so the game checks its own deck.
+    """
+    wilds = DECK_WILDS.get(deck) or DECK_WILDS[112]
+    for card in cards:  # by value: cheaper than hashing the card (replay speed)
+        if card.color is None:
+            if card.value not in wilds:
+                return card
+        elif card.color not in _COLOURS or card.value not in _COLOURED_VALUES:
+            return card
+    return None
+
+
+def off_deck_text(card: Card, deck: int) -> str:
+    """``The red hit2 is not a card of this game's 108-card deck``."""
+    return f"The {card_name(card)} is not a card of this game's {deck}-card deck"
 
 
 def card_name(card: Card) -> str:

@@ -15,7 +15,7 @@ from ..cards import Card, parse_cards
 from ..game import GameError
 from ..log import Event
 from ..rulings import Ruling
-from .plays import card_name, hand_points
+from .plays import card_name, hand_points, off_deck, off_deck_text
 from .tgus import FaceDown, doubt_loser
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -60,9 +60,12 @@ class FaceDownMixin:
         if problem:
             return [self.ruling(ev.index, "illegal", "face-down", problem + ".", p,
                                 s.pending or None)]
+        card = Card.from_label(ev.data["card"]) if "card" in ev.data else None
+        if card is not None and off_deck((card,), self.options.deck) is not None:
+            return [self.ruling(ev.index, "illegal", "deck", off_deck_text(
+                card, self.options.deck) + f": {self.nm(p)} takes it back.", p)]
         out = self._first_action(ev.index)
         tg.doubter = None
-        card = Card.from_label(ev.data["card"]) if "card" in ev.data else None
         out += self.close_windows(ev.index, p, played=True)
         tg.failed_challenger = tg.took_draw = None
         s.hand_counts[p] -= 1
@@ -135,6 +138,11 @@ class FaceDownMixin:
         by_accused = fd is not None and ev.data.get("player") == self.nm(fd.player)
         if tg.doubter is not None and fd is not None and by_accused:
             cards = parse_cards(ev.data.get("cards", []))
+            bad = off_deck(cards, self.options.deck)
+            if bad is not None:
+                return [self.ruling(
+                    ev.index, "illegal", "deck", off_deck_text(bad, self.options.deck)
+                    + ": show the face-down card again.", fd.player)]
             if len(cards) != 1:
                 return [self.ruling(ev.index, "illegal", "doubt", "A doubt is settled "
                                     "by showing the one face-down card, not "

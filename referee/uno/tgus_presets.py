@@ -23,59 +23,98 @@ _T1: dict[str, tuple[Any, str]] = {
     "deck": (108, f"{S1}: written for the 108-card deck (Shuffle Hands came in 2016)"),
     "hand_size": (7, f"{S1}: 最大でも10枚だが…5~7枚程度を想定"),
     "hand_size_max": (10, f"{S1}: 最大でも10枚"),
-    "direction_rps": (True, f"{S1}: 一番手の隣同士のプレイヤーがじゃんけんしてから決定する"),
-    "multi_play": ("same", f"{S1}: 数字か同じ絵柄であれば色が異なっていても許可する…「階段」ルールは"
-                   "採用していない; ワイルドカードの2枚以上も許可"),
-    "multi_out": ("allowed", f"{S1}: 2枚以上で上がる場合…「ウノ」を宣言しなくても上がることが可能"),
+    "direction_rps": (
+        True,
+        f"{S1}: 一番手の隣同士のプレイヤーがじゃんけんしてから決定する"),
+    "multi_play": (
+        "same",
+        f"{S1}: 数字か同じ絵柄であれば色が異なっていても許可する…「階段」"
+        "ルールは採用していない; ワイルドカードの2枚以上も許可"),
+    "multi_out": (
+        "allowed",
+        f"{S1}: 2枚以上で上がる場合…「ウノ」を宣言しなくても上がることが可能"),
     "uno_catch": (False, f"{S1}: チャレンジ・ウノ…非推奨ルールとはしている"),
-    "picture_leftover": (True, f"{S1}: 絵柄カード…しか残っていない場合は、強制的に山札から数字の"
-                         "カードが出るまで2枚ずつ引く"),
+    "picture_leftover": (
+        True,
+        f"{S1}: 絵柄カード…しか残っていない場合は、強制的に山札から数字のカードが出るま"
+        "で2枚ずつ引く"),
     "stacking": (True, f"{S1}: アプリなどでは「スタッキング」…"),
-    "stack_answers": (TGUS1_ANSWERS, f"{S1}: ドロー2が出されたらドロー2かワイルドドロー4のみ… "
-                      "ワイルドドロー4についてはワイルドドロー4のみ (推奨); リバース・スキップは"
-                      "使用できず"),
-    "face_down": (0, f"{S1}: カードを裏返しにして出すことができるルールなどについてはすべて採用して"
-                  "いない"),
+    "stack_answers": (
+        TGUS1_ANSWERS,
+        f"{S1}: ドロー2が出されたらドロー2かワイルドドロー4のみ… "
+        "ワイルドドロー4についてはワイルドドロー4のみ (推奨); リバース・"
+        "スキップは使用できず"),
+    "face_down": (
+        0,
+        f"{S1}: カードを裏返しにして出すことができるルールなどについてはすべて採用して"
+        "いない"),
     "play_to_last": (True, f"{S1}: 最後の1人になるまでゲームを続行する"),
 }
 
 _T2: dict[str, tuple[Any, str]] = {
-    "deck": (112, f"{S2}: 2016年に追加された「とりかえっこワイルド」は採用 (112-card deck)"),
+    "deck": (
+        112,
+        f"{S2}: 2016年に追加された「とりかえっこワイルド」は採用 (112-card deck)"),
     "hand_size_max": (0, f"{S2}: 7枚 plus the success weight (no 10-card ceiling)"),
-    "success_weight": ("rank", f"{S2}: 前回勝利者については順位に応じて最大3枚までの追加手札"
-                       "「サクセスウェイト」"),
+    "success_weight": (
+        "rank",
+        f"{S2}: 前回勝利者については順位に応じて最大3枚までの追加手札"
+        "「サクセスウェイト」"),
     "picture_leftover": (False, f"{S2}: 強制的に山札からカードを引かなくても良い"),
-    "number_finish": (2, f"{S2}: 上がる時は必ず数字カード…数字以外で上がってしまった場合は"
-                      "ペナルティとして2枚ドローして続行"),
+    "number_finish": (
+        2,
+        f"{S2}: 上がる時は必ず数字カード…数字以外で上がってしまった場合はペナルティとし"
+        "て2枚ドローして続行"),
     "uno_catch": (True, f"{S2}: チャレンジ・ウノは採用されている"),
-    "stack_answers": (TGUS1_ANSWERS + DEFLECT_ANSWERS,
-                      f"{S2}: ドロー系のカードに対してリバースもしくはスキップの使用も許可… "
-                      "ドロー4に対しても色宣言後にドロー2やリバース・スキップで受け流す"),
-    "after_failed_challenge": ("draw", f"{S2}: チャレンジに失敗した場合はそのドローカードを"
-                               "受け流すことは出来ない"),
-    "challenge_on_stack": (True, f"{S2}: チャレンジの対象は直前のワイルド・ドロー4のみ"),
-    "play_after_forced_draw": (True, f"{S2}: ドロー系のカードを食らったプレイヤーは、そのターンに"
-                               "カードを出すことを認める"),
-    "white_wild": ("downpour", f"{S2}: 「白いワイルドカード」は『UNO H2O』…「ワイルドドボン"
-                   "カード」として運用"),
+    "stack_answers": (
+        TGUS1_ANSWERS + DEFLECT_ANSWERS,
+        f"{S2}: ドロー系のカードに対してリバースもしくはスキップの使用も許可… "
+        "ドロー4に対しても色宣言後にドロー2やリバース・スキップで受け流す"),
+    "after_failed_challenge": (
+        "draw",
+        f"{S2}: チャレンジに失敗した場合はそのドローカードを受け流すことは出来ない"),
+    "challenge_on_stack": (
+        True,
+        f"{S2}: チャレンジの対象は直前のワイルド・ドロー4のみ"),
+    "play_after_forced_draw": (
+        True,
+        f"{S2}: ドロー系のカードを食らったプレイヤーは、"
+        "そのターンにカードを出すことを認める"),
+    "white_wild": (
+        "downpour",
+        f"{S2}: 「白いワイルドカード」は『UNO H2O』…"
+        "「ワイルドドボンカード」として運用"),
 }
 
 _T3: dict[str, tuple[Any, str]] = {
-    "success_weight": ("wins", f"{S3}: 勝利した数に応じて手札を1枚ずつ追加する「サクセス"
-                       "ウェイト」 (points series: the table of 獲得ポイント/残りポイント)"),
-    "face_down": (3, f"{S3}: カードを裏返しにするルール…各プレイヤー3回まで…上がり時には使用不可"),
-    "multi_out_penalty": (3, f"{S3}: 2枚での上がりを許可するが…「ウノ」の宣言をしておくこと。"
-                          "宣言せずに上がったらペナルティとして3枚ドロー"),
-    "after_failed_challenge": ("stack", f"{S3}: チャレンジ失敗後もドローカードでスタッキング"
-                               "することが可能…チャレンジ失敗時の+2枚は不発"),
-    "stack_answers": (TGUS1_ANSWERS + DEFLECT_ANSWERS + ("draw2>wild-custom",
-                                                         "wild-draw4>wild-custom"),
-                      f"{S3}: as {S2}, and the all-mighty white wild may answer as a "
-                      "draw card, Reverse or Skip"),
-    "white_wild": ("all-mighty", f"{S3}: 「白いワイルドカード」は『東幻符闘祭』のギャンブル"
-                   "ルール(オールマイティ扱いのカード)として運用"),
-    "stop_by_points": (True, f"{S3}: あまりにも長引いてしまう場合、UNOの公式ルールを元に点数計算で"
-                       "ゲームを強制的に終了させる"),
+    "success_weight": (
+        "wins",
+        f"{S3}: 勝利した数に応じて手札を1枚ずつ追加する「サクセスウェイト」 (points "
+        "series: the table of 獲得ポイント/残りポイント)"),
+    "face_down": (
+        3,
+        f"{S3}: カードを裏返しにするルール…各プレイヤー3回まで…上がり時には使用不可"),
+    "multi_out_penalty": (
+        3,
+        f"{S3}: 2枚での上がりを許可するが…「ウノ」の宣言をしておくこと。"
+        "宣言せずに上がったらペナルティとして3枚ドロー"),
+    "after_failed_challenge": (
+        "stack",
+        f"{S3}: チャレンジ失敗後もドローカードでスタッキングすることが可能…"
+        "チャレンジ失敗時の+2枚は不発"),
+    "stack_answers": (
+        TGUS1_ANSWERS + DEFLECT_ANSWERS
+        + ("draw2>wild-custom", "wild-draw4>wild-custom"),
+        f"{S3}: as {S2}, and the all-mighty white wild may answer as a "
+        "draw card, Reverse or Skip"),
+    "white_wild": (
+        "all-mighty",
+        f"{S3}: 「白いワイルドカード」は『東幻符闘祭』のギャンブルルール(オールマイティ"
+        "扱いのカード)として運用"),
+    "stop_by_points": (
+        True,
+        f"{S3}: あまりにも長引いてしまう場合、UNOの公式ルールを元に点数計算でゲームを強"
+        "制的に終了させる"),
 }
 
 #: One line per preset for ``tableref rules``.

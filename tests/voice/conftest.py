@@ -1,7 +1,8 @@
 """Audio fixtures for the voice tests.
 
 Two tiny recordings are committed under ``data/`` (espeak-ng saying "Uno!" with the
-en-us voice and "ウノ" with the ja voice, 16 kHz mono, made by this project). Tests
+en-us voice and "ウノ" with the ja voice, 0.6 s of quiet room noise (-50 dBFS, from
+``voicetest_audio.noise``) before and after, 16 kHz mono, made by this project). Tests
 that need other sentences synthesise them with espeak-ng and are skipped, with the
 reason, where it is not installed (Debian package ``espeak-ng``).
 """

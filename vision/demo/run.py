@@ -18,7 +18,8 @@ from typing import Any
 
 from referee.game import replay
 
-from ..pipeline import DEMO_LOG, DEMO_VIDEO, TablePipeline, load_default_detector
+from .. import pipeline as pipeline_module
+from ..pipeline import DEMO_LOG, DEMO_VIDEO, TablePipeline
 from .evaluate import compare, summary_lines
 
 ORACLE = DEMO_LOG.with_name(DEMO_LOG.name.replace(".jsonl", ".oracle.json.gz"))
@@ -80,7 +81,7 @@ def run_demo(args: argparse.Namespace) -> int:
         name = "the renderer's oracle detector"
     else:
         try:
-            detector = load_default_detector()
+            detector = pipeline_module.load_default_detector()
         except RuntimeError as exc:
             return _replay_truth(f"The shipped card detector cannot be used: {exc}.")
         name = "the shipped card detector"

@@ -1,0 +1,56 @@
+"""``tableref train`` arguments and the recipe (no training here: too slow for CI)."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from referee.cli import main
+from vision.detector_cli import RECIPE, recipe_data, train_arguments
+
+
+def test_heldout_seed_is_not_a_training_seed() -> None:
+    from benchmarks.eval_detector import add_arguments
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    heldout = parser.parse_args([]).heldout_seed
+    assert heldout not in {stage["synth_seed"] for stage in RECIPE["stages"]}
+
+
+def test_recipe_is_offline_and_deterministic_by_construction() -> None:
+    assert RECIPE["model"].endswith(".yaml")  # from scratch, nothing downloaded
+    assert RECIPE["hyp"]["fliplr"] == 0.0  # mirrored digits never occur on a table
+    seeds = [stage["synth_seed"] for stage in RECIPE["stages"]]
+    assert len(set(seeds)) == len(seeds)
+
+
+def test_defaults_reproduce_the_recipe() -> None:
+    parser = argparse.ArgumentParser()
+    train_arguments(parser)
+    args = parser.parse_args([])
+    assert (args.imgsz, args.batch, args.seed) == (RECIPE["imgsz"], RECIPE["batch"],
+                                                   RECIPE["seed"])
+    assert args.stages == len(RECIPE["stages"]) and args.stop_after is None
+
+
+def test_weights_need_ship(tmp_path, capsys) -> None:
+    assert main(["train", "--weights", str(tmp_path / "x.pt")]) == 2
+    assert "--ship" in capsys.readouterr().err
+
+
+def test_recipe_data_is_rendered_once(tmp_path, monkeypatch) -> None:
+    monkeypatch.setitem(RECIPE, "val_fraction", 0.5)
+    first = recipe_data(tmp_path, 2, 5, 64)
+    stamp = first.stat().st_mtime_ns
+    again = recipe_data(tmp_path, 2, 5, 64)
+    assert again == first and again.stat().st_mtime_ns == stamp
+    assert len(list((tmp_path / "synth-s5-n2-64" / "images").rglob("*.jpg"))) == 2
+
+
+@pytest.mark.parametrize("bad", [["--count", "0"], ["--imgsz", "8"],
+                                 ["--val-fraction", "1.5"]])
+def test_synth_rejects_bad_arguments(tmp_path, bad, capsys) -> None:
+    assert main(["synth", "--out", str(tmp_path), *bad]) == 2
+    assert "tableref synth:" in capsys.readouterr().out
