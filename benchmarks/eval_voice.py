@@ -55,7 +55,8 @@ TALK_EN = [
     "Draw four and pick a colour.", "Green skip, you lose your turn.",
     "Who is dealing the next round?", "That is twenty points for me.",
     "Reverse, back to Alice.", "Shuffle the deck please.", "Can I play the wild card?",
-    "Nine, eight, seven, six, five.", "Carol plays a blue three.", "Wait, whose turn is it?",
+    "Nine, eight, seven, six, five.", "Carol plays a blue three.",
+    "Wait, whose turn is it?",
     "Pass the snacks over here.", "I will challenge that draw four.",
     "Yellow reverse and then green.", "Hold on, let me count my cards.",
     "Dave, you forgot to draw.", "Number one is the lowest card.",
@@ -86,7 +87,8 @@ def say(text: str, voice: str, speed: int = 160, pitch: int = 50) -> np.ndarray:
     loud = np.flatnonzero(np.abs(x) > 0.01)
     x = x[loud[0]:loud[-1] + 1] if len(loud) else x
     n = int(len(x) * RATE / rate)
-    return np.interp(np.arange(n) * rate / RATE, np.arange(len(x)), x).astype(np.float32)
+    y = np.interp(np.arange(n) * rate / RATE, np.arange(len(x)), x)
+    return y.astype(np.float32)
 
 
 def sox_noise(kind: str, seconds: float) -> np.ndarray:
@@ -206,7 +208,8 @@ def negative_job(args: tuple[str, int, float]) -> dict:
             parts += [clip, pause]
             n += len(clip) + len(pause)
         audio = np.concatenate(parts)
-        audio = audio + 0.02 * sox_noise("pinknoise", len(audio) / RATE + 0.1)[:len(audio)]
+        hiss = sox_noise("pinknoise", len(audio) / RATE + 0.1)[:len(audio)]
+        audio = audio + 0.02 * hiss
     hits, cpu = run_spotter(audio)
     return {"what": what, "hits": hits, "cpu": cpu, "seconds": len(audio) / RATE}
 
@@ -265,7 +268,8 @@ def main() -> int:
     args = parser.parse_args()
     for tool in ("espeak-ng", "sox"):
         if shutil.which(tool) is None:
-            print(f"eval_voice: {tool} is not installed (apt-get install espeak-ng sox)")
+            print(f"eval_voice: {tool} is not installed "
+                  "(apt-get install espeak-ng sox)")
             return 2
     count = 8 if args.quick else 24
     neg_seconds = 720.0 if args.quick else 3600.0
@@ -289,11 +293,12 @@ def main() -> int:
     settings = [base] + [dataclasses.replace(base, **kw) for kw in (
         {"min_ratio": -15.0}, {"min_ratio": -7.0}, {"min_ratio": -4.0},
         {"min_ratio": 0.0}, {"max_level": 10}, {"max_level": 25}, {"min_rise_db": 4.0},
-        {"min_rise_db": 10.0}, {"max_length": 1.0}, {"max_length": 2.5},
+        {"min_rise_db": 10.0}, {"max_length": 0.8}, {"max_length": 1.5},
         {"max_level": 25, "min_rise_db": 0.0, "max_length": 99.0,
          "min_ratio": -math.inf})]
     print()
-    print("setting (default first)                   " + "  ".join(f"{s:>3}dB" for s in snrs)
+    head = "  ".join(f"{s:>3}dB" for s in snrs)
+    print("setting (default first)                   " + head
           + "  FA/h noise  FA/h talk  confusable")
     for cfg in settings:
         r = score(cfg, pos, neg, conf)

@@ -12,6 +12,10 @@ from typing import Any, Mapping
 
 KINDS = ("ok", "illegal", "penalty", "pending", "round-end", "game-end", "info")
 _set = object.__setattr__
+# json.dumps(obj, ensure_ascii=False) builds a new encoder per call; one shared
+# encoder writes the same text (``tableref replay`` writes a line per ruling).
+_encode = json.JSONEncoder(ensure_ascii=False).encode
+_quote = json.encoder.encode_basestring  # that encoder's string quoting
 
 
 @dataclass(frozen=True, init=False)
@@ -69,4 +73,20 @@ class Ruling:
         return out
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False)
+        """``json.dumps(self.to_dict(), ensure_ascii=False)``, the same text."""
+        d = self.__dict__
+        player, draw = d["player"], d["draw"]
+        if (d["extra"] or d["scores"] is not None or type(d["event"]) is not int
+                or type(d["ruling"]) is not str or type(d["rule"]) is not str
+                or type(d["text"]) is not str
+                or (player is not None and type(player) is not str)
+                or (draw is not None and type(draw) is not int)):
+            return _encode(self.to_dict())
+        # The usual ruling, written out directly (about twice as fast).
+        out = (f'{{"event": {d["event"]}, "ruling": {_quote(d["ruling"])}, '
+               f'"rule": {_quote(d["rule"])}')
+        if player is not None:
+            out += f', "player": {_quote(player)}'
+        if draw is not None:
+            out += f', "draw": {draw}'
+        return f'{out}, "text": {_quote(d["text"])}}}'

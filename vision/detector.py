@@ -23,8 +23,51 @@ from vision.detections import Detections
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 PT_NAME = "uno-yolo11n.pt"
 OPENVINO_NAME = "uno-yolo11n_openvino_model"
+CLASSIFIER_NAME = "uno-cardnet.pt"
 IMGSZ = 256
 CONF = 0.35
+BOX_CONF = 0.05  # YOLO score a box needs before the classifier looks at it
+CROP = 64
+
+
+def card_net(n_classes: int = len(CLASSES) + 1, width: int = 16):
+    """The crop classifier: a small CNN, 64x64 BGR crop -> card label or background.
+
+    Class ``len(CLASSES)`` means "no card here".
+    """
+    import torch.nn as nn
+
+    def block(cin: int, cout: int, stride: int) -> list:
+        return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
+                nn.ReLU(inplace=True)]
+
+    w = [width, width * 2, width * 4, width * 6]
+    layers = block(3, w[0], 2) + block(w[0], w[0], 1)
+    for a, b in zip(w, w[1:]):
+        layers += block(a, b, 2) + block(b, b, 1)
+    return nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1),
+                         nn.Linear(w[-1], n_classes))
+
+
+def crops_to_tensor(crops: np.ndarray):
+    """(N, H, W, 3) uint8 BGR crops -> (N, 3, H, W) float tensor in [0, 1]."""
+    import torch
+
+    return torch.from_numpy(np.ascontiguousarray(crops)).permute(0, 3, 1, 2).float() / 255
+
+
+def crop_boxes(frame: np.ndarray, xyxy: np.ndarray, size: int = CROP) -> np.ndarray:
+    """Square ``size`` crops of each box (stretched, as the classifier was trained)."""
+    import cv2
+
+    h, w = frame.shape[:2]
+    out = np.empty((len(xyxy), size, size, 3), np.uint8)
+    for i, (x1, y1, x2, y2) in enumerate(xyxy):
+        x1, y1 = int(max(0, np.floor(x1))), int(max(0, np.floor(y1)))
+        x2, y2 = int(min(w, np.ceil(x2))), int(min(h, np.ceil(y2)))
+        patch = frame[y1:max(y2, y1 + 1), x1:max(x2, x1 + 1)]
+        out[i] = cv2.resize(patch, (size, size), interpolation=cv2.INTER_AREA)
+    return out
 
 
 def default_model() -> Path:

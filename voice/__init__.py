@@ -1,0 +1,1 @@
+"""Hearing UNO calls: an offline call-word listener (see docs/voice.md)."""

@@ -1,21 +1,25 @@
-"""Offline call-word spotting: pocketsphinx keyword search plus a loudness gate.
+"""Offline call-word spotting: keyword search, a loudness gate, and a verifier.
 
 The acoustic part is pocketsphinx's keyword search (``kws``) with the US English
 model bundled in the ``pocketsphinx`` wheel: each call word competes against a free
 phone loop and fires when it wins by more than a threshold. Keyword search alone
-fires often on stationary noise and on words that contain the sound (English "you
-know", Japanese "きょうの"), so a hit is kept only when
+fires often on noise and on words that contain the sound (English "you know",
+Japanese "きょうの"), so a hit is kept only when
 
-* it passes the threshold ``1e-<level>`` (each word is entered once per level of
-  :attr:`SpotterConfig.levels`, so one pass tells how strict a threshold it beat),
+* it passes the threshold ``1e-<level>`` with ``level <= max_level`` (each word is
+  entered once per level of :attr:`SpotterConfig.levels`, so one pass tells how
+  strict a threshold it beat);
 * the word stands ``min_rise_db`` above the background (the 20th percentile of the
-  last three seconds), which stationary noise never does, and
-* the call is said on its own: the loudest frames just before and just after it are
-  ``min_gap_db`` quieter than the word. People shout "UNO!"; the same sounds inside a
-  sentence have speech on both sides.
+  last three seconds, measured in the 300-3000 Hz band), which steady noise never
+  does;
+* the call is said on its own: the loud stretch around it, with dips shorter than
+  ``max_dip`` bridged, lasts at most ``max_length``. People shout "UNO!"; the same
+  sounds inside a sentence make a longer stretch;
+* the stretch as a whole sounds like the word: :class:`voice.verify.Verifier`'s
+  log-likelihood ratio (word against free phones) is at least ``min_ratio``.
 
-A hit is reported ``hold`` seconds after the keyword ends, once the silence after it
-has been heard; that is most of the latency.
+A hit is decided once its stretch has ended (at least ``hold`` seconds after the
+keyword); that wait is the latency.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ _WINDOW = np.hanning(FRAME).astype(np.float32)
 
 @dataclass(frozen=True)
 class SpotterConfig:
-    """Decision thresholds of the spotter (defaults measured by benchmarks/eval_voice.py).
+    """Decision thresholds of the spotter (defaults chosen with eval_voice.py).
 
     Attributes:
         levels: keyword-search thresholds tried, as exponents (``10`` is ``1e-10``);
@@ -61,7 +65,7 @@ class SpotterConfig:
     levels: tuple[int, ...] = (5, 10, 15, 20, 25)
     max_level: int = 20
     min_rise_db: float = 6.0
-    max_length: float = 1.5
+    max_length: float = 1.0
     min_ratio: float = -10.0
     island_ratio: float = 0.4
     max_dip: float = 0.25
@@ -145,8 +149,9 @@ class Spotter:
                 fh.writelines(dict_lines)
             with open(kws_path, "w", encoding="ascii") as fh:
                 fh.writelines(kws_lines)
-            self._decoder = Decoder(hmm=os.path.join(get_model_path(), "en-us", "en-us"),
-                                    dict=dict_path, kws=kws_path, loglevel="FATAL")
+            hmm = os.path.join(get_model_path(), "en-us", "en-us")
+            self._decoder = Decoder(hmm=hmm, dict=dict_path, kws=kws_path,
+                                    loglevel="FATAL")
         self._verifier = Verifier(self.words)
         self._pcm = bytearray()  # the same frames as _db, as PCM
         self._last_end = -1.0  # end of the last island decided

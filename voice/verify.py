@@ -73,7 +73,10 @@ class Verifier:
     def score(self, pcm: bytes) -> tuple[int | None, float]:
         """The call word the stretch holds (index) and the log-likelihood ratio
         per frame; ``(None, -inf)`` when no call word fits."""
-        frames = max(len(pcm) // 320, 1)
+        frames = len(pcm) // 320
+        if frames < 10:  # under 0.1 s: too short for any call word
+            return None, -math.inf
+        pcm = pcm[:frames * 320]
         forced = self._decode(self._forced, pcm)
         if forced is None or not forced.hypstr.strip():
             return None, -math.inf

@@ -130,7 +130,8 @@ def romaji_phones(text: str) -> str:
             continue
         for size in (2, 1):
             cons = word[i:i + size]
-            if cons in _CONSONANTS and i + size < len(word) and word[i + size] in _VOWELS:
+            vowel_next = i + size < len(word) and word[i + size] in _VOWELS
+            if cons in _CONSONANTS and vowel_next:
                 out.append(_CONSONANTS[cons])
                 i += size
                 break
@@ -172,7 +173,8 @@ def _check(name: str, phones: str) -> str:
         raise WordError(f"{name!r}: unknown phones {' '.join(bad)} (use ARPAbet: "
                         f"{' '.join(sorted(PHONES))})")
     if len(parts) < 2:
-        raise WordError(f"{name!r}: a call word needs at least two phones, got {phones!r}")
+        raise WordError(f"{name!r}: a call word needs at least two phones, "
+                        f"got {phones!r}")
     return " ".join(parts)
 
 

@@ -6,10 +6,15 @@ override single fields of :class:`UnoOptions` by name (``tableref rules
 official`` lists them with their sources).
 
 Modules: ``options`` (house rules, presets), ``state`` (what the referee
-knows), ``plays`` (legality), ``turns`` (play/draw/pass and card effects),
-``calls`` (UNO, catch, challenge, reveal, colour), ``scoring`` (round and game
-end), ``engine`` (the class, dispatch, first card, catch windows, views),
-``simulate`` (random playouts with known hands, for tests and benchmarks).
+knows), ``plays`` (legality, the deck check), ``turns`` (plays and card
+effects), ``draws`` (draws and passes), ``calls`` (UNO, catch, challenge,
+reveal, colour), ``scoring`` (round and game end), ``engine`` (the class,
+dispatch, first card, catch windows, views), ``simulate`` (random playouts
+with known hands, for tests and benchmarks); ``tgus*`` the TGUS presets.
+
+Speed: ``UnoGame(header)`` decides once whether any TGUS option is on; if
+none is, the game is a ``PlainUnoGame`` whose hooks go straight to the
+engine's own methods (same rulings, no per-event TGUS bookkeeping).
 
 Extension points (for further presets such as tgus-1/2/3):
     - Options: add fields to ``UnoOptions`` (with ``help``/``source``
@@ -26,6 +31,9 @@ Extension points (for further presets such as tgus-1/2/3):
       everything after a play was found legal, ``go_out`` for a player
       emptying their hand, ``close_windows`` for UNO-call windows,
       ``finish_round``/``end_game`` for scoring, ``judge_challenge``.
+      A TGUS hook that overrides one of these must also be listed in
+      ``PlainUnoGame`` (test_uno_fastpath checks it), and a new TGUS option
+      goes after ``hand_size_max`` so that it switches the hooks on.
     - State: ``UnoState`` is a plain mutable dataclass; add fields with
       defaults and show them in ``UnoState.to_dict``.
 """

@@ -67,10 +67,12 @@ class UnoGame(TgusMixin, TurnsMixin, CallsMixin, ScoringMixin, Game):
             self._early.append(self.ruling(
                 0, "info", "players", "UNO needs at least 2 players, so nothing can be "
                 "played in this game."))
-        if (type(self) is UnoGame and not uses_tgus_hooks(self.options)
-                and "hand_sizes" not in header.data):
-            # Decided once: no TGUS rule is on, so skip the TGUS hooks per event.
-            self.__class__ = PlainUnoGame
+        if type(self) in (UnoGame, PlainUnoGame):
+            # Decided once per game: with no TGUS rule on, the TGUS hooks are
+            # skipped for every event (replay speed); see PlainUnoGame.
+            plain = (not uses_tgus_hooks(self.options)
+                     and "hand_sizes" not in header.data)
+            self.__class__ = PlainUnoGame if plain else UnoGame
 
     # -- helpers -------------------------------------------------------------------
     def ruling(self, event: int, kind: str, rule: str, text: str,

@@ -109,7 +109,13 @@ class FaceDownMixin:
                                 "in may doubt.", p)]
         tg.doubter = p
         if "card" in ev.data:
-            return self._settle_doubt(ev.index, Card.from_label(ev.data["card"]))
+            card = Card.from_label(ev.data["card"])
+            if off_deck((card,), o.deck) is not None:
+                return [self.ruling(
+                    ev.index, "illegal", "deck", off_deck_text(card, o.deck) + ": "
+                    f"{self.nm(fd.player)} shows the face-down card (reveal).",
+                    fd.player)]
+            return self._settle_doubt(ev.index, card)
         if tg.face_down_card is not None:
             return self._settle_doubt(ev.index, tg.face_down_card)
         return [self.ruling(ev.index, "pending", "doubt", f"{self.nm(p)} doubts "

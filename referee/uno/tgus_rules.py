@@ -12,13 +12,14 @@ pure rule functions in :mod:`.tgus`. Rules are documented in
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from ..cards import Card, parse_cards
+from ..cards import Card
 from ..game import GameError
 from ..log import Event
 from ..rulings import Ruling
-from .plays import card_name, cards_name, hand_points
+from .plays import card_name, cards_name, cards_of, hand_points
 from .tgus import (FaceDown, Ranking, effective_value, finishes_on_number,
                    next_hand_sizes, ordinal, picture_only)
 from .tgus_calls import TgusCallsMixin
@@ -59,15 +60,11 @@ class TgusTrack:
 class TgusMixin(FaceDownMixin, TgusCallsMixin):
     """Hooks of the TGUS presets; a no-op under options that do not use them."""
 
-    @property
+    @cached_property  # made on first use, then a plain attribute (replay speed)
     def tg(self: "UnoGame") -> TgusTrack:
-        track = self.__dict__.get("_tgus")
-        if track is None:
-            n = len(self.players)
-            track = TgusTrack(Ranking(tuple(range(n))), [0] * n,
-                              [self.options.face_down] * n)
-            self.__dict__["_tgus"] = track
-        return track
+        n = len(self.players)
+        return TgusTrack(Ranking(tuple(range(n))), [0] * n,
+                         [self.options.face_down] * n)
 
     def in_players(self: "UnoGame") -> list[int]:
         """Players still holding cards this round, in seat order."""
@@ -131,7 +128,7 @@ class TgusMixin(FaceDownMixin, TgusCallsMixin):
     def on_play(self: "UnoGame", ev: Event) -> list[Ruling]:
         s, o, tg = self.s, self.options, self.tg
         raw = ev.data.get("cards", [ev.data["card"]] if "card" in ev.data else [])
-        cards = parse_cards(raw)
+        cards = cards_of(raw)
         p, _ = self.who(ev, s.turn)
         out = self._first_action(ev.index) if p == s.turn else []
         tg.as_value = None

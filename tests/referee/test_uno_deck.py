@@ -122,6 +122,17 @@ def test_a_face_down_card_outside_the_deck_is_taken_back():
     assert res.state["hand_counts"]["A"] == 7 and res.state["turn"] == "A"
 
 
+def test_a_doubt_naming_a_card_outside_the_deck_waits_for_the_real_card():
+    res = run([start("red-5"), ev("direction", direction=1),
+               ev("face-down", "A"), ev("doubt", "B", card="red-hit2"),
+               reveal("A", "blue-9")], rules="tgus-3")
+    r = res.one(4, "tgus-3.deck")
+    assert r["ruling"] == "illegal" and r["player"] == "A"
+    settled = res.one(5, "tgus-3.doubt")
+    assert settled["ruling"] == "penalty" and settled["player"] == "A"  # blue 9 on red
+    assert res.state["owed"] == {"A": 4}
+
+
 def test_off_deck_knows_both_decks():
     assert off_deck(standard_deck(), 108) is None
     assert off_deck(standard_deck(extra_wilds=True), 112) is None

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import referee.uno.engine as engine
 from referee.game import replay
 from referee.log import Header, iter_log, read_log
+from referee.rulings import KINDS, Ruling
 from referee.uno.calls import CallsMixin
 from referee.uno.engine import PlainUnoGame, UnoGame
 from referee.uno.options import TGUS_FIELDS, UnoOptions, uses_tgus_hooks
@@ -51,6 +52,12 @@ def test_tgus_presets_keep_their_hooks(rules):
 ])
 def test_any_tgus_option_under_official_keeps_the_hooks(options):
     assert type(game_for("official", options)) is UnoGame
+
+
+def test_a_plain_class_built_for_tgus_rules_gets_the_hooks_back():
+    head = Header.from_dict({"type": "game", "game": "uno", "rules": "tgus-2",
+                             "players": ["A", "B"]})
+    assert type(PlainUnoGame(head)) is UnoGame
 
 
 def test_header_hand_sizes_keep_the_hooks():
@@ -189,3 +196,26 @@ def test_reader_fast_path_agrees_on_a_bad_header_then_a_good_one():
 ), max_size=8))
 def test_reader_fast_path_agrees_with_parse_line_on_anything(lines):
     same_as_reference([HEAD, *lines])
+
+
+# -- Ruling.to_json writes what json.dumps writes ------------------------------------
+@settings(max_examples=200, deadline=None)
+@given(st.builds(
+    Ruling,
+    event=st.integers(-5, 10**6), ruling=st.sampled_from(KINDS),
+    rule=st.builds(lambda a, b: f"{a}.{b}", st.text(min_size=1, max_size=6),
+                   st.text(max_size=6)),
+    text=st.text(min_size=1, max_size=40),
+    player=st.one_of(st.none(), st.text(max_size=8)),
+    draw=st.one_of(st.none(), st.integers(0, 40), st.booleans()),
+    scores=st.one_of(st.none(), st.dictionaries(st.text(max_size=3), st.integers())),
+    extra=st.one_of(st.none(), st.dictionaries(st.text(max_size=4), st.integers())),
+))
+def test_ruling_to_json_is_json_dumps_of_to_dict(ruling):
+    assert ruling.to_json() == json.dumps(ruling.to_dict(), ensure_ascii=False)
+
+
+def test_ruling_to_json_keeps_escapes_and_unicode():
+    r = Ruling(3, "penalty", "tgus-3.doubt", 'B draws 4: "裏" \\ \n\x00 ok.', "B", 4)
+    assert r.to_json() == json.dumps(r.to_dict(), ensure_ascii=False)
+    assert json.loads(r.to_json())["text"] == r.text and "裏" in r.to_json()

@@ -82,8 +82,9 @@ def test_watch_writes_a_table_log_that_replays(tmp_path, capsys, oracle_model):
     lines = log.read_text(encoding="utf-8").splitlines()
     header = json.loads(lines[0])
     assert header["players"] == ["Aiko", "Ben", "Chie"] and header["rules"] == "official"
-    plays = [json.loads(x) for x in lines[1:] if '"play"' in x]
-    assert len(plays) == 30 and all(p["source"] == "vision" for p in plays)
+    events = [json.loads(x) for x in lines[1:]]
+    plays = [e for e in events if e["type"] in ("start", "play")]
+    assert len(plays) == 30 and all(e["source"] == "vision" for e in events)
     result = replay(lines)
     assert not [r for r in result.rulings if r.rule == "log.malformed"]
 

@@ -102,3 +102,18 @@ def test_wav_reader_resamples_and_mixes_down(tmp_path, uno_en):
     path = write(tmp_path / "low.wav", stereo_8k, rate=8000)
     pcm = read_wav(str(path))
     assert abs(len(pcm) / 2 / RATE - len(x) / RATE) < 0.01
+
+
+def test_verifier_rejects_stretches_too_short_to_hold_a_word(uno_en):
+    from voice.verify import Verifier
+
+    verifier = Verifier(parse_words(None))
+    assert verifier.score(b"")[0] is None
+    assert verifier.score(b"\x00\x01" * 100)[0] is None
+    pcm = read_wav(str(uno_en))
+    word = pcm[int(0.55 * RATE) * 2:int(1.0 * RATE) * 2]
+    index, ratio = verifier.score(word)
+    assert index == 0 and ratio > SpotterConfig().min_ratio
+    # the same stretch does not sound like another word
+    other = Verifier(parse_words("taro=T AA R OW")).score(word)[1]
+    assert other < SpotterConfig().min_ratio < ratio

@@ -1,0 +1,143 @@
+"""Card crops for the card classifier: what the detector's boxes look like, fast.
+
+``card_crop(rng, label, size)`` draws one square crop as the runtime makes it from
+a detector box: a card (either design) at any rotation, with some perspective,
+seen through a slightly loose or tight axis-aligned box (so table shows in the
+corners), sometimes a second card behind it or fingers over it, then the same
+lighting and degradations as the scenes (casts, glare, blur, noise, JPEG).
+``crop_set(n, seed, size)`` makes a labelled array set, deterministic per seed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from datasets.cards import DESIGNS
+from datasets.scenes import _SKINS, _TEX, _background, _degrade, _light, _texture
+from referee.cards import CLASSES
+
+_BACKGROUNDS: list[np.ndarray] = []
+
+
+def _backdrop(rng: np.random.Generator, size: int) -> np.ndarray:
+    """A random patch of a procedural table surface."""
+    if not _BACKGROUNDS:
+        bg_rng = np.random.default_rng(12345)
+        _BACKGROUNDS.extend(_background(bg_rng, 192)[0] for _ in range(24))
+    bg = _BACKGROUNDS[int(rng.integers(len(_BACKGROUNDS)))]
+    scale = rng.uniform(0.3, 1.0)
+    span = int(192 * scale)
+    x, y = (int(v) for v in rng.integers(0, 192 - span + 1, 2))
+    import cv2
+
+    patch = cv2.resize(bg[y:y + span, x:x + span], (size, size))
+    return patch * rng.uniform(0.6, 1.3, 3).astype(np.float32)
+
+
+def _card_quad(rng: np.random.Generator, angle: float, height: float) -> np.ndarray:
+    """Corners (TL, TR, BR, BL) of a card of ``height`` at ``angle`` around (0, 0)."""
+    from datasets.cards import CARD_ASPECT
+
+    w, h = height * CARD_ASPECT, height
+    quad = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    c, s = np.cos(angle), np.sin(angle)
+    quad = quad @ np.array([[c, s], [-s, c]])
+    return quad + rng.normal(0, 0.04 * height, (4, 2))  # perspective
+
+
+def _warp_card(canvas: np.ndarray, label: str, design: str, variant: int,
+               quad: np.ndarray, tint: np.ndarray) -> None:
+    import cv2
+
+    bgr, alpha, up = _texture(label, design, variant, float(np.ptp(quad[:, 1])))
+    th, tw = alpha.shape
+    src = np.float32([[0, 0], [tw, 0], [tw, th], [0, th]])
+    matrix = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+    size = canvas.shape[0]
+    a = cv2.warpPerspective(alpha, matrix, (size, size), flags=cv2.INTER_LINEAR)
+    face = cv2.warpPerspective(bgr * tint, matrix, (size, size), flags=cv2.INTER_LINEAR)
+    canvas[:] = canvas * (1 - a[..., None]) + face * a[..., None]
+
+
+def card_crop(rng: np.random.Generator, label: str, size: int = 64) -> np.ndarray:
+    """One (size, size, 3) uint8 BGR crop of a card of ``label`` as a box shows it."""
+    import cv2
+
+    design = str(rng.choice(DESIGNS))
+    variant = int(rng.integers(2))
+    angle = float(rng.uniform(-np.pi, np.pi) if rng.random() < 0.5 else rng.normal(0, 0.25))
+    quad = _card_quad(rng, angle, 100.0)
+    lo, hi = quad.min(axis=0), quad.max(axis=0)
+    # The detector's box: the card's bounds, a little loose or tight on each side.
+    span = hi - lo
+    lo = lo + rng.uniform(-0.12, 0.06, 2) * span
+    hi = hi + rng.uniform(-0.06, 0.12, 2) * span
+    to_crop = np.array([size / (hi[0] - lo[0]), size / (hi[1] - lo[1])])
+    canvas = _backdrop(rng, size)
+    tint = rng.uniform(0.85, 1.1, 3).astype(np.float32)
+    if rng.random() < 0.3:  # a card behind, peeking out
+        other = str(CLASSES[int(rng.integers(len(CLASSES)))])
+        shift = rng.normal(0, 35, 2)
+        back = _card_quad(rng, float(rng.uniform(-np.pi, np.pi)), 100.0) + shift
+        _warp_card(canvas, other, design, variant, (back - lo) * to_crop, tint)
+    _warp_card(canvas, label, design, variant, (quad - lo) * to_crop, tint)
+    if rng.random() < 0.25:  # fingers over an edge
+        skin = tuple(float(v) for v in _SKINS[rng.integers(len(_SKINS))] * rng.uniform(0.75, 1.1))
+        edge = rng.integers(4)
+        for k in range(int(rng.integers(1, 4))):
+            t = rng.uniform(0.1, 0.9)
+            p = [(t * size, 0), (size, t * size), (t * size, size), (0, t * size)][edge]
+            q = (size / 2 + rng.normal(0, size * 0.15), size / 2 + rng.normal(0, size * 0.15))
+            q = (p[0] + (q[0] - p[0]) * rng.uniform(0.2, 0.45),
+                 p[1] + (q[1] - p[1]) * rng.uniform(0.2, 0.45))
+            cv2.line(canvas, (int(p[0]), int(p[1])), (int(q[0]), int(q[1])), skin,
+                     max(2, int(size * rng.uniform(0.08, 0.14))))
+    return _degrade(rng, _light(rng, canvas))
+
+
+BACKGROUND = len(CLASSES)  # class id of "no card here" in crop sets
+
+
+def background_crop(rng: np.random.Generator, size: int = 64) -> np.ndarray:
+    """A crop a detector might wrongly box: table, shapes, a card back, fingers."""
+    import cv2
+
+    canvas = _backdrop(rng, size)
+    kind = rng.random()
+    if kind < 0.3:  # a card back
+        quad = _card_quad(rng, float(rng.uniform(-np.pi, np.pi)), size * rng.uniform(0.6, 1.0))
+        _warp_card(canvas, "back", "classic", 0, quad + size / 2, np.ones(3, np.float32))
+    elif kind < 0.6:  # coloured shapes
+        for _ in range(int(rng.integers(1, 5))):
+            colour = tuple(float(v) for v in rng.uniform(0, 255, 3))
+            x, y = (int(v) for v in rng.integers(0, size, 2))
+            cv2.rectangle(canvas, (x, y), (x + int(rng.integers(5, size)),
+                                           y + int(rng.integers(5, size))), colour, -1)
+    elif kind < 0.8:  # a hand
+        skin = tuple(float(v) for v in _SKINS[rng.integers(len(_SKINS))])
+        cv2.ellipse(canvas, (size // 2, size // 2), (size // 3, size // 2),
+                    float(rng.uniform(0, 180)), 0, 360, skin, -1)
+    return _degrade(rng, _light(rng, canvas))
+
+
+def crop_set(count: int, seed: int, size: int = 64,
+             background_share: float = 0.06) -> tuple[np.ndarray, np.ndarray]:
+    """Balanced labelled crops: (N, size, size, 3) uint8 BGR and (N,) int64 labels.
+
+    About ``background_share`` of them are :func:`background_crop` (label
+    :data:`BACKGROUND`), the rest cycle through every card label.
+    """
+    rng = np.random.default_rng(seed)
+    n_bg = int(round(count * background_share))
+    labels = np.concatenate([np.arange(count - n_bg) % len(CLASSES),
+                             np.full(n_bg, BACKGROUND)])
+    rng.shuffle(labels)
+    images = np.empty((count, size, size, 3), np.uint8)
+    for i, cid in enumerate(labels):
+        sample_rng = np.random.default_rng([seed, i])
+        images[i] = background_crop(sample_rng, size) if cid == BACKGROUND else \
+            card_crop(sample_rng, CLASSES[int(cid)], size)
+    return images, labels.astype(np.int64)
+
+
+__all__ = ["BACKGROUND", "background_crop", "card_crop", "crop_set", "_TEX"]
