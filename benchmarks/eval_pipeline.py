@@ -83,10 +83,12 @@ class Timed:
 
 
 def run(folder: Path, detector) -> dict:
-    """The pipeline, the live referee and the spoken events, as ``tableref demo`` runs."""
+    """Pipeline, live referee and spoken events, as ``tableref demo`` runs them."""
     events: list[dict] = []
     timed = Timed(detector)
-    truth = [json.loads(x) for x in (folder / "demo-table.jsonl").read_text().splitlines()]
+    truth = [
+        json.loads(x) for x in (folder / "demo-table.jsonl").read_text().splitlines()
+    ]
     table = LiveTable(truth[0], out=open(os.devnull, "w"))
     feed = SpokenFeed(truth[1:], table.append)
 
@@ -94,8 +96,13 @@ def run(folder: Path, detector) -> dict:
         events.append(event)
         feed.seen(event)
 
-    pipe = TablePipeline(str(folder / "demo-table.mp4"), players=PLAYERS, detector=timed,
-                         on_event=on_event, realtime=False)
+    pipe = TablePipeline(
+        str(folder / "demo-table.mp4"),
+        players=PLAYERS,
+        detector=timed,
+        on_event=on_event,
+        realtime=False,
+    )
     table.pipeline = pipe
     cpu0, wall0 = time.process_time(), time.perf_counter()
     pipe.run(threading.Event())
@@ -107,9 +114,18 @@ def run(folder: Path, detector) -> dict:
     frames = pipe.status()["frames"]
     video_s = frames / fps
     who = [(e.get("reach_from"), g.get("player")) for e, g in _pairs(truth[1:], events)]
-    return {"scores": scores, "fps": fps, "frames": frames, "cpu": cpu, "wall": wall,
-            "video_s": video_s, "detector_ms": 1000 * timed.seconds / max(timed.calls, 1),
-            "who": who, "final": table.state().get("scores"), "expected": expected}
+    return {
+        "scores": scores,
+        "fps": fps,
+        "frames": frames,
+        "cpu": cpu,
+        "wall": wall,
+        "video_s": video_s,
+        "detector_ms": 1000 * timed.seconds / max(timed.calls, 1),
+        "who": who,
+        "final": table.state().get("scores"),
+        "expected": expected,
+    }
 
 
 def _pairs(truth, events):
@@ -135,37 +151,57 @@ def report(name: str, fps: int, r: dict) -> None:
     play = s["play"]
     lat = play.latencies
     frame_ms = 1000 * r["wall"] / max(r["frames"], 1)
-    print(f"\n== {name}, {fps} fps input: {r['frames']} frames, {r['video_s']:.1f} s of video")
+    print(
+        f"\n== {name}, {fps} fps input: {r['frames']} frames, "
+        f"{r['video_s']:.1f} s of video"
+    )
     for kind in ("play", "draw", "reveal"):
         if kind in s:
             k = s[kind]
-            print(f"  {kind:<6} precision {k.precision:.3f}  recall {k.recall:.3f}  "
-                  f"(truth {k.truth}, seen {k.detected}, matched {k.matched})")
+            print(
+                f"  {kind:<6} precision {k.precision:.3f}  recall {k.recall:.3f}  "
+                f"(truth {k.truth}, seen {k.detected}, matched {k.matched})"
+            )
     if lat:
         to_frames = [math.ceil(x * r["fps"] - 1e-6) for x in lat]
-        print(f"  play latency (video time): median {percentile(lat, 50) * 1000:.0f} ms / "
-              f"{percentile(to_frames, 50):.0f} frames, p95 {percentile(lat, 95) * 1000:.0f} "
-              f"ms / {percentile(to_frames, 95):.0f} frames, max {max(lat) * 1000:.0f} ms")
-        print(f"  plus processing of the last frame: {frame_ms:.1f} ms per frame "
-              f"(detector {r['detector_ms']:.1f} ms) -> p95 "
-              f"{percentile(lat, 95) * 1000 + frame_ms:.0f} ms")
-    print(f"  throughput {r['frames'] / r['wall']:.0f} frames/s; CPU {r['cpu']:.1f} s for "
-          f"{r['video_s']:.1f} s of video = {r['cpu'] / r['video_s']:.2f} cores at "
-          f"{fps} fps real-time input")
+        print(
+            f"  play latency (video time): median "
+            f"{percentile(lat, 50) * 1000:.0f} ms / "
+            f"{percentile(to_frames, 50):.0f} frames, p95 "
+            f"{percentile(lat, 95) * 1000:.0f} "
+            f"ms / {percentile(to_frames, 95):.0f} frames, max {max(lat) * 1000:.0f} ms"
+        )
+        print(
+            f"  plus processing of the last frame: {frame_ms:.1f} ms per frame "
+            f"(detector {r['detector_ms']:.1f} ms) -> p95 "
+            f"{percentile(lat, 95) * 1000 + frame_ms:.0f} ms"
+        )
+    print(
+        f"  throughput {r['frames'] / r['wall']:.0f} frames/s; "
+        f"CPU {r['cpu']:.1f} s for "
+        f"{r['video_s']:.1f} s of video = {r['cpu'] / r['video_s']:.2f} cores at "
+        f"{fps} fps real-time input"
+    )
     same = "equal" if r["final"] == r["expected"] else "DIFFER from"
     print(f"  final scores {r['final']} {same} the ground truth's")
     named = [w for w in r["who"] if w[0] is not None]
     right = sum(1 for a, b in named if a == b)
-    print(f"  reach_from = the player who acted: {right}/{len(r['who'])} "
-          f"({len(r['who']) - len(named)} unattributed)")
+    print(
+        f"  reach_from = the player who acted: {right}/{len(r['who'])} "
+        f"({len(r['who']) - len(named)} unattributed)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--detector", choices=("oracle", "model", "both"), default="both")
     p.add_argument("--fps", type=int, nargs="+", default=[15, 30])
-    p.add_argument("--noise", type=float, default=0.05,
-                   help="oracle+noise: misread rate per frame (phantoms at half of it)")
+    p.add_argument(
+        "--noise",
+        type=float,
+        default=0.05,
+        help="oracle+noise: misread rate per frame (phantoms at half of it)",
+    )
     args = p.parse_args(argv)
     print(f"tableref pipeline benchmark on {os.cpu_count()} CPU(s)")
     model = None
@@ -179,9 +215,12 @@ def main(argv: list[str] | None = None) -> int:
         oracle_path = folder / "demo-table.oracle.json.gz"
         if args.detector in ("oracle", "both"):
             report("oracle", fps, run(folder, OracleDetector(oracle_path)))
-            noisy = OracleDetector(oracle_path, misread=args.noise, phantom=args.noise / 2,
-                                   seed=1)
-            report(f"oracle+noise ({args.noise:g} misreads/frame)", fps, run(folder, noisy))
+            noisy = OracleDetector(
+                oracle_path, misread=args.noise, phantom=args.noise / 2, seed=1
+            )
+            report(
+                f"oracle+noise ({args.noise:g} misreads/frame)", fps, run(folder, noisy)
+            )
         if model is not None:
             report("model", fps, run(folder, model))
     return 0

@@ -31,8 +31,12 @@ class LiveTable:
         log_path: the table log to write (header first), or ``None``.
     """
 
-    def __init__(self, header: dict[str, Any], out: TextIO | None = None,
-                 log_path: str | None = None):
+    def __init__(
+        self,
+        header: dict[str, Any],
+        out: TextIO | None = None,
+        log_path: str | None = None,
+    ):
         self.referee = Referee(header)
         self._out = out
         self.log = open(log_path, "w", encoding="utf-8") if log_path else None
@@ -52,7 +56,10 @@ class LiveTable:
             try:
                 rulings = self.referee.append(event)
             except LogError as exc:
-                print(f"[---] skipped an event that is not one: {exc.message}", file=self.out)
+                print(
+                    f"[---] skipped an event that is not one: {exc.message}",
+                    file=self.out,
+                )
                 return []
             if self.log:
                 self.log.write(dump_event(event) + "\n")
@@ -60,9 +67,18 @@ class LiveTable:
             line = len(self.referee.events)
             for r in rulings:
                 src = event.get("source", "")
-                print(f"[{line:>3}] {float(event.get('t', 0)):6.1f}s {src:<6} {r.ruling:<9} "
-                      f"{r.rule:<24} {r.text}", file=self.out, flush=True)
-                if r.rule.endswith("round-end") and r.ruling == "pending" and self.pipeline:
+                print(
+                    f"[{line:>3}] {float(event.get('t', 0)):6.1f}s {src:<6} "
+                    f"{r.ruling:<9} "
+                    f"{r.rule:<24} {r.text}",
+                    file=self.out,
+                    flush=True,
+                )
+                if (
+                    r.rule.endswith("round-end")
+                    and r.ruling == "pending"
+                    and self.pipeline
+                ):
                     self.pipeline.set_scan(True)
             return rulings
 
@@ -77,9 +93,13 @@ class LiveTable:
 
 # -- markers ---------------------------------------------------------------------------
 def markers_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--out", default="markers.png", help="PNG to write (default markers.png)")
+    p.add_argument(
+        "--out", default="markers.png", help="PNG to write (default markers.png)"
+    )
     p.add_argument("--dpi", type=int, default=150, help="print resolution (150)")
-    p.add_argument("--marker-mm", type=float, default=60.0, help="marker side in mm (60)")
+    p.add_argument(
+        "--marker-mm", type=float, default=60.0, help="marker side in mm (60)"
+    )
 
 
 def markers(args: argparse.Namespace) -> int:
@@ -89,14 +109,20 @@ def markers(args: argparse.Namespace) -> int:
     from .markers import marker_sheet
 
     if not 50 <= args.dpi <= 600 or not 20 <= args.marker_mm <= 90:
-        print("tableref markers: --dpi must be 50-600 and --marker-mm 20-90", file=sys.stderr)
+        print(
+            "tableref markers: --dpi must be 50-600 and --marker-mm 20-90",
+            file=sys.stderr,
+        )
         return 2
     sheet = marker_sheet(args.dpi, args.marker_mm)
     if not cv2.imwrite(args.out, sheet):
         print(f"tableref markers: cannot write {args.out}", file=sys.stderr)
         return 2
-    print(f"wrote {args.out}: print it on A4 at 100 % scale, cut the four markers, and put "
-          "each marker's centre on its corner of the play area.")
+    print(
+        f"wrote {args.out}: print it on A4 at 100 % scale, cut the four markers, "
+        "and put "
+        "each marker's centre on its corner of the play area."
+    )
     return 0
 
 
@@ -105,7 +131,9 @@ def _size(text: str) -> tuple[float, float]:
     try:
         w, h = (float(v) for v in text.lower().split("x"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"size must look like 560x420, got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"size must look like 560x420, got {text!r}"
+        ) from None
     if w <= 0 or h <= 0:
         raise argparse.ArgumentTypeError(f"size must be positive, got {text!r}")
     return w, h
@@ -119,22 +147,44 @@ def _players(text: str) -> list[str]:
 
 
 def calibrate_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("source", help="image, video, image folder, camera index or stream URL")
+    p.add_argument(
+        "source", help="image, video, image folder, camera index or stream URL"
+    )
     p.add_argument("--table", default="default", help="name to save the table under")
-    p.add_argument("--players", type=_players, default=["A", "B", "C", "D"],
-                   help="names in seating order, seat 0 nearest the camera")
-    p.add_argument("--size", type=_size, default=TABLE_MM,
-                   help="play area between the markers in mm (default 560x420)")
-    p.add_argument("--corners", help="x,y,x,y,x,y,x,y: the area's corners in pixels "
-                   "(top-left, top-right, bottom-right, bottom-left) instead of markers")
-    p.add_argument("--frames", type=int, default=30, help="frames to search for markers")
-    p.add_argument("--preview", help="write the frame with the zones drawn to this JPEG")
+    p.add_argument(
+        "--players",
+        type=_players,
+        default=["A", "B", "C", "D"],
+        help="names in seating order, seat 0 nearest the camera",
+    )
+    p.add_argument(
+        "--size",
+        type=_size,
+        default=TABLE_MM,
+        help="play area between the markers in mm (default 560x420)",
+    )
+    p.add_argument(
+        "--corners",
+        help="x,y,x,y,x,y,x,y: the area's corners in pixels "
+        "(top-left, top-right, bottom-right, bottom-left) instead of markers",
+    )
+    p.add_argument(
+        "--frames", type=int, default=30, help="frames to search for markers"
+    )
+    p.add_argument(
+        "--preview", help="write the frame with the zones drawn to this JPEG"
+    )
 
 
 def _first_frames(spec: str, count: int):
     import cv2
 
-    if Path(spec).is_file() and Path(spec).suffix.lower() in (".jpg", ".jpeg", ".png", ".bmp"):
+    if Path(spec).is_file() and Path(spec).suffix.lower() in (
+        ".jpg",
+        ".jpeg",
+        ".png",
+        ".bmp",
+    ):
         image = cv2.imread(spec)
         if image is not None:
             yield image
@@ -171,9 +221,12 @@ def calibrate(args: argparse.Namespace) -> int:
             if args.corners:
                 pts = [float(v) for v in args.corners.split(",")]
                 if len(pts) != 8:
-                    raise CalibrationError("--corners needs 8 numbers: x,y for four corners")
-                geo = TableGeometry.from_corners(np.array(pts).reshape(4, 2), (w, h),
-                                                 args.players, args.size)
+                    raise CalibrationError(
+                        "--corners needs 8 numbers: x,y for four corners"
+                    )
+                geo = TableGeometry.from_corners(
+                    np.array(pts).reshape(4, 2), (w, h), args.players, args.size
+                )
             else:
                 geo = calibrate_from_markers(image, args.players, args.size)
             break
@@ -190,8 +243,11 @@ def calibrate(args: argparse.Namespace) -> int:
     except (OSError, CalibrationError) as exc:
         print(f"tableref calibrate: cannot save the table: {exc}", file=sys.stderr)
         return 2
-    print(f"saved table {args.table!r} ({geo.method}, {geo.size[0]:.0f} x {geo.size[1]:.0f} mm,"
-          f" frames {geo.image_size[0]}x{geo.image_size[1]}) to {path}")
+    print(
+        f"saved table {args.table!r} ({geo.method}, "
+        f"{geo.size[0]:.0f} x {geo.size[1]:.0f} mm,"
+        f" frames {geo.image_size[0]}x{geo.image_size[1]}) to {path}"
+    )
     if args.preview:
         canvas = image.copy()
         for zone in geo.zones.values():
@@ -203,27 +259,56 @@ def calibrate(args: argparse.Namespace) -> int:
 
 # -- watch -----------------------------------------------------------------------------
 def watch_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("source", help="camera index, video file, image folder or stream URL")
-    p.add_argument("--game", default="uno", help="uno, junocos, narabe-runo or overflow")
-    p.add_argument("--rules", help="rules preset (default: official for uno, else the game)")
-    p.add_argument("--players", type=_players, required=True,
-                   help="names in seating order, seat 0 nearest the camera")
+    p.add_argument(
+        "source", help="camera index, video file, image folder or stream URL"
+    )
+    p.add_argument(
+        "--game", default="uno", help="uno, junocos, narabe-runo or overflow"
+    )
+    p.add_argument(
+        "--rules", help="rules preset (default: official for uno, else the game)"
+    )
+    p.add_argument(
+        "--players",
+        type=_players,
+        required=True,
+        help="names in seating order, seat 0 nearest the camera",
+    )
     p.add_argument("--dealer", help="the dealer (default: the last player)")
     p.add_argument("--log", help="write the table log (JSON lines) here")
-    p.add_argument("--table", help="a table saved by 'tableref calibrate' (name or .json)")
+    p.add_argument(
+        "--table", help="a table saved by 'tableref calibrate' (name or .json)"
+    )
     p.add_argument("--evidence", help="folder for the evidence JPEGs (default: none)")
-    p.add_argument("--fps", type=float, help="process at most this many frames a second")
-    p.add_argument("--realtime", action="store_true", help="play a video file at its speed")
-    p.add_argument("--listen", nargs="?", const="", metavar="DEVICE|FILE",
-                   help="also listen for UNO calls (microphone, or an audio file)")
+    p.add_argument(
+        "--fps", type=float, help="process at most this many frames a second"
+    )
+    p.add_argument(
+        "--realtime", action="store_true", help="play a video file at its speed"
+    )
+    p.add_argument(
+        "--attribute-players",
+        action="store_true",
+        help="name the player whose arm reached in (else the player whose turn it is)",
+    )
+    p.add_argument(
+        "--listen",
+        nargs="?",
+        const="",
+        metavar="DEVICE|FILE",
+        help="also listen for UNO calls (microphone, or an audio file)",
+    )
 
 
 def _listen(spec: str, table: LiveTable, clock: Callable[[], float]) -> Any:
     try:
         from voice.bridge import listen_into  # type: ignore[import-not-found]
     except ImportError as exc:
-        print(f"listening is not available in this installation ({exc}); "
-              "going on without it", file=sys.stderr)
+        print(
+            f"listening is not available in this installation ({exc}); "
+            "going on without it",
+            file=sys.stderr,
+        )
         return None
     device = file = None
     if spec and Path(spec).is_file():
@@ -231,8 +316,13 @@ def _listen(spec: str, table: LiveTable, clock: Callable[[], float]) -> Any:
     elif spec:
         device = int(spec) if spec.isdigit() else spec
     try:
-        return listen_into(lambda e: table.append({**e, "source": e.get("source", "voice")}),
-                           table.state, device=device, file=file, clock=clock)
+        return listen_into(
+            lambda e: table.append({**e, "source": e.get("source", "voice")}),
+            table.state,
+            device=device,
+            file=file,
+            clock=clock,
+        )
     except Exception as exc:  # no microphone, unreadable file: the camera goes on
         print(f"cannot listen ({exc}); going on without it", file=sys.stderr)
         return None
@@ -243,21 +333,38 @@ def watch(args: argparse.Namespace) -> int:
     from .pipeline import TablePipeline
 
     rules = args.rules or ("official" if args.game == "uno" else args.game)
-    header = {"type": "game", "game": args.game, "rules": rules, "players": args.players,
-              "dealer": args.dealer or args.players[-1], "options": {}}
+    header = {
+        "type": "game",
+        "game": args.game,
+        "rules": rules,
+        "players": args.players,
+        "dealer": args.dealer or args.players[-1],
+        "options": {},
+    }
     try:
         Header.from_dict(header)
         table = LiveTable(header, log_path=args.log)
     except (LogError, ValueError, OSError) as exc:
         print(f"tableref watch: {exc}", file=sys.stderr)
         return 2
-    pipeline = TablePipeline(args.source, game=args.game, players=args.players,
-                             table=args.table, evidence_dir=args.evidence,
-                             on_event=table.append, fps=args.fps, realtime=args.realtime)
+    pipeline = TablePipeline(
+        args.source,
+        game=args.game,
+        players=args.players,
+        table=args.table,
+        evidence_dir=args.evidence,
+        on_event=table.append,
+        fps=args.fps,
+        realtime=args.realtime,
+        attribute_players=args.attribute_players,
+    )
     table.pipeline = pipeline
     started = time.monotonic()
-    handle = _listen(args.listen, table, lambda: time.monotonic() - started) \
-        if args.listen is not None else None
+    handle = (
+        _listen(args.listen, table, lambda: time.monotonic() - started)
+        if args.listen is not None
+        else None
+    )
     stop = threading.Event()
     last: dict[str, Any] = {}
     runner = threading.Thread(target=pipeline.run, args=(stop,), daemon=True)
@@ -266,8 +373,13 @@ def watch(args: argparse.Namespace) -> int:
         while runner.is_alive():
             runner.join(0.5)
             status = pipeline.status()
-            if (status["state"], status["message"]) != (last.get("state"), last.get("message")):
-                print(f"camera: {status['state']}: {status['message']}", file=sys.stderr)
+            if (status["state"], status["message"]) != (
+                last.get("state"),
+                last.get("message"),
+            ):
+                print(
+                    f"camera: {status['state']}: {status['message']}", file=sys.stderr
+                )
                 last = status
     except KeyboardInterrupt:
         stop.set()
@@ -282,12 +394,22 @@ def watch(args: argparse.Namespace) -> int:
 
 # -- demo ------------------------------------------------------------------------------
 def demo_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--oracle", action="store_true",
-                   help="use the renderer's oracle detector instead of the shipped model")
-    p.add_argument("--replay", action="store_true",
-                   help="only replay the ground-truth log through the referee")
-    p.add_argument("--fps", type=float, default=None,
-                   help="process at most this many frames a second (default: all)")
+    p.add_argument(
+        "--oracle",
+        action="store_true",
+        help="use the renderer's oracle detector instead of the shipped model",
+    )
+    p.add_argument(
+        "--replay",
+        action="store_true",
+        help="only replay the ground-truth log through the referee",
+    )
+    p.add_argument(
+        "--fps",
+        type=float,
+        default=None,
+        help="process at most this many frames a second (default: all)",
+    )
     p.add_argument("--evidence", help="folder for the evidence JPEGs (default: none)")
 
 

@@ -89,6 +89,13 @@ class Detector:
         iou: NMS IoU threshold.
         max_det: most cards returned per frame.
         torch_threads: torch threads (1 next to OpenVINO, 2 for a .pt model).
+        classifier: the crop classifier checkpoint; ``None`` for the shipped one if
+            present, ``False`` to use the YOLO labels alone.
+        box_conf: YOLO score a box needs before the classifier names it.
+
+    With a classifier, YOLO proposes boxes (class-agnostic NMS) and the classifier
+    names each crop; ``confidence`` is then the classifier's probability of that
+    label, and crops it calls "no card" are dropped.
 
     Raises:
         FileNotFoundError: the model file is missing.
@@ -96,7 +103,9 @@ class Detector:
 
     def __init__(self, model_path: str | Path | None = None, imgsz: int = IMGSZ,
                  conf: float = CONF, iou: float = 0.5, max_det: int = 50,
-                 torch_threads: int | None = None) -> None:
+                 torch_threads: int | None = None,
+                 classifier: str | Path | bool | None = None,
+                 box_conf: float = BOX_CONF) -> None:
         path = Path(model_path) if model_path is not None else default_model()
         if not path.exists():
             raise FileNotFoundError(
@@ -118,6 +127,19 @@ class Detector:
         self.names = CLASSES
         if names and [names[i] for i in sorted(names)] != list(CLASSES):
             raise ValueError(f"{path} was not trained on the card labels of referee.cards")
+        self.box_conf = float(box_conf)
+        self.classifier = None
+        if classifier is None:
+            default = MODEL_DIR / CLASSIFIER_NAME
+            classifier = default if default.exists() else False
+        if classifier is not False:
+            import torch
+
+            ckpt = torch.load(str(classifier), map_location="cpu", weights_only=True)
+            net = card_net()
+            net.load_state_dict(ckpt["state_dict"])
+            self.classifier = net.eval()
+            self.crop = int(ckpt.get("size", CROP))
 
     def detect(self, frame_bgr: np.ndarray) -> Detections:
         """Detect cards in one BGR (or grey) uint8 frame.
@@ -140,14 +162,30 @@ class Detector:
             frame = frame[:, :, :3]
         if frame.dtype != np.uint8:
             frame = np.clip(frame, 0, 255).astype(np.uint8)
+        two_stage = self.classifier is not None
         result = self.model.predict(np.ascontiguousarray(frame), imgsz=self.imgsz,
-                                    conf=self.conf, iou=self.iou, max_det=self.max_det,
-                                    verbose=False, device="cpu")[0]
+                                    conf=self.box_conf if two_stage else self.conf,
+                                    iou=self.iou, max_det=self.max_det, verbose=False,
+                                    device="cpu", agnostic_nms=two_stage)[0]
         boxes = result.boxes
         if boxes is None or len(boxes) == 0:
             return Detections.empty()
         xyxy = boxes.xyxy.cpu().numpy()
         confidence = boxes.conf.cpu().numpy()
         class_id = boxes.cls.cpu().numpy().astype(np.int32)
+        if two_stage:
+            class_id, confidence = self._classify(frame, xyxy)
+            keep = (class_id < len(CLASSES)) & (confidence >= self.conf)
+            xyxy, confidence, class_id = xyxy[keep], confidence[keep], class_id[keep]
         order = np.argsort(-confidence, kind="stable")
         return Detections(xyxy[order], confidence[order], class_id[order])
+
+    def _classify(self, frame: np.ndarray, xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Label and probability of each box's crop (label ``len(CLASSES)``: no card)."""
+        import torch
+
+        with torch.no_grad():
+            logits = self.classifier(crops_to_tensor(crop_boxes(frame, xyxy, self.crop)))
+            prob = torch.softmax(logits, dim=1)
+            best, label = prob.max(dim=1)
+        return label.numpy().astype(np.int32), best.numpy().astype(np.float32)

@@ -63,6 +63,73 @@ def train_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --ship and no training: ship these weights")
     parser.add_argument("--ship", action="store_true",
                         help="copy the final last.pt to models/ and export OpenVINO there")
+    parser.add_argument("--classifier", action="store_true",
+                        help="train the crop classifier (CLASSIFIER_RECIPE) instead")
+
+
+# The crop classifier's recipe (tableref train --classifier).
+CLASSIFIER_RECIPE: dict = {"count": 16000, "val_count": 1140, "seed": 0, "size": 64,
+                           "epochs": 6, "batch": 64, "lr": 0.003, "label_smoothing": 0.05}
+
+
+def train_classifier(out_dir: Path, threads: int = 1, recipe: dict | None = None,
+                     ship_to: Path | None = None) -> Path:
+    """Train the crop classifier on rendered card crops; returns its checkpoint.
+
+    Deterministic from the recipe's seed (torch at ``threads`` threads). Saves
+    ``out_dir/last.pt`` after each epoch with the validation accuracy.
+    """
+    import time
+
+    import numpy as np
+    import torch
+
+    from datasets.crops import crop_set
+    from vision.detector import card_net, crops_to_tensor
+
+    r = {**CLASSIFIER_RECIPE, **(recipe or {})}
+    torch.set_num_threads(threads)
+    torch.manual_seed(r["seed"])
+    out_dir.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    x, y = crop_set(r["count"], r["seed"], r["size"])
+    xv, yv = crop_set(r["val_count"], r["seed"] + 1000, r["size"])
+    print(f"crops rendered in {time.time() - t0:.0f}s", flush=True)
+    net = card_net()
+    steps = r["epochs"] * (len(x) // r["batch"])
+    opt = torch.optim.AdamW(net.parameters(), lr=r["lr"], weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=r["lr"], total_steps=steps,
+                                                pct_start=0.15)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=r["label_smoothing"])
+    gen = torch.Generator().manual_seed(r["seed"])
+    xv_t, yv_t = crops_to_tensor(xv), torch.from_numpy(yv)
+    path = out_dir / "last.pt"
+    for epoch in range(r["epochs"]):
+        net.train()
+        order = torch.randperm(len(x), generator=gen).numpy()
+        total = 0.0
+        for b in range(len(x) // r["batch"]):
+            idx = np.sort(order[b * r["batch"]:(b + 1) * r["batch"]])
+            logits = net(crops_to_tensor(x[idx]))
+            loss = loss_fn(logits, torch.from_numpy(y[idx]))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item()
+        net.eval()
+        with torch.no_grad():
+            pred = torch.cat([net(xv_t[i:i + 256]).argmax(1) for i in range(0, len(xv_t), 256)])
+        acc = float((pred == yv_t).float().mean())
+        print(f"epoch {epoch + 1}/{r['epochs']} loss {total / max(1, len(x) // r['batch']):.3f}"
+              f" val_acc {acc:.4f} ({time.time() - t0:.0f}s)", flush=True)
+        torch.save({"state_dict": net.state_dict(), "recipe": r, "epoch": epoch + 1,
+                    "val_acc": acc, "size": r["size"]}, path)
+    if ship_to is not None:
+        import shutil
+
+        shutil.copyfile(path, ship_to)
+    return path
 
 
 def recipe_data(root: Path, count: int, seed: int, imgsz: int) -> Path:
@@ -111,6 +178,14 @@ def train(args: argparse.Namespace) -> int:
     """Run ``tableref train``."""
     from vision.ultralytics_setup import setup
 
+    if args.classifier:
+        from vision.detector import CLASSIFIER_NAME, MODEL_DIR
+
+        path = train_classifier(Path(args.project).resolve() / "cardnet",
+                                threads=args.threads,
+                                ship_to=MODEL_DIR / CLASSIFIER_NAME if args.ship else None)
+        print(f"trained: {path}")
+        return 0
     if args.weights is not None:
         if not args.ship:
             print("tableref train: --weights only goes with --ship", file=sys.stderr)

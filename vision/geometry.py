@@ -1,9 +1,10 @@
 """Table geometry: a homography to a top-down table plane, and named zones on it.
 
 The table plane is measured in millimetres: ``x`` to the right and ``y`` down,
-in the image's own orientation once the perspective is removed. The play area is the rectangle
-``(0, 0)-(width, height)`` whose corners are the four calibration markers
-(or the four corners a person clicked). Zones are polygons in that plane:
+in the image's own orientation once the perspective is removed. The play area
+is the rectangle ``(0, 0)-(width, height)`` whose corners are the four
+calibration markers (or the four corners a person clicked). Zones are polygons
+in that plane:
 
 - ``discard`` and ``draw``: the two piles of classic UNO;
 - ``trick``: where junocos tricks are played;
@@ -31,8 +32,6 @@ import numpy as np
 
 CARD_MM = (56.0, 87.0)  # width, height of a standard UNO card
 TABLE_MM = (560.0, 420.0)  # default play area between the markers (about A2)
-CENTRE_ZONES = ("discard", "draw", "box", "limit-red", "limit-yellow", "limit-green",
-                "limit-blue")
 
 
 class CalibrationError(ValueError):
@@ -53,7 +52,9 @@ def table_path(name: str) -> Path:
     if name.endswith(".json") or "/" in name:
         return Path(name)
     if not name or not all(c.isalnum() or c in "-_." for c in name):
-        raise CalibrationError(f"table name {name!r} may hold only letters, digits, - _ .")
+        raise CalibrationError(
+            f"table name {name!r} may hold only letters, digits, - _ ."
+        )
     return config_dir() / "tables" / f"{name}.json"
 
 
@@ -73,8 +74,13 @@ class Zone:
         """Boolean mask: which of the (N, 2) table points lie inside (edge included)."""
         pts = np.asarray(points, dtype=np.float32).reshape(-1, 2)
         poly = self.polygon.reshape(-1, 1, 2)
-        return np.array([cv2.pointPolygonTest(poly, (float(x), float(y)), False) >= 0
-                         for x, y in pts], dtype=bool)
+        return np.array(
+            [
+                cv2.pointPolygonTest(poly, (float(x), float(y)), False) >= 0
+                for x, y in pts
+            ],
+            dtype=bool,
+        )
 
     @property
     def centre(self) -> np.ndarray:
@@ -82,8 +88,12 @@ class Zone:
 
 
 def _rect(cx: float, cy: float, w: float, h: float) -> list[tuple[float, float]]:
-    return [(cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2),
-            (cx + w / 2, cy + h / 2), (cx - w / 2, cy + h / 2)]
+    return [
+        (cx - w / 2, cy - h / 2),
+        (cx + w / 2, cy - h / 2),
+        (cx + w / 2, cy + h / 2),
+        (cx - w / 2, cy + h / 2),
+    ]
 
 
 def seat_angles(n: int) -> list[float]:
@@ -91,8 +101,11 @@ def seat_angles(n: int) -> list[float]:
     return [math.pi / 2 + i * 2 * math.pi / n for i in range(n)]
 
 
-def default_zones(players: Sequence[str], size: tuple[float, float] = TABLE_MM,
-                  card: tuple[float, float] = CARD_MM) -> dict[str, Zone]:
+def default_zones(
+    players: Sequence[str],
+    size: tuple[float, float] = TABLE_MM,
+    card: tuple[float, float] = CARD_MM,
+) -> dict[str, Zone]:
     """The standard layout of every game's zones on a ``size`` play area."""
     w, h = size
     cw, ch = card
@@ -104,11 +117,15 @@ def default_zones(players: Sequence[str], size: tuple[float, float] = TABLE_MM,
         "field": Zone("field", _rect(cx, cy, 0.8 * w, 0.7 * h)),
         "box": Zone("box", _rect(cx, cy, 2.2 * cw, 1.6 * ch)),
         "limit-red": Zone("limit-red", _rect(cx, cy - 1.35 * ch, 1.6 * ch, 1.1 * ch)),
-        "limit-yellow": Zone("limit-yellow", _rect(cx + 1.1 * cw + 0.65 * ch, cy,
-                                                   1.3 * ch, 1.6 * ch)),
-        "limit-green": Zone("limit-green", _rect(cx, cy + 1.35 * ch, 1.6 * ch, 1.1 * ch)),
-        "limit-blue": Zone("limit-blue", _rect(cx - 1.1 * cw - 0.65 * ch, cy,
-                                               1.3 * ch, 1.6 * ch)),
+        "limit-yellow": Zone(
+            "limit-yellow", _rect(cx + 1.1 * cw + 0.65 * ch, cy, 1.3 * ch, 1.6 * ch)
+        ),
+        "limit-green": Zone(
+            "limit-green", _rect(cx, cy + 1.35 * ch, 1.6 * ch, 1.1 * ch)
+        ),
+        "limit-blue": Zone(
+            "limit-blue", _rect(cx - 1.1 * cw - 0.65 * ch, cy, 1.3 * ch, 1.6 * ch)
+        ),
     }
     n = len(players)
     reach = 2 * (w + h)
@@ -161,9 +178,14 @@ class TableGeometry:
 
     # -- construction ------------------------------------------------------------
     @classmethod
-    def from_corners(cls, corners: Sequence[Sequence[float]], image_size: tuple[int, int],
-                     players: Sequence[str], size: tuple[float, float] = TABLE_MM,
-                     method: str = "corners") -> "TableGeometry":
+    def from_corners(
+        cls,
+        corners: Sequence[Sequence[float]],
+        image_size: tuple[int, int],
+        players: Sequence[str],
+        size: tuple[float, float] = TABLE_MM,
+        method: str = "corners",
+    ) -> "TableGeometry":
         """Calibrate from the play area's corners in the image.
 
         Args:
@@ -179,36 +201,65 @@ class TableGeometry:
         """
         pts = np.asarray(corners, dtype=np.float32)
         if pts.shape != (4, 2) or not np.all(np.isfinite(pts)):
-            raise CalibrationError(f"need four (x, y) corners, got {np.asarray(corners).tolist()}")
+            raise CalibrationError(
+                f"need four (x, y) corners, got {np.asarray(corners).tolist()}"
+            )
         for i in range(4):  # any three corners on one line make no quadrilateral
             a, b, c = pts[i], pts[(i + 1) % 4], pts[(i + 2) % 4]
             cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
             if abs(float(cross)) < 1e-3 * max(1.0, float(np.ptp(pts)) ** 2):
-                raise CalibrationError(f"corners {pts.tolist()} do not make a quadrilateral")
+                raise CalibrationError(
+                    f"corners {pts.tolist()} do not make a quadrilateral"
+                )
         w, h = size
         dst = np.array([(0, 0), (w, 0), (w, h), (0, h)], dtype=np.float32)
         matrix = cv2.getPerspectiveTransform(pts, dst)
-        return cls(matrix, (float(w), float(h)), default_zones(players, size),
-                   (int(image_size[0]), int(image_size[1])), method=method,
-                   players=tuple(players))
+        return cls(
+            matrix,
+            (float(w), float(h)),
+            default_zones(players, size),
+            (int(image_size[0]), int(image_size[1])),
+            method=method,
+            players=tuple(players),
+        )
 
     @classmethod
-    def default(cls, image_size: tuple[int, int], players: Sequence[str],
-                size: tuple[float, float] = TABLE_MM) -> "TableGeometry":
+    def default(
+        cls,
+        image_size: tuple[int, int],
+        players: Sequence[str],
+        size: tuple[float, float] = TABLE_MM,
+    ) -> "TableGeometry":
         """The whole frame as the play area (a camera straight above, uncalibrated)."""
         w, h = image_size
-        geo = cls.from_corners([(0, 0), (w, 0), (w, h), (0, h)], image_size, players, size,
-                               method="default")
+        geo = cls.from_corners(
+            [(0, 0), (w, 0), (w, h), (0, h)],
+            image_size,
+            players,
+            size,
+            method="default",
+        )
         return geo
 
     def with_players(self, players: Sequence[str]) -> "TableGeometry":
         """The same table with seat zones for ``players`` (other zones kept)."""
         zones = {k: v for k, v in self.zones.items() if not k.startswith("seat:")}
-        seats = {k: v for k, v in default_zones(players, self.size, self.card).items()
-                 if k.startswith("seat:")}
-        return TableGeometry(self.homography, self.size, {**zones, **seats},
-                             self.image_size, self.card, self.method, self.name,
-                             tuple(players), dict(self.extra))
+        seats = {
+            k: v
+            for k, v in default_zones(players, self.size, self.card).items()
+            if k.startswith("seat:")
+        }
+        return TableGeometry(
+            self.homography,
+            self.size,
+            {**zones, **seats},
+            self.image_size,
+            self.card,
+            self.method,
+            self.name,
+            tuple(players),
+            dict(self.extra),
+        )
 
     def scaled_to(self, image_size: tuple[int, int]) -> "TableGeometry":
         """The same calibration for frames of another resolution."""
@@ -217,9 +268,17 @@ class TableGeometry:
         if abs(sx - 1) < 1e-9 and abs(sy - 1) < 1e-9:
             return self
         scale = np.diag([sx, sy, 1.0])
-        return TableGeometry(self.homography @ scale, self.size, self.zones,
-                             (int(image_size[0]), int(image_size[1])), self.card,
-                             self.method, self.name, self.players, dict(self.extra))
+        return TableGeometry(
+            self.homography @ scale,
+            self.size,
+            self.zones,
+            (int(image_size[0]), int(image_size[1])),
+            self.card,
+            self.method,
+            self.name,
+            self.players,
+            dict(self.extra),
+        )
 
     # -- mapping -------------------------------------------------------------------
     def to_table(self, points: np.ndarray) -> np.ndarray:
@@ -247,17 +306,28 @@ class TableGeometry:
         if not len(boxes):
             return np.zeros((0, 2))
         x0, y0, x1, y1 = boxes.T
-        corners = np.stack([np.stack([x0, y0], 1), np.stack([x1, y0], 1),
-                            np.stack([x1, y1], 1), np.stack([x0, y1], 1)], 1)
+        corners = np.stack(
+            [
+                np.stack([x0, y0], 1),
+                np.stack([x1, y0], 1),
+                np.stack([x1, y1], 1),
+                np.stack([x0, y1], 1),
+            ],
+            1,
+        )
         table = self.to_table(corners.reshape(-1, 2)).reshape(-1, 4, 2)
-        width = (np.linalg.norm(table[:, 1] - table[:, 0], axis=1)
-                 + np.linalg.norm(table[:, 2] - table[:, 3], axis=1)) / 2
-        height = (np.linalg.norm(table[:, 3] - table[:, 0], axis=1)
-                  + np.linalg.norm(table[:, 2] - table[:, 1], axis=1)) / 2
+        width = (
+            np.linalg.norm(table[:, 1] - table[:, 0], axis=1)
+            + np.linalg.norm(table[:, 2] - table[:, 3], axis=1)
+        ) / 2
+        height = (
+            np.linalg.norm(table[:, 3] - table[:, 0], axis=1)
+            + np.linalg.norm(table[:, 2] - table[:, 1], axis=1)
+        ) / 2
         return np.stack([width, height], axis=1)
 
     def inside(self, zone: str, points: np.ndarray) -> np.ndarray:
-        """Which table points lie in ``zone`` (all False for a zone this table lacks)."""
+        """Which table points lie in ``zone`` (none, for a zone this table lacks)."""
         pts = np.asarray(points).reshape(-1, 2)
         if zone not in self.zones:
             return np.zeros(len(pts), dtype=bool)
@@ -280,23 +350,31 @@ class TableGeometry:
             "card_mm": list(self.card),
             "players": list(self.players),
             "homography": self.homography.tolist(),
-            "corners_px": self.to_image(np.array(
-                [(0, 0), (self.size[0], 0), self.size, (0, self.size[1])])).round(2).tolist(),
+            "corners_px": self.to_image(
+                np.array([(0, 0), (self.size[0], 0), self.size, (0, self.size[1])])
+            )
+            .round(2)
+            .tolist(),
             "zones": {k: z.polygon.round(2).tolist() for k, z in self.zones.items()},
             **({"extra": self.extra} if self.extra else {}),
         }
 
     @classmethod
     def from_dict(cls, obj: dict[str, Any]) -> "TableGeometry":
-        """Rebuild a saved geometry; raises :class:`CalibrationError` naming the problem."""
+        """Rebuild a saved geometry; raises :class:`CalibrationError` saying why not."""
         try:
             zones = {k: Zone(k, v) for k, v in obj["zones"].items()}
-            return cls(np.array(obj["homography"], dtype=np.float64),
-                       tuple(float(v) for v in obj["size_mm"]), zones,
-                       tuple(int(v) for v in obj["image_size"]),
-                       tuple(float(v) for v in obj.get("card_mm", CARD_MM)),
-                       str(obj.get("method", "corners")), str(obj.get("name", "")),
-                       tuple(obj.get("players", ())), dict(obj.get("extra", {})))
+            return cls(
+                np.array(obj["homography"], dtype=np.float64),
+                tuple(float(v) for v in obj["size_mm"]),
+                zones,
+                tuple(int(v) for v in obj["image_size"]),
+                tuple(float(v) for v in obj.get("card_mm", CARD_MM)),
+                str(obj.get("method", "corners")),
+                str(obj.get("name", "")),
+                tuple(obj.get("players", ())),
+                dict(obj.get("extra", {})),
+            )
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(f"not a saved table geometry: {exc!r}") from None
 
@@ -317,7 +395,9 @@ class TableGeometry:
         try:
             obj = json.loads(Path(path).read_text(encoding="utf-8"))
         except OSError as exc:
-            raise CalibrationError(f"cannot read table file {path}: {exc.strerror}") from None
+            raise CalibrationError(
+                f"cannot read table file {path}: {exc.strerror}"
+            ) from None
         except ValueError as exc:
             raise CalibrationError(f"table file {path} is not JSON: {exc}") from None
         if not isinstance(obj, dict):

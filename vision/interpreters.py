@@ -35,7 +35,9 @@ def _card_event(kind: str, label: str, t: float, **extra: Any) -> dict[str, Any]
     return {"type": kind, "card": label, **extra, "t": round(t, 3)}
 
 
-def _seat_of_reach(reaches: list[Reach], geometry: TableGeometry, zone: str) -> str | None:
+def _seat_of_reach(
+    reaches: list[Reach], geometry: TableGeometry, zone: str
+) -> str | None:
     for r in reaches:
         if geometry.inside(zone, np.array([r.tip]))[0] and r.seat is not None:
             return r.seat
@@ -53,8 +55,13 @@ class OverflowInterpreter:
         self.counts: dict[str, int] = {}
         self._reach: str | None = None
 
-    def update(self, dets: Detections, t: float, tracks: dict[int, Track],
-               reaches: list[Reach] = ()) -> list[dict[str, Any]]:
+    def update(
+        self,
+        dets: Detections,
+        t: float,
+        tracks: dict[int, Track],
+        reaches: list[Reach] = (),
+    ) -> list[dict[str, Any]]:
         """One frame: ``limit`` and ``insert`` events."""
         events = []
         for zone, watcher in self.limits.items():
@@ -87,15 +94,21 @@ class JunocosInterpreter:
         cfg = config or PlayConfig(clear_s=1.5)
         self.trick = PileWatcher(geometry, "trick", cfg, stacked=False)
 
-    def update(self, dets: Detections, t: float, tracks: dict[int, Track],
-               reaches: list[Reach] = ()) -> list[dict[str, Any]]:
+    def update(
+        self,
+        dets: Detections,
+        t: float,
+        tracks: dict[int, Track],
+        reaches: list[Reach] = (),
+    ) -> list[dict[str, Any]]:
         """One frame: a ``play`` per card landing in the trick area."""
         events = []
         for card in self.trick.landed(dets, t, tracks, reaches):
             seat = self.geometry.seat_of(card.xy)
             extra = {"player": seat} if seat else {}
-            events.append({"type": "play", **extra, "card": card.label,
-                           "t": round(t, 3)})
+            events.append(
+                {"type": "play", **extra, "card": card.label, "t": round(t, 3)}
+            )
         self.trick.check_clear(dets, t, reaches)
         return events
 
@@ -108,19 +121,27 @@ class NarabeInterpreter:
 
     def __init__(self, geometry: TableGeometry, config: PlayConfig | None = None):
         self.geometry = geometry
-        self.field = PileWatcher(geometry, "field", config or PlayConfig(clear_s=3600.0),
-                                 stacked=False)
+        self.field = PileWatcher(
+            geometry, "field", config or PlayConfig(clear_s=3600.0), stacked=False
+        )
         self.origin: tuple[float, float] | None = None
 
     def grid(self, xy: tuple[float, float]) -> list[int]:
         """Grid position (card units) of a table point, relative to the start card."""
         assert self.origin is not None
         cw, ch = self.geometry.card
-        return [int(round((xy[0] - self.origin[0]) / cw)),
-                int(round((xy[1] - self.origin[1]) / ch))]
+        return [
+            int(round((xy[0] - self.origin[0]) / cw)),
+            int(round((xy[1] - self.origin[1]) / ch)),
+        ]
 
-    def update(self, dets: Detections, t: float, tracks: dict[int, Track],
-               reaches: list[Reach] = ()) -> list[dict[str, Any]]:
+    def update(
+        self,
+        dets: Detections,
+        t: float,
+        tracks: dict[int, Track],
+        reaches: list[Reach] = (),
+    ) -> list[dict[str, Any]]:
         """One frame: ``start`` for the first card, then ``play`` with ``at``."""
         events = []
         for card in self.field.landed(dets, t, tracks, reaches):
@@ -130,8 +151,15 @@ class NarabeInterpreter:
                 continue
             seat = _seat_of_reach(reaches, self.geometry, "field")
             extra = {"reach_from": seat} if seat else {}
-            events.append({"type": "play", "card": card.label,
-                           "at": self.grid(card.xy), **extra, "t": round(t, 3)})
+            events.append(
+                {
+                    "type": "play",
+                    "card": card.label,
+                    "at": self.grid(card.xy),
+                    **extra,
+                    "t": round(t, 3),
+                }
+            )
         return events
 
     def flush(self) -> list[dict[str, Any]]:
@@ -144,9 +172,15 @@ def interpreter_for(game: str, geometry: TableGeometry):
     Raises:
         ValueError: no interpreter for that game.
     """
-    table = {"overflow": OverflowInterpreter, "junocos": JunocosInterpreter,
-             "narabe-runo": NarabeInterpreter, "narabe": NarabeInterpreter}
+    table = {
+        "overflow": OverflowInterpreter,
+        "junocos": JunocosInterpreter,
+        "narabe-runo": NarabeInterpreter,
+        "narabe": NarabeInterpreter,
+    }
     if game not in table:
-        raise ValueError(f"no camera interpreter for game {game!r}; "
-                         f"known: uno, {', '.join(sorted(table))}")
+        raise ValueError(
+            f"no camera interpreter for game {game!r}; "
+            f"known: uno, {', '.join(sorted(table))}"
+        )
     return table[game](geometry)

@@ -46,26 +46,52 @@ def marker_sheet(dpi: int = 150, marker_mm: float = 60.0) -> np.ndarray:
     top = int(30 * px)
     font = cv2.FONT_HERSHEY_SIMPLEX
     scale = dpi / 150 * 0.55
-    lines = ["tableref calibration markers (ArUco 4x4, ids 0-3)",
-             "Cut along the dashed lines. Put each marker's CENTRE (+) on a corner of",
-             "the play area, as the camera sees it. Default area: 560 x 420 mm."]
+    lines = [
+        "tableref calibration markers (ArUco 4x4, ids 0-3)",
+        "Cut along the dashed lines. Put each marker's CENTRE (+) on a corner of",
+        "the play area, as the camera sees it. Default area: 560 x 420 mm.",
+    ]
     for i, text in enumerate(lines):
-        cv2.putText(sheet, text, (int(8 * px), int((8 + 7 * i) * px)), font, scale,
-                    (0, 0, 0), max(1, dpi // 150), cv2.LINE_AA)
+        cv2.putText(
+            sheet,
+            text,
+            (int(8 * px), int((8 + 7 * i) * px)),
+            font,
+            scale,
+            (0, 0, 0),
+            max(1, dpi // 150),
+            cv2.LINE_AA,
+        )
     for k, (marker_id, name) in enumerate(zip(CORNER_IDS, CORNER_NAMES)):
         col, row = k % 2, k // 2
-        if k >= 2:  # bottom row: bottom-left under top-left, bottom-right under top-right
+        if (
+            k >= 2
+        ):  # bottom row: bottom-left under top-left, bottom-right under top-right
             col = 1 - col
         x0 = col * cell_w + (cell_w - side) // 2
         y0 = top + row * cell_h + (cell_h - side) // 2
         marker = cv2.cvtColor(marker_image(marker_id, side), cv2.COLOR_GRAY2BGR)
-        sheet[y0:y0 + side, x0:x0 + side] = marker
+        sheet[y0 : y0 + side, x0 : x0 + side] = marker
         cx, cy = x0 + side // 2, y0 + side // 2
         cv2.drawMarker(sheet, (cx, cy), (0, 0, 255), cv2.MARKER_CROSS, side // 6, 2)
-        cv2.putText(sheet, f"{marker_id}: {name}", (x0, y0 + side + int(8 * px)), font,
-                    scale, (0, 0, 0), max(1, dpi // 150), cv2.LINE_AA)
+        cv2.putText(
+            sheet,
+            f"{marker_id}: {name}",
+            (x0, y0 + side + int(8 * px)),
+            font,
+            scale,
+            (0, 0, 0),
+            max(1, dpi // 150),
+            cv2.LINE_AA,
+        )
     for x in range(0, width, int(6 * px)):  # dashed cut lines
-        cv2.line(sheet, (x, top + cell_h), (x + int(3 * px), top + cell_h), (128, 128, 128), 1)
+        cv2.line(
+            sheet,
+            (x, top + cell_h),
+            (x + int(3 * px), top + cell_h),
+            (128, 128, 128),
+            1,
+        )
     for y in range(top, height, int(6 * px)):
         cv2.line(sheet, (cell_w, y), (cell_w, y + int(3 * px)), (128, 128, 128), 1)
     return sheet
@@ -84,13 +110,16 @@ def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
         if scale > 1:
             if all(i in found for i in CORNER_IDS) or max(grey.shape) > 2000:
                 break
-            grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+            grey = cv2.resize(
+                grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC
+            )
         corners, ids, _ = detector.detectMarkers(grey)
         if ids is None:
             continue
         for quad, marker_id in zip(corners, ids.reshape(-1)):
-            found.setdefault(int(marker_id),
-                             np.asarray(quad, dtype=np.float32).reshape(4, 2) / scale)
+            found.setdefault(
+                int(marker_id), np.asarray(quad, dtype=np.float32).reshape(4, 2) / scale
+            )
     return found
 
 
@@ -103,13 +132,15 @@ def corner_points(found: dict[int, np.ndarray]) -> np.ndarray:
     missing = [f"{i} ({n})" for i, n in zip(CORNER_IDS, CORNER_NAMES) if i not in found]
     if missing:
         seen = sorted(found) or "none"
-        raise CalibrationError(f"corner markers not seen: {', '.join(missing)}; "
-                               f"markers seen: {seen}")
+        raise CalibrationError(
+            f"corner markers not seen: {', '.join(missing)}; markers seen: {seen}"
+        )
     return np.array([found[i].mean(axis=0) for i in CORNER_IDS], dtype=np.float32)
 
 
-def calibrate_from_markers(image: np.ndarray, players: Sequence[str],
-                           size: tuple[float, float] = TABLE_MM) -> TableGeometry:
+def calibrate_from_markers(
+    image: np.ndarray, players: Sequence[str], size: tuple[float, float] = TABLE_MM
+) -> TableGeometry:
     """Calibrate a table from one frame showing the four corner markers.
 
     Raises:

@@ -61,14 +61,23 @@ def load_default_detector() -> DetectorLike:
     try:
         return Detector()
     except Exception as exc:  # a missing or broken model file
-        raise RuntimeError(f"the card detector could not load its model: {exc}") from None
+        raise RuntimeError(
+            f"the card detector could not load its model: {exc}"
+        ) from None
 
 
-def make_interpreter(game: str, geometry: TableGeometry, options: dict[str, Any]):
+def make_interpreter(
+    game: str,
+    geometry: TableGeometry,
+    options: dict[str, Any],
+    attribute_players: bool = False,
+):
     """The stage that turns tracks into events for ``game``."""
     if game == "uno":
         group = 1.0 if options.get("multi_play") or options.get("two_card") else 0.0
-        return UnoPlayDetector(geometry, PlayConfig(group_s=group))
+        return UnoPlayDetector(
+            geometry, PlayConfig(group_s=group), attribute_players=attribute_players
+        )
     from .interpreters import interpreter_for
 
     return interpreter_for(game, geometry)
@@ -91,17 +100,33 @@ class TablePipeline:
         fps: process at most this many frames a second (skip the rest).
         realtime: pace files to their frame rate (default: yes for the page).
         options: the game's house-rule options (``multi_play`` groups plays).
+        max_retries: give a failing source up after this many retries.
+        attribute_players: UNO plays and draws name the seat the arm came
+            from in ``player`` (else in ``reach_from``, and the referee takes
+            the player whose turn it is).
     """
 
-    def __init__(self, source: str | int | FrameSource, *, game: str = "uno",
-                 players: Sequence[str] = ("A", "B", "C", "D"),
-                 table: str | Path | TableGeometry | None = None,
-                 detector: DetectorLike | None = None, evidence_dir: str | Path | None = None,
-                 on_event: Callable[[dict[str, Any]], None] | None = None,
-                 fps: float | None = None, realtime: bool = True,
-                 options: dict[str, Any] | None = None, max_retries: int | None = None):
-        self.source = source if isinstance(source, FrameSource) else FrameSource(
-            source, realtime=realtime)
+    def __init__(
+        self,
+        source: str | int | FrameSource,
+        *,
+        game: str = "uno",
+        players: Sequence[str] = ("A", "B", "C", "D"),
+        table: str | Path | TableGeometry | None = None,
+        detector: DetectorLike | None = None,
+        evidence_dir: str | Path | None = None,
+        on_event: Callable[[dict[str, Any]], None] | None = None,
+        fps: float | None = None,
+        realtime: bool = True,
+        options: dict[str, Any] | None = None,
+        max_retries: int | None = None,
+        attribute_players: bool = False,
+    ):
+        self.source = (
+            source
+            if isinstance(source, FrameSource)
+            else FrameSource(source, realtime=realtime)
+        )
         self.game = game
         self.players = tuple(players)
         self.table = table
@@ -111,13 +136,19 @@ class TablePipeline:
         self.fps_cap = fps
         self.options = dict(options or {})
         self.max_retries = max_retries
+        self.attribute_players = attribute_players
         self.events: list[dict[str, Any]] = []
         self.geometry: TableGeometry | None = None
         self._lock = threading.Lock()
         self._latest: np.ndarray | None = None
         self._jpeg: bytes | None = None
-        self._status = {"state": "starting", "message": "not started",
-                        "source": self.source.describe(), "fps": 0.0, "frames": 0}
+        self._status = {
+            "state": "starting",
+            "message": "not started",
+            "source": self.source.describe(),
+            "fps": 0.0,
+            "frames": 0,
+        }
         self._times: list[float] = []
         self._last_t: float | None = None
         self._scan_request: bool | None = None
@@ -133,7 +164,9 @@ class TablePipeline:
         """The newest frame with zones, cards and hands drawn, as JPEG bytes."""
         with self._lock:
             if self._jpeg is None and self._latest is not None:
-                ok, buf = cv2.imencode(".jpg", self._latest, [cv2.IMWRITE_JPEG_QUALITY, 80])
+                ok, buf = cv2.imencode(
+                    ".jpg", self._latest, [cv2.IMWRITE_JPEG_QUALITY, 80]
+                )
                 self._jpeg = buf.tobytes() if ok else None
             return self._jpeg
 
@@ -149,7 +182,9 @@ class TablePipeline:
             except RuntimeError as exc:
                 self._set_status("error", str(exc))
                 return
-        feed = RetryingSource(self.source, self._source_status, max_retries=self.max_retries)
+        feed = RetryingSource(
+            self.source, self._source_status, max_retries=self.max_retries
+        )
         for frame in feed.frames(stop):
             try:
                 self.process(frame)
@@ -174,7 +209,9 @@ class TablePipeline:
         self.stages = {
             "hands": HandTracker(self.geometry),
             "tracker": CardTracker(self.geometry),
-            "game": make_interpreter(self.game, self.geometry, self.options),
+            "game": make_interpreter(
+                self.game, self.geometry, self.options, self.attribute_players
+            ),
             "scan": HandScan(self.geometry),
         }
 
@@ -201,15 +238,21 @@ class TablePipeline:
 
     def process(self, frame: Frame) -> list[dict[str, Any]]:
         """Run every stage on one frame; returns (and emits) the events it completes."""
-        if self.fps_cap and self._last_t is not None and (
-                frame.t - self._last_t < 1.0 / self.fps_cap - 1e-6):
+        if (
+            self.fps_cap
+            and self._last_t is not None
+            and (frame.t - self._last_t < 1.0 / self.fps_cap - 1e-6)
+        ):
             return []
         self._last_t = frame.t
         image = frame.image
         if image.shape[1] > WORK_WIDTH:
             scale = WORK_WIDTH / image.shape[1]
-            image = cv2.resize(image, (WORK_WIDTH, int(round(image.shape[0] * scale))),
-                               interpolation=cv2.INTER_AREA)
+            image = cv2.resize(
+                image,
+                (WORK_WIDTH, int(round(image.shape[0] * scale))),
+                interpolation=cv2.INTER_AREA,
+            )
         if self.geometry is None:
             self._setup(image)
         dets = self._detect(frame, image)
@@ -251,17 +294,29 @@ class TablePipeline:
         with self._lock:
             self._latest, self._jpeg = overlay, None
             self._status["frames"] += 1
-            self._status["fps"] = round((len(self._times) - 1) / span, 1) if span > 0 else 0.0
+            self._status["fps"] = (
+                round((len(self._times) - 1) / span, 1) if span > 0 else 0.0
+            )
 
     # -- overlay ---------------------------------------------------------------------
-    def _draw(self, image: np.ndarray, dets: Detections,
-              events: list[dict[str, Any]]) -> np.ndarray:
+    def _draw(
+        self, image: np.ndarray, dets: Detections, events: list[dict[str, Any]]
+    ) -> np.ndarray:
         out = image.copy()
         geo = self.geometry
         assert geo is not None
-        shown = {"uno": ("discard", "draw"), "junocos": ("trick",), "narabe-runo": ("field",),
-                 "overflow": ("box", "limit-red", "limit-yellow", "limit-green",
-                              "limit-blue")}.get(self.game, ())
+        shown = {
+            "uno": ("discard", "draw"),
+            "junocos": ("trick",),
+            "narabe-runo": ("field",),
+            "overflow": (
+                "box",
+                "limit-red",
+                "limit-yellow",
+                "limit-green",
+                "limit-blue",
+            ),
+        }.get(self.game, ())
         for name in shown:
             if name in geo.zones:
                 poly = geo.to_image(geo.zones[name].polygon).astype(np.int32)
@@ -271,13 +326,33 @@ class TablePipeline:
             x0, y0, x1, y1 = (int(v) for v in box)
             colour = (0, 0, 255) if touched[i] else (0, 220, 0)
             cv2.rectangle(out, (x0, y0), (x1, y1), colour, 1)
-            cv2.putText(out, label, (x0, max(10, y0 - 3)), cv2.FONT_HERSHEY_SIMPLEX, 0.4,
-                        colour, 1, cv2.LINE_AA)
+            cv2.putText(
+                out,
+                label,
+                (x0, max(10, y0 - 3)),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.4,
+                colour,
+                1,
+                cv2.LINE_AA,
+            )
         for reach in self.stages["hands"].reaches:
             tip = geo.to_image(np.array([reach.tip]))[0].astype(int)
             cv2.circle(out, (int(tip[0]), int(tip[1])), 6, (0, 0, 255), 2)
         for k, event in enumerate(events):
-            text = event["type"] + " " + " ".join(event.get("cards", [event.get("card", "")]))
-            cv2.putText(out, text.strip(), (8, 20 + 18 * k), cv2.FONT_HERSHEY_SIMPLEX, 0.55,
-                        (0, 255, 255), 2, cv2.LINE_AA)
+            text = (
+                event["type"]
+                + " "
+                + " ".join(event.get("cards", [event.get("card", "")]))
+            )
+            cv2.putText(
+                out,
+                text.strip(),
+                (8, 20 + 18 * k),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.55,
+                (0, 255, 255),
+                2,
+                cv2.LINE_AA,
+            )
         return out

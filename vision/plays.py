@@ -22,9 +22,10 @@ cost of that much latency.
 
 **Draws** are seen from the hands: an arm whose tip rests on the draw pile
 (moving slower than ``draw_still_mm_s``) for ``draw_dwell_s`` and then leaves
-took a card (an arm passing over the pile on its way does not rest); takes by the same seat within
-``draw_group_s`` form one ``draw`` event with their count. Reaches into the
-draw pile before the round's first card (turning the start card) are not draws.
+took a card (an arm passing over the pile on its way does not rest); takes by
+the same seat within ``draw_group_s`` form one ``draw`` event with their count.
+Reaches into the draw pile before the round's first card (turning the start
+card) are not draws.
 """
 
 from __future__ import annotations
@@ -107,8 +108,13 @@ class UnoPlayDetector:
             player whose turn it is (the spec's rule for a missing player).
     """
 
-    def __init__(self, geometry: TableGeometry, config: PlayConfig | None = None, *,
-                 attribute_players: bool = False):
+    def __init__(
+        self,
+        geometry: TableGeometry,
+        config: PlayConfig | None = None,
+        *,
+        attribute_players: bool = False,
+    ):
         self.geometry = geometry
         self.config = config or PlayConfig()
         self.attribute_players = attribute_players
@@ -128,8 +134,13 @@ class UnoPlayDetector:
         return self.watcher.pile
 
     # -- the frame step ----------------------------------------------------------------
-    def update(self, dets: Detections, t: float, tracks: dict[int, Track],
-               reaches: list[Reach] = ()) -> list[dict[str, Any]]:
+    def update(
+        self,
+        dets: Detections,
+        t: float,
+        tracks: dict[int, Track],
+        reaches: list[Reach] = (),
+    ) -> list[dict[str, Any]]:
         """Process one frame's tracked detections; return the events it completes."""
         cfg = self.config
         events: list[dict[str, Any]] = []
@@ -138,13 +149,17 @@ class UnoPlayDetector:
         if landed:
             events += self._flush_draw()
         for k, card in enumerate(landed):
-            recent = self._discard_reach and t - self._discard_reach[0] <= cfg.reach_memory_s
+            recent = (
+                self._discard_reach and t - self._discard_reach[0] <= cfg.reach_memory_s
+            )
             seat = self._discard_reach[1] if recent else None
             if was_empty and k == 0:
                 events.append({"type": "start", "card": card.label, "t": round(t, 3)})
                 continue
             self._pending.append((card, seat))
-        if self._pending and (cfg.group_s <= 0 or t - self._pending[-1][0].t >= cfg.group_s):
+        if self._pending and (
+            cfg.group_s <= 0 or t - self._pending[-1][0].t >= cfg.group_s
+        ):
             events += self._flush_play()
         events += self._update_draws(t, reaches)
         if self._pending_draw and t - self._pending_draw["last"] >= cfg.draw_group_s:
@@ -161,17 +176,21 @@ class UnoPlayDetector:
             return []
         cards = [c.label for c, _ in self._pending]
         seats = [s for _, s in self._pending if s is not None]
-        event: dict[str, Any] = {"type": "play", "cards": cards,
-                                 "t": round(self._pending[-1][0].t, 3)}
+        event: dict[str, Any] = {
+            "type": "play",
+            "cards": cards,
+            "t": round(self._pending[-1][0].t, 3),
+        }
         event.update(self._seat_field(seats[-1] if seats else None))
         self._pending = []
         return [event]
 
-    # -- draws ---------------------------------------------------------------------------
+    # -- draws ----------------------------------------------------------------
     def _update_draws(self, t: float, reaches: list[Reach]) -> list[dict[str, Any]]:
         cfg = self.config
-        in_draw = [r for r in reaches
-                   if self.geometry.inside("draw", np.array([r.tip]))[0]]
+        in_draw = [
+            r for r in reaches if self.geometry.inside("draw", np.array([r.tip]))[0]
+        ]
         for r in reaches:
             if self.geometry.inside("discard", np.array([r.tip]))[0]:
                 self._discard_reach = (t, r.seat)
@@ -182,8 +201,11 @@ class UnoPlayDetector:
                 self._draw_reach = _DrawReach(t, t, tip)
             else:
                 dt = t - reach.last
-                if dt > 0 and np.hypot(tip[0] - reach.tip[0], tip[1] - reach.tip[1]) \
-                        <= cfg.draw_still_mm_s * dt:
+                if (
+                    dt > 0
+                    and np.hypot(tip[0] - reach.tip[0], tip[1] - reach.tip[1])
+                    <= cfg.draw_still_mm_s * dt
+                ):
                     reach.still += dt
                 reach.last, reach.tip = t, tip
             self._draw_reach.seats += [r.seat for r in in_draw]
@@ -198,22 +220,32 @@ class UnoPlayDetector:
         seat = max(set(named), key=named.count) if named else None
         events = self._flush_play()
         pending = self._pending_draw
-        if pending and (pending["seat"] != seat or t - pending["last"] > cfg.draw_group_s):
+        if pending and (
+            pending["seat"] != seat or t - pending["last"] > cfg.draw_group_s
+        ):
             events += self._flush_draw()
             pending = None
         if pending:
             pending["count"] += 1
             pending["last"] = t
         else:
-            self._pending_draw = {"seat": seat, "count": 1, "first": reach.start, "last": t}
+            self._pending_draw = {
+                "seat": seat,
+                "count": 1,
+                "first": reach.start,
+                "last": t,
+            }
         return events
 
     def _flush_draw(self) -> list[dict[str, Any]]:
         pending, self._pending_draw = self._pending_draw, None
         if not pending:
             return []
-        event: dict[str, Any] = {"type": "draw", "count": pending["count"],
-                                 "t": round(pending["first"], 3)}
+        event: dict[str, Any] = {
+            "type": "draw",
+            "count": pending["count"],
+            "t": round(pending["first"], 3),
+        }
         event.update(self._seat_field(pending["seat"]))
         return [event]
 
@@ -233,8 +265,14 @@ class PileWatcher:
         stacked: cards pile on top of each other.
     """
 
-    def __init__(self, geometry: TableGeometry, zone: str, config: PlayConfig | None = None,
-                 *, stacked: bool = True):
+    def __init__(
+        self,
+        geometry: TableGeometry,
+        zone: str,
+        config: PlayConfig | None = None,
+        *,
+        stacked: bool = True,
+    ):
         self.geometry = geometry
         self.zone = zone
         self.config = config or PlayConfig()
@@ -244,10 +282,13 @@ class PileWatcher:
         self._last_busy = 0.0
         self._last_reach = -1.0
 
-    def _same_spot(self, seen: tuple[np.ndarray, np.ndarray], xy: np.ndarray,
-                   wh: np.ndarray) -> bool:
+    def _same_spot(
+        self, seen: tuple[np.ndarray, np.ndarray], xy: np.ndarray, wh: np.ndarray
+    ) -> bool:
         lim = self.config.same_spot_mm
-        return bool(np.hypot(*(seen[0] - xy)) <= lim and np.max(np.abs(seen[1] - wh)) <= lim)
+        return bool(
+            np.hypot(*(seen[0] - xy)) <= lim and np.max(np.abs(seen[1] - wh)) <= lim
+        )
 
     def _known(self, label: str, xy: np.ndarray, wh: np.ndarray) -> bool:
         """A card the zone already holds: same label at about the same place.
@@ -261,14 +302,18 @@ class PileWatcher:
             moved = float(np.hypot(*(np.array(c.xy) - xy)))
             if c.label != label or moved > self.config.same_card_mm:
                 continue
-            differs = moved > self.config.same_spot_mm or float(
-                np.max(np.abs(np.array(c.wh) - wh))) > self.config.same_spot_mm
+            differs = (
+                moved > self.config.same_spot_mm
+                or float(np.max(np.abs(np.array(c.wh) - wh))) > self.config.same_spot_mm
+            )
             if differs and self._last_reach > c.t:
                 continue
             return True
         return False
 
-    def _top_visible(self, dets: Detections, tracks: dict[int, Track], but: int) -> bool:
+    def _top_visible(
+        self, dets: Detections, tracks: dict[int, Track], but: int
+    ) -> bool:
         """The top card is in view, whole, as another detection than ``but``."""
         if not self.pile:
             return False
@@ -278,9 +323,13 @@ class PileWatcher:
                 continue
             tr = tracks.get(int(tid))
             w, h = dets.data["table_wh"][i]
-            if tr is not None and dets.labels[i] == top.label and np.hypot(
-                    *(dets.data["table_xy"][i] - np.array(top.xy))
-            ) <= self.config.same_card_mm and w * h >= 0.8 * top.area:
+            if (
+                tr is not None
+                and dets.labels[i] == top.label
+                and np.hypot(*(dets.data["table_xy"][i] - np.array(top.xy)))
+                <= self.config.same_card_mm
+                and w * h >= 0.8 * top.area
+            ):
                 return True
         return False
 
@@ -294,9 +343,14 @@ class PileWatcher:
         scale = card_scale(float(w), float(h), self.geometry.card)
         return self.config.min_scale <= scale <= self.config.max_scale
 
-    def landed(self, dets: Detections, t: float, tracks: dict[int, Track],
-               reaches: list[Reach] = ()) -> list[PileCard]:
-        """Cards that have landed in the zone with this frame (and are now remembered)."""
+    def landed(
+        self,
+        dets: Detections,
+        t: float,
+        tracks: dict[int, Track],
+        reaches: list[Reach] = (),
+    ) -> list[PileCard]:
+        """Cards that have landed in the zone with this frame (now remembered)."""
         cfg = self.config
         if any(self.geometry.inside(self.zone, np.array([r.tip]))[0] for r in reaches):
             self._last_reach = t
@@ -325,19 +379,32 @@ class PileWatcher:
                 # peeking out, unless the current top card is covered now.
                 if self._top_visible(dets, tracks, i):
                     continue
-            out.append((track.born, PileCard(label, (float(xy[0]), float(xy[1])), t,
-                                             (float(wh[0]), float(wh[1])))))
+            out.append(
+                (
+                    track.born,
+                    PileCard(
+                        label,
+                        (float(xy[0]), float(xy[1])),
+                        t,
+                        (float(wh[0]), float(wh[1])),
+                    ),
+                )
+            )
         out.sort(key=lambda pair: pair[0])
         cards = [card for _, card in out]
         self.pile += cards
         return cards
 
-    def check_clear(self, dets: Detections, t: float, reaches: list[Reach] = ()) -> bool:
-        """Forget the pile once the zone has stayed empty and unreached for ``clear_s``."""
+    def check_clear(
+        self, dets: Detections, t: float, reaches: list[Reach] = ()
+    ) -> bool:
+        """Forget the pile once the zone stayed empty and unreached ``clear_s``."""
         busy = bool(len(dets)) and bool(
-            self.geometry.inside(self.zone, dets.data["table_xy"]).any())
-        busy = busy or any(self.geometry.inside(self.zone, np.array([r.tip]))[0]
-                           for r in reaches)
+            self.geometry.inside(self.zone, dets.data["table_xy"]).any()
+        )
+        busy = busy or any(
+            self.geometry.inside(self.zone, np.array([r.tip]))[0] for r in reaches
+        )
         if busy:
             self._last_busy = t
         elif self.pile and t - self._last_busy >= self.config.clear_s:

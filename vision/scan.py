@@ -18,13 +18,18 @@ import numpy as np
 from .detections import Detections
 from .geometry import TableGeometry
 
-PILES = ("discard", "draw")
 from .tracking import Reach, Track
 
+PILES = ("discard", "draw")
 
-def cards_in_zone(dets: Detections, geometry: TableGeometry, zone: str,
-                  exclude: tuple[str, ...] = PILES) -> list[str]:
-    """Labels of the detections whose centres lie in ``zone`` (not on a pile), sorted."""
+
+def cards_in_zone(
+    dets: Detections,
+    geometry: TableGeometry,
+    zone: str,
+    exclude: tuple[str, ...] = PILES,
+) -> list[str]:
+    """Sorted labels of the detections centred in ``zone`` (not on a pile)."""
     if not len(dets):
         return []
     xy = geometry.to_table(dets.centers)
@@ -44,8 +49,13 @@ class HandScan:
         min_age_s: a card counts once it has been tracked this long.
     """
 
-    def __init__(self, geometry: TableGeometry, settle_s: float = 1.0,
-                 exclude: tuple[str, ...] = PILES, min_age_s: float = 0.4):
+    def __init__(
+        self,
+        geometry: TableGeometry,
+        settle_s: float = 1.0,
+        exclude: tuple[str, ...] = PILES,
+        min_age_s: float = 0.4,
+    ):
         self.geometry = geometry
         self.exclude = exclude
         self.min_age_s = min_age_s
@@ -65,15 +75,24 @@ class HandScan:
             self._sent.clear()
         self._active = on
 
-    def update(self, dets: Detections, t: float, tracks: dict[int, Track],
-               reaches: list[Reach] = ()) -> list[dict[str, Any]]:
+    def update(
+        self,
+        dets: Detections,
+        t: float,
+        tracks: dict[int, Track],
+        reaches: list[Reach] = (),
+    ) -> list[dict[str, Any]]:
         """One frame: return the reveals that have settled."""
         if not self._active:
             return []
         by_seat: dict[str, list[str]] = {}
         xy = dets.data.get("table_xy", np.zeros((0, 2)))
         for i in range(len(dets)):
-            track = tracks.get(int(dets.tracker_id[i])) if dets.tracker_id is not None else None
+            track = (
+                tracks.get(int(dets.tracker_id[i]))
+                if dets.tracker_id is not None
+                else None
+            )
             point = xy[i]
             if any(self.geometry.inside(z, point)[0] for z in self.exclude):
                 continue
@@ -98,6 +117,12 @@ class HandScan:
                 self._seen[seat] = (cards, t)
             elif t - before[1] >= self.settle_s:
                 self._sent.add(seat)
-                events.append({"type": "reveal", "player": seat, "cards": list(cards),
-                               "t": round(t, 3)})
+                events.append(
+                    {
+                        "type": "reveal",
+                        "player": seat,
+                        "cards": list(cards),
+                        "t": round(t, 3),
+                    }
+                )
         return events

@@ -82,8 +82,14 @@ class FrameSource:
             to have ended (a live source is then taken to have failed).
     """
 
-    def __init__(self, spec: str | int, *, fps: float | None = None,
-                 realtime: bool = False, max_bad: int = 30):
+    def __init__(
+        self,
+        spec: str | int,
+        *,
+        fps: float | None = None,
+        realtime: bool = False,
+        max_bad: int = 30,
+    ):
         self.spec = spec
         self.kind = source_kind(spec)
         self.realtime = realtime
@@ -100,8 +106,12 @@ class FrameSource:
         return self.kind in ("camera", "stream")
 
     def describe(self) -> str:
-        return {"camera": f"camera {self.spec}", "stream": f"stream {self.spec}",
-                "folder": f"folder {self.spec}", "file": f"file {self.spec}"}[self.kind]
+        return {
+            "camera": f"camera {self.spec}",
+            "stream": f"stream {self.spec}",
+            "folder": f"folder {self.spec}",
+            "file": f"file {self.spec}",
+        }[self.kind]
 
     def open(self) -> None:
         """Open the source.
@@ -114,11 +124,13 @@ class FrameSource:
         self._t0 = time.monotonic()
         if self.kind == "folder":
             folder = Path(str(self.spec))
-            self._files = sorted(p for p in folder.iterdir()
-                                 if p.suffix.lower() in IMAGE_SUFFIXES)
+            self._files = sorted(
+                p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES
+            )
             if not self._files:
-                raise SourceError(f"folder {folder} holds no images "
-                                  f"({', '.join(IMAGE_SUFFIXES)})")
+                raise SourceError(
+                    f"folder {folder} holds no images ({', '.join(IMAGE_SUFFIXES)})"
+                )
             return
         if self.kind == "file" and not Path(str(self.spec)).is_file():
             raise SourceError(f"no such video file: {self.spec}")
@@ -212,16 +224,25 @@ class RetryingSource:
         first_delay: seconds before the first retry; doubled each time.
         max_delay: cap of the back-off.
         max_retries: give up after this many failed attempts in a row
-            (``None``: keep trying until stopped).
+            (``None``: keep trying until stopped for a camera or stream, 3 for
+            a file or folder, which rarely comes back by itself).
     """
 
-    def __init__(self, source: FrameSource, on_status: StatusCallback | None = None, *,
-                 first_delay: float = 0.5, max_delay: float = 10.0,
-                 max_retries: int | None = None):
+    def __init__(
+        self,
+        source: FrameSource,
+        on_status: StatusCallback | None = None,
+        *,
+        first_delay: float = 0.5,
+        max_delay: float = 10.0,
+        max_retries: int | None = None,
+    ):
         self.source = source
         self.on_status = on_status or (lambda state, message: None)
         self.first_delay = first_delay
         self.max_delay = max_delay
+        if max_retries is None and not source.live:
+            max_retries = 3
         self.max_retries = max_retries
         self.state = "starting"
         self.message = ""

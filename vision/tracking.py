@@ -69,8 +69,10 @@ class Track:
             return False
         pts = np.array([h[2:4] for h in recent])
         sizes = np.array([h[4:6] for h in recent])
-        return bool(np.max(np.linalg.norm(pts - pts[-1], axis=1)) <= move_mm
-                    and np.max(np.abs(sizes - sizes[-1])) <= move_mm)
+        return bool(
+            np.max(np.linalg.norm(pts - pts[-1], axis=1)) <= move_mm
+            and np.max(np.abs(sizes - sizes[-1])) <= move_mm
+        )
 
 
 class CardTracker:
@@ -85,8 +87,14 @@ class CardTracker:
         keep_s: a track unseen for longer is dropped.
     """
 
-    def __init__(self, geometry: TableGeometry, *, match_mm: float = 35.0,
-                 label_penalty_mm: float = 15.0, keep_s: float = 0.6):
+    def __init__(
+        self,
+        geometry: TableGeometry,
+        *,
+        match_mm: float = 35.0,
+        label_penalty_mm: float = 15.0,
+        keep_s: float = 0.6,
+    ):
         self.geometry = geometry
         self.match_mm = match_mm
         self.label_penalty_mm = label_penalty_mm
@@ -127,15 +135,31 @@ class CardTracker:
                 self._next_id += 1
             tr = self.tracks[int(ids[i])]
             tr.seen = t
-            tr.history.append((t, labels[i], float(xy[i, 0]), float(xy[i, 1]),
-                               float(wh[i, 0]), float(wh[i, 1]), bool(touched[i])))
+            tr.history.append(
+                (
+                    t,
+                    labels[i],
+                    float(xy[i, 0]),
+                    float(xy[i, 1]),
+                    float(wh[i, 0]),
+                    float(wh[i, 1]),
+                    bool(touched[i]),
+                )
+            )
         for key in [k for k, tr in self.tracks.items() if t - tr.seen > self.keep_s]:
             del self.tracks[key]
         data = dict(detections.data)
         data["table_xy"] = xy.astype(np.float32)
         data["table_wh"] = wh.astype(np.float32)
-        return Detections(detections.xyxy, detections.confidence, detections.class_id,
-                          detections.corners, ids, detections.names, data)
+        return Detections(
+            detections.xyxy,
+            detections.confidence,
+            detections.class_id,
+            detections.corners,
+            ids,
+            detections.names,
+            data,
+        )
 
 
 @dataclass
@@ -160,8 +184,8 @@ class HandTracker:
     millimetres a pixel), its brightness normalised against a slow reference
     (so a lamp switched on does not look like a hand), and compared with an
     adaptive background model. Foreground that is not a detected card is
-    "hand" (see :meth:`_foreground`). :meth:`update` marks every detection a hand touches
-    (``data["touched"]``) and lists the arms reaching onto the table: blobs
+    "hand" (see :meth:`_foreground`). :meth:`update` marks every detection a
+    hand touches (``data["touched"]``) and lists the arms reaching onto the table: blobs
     that come within a fifth of the table's depth of its edge (a blob in the
     middle of the table, such as a draw pile that changed, is no arm).
 
@@ -172,15 +196,23 @@ class HandTracker:
         threshold: summed BGR difference from the background that is foreground.
     """
 
-    def __init__(self, geometry: TableGeometry, *, mm_px: float = 4.0,
-                 min_area_mm2: float = 1500.0, threshold: float = 60.0):
+    def __init__(
+        self,
+        geometry: TableGeometry,
+        *,
+        mm_px: float = 4.0,
+        min_area_mm2: float = 1500.0,
+        threshold: float = 60.0,
+    ):
         self._cv2 = cv2
         self.geometry = geometry
         self.mm_px = mm_px
-        self.min_px = max(4, int(min_area_mm2 / mm_px ** 2))
+        self.min_px = max(4, int(min_area_mm2 / mm_px**2))
         self.edge_px = 0.2 * min(geometry.size) / mm_px
-        self.size = (max(8, int(geometry.size[0] / mm_px)),
-                     max(8, int(geometry.size[1] / mm_px)))
+        self.size = (
+            max(8, int(geometry.size[0] / mm_px)),
+            max(8, int(geometry.size[1] / mm_px)),
+        )
         scale = np.diag([1 / mm_px, 1 / mm_px, 1.0])
         self.warp = scale @ geometry.homography
         self.background: np.ndarray | None = None
@@ -200,11 +232,14 @@ class HandTracker:
             polys.append(((table - centre) * grow + centre).astype(np.int32))
         return polys
 
-    def update(self, image: np.ndarray, detections: Detections,
-               t: float | None = None) -> Detections:
-        """Update the background model with the frame at time ``t``; mark touched cards."""
+    def update(
+        self, image: np.ndarray, detections: Detections, t: float | None = None
+    ) -> Detections:
+        """Update the background with the frame at time ``t``; mark touched cards."""
         cv2 = self._cv2
-        dt = 1 / 15 if t is None or self._t is None else min(max(t - self._t, 1e-3), 1.0)
+        dt = (
+            1 / 15 if t is None or self._t is None else min(max(t - self._t, 1e-3), 1.0)
+        )
         self._t = t
         top = cv2.warpPerspective(image, self.warp, self.size, flags=cv2.INTER_AREA)
         # Per-channel gain against a slowly adapting reference: a lamp switched
@@ -231,8 +266,15 @@ class HandTracker:
             touched[i] = int(np.count_nonzero(hand & (ring > 0))) >= self.min_px // 2
         data = dict(detections.data)
         data["touched"] = touched
-        return Detections(detections.xyxy, detections.confidence, detections.class_id,
-                          detections.corners, detections.tracker_id, detections.names, data)
+        return Detections(
+            detections.xyxy,
+            detections.confidence,
+            detections.class_id,
+            detections.corners,
+            detections.tracker_id,
+            detections.names,
+            data,
+        )
 
     def _foreground(self, top: np.ndarray, dt: float) -> np.ndarray:
         """Pixels far from the background; the background follows what is not.
@@ -258,7 +300,9 @@ class HandTracker:
         """Arms among the foreground blobs, and the mask of those arms only."""
         cv2 = self._cv2
         hand = np.zeros(moving.shape, bool)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(moving.astype(np.uint8), 8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(
+            moving.astype(np.uint8), 8
+        )
         h, w = moving.shape
         out = []
         for k in range(1, count):
@@ -277,8 +321,13 @@ class HandTracker:
             tip = (float(xs[far] * self.mm_px), float(ys[far] * self.mm_px))
             centre = np.array(self.geometry.size) / 2
             inside = entry * self.mm_px * 0.9 + centre * 0.1
-            out.append(Reach(self.geometry.seat_of(inside), tip,
-                             float(stats[k, cv2.CC_STAT_AREA] * self.mm_px ** 2)))
+            out.append(
+                Reach(
+                    self.geometry.seat_of(inside),
+                    tip,
+                    float(stats[k, cv2.CC_STAT_AREA] * self.mm_px**2),
+                )
+            )
         return out, hand
 
     def coverage(self, zone: str) -> float:

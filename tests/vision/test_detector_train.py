@@ -7,6 +7,7 @@ import argparse
 import pytest
 
 from referee.cli import main
+from referee.cards import CLASSES as RECIPE_CLASSES
 from vision.detector_cli import RECIPE, recipe_data, train_arguments
 
 
@@ -54,3 +55,36 @@ def test_recipe_data_is_rendered_once(tmp_path, monkeypatch) -> None:
 def test_synth_rejects_bad_arguments(tmp_path, bad, capsys) -> None:
     assert main(["synth", "--out", str(tmp_path), *bad]) == 2
     assert "tableref synth:" in capsys.readouterr().out
+
+
+def test_card_net_and_crops() -> None:
+    torch = pytest.importorskip("torch")
+    import numpy as np
+
+    from vision.detector import card_net, crop_boxes, crops_to_tensor
+
+    frame = np.random.default_rng(0).integers(0, 255, (100, 160, 3), dtype=np.uint8)
+    boxes = np.array([[10, 10, 60, 90], [-5, -5, 300, 300], [150, 90, 150, 90.5]])
+    crops = crop_boxes(frame, boxes, 64)
+    assert crops.shape == (3, 64, 64, 3)
+    # The first crop is the box's pixels, stretched.
+    import cv2
+
+    expected = cv2.resize(frame[10:90, 10:60], (64, 64), interpolation=cv2.INTER_AREA)
+    assert np.array_equal(crops[0], expected)
+    net = card_net().eval()
+    with torch.no_grad():
+        logits = net(crops_to_tensor(crops))
+    assert logits.shape == (3, len(RECIPE_CLASSES) + 1)
+
+
+def test_classifier_training_runs_and_saves(tmp_path) -> None:
+    pytest.importorskip("torch")
+    from vision.detector_cli import train_classifier
+
+    path = train_classifier(tmp_path, 1, {"count": 120, "val_count": 40, "epochs": 1,
+                                          "batch": 32, "size": 32})
+    import torch
+
+    ckpt = torch.load(path, weights_only=True)
+    assert ckpt["epoch"] == 1 and 0 <= ckpt["val_acc"] <= 1 and ckpt["size"] == 32

@@ -9,8 +9,12 @@ import numpy as np
 import pytest
 
 from vision.geometry import CalibrationError, TableGeometry, table_path
-from vision.markers import (calibrate_from_markers, corner_points, find_markers,
-                            marker_sheet)
+from vision.markers import (
+    calibrate_from_markers,
+    corner_points,
+    find_markers,
+    marker_sheet,
+)
 
 PLAYERS = ("A", "B", "C", "D")
 CORNERS = [(118, 64), (522, 64), (596, 426), (44, 426)]
@@ -23,8 +27,9 @@ def tilted() -> TableGeometry:
 def test_corners_map_to_the_play_area_and_back():
     geo = tilted()
     table = geo.to_table(np.array(CORNERS, float))
-    assert table == pytest.approx(np.array([(0, 0), (560, 0), (560, 420), (0, 420)]),
-                                  abs=1e-3)
+    assert table == pytest.approx(
+        np.array([(0, 0), (560, 0), (560, 420), (0, 420)]), abs=1e-3
+    )
     pts = np.array([(100.0, 50.0), (300.0, 200.0)])
     assert geo.to_image(geo.to_table(pts)) == pytest.approx(pts, abs=1e-6)
 
@@ -33,8 +38,9 @@ def test_a_card_nearer_the_camera_is_not_measured_bigger_on_the_plane():
     geo = tilted()
     sizes = []
     for y_mm in (80.0, 340.0):  # far and near the camera
-        quad = geo.to_image(np.array([(250, y_mm), (306, y_mm), (306, y_mm + 87),
-                                      (250, y_mm + 87)]))
+        quad = geo.to_image(
+            np.array([(250, y_mm), (306, y_mm), (306, y_mm + 87), (250, y_mm + 87)])
+        )
         box = [*quad.min(axis=0), *quad.max(axis=0)]
         sizes.append(geo.box_size(np.array([box]))[0])
     assert sizes[0] == pytest.approx(sizes[1], rel=0.12)
@@ -47,7 +53,8 @@ def test_zones_and_seats():
     assert geo.inside("trick", centre)[0] and geo.inside("field", centre)[0]
     assert not geo.inside("discard", np.array([[20.0, 20.0]]))[0]
     assert not geo.inside("no-such-zone", centre)[0]
-    # seat 0 nearest the camera (bottom), then clockwise seen from above: left, top, right
+    # seat 0 nearest the camera (bottom), then clockwise seen from above:
+    # left, top, right
     assert geo.seat_of((280, 410)) == "A"
     assert geo.seat_of((10, 210)) == "B"
     assert geo.seat_of((280, 10)) == "C"
@@ -68,7 +75,9 @@ def test_scaled_to_another_resolution_maps_the_same_points():
 
 def test_collinear_corners_are_refused():
     with pytest.raises(CalibrationError, match="quadrilateral"):
-        TableGeometry.from_corners([(0, 0), (10, 10), (20, 20), (0, 30)], (64, 48), PLAYERS)
+        TableGeometry.from_corners(
+            [(0, 0), (10, 10), (20, 20), (0, 30)], (64, 48), PLAYERS
+        )
     with pytest.raises(CalibrationError, match="four"):
         TableGeometry.from_corners([(0, 0), (10, 10)], (64, 48), PLAYERS)
 
@@ -83,7 +92,9 @@ def test_save_and_load_under_the_config_dir(tmp_path, monkeypatch):
     assert back.homography == pytest.approx(geo.homography)
     assert back.players == PLAYERS and back.name == "kitchen"
     assert set(back.zones) == set(geo.zones)
-    assert json.loads(path.read_text())["corners_px"][2] == pytest.approx([596, 426], abs=0.01)
+    assert json.loads(path.read_text())["corners_px"][2] == pytest.approx(
+        [596, 426], abs=0.01
+    )
 
 
 def test_bad_table_files_say_what_is_wrong(tmp_path):
@@ -114,8 +125,10 @@ def warped_sheet_scene():
 
     for k, (x, y) in enumerate([(0, 0), (560, 0), (560, 420), (0, 420)]):
         cx, cy = x + 100, y + 100
-        cv2.rectangle(canvas, (cx - 38, cy - 38), (cx + 38, cy + 38), (255, 255, 255), -1)
-        canvas[cy - 25:cy + 25, cx - 25:cx + 25] = marker_image(k, 50)[:, :, None]
+        cv2.rectangle(
+            canvas, (cx - 38, cy - 38), (cx + 38, cy + 38), (255, 255, 255), -1
+        )
+        canvas[cy - 25 : cy + 25, cx - 25 : cx + 25] = marker_image(k, 50)[:, :, None]
     src = np.float32([(100, 100), (660, 100), (660, 520), (100, 520)])
     M = cv2.getPerspectiveTransform(src, np.float32(CORNERS))
     return cv2.warpPerspective(canvas, M, (640, 480)), size
@@ -126,7 +139,8 @@ def test_calibration_from_markers_finds_the_corners():
     geo = calibrate_from_markers(image, PLAYERS, size)
     assert geo.method == "markers"
     assert geo.to_table(np.array(CORNERS, float)) == pytest.approx(
-        np.array([(0, 0), (560, 0), (560, 420), (0, 420)]), abs=4.0)
+        np.array([(0, 0), (560, 0), (560, 420), (0, 420)]), abs=4.0
+    )
 
 
 def test_a_missing_marker_is_named():

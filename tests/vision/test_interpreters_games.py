@@ -8,8 +8,12 @@ import pytest
 from referee.cards import CLASSES
 from vision.detections import Detections
 from vision.geometry import TableGeometry
-from vision.interpreters import (JunocosInterpreter, NarabeInterpreter,
-                                 OverflowInterpreter, interpreter_for)
+from vision.interpreters import (
+    JunocosInterpreter,
+    NarabeInterpreter,
+    OverflowInterpreter,
+    interpreter_for,
+)
 from vision.scan import HandScan, cards_in_zone
 from vision.tracking import CardTracker, Reach
 
@@ -20,10 +24,12 @@ def dets(rows) -> Detections:
     if not rows:
         return Detections.empty()
     boxes = [(x - 28, y - 43, x + 28, y + 43) for _, x, y, *_ in rows]
-    return Detections(np.array(boxes), np.full(len(rows), 0.9),
-                      [CLASSES.index(r[0]) for r in rows],
-                      data={"touched": np.array([bool(r[3]) if len(r) > 3 else False
-                                                 for r in rows])})
+    return Detections(
+        np.array(boxes),
+        np.full(len(rows), 0.9),
+        [CLASSES.index(r[0]) for r in rows],
+        data={"touched": np.array([bool(r[3]) if len(r) > 3 else False for r in rows])},
+    )
 
 
 class Run:
@@ -38,7 +44,9 @@ class Run:
         out = []
         for _ in range(n):
             tracked = self.tracker.update(dets(rows), self.t)
-            out += self.stage.update(tracked, self.t, self.tracker.tracks, list(reaches))
+            out += self.stage.update(
+                tracked, self.t, self.tracker.tracks, list(reaches)
+            )
             self.t += 1 / FPS
         self.events += out
         return out
@@ -46,16 +54,25 @@ class Run:
 
 def test_overflow_reads_limits_and_counts_inserts_by_colour():
     run = Run(OverflowInterpreter)
-    limits = [("red-2", 280, 92), ("yellow-reverse", 398, 210), ("green-0", 280, 328),
-              ("blue-3", 162, 210)]
+    limits = [
+        ("red-2", 280, 92),
+        ("yellow-reverse", 398, 210),
+        ("green-0", 280, 328),
+        ("blue-3", 162, 210),
+    ]
     events = run.frames(6, limits)
-    assert sorted(e["card"] for e in events) == ["blue-3", "green-0", "red-2",
-                                                 "yellow-reverse"]
+    assert sorted(e["card"] for e in events) == [
+        "blue-3",
+        "green-0",
+        "red-2",
+        "yellow-reverse",
+    ]
     assert {e["type"] for e in events} == {"limit"}
     run.frames(3, limits, reaches=[Reach("B", (280, 210), 9000.0)])
     inserts = run.frames(6, limits + [("red-7", 280, 210)])
     assert [(e["type"], e["card"], e["reach_from"]) for e in inserts] == [
-        ("insert", "red-7", "B")]
+        ("insert", "red-7", "B")
+    ]
     run.frames(6, limits + [("red-9", 284, 214)], reaches=[Reach("C", (280, 210), 9e3)])
     run.frames(6, limits + [("red-9", 284, 214)])
     run.frames(6, limits + [("wild", 276, 206)])
@@ -70,9 +87,12 @@ def test_junocos_cards_in_the_trick_belong_to_the_seat_they_lie_in_front_of():
     trick = [("red-5", 280, 290), ("red-2", 180, 170), ("red-6", 380, 170)]
     events = []
     for k in range(3):
-        events += run.frames(6, trick[:k + 1])
+        events += run.frames(6, trick[: k + 1])
     assert [(e["type"], e["player"], e["card"]) for e in events] == [
-        ("play", "A", "red-5"), ("play", "B", "red-2"), ("play", "C", "red-6")]
+        ("play", "A", "red-5"),
+        ("play", "B", "red-2"),
+        ("play", "C", "red-6"),
+    ]
     run.frames(int(2 * FPS), [])  # the trick is taken
     again = run.frames(6, [("blue-1", 280, 290)])
     assert [(e["player"], e["card"]) for e in again] == [("A", "blue-1")]
@@ -81,14 +101,23 @@ def test_junocos_cards_in_the_trick_belong_to_the_seat_they_lie_in_front_of():
 def test_narabe_runo_positions_become_grid_cells_from_the_start_card():
     run = Run(NarabeInterpreter)
     start = ("red-5", 280, 210)
-    assert run.frames(6, [start]) == [{"type": "start", "card": "red-5", "at": [0, 0],
-                                       "t": pytest.approx(2 / FPS, abs=0.01)}]
+    assert run.frames(6, [start]) == [
+        {
+            "type": "start",
+            "card": "red-5",
+            "at": [0, 0],
+            "t": pytest.approx(2 / FPS, abs=0.01),
+        }
+    ]
     right = ("red-7", 280 + 58, 212)
     above = ("red-7", 280, 210 - 89)  # a second copy of the same card elsewhere
     run.frames(6, [start, right])
     run.frames(6, [start, right, above])
     plays = [e for e in run.events if e["type"] == "play"]
-    assert [(e["card"], e["at"]) for e in plays] == [("red-7", [1, 0]), ("red-7", [0, -1])]
+    assert [(e["card"], e["at"]) for e in plays] == [
+        ("red-7", [1, 0]),
+        ("red-7", [0, -1]),
+    ]
 
 
 def test_unknown_game_is_refused_with_the_known_ones():
@@ -108,7 +137,8 @@ def test_scan_reveals_a_laid_out_hand_once_it_lies_still():
     run.stage.active = True
     events = run.frames(30, hand)
     assert [(e["type"], e["player"], e["cards"]) for e in events] == [
-        ("reveal", "A", ["blue-4", "red-2", "wild"])]
+        ("reveal", "A", ["blue-4", "red-2", "wild"])
+    ]
     assert run.frames(30, hand) == []  # sent once
 
 

@@ -22,8 +22,9 @@ ORACLE = DEMO_DIR / "demo-table.oracle.json.gz"
 @pytest.fixture
 def oracle_model(monkeypatch):
     """The shipped model replaced by the demo's oracle (tests stay fast and exact)."""
-    monkeypatch.setattr(pipeline_module, "load_default_detector",
-                        lambda: OracleDetector(ORACLE))
+    monkeypatch.setattr(
+        pipeline_module, "load_default_detector", lambda: OracleDetector(ORACLE)
+    )
 
 
 def test_the_demo_game_is_legal_and_is_the_bundled_log():
@@ -40,7 +41,12 @@ def test_the_demo_game_is_legal_and_is_the_bundled_log():
 def test_the_bundled_log_replays_to_a_finished_game():
     result = replay(DEMO_LOG.read_text(encoding="utf-8").splitlines())
     assert result.game is not None and result.game.over
-    assert {r.ruling for r in result.rulings} <= {"ok", "pending", "round-end", "game-end"}
+    assert {r.ruling for r in result.rulings} <= {
+        "ok",
+        "pending",
+        "round-end",
+        "game-end",
+    }
 
 
 def test_the_bundled_video_is_small_and_shows_the_markers():
@@ -52,7 +58,9 @@ def test_the_bundled_video_is_small_and_shows_the_markers():
     assert cap.get(cv2.CAP_PROP_FRAME_COUNT) > 60 * 15
 
 
-def test_demo_with_the_oracle_sees_everything_and_scores_like_the_truth(capsys, oracle_model):
+def test_demo_with_the_oracle_sees_everything_and_scores_like_the_truth(
+    capsys, oracle_model
+):
     assert main(["demo"]) == 0
     out = capsys.readouterr().out
     truth = replay(DEMO_LOG.read_text(encoding="utf-8").splitlines()).state()["scores"]
@@ -74,19 +82,45 @@ def test_demo_without_a_model_replays_the_ground_truth(capsys, monkeypatch):
 
 def test_watch_writes_a_table_log_that_replays(tmp_path, capsys, oracle_model):
     log = tmp_path / "game.jsonl"
-    code = main(["watch", str(DEMO_VIDEO), "--players", "Aiko,Ben,Chie", "--dealer", "Chie",
-                 "--log", str(log)])
+    code = main(
+        [
+            "watch",
+            str(DEMO_VIDEO),
+            "--players",
+            "Aiko,Ben,Chie",
+            "--dealer",
+            "Chie",
+            "--log",
+            str(log),
+        ]
+    )
     assert code == 0
     out = capsys.readouterr().out
     assert "official.first-card" in out
     lines = log.read_text(encoding="utf-8").splitlines()
     header = json.loads(lines[0])
-    assert header["players"] == ["Aiko", "Ben", "Chie"] and header["rules"] == "official"
+    assert (
+        header["players"] == ["Aiko", "Ben", "Chie"] and header["rules"] == "official"
+    )
     events = [json.loads(x) for x in lines[1:]]
     plays = [e for e in events if e["type"] in ("start", "play")]
     assert len(plays) == 30 and all(e["source"] == "vision" for e in events)
     result = replay(lines)
     assert not [r for r in result.rulings if r.rule == "log.malformed"]
+
+
+def test_watch_can_name_the_player_who_reached(tmp_path, capsys, oracle_model):
+    log = tmp_path / "game.jsonl"
+    argv = ["watch", str(DEMO_VIDEO), "--players", "Aiko,Ben,Chie"]
+    assert main(argv + ["--attribute-players", "--log", str(log)]) == 0
+    lines = log.read_text(encoding="utf-8").splitlines()
+    plays = [json.loads(x) for x in lines[1:] if '"type": "play"' in x]
+    truth = [json.loads(x) for x in DEMO_LOG.read_text().splitlines()]
+    assert [p["player"] for p in plays] == [
+        e["player"] for e in truth if e["type"] == "play"
+    ]
+    # with the players named, a draw without a spoken pass is still ruled right
+    assert "no pass was logged" in capsys.readouterr().out
 
 
 def test_watch_on_a_missing_file_says_so(tmp_path, capsys, oracle_model):
@@ -125,8 +159,18 @@ def test_markers_writes_a_printable_sheet(tmp_path, capsys):
 def test_calibrate_from_the_markers_saves_the_table(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("TABLEREF_CONFIG", str(tmp_path))
     preview = tmp_path / "zones.jpg"
-    code = main(["calibrate", str(DEMO_VIDEO), "--table", "demo", "--players",
-                 "Aiko,Ben,Chie", "--preview", str(preview)])
+    code = main(
+        [
+            "calibrate",
+            str(DEMO_VIDEO),
+            "--table",
+            "demo",
+            "--players",
+            "Aiko,Ben,Chie",
+            "--preview",
+            str(preview),
+        ]
+    )
     assert code == 0, capsys.readouterr().err
     saved = json.loads((tmp_path / "tables" / "demo.json").read_text())
     assert saved["method"] == "markers" and saved["players"] == ["Aiko", "Ben", "Chie"]
@@ -138,8 +182,14 @@ def test_calibrate_by_hand_and_its_errors(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("TABLEREF_CONFIG", str(tmp_path))
     frame = tmp_path / "frame.png"
     cv2.imwrite(str(frame), cv2.VideoCapture(str(DEMO_VIDEO)).read()[1])
-    assert main(["calibrate", str(frame), "--corners", "118,64,522,64,596,426,44,426"]) == 0
-    assert json.loads((tmp_path / "tables" / "default.json").read_text())["method"] == "corners"
+    assert (
+        main(["calibrate", str(frame), "--corners", "118,64,522,64,596,426,44,426"])
+        == 0
+    )
+    assert (
+        json.loads((tmp_path / "tables" / "default.json").read_text())["method"]
+        == "corners"
+    )
     assert main(["calibrate", str(frame), "--corners", "1,2,3"]) == 1
     assert "8 numbers" in capsys.readouterr().err
     blank = tmp_path / "blank.png"

@@ -20,15 +20,23 @@ PLAYERS = ["Aiko", "Ben", "Chie"]
 
 
 def truth() -> list[dict]:
-    return [json.loads(x) for x in DEMO_LOG.read_text(encoding="utf-8").splitlines()][1:]
+    return [json.loads(x) for x in DEMO_LOG.read_text(encoding="utf-8").splitlines()][
+        1:
+    ]
 
 
 @pytest.fixture(scope="module")
 def demo_run(tmp_path_factory):
     evidence = tmp_path_factory.mktemp("evidence")
     events: list[dict] = []
-    pipe = TablePipeline(str(DEMO_VIDEO), players=PLAYERS, detector=OracleDetector(ORACLE),
-                         evidence_dir=evidence, on_event=events.append, realtime=False)
+    pipe = TablePipeline(
+        str(DEMO_VIDEO),
+        players=PLAYERS,
+        detector=OracleDetector(ORACLE),
+        evidence_dir=evidence,
+        on_event=events.append,
+        realtime=False,
+    )
     pipe.run(threading.Event())
     return pipe, events
 
@@ -44,10 +52,16 @@ def test_every_play_of_the_demo_is_seen_once_in_order(demo_run):
     scores = compare(truth(), events)
     play = scores["play"]
     assert play.truth == 30 and play.matched == 30 and play.detected == 30
-    seen = [tuple(e.get("cards") or [e["card"]]) for e in events
-            if e["type"] in ("start", "play")]
-    expected = [tuple(e.get("cards") or [e["card"]]) for e in truth()
-                if e["type"] in ("start", "play")]
+    seen = [
+        tuple(e.get("cards") or [e["card"]])
+        for e in events
+        if e["type"] in ("start", "play")
+    ]
+    expected = [
+        tuple(e.get("cards") or [e["card"]])
+        for e in truth()
+        if e["type"] in ("start", "play")
+    ]
     assert seen == expected
     assert max(play.latencies) <= 0.3
 
@@ -82,8 +96,13 @@ def test_status_and_latest_frame(demo_run):
 def test_noisy_detector_still_gives_the_same_plays():
     events: list[dict] = []
     noisy = OracleDetector(ORACLE, misread=0.1, phantom=0.05, seed=3)
-    TablePipeline(str(DEMO_VIDEO), players=PLAYERS, detector=noisy, on_event=events.append,
-                  realtime=False).run(threading.Event())
+    TablePipeline(
+        str(DEMO_VIDEO),
+        players=PLAYERS,
+        detector=noisy,
+        on_event=events.append,
+        realtime=False,
+    ).run(threading.Event())
     assert len(noisy.noise_frames) > 100
     play = compare(truth(), events)["play"]
     assert play.matched == play.truth == play.detected
@@ -91,8 +110,14 @@ def test_noisy_detector_still_gives_the_same_plays():
 
 def test_fps_cap_skips_frames():
     events: list[dict] = []
-    pipe = TablePipeline(str(DEMO_VIDEO), players=PLAYERS, detector=OracleDetector(ORACLE),
-                         on_event=events.append, realtime=False, fps=5)
+    pipe = TablePipeline(
+        str(DEMO_VIDEO),
+        players=PLAYERS,
+        detector=OracleDetector(ORACLE),
+        on_event=events.append,
+        realtime=False,
+        fps=5,
+    )
     pipe.run(threading.Event())
     assert 400 <= pipe.status()["frames"] <= 430  # 83 s at 5 frames a second
 
@@ -117,8 +142,9 @@ class Unplugged(FrameSource):
 
 
 def test_a_source_that_fails_is_retried_and_reported():
-    pipe = TablePipeline(Unplugged(), players=PLAYERS, detector=OracleDetector(ORACLE),
-                         max_retries=2)
+    pipe = TablePipeline(
+        Unplugged(), players=PLAYERS, detector=OracleDetector(ORACLE), max_retries=2
+    )
     states: list[str] = []
     original = pipe._set_status
 
@@ -134,8 +160,9 @@ def test_a_source_that_fails_is_retried_and_reported():
 
 def test_stop_from_another_thread_ends_run():
     stop = threading.Event()
-    pipe = TablePipeline(str(DEMO_VIDEO), players=PLAYERS, detector=OracleDetector(ORACLE),
-                         realtime=True)
+    pipe = TablePipeline(
+        str(DEMO_VIDEO), players=PLAYERS, detector=OracleDetector(ORACLE), realtime=True
+    )
     thread = threading.Thread(target=pipe.run, args=(stop,))
     thread.start()
     stop.wait(0.5)
@@ -147,8 +174,12 @@ def test_stop_from_another_thread_ends_run():
 
 def test_process_accepts_frames_of_another_size():
     events: list[dict] = []
-    pipe = TablePipeline(str(DEMO_VIDEO), players=PLAYERS, detector=OracleDetector(ORACLE),
-                         on_event=events.append)
+    pipe = TablePipeline(
+        str(DEMO_VIDEO),
+        players=PLAYERS,
+        detector=OracleDetector(ORACLE),
+        on_event=events.append,
+    )
     src = FrameSource(str(DEMO_VIDEO))
     src.open()
     for _ in range(60):  # the first card lands at 2.2 s

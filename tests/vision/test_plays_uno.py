@@ -30,9 +30,12 @@ def dets(rows) -> Detections:
     if not rows:
         return Detections.empty()
     boxes = [(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for _, x, y, w, h, _ in rows]
-    return Detections(np.array(boxes), np.full(len(rows), 0.9),
-                      [CLASSES.index(r[0]) for r in rows],
-                      data={"touched": np.array([r[5] for r in rows])})
+    return Detections(
+        np.array(boxes),
+        np.full(len(rows), 0.9),
+        [CLASSES.index(r[0]) for r in rows],
+        data={"touched": np.array([r[5] for r in rows])},
+    )
 
 
 class Table:
@@ -49,7 +52,9 @@ class Table:
         new = []
         for _ in range(n):
             tracked = self.tracker.update(dets(rows), self.t)
-            new += self.plays.update(tracked, self.t, self.tracker.tracks, list(reaches))
+            new += self.plays.update(
+                tracked, self.t, self.tracker.tracks, list(reaches)
+            )
             self.t += 1 / FPS
         self.events += new
         return new
@@ -64,7 +69,9 @@ def started(first="red-7") -> Table:
 def test_first_card_is_the_start_then_a_new_card_is_a_play():
     table = started("red-7")
     assert table.events[0]["card"] == "red-7"
-    events = table.frames(6, [card("red-7", *PILE), card("red-3", PILE[0] + 8, PILE[1] - 5)])
+    events = table.frames(
+        6, [card("red-7", *PILE), card("red-3", PILE[0] + 8, PILE[1] - 5)]
+    )
     assert len(events) == 1
     assert events[0]["type"] == "play" and events[0]["cards"] == ["red-3"]
     assert "player" not in events[0]
@@ -85,7 +92,10 @@ def test_one_frame_misread_is_no_play():
 
 def test_card_touched_by_a_hand_is_not_played_until_let_go():
     table = started()
-    held = [card("red-7", *PILE), card("red-2", PILE[0] + 10, PILE[1] + 4, touched=True)]
+    held = [
+        card("red-7", *PILE),
+        card("red-2", PILE[0] + 10, PILE[1] + 4, touched=True),
+    ]
     assert table.frames(15, held) == []
     released = [card("red-7", *PILE), card("red-2", PILE[0] + 10, PILE[1] + 4)]
     assert [e["cards"] for e in table.frames(5, released)] == [["red-2"]]
@@ -101,7 +111,9 @@ def test_card_held_up_measures_too_large_and_is_no_play():
 def test_moving_card_is_no_play():
     table = started()
     for k in range(20):
-        table.frames(1, [card("red-7", *PILE), card("red-2", PILE[0] - 40 + 5 * k, PILE[1])])
+        table.frames(
+            1, [card("red-7", *PILE), card("red-2", PILE[0] - 40 + 5 * k, PILE[1])]
+        )
     assert [e for e in table.events if e["type"] == "play"] == []
 
 
@@ -113,8 +125,11 @@ def test_hand_passing_over_the_pile_plays_nothing():
 
 def test_two_cards_landing_together_are_one_play():
     table = started()
-    rows = [card("red-7", *PILE), card("red-3", PILE[0] - 15, PILE[1]),
-            card("red-3", PILE[0] + 20, PILE[1] + 5)]
+    rows = [
+        card("red-7", *PILE),
+        card("red-3", PILE[0] - 15, PILE[1]),
+        card("red-3", PILE[0] + 20, PILE[1] + 5),
+    ]
     events = table.frames(5, rows)
     assert [(e["type"], e["cards"]) for e in events] == [("play", ["red-3", "red-3"])]
 
@@ -168,8 +183,14 @@ def test_a_reach_that_dwells_on_the_draw_pile_is_a_draw():
     table.frames(8, [card("red-7", *PILE)], reaches=[Reach("B", DRAW, 8000.0)])
     table.frames(40, [card("red-7", *PILE)])
     draws = [e for e in table.events if e["type"] == "draw"]
-    assert draws == [{"type": "draw", "count": 1, "t": pytest.approx(draws[0]["t"]),
-                      "reach_from": "B"}]
+    assert draws == [
+        {
+            "type": "draw",
+            "count": 1,
+            "t": pytest.approx(draws[0]["t"]),
+            "reach_from": "B",
+        }
+    ]
 
 
 def test_two_takes_by_one_seat_are_one_draw_of_two():

@@ -8,8 +8,14 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources import (Frame, FrameSource, RetryingSource, SourceError, source_kind,
-                            valid_image)
+from vision.sources import (
+    Frame,
+    FrameSource,
+    RetryingSource,
+    SourceError,
+    source_kind,
+    valid_image,
+)
 
 
 def write_video(path, n=12, fps=10.0, size=(64, 48)):
@@ -20,9 +26,16 @@ def write_video(path, n=12, fps=10.0, size=(64, 48)):
     writer.release()
 
 
-@pytest.mark.parametrize("spec,kind", [(0, "camera"), ("1", "camera"),
-                                       ("rtsp://cam/live", "stream"),
-                                       ("http://x/y.mjpg", "stream"), ("game.mp4", "file")])
+@pytest.mark.parametrize(
+    "spec,kind",
+    [
+        (0, "camera"),
+        ("1", "camera"),
+        ("rtsp://cam/live", "stream"),
+        ("http://x/y.mjpg", "stream"),
+        ("game.mp4", "file"),
+    ],
+)
 def test_source_kind(spec, kind):
     assert source_kind(spec) == kind
 
@@ -47,7 +60,9 @@ def test_video_file_frames_are_timed_by_its_frame_rate(tmp_path):
 
 def test_folder_skips_a_corrupt_image_and_goes_on(tmp_path):
     for i in range(3):
-        cv2.imwrite(str(tmp_path / f"{i:02d}.png"), np.full((20, 30, 3), 50 * i, np.uint8))
+        cv2.imwrite(
+            str(tmp_path / f"{i:02d}.png"), np.full((20, 30, 3), 50 * i, np.uint8)
+        )
     (tmp_path / "01b.jpg").write_bytes(b"\xff\xd8 not really a jpeg")
     (tmp_path / "notes.txt").write_text("ignored")
     src = FrameSource(str(tmp_path), fps=5)
@@ -101,8 +116,11 @@ class Flaky(FrameSource):
 
 def test_failing_source_is_retried_with_back_off_and_reported():
     states = []
-    feed = RetryingSource(Flaky(fail_opens=2, frames=3, live=False),
-                          lambda s, m: states.append((s, m)), first_delay=0.01)
+    feed = RetryingSource(
+        Flaky(fail_opens=2, frames=3, live=False),
+        lambda s, m: states.append((s, m)),
+        first_delay=0.01,
+    )
     frames = list(feed.frames(threading.Event()))
     assert len(frames) == 3
     kinds = [s for s, _ in states]
@@ -113,8 +131,12 @@ def test_failing_source_is_retried_with_back_off_and_reported():
 
 def test_source_that_keeps_failing_gives_up_with_an_error():
     states = []
-    feed = RetryingSource(Flaky(fail_opens=99, frames=0), lambda s, m: states.append(s),
-                          first_delay=0.001, max_retries=3)
+    feed = RetryingSource(
+        Flaky(fail_opens=99, frames=0),
+        lambda s, m: states.append(s),
+        first_delay=0.001,
+        max_retries=3,
+    )
     assert list(feed.frames(threading.Event())) == []
     assert states[-1] == "error" and states.count("retrying") == 3
 

@@ -24,14 +24,17 @@ def dets(*cards) -> Detections:
     if not cards:
         return Detections.empty()
     boxes = [(x - 28, y - 43, x + 28, y + 43) for _, x, y in cards]
-    return Detections(np.array(boxes), np.full(len(cards), 0.9),
-                      [CLASSES.index(c[0]) for c in cards])
+    return Detections(
+        np.array(boxes), np.full(len(cards), 0.9), [CLASSES.index(c[0]) for c in cards]
+    )
 
 
 def test_a_card_keeps_its_track_while_it_moves_a_little():
     tracker = CardTracker(geometry())
-    ids = [int(tracker.update(dets(("red-5", 100 + 3 * k, 100)), k / 15).tracker_id[0])
-           for k in range(5)]
+    ids = [
+        int(tracker.update(dets(("red-5", 100 + 3 * k, 100)), k / 15).tracker_id[0])
+        for k in range(5)
+    ]
     assert len(set(ids)) == 1
     out = tracker.update(dets(("red-5", 112, 100), ("blue-1", 400, 300)), 5 / 15)
     assert out.tracker_id[0] == ids[0] and out.tracker_id[1] != ids[0]

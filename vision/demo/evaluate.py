@@ -14,8 +14,12 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 VISIBLE = ("start", "play", "draw", "reveal")
-WINDOW = {"start": (-0.3, 2.0), "play": (-0.3, 2.0), "draw": (-1.0, 4.0),
-          "reveal": (-0.5, 4.0)}
+WINDOW = {
+    "start": (-0.3, 2.0),
+    "play": (-0.3, 2.0),
+    "draw": (-1.0, 4.0),
+    "reveal": (-0.5, 4.0),
+}
 
 
 def _key(event: dict[str, Any]) -> tuple:
@@ -53,8 +57,9 @@ class Score:
         return self.matched / self.truth if self.truth else 1.0
 
 
-def compare(truth: Iterable[dict[str, Any]], seen: Iterable[dict[str, Any]]
-            ) -> dict[str, Score]:
+def compare(
+    truth: Iterable[dict[str, Any]], seen: Iterable[dict[str, Any]]
+) -> dict[str, Score]:
     """Scores per kind (``play`` covers ``start`` too, ``draw``, ``reveal``)."""
     gt = [e for e in truth if e.get("type") in VISIBLE]
     det = [e for e in seen if e.get("type") in VISIBLE]
@@ -102,11 +107,15 @@ def summary_lines(scores: dict[str, Score]) -> list[str]:
         s = scores.get(kind)
         if s is None:
             continue
-        line = (f"{kind:<7} ground truth {s.truth:>3}  seen {s.detected:>3}  matched "
-                f"{s.matched:>3}  precision {s.precision:.3f}  recall {s.recall:.3f}")
+        line = (
+            f"{kind:<7} ground truth {s.truth:>3}  seen {s.detected:>3}  matched "
+            f"{s.matched:>3}  precision {s.precision:.3f}  recall {s.recall:.3f}"
+        )
         if kind == "play" and s.latencies:
-            line += (f"  latency median {percentile(s.latencies, 50) * 1000:.0f} ms, "
-                     f"p95 {percentile(s.latencies, 95) * 1000:.0f} ms")
+            line += (
+                f"  latency median {percentile(s.latencies, 50) * 1000:.0f} ms, "
+                f"p95 {percentile(s.latencies, 95) * 1000:.0f} ms"
+            )
         lines.append(line)
         for e in s.missed:
             lines.append(f"    missed: {_brief(e)}")

@@ -37,8 +37,13 @@ def _best_colour(hand: list[Card], rng: random.Random) -> str:
     return counts.most_common(1)[0][0] if counts else rng.choice(COLORS)
 
 
-def simulate(seed: int = 7, rounds: int = 2, hand_size: int = 5,
-             players: tuple[str, ...] = PLAYERS, max_turns: int = 40) -> list[dict[str, Any]]:
+def simulate(
+    seed: int = 7,
+    rounds: int = 2,
+    hand_size: int = 5,
+    players: tuple[str, ...] = PLAYERS,
+    max_turns: int = 40,
+) -> list[dict[str, Any]]:
     """Header plus events (no times) of ``rounds`` rounds of official UNO.
 
     Raises:
@@ -47,17 +52,23 @@ def simulate(seed: int = 7, rounds: int = 2, hand_size: int = 5,
     rng = random.Random(seed)
     n = len(players)
     dealer = n - 1
-    header = {"type": "game", "game": "uno", "rules": "official", "players": list(players),
-              "dealer": players[dealer], "hand_size": hand_size,
-              "options": {"scoring": "japan", "rounds": rounds}}
+    header = {
+        "type": "game",
+        "game": "uno",
+        "rules": "official",
+        "players": list(players),
+        "dealer": players[dealer],
+        "hand_size": hand_size,
+        "options": {"scoring": "japan", "rounds": rounds},
+    }
     events: list[dict[str, Any]] = [header]
     for _ in range(rounds):
         while True:
             deck = shuffled(standard_deck(), rng)
             if deck[n * hand_size].is_number:
                 break
-        hands = [deck[i * hand_size:(i + 1) * hand_size] for i in range(n)]
-        pile = deck[n * hand_size + 1:]
+        hands = [deck[i * hand_size : (i + 1) * hand_size] for i in range(n)]
+        pile = deck[n * hand_size + 1 :]
         top = deck[n * hand_size]
         colour = top.color or ""
         events.append({"type": "start", "card": top.label})
@@ -79,8 +90,11 @@ def simulate(seed: int = 7, rounds: int = 2, hand_size: int = 5,
             if len(hand) == 2:
                 events.append({"type": "uno", "player": players[turn]})
             hand.remove(card)
-            play: dict[str, Any] = {"type": "play", "player": players[turn],
-                                    "cards": [card.label]}
+            play: dict[str, Any] = {
+                "type": "play",
+                "player": players[turn],
+                "cards": [card.label],
+            }
             if card.is_wild:
                 play["color"] = _best_colour(hand, rng)
             if drew:
@@ -96,7 +110,9 @@ def simulate(seed: int = 7, rounds: int = 2, hand_size: int = 5,
             elif card.value in ("draw2", "wild-draw4"):
                 victim = (turn + direction) % n
                 count = 2 if card.value == "draw2" else 4
-                events.append({"type": "draw", "player": players[victim], "count": count})
+                events.append(
+                    {"type": "draw", "player": players[victim], "count": count}
+                )
                 hands[victim] += [pile.pop(0) for _ in range(count)]
                 step = 2
             if not hand:
@@ -107,15 +123,23 @@ def simulate(seed: int = 7, rounds: int = 2, hand_size: int = 5,
             raise ValueError(f"seed {seed}: a round took more than {max_turns} turns")
         for p in range(n):
             if hands[p]:
-                events.append({"type": "reveal", "player": players[p],
-                               "cards": sorted(c.label for c in hands[p])})
+                events.append(
+                    {
+                        "type": "reveal",
+                        "player": players[p],
+                        "cards": sorted(c.label for c in hands[p]),
+                    }
+                )
     for e in events:
         e.pop("after_draw", None)
     return events
 
 
 def check(events: list[dict[str, Any]]) -> list[str]:
-    """Rulings of a replay that are not ``ok``/``pending``/``round-end``/``game-end``."""
+    """Rulings of its replay that are not ok, pending, round-end or game-end."""
     result = replay(dump_event(e) for e in events)
-    return [r.to_json() for r in result.rulings
-            if r.ruling not in ("ok", "pending", "round-end", "game-end")]
+    return [
+        r.to_json()
+        for r in result.rulings
+        if r.ruling not in ("ok", "pending", "round-end", "game-end")
+    ]

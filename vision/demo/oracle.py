@@ -33,8 +33,14 @@ class OracleDetector:
         seed: the noise's seed.
     """
 
-    def __init__(self, path: str | Path, *, misread: float = 0.0, phantom: float = 0.0,
-                 seed: int = 0):
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        misread: float = 0.0,
+        phantom: float = 0.0,
+        seed: int = 0,
+    ):
         with gzip.open(path, "rt", encoding="utf-8") as fh:
             data = json.load(fh)
         self.fps = float(data["fps"])
@@ -45,7 +51,7 @@ class OracleDetector:
         self.noise_frames: set[int] = set()
 
     def detect_frame(self, frame: Frame) -> Detections:
-        """The detections of the frame with ``frame.index`` (the source's frame count)."""
+        """The detections of frame number ``frame.index`` of the video."""
         index = frame.index
         rows = list(self.frames[index]) if 0 <= index < len(self.frames) else []
         rng = random.Random(self.seed * 1_000_003 + index)
@@ -66,4 +72,6 @@ class OracleDetector:
         return Detections(boxes, np.full(len(rows), 0.95), ids)
 
     def detect(self, frame_bgr: np.ndarray) -> Detections:  # pragma: no cover
-        raise TypeError("OracleDetector needs the frame index: call detect_frame(frame)")
+        raise TypeError(
+            "OracleDetector needs the frame index: call detect_frame(frame)"
+        )

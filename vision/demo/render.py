@@ -46,12 +46,13 @@ def camera_matrix() -> np.ndarray:
 
 
 def _project(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2),
-                                    H).reshape(-1, 2)
+    return cv2.perspectiveTransform(
+        np.asarray(pts, np.float64).reshape(-1, 1, 2), H
+    ).reshape(-1, 2)
 
 
 def card_quad(xy, angle: float, scale: float = 1.0, card=(56.0, 87.0)) -> np.ndarray:
-    """The four corners (mm) of a card centred at ``xy`` rotated by ``angle`` degrees."""
+    """The corners (mm) of a card centred at ``xy``, turned by ``angle`` degrees."""
     w, h = card[0] * scale / 2, card[1] * scale / 2
     a = math.radians(angle)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
@@ -85,8 +86,14 @@ class Renderer:
         sh, sw = sprite.shape[:2]
         src = np.array([(0, 0), (sw, 0), (sw, sh), (0, sh)], np.float32)
         M = cv2.getPerspectiveTransform(src, (quad_px - (x0, y0)).astype(np.float32))
-        warped = cv2.warpPerspective(sprite, M, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA,
-                                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+        warped = cv2.warpPerspective(
+            sprite,
+            M,
+            (x1 - x0, y1 - y0),
+            flags=cv2.INTER_AREA,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=(0, 0, 0, 0),
+        )
         alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
         roi = img[y0:y1, x0:x1]
         roi[:] = (roi * (1 - alpha) + warped[:, :, :3] * alpha).astype(np.uint8)
@@ -101,21 +108,28 @@ class Renderer:
         start = shoulder
         wrist = tip - u * 70
         sleeve = [start + n * 45, wrist + n * 38, wrist - n * 38, start - n * 45]
-        hand = [wrist + n * 40, tip + n * 30 - u * 5, tip + u * 12, tip - n * 30 - u * 5,
-                wrist - n * 40]
+        hand = [
+            wrist + n * 40,
+            tip + n * 30 - u * 5,
+            tip + u * 12,
+            tip - n * 30 - u * 5,
+            wrist - n * 40,
+        ]
         for poly, colour in ((sleeve, SLEEVE[seat % 3]), (hand, SKIN[seat % 3])):
             px = _project(self.H, np.array(poly)).astype(np.int32)
             cv2.fillPoly(img, [px], colour, cv2.LINE_AA)
             cv2.fillPoly(ids, [px], -1)
 
     def frame(self, tl: Timeline, t: float) -> tuple[np.ndarray, list[list]]:
-        """The image at time ``t`` and the oracle's detections ``[label, x0, y0, x1, y1]``."""
+        """The image at ``t`` and the oracle's rows ``[label, x0, y0, x1, y1]``."""
         img = self.background.copy()
         ids = np.full((FRAME[1], FRAME[0]), -2, np.int32)
         scene = tl.scene(t)
         faces: list[tuple[str, np.ndarray]] = []
         for k in range(min(scene.draw_count, 6)):
-            quad = card_quad((AREA[0] / 2 - 78 + k * 0.6, AREA[1] / 2 - k * 0.8), 90 + k)
+            quad = card_quad(
+                (AREA[0] / 2 - 78 + k * 0.6, AREA[1] / 2 - k * 0.8), 90 + k
+            )
             px = _project(self.H, quad)
             self._paste(img, self.back, px)
             cv2.fillPoly(ids, [px.astype(np.int32)], -1)
@@ -126,8 +140,14 @@ class Renderer:
             faces.append((card.label, px))
         for arm in scene.arms:
             if arm.held is not None:
-                px = _project(self.H, card_quad(arm.held.xy, arm.held.angle, arm.held.scale))
-                sprite = self.back if arm.held.label == "back" else self._sprite(arm.held.label)
+                px = _project(
+                    self.H, card_quad(arm.held.xy, arm.held.angle, arm.held.scale)
+                )
+                sprite = (
+                    self.back
+                    if arm.held.label == "back"
+                    else self._sprite(arm.held.label)
+                )
                 self._paste(img, sprite, px)
                 if arm.held.label != "back":
                     cv2.fillPoly(ids, [px.astype(np.int32)], len(faces))
@@ -140,16 +160,24 @@ class Renderer:
             x1, y1 = np.ceil(px.max(axis=0)).astype(int) + 1
             ys, xs = np.nonzero(ids[y0:y1, x0:x1] == k)
             if area > 0 and len(xs) / area >= 0.55:  # box of the visible part
-                oracle.append([label, float(x0 + xs.min()), float(y0 + ys.min()),
-                               float(x0 + xs.max() + 1), float(y0 + ys.max() + 1)])
+                oracle.append(
+                    [
+                        label,
+                        float(x0 + xs.min()),
+                        float(y0 + ys.min()),
+                        float(x0 + xs.max() + 1),
+                        float(y0 + ys.max() + 1),
+                    ]
+                )
         gain, tint = tl.light(t)
         out = img.astype(np.float32) * gain * np.array(tint, np.float32)
         out += self.grain
         return np.clip(out, 0, 255).astype(np.uint8), oracle
 
 
-def render(out_dir: Path, fps: float = 15.0, seed: int = 23,
-           video_name: str = "demo-table.mp4") -> dict:
+def render(
+    out_dir: Path, fps: float = 15.0, seed: int = 23, video_name: str = "demo-table.mp4"
+) -> dict:
     """Render the demo into ``out_dir``; returns a summary."""
     out_dir.mkdir(parents=True, exist_ok=True)
     tl = build_timeline(seed)
@@ -169,10 +197,23 @@ def render(out_dir: Path, fps: float = 15.0, seed: int = 23,
     log = out_dir / f"{stem}.jsonl"
     log.write_text("".join(dump_event(e) + "\n" for e in tl.log()), encoding="utf-8")
     with gzip.open(out_dir / f"{stem}.oracle.json.gz", "wt", encoding="utf-8") as fh:
-        json.dump({"fps": fps, "size": FRAME, "camera": camera_matrix().tolist(),
-                   "frames": frames}, fh, separators=(",", ":"))
-    return {"frames": n, "seconds": round(tl.duration, 1), "video": str(video),
-            "bytes": video.stat().st_size, "events": len(tl.log()) - 1}
+        json.dump(
+            {
+                "fps": fps,
+                "size": FRAME,
+                "camera": camera_matrix().tolist(),
+                "frames": frames,
+            },
+            fh,
+            separators=(",", ":"),
+        )
+    return {
+        "frames": n,
+        "seconds": round(tl.duration, 1),
+        "video": str(video),
+        "bytes": video.stat().st_size,
+        "events": len(tl.log()) - 1,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

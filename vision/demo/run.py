@@ -31,8 +31,11 @@ class SpokenFeed:
     def __init__(self, truth: list[dict[str, Any]], append):
         self.append = append
         self.spoken = [e for e in truth if e.get("source") == "voice"]
-        self.colours = [(float(e["t"]), e["cards"][-1], e["color"]) for e in truth
-                        if e["type"] == "play" and "color" in e]
+        self.colours = [
+            (float(e["t"]), e["cards"][-1], e["color"])
+            for e in truth
+            if e["type"] == "play" and "color" in e
+        ]
 
     def _say_until(self, t: float) -> None:
         while self.spoken and float(self.spoken[0]["t"]) <= t:
@@ -45,11 +48,19 @@ class SpokenFeed:
         self.append(event)
         cards = event.get("cards") or []
         if event["type"] == "play" and cards and cards[-1].startswith("wild"):
-            near = [c for c in self.colours if c[1] == cards[-1] and -0.5 <= t - c[0] <= 3.0]
+            near = [
+                c for c in self.colours if c[1] == cards[-1] and -0.5 <= t - c[0] <= 3.0
+            ]
             if near:
                 self.colours.remove(near[0])
-                self.append({"type": "color", "color": near[0][2], "t": round(t + 0.2, 3),
-                             "source": "voice"})
+                self.append(
+                    {
+                        "type": "color",
+                        "color": near[0][2],
+                        "t": round(t + 0.2, 3),
+                        "source": "voice",
+                    }
+                )
 
     def finish(self) -> None:
         self._say_until(float("inf"))
@@ -70,7 +81,10 @@ def run_demo(args: argparse.Namespace) -> int:
     from ..commands import LiveTable
 
     if not DEMO_VIDEO.is_file() or not DEMO_LOG.is_file():
-        print(f"tableref demo: the bundled demo is missing ({DEMO_VIDEO})", file=sys.stderr)
+        print(
+            f"tableref demo: the bundled demo is missing ({DEMO_VIDEO})",
+            file=sys.stderr,
+        )
         return 2
     if args.replay:
         return _replay_truth("Asked for the ground-truth replay (--replay).")
@@ -88,10 +102,13 @@ def run_demo(args: argparse.Namespace) -> int:
     with DEMO_LOG.open(encoding="utf-8") as fh:
         lines = [json.loads(line) for line in fh if line.strip()]
     header, truth = lines[0], lines[1:]
-    print(f"Refereeing {DEMO_VIDEO.name} ({', '.join(header['players'])}; official rules) "
-          f"with {name}.\nColumns: log line, time, source, ruling, rule, text. The camera "
-          "gives plays, draws and laid-out hands; UNO calls, passes and wild colours are "
-          "what the players say (from the script).\n")
+    print(
+        f"Refereeing {DEMO_VIDEO.name} ({', '.join(header['players'])}; "
+        f"official rules) with {name}.\nColumns: log line, time, source, ruling, "
+        "rule, text. The camera "
+        "gives plays, draws and laid-out hands; UNO calls, passes and wild colours are "
+        "what the players say (from the script).\n"
+    )
     table = LiveTable(header)
     feed = SpokenFeed(truth, table.append)
     seen: list[dict[str, Any]] = []
@@ -100,17 +117,27 @@ def run_demo(args: argparse.Namespace) -> int:
         seen.append(event)
         feed.seen(event)
 
-    pipeline = TablePipeline(str(DEMO_VIDEO), players=header["players"], detector=detector,
-                             evidence_dir=args.evidence, on_event=on_event, fps=args.fps,
-                             realtime=False, options=header.get("options"))
+    pipeline = TablePipeline(
+        str(DEMO_VIDEO),
+        players=header["players"],
+        detector=detector,
+        evidence_dir=args.evidence,
+        on_event=on_event,
+        fps=args.fps,
+        realtime=False,
+        options=header.get("options"),
+    )
     table.pipeline = pipeline
     started = time.monotonic()
     pipeline.run(threading.Event())
     feed.finish()
     took = time.monotonic() - started
     status = pipeline.status()
-    print(f"\nProcessed {status['frames']} frames in {took:.1f} s "
-          f"({status['frames'] / max(took, 1e-9):.0f} frames/s); camera: {status['state']}.")
+    print(
+        f"\nProcessed {status['frames']} frames in {took:.1f} s "
+        f"({status['frames'] / max(took, 1e-9):.0f} frames/s); "
+        f"camera: {status['state']}."
+    )
     if status["state"] == "error":
         print(f"camera error: {status['message']}")
     print("Camera events against the ground truth:")

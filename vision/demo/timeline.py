@@ -25,9 +25,11 @@ DISCARD = (AREA[0] / 2 + 0.9 * 56, AREA[1] / 2)
 DRAW = (AREA[0] / 2 - 78, AREA[1] / 2)
 ENTRY = [(300.0, 445.0), (-25.0, 70.0), (585.0, 70.0)]  # where each seat's arm comes in
 # where each seat lays its hand out for scoring (up to 6 cards)
-REVEAL_SLOTS = [[(110.0 + 60 * k, 372.0) for k in range(6)],
-                [(x, y) for y in (60.0, 155.0, 250.0) for x in (35.0, 95.0)],
-                [(x, y) for y in (60.0, 155.0, 250.0) for x in (525.0, 465.0)]]
+REVEAL_SLOTS = [
+    [(110.0 + 60 * k, 372.0) for k in range(6)],
+    [(x, y) for y in (60.0, 155.0, 250.0) for x in (35.0, 95.0)],
+    [(x, y) for y in (60.0, 155.0, 250.0) for x in (525.0, 465.0)],
+]
 
 
 @dataclass
@@ -67,10 +69,13 @@ class Timeline:
     """Changes of the table (cards added/removed) and arm motions over time."""
 
     changes: list[tuple[float, str, Any]] = field(default_factory=list)
-    motions: list[tuple[float, float, Callable[[float], ArmPose]]] = field(default_factory=list)
+    motions: list[tuple[float, float, Callable[[float], ArmPose]]] = field(
+        default_factory=list
+    )
     events: list[dict[str, Any]] = field(default_factory=list)
     lights: list[tuple[float, float, float, tuple[float, float, float]]] = field(
-        default_factory=list)
+        default_factory=list
+    )
     duration: float = 0.0
 
     def scene(self, t: float) -> Scene:
@@ -113,14 +118,31 @@ class _Builder:
         self.tl = Timeline()
         self.t = 1.0
 
-    def _arm(self, seat: int, path: Callable[[float], tuple], t0: float, t1: float,
-             held: Callable[[float], CardPose | None] = lambda t: None) -> None:
+    def _arm(
+        self,
+        seat: int,
+        path: Callable[[float], tuple],
+        t0: float,
+        t1: float,
+        held: Callable[[float], CardPose | None] = lambda t: None,
+    ) -> None:
         entry = ENTRY[seat]
-        self.tl.motions.append((t0, t1, lambda t: ArmPose(seat, entry, path(t), held(t))))
+        self.tl.motions.append(
+            (t0, t1, lambda t: ArmPose(seat, entry, path(t), held(t)))
+        )
 
-    def _carry(self, seat: int, label: str | None, target, angle: float, t0: float,
-               reach: float = 0.5, hover: float = 0.0, land: bool = True,
-               start_at=None) -> float:
+    def _carry(
+        self,
+        seat: int,
+        label: str | None,
+        target,
+        angle: float,
+        t0: float,
+        reach: float = 0.5,
+        hover: float = 0.0,
+        land: bool = True,
+        start_at=None,
+    ) -> float:
         """Arm brings a card to ``target``; returns the landing time."""
         entry = ENTRY[seat]
         u = np.subtract(target, start_at or entry)
@@ -144,15 +166,25 @@ class _Builder:
             if label is None or (land and t >= t_land):
                 return None
             tip = path(t)
-            scale = 1.22 if hover and t >= t0 + reach else 1.0 + 0.2 * (
-                1 - _ease((t - t0) / reach)) if t < t0 + reach else 1.0
-            return CardPose(label, (tip[0] + u[0] * 50, tip[1] + u[1] * 50), angle, scale)
+            scale = (
+                1.22
+                if hover and t >= t0 + reach
+                else 1.0 + 0.2 * (1 - _ease((t - t0) / reach))
+                if t < t0 + reach
+                else 1.0
+            )
+            return CardPose(
+                label, (tip[0] + u[0] * 50, tip[1] + u[1] * 50), angle, scale
+            )
 
         self._arm(seat, path, t0, t_land + retract, held)
         return t_land
 
     def play(self, seat: int, label: str, hover: float = 0.0) -> float:
-        target = (DISCARD[0] + self.rng.uniform(-12, 12), DISCARD[1] + self.rng.uniform(-12, 12))
+        target = (
+            DISCARD[0] + self.rng.uniform(-12, 12),
+            DISCARD[1] + self.rng.uniform(-12, 12),
+        )
         angle = self.rng.uniform(-25, 25)
         t_land = self._carry(seat, label, target, angle, self.t, hover=hover)
         self.tl.changes.append((t_land, "pile", CardPose(label, target, angle)))
@@ -171,8 +203,11 @@ class _Builder:
 
         def path(t: float) -> tuple[float, float]:
             p = (t - t0) / 1.0
-            return _lerp(entry, far, _ease(p * 2)) if p < 0.5 else _lerp(far, entry, _ease(
-                (p - 0.5) * 2))
+            return (
+                _lerp(entry, far, _ease(p * 2))
+                if p < 0.5
+                else _lerp(far, entry, _ease((p - 0.5) * 2))
+            )
 
         self._arm(seat, path, t0, t0 + 1.0)
         self.t = t0 + 1.6
@@ -224,7 +259,9 @@ class _Builder:
 
     def reveal(self, seat: int, cards: list[str]) -> float:
         """Lay a hand out face up in front of its player."""
-        poses = [CardPose(label, REVEAL_SLOTS[seat][k], 0.0) for k, label in enumerate(cards)]
+        poses = [
+            CardPose(label, REVEAL_SLOTS[seat][k], 0.0) for k, label in enumerate(cards)
+        ]
         centre = tuple(np.mean([p.xy for p in poses], axis=0))
         t_lay = self._carry(seat, None, centre, 0.0, self.t, reach=0.5)
         self.tl.changes.append((t_lay, "reveal", poses))
@@ -273,8 +310,10 @@ def build_timeline(seed: int = 23) -> Timeline:
     b.tl.events = _order(out)
     b.tl.duration = b.t + 1.5
     third = b.tl.duration / 3
-    b.tl.lights = [(third - 4, third + 4, 0.68, (1.0, 1.0, 1.0)),
-                   (2 * third - 3, 2 * third + 5, 1.0, (0.82, 0.95, 1.08))]
+    b.tl.lights = [
+        (third - 4, third + 4, 0.68, (1.0, 1.0, 1.0)),
+        (2 * third - 3, 2 * third + 5, 1.0, (0.82, 0.95, 1.08)),
+    ]
     return b.tl
 
 

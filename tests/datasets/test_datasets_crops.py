@@ -1,0 +1,36 @@
+"""Classifier crops: deterministic, balanced, with a background class."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from datasets.crops import BACKGROUND, background_crop, card_crop, crop_set
+from referee.cards import CLASSES
+
+
+def test_crop_set_is_deterministic_and_balanced() -> None:
+    x1, y1 = crop_set(130, seed=4, size=32)
+    x2, y2 = crop_set(130, seed=4, size=32)
+    assert x1.shape == (130, 32, 32, 3) and x1.dtype == np.uint8
+    assert np.array_equal(x1, x2) and np.array_equal(y1, y2)
+    counts = np.bincount(y1, minlength=BACKGROUND + 1)
+    assert counts[BACKGROUND] == round(130 * 0.06)
+    assert counts[:BACKGROUND].max() - counts[:BACKGROUND].min() <= 1
+    x3, _ = crop_set(130, seed=5, size=32)
+    assert not np.array_equal(x1, x3)
+
+
+def test_card_crop_shows_the_card_colour() -> None:
+    """A red card's crop under neutral-ish light is mostly red where it is saturated."""
+    reds = 0
+    for i in range(8):
+        crop = card_crop(np.random.default_rng(i), "red-4", 48).astype(int)
+        b, g, r = crop[..., 0], crop[..., 1], crop[..., 2]
+        reds += ((r > g + 40) & (r > b + 40)).mean() > 0.15
+    assert reds >= 5
+
+
+def test_background_crop_shape() -> None:
+    crop = background_crop(np.random.default_rng(0), 40)
+    assert crop.shape == (40, 40, 3) and crop.dtype == np.uint8
+    assert BACKGROUND == len(CLASSES)
