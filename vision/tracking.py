@@ -51,24 +51,30 @@ class Track:
         return np.array(self.history[-1][2:4])
 
     def settled(self, now: float, frames: int, seconds: float, move_mm: float) -> bool:
-        """True when the reads of the last ``seconds`` (at least ``frames`` of them,
-        the newest at ``now``) agree on the label, moved and changed size by at most
-        ``move_mm`` and were not touched by a hand."""
+        """True when the card has lain still under one label for a while.
+
+        Looks at the reads of the last ``seconds`` plus one more (at least
+        ``frames + 1``; the newest at ``now``): at least ``frames`` of them,
+        spanning ``seconds``, must agree with the newest label, at most one may
+        be a misread, none may be touched by a hand, and the agreeing reads
+        must move and change size by at most ``move_mm``. A one-frame misread
+        thus neither makes a card nor delays one by more than a frame.
+        """
         if len(self.history) < frames or self.seen < now - 1e-9:
             return False
         reads = list(self.history)
         k = len(reads) - 1
         while k > 0 and now - reads[k][0] < seconds - 1e-9:
             k -= 1
-        recent = reads[k:]  # the reads of the last ``seconds``, at least ``frames``
-        if len(recent) < frames:
-            recent = reads[-frames:]
-        if now - recent[0][0] < seconds - 1e-9:
+        recent = reads[max(0, min(k - 1, len(reads) - frames - 1)) :]
+        label = reads[-1][1]
+        agree = [h for h in recent if h[1] == label]
+        if len(agree) < frames or len(recent) - len(agree) > 1:
             return False
-        if len({h[1] for h in recent}) != 1 or any(h[6] for h in recent):
+        if now - agree[0][0] < seconds - 1e-9 or any(h[6] for h in recent):
             return False
-        pts = np.array([h[2:4] for h in recent])
-        sizes = np.array([h[4:6] for h in recent])
+        pts = np.array([h[2:4] for h in agree])
+        sizes = np.array([h[4:6] for h in agree])
         return bool(
             np.max(np.linalg.norm(pts - pts[-1], axis=1)) <= move_mm
             and np.max(np.abs(sizes - sizes[-1])) <= move_mm
