@@ -68,8 +68,8 @@ def train_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 # The crop classifier's recipe (tableref train --classifier).
-CLASSIFIER_RECIPE: dict = {"count": 16000, "val_count": 1140, "seed": 0, "size": 64,
-                           "epochs": 6, "batch": 64, "lr": 0.003, "label_smoothing": 0.05}
+CLASSIFIER_RECIPE: dict = {"count": 32000, "val_count": 1140, "seed": 0, "size": 64,
+                           "epochs": 10, "batch": 64, "lr": 0.003, "label_smoothing": 0.05}
 
 
 def train_classifier(out_dir: Path, threads: int = 1, recipe: dict | None = None,

@@ -66,12 +66,14 @@ class Track:
         k = len(reads) - 1
         while k > 0 and now - reads[k][0] < seconds - 1e-9:
             k -= 1
-        recent = reads[max(0, min(k - 1, len(reads) - frames - 1)) :]
+        start = max(0, min(k, len(reads) - frames))
+        window = reads[start:]  # the reads of the last ``seconds``, >= ``frames``
+        recent = reads[max(0, start - 1) :]  # ... and one more, may be a misread
         label = reads[-1][1]
-        agree = [h for h in recent if h[1] == label]
-        if len(agree) < frames or len(recent) - len(agree) > 1:
+        agree = [h for h in recent if h[1] == label and not h[6]]
+        if any(h[6] for h in window) or len(agree) < frames:
             return False
-        if now - agree[0][0] < seconds - 1e-9 or any(h[6] for h in recent):
+        if len(recent) - len(agree) > 1 or now - agree[0][0] < seconds - 1e-9:
             return False
         pts = np.array([h[2:4] for h in agree])
         sizes = np.array([h[4:6] for h in agree])

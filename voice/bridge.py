@@ -80,6 +80,9 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
                 realtime: bool = False) -> ListenHandle:
     """Listen in a thread and append an ``uno`` event for each attributed call.
 
+    ``append`` and ``get_state`` are called from the listener's thread; wrap them in
+    the app's referee lock where other threads use the referee too.
+
     Args:
         append: called with each event dict (for example ``Referee.append``).
         get_state: returns the referee's current state (``Referee.state``).
