@@ -136,7 +136,7 @@ class Detector:
             import torch
 
             ckpt = torch.load(str(classifier), map_location="cpu", weights_only=True)
-            net = card_net()
+            net = card_net(width=int(ckpt.get("width", 16)))
             net.load_state_dict(ckpt["state_dict"])
             self.classifier = net.eval()
             self.crop = int(ckpt.get("size", CROP))

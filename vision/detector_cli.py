@@ -68,8 +68,9 @@ def train_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 # The crop classifier's recipe (tableref train --classifier).
-CLASSIFIER_RECIPE: dict = {"count": 32000, "val_count": 1140, "seed": 0, "size": 64,
-                           "epochs": 10, "batch": 64, "lr": 0.003, "label_smoothing": 0.05}
+CLASSIFIER_RECIPE: dict = {"count": 48000, "val_count": 1140, "seed": 0, "size": 64,
+                           "width": 24, "epochs": 12, "batch": 64, "lr": 0.003,
+                           "label_smoothing": 0.05}
 
 
 def train_classifier(out_dir: Path, threads: int = 1, recipe: dict | None = None,
@@ -95,7 +96,7 @@ def train_classifier(out_dir: Path, threads: int = 1, recipe: dict | None = None
     x, y = crop_set(r["count"], r["seed"], r["size"])
     xv, yv = crop_set(r["val_count"], r["seed"] + 1000, r["size"])
     print(f"crops rendered in {time.time() - t0:.0f}s", flush=True)
-    net = card_net()
+    net = card_net(width=r.get("width", 16))
     steps = r["epochs"] * (len(x) // r["batch"])
     opt = torch.optim.AdamW(net.parameters(), lr=r["lr"], weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=r["lr"], total_steps=steps,
@@ -124,7 +125,7 @@ def train_classifier(out_dir: Path, threads: int = 1, recipe: dict | None = None
         print(f"epoch {epoch + 1}/{r['epochs']} loss {total / max(1, len(x) // r['batch']):.3f}"
               f" val_acc {acc:.4f} ({time.time() - t0:.0f}s)", flush=True)
         torch.save({"state_dict": net.state_dict(), "recipe": r, "epoch": epoch + 1,
-                    "val_acc": acc, "size": r["size"]}, path)
+                    "val_acc": acc, "size": r["size"], "width": r.get("width", 16)}, path)
     if ship_to is not None:
         import shutil
 

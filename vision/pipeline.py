@@ -14,6 +14,7 @@ The detector is injected, so tests drive the pipeline with an oracle.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from pathlib import Path
@@ -30,6 +31,8 @@ from .sources import Frame, FrameSource, RetryingSource
 from .tracking import CardTracker, HandTracker
 
 WORK_WIDTH = 640
+MAX_FAILURES = 50  # frames in a row that fail before the pipeline gives up
+log = logging.getLogger(__name__)
 DEMO_DIR = Path(__file__).resolve().parent / "demo" / "data"
 DEMO_VIDEO = DEMO_DIR / "demo-table.mp4"
 DEMO_LOG = DEMO_DIR / "demo-table.jsonl"
@@ -138,6 +141,7 @@ class TablePipeline:
         self.max_retries = max_retries
         self.attribute_players = attribute_players
         self.events: list[dict[str, Any]] = []
+        self.skipped_frames = 0
         self.geometry: TableGeometry | None = None
         self._lock = threading.Lock()
         self._latest: np.ndarray | None = None
@@ -185,12 +189,23 @@ class TablePipeline:
         feed = RetryingSource(
             self.source, self._source_status, max_retries=self.max_retries
         )
+        failures = 0
         for frame in feed.frames(stop):
             try:
                 self.process(frame)
+                failures = 0
             except CalibrationError as exc:
                 self._set_status("error", str(exc))
                 return
+            except Exception as exc:  # one bad frame (or detector hiccup) is skipped
+                failures += 1
+                self.skipped_frames += 1
+                log.warning("frame %s skipped: %r", frame.index, exc)
+                if failures >= MAX_FAILURES:
+                    self._set_status(
+                        "error", f"{failures} frames in a row failed: {exc!r}"
+                    )
+                    return
         for event in self._flush():
             self._emit(event, None)
 

@@ -188,3 +188,41 @@ def test_process_accepts_frames_of_another_size():
         pipe.process(Frame(frame.index, frame.t, big))
     assert pipe.geometry.image_size == (640, 480)
     assert [e["type"] for e in events] == ["start"]
+
+
+class Hiccup(OracleDetector):
+    """Fails on a few frames, like a detector meeting a frame it cannot read."""
+
+    def detect_frame(self, frame):
+        if frame.index in (30, 33, 201):
+            raise ValueError("cannot read this frame")
+        return super().detect_frame(frame)
+
+
+def test_a_frame_that_fails_is_skipped_and_the_game_goes_on():
+    events: list[dict] = []
+    pipe = TablePipeline(
+        str(DEMO_VIDEO),
+        players=PLAYERS,
+        detector=Hiccup(ORACLE),
+        on_event=events.append,
+        realtime=False,
+        fps=5,  # every third frame: 30, 33 and 201 are among them
+    )
+    pipe.run(threading.Event())
+    assert pipe.skipped_frames == 3 and pipe.status()["state"] == "ended"
+    assert [e["type"] for e in events[:1]] == ["start"] and len(events) > 20
+
+
+class Broken(OracleDetector):
+    def detect_frame(self, frame):
+        raise ValueError("the model file is corrupt")
+
+
+def test_a_detector_that_always_fails_ends_in_an_error():
+    pipe = TablePipeline(
+        str(DEMO_VIDEO), players=PLAYERS, detector=Broken(ORACLE), realtime=False
+    )
+    pipe.run(threading.Event())
+    assert pipe.status()["state"] == "error"
+    assert "corrupt" in pipe.status()["message"]

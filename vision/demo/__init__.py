@@ -1,0 +1,1 @@
+"""The bundled demo table: a scripted game, its renderer, oracle and evaluation."""

@@ -99,6 +99,11 @@ def run_demo(args: argparse.Namespace) -> int:
         except RuntimeError as exc:
             return _replay_truth(f"The shipped card detector cannot be used: {exc}.")
         name = "the shipped card detector"
+        if args.fps is None and getattr(detector, "backend", "") == "pytorch":
+            args.fps = (
+                10.0  # PyTorch on a small CPU: 2 frames in 3 keep it near a minute
+            )
+            name += " (PyTorch weights, every frame at up to 10 a second)"
     with DEMO_LOG.open(encoding="utf-8") as fh:
         lines = [json.loads(line) for line in fh if line.strip()]
     header, truth = lines[0], lines[1:]
