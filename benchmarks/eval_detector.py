@@ -34,8 +34,12 @@ if str(ROOT) not in sys.path:
 from referee.cards import CLASSES, COLORS  # noqa: E402
 
 REAL_DEFAULT = ROOT.parent / "shared" / "datasets" / "real-uno-dev"
-GOALS = {"test_top1": 0.95, "valid_top1": 0.97, "empty_false_rate": 0.02,
-         "synthetic_map50_95": 0.90}
+GOALS = {
+    "test_top1": 0.95,
+    "valid_top1": 0.97,
+    "empty_false_rate": 0.02,
+    "synthetic_map50_95": 0.90,
+}
 HARD_PAIRS = {
     "red-vs-yellow-warm": ({"red", "yellow"}, None, "warm", "colour"),
     "blue-vs-green-teal": ({"blue", "green"}, None, "teal", "colour"),
@@ -89,13 +93,20 @@ def eval_real(detector, real: Path, splits: list[str], thresholds: list[float]) 
     main_conf = max(thresholds)
     for split in splits:
         rows_out = []  # (truth or None, top label, top confidence)
-        images = sorted(p for p in (real / "images" / split).iterdir()
-                        if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+        images = sorted(
+            p
+            for p in (real / "images" / split).iterdir()
+            if p.suffix.lower() in (".jpg", ".jpeg", ".png")
+        )
         for path in images:
             label_file = real / "labels" / split / f"{path.stem}.txt"
             rows = label_file.read_text().split() if label_file.exists() else []
             dets = detector.detect(cv2.imread(str(path)))
-            top = (dets.labels[0], float(dets.confidence[0])) if len(dets) else ("none", 0.0)
+            top = (
+                (dets.labels[0], float(dets.confidence[0]))
+                if len(dets)
+                else ("none", 0.0)
+            )
             rows_out.append((names[int(rows[0])] if rows else None, *top))
         split_report: dict = {}
         for thr in sorted(thresholds, reverse=True):
@@ -105,13 +116,20 @@ def eval_real(detector, real: Path, splits: list[str], thresholds: list[float]) 
             split_report[f"conf>={thr:g}"] = {
                 "card_images": len(cards),
                 "top1": sum(t == g for t, g in cards) / n,
-                "colour_acc": sum(g != "none" and _colour_value(t)[0] == _colour_value(g)[0]
-                                  for t, g in cards) / n,
-                "value_acc": sum(g != "none" and _colour_value(t)[1] == _colour_value(g)[1]
-                                 for t, g in cards) / n,
+                "colour_acc": sum(
+                    g != "none" and _colour_value(t)[0] == _colour_value(g)[0]
+                    for t, g in cards
+                )
+                / n,
+                "value_acc": sum(
+                    g != "none" and _colour_value(t)[1] == _colour_value(g)[1]
+                    for t, g in cards
+                )
+                / n,
                 "no_detection": sum(g == "none" for _, g in cards) / n,
                 "empty_images": len(empties),
-                "empty_false_rate": sum(empties) / max(len(empties), 1)}
+                "empty_false_rate": sum(empties) / max(len(empties), 1),
+            }
             if thr == main_conf:
                 confusions.update(f"{t} -> {g}" for t, g in cards if t != g)
         report[split] = split_report
@@ -120,8 +138,14 @@ def eval_real(detector, real: Path, splits: list[str], thresholds: list[float]) 
     return report
 
 
-def eval_synthetic_map(weights: Path, data_root: Path, count: int, seed: int,
-                       imgsz: int, render_size: int = 320) -> dict:
+def eval_synthetic_map(
+    weights: Path,
+    data_root: Path,
+    count: int,
+    seed: int,
+    imgsz: int,
+    render_size: int = 320,
+) -> dict:
     """mAP50 / mAP50-95 on a synthetic held-out set (rendered once, then reused).
 
     The set is rendered at ``render_size`` like the training sets and measured at
@@ -135,16 +159,29 @@ def eval_synthetic_map(weights: Path, data_root: Path, count: int, seed: int,
     if not (out / "recipe.json").exists():
         write_dataset(out, count, seed, render_size, val_fraction=0.0)
     yaml_path = out / "heldout.yaml"
-    yaml_path.write_text((out / "data.yaml").read_text().replace(
-        "val: images/val", "val: images/train"))
+    yaml_path.write_text(
+        (out / "data.yaml").read_text().replace("val: images/val", "val: images/train")
+    )
     from ultralytics import YOLO
 
-    metrics = YOLO(str(weights)).val(data=str(yaml_path), imgsz=imgsz, batch=16,
-                                     device="cpu", plots=False, verbose=False,
-                                     workers=0, project=str(ROOT / "runs"),
-                                     name="eval-heldout", exist_ok=True)
-    return {"images": count, "seed": seed, "map50": float(metrics.box.map50),
-            "map50_95": float(metrics.box.map)}
+    metrics = YOLO(str(weights)).val(
+        data=str(yaml_path),
+        imgsz=imgsz,
+        batch=16,
+        device="cpu",
+        plots=False,
+        verbose=False,
+        workers=0,
+        project=str(ROOT / "runs"),
+        name="eval-heldout",
+        exist_ok=True,
+    )
+    return {
+        "images": count,
+        "seed": seed,
+        "map50": float(metrics.box.map50),
+        "map50_95": float(metrics.box.map),
+    }
 
 
 def eval_hard_pairs(detector, per_class: int, seed: int, imgsz: int) -> dict:
@@ -170,23 +207,35 @@ def eval_hard_pairs(detector, per_class: int, seed: int, imgsz: int) -> dict:
             correct += guess == label
             tc, tv = _colour_value(label)
             gc, gv = _colour_value(guess)
-            swapped = (colours is not None and gc in colours and gc != tc) or \
-                (values is not None and gv in values and gv != tv)
+            swapped = (colours is not None and gc in colours and gc != tc) or (
+                values is not None and gv in values and gv != tv
+            )
             pair_swaps += swapped
             if guess != label:
                 swaps[f"{label} -> {guess}"] += 1
-        report[name] = {"images": total, "top1": correct / total,
-                        "pair_swap_rate": pair_swaps / total,
-                        "worst": swaps.most_common(3)}
+        report[name] = {
+            "images": total,
+            "top1": correct / total,
+            "pair_swap_rate": pair_swaps / total,
+            "worst": swaps.most_common(3),
+        }
     return report
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments shared by this script and ``tableref evaluate``."""
-    parser.add_argument("--model", type=Path, default=None,
-                        help="OpenVINO folder or .pt for detection (default: shipped)")
-    parser.add_argument("--weights", type=Path, default=None,
-                        help=".pt weights for the mAP run (default: models/uno-yolo11n.pt)")
+    parser.add_argument(
+        "--model",
+        type=Path,
+        default=None,
+        help="OpenVINO folder or .pt for detection (default: shipped)",
+    )
+    parser.add_argument(
+        "--weights",
+        type=Path,
+        default=None,
+        help=".pt weights for the mAP run (default: models/uno-yolo11n.pt)",
+    )
     parser.add_argument("--real", type=Path, default=REAL_DEFAULT)
     parser.add_argument("--splits", default="train,valid,test")
     parser.add_argument("--conf", type=float, default=None)
@@ -195,35 +244,44 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hard-per-class", type=int, default=40)
     parser.add_argument("--data-root", type=Path, default=ROOT / "data")
     parser.add_argument("--skip", default="", help="comma list of: real,map,hard")
-    parser.add_argument("--out", type=Path, default=ROOT / "runs" / "eval-detector.json")
+    parser.add_argument(
+        "--out", type=Path, default=ROOT / "runs" / "eval-detector.json"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Run every evaluation, print a summary, write the JSON report."""
-    from vision.detector import IMGSZ, MODEL_DIR, PT_NAME, Detector
-
-    from vision.detector import CONF
+    from vision.detector import CONF, IMGSZ, MODEL_DIR, PT_NAME, Detector
 
     skip = set(filter(None, args.skip.split(",")))
     conf = CONF if args.conf is None else args.conf
     thresholds = sorted({conf, min(conf, 0.05)})
     detector = Detector(args.model, conf=min(thresholds))
-    report: dict = {"model": str(detector.path), "conf": conf,
-                    "imgsz": detector.imgsz, "goals": GOALS}
+    report: dict = {
+        "model": str(detector.path),
+        "conf": conf,
+        "imgsz": detector.imgsz,
+        "goals": GOALS,
+    }
     t0 = time.time()
     if "real" not in skip:
         if (args.real / "source-data.yaml").exists():
-            report["real"] = eval_real(detector, args.real, args.splits.split(","),
-                                       thresholds)
+            report["real"] = eval_real(
+                detector, args.real, args.splits.split(","), thresholds
+            )
         else:
             print(f"real-uno-dev not found at {args.real}; skipped")
     if "hard" not in skip:
         detector.conf = conf
         report["hard_pairs"] = eval_hard_pairs(detector, args.hard_per_class, 7, IMGSZ)
     if "map" not in skip:
-        report["synthetic"] = eval_synthetic_map(args.weights or MODEL_DIR / PT_NAME,
-                                                 args.data_root, args.heldout_count,
-                                                 args.heldout_seed, IMGSZ)
+        report["synthetic"] = eval_synthetic_map(
+            args.weights or MODEL_DIR / PT_NAME,
+            args.data_root,
+            args.heldout_count,
+            args.heldout_seed,
+            IMGSZ,
+        )
     report["seconds"] = round(time.time() - t0, 1)
     print_summary(report)
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -240,20 +298,27 @@ def print_summary(report: dict) -> None:
         for split in ("train", "valid", "test"):
             if split in real:
                 r = real[split][key]
-                print(f"real {split:5s} {key}: top1 {r['top1']:.3f}  colour "
-                      f"{r['colour_acc']:.3f}  value {r['value_acc']:.3f}  no-detection "
-                      f"{r['no_detection']:.3f} ({r['card_images']} cards)  empty "
-                      f"false-detection {r['empty_false_rate']:.3f} "
-                      f"({r['empty_images']} empty)")
+                print(
+                    f"real {split:5s} {key}: top1 {r['top1']:.3f}  colour "
+                    f"{r['colour_acc']:.3f}  value {r['value_acc']:.3f}  no-detection "
+                    f"{r['no_detection']:.3f} ({r['card_images']} cards)  empty "
+                    f"false-detection {r['empty_false_rate']:.3f} "
+                    f"({r['empty_images']} empty)"
+                )
     for pair, count in real.get("confusions", [])[:10]:
         print(f"  confusion {pair}: {count}")
     for name, r in report.get("hard_pairs", {}).items():
-        print(f"hard {name:20s}: top1 {r['top1']:.3f}  pair swaps {r['pair_swap_rate']:.3f}"
-              f"  worst {r['worst']}")
+        print(
+            f"hard {name:20s}: top1 {r['top1']:.3f}  "
+            f"pair swaps {r['pair_swap_rate']:.3f}"
+            f"  worst {r['worst']}"
+        )
     if "synthetic" in report:
         s = report["synthetic"]
-        print(f"synthetic held-out ({s['images']} images, seed {s['seed']}): "
-              f"mAP50 {s['map50']:.3f}  mAP50-95 {s['map50_95']:.3f}")
+        print(
+            f"synthetic held-out ({s['images']} images, seed {s['seed']}): "
+            f"mAP50 {s['map50']:.3f}  mAP50-95 {s['map50_95']:.3f}"
+        )
     print(f"goals: {report['goals']}")
 
 

@@ -197,6 +197,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--detector", choices=("oracle", "model", "both"), default="both")
     p.add_argument("--fps", type=int, nargs="+", default=[15, 30])
     p.add_argument(
+        "--model",
+        help="a model file or OpenVINO folder instead of the shipped one (for 'model')",
+    )
+    p.add_argument(
         "--noise",
         type=float,
         default=0.05,
@@ -207,8 +211,13 @@ def main(argv: list[str] | None = None) -> int:
     model = None
     if args.detector in ("model", "both"):
         try:
-            model = load_default_detector()
-        except RuntimeError as exc:
+            if args.model:
+                from vision.detector import Detector
+
+                model = Detector(args.model)
+            else:
+                model = load_default_detector()
+        except (RuntimeError, OSError, ValueError) as exc:
             print(f"(no model run: {exc})")
     for fps in args.fps:
         folder = demo_files(fps)

@@ -40,10 +40,20 @@ _BASE_W = round(_BASE_H * CARD_ASPECT)
 
 RGB = tuple[int, int, int]
 PALETTES: dict[str, dict[str, RGB]] = {
-    "modern": {"red": (222, 38, 45), "yellow": (250, 200, 20), "green": (52, 160, 72),
-               "blue": (18, 110, 200), "black": (24, 24, 24)},
-    "classic": {"red": (215, 30, 30), "yellow": (240, 200, 10), "green": (110, 160, 40),
-                "blue": (20, 90, 210), "black": (16, 16, 16)},
+    "modern": {
+        "red": (222, 38, 45),
+        "yellow": (250, 200, 20),
+        "green": (52, 160, 72),
+        "blue": (18, 110, 200),
+        "black": (24, 24, 24),
+    },
+    "classic": {
+        "red": (215, 30, 30),
+        "yellow": (240, 200, 10),
+        "green": (110, 160, 40),
+        "blue": (20, 90, 210),
+        "black": (16, 16, 16),
+    },
 }
 WILD_ORDER = ("red", "blue", "yellow", "green")  # quadrants TL, TR, BL, BR
 
@@ -79,7 +89,9 @@ def _text_mask(text: str, size: int, oblique: bool, underline: bool) -> Image.Im
     draw.text((pad - left, pad - top), text, fill=255, font=font)
     if underline:
         y = pad + h + extra // 3
-        draw.rectangle([pad + w * 0.08, y, pad + w * 0.92, y + max(2, size // 11)], fill=255)
+        draw.rectangle(
+            [pad + w * 0.08, y, pad + w * 0.92, y + max(2, size // 11)], fill=255
+        )
     return mask.crop(mask.getbbox())
 
 
@@ -87,8 +99,11 @@ def _skip_mask(size: int) -> Image.Image:
     mask = Image.new("L", (size, size), 0)
     draw = ImageDraw.Draw(mask)
     width = max(2, size // 7)
-    draw.ellipse([width // 2, width // 2, size - width // 2, size - width // 2],
-                 outline=255, width=width)
+    draw.ellipse(
+        [width // 2, width // 2, size - width // 2, size - width // 2],
+        outline=255,
+        width=width,
+    )
     c, r = size / 2, size / 2 - width
     ang = math.radians(45)
     p1 = (c - r * math.cos(ang), c + r * math.sin(ang))
@@ -97,14 +112,24 @@ def _skip_mask(size: int) -> Image.Image:
     return mask
 
 
-def _arrow(draw: ImageDraw.ImageDraw, x0: float, y0: float, length: float, thick: float,
-           direction: int) -> None:
+def _arrow(
+    draw: ImageDraw.ImageDraw,
+    x0: float,
+    y0: float,
+    length: float,
+    thick: float,
+    direction: int,
+) -> None:
     """A vertical arrow with its tail at (x0, y0), pointing up (-1) or down (+1)."""
     head = thick * 2.2
     tip = y0 + direction * length
     neck = tip - direction * head
-    draw.rectangle([x0 - thick / 2, min(y0, neck), x0 + thick / 2, max(y0, neck)], fill=255)
-    draw.polygon([(x0 - head * 0.9, neck), (x0 + head * 0.9, neck), (x0, tip)], fill=255)
+    draw.rectangle(
+        [x0 - thick / 2, min(y0, neck), x0 + thick / 2, max(y0, neck)], fill=255
+    )
+    draw.polygon(
+        [(x0 - head * 0.9, neck), (x0 + head * 0.9, neck), (x0, tip)], fill=255
+    )
 
 
 def _reverse_mask(size: int) -> Image.Image:
@@ -126,8 +151,11 @@ def _cards_mask(size: int, count: int) -> Image.Image:
         x = size * 0.12 + i * size * 0.3
         y = size * 0.08 + (count - 1 - i) * size * 0.22
         box = [x, y, x + cw, y + ch]
-        draw.rounded_rectangle([box[0] - gap, box[1] - gap, box[2] + gap, box[3] + gap],
-                               radius=size * 0.06, fill=0)
+        draw.rounded_rectangle(
+            [box[0] - gap, box[1] - gap, box[2] + gap, box[3] + gap],
+            radius=size * 0.06,
+            fill=0,
+        )
         draw.rounded_rectangle(box, radius=size * 0.05, fill=255)
     return mask
 
@@ -145,8 +173,14 @@ def _shuffle_mask(size: int) -> Image.Image:
         tip = (c + r * math.cos(ang + 0.45), c + r * math.sin(ang + 0.45))
         base = (c + r * math.cos(ang), c + r * math.sin(ang))
         nx, ny = math.cos(ang), math.sin(ang)
-        draw.polygon([(base[0] + nx * width * 1.3, base[1] + ny * width * 1.3),
-                      (base[0] - nx * width * 1.3, base[1] - ny * width * 1.3), tip], fill=255)
+        draw.polygon(
+            [
+                (base[0] + nx * width * 1.3, base[1] + ny * width * 1.3),
+                (base[0] - nx * width * 1.3, base[1] - ny * width * 1.3),
+                tip,
+            ],
+            fill=255,
+        )
     return mask
 
 
@@ -160,8 +194,11 @@ def _symbol_mask(card: Card, size: int, corner: bool) -> Image.Image | None:
     if value == "reverse":
         return _reverse_mask(int(size * (0.85 if corner else 1.05)))
     if value == "draw2":
-        return _text_mask("+2", int(size * 0.7), False, False) if corner else \
-            _cards_mask(int(size * 1.0), 2)
+        return (
+            _text_mask("+2", int(size * 0.7), False, False)
+            if corner
+            else _cards_mask(int(size * 1.0), 2)
+        )
     if value == "wild-draw4" and corner:
         return _text_mask("+4", int(size * 0.7), False, False)
     if value == "wild-shuffle" and corner:
@@ -169,10 +206,18 @@ def _symbol_mask(card: Card, size: int, corner: bool) -> Image.Image | None:
     return None
 
 
-def _paste_mask(img: Image.Image, mask: Image.Image, center: tuple[float, float],
-                fill: RGB, outline: RGB | None = None, outline_px: int = 0,
-                shadow: RGB | None = None, shadow_px: int = 0, angle: float = 0.0,
-                flip: bool = False) -> None:
+def _paste_mask(
+    img: Image.Image,
+    mask: Image.Image,
+    center: tuple[float, float],
+    fill: RGB,
+    outline: RGB | None = None,
+    outline_px: int = 0,
+    shadow: RGB | None = None,
+    shadow_px: int = 0,
+    angle: float = 0.0,
+    flip: bool = False,
+) -> None:
     """Paint ``fill`` through ``mask`` centred at ``center`` with outline/shadow."""
     pad = outline_px + shadow_px + 2
     m = Image.new("L", (mask.width + 2 * pad, mask.height + 2 * pad), 0)
@@ -189,14 +234,20 @@ def _paste_mask(img: Image.Image, mask: Image.Image, center: tuple[float, float]
         grown = m.filter(ImageFilter.MaxFilter(3)) if outline_px else m
         layers.append((grown, shadow, (x + d, y + d)))
     if outline is not None and outline_px:
-        layers.append((m.filter(ImageFilter.MaxFilter(2 * outline_px + 1)), outline, (x, y)))
+        layers.append(
+            (m.filter(ImageFilter.MaxFilter(2 * outline_px + 1)), outline, (x, y))
+        )
     layers.append((m, fill, (x, y)))
     for layer, color, pos in layers:
         img.paste(Image.new("RGB", layer.size, color), pos, layer)
 
 
-def _four_colour_oval(img: Image.Image, box: tuple[float, float, float, float],
-                      palette: dict[str, RGB], angle: float) -> None:
+def _four_colour_oval(
+    img: Image.Image,
+    box: tuple[float, float, float, float],
+    palette: dict[str, RGB],
+    angle: float,
+) -> None:
     """A four-colour quadrant oval (wild), optionally tilted."""
     x0, y0, x1, y1 = box
     w, h = int(x1 - x0), int(y1 - y0)
@@ -204,15 +255,21 @@ def _four_colour_oval(img: Image.Image, box: tuple[float, float, float, float],
     draw = ImageDraw.Draw(layer)
     for i, color in enumerate(WILD_ORDER):
         start = (180, 270, 90, 0)[i]
-        draw.pieslice([0, 0, w - 1, h - 1], start, start + 90, fill=palette[color] + (255,))
+        draw.pieslice(
+            [0, 0, w - 1, h - 1], start, start + 90, fill=palette[color] + (255,)
+        )
     if angle:
         layer = layer.rotate(angle, resample=Image.BICUBIC, expand=True)
-    img.paste(layer, (round((x0 + x1 - layer.width) / 2), round((y0 + y1 - layer.height) / 2)),
-              layer)
+    img.paste(
+        layer,
+        (round((x0 + x1 - layer.width) / 2), round((y0 + y1 - layer.height) / 2)),
+        layer,
+    )
 
 
-def _four_cards(img: Image.Image, center: tuple[float, float], size: float,
-                palette: dict[str, RGB]) -> None:
+def _four_cards(
+    img: Image.Image, center: tuple[float, float], size: float, palette: dict[str, RGB]
+) -> None:
     """Four small cards in the four colours (wild draw four's centre)."""
     draw = ImageDraw.Draw(img)
     cw, ch = size * 0.36, size * 0.55
@@ -220,8 +277,9 @@ def _four_cards(img: Image.Image, center: tuple[float, float], size: float,
     for (dx, dy), color in zip(spots, ("blue", "green", "red", "yellow")):
         x = center[0] + dx * size - cw / 2
         y = center[1] + dy * size - ch / 2 + size * 0.05
-        draw.rounded_rectangle([x - 4, y - 4, x + cw + 4, y + ch + 4], radius=10,
-                               fill=(255, 255, 255))
+        draw.rounded_rectangle(
+            [x - 4, y - 4, x + cw + 4, y + ch + 4], radius=10, fill=(255, 255, 255)
+        )
         draw.rounded_rectangle([x, y, x + cw, y + ch], radius=8, fill=palette[color])
 
 
@@ -229,11 +287,14 @@ def _base(fill: RGB) -> tuple[Image.Image, Image.Image]:
     """A white-bordered card with ``fill`` inside, and its rounded-corner alpha."""
     w, h = _BASE_W, _BASE_H
     alpha = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(alpha).rounded_rectangle([0, 0, w - 1, h - 1], radius=w * 0.09, fill=255)
+    ImageDraw.Draw(alpha).rounded_rectangle(
+        [0, 0, w - 1, h - 1], radius=w * 0.09, fill=255
+    )
     img = Image.new("RGB", (w, h), (250, 250, 248))
     border = w * 0.07
-    ImageDraw.Draw(img).rounded_rectangle([border, border, w - 1 - border, h - 1 - border],
-                                          radius=w * 0.05, fill=fill)
+    ImageDraw.Draw(img).rounded_rectangle(
+        [border, border, w - 1 - border, h - 1 - border], radius=w * 0.05, fill=fill
+    )
     return img, alpha
 
 
@@ -254,32 +315,51 @@ def _render_base(label: str, design: str, variant: int) -> Image.Image:
 
     # Centre field.
     if card.value == "wild-custom":
-        draw.rounded_rectangle([w * 0.2, h * 0.24, w * 0.8, h * 0.76], radius=w * 0.05,
-                               fill=(246, 246, 240))
+        draw.rounded_rectangle(
+            [w * 0.2, h * 0.24, w * 0.8, h * 0.76],
+            radius=w * 0.05,
+            fill=(246, 246, 240),
+        )
     elif classic:
         layer = Image.new("L", (int(w * 0.74), int(h * 0.98)), 0)
-        ImageDraw.Draw(layer).ellipse([0, 0, layer.width - 1, layer.height - 1], fill=255)
+        ImageDraw.Draw(layer).ellipse(
+            [0, 0, layer.width - 1, layer.height - 1], fill=255
+        )
         if variant % 2 == 0 and not wild:
             ring = max(6, w // 45)
-            ImageDraw.Draw(layer).ellipse([ring, ring, layer.width - 1 - ring,
-                                           layer.height - 1 - ring], fill=0)
+            ImageDraw.Draw(layer).ellipse(
+                [ring, ring, layer.width - 1 - ring, layer.height - 1 - ring], fill=0
+            )
         layer = layer.rotate(-tilt * 0.75, resample=Image.BICUBIC, expand=True)
-        img.paste(Image.new("RGB", layer.size, white),
-                  (round(cx - layer.width / 2), round(cy - layer.height / 2)), layer)
+        img.paste(
+            Image.new("RGB", layer.size, white),
+            (round(cx - layer.width / 2), round(cy - layer.height / 2)),
+            layer,
+        )
         if wild:
-            _four_colour_oval(img, (w * 0.22, h * 0.16, w * 0.78, h * 0.84), palette,
-                              -tilt * 0.75)
+            _four_colour_oval(
+                img, (w * 0.22, h * 0.16, w * 0.78, h * 0.84), palette, -tilt * 0.75
+            )
     else:
         r = w * 0.4
         draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(244, 244, 242))
         for k in range(48):
             a = 2 * math.pi * k / 48
-            draw.line([(cx + r * 0.55 * math.cos(a), cy + r * 0.55 * math.sin(a)),
-                       (cx + r * 0.95 * math.cos(a), cy + r * 0.95 * math.sin(a))],
-                      fill=(222, 222, 222), width=2)
+            draw.line(
+                [
+                    (cx + r * 0.55 * math.cos(a), cy + r * 0.55 * math.sin(a)),
+                    (cx + r * 0.95 * math.cos(a), cy + r * 0.95 * math.sin(a)),
+                ],
+                fill=(222, 222, 222),
+                width=2,
+            )
         if wild:
-            _four_colour_oval(img, (cx - r * 0.8, cy - r * 0.8, cx + r * 0.8, cy + r * 0.8),
-                              palette, 0)
+            _four_colour_oval(
+                img,
+                (cx - r * 0.8, cy - r * 0.8, cx + r * 0.8, cy + r * 0.8),
+                palette,
+                0,
+            )
 
     # Centre symbol.
     ring_only = classic and variant % 2 == 0
@@ -293,14 +373,27 @@ def _render_base(label: str, design: str, variant: int) -> Image.Image:
         sym_fill, sym_outline, sym_shadow = white, dark, dark
     big = int(w * 0.62)
     mask = _symbol_mask(card, big, corner=False)
-    angle = 0.0 if card.value.isdigit() else (tilt if card.value == "reverse" and classic else 0)
+    angle = (
+        0.0
+        if card.value.isdigit()
+        else (tilt if card.value == "reverse" and classic else 0)
+    )
     if card.value == "wild-draw4":
         _four_cards(img, (cx, cy), w * 0.55, palette)
     elif card.value == "wild-shuffle":
         _paste_mask(img, _shuffle_mask(int(w * 0.5)), (cx, cy), white, dark, 4, dark, 5)
     elif mask is not None:
-        _paste_mask(img, mask, (cx, cy), sym_fill, sym_outline, 5 if sym_outline else 0,
-                    sym_shadow, 7, angle)
+        _paste_mask(
+            img,
+            mask,
+            (cx, cy),
+            sym_fill,
+            sym_outline,
+            5 if sym_outline else 0,
+            sym_shadow,
+            7,
+            angle,
+        )
 
     # Corner indices, top-left and bottom-right turned over.
     small = int(w * 0.2)
@@ -309,12 +402,25 @@ def _render_base(label: str, design: str, variant: int) -> Image.Image:
         cmask = _symbol_mask(card, small, corner=True)
         if cmask is not None:
             outline = dark if classic else None
-            _paste_mask(img, cmask, spot, white, outline, 2 if outline else 0, dark, 2,
-                        flip=flip)
+            _paste_mask(
+                img,
+                cmask,
+                spot,
+                white,
+                outline,
+                2 if outline else 0,
+                dark,
+                2,
+                flip=flip,
+            )
         else:  # wild, wild-custom: a small four-colour oval
             x, y = spot
-            _four_colour_oval(img, (x - w * 0.09, y - h * 0.06, x + w * 0.09, y + h * 0.06),
-                              palette, -tilt if classic else 0)
+            _four_colour_oval(
+                img,
+                (x - w * 0.09, y - h * 0.06, x + w * 0.09, y + h * 0.06),
+                palette,
+                -tilt if classic else 0,
+            )
     out = img.convert("RGBA")
     out.putalpha(alpha)
     return out
@@ -328,8 +434,9 @@ def _resize(img: Image.Image, height: int) -> Image.Image:
 
 
 @functools.lru_cache(maxsize=2048)
-def render_card(label: str, design: str = "modern", height: int = 300,
-                variant: int = 0) -> Image.Image:
+def render_card(
+    label: str, design: str = "modern", height: int = 300, variant: int = 0
+) -> Image.Image:
     """Draw one card face.
 
     Args:
@@ -363,17 +470,30 @@ def card_back(height: int = 300) -> Image.Image:
     layer = Image.new("L", (int(w * 0.8), int(h * 0.55)), 0)
     ImageDraw.Draw(layer).ellipse([0, 0, layer.width - 1, layer.height - 1], fill=255)
     layer = layer.rotate(-35, resample=Image.BICUBIC, expand=True)
-    img.paste(Image.new("RGB", layer.size, (215, 30, 30)),
-              (round(w / 2 - layer.width / 2), round(h / 2 - layer.height / 2)), layer)
-    _paste_mask(img, _text_mask("UNO", int(w * 0.3), True, False), (w / 2, h / 2),
-                (250, 210, 0), (20, 20, 20), 4, (20, 20, 20), 6, angle=20)
+    img.paste(
+        Image.new("RGB", layer.size, (215, 30, 30)),
+        (round(w / 2 - layer.width / 2), round(h / 2 - layer.height / 2)),
+        layer,
+    )
+    _paste_mask(
+        img,
+        _text_mask("UNO", int(w * 0.3), True, False),
+        (w / 2, h / 2),
+        (250, 210, 0),
+        (20, 20, 20),
+        4,
+        (20, 20, 20),
+        6,
+        angle=20,
+    )
     out = img.convert("RGBA")
     out.putalpha(alpha)
     return _resize(out, int(height))
 
 
-def sheet(design: str = "modern", height: int = 160, columns: int = 14,
-          variant: int = 0) -> Image.Image:
+def sheet(
+    design: str = "modern", height: int = 160, columns: int = 14, variant: int = 0
+) -> Image.Image:
     """All 56 faces on one RGB contact sheet (for eyeballing the renderer)."""
     faces = [render_card(label, design, height, variant) for label in CLASSES]
     fw, fh = faces[0].size

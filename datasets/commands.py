@@ -4,7 +4,7 @@ Layout under ``--out``::
 
     data.yaml                      # path, train, val, names (the card labels)
     images/{train,val}/000000.jpg
-    labels/{train,val}/000000.txt  # class cx cy w h (or class x1 y1 .. x4 y4 with --obb)
+    labels/{train,val}/000000.txt  # class cx cy w h (class x1 y1 .. x4 y4 with --obb)
 
 Scene ``i`` is drawn from ``numpy.random.default_rng([seed, i])``, so a data set
 depends only on ``--seed``, ``--count``, ``--imgsz`` and ``--val-fraction``; the
@@ -39,13 +39,22 @@ def label_lines(scene: Scene, obb: bool = False) -> list[str]:
     for cid, (x1, y1, x2, y2) in zip(scene.class_ids, scene.boxes()):
         if x2 - x1 < 2 or y2 - y1 < 2:
             continue
-        lines.append(f"{cid} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
-                     f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
+        lines.append(
+            f"{cid} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
+            f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}"
+        )
     return lines
 
 
-def write_dataset(out: Path, count: int, seed: int, imgsz: int = 640, obb: bool = False,
-                  val_fraction: float = 0.05, progress: bool = True) -> Path:
+def write_dataset(
+    out: Path,
+    count: int,
+    seed: int,
+    imgsz: int = 640,
+    obb: bool = False,
+    val_fraction: float = 0.05,
+    progress: bool = True,
+) -> Path:
     """Render ``count`` scenes into a YOLO data set and return its ``data.yaml``.
 
     Args:
@@ -71,11 +80,15 @@ def write_dataset(out: Path, count: int, seed: int, imgsz: int = 640, obb: bool 
         scene = compose_scene(np.random.default_rng([seed, i]), imgsz)
         split = "val" if i >= count - n_val else "train"
         name = f"{i:06d}"
-        cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), scene.image,
-                    [cv2.IMWRITE_JPEG_QUALITY, 92])
+        cv2.imwrite(
+            str(out / "images" / split / f"{name}.jpg"),
+            scene.image,
+            [cv2.IMWRITE_JPEG_QUALITY, 92],
+        )
         lines = label_lines(scene, obb)
         (out / "labels" / split / f"{name}.txt").write_text(
-            "".join(line + "\n" for line in lines))
+            "".join(line + "\n" for line in lines)
+        )
         stats["images"] += 1
         stats["cards"] += len(lines)
         stats["empty"] += not lines
@@ -84,10 +97,22 @@ def write_dataset(out: Path, count: int, seed: int, imgsz: int = 640, obb: bool 
     yaml_path.write_text(
         f"# tableref synth --count {count} --seed {seed} --imgsz {imgsz}"
         f"{' --obb' if obb else ''} --val-fraction {val_fraction}\n"
-        f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n{names}\n")
-    (out / "recipe.json").write_text(json.dumps(
-        {"count": count, "seed": seed, "imgsz": imgsz, "obb": obb,
-         "val_fraction": val_fraction, **stats}, indent=1) + "\n")
+        f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
+    )
+    (out / "recipe.json").write_text(
+        json.dumps(
+            {
+                "count": count,
+                "seed": seed,
+                "imgsz": imgsz,
+                "obb": obb,
+                "val_fraction": val_fraction,
+                **stats,
+            },
+            indent=1,
+        )
+        + "\n"
+    )
     return yaml_path
 
 
@@ -98,8 +123,12 @@ def synth_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="data set seed")
     parser.add_argument("--imgsz", type=int, default=640, help="image side in pixels")
     parser.add_argument("--obb", action="store_true", help="write oriented-box labels")
-    parser.add_argument("--val-fraction", type=float, default=0.05,
-                        help="share of images in the validation split")
+    parser.add_argument(
+        "--val-fraction",
+        type=float,
+        default=0.05,
+        help="share of images in the validation split",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -114,7 +143,14 @@ def synth(args: argparse.Namespace) -> int:
     if not 0 <= args.val_fraction < 1:
         print("tableref synth: --val-fraction must be in [0, 1)")
         return 2
-    path = write_dataset(args.out, args.count, args.seed, args.imgsz, args.obb,
-                         args.val_fraction, progress=not args.quiet)
+    path = write_dataset(
+        args.out,
+        args.count,
+        args.seed,
+        args.imgsz,
+        args.obb,
+        args.val_fraction,
+        progress=not args.quiet,
+    )
     print(f"wrote {args.count} images and {path}")
     return 0

@@ -30,7 +30,7 @@ def _backdrop(rng: np.random.Generator, size: int) -> np.ndarray:
     x, y = (int(v) for v in rng.integers(0, 192 - span + 1, 2))
     import cv2
 
-    patch = cv2.resize(bg[y:y + span, x:x + span], (size, size))
+    patch = cv2.resize(bg[y : y + span, x : x + span], (size, size))
     return patch * rng.uniform(0.6, 1.3, 3).astype(np.float32)
 
 
@@ -39,14 +39,22 @@ def _card_quad(rng: np.random.Generator, angle: float, height: float) -> np.ndar
     from datasets.cards import CARD_ASPECT
 
     w, h = height * CARD_ASPECT, height
-    quad = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    quad = np.array(
+        [[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]]
+    )
     c, s = np.cos(angle), np.sin(angle)
     quad = quad @ np.array([[c, s], [-s, c]])
     return quad + rng.normal(0, 0.04 * height, (4, 2))  # perspective
 
 
-def _warp_card(canvas: np.ndarray, label: str, design: str, variant: int,
-               quad: np.ndarray, tint: np.ndarray) -> None:
+def _warp_card(
+    canvas: np.ndarray,
+    label: str,
+    design: str,
+    variant: int,
+    quad: np.ndarray,
+    tint: np.ndarray,
+) -> None:
     import cv2
 
     bgr, alpha, up = _texture(label, design, variant, float(np.ptp(quad[:, 1])))
@@ -65,7 +73,9 @@ def card_crop(rng: np.random.Generator, label: str, size: int = 64) -> np.ndarra
 
     design = str(rng.choice(DESIGNS))
     variant = int(rng.integers(2))
-    angle = float(rng.uniform(-np.pi, np.pi) if rng.random() < 0.5 else rng.normal(0, 0.25))
+    angle = float(
+        rng.uniform(-np.pi, np.pi) if rng.random() < 0.5 else rng.normal(0, 0.25)
+    )
     quad = _card_quad(rng, angle, 100.0)
     lo, hi = quad.min(axis=0), quad.max(axis=0)
     # The detector's box: the card's bounds, a little loose or tight on each side.
@@ -82,16 +92,28 @@ def card_crop(rng: np.random.Generator, label: str, size: int = 64) -> np.ndarra
         _warp_card(canvas, other, design, variant, (back - lo) * to_crop, tint)
     _warp_card(canvas, label, design, variant, (quad - lo) * to_crop, tint)
     if rng.random() < 0.25:  # fingers over an edge
-        skin = tuple(float(v) for v in _SKINS[rng.integers(len(_SKINS))] * rng.uniform(0.75, 1.1))
+        skin = tuple(
+            float(v) for v in _SKINS[rng.integers(len(_SKINS))] * rng.uniform(0.75, 1.1)
+        )
         edge = rng.integers(4)
         for k in range(int(rng.integers(1, 4))):
             t = rng.uniform(0.1, 0.9)
             p = [(t * size, 0), (size, t * size), (t * size, size), (0, t * size)][edge]
-            q = (size / 2 + rng.normal(0, size * 0.15), size / 2 + rng.normal(0, size * 0.15))
-            q = (p[0] + (q[0] - p[0]) * rng.uniform(0.2, 0.45),
-                 p[1] + (q[1] - p[1]) * rng.uniform(0.2, 0.45))
-            cv2.line(canvas, (int(p[0]), int(p[1])), (int(q[0]), int(q[1])), skin,
-                     max(2, int(size * rng.uniform(0.08, 0.14))))
+            q = (
+                size / 2 + rng.normal(0, size * 0.15),
+                size / 2 + rng.normal(0, size * 0.15),
+            )
+            q = (
+                p[0] + (q[0] - p[0]) * rng.uniform(0.2, 0.45),
+                p[1] + (q[1] - p[1]) * rng.uniform(0.2, 0.45),
+            )
+            cv2.line(
+                canvas,
+                (int(p[0]), int(p[1])),
+                (int(q[0]), int(q[1])),
+                skin,
+                max(2, int(size * rng.uniform(0.08, 0.14))),
+            )
     return _degrade(rng, _light(rng, canvas))
 
 
@@ -105,23 +127,41 @@ def background_crop(rng: np.random.Generator, size: int = 64) -> np.ndarray:
     canvas = _backdrop(rng, size)
     kind = rng.random()
     if kind < 0.3:  # a card back
-        quad = _card_quad(rng, float(rng.uniform(-np.pi, np.pi)), size * rng.uniform(0.6, 1.0))
-        _warp_card(canvas, "back", "classic", 0, quad + size / 2, np.ones(3, np.float32))
+        quad = _card_quad(
+            rng, float(rng.uniform(-np.pi, np.pi)), size * rng.uniform(0.6, 1.0)
+        )
+        _warp_card(
+            canvas, "back", "classic", 0, quad + size / 2, np.ones(3, np.float32)
+        )
     elif kind < 0.6:  # coloured shapes
         for _ in range(int(rng.integers(1, 5))):
             colour = tuple(float(v) for v in rng.uniform(0, 255, 3))
             x, y = (int(v) for v in rng.integers(0, size, 2))
-            cv2.rectangle(canvas, (x, y), (x + int(rng.integers(5, size)),
-                                           y + int(rng.integers(5, size))), colour, -1)
+            cv2.rectangle(
+                canvas,
+                (x, y),
+                (x + int(rng.integers(5, size)), y + int(rng.integers(5, size))),
+                colour,
+                -1,
+            )
     elif kind < 0.8:  # a hand
         skin = tuple(float(v) for v in _SKINS[rng.integers(len(_SKINS))])
-        cv2.ellipse(canvas, (size // 2, size // 2), (size // 3, size // 2),
-                    float(rng.uniform(0, 180)), 0, 360, skin, -1)
+        cv2.ellipse(
+            canvas,
+            (size // 2, size // 2),
+            (size // 3, size // 2),
+            float(rng.uniform(0, 180)),
+            0,
+            360,
+            skin,
+            -1,
+        )
     return _degrade(rng, _light(rng, canvas))
 
 
-def crop_set(count: int, seed: int, size: int = 64,
-             background_share: float = 0.06) -> tuple[np.ndarray, np.ndarray]:
+def crop_set(
+    count: int, seed: int, size: int = 64, background_share: float = 0.06
+) -> tuple[np.ndarray, np.ndarray]:
     """Balanced labelled crops: (N, size, size, 3) uint8 BGR and (N,) int64 labels.
 
     About ``background_share`` of them are :func:`background_crop` (label
@@ -129,14 +169,18 @@ def crop_set(count: int, seed: int, size: int = 64,
     """
     rng = np.random.default_rng(seed)
     n_bg = int(round(count * background_share))
-    labels = np.concatenate([np.arange(count - n_bg) % len(CLASSES),
-                             np.full(n_bg, BACKGROUND)])
+    labels = np.concatenate(
+        [np.arange(count - n_bg) % len(CLASSES), np.full(n_bg, BACKGROUND)]
+    )
     rng.shuffle(labels)
     images = np.empty((count, size, size, 3), np.uint8)
     for i, cid in enumerate(labels):
         sample_rng = np.random.default_rng([seed, i])
-        images[i] = background_crop(sample_rng, size) if cid == BACKGROUND else \
-            card_crop(sample_rng, CLASSES[int(cid)], size)
+        images[i] = (
+            background_crop(sample_rng, size)
+            if cid == BACKGROUND
+            else card_crop(sample_rng, CLASSES[int(cid)], size)
+        )
     return images, labels.astype(np.int64)
 
 

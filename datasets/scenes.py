@@ -24,8 +24,17 @@ from datasets.cards import CARD_ASPECT, DESIGNS, card_back, render_card
 from referee.cards import CLASSES
 
 _TEX = 512  # card texture height in pixels (warped down to the scene)
-_SKINS = np.array([[60, 90, 150], [80, 120, 190], [100, 150, 220], [40, 65, 110],
-                   [120, 170, 230], [70, 105, 165]], dtype=np.float32)  # BGR
+_SKINS = np.array(
+    [
+        [60, 90, 150],
+        [80, 120, 190],
+        [100, 150, 220],
+        [40, 65, 110],
+        [120, 170, 230],
+        [70, 105, 165],
+    ],
+    dtype=np.float32,
+)  # BGR
 
 
 @dataclass
@@ -52,8 +61,9 @@ class Scene:
         return np.clip(box, 0, [w, h, w, h]).astype(np.float32)
 
 
-def _texture(label: str, design: str, variant: int,
-             height: float) -> tuple[np.ndarray, np.ndarray, float]:
+def _texture(
+    label: str, design: str, variant: int, height: float
+) -> tuple[np.ndarray, np.ndarray, float]:
     """A card face as float BGR and alpha arrays from a pyramid level near ``height``.
 
     Returns the arrays and the scale from texture-level pixels to full ``_TEX`` pixels.
@@ -70,7 +80,10 @@ def _texture(label: str, design: str, variant: int,
         for _ in range(level):
             rgba = cv2.pyrDown(rgba)
         bgr = rgba[:, :, 2::-1].astype(np.float32)
-        _TEXTURES[key] = (np.ascontiguousarray(bgr), rgba[:, :, 3].astype(np.float32) / 255)
+        _TEXTURES[key] = (
+            np.ascontiguousarray(bgr),
+            rgba[:, :, 3].astype(np.float32) / 255,
+        )
     bgr, alpha = _TEXTURES[key]
     return bgr, alpha, _TEX / bgr.shape[0]
 
@@ -85,13 +98,19 @@ def _smooth_noise(rng: np.random.Generator, size: int, cells: int) -> np.ndarray
 
 def _background(rng: np.random.Generator, size: int) -> tuple[np.ndarray, str]:
     """A table surface (float32 BGR 0..255) and its kind."""
-    kind = str(rng.choice(["wood", "cloth", "felt", "paper", "pattern", "dark", "room"],
-                          p=[0.22, 0.14, 0.14, 0.12, 0.12, 0.12, 0.14]))
+    kind = str(
+        rng.choice(
+            ["wood", "cloth", "felt", "paper", "pattern", "dark", "room"],
+            p=[0.22, 0.14, 0.14, 0.12, 0.12, 0.12, 0.14],
+        )
+    )
     yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) / size
     base = rng.uniform(20, 235, 3).astype(np.float32)
     if kind == "wood":
-        base = np.array([rng.uniform(30, 110), rng.uniform(60, 140), rng.uniform(100, 200)],
-                        np.float32)
+        base = np.array(
+            [rng.uniform(30, 110), rng.uniform(60, 140), rng.uniform(100, 200)],
+            np.float32,
+        )
         warp = _smooth_noise(rng, size, 4) * rng.uniform(2, 8)
         grain = np.sin((yy * rng.uniform(20, 80) + warp) * np.pi) * 0.5 + 0.5
         shade = 0.7 + 0.3 * grain + 0.15 * (_smooth_noise(rng, size, 32) - 0.5)
@@ -115,7 +134,10 @@ def _background(rng: np.random.Generator, size: int) -> tuple[np.ndarray, str]:
         img[:] = base
         other = rng.uniform(20, 235, 3)
         for _ in range(int(rng.integers(10, 60))):
-            c = tuple(float(v) for v in (other if rng.random() < 0.7 else rng.uniform(0, 255, 3)))
+            c = tuple(
+                float(v)
+                for v in (other if rng.random() < 0.7 else rng.uniform(0, 255, 3))
+            )
             x, y = (int(v) for v in rng.integers(0, size, 2))
             r = int(rng.integers(3, max(4, size // 10)))
             if rng.random() < 0.5:
@@ -130,14 +152,40 @@ def _background(rng: np.random.Generator, size: int) -> tuple[np.ndarray, str]:
         img[:] = rng.uniform(120, 230, 3)
         for _ in range(int(rng.integers(3, 9))):
             x0, y0 = (int(v) for v in rng.integers(-size // 4, size, 2))
-            x1, y1 = x0 + int(rng.integers(size // 8, size)), y0 + int(rng.integers(size // 8, size))
-            cv2.rectangle(img, (x0, y0), (x1, y1), tuple(float(v) for v in rng.uniform(10, 240, 3)), -1)
+            x1, y1 = (
+                x0 + int(rng.integers(size // 8, size)),
+                y0 + int(rng.integers(size // 8, size)),
+            )
+            cv2.rectangle(
+                img,
+                (x0, y0),
+                (x1, y1),
+                tuple(float(v) for v in rng.uniform(10, 240, 3)),
+                -1,
+            )
         if rng.random() < 0.6:
             skin = _SKINS[rng.integers(len(_SKINS))] * rng.uniform(0.7, 1.1)
             c = (int(rng.uniform(0.2, 0.8) * size), int(rng.uniform(0.2, 0.7) * size))
-            cv2.ellipse(img, c, (size // 6, size // 4), 0, 0, 360, tuple(float(v) for v in skin), -1)
-            cv2.ellipse(img, (c[0], c[1] - size // 5), (size // 5, size // 8), 0, 180, 360,
-                        (20.0, 20.0, 25.0), -1)
+            cv2.ellipse(
+                img,
+                c,
+                (size // 6, size // 4),
+                0,
+                0,
+                360,
+                tuple(float(v) for v in skin),
+                -1,
+            )
+            cv2.ellipse(
+                img,
+                (c[0], c[1] - size // 5),
+                (size // 5, size // 8),
+                0,
+                180,
+                360,
+                (20.0, 20.0, 25.0),
+                -1,
+            )
         img = cv2.GaussianBlur(img, (0, 0), size / 80)
     return np.clip(img, 0, 255).astype(np.float32), kind
 
@@ -163,27 +211,47 @@ def _placement(cx: float, cy: float, height: float, angle: float) -> np.ndarray:
     scale = height / _TEX
     tw, th = round(_TEX * CARD_ASPECT), _TEX
     c, s = np.cos(angle) * scale, np.sin(angle) * scale
-    return np.array([[c, -s, cx - c * tw / 2 + s * th / 2],
-                     [s, c, cy - s * tw / 2 - c * th / 2],
-                     [0, 0, 1]], dtype=np.float64)
+    return np.array(
+        [
+            [c, -s, cx - c * tw / 2 + s * th / 2],
+            [s, c, cy - s * tw / 2 - c * th / 2],
+            [0, 0, 1],
+        ],
+        dtype=np.float64,
+    )
 
 
-def _layout(rng: np.random.Generator, size: int, mode: str) -> list[tuple[float, float, float, float]]:
+def _layout(
+    rng: np.random.Generator, size: int, mode: str
+) -> list[tuple[float, float, float, float]]:
     """Card placements (cx, cy, height, angle) in back-to-front order."""
+
     def height_for(area: float) -> float:
         return float(np.sqrt(area * size * size / CARD_ASPECT))
 
     out = []
     if mode == "held":
         h = height_for(rng.uniform(0.12, 0.4))
-        out.append((rng.uniform(0.3, 0.7) * size, rng.uniform(0.3, 0.7) * size, h,
-                    rng.normal(0, 0.15)))
+        out.append(
+            (
+                rng.uniform(0.3, 0.7) * size,
+                rng.uniform(0.3, 0.7) * size,
+                h,
+                rng.normal(0, 0.15),
+            )
+        )
     elif mode == "pile":
         h = height_for(float(np.exp(rng.uniform(np.log(0.04), np.log(0.3)))))
         cx, cy = rng.uniform(0.25, 0.75, 2) * size
         for _ in range(int(rng.integers(2, 7))):
-            out.append((cx + rng.normal(0, h * 0.12), cy + rng.normal(0, h * 0.12), h,
-                        rng.uniform(-np.pi, np.pi)))
+            out.append(
+                (
+                    cx + rng.normal(0, h * 0.12),
+                    cy + rng.normal(0, h * 0.12),
+                    h,
+                    rng.uniform(-np.pi, np.pi),
+                )
+            )
     elif mode == "hand":
         n = int(rng.integers(3, 10))
         h = height_for(float(np.exp(rng.uniform(np.log(0.04), np.log(0.2)))))
@@ -196,29 +264,46 @@ def _layout(rng: np.random.Generator, size: int, mode: str) -> list[tuple[float,
     else:  # scatter
         for _ in range(int(rng.integers(2, 10))):
             area = float(np.exp(rng.uniform(np.log(0.03), np.log(0.12))))
-            out.append((rng.uniform(0.1, 0.9) * size, rng.uniform(0.1, 0.9) * size,
-                        height_for(area), rng.uniform(-np.pi, np.pi)))
+            out.append(
+                (
+                    rng.uniform(0.1, 0.9) * size,
+                    rng.uniform(0.1, 0.9) * size,
+                    height_for(area),
+                    rng.uniform(-np.pi, np.pi),
+                )
+            )
     return out
 
 
-def _paste(canvas: np.ndarray, owner: np.ndarray, bgr: np.ndarray, alpha: np.ndarray,
-           matrix: np.ndarray, ident: int, shadow: float) -> None:
+def _paste(
+    canvas: np.ndarray,
+    owner: np.ndarray,
+    bgr: np.ndarray,
+    alpha: np.ndarray,
+    matrix: np.ndarray,
+    ident: int,
+    shadow: float,
+) -> None:
     size = canvas.shape[0]
     a = cv2.warpPerspective(alpha, matrix, (size, size), flags=cv2.INTER_LINEAR)
     if shadow > 0:
-        sh = cv2.GaussianBlur(np.roll(a, (int(shadow), int(shadow)), (0, 1)), (0, 0),
-                              max(1.0, shadow))
+        sh = cv2.GaussianBlur(
+            np.roll(a, (int(shadow), int(shadow)), (0, 1)), (0, 0), max(1.0, shadow)
+        )
         canvas *= (1 - 0.45 * sh)[..., None]
     face = cv2.warpPerspective(bgr, matrix, (size, size), flags=cv2.INTER_LINEAR)
     canvas[:] = canvas * (1 - a[..., None]) + face * a[..., None]
     owner[a > 0.5] = ident
 
 
-def _fingers(rng: np.random.Generator, canvas: np.ndarray, owner: np.ndarray,
-             near: np.ndarray) -> None:
+def _fingers(
+    rng: np.random.Generator, canvas: np.ndarray, owner: np.ndarray, near: np.ndarray
+) -> None:
     """Skin-coloured finger shapes over the edge of a card at corners ``near``."""
     size = canvas.shape[0]
-    skin = tuple(float(v) for v in _SKINS[rng.integers(len(_SKINS))] * rng.uniform(0.75, 1.1))
+    skin = tuple(
+        float(v) for v in _SKINS[rng.integers(len(_SKINS))] * rng.uniform(0.75, 1.1)
+    )
     centre = near.mean(axis=0)
     edge = near[rng.integers(4)] * 0.5 + near[rng.integers(4)] * 0.5
     direction = edge - centre
@@ -229,8 +314,18 @@ def _fingers(rng: np.random.Generator, canvas: np.ndarray, owner: np.ndarray,
     normal = np.array([-direction[1], direction[0]])
     for k in range(int(rng.integers(1, 5))):
         start = edge + normal * (k - 1.5) * width * 1.9 + direction * card_h * 0.8
-        end = edge - direction * card_h * rng.uniform(0.05, 0.35) + normal * (k - 1.5) * width * 1.9
-        cv2.line(mask, tuple(int(v) for v in start), tuple(int(v) for v in end), 255, width * 2)
+        end = (
+            edge
+            - direction * card_h * rng.uniform(0.05, 0.35)
+            + normal * (k - 1.5) * width * 1.9
+        )
+        cv2.line(
+            mask,
+            tuple(int(v) for v in start),
+            tuple(int(v) for v in end),
+            255,
+            width * 2,
+        )
     m = mask.astype(np.float32)[..., None] / 255
     shade = cv2.GaussianBlur(m, (0, 0), max(1.0, width / 2))
     shade = shade[..., None] if shade.ndim == 2 else shade
@@ -243,9 +338,15 @@ def _visible(owner: np.ndarray, matrix: np.ndarray, ident: int) -> bool:
     """Is the card's identity readable: most of its centre, or one corner index?"""
     tw, th = _TEX * CARD_ASPECT, _TEX
     regions = {
-        "centre": [(tw * fx, th * fy) for fx in (0.35, 0.5, 0.65) for fy in (0.38, 0.5, 0.62)],
-        "tl": [(tw * fx, th * fy) for fx in (0.13, 0.2, 0.27) for fy in (0.08, 0.13, 0.18)],
-        "br": [(tw * fx, th * fy) for fx in (0.73, 0.8, 0.87) for fy in (0.82, 0.87, 0.92)],
+        "centre": [
+            (tw * fx, th * fy) for fx in (0.35, 0.5, 0.65) for fy in (0.38, 0.5, 0.62)
+        ],
+        "tl": [
+            (tw * fx, th * fy) for fx in (0.13, 0.2, 0.27) for fy in (0.08, 0.13, 0.18)
+        ],
+        "br": [
+            (tw * fx, th * fy) for fx in (0.73, 0.8, 0.87) for fy in (0.82, 0.87, 0.92)
+        ],
     }
     size = owner.shape[0]
     for points in regions.values():
@@ -262,7 +363,9 @@ def _visible(owner: np.ndarray, matrix: np.ndarray, ident: int) -> bool:
 CASTS = {"teal": 0.1, "warm": 0.3, "cool": 0.5, "neutral": 0.8}
 
 
-def _light(rng: np.random.Generator, img: np.ndarray, force: str | None = None) -> np.ndarray:
+def _light(
+    rng: np.random.Generator, img: np.ndarray, force: str | None = None
+) -> np.ndarray:
     """Shadows, glare, white-balance casts and exposure (float BGR in, float out).
 
     ``force`` picks the cast (a key of :data:`CASTS`) without changing the draws.
@@ -283,13 +386,19 @@ def _light(rng: np.random.Generator, img: np.ndarray, force: str | None = None) 
     gains = np.ones(3, np.float32)
     mix = np.eye(3, dtype=np.float32)
     if cast < 0.25:  # green/yellow webcam cast: blue turns teal
-        gains = np.array([rng.uniform(0.6, 0.9), rng.uniform(1.0, 1.15), rng.uniform(0.85, 1.05)])
+        gains = np.array(
+            [rng.uniform(0.6, 0.9), rng.uniform(1.0, 1.15), rng.uniform(0.85, 1.05)]
+        )
         mix[1, 0] = rng.uniform(0.1, 0.35)  # green picks up blue
     elif cast < 0.45:  # warm light: yellow and red drift together
-        gains = np.array([rng.uniform(0.55, 0.85), rng.uniform(0.85, 1.0), rng.uniform(1.0, 1.2)])
+        gains = np.array(
+            [rng.uniform(0.55, 0.85), rng.uniform(0.85, 1.0), rng.uniform(1.0, 1.2)]
+        )
         mix[2, 1] = rng.uniform(0.0, 0.2)
     elif cast < 0.6:  # cool light
-        gains = np.array([rng.uniform(1.0, 1.2), rng.uniform(0.95, 1.05), rng.uniform(0.7, 0.95)])
+        gains = np.array(
+            [rng.uniform(1.0, 1.2), rng.uniform(0.95, 1.05), rng.uniform(0.7, 0.95)]
+        )
     else:
         gains = rng.uniform(0.9, 1.1, 3)
     mix = mix / mix.sum(axis=1, keepdims=True)
@@ -310,20 +419,25 @@ def _degrade(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         k = int(rng.integers(3, max(4, size // 40)))
         kernel = np.zeros((k, k), np.float32)
         kernel[k // 2] = 1 / k
-        rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1)
+        rot = cv2.getRotationMatrix2D(
+            (k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1
+        )
         kernel = cv2.warpAffine(kernel, rot, (k, k))
         img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
     if rng.random() < 0.6:
         img = img + rng.normal(0, rng.uniform(2, 12), img.shape).astype(np.float32)
     out = np.clip(img, 0, 255).astype(np.uint8)
     if rng.random() < 0.6:
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 90))])
+        ok, buf = cv2.imencode(
+            ".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 90))]
+        )
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return out
 
 
-def compose_scene(rng: np.random.Generator, imgsz: int = 640,
-                  empty_fraction: float = 0.08) -> Scene:
+def compose_scene(
+    rng: np.random.Generator, imgsz: int = 640, empty_fraction: float = 0.08
+) -> Scene:
     """Draw one labelled table scene.
 
     Args:
@@ -338,11 +452,15 @@ def compose_scene(rng: np.random.Generator, imgsz: int = 640,
     canvas, kind = _background(rng, size)
     cam = _camera(rng, size)
     if not np.allclose(cam, np.eye(3)):
-        canvas = cv2.warpPerspective(canvas, cam, (size, size), borderMode=cv2.BORDER_REFLECT)
+        canvas = cv2.warpPerspective(
+            canvas, cam, (size, size), borderMode=cv2.BORDER_REFLECT
+        )
     owner = np.full((size, size), -2, np.int32)
     cards: list[tuple[int, int, np.ndarray]] = []
     if rng.random() >= empty_fraction:
-        mode = str(rng.choice(["scatter", "pile", "hand", "held"], p=[0.4, 0.15, 0.2, 0.25]))
+        mode = str(
+            rng.choice(["scatter", "pile", "hand", "held"], p=[0.4, 0.15, 0.2, 0.25])
+        )
         if kind == "room":
             mode = "held"
         design = str(rng.choice(DESIGNS))
@@ -361,8 +479,9 @@ def compose_scene(rng: np.random.Generator, imgsz: int = 640,
         if cards and (mode == "held" or rng.random() < 0.3):
             ident, _, matrix = cards[int(rng.integers(len(cards)))]
             tw, th = _TEX * CARD_ASPECT, _TEX
-            quad = cv2.perspectiveTransform(np.float32([[[0, 0], [tw, 0], [tw, th], [0, th]]]),
-                                            matrix)[0]
+            quad = cv2.perspectiveTransform(
+                np.float32([[[0, 0], [tw, 0], [tw, th], [0, th]]]), matrix
+            )[0]
             _fingers(rng, canvas, owner, quad)
     scene = Scene(_degrade(rng, _light(rng, canvas)))
     tw, th = _TEX * CARD_ASPECT, _TEX
@@ -378,9 +497,14 @@ def compose_scene(rng: np.random.Generator, imgsz: int = 640,
     return scene
 
 
-def compose_single(rng: np.random.Generator, label: str, imgsz: int = 320,
-                   design: str | None = None, angle: float | None = None,
-                   cast: str | None = None) -> Scene:
+def compose_single(
+    rng: np.random.Generator,
+    label: str,
+    imgsz: int = 320,
+    design: str | None = None,
+    angle: float | None = None,
+    cast: str | None = None,
+) -> Scene:
     """One card of a given label on a table, for targeted tests (hard pairs).
 
     Args:
@@ -399,14 +523,26 @@ def compose_single(rng: np.random.Generator, label: str, imgsz: int = 320,
     h = float(np.sqrt(area * size * size / CARD_ASPECT))
     theta = float(rng.normal(0, 0.3) if angle is None else angle)
     bgr, alpha, up = _texture(label, design, int(rng.integers(2)), h)
-    matrix = _placement(size / 2 + rng.normal(0, size * 0.05),
-                        size / 2 + rng.normal(0, size * 0.05), h, theta)
-    _paste(canvas, owner, bgr * rng.uniform(0.9, 1.05, 3).astype(np.float32), alpha,
-           matrix @ np.diag([up, up, 1.0]), 0, rng.uniform(0, 0.01) * size)
+    matrix = _placement(
+        size / 2 + rng.normal(0, size * 0.05),
+        size / 2 + rng.normal(0, size * 0.05),
+        h,
+        theta,
+    )
+    _paste(
+        canvas,
+        owner,
+        bgr * rng.uniform(0.9, 1.05, 3).astype(np.float32),
+        alpha,
+        matrix @ np.diag([up, up, 1.0]),
+        0,
+        rng.uniform(0, 0.01) * size,
+    )
     scene = Scene(_degrade(rng, _light(rng, canvas, cast)))
     tw, th = _TEX * CARD_ASPECT, _TEX
-    quad = cv2.perspectiveTransform(np.float32([[[0, 0], [tw, 0], [tw, th], [0, th]]]),
-                                    matrix)[0]
+    quad = cv2.perspectiveTransform(
+        np.float32([[[0, 0], [tw, 0], [tw, th], [0, th]]]), matrix
+    )[0]
     scene.class_ids = [CLASSES.index(label)]
     scene.corners = quad[None].astype(np.float32)
     return scene

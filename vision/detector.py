@@ -9,6 +9,12 @@ By default it loads ``models/uno-yolo11n_openvino_model`` (OpenVINO, about 3x
 faster than PyTorch on this CPU, run with torch at one thread) and falls back to
 ``models/uno-yolo11n.pt``. Pre- and post-processing are Ultralytics' own
 (letterbox to the working size, NMS), so boxes come back in the frame's pixels.
+
+Two stages (see ``docs/detector.md``): YOLO proposes boxes, and the crop
+classifier ``models/uno-cardnet.pt`` (:func:`card_net`) names each box or rejects
+it as "no card". The classifier learns card identity from rendered crops far
+faster than the detector's own class head on this CPU; without it the YOLO labels
+are used alone.
 """
 
 from __future__ import annotations
@@ -38,22 +44,32 @@ def card_net(n_classes: int = len(CLASSES) + 1, width: int = 16):
     import torch.nn as nn
 
     def block(cin: int, cout: int, stride: int) -> list:
-        return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
-                nn.ReLU(inplace=True)]
+        return [
+            nn.Conv2d(cin, cout, 3, stride, 1, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+        ]
 
     w = [width, width * 2, width * 4, width * 6]
     layers = block(3, w[0], 2) + block(w[0], w[0], 1)
     for a, b in zip(w, w[1:]):
         layers += block(a, b, 2) + block(b, b, 1)
-    return nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1),
-                         nn.Linear(w[-1], n_classes))
+    return nn.Sequential(
+        *layers,
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Dropout(0.1),
+        nn.Linear(w[-1], n_classes),
+    )
 
 
 def crops_to_tensor(crops: np.ndarray):
     """(N, H, W, 3) uint8 BGR crops -> (N, 3, H, W) float tensor in [0, 1]."""
     import torch
 
-    return torch.from_numpy(np.ascontiguousarray(crops)).permute(0, 3, 1, 2).float() / 255
+    return (
+        torch.from_numpy(np.ascontiguousarray(crops)).permute(0, 3, 1, 2).float() / 255
+    )
 
 
 def crop_boxes(frame: np.ndarray, xyxy: np.ndarray, size: int = CROP) -> np.ndarray:
@@ -65,7 +81,7 @@ def crop_boxes(frame: np.ndarray, xyxy: np.ndarray, size: int = CROP) -> np.ndar
     for i, (x1, y1, x2, y2) in enumerate(xyxy):
         x1, y1 = int(max(0, np.floor(x1))), int(max(0, np.floor(y1)))
         x2, y2 = int(min(w, np.ceil(x2))), int(min(h, np.ceil(y2)))
-        patch = frame[y1:max(y2, y1 + 1), x1:max(x2, x1 + 1)]
+        patch = frame[y1 : max(y2, y1 + 1), x1 : max(x2, x1 + 1)]
         out[i] = cv2.resize(patch, (size, size), interpolation=cv2.INTER_AREA)
     return out
 
@@ -101,20 +117,28 @@ class Detector:
         FileNotFoundError: the model file is missing.
     """
 
-    def __init__(self, model_path: str | Path | None = None, imgsz: int = IMGSZ,
-                 conf: float = CONF, iou: float = 0.5, max_det: int = 50,
-                 torch_threads: int | None = None,
-                 classifier: str | Path | bool | None = None,
-                 box_conf: float = BOX_CONF) -> None:
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        imgsz: int = IMGSZ,
+        conf: float = CONF,
+        iou: float = 0.5,
+        max_det: int = 50,
+        torch_threads: int | None = None,
+        classifier: str | Path | bool | None = None,
+        box_conf: float = BOX_CONF,
+    ) -> None:
         path = Path(model_path) if model_path is not None else default_model()
         if not path.exists():
             raise FileNotFoundError(
-                f"no detector model at {path}; run 'tableref train --ship' to make one")
+                f"no detector model at {path}; run 'tableref train --ship' to make one"
+            )
         self.path = path
         self.backend = "pytorch" if path.suffix == ".pt" else "openvino"
         from vision.ultralytics_setup import setup
 
         threads = torch_threads or (2 if self.backend == "pytorch" else 1)
+        self.threads = threads
         setup(torch_threads=threads)
         from ultralytics import YOLO
 
@@ -126,7 +150,9 @@ class Detector:
         names = self.model.names if self.backend == "pytorch" else None
         self.names = CLASSES
         if names and [names[i] for i in sorted(names)] != list(CLASSES):
-            raise ValueError(f"{path} was not trained on the card labels of referee.cards")
+            raise ValueError(
+                f"{path} was not trained on the card labels of referee.cards"
+            )
         self.box_conf = float(box_conf)
         self.classifier = None
         if classifier is None:
@@ -162,11 +188,20 @@ class Detector:
             frame = frame[:, :, :3]
         if frame.dtype != np.uint8:
             frame = np.clip(frame, 0, 255).astype(np.uint8)
+        import torch
+
+        torch.set_num_threads(self.threads)  # Ultralytics' device selection resets it
         two_stage = self.classifier is not None
-        result = self.model.predict(np.ascontiguousarray(frame), imgsz=self.imgsz,
-                                    conf=self.box_conf if two_stage else self.conf,
-                                    iou=self.iou, max_det=self.max_det, verbose=False,
-                                    device="cpu", agnostic_nms=two_stage)[0]
+        result = self.model.predict(
+            np.ascontiguousarray(frame),
+            imgsz=self.imgsz,
+            conf=self.box_conf if two_stage else self.conf,
+            iou=self.iou,
+            max_det=self.max_det,
+            verbose=False,
+            device="cpu",
+            agnostic_nms=two_stage,
+        )[0]
         boxes = result.boxes
         if boxes is None or len(boxes) == 0:
             return Detections.empty()
@@ -180,12 +215,16 @@ class Detector:
         order = np.argsort(-confidence, kind="stable")
         return Detections(xyxy[order], confidence[order], class_id[order])
 
-    def _classify(self, frame: np.ndarray, xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Label and probability of each box's crop (label ``len(CLASSES)``: no card)."""
+    def _classify(
+        self, frame: np.ndarray, xyxy: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Label and probability of each box's crop (``len(CLASSES)``: no card)."""
         import torch
 
         with torch.no_grad():
-            logits = self.classifier(crops_to_tensor(crop_boxes(frame, xyxy, self.crop)))
+            logits = self.classifier(
+                crops_to_tensor(crop_boxes(frame, xyxy, self.crop))
+            )
             prob = torch.softmax(logits, dim=1)
             best, label = prob.max(dim=1)
         return label.numpy().astype(np.int32), best.numpy().astype(np.float32)

@@ -22,18 +22,38 @@ ROOT = Path(__file__).resolve().parent.parent
 # previous stage's last.pt on a fresh set) can be appended; the CPU budget of the
 # first release left no room for one.
 RECIPE: dict = {
-    "synth_imgsz": 320, "val_fraction": 0.05,
-    "model": "yolo11n.yaml", "imgsz": 256, "batch": 8, "seed": 0,
+    "synth_imgsz": 320,
+    "val_fraction": 0.05,
+    "model": "yolo11n.yaml",
+    "imgsz": 256,
+    "batch": 8,
+    "seed": 0,
     "hyp": {
-        "fraction": 0.8, "optimizer": "AdamW", "lrf": 0.05,
-        "momentum": 0.9, "nbs": 8, "cos_lr": False,
-        "mosaic": 0.0, "close_mosaic": 0, "fliplr": 0.0, "degrees": 0.0,
-        "hsv_h": 0.01, "hsv_s": 0.5, "hsv_v": 0.4, "scale": 0.4, "translate": 0.1,
+        "fraction": 0.8,
+        "optimizer": "AdamW",
+        "lrf": 0.05,
+        "momentum": 0.9,
+        "nbs": 8,
+        "cos_lr": False,
+        "mosaic": 0.0,
+        "close_mosaic": 0,
+        "fliplr": 0.0,
+        "degrees": 0.0,
+        "hsv_h": 0.01,
+        "hsv_s": 0.5,
+        "hsv_v": 0.4,
+        "scale": 0.4,
+        "translate": 0.1,
         "val": False,
     },
     "stages": [
-        {"synth_seed": 0, "synth_count": 3150, "epochs": 5, "lr0": 0.0015,
-         "warmup_epochs": 0.3},
+        {
+            "synth_seed": 0,
+            "synth_count": 3150,
+            "epochs": 5,
+            "lr0": 0.0015,
+            "warmup_epochs": 0.3,
+        },
     ],
 }
 
@@ -41,40 +61,91 @@ RECIPE: dict = {
 def train_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``tableref train``."""
     r = RECIPE
-    parser.add_argument("--data", type=Path, default=None,
-                        help="train once on this data.yaml instead of the recipe's stages")
-    parser.add_argument("--epochs", type=int, default=r["stages"][0]["epochs"],
-                        help="epochs with --data")
-    parser.add_argument("--data-root", type=Path, default=ROOT / "data",
-                        help="where the recipe's synthetic sets are rendered")
-    parser.add_argument("--stages", type=int, default=len(r["stages"]),
-                        help="run only the recipe's first N stages")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="train once on this data.yaml instead of the recipe's stages",
+    )
+    parser.add_argument(
+        "--epochs",
+        type=int,
+        default=r["stages"][0]["epochs"],
+        help="epochs with --data",
+    )
+    parser.add_argument(
+        "--data-root",
+        type=Path,
+        default=ROOT / "data",
+        help="where the recipe's synthetic sets are rendered",
+    )
+    parser.add_argument(
+        "--stages",
+        type=int,
+        default=len(r["stages"]),
+        help="run only the recipe's first N stages",
+    )
     parser.add_argument("--imgsz", type=int, default=r["imgsz"])
     parser.add_argument("--batch", type=int, default=r["batch"])
     parser.add_argument("--seed", type=int, default=r["seed"])
     parser.add_argument("--threads", type=int, default=2, help="torch threads")
     parser.add_argument("--project", type=Path, default=ROOT / "runs")
-    parser.add_argument("--name", default="uno-yolo11n",
-                        help="run name (stage k > 1 runs as NAME-stageK)")
-    parser.add_argument("--stop-after", type=int, default=None,
-                        help="end the last run after this many epochs of its schedule "
-                             "(reproduces a checkpoint of a run that was cut short)")
-    parser.add_argument("--weights", type=Path, default=None,
-                        help="with --ship and no training: ship these weights")
-    parser.add_argument("--ship", action="store_true",
-                        help="copy the final last.pt to models/ and export OpenVINO there")
-    parser.add_argument("--classifier", action="store_true",
-                        help="train the crop classifier (CLASSIFIER_RECIPE) instead")
+    parser.add_argument(
+        "--name",
+        default="uno-yolo11n",
+        help="run name (stage k > 1 runs as NAME-stageK)",
+    )
+    parser.add_argument(
+        "--stop-after",
+        type=int,
+        default=None,
+        help="end the last run after this many epochs of its schedule "
+        "(reproduces a checkpoint of a run that was cut short)",
+    )
+    parser.add_argument(
+        "--weights",
+        type=Path,
+        default=None,
+        help="with --ship and no training: ship these weights",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="resume the interrupted run PROJECT/NAME from its last.pt",
+    )
+    parser.add_argument(
+        "--ship",
+        action="store_true",
+        help="copy the final last.pt to models/ and export OpenVINO there",
+    )
+    parser.add_argument(
+        "--classifier",
+        action="store_true",
+        help="train the crop classifier (CLASSIFIER_RECIPE) instead",
+    )
 
 
 # The crop classifier's recipe (tableref train --classifier).
-CLASSIFIER_RECIPE: dict = {"count": 48000, "val_count": 1140, "seed": 0, "size": 64,
-                           "width": 24, "epochs": 12, "batch": 64, "lr": 0.003,
-                           "label_smoothing": 0.05}
+CLASSIFIER_RECIPE: dict = {
+    "count": 48000,
+    "val_count": 1140,
+    "seed": 0,
+    "size": 64,
+    "width": 24,
+    "epochs": 12,
+    "batch": 64,
+    "lr": 0.003,
+    "label_smoothing": 0.05,
+}
 
 
-def train_classifier(out_dir: Path, threads: int = 1, recipe: dict | None = None,
-                     ship_to: Path | None = None) -> Path:
+def train_classifier(
+    out_dir: Path,
+    threads: int = 1,
+    recipe: dict | None = None,
+    ship_to: Path | None = None,
+    stop_after: int | None = None,
+) -> Path:
     """Train the crop classifier on rendered card crops; returns its checkpoint.
 
     Deterministic from the recipe's seed (torch at ``threads`` threads). Saves
@@ -99,8 +170,9 @@ def train_classifier(out_dir: Path, threads: int = 1, recipe: dict | None = None
     net = card_net(width=r.get("width", 16))
     steps = r["epochs"] * (len(x) // r["batch"])
     opt = torch.optim.AdamW(net.parameters(), lr=r["lr"], weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=r["lr"], total_steps=steps,
-                                                pct_start=0.15)
+    sched = torch.optim.lr_scheduler.OneCycleLR(
+        opt, max_lr=r["lr"], total_steps=steps, pct_start=0.15
+    )
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=r["label_smoothing"])
     gen = torch.Generator().manual_seed(r["seed"])
     xv_t, yv_t = crops_to_tensor(xv), torch.from_numpy(yv)
@@ -110,7 +182,7 @@ def train_classifier(out_dir: Path, threads: int = 1, recipe: dict | None = None
         order = torch.randperm(len(x), generator=gen).numpy()
         total = 0.0
         for b in range(len(x) // r["batch"]):
-            idx = np.sort(order[b * r["batch"]:(b + 1) * r["batch"]])
+            idx = np.sort(order[b * r["batch"] : (b + 1) * r["batch"]])
             logits = net(crops_to_tensor(x[idx]))
             loss = loss_fn(logits, torch.from_numpy(y[idx]))
             opt.zero_grad()
@@ -120,12 +192,29 @@ def train_classifier(out_dir: Path, threads: int = 1, recipe: dict | None = None
             total += loss.item()
         net.eval()
         with torch.no_grad():
-            pred = torch.cat([net(xv_t[i:i + 256]).argmax(1) for i in range(0, len(xv_t), 256)])
+            pred = torch.cat(
+                [net(xv_t[i : i + 256]).argmax(1) for i in range(0, len(xv_t), 256)]
+            )
         acc = float((pred == yv_t).float().mean())
-        print(f"epoch {epoch + 1}/{r['epochs']} loss {total / max(1, len(x) // r['batch']):.3f}"
-              f" val_acc {acc:.4f} ({time.time() - t0:.0f}s)", flush=True)
-        torch.save({"state_dict": net.state_dict(), "recipe": r, "epoch": epoch + 1,
-                    "val_acc": acc, "size": r["size"], "width": r.get("width", 16)}, path)
+        print(
+            f"epoch {epoch + 1}/{r['epochs']} "
+            f"loss {total / max(1, len(x) // r['batch']):.3f}"
+            f" val_acc {acc:.4f} ({time.time() - t0:.0f}s)",
+            flush=True,
+        )
+        torch.save(
+            {
+                "state_dict": net.state_dict(),
+                "recipe": r,
+                "epoch": epoch + 1,
+                "val_acc": acc,
+                "size": r["size"],
+                "width": r.get("width", 16),
+            },
+            path,
+        )
+        if stop_after is not None and epoch + 1 >= stop_after:
+            break
     if ship_to is not None:
         import shutil
 
@@ -147,8 +236,15 @@ def recipe_data(root: Path, count: int, seed: int, imgsz: int) -> Path:
     return write_dataset(out, count, seed, imgsz, val_fraction=RECIPE["val_fraction"])
 
 
-def _train_once(init: str, data: Path, run_dir: Path, epochs: int, args: argparse.Namespace,
-                stage: dict, stop_after: int | None) -> Path:
+def _train_once(
+    init: str,
+    data: Path,
+    run_dir: Path,
+    epochs: int,
+    args: argparse.Namespace,
+    stage: dict,
+    stop_after: int | None,
+) -> Path:
     """One Ultralytics training run; returns its last.pt."""
     import torch
     from ultralytics import YOLO
@@ -166,12 +262,30 @@ def _train_once(init: str, data: Path, run_dir: Path, epochs: int, args: argpars
     model.add_callback("on_pretrain_routine_start", fix_threads)
     model.add_callback("on_train_epoch_start", fix_threads)
     model.add_callback("on_fit_epoch_end", stop_early)
-    hyp = {**RECIPE["hyp"], "lr0": stage["lr0"], "warmup_epochs": stage["warmup_epochs"]}
+    hyp = {
+        **RECIPE["hyp"],
+        "lr0": stage["lr0"],
+        "warmup_epochs": stage["warmup_epochs"],
+    }
     model.train(
-        data=str(Path(data).resolve()), epochs=epochs, imgsz=args.imgsz, batch=args.batch,
-        seed=args.seed, deterministic=True, device="cpu", workers=0, amp=False,
-        plots=False, project=str(run_dir.parent), name=run_dir.name, exist_ok=True,
-        pretrained=False, cache=False, verbose=True, **hyp)
+        data=str(Path(data).resolve()),
+        epochs=epochs,
+        imgsz=args.imgsz,
+        batch=args.batch,
+        seed=args.seed,
+        deterministic=True,
+        device="cpu",
+        workers=0,
+        amp=False,
+        plots=False,
+        project=str(run_dir.parent),
+        name=run_dir.name,
+        exist_ok=True,
+        pretrained=False,
+        cache=False,
+        verbose=True,
+        **hyp,
+    )
     return run_dir / "weights" / "last.pt"
 
 
@@ -182,9 +296,12 @@ def train(args: argparse.Namespace) -> int:
     if args.classifier:
         from vision.detector import CLASSIFIER_NAME, MODEL_DIR
 
-        path = train_classifier(Path(args.project).resolve() / "cardnet",
-                                threads=args.threads,
-                                ship_to=MODEL_DIR / CLASSIFIER_NAME if args.ship else None)
+        path = train_classifier(
+            Path(args.project).resolve() / "cardnet",
+            threads=args.threads,
+            ship_to=MODEL_DIR / CLASSIFIER_NAME if args.ship else None,
+            stop_after=args.stop_after,
+        )
         print(f"trained: {path}")
         return 0
     if args.weights is not None:
@@ -195,19 +312,52 @@ def train(args: argparse.Namespace) -> int:
         return 0
     setup(verbose=True, torch_threads=args.threads)
     project = Path(args.project).resolve()
-    if args.data is not None:
-        weights = _train_once(RECIPE["model"], args.data, project / args.name, args.epochs,
-                              args, RECIPE["stages"][0], args.stop_after)
+    if args.resume:
+        import torch
+        from ultralytics import YOLO
+
+        weights = project / args.name / "weights" / "last.pt"
+        model = YOLO(str(weights))
+        model.add_callback(
+            "on_pretrain_routine_start", lambda _t: torch.set_num_threads(args.threads)
+        )
+        model.add_callback(
+            "on_train_epoch_start", lambda _t: torch.set_num_threads(args.threads)
+        )
+        model.train(resume=True)
+    elif args.data is not None:
+        weights = _train_once(
+            RECIPE["model"],
+            args.data,
+            project / args.name,
+            args.epochs,
+            args,
+            RECIPE["stages"][0],
+            args.stop_after,
+        )
     else:
         stages = RECIPE["stages"][: max(1, args.stages)]
         init = RECIPE["model"]
         for k, stage in enumerate(stages):
-            data = recipe_data(args.data_root, stage["synth_count"], stage["synth_seed"],
-                               RECIPE["synth_imgsz"])
+            data = recipe_data(
+                args.data_root,
+                stage["synth_count"],
+                stage["synth_seed"],
+                RECIPE["synth_imgsz"],
+            )
             name = args.name if k == 0 else f"{args.name}-stage{k + 1}"
             last = k == len(stages) - 1
-            init = str(_train_once(init, data, project / name, stage["epochs"], args, stage,
-                                   args.stop_after if last else None))
+            init = str(
+                _train_once(
+                    init,
+                    data,
+                    project / name,
+                    stage["epochs"],
+                    args,
+                    stage,
+                    args.stop_after if last else None,
+                )
+            )
         weights = Path(init)
     print(f"trained: {weights}")
     if args.ship:
@@ -222,7 +372,6 @@ def ship(weights: Path, imgsz: int) -> Path:
 
     setup()
     from ultralytics import YOLO
-
     from ultralytics.utils.torch_utils import strip_optimizer
 
     MODEL_DIR.mkdir(exist_ok=True)
@@ -230,7 +379,9 @@ def ship(weights: Path, imgsz: int) -> Path:
     shutil.copyfile(weights, target)
     strip_optimizer(str(target))  # EMA weights in half precision, no optimizer state
     model = YOLO(str(target))
-    exported = Path(model.export(format="openvino", imgsz=imgsz, half=False, dynamic=False))
+    exported = Path(
+        model.export(format="openvino", imgsz=imgsz, half=False, dynamic=False)
+    )
     final = MODEL_DIR / exported.name
     if exported.resolve() != final.resolve():
         if final.exists():
@@ -243,10 +394,15 @@ def ship(weights: Path, imgsz: int) -> Path:
 def detect_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``tableref detect``."""
     parser.add_argument("images", nargs="+", help="image files")
-    parser.add_argument("--json", action="store_true",
-                        help="JSON lines (the default; kept for clarity)")
-    parser.add_argument("--model", type=Path, default=None,
-                        help="an OpenVINO model folder or .pt file (default: shipped)")
+    parser.add_argument(
+        "--json", action="store_true", help="JSON lines (the default; kept for clarity)"
+    )
+    parser.add_argument(
+        "--model",
+        type=Path,
+        default=None,
+        help="an OpenVINO model folder or .pt file (default: shipped)",
+    )
     parser.add_argument("--conf", type=float, default=None, help="confidence threshold")
     parser.add_argument("--imgsz", type=int, default=None, help="inference size")
 
@@ -259,7 +415,11 @@ def detect(args: argparse.Namespace) -> int:
     from vision.detector import Detector
 
     try:
-        kwargs = {k: v for k, v in (("conf", args.conf), ("imgsz", args.imgsz)) if v is not None}
+        kwargs = {
+            k: v
+            for k, v in (("conf", args.conf), ("imgsz", args.imgsz))
+            if v is not None
+        }
         detector = Detector(args.model, **kwargs)
     except (FileNotFoundError, RuntimeError, ValueError) as exc:
         print(f"tableref detect: {exc}", file=sys.stderr)
@@ -274,7 +434,9 @@ def detect(args: argparse.Namespace) -> int:
                 raise ValueError("not a readable image")
             record["cards"] = detector.detect(frame).to_json()
         except (OSError, ValueError) as exc:
-            reason = "file not found" if isinstance(exc, FileNotFoundError) else str(exc)
+            reason = (
+                "file not found" if isinstance(exc, FileNotFoundError) else str(exc)
+            )
             record["error"] = reason
             failures += 1
         print(json.dumps(record), flush=True)

@@ -72,7 +72,7 @@ def _openvino_opt_out() -> None:
 
 
 def nms(boxes, scores, iou_threshold: float):  # torch tensors in and out
-    """Greedy non-maximum suppression with torchvision's semantics, in plain torch/numpy.
+    """Greedy non-maximum suppression with torchvision's semantics, in torch/numpy.
 
     Boxes are (N, 4) ``x1, y1, x2, y2``; a box is dropped when its IoU with a
     higher-scoring kept box is strictly greater than ``iou_threshold``. Returns the
@@ -86,8 +86,11 @@ def nms(boxes, scores, iou_threshold: float):  # torch tensors in and out
     order = torch.argsort(scores.detach().float(), descending=True, stable=True)
     b = boxes.detach()[order].double().cpu()
     area = (b[:, 2] - b[:, 0]).clamp(min=0) * (b[:, 3] - b[:, 1]).clamp(min=0)
-    keep = _greedy_rows(b.numpy(), area.numpy(), iou_threshold) if n > 4096 else \
-        _greedy_blocks(b, area, iou_threshold)
+    keep = (
+        _greedy_rows(b.numpy(), area.numpy(), iou_threshold)
+        if n > 4096
+        else _greedy_blocks(b, area, iou_threshold)
+    )
     return order[torch.as_tensor(keep, dtype=torch.long)].to(boxes.device)
 
 
@@ -125,8 +128,12 @@ def _greedy_rows(b: np.ndarray, area: np.ndarray, thr: float) -> list[int]:
             continue
         keep.append(i)
         rest = slice(i + 1, n)
-        iw = np.clip(np.minimum(b[i, 2], b[rest, 2]) - np.maximum(b[i, 0], b[rest, 0]), 0, None)
-        ih = np.clip(np.minimum(b[i, 3], b[rest, 3]) - np.maximum(b[i, 1], b[rest, 1]), 0, None)
+        iw = np.clip(
+            np.minimum(b[i, 2], b[rest, 2]) - np.maximum(b[i, 0], b[rest, 0]), 0, None
+        )
+        ih = np.clip(
+            np.minimum(b[i, 3], b[rest, 3]) - np.maximum(b[i, 1], b[rest, 1]), 0, None
+        )
         inter = iw * ih
         union = area[i] + area[rest] - inter
         iou = np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)

@@ -36,14 +36,16 @@ def test_all_faces_of_a_design_differ(design: str) -> None:
     faces = {label: _rgba(label, design) for label in CLASSES}
     labels = list(faces)
     for i, a in enumerate(labels):
-        for b in labels[i + 1:]:
+        for b in labels[i + 1 :]:
             diff = np.abs(faces[a] - faces[b]).mean()
             assert diff > 1.0, f"{a} and {b} look the same ({diff:.2f})"
 
 
 def test_designs_differ_and_variants_differ_for_classic() -> None:
     assert np.abs(_rgba("red-7", "modern") - _rgba("red-7", "classic")).mean() > 5
-    assert np.abs(_rgba("red-7", "classic", 0) - _rgba("red-7", "classic", 1)).mean() > 5
+    assert (
+        np.abs(_rgba("red-7", "classic", 0) - _rgba("red-7", "classic", 1)).mean() > 5
+    )
 
 
 def test_rendering_is_deterministic() -> None:
@@ -61,7 +63,7 @@ def test_nine_is_not_a_six_upside_down(design: str) -> None:
     turned = six[::-1, ::-1]
     # Without an underline the centre of a 6 turned over would nearly equal a 9's.
     h, w = six.shape[:2]
-    centre = np.s_[h // 4: 3 * h // 4, w // 6: 5 * w // 6]
+    centre = np.s_[h // 4 : 3 * h // 4, w // 6 : 5 * w // 6]
     assert np.abs(turned[centre] - nine[centre]).mean() > 3
 
 

@@ -36,7 +36,9 @@ def test_scenes_have_valid_labels_and_some_cards() -> None:
     assert total >= 12  # about two labelled cards a scene on average
 
 
-@pytest.mark.parametrize("angle,aspect", [(0.0, CARD_ASPECT), (np.pi / 2, 1 / CARD_ASPECT)])
+@pytest.mark.parametrize(
+    "angle,aspect", [(0.0, CARD_ASPECT), (np.pi / 2, 1 / CARD_ASPECT)]
+)
 def test_single_card_box_is_the_whole_card(angle: float, aspect: float) -> None:
     scene = compose_single(np.random.default_rng(1), "red-5", 256, angle=angle)
     assert scene.class_ids == [CLASSES.index("red-5")]
@@ -56,7 +58,7 @@ def test_single_card_pixels_lie_inside_the_box(seed: int) -> None:
     changed = np.abs(red.image.astype(int) - blue.image.astype(int)).max(axis=2) > 40
     inside = np.zeros_like(changed)
     pad = 8  # blur and JPEG blocks smear a few pixels past the edge
-    inside[max(0, y1 - pad):y2 + pad, max(0, x1 - pad):x2 + pad] = True
+    inside[max(0, y1 - pad) : y2 + pad, max(0, x1 - pad) : x2 + pad] = True
     assert changed[inside].mean() > 0.2
     assert changed[~inside].sum() == 0
 
@@ -74,8 +76,9 @@ def test_visibility_rule() -> None:
 
 
 def test_write_dataset_labels_match_the_scenes(tmp_path) -> None:
-    yaml_path = write_dataset(tmp_path / "set", count=6, seed=9, imgsz=128,
-                              val_fraction=0.34, progress=False)
+    yaml_path = write_dataset(
+        tmp_path / "set", count=6, seed=9, imgsz=128, val_fraction=0.34, progress=False
+    )
     text = yaml_path.read_text()
     assert "train: images/train" in text and "val: images/val" in text
     assert f"  55: {CLASSES[55]}" in text
@@ -92,7 +95,9 @@ def test_write_dataset_labels_match_the_scenes(tmp_path) -> None:
             cx, cy, w, h = map(float, row[1:])
             assert 0 < w <= 1 and 0 < h <= 1
             assert 0 <= cx - w / 2 + 1e-6 and cx + w / 2 <= 1 + 1e-6
-        image = path.parent.parent.parent / "images" / path.parent.name / f"{path.stem}.jpg"
+        image = (
+            path.parent.parent.parent / "images" / path.parent.name / f"{path.stem}.jpg"
+        )
         assert image.exists()
 
 
@@ -105,8 +110,23 @@ def test_obb_labels_have_four_corners() -> None:
 
 
 def test_synth_cli(tmp_path, capsys) -> None:
-    assert main(["synth", "--out", str(tmp_path / "s"), "--count", "2", "--seed", "1",
-                 "--imgsz", "96", "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "synth",
+                "--out",
+                str(tmp_path / "s"),
+                "--count",
+                "2",
+                "--seed",
+                "1",
+                "--imgsz",
+                "96",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     assert (tmp_path / "s" / "data.yaml").exists()
     assert len(list((tmp_path / "s" / "images").rglob("*.jpg"))) == 2
     assert main(["synth", "--out", str(tmp_path / "t"), "--count", "0"]) == 2

@@ -17,7 +17,9 @@ from vision.ultralytics_setup import nms, setup  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def reference_nms(boxes: list[list[float]], scores: list[float], thr: float) -> list[int]:
+def reference_nms(
+    boxes: list[list[float]], scores: list[float], thr: float
+) -> list[int]:
     """Textbook greedy NMS in plain Python (drop when IoU > thr)."""
     order = sorted(range(len(scores)), key=lambda i: -scores[i])
     keep: list[int] = []
@@ -35,7 +37,9 @@ def reference_nms(boxes: list[list[float]], scores: list[float], thr: float) -> 
     return keep
 
 
-@pytest.mark.parametrize("n,thr", [(0, 0.5), (1, 0.5), (50, 0.3), (400, 0.5), (400, 0.7)])
+@pytest.mark.parametrize(
+    "n,thr", [(0, 0.5), (1, 0.5), (50, 0.3), (400, 0.5), (400, 0.7)]
+)
 def test_nms_matches_reference(n: int, thr: float) -> None:
     gen = torch.Generator().manual_seed(n)
     xy = torch.rand(n, 2, generator=gen) * 200
@@ -47,7 +51,9 @@ def test_nms_matches_reference(n: int, thr: float) -> None:
 
 
 def test_nms_edge_cases() -> None:
-    boxes = torch.tensor([[0, 0, 10, 10], [0, 0, 10, 10], [20, 20, 30, 30], [5, 5, 5, 5.0]])
+    boxes = torch.tensor(
+        [[0, 0, 10, 10], [0, 0, 10, 10], [20, 20, 30, 30], [5, 5, 5, 5.0]]
+    )
     scores = torch.tensor([0.5, 0.9, 0.1, 0.3])
     # The duplicate with the lower score goes; the zero-area box stays.
     assert nms(boxes, scores, 0.5).tolist() == [1, 3, 2]
@@ -71,8 +77,9 @@ def test_torchvision_nms_works_after_setup_and_matches_ultralytics() -> None:
     xy = torch.rand(6000, 2, generator=gen) * 3000
     big = torch.cat([xy, xy + torch.rand(6000, 2, generator=gen) * 80 + 2], 1)
     big_scores = torch.rand(6000, generator=gen)
-    assert torch.equal(torchvision.ops.nms(big, big_scores, 0.5),
-                       TorchNMS.nms(big, big_scores, 0.5))
+    assert torch.equal(
+        torchvision.ops.nms(big, big_scores, 0.5), TorchNMS.nms(big, big_scores, 0.5)
+    )
     batched = torchvision.ops.batched_nms(boxes, scores, torch.arange(800) % 3, 0.45)
     assert len(batched) >= len(ours)
 
@@ -103,8 +110,14 @@ print(json.dumps({"attempts": attempts, "font": str(font),
 def test_setup_makes_no_network_attempt(tmp_path) -> None:
     env = dict(os.environ, HOME=str(tmp_path), YOLO_CONFIG_DIR=str(tmp_path / "yolo"))
     env.pop("YOLO_OFFLINE", None)
-    out = subprocess.run([sys.executable, "-c", PROBE, str(ROOT)], env=env, cwd=tmp_path,
-                         capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, str(ROOT)],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert report["attempts"] == []

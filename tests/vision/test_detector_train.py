@@ -6,8 +6,8 @@ import argparse
 
 import pytest
 
-from referee.cli import main
 from referee.cards import CLASSES as RECIPE_CLASSES
+from referee.cli import main
 from vision.detector_cli import RECIPE, recipe_data, train_arguments
 
 
@@ -31,8 +31,11 @@ def test_defaults_reproduce_the_recipe() -> None:
     parser = argparse.ArgumentParser()
     train_arguments(parser)
     args = parser.parse_args([])
-    assert (args.imgsz, args.batch, args.seed) == (RECIPE["imgsz"], RECIPE["batch"],
-                                                   RECIPE["seed"])
+    assert (args.imgsz, args.batch, args.seed) == (
+        RECIPE["imgsz"],
+        RECIPE["batch"],
+        RECIPE["seed"],
+    )
     assert args.stages == len(RECIPE["stages"]) and args.stop_after is None
 
 
@@ -50,8 +53,9 @@ def test_recipe_data_is_rendered_once(tmp_path, monkeypatch) -> None:
     assert len(list((tmp_path / "synth-s5-n2-64" / "images").rglob("*.jpg"))) == 2
 
 
-@pytest.mark.parametrize("bad", [["--count", "0"], ["--imgsz", "8"],
-                                 ["--val-fraction", "1.5"]])
+@pytest.mark.parametrize(
+    "bad", [["--count", "0"], ["--imgsz", "8"], ["--val-fraction", "1.5"]]
+)
 def test_synth_rejects_bad_arguments(tmp_path, bad, capsys) -> None:
     assert main(["synth", "--out", str(tmp_path), *bad]) == 2
     assert "tableref synth:" in capsys.readouterr().out
@@ -82,8 +86,11 @@ def test_classifier_training_runs_and_saves(tmp_path) -> None:
     pytest.importorskip("torch")
     from vision.detector_cli import train_classifier
 
-    path = train_classifier(tmp_path, 1, {"count": 120, "val_count": 40, "epochs": 1,
-                                          "batch": 32, "size": 32})
+    path = train_classifier(
+        tmp_path,
+        1,
+        {"count": 120, "val_count": 40, "epochs": 1, "batch": 32, "size": 32},
+    )
     import torch
 
     ckpt = torch.load(path, weights_only=True)
