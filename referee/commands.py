@@ -1,4 +1,4 @@
-"""Referee subcommands: ``replay``, ``rules``, ``demo``."""
+"""Referee subcommands: ``replay`` and ``rules`` (``demo`` lives in ``vision.commands``)."""
 
 from __future__ import annotations
 
@@ -59,18 +59,4 @@ def rules(args: argparse.Namespace) -> int:
     except KeyError as exc:
         print(f"tableref rules: {exc.args[0]}", file=sys.stderr)
         return 2
-    return 0
-
-
-def demo_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--log", default=str(DEMO_LOG), help="table log to referee")
-
-
-def demo(args: argparse.Namespace) -> int:
-    """Referee the bundled demo game and print the rulings as text."""
-    with open(args.log, encoding="utf-8") as fh:
-        result = replay_log(fh)
-    for r in result.rulings:
-        print(f"[{r.event:>3}] {r.ruling:<9} {r.rule:<28} {r.text}")
-    print(json.dumps(result.state(), ensure_ascii=False))
     return 0

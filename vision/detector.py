@@ -147,9 +147,13 @@ class Detector:
         self.iou = float(iou)
         self.max_det = int(max_det)
         self.model = YOLO(str(path), task="detect")
-        names = self.model.names if self.backend == "pytorch" else None
+        names = self.model.names if self.backend == "pytorch" else _export_names(path)
         self.names = CLASSES
-        if names and [names[i] for i in sorted(names)] != list(CLASSES):
+        # A one-class model ("a card") only proposes boxes: the crop classifier
+        # must name them (the shipped model's second training stage).
+        proposals_only = bool(names) and len(names) == 1
+        if (names and not proposals_only
+                and [names[i] for i in sorted(names)] != list(CLASSES)):
             raise ValueError(
                 f"{path} was not trained on the card labels of referee.cards"
             )
@@ -166,6 +170,11 @@ class Detector:
             net.load_state_dict(ckpt["state_dict"])
             self.classifier = net.eval()
             self.crop = int(ckpt.get("size", CROP))
+        if proposals_only and self.classifier is None:
+            raise ValueError(
+                f"{path} is a one-class card finder and needs the crop classifier "
+                f"({MODEL_DIR / CLASSIFIER_NAME})"
+            )
 
     def detect(self, frame_bgr: np.ndarray) -> Detections:
         """Detect cards in one BGR (or grey) uint8 frame.
@@ -228,3 +237,18 @@ class Detector:
             prob = torch.softmax(logits, dim=1)
             best, label = prob.max(dim=1)
         return label.numpy().astype(np.int32), best.numpy().astype(np.float32)
+
+
+def _export_names(path: Path) -> dict[int, str] | None:
+    """Class names recorded in an exported model folder's metadata.yaml, if any."""
+    meta = Path(path) / "metadata.yaml"
+    if not meta.is_file():
+        return None
+    import yaml
+
+    try:
+        names = (yaml.safe_load(meta.read_text(encoding="utf-8")) or {}).get("names")
+    except (OSError, yaml.YAMLError):
+        return None
+    return {int(k): str(v) for k, v in names.items()} if isinstance(names, dict) else None
+

@@ -88,8 +88,9 @@ def test_demo_log_shows_off_the_rules(capsys):
         assert need in rules, need
     assert not [r for r in result.rulings if r.rule.startswith("log.")]
     assert len(result.state()["rounds"]) >= 2 and len(result.state()["players"]) >= 3
-    assert main(["demo"]) == 0
-    assert "game-end" in capsys.readouterr().out
+    assert main(["replay", str(DEMO_LOG)]) == 0
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert out[-1]["ruling"] == "game-end" and out[-1]["scores"]
 
 
 def test_rules_listing_is_generic_over_registered_games(monkeypatch):
