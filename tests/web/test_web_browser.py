@@ -30,7 +30,7 @@ from referee.game import replay  # noqa: E402
 from web import create_app  # noqa: E402
 from web.camera import LogPlayer, read_demo_log  # noqa: E402
 
-TIMEOUT = 10_000  # ms
+TIMEOUT = 60_000  # ms: generous, a loaded 2-core CI machine is slow to render
 
 
 @pytest.fixture(scope="module")
