@@ -94,7 +94,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     models = {"openvino": MODEL_DIR / OPENVINO_NAME, "pytorch": MODEL_DIR / PT_NAME}
     wanted = list(models) if args.backend == "all" else [args.backend]
-    for name, extra in [(n, e) for n in wanted for e in ([], ["--no-classifier"])]:
+    # the shipped card finder is one-class: the runtime always runs the classifier
+    for name, extra in [(n, []) for n in wanted]:
         if not models[name].exists():
             print(f"{name}: no model at {models[name]}; skipped")
             continue

@@ -32,7 +32,7 @@ OPENVINO_NAME = "uno-yolo11n_openvino_model"
 CLASSIFIER_NAME = "uno-cardnet.pt"
 IMGSZ = 256
 CONF = 0.35
-BOX_CONF = 0.05  # YOLO score a box needs before the classifier looks at it
+BOX_CONF = 0.5  # YOLO score a box needs before the classifier looks at it
 CROP = 64
 
 
