@@ -14,6 +14,7 @@ install: $(STAMP)
 
 demo: $(STAMP)
 	$(VENV)/bin/tableref demo
+	@echo "To watch the demo on the referee's page: $(VENV)/bin/tableref serve   (then open http://127.0.0.1:8000/)"
 
 system-deps:
 	bash scripts/system-deps.sh
