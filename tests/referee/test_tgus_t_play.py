@@ -7,40 +7,7 @@ event after it is line n + 1. Players A, B, C sit clockwise, C deals, A begins.
 
 from __future__ import annotations
 
-import json
-from collections import defaultdict
-
-from referee.game import apply_safely
-from referee.log import read_log
-from referee.tgus_t import TgusTGame
-
-START = {"type": "start", "card": "red-5"}
-
-
-def run(rules, events, players=("A", "B", "C"), **header):
-    head = {
-        "type": "game",
-        "game": "uno",
-        "rules": rules,
-        "players": list(players),
-        "dealer": players[-1],
-        **header,
-    }
-    log = read_log([json.dumps(head)] + [json.dumps(e) for e in [START, *events]])
-    game = TgusTGame(log.header)  # directly: other games' imports cannot break these
-    by_line = defaultdict(list)
-    for event in log.events:
-        for r in apply_safely(game, event):
-            by_line[r.event].append(r)
-    return game.state(), by_line
-
-
-def play(player, *cards, **kw):
-    return {"type": "play", "player": player, "cards": list(cards), **kw}
-
-
-def draw(player, count=1):
-    return {"type": "draw", "player": player, "count": count}
+from test_tgus_t_support import START, draw, play, run  # noqa: F401
 
 
 def kinds(rulings):
