@@ -155,38 +155,30 @@ def leftover(game: TgusTGame, ev: Event) -> list[Ruling]:
     if player not in game.players:
         raise GameError(f"a leftover report needs a player, got {player!r}")
     if not o.leftover_draw:
-        return [
-            game.ruling(
-                ev,
-                "info",
-                "leftover",
-                f"{game.rules} has no forced draw for a hand without numbers.",
-            )
-        ]
+        return _leftover_info(
+            game, ev, f"{game.rules} has no forced draw for a hand without numbers."
+        )
     shown = ev.get("cards")
     if shown is not None and any(c.is_number for c in parse_cards(shown)):
-        return [
-            game.ruling(
-                ev,
-                "info",
-                "leftover",
-                f"{player}'s hand shows a number card, so there is no forced draw.",
-            )
-        ]
+        return _leftover_info(
+            game,
+            ev,
+            f"{player}'s hand shows a number card, so there is no forced draw.",
+        )
     if player in t.ranking or t.hands.get(player, 0) == 0:
-        return [
-            game.ruling(
-                ev,
-                "info",
-                "leftover",
-                f"{player} holds no cards, so there is nothing to report.",
-            )
-        ]
+        return _leftover_info(
+            game, ev, f"{player} holds no cards, so there is nothing to report."
+        )
     return [
         _force(
             game, ev, player, o.leftover_draw, 0, f"{player} holds only picture cards"
         )
     ]
+
+
+def _leftover_info(game: TgusTGame, ev: Event, text: str) -> list[Ruling]:
+    """An ``info`` ruling under the leftover rule: nothing is owed."""
+    return [game.ruling(ev, "info", "leftover", text)]
 
 
 def _force(
@@ -217,24 +209,14 @@ def catch_leftover(
     """A player points out that ``target`` missed the forced leftover draw."""
     t, o = game.t, game.opts
     if not o.leftover_draw:
-        return [
-            game.ruling(
-                ev,
-                "info",
-                "leftover",
-                f"{game.rules} has no forced draw for a hand without numbers.",
-            )
-        ]
+        return _leftover_info(
+            game, ev, f"{game.rules} has no forced draw for a hand without numbers."
+        )
     shown = ev.get("cards")
     if shown is not None and any(c.is_number for c in parse_cards(shown)):
-        return [
-            game.ruling(
-                ev,
-                "info",
-                "leftover",
-                f"{player}'s catch fails: {target}'s hand shows a number " "card.",
-            )
-        ]
+        return _leftover_info(
+            game, ev, f"{player}'s catch fails: {target}'s hand shows a number card."
+        )
     if target in t.leftover or t.hands.get(target, 0) == 0 or target in t.ranking:
         return [
             game.ruling(

@@ -51,7 +51,8 @@ class _EvidencePipeline:
         return None
 
 
-def test_camera_evidence_is_kept_by_the_store(tmp_path, monkeypatch):
+def _serve_with(tmp_path, monkeypatch, pipeline_class):
+    """Run ``serve`` (no real server) with ``pipeline_class`` as the camera."""
     import werkzeug.serving
 
     from web.commands import serve, serve_arguments
@@ -64,7 +65,7 @@ def test_camera_evidence_is_kept_by_the_store(tmp_path, monkeypatch):
 
     monkeypatch.setattr(werkzeug.serving, "make_server", make_server)
     monkeypatch.setitem(sys.modules, "vision.pipeline",
-                        types.SimpleNamespace(TablePipeline=_EvidencePipeline))
+                        types.SimpleNamespace(TablePipeline=pipeline_class))
     parser = argparse.ArgumentParser()
     serve_arguments(parser)
     args = parser.parse_args(["--db", str(tmp_path / "t.sqlite3"), "--players", "A",
@@ -72,6 +73,11 @@ def test_camera_evidence_is_kept_by_the_store(tmp_path, monkeypatch):
                               "--port", "0"])
     assert serve(args) == 0
     app = made[-1].app
+    return app
+
+
+def test_camera_evidence_is_kept_by_the_store(tmp_path, monkeypatch):
+    app = _serve_with(tmp_path, monkeypatch, _EvidencePipeline)
     table = app.extensions["tableref.table"]
     store = app.extensions["tableref.store"]
     app.extensions["tableref.start_camera"]("table.mp4")
@@ -94,26 +100,7 @@ class _RefusedEventPipeline(_EvidencePipeline):
 
 
 def test_a_refused_camera_event_does_not_stop_the_camera(tmp_path, monkeypatch):
-    import werkzeug.serving
-
-    from web.commands import serve, serve_arguments
-
-    made: list[_NoServer] = []
-
-    def make_server(host, port, app, threaded=True):
-        made.append(_NoServer(app))
-        return made[-1]
-
-    monkeypatch.setattr(werkzeug.serving, "make_server", make_server)
-    monkeypatch.setitem(sys.modules, "vision.pipeline",
-                        types.SimpleNamespace(TablePipeline=_RefusedEventPipeline))
-    parser = argparse.ArgumentParser()
-    serve_arguments(parser)
-    args = parser.parse_args(["--db", str(tmp_path / "t.sqlite3"), "--players", "A",
-                              "B", "--demo-log", "--demo-interval", "3600",
-                              "--port", "0"])
-    assert serve(args) == 0
-    app = made[-1].app
+    app = _serve_with(tmp_path, monkeypatch, _RefusedEventPipeline)
     table = app.extensions["tableref.table"]
     app.extensions["tableref.start_camera"]("table.mp4")
     table.camera.thread.join(10)
