@@ -111,7 +111,9 @@ class Detector:
 
     With a classifier, YOLO proposes boxes (class-agnostic NMS) and the classifier
     names each crop; ``confidence`` is then the classifier's probability of that
-    label, and crops it calls "no card" are dropped.
+    label, crops it calls "no card" are dropped, and ``data["probs"]`` holds each
+    kept card's probability for every label of ``CLASSES`` (for callers that can
+    weigh the runner-up, e.g. against the legal plays).
 
     Raises:
         FileNotFoundError: the model file is missing.
@@ -217,17 +219,21 @@ class Detector:
         xyxy = boxes.xyxy.cpu().numpy()
         confidence = boxes.conf.cpu().numpy()
         class_id = boxes.cls.cpu().numpy().astype(np.int32)
+        data: dict[str, np.ndarray] = {}
         if two_stage:
-            class_id, confidence = self._classify(frame, xyxy)
+            probs = self._classify(frame, xyxy)
+            class_id = probs.argmax(axis=1).astype(np.int32)
+            confidence = probs[np.arange(len(probs)), class_id]
             keep = (class_id < len(CLASSES)) & (confidence >= self.conf)
             xyxy, confidence, class_id = xyxy[keep], confidence[keep], class_id[keep]
+            data["probs"] = probs[keep, : len(CLASSES)]
         order = np.argsort(-confidence, kind="stable")
-        return Detections(xyxy[order], confidence[order], class_id[order])
+        return Detections(xyxy[order], confidence[order], class_id[order],
+                          data={k: v[order] for k, v in data.items()})
 
-    def _classify(
-        self, frame: np.ndarray, xyxy: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Label and probability of each box's crop (``len(CLASSES)``: no card)."""
+    def _classify(self, frame: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+        """(N, len(CLASSES) + 1) class probabilities of each box's crop; the last
+        column is "no card"."""
         import torch
 
         with torch.no_grad():
@@ -235,8 +241,7 @@ class Detector:
                 crops_to_tensor(crop_boxes(frame, xyxy, self.crop))
             )
             prob = torch.softmax(logits, dim=1)
-            best, label = prob.max(dim=1)
-        return label.numpy().astype(np.int32), best.numpy().astype(np.float32)
+        return prob.numpy().astype(np.float32)
 
 
 def _export_names(path: Path) -> dict[int, str] | None:

@@ -100,9 +100,25 @@ def test_classifier_names_true_boxes(detector) -> None:
     right = 0
     for seed, label in enumerate(LABELS):
         scene = compose_single(np.random.default_rng(200 + seed), label, 320)
-        ids, probs = detector._classify(scene.image, scene.boxes())
-        right += CLASSES[ids[0]] == label if ids[0] < len(CLASSES) else 0
+        probs = detector._classify(scene.image, scene.boxes())
+        assert probs.shape == (1, len(CLASSES) + 1)
+        assert abs(float(probs[0].sum()) - 1.0) < 1e-4
+        best = int(probs[0].argmax())
+        right += CLASSES[best] == label if best < len(CLASSES) else 0
     assert right >= 8, f"{right}/10 right"
+
+
+@needs_model
+def test_detections_carry_the_classifier_probabilities(detector) -> None:
+    """Each kept card carries its probability per label; the top one is its label."""
+    if detector.classifier is None:
+        pytest.skip("no crop classifier shipped")
+    dets = detector.detect(_scene(3, "green-5"))
+    assert len(dets) >= 1
+    probs = dets.data["probs"]
+    assert probs.shape == (len(dets), len(CLASSES))
+    assert (probs.argmax(axis=1) == dets.class_id).all()
+    assert np.allclose(probs.max(axis=1), dets.confidence)
 
 
 @needs_model
