@@ -132,12 +132,22 @@ def _arrow(
     )
 
 
-def _reverse_mask(size: int) -> Image.Image:
+def _reverse_mask(size: int, alt: bool = False) -> Image.Image:
+    """Two arrows pointing opposite ways along the diagonal.
+
+    ``alt`` draws them as most printed decks do: nearly in line, tails overlapping
+    in the middle (a long "S" along the diagonal); otherwise side by side.
+    """
     mask = Image.new("L", (size, size), 0)
     draw = ImageDraw.Draw(mask)
-    thick = size * 0.13
-    _arrow(draw, size * 0.3, size * 0.88, size * 0.72, thick, -1)
-    _arrow(draw, size * 0.7, size * 0.12, size * 0.72, thick, +1)
+    if alt:
+        thick = size * 0.12
+        _arrow(draw, size * 0.33, size * 0.67, size * 0.64, thick, -1)
+        _arrow(draw, size * 0.67, size * 0.33, size * 0.64, thick, +1)
+    else:
+        thick = size * 0.13
+        _arrow(draw, size * 0.3, size * 0.88, size * 0.72, thick, -1)
+        _arrow(draw, size * 0.7, size * 0.12, size * 0.72, thick, +1)
     return mask.rotate(-45, resample=Image.BICUBIC)
 
 
@@ -184,15 +194,27 @@ def _shuffle_mask(size: int) -> Image.Image:
     return mask
 
 
-def _symbol_mask(card: Card, size: int, corner: bool) -> Image.Image | None:
-    """The symbol of a coloured card (or a wild's corner text) as a mask."""
+# Glyphs some printed decks use instead of the font's digit: a flat-topped 3
+# (drawn with the Latin letter ezh, which has exactly that shape).
+_ALT_GLYPHS = {"3": "\u01b7"}
+
+
+def _symbol_mask(
+    card: Card, size: int, corner: bool, alt: bool = False
+) -> Image.Image | None:
+    """The symbol of a coloured card (or a wild's corner text) as a mask.
+
+    ``alt`` picks the other common print of a symbol (flat-topped 3, in-line
+    reverse arrows).
+    """
     value = card.value
     if value.isdigit():
-        return _text_mask(value, size, oblique=not corner, underline=value in "69")
+        text = _ALT_GLYPHS.get(value, value) if alt else value
+        return _text_mask(text, size, oblique=not corner, underline=value in "69")
     if value == "skip":
         return _skip_mask(int(size * (0.75 if corner else 0.95)))
     if value == "reverse":
-        return _reverse_mask(int(size * (0.85 if corner else 1.05)))
+        return _reverse_mask(int(size * (0.85 if corner else 1.05)), alt)
     if value == "draw2":
         return (
             _text_mask("+2", int(size * 0.7), False, False)
@@ -283,6 +305,43 @@ def _four_cards(
         draw.rounded_rectangle([x, y, x + cw, y + ch], radius=8, fill=palette[color])
 
 
+def _wild_word(
+    img: Image.Image,
+    center: tuple[float, float],
+    width: float,
+    palette: dict[str, RGB],
+    angle: float,
+) -> None:
+    """The word WILD across the centre, one colour per letter, outlined in black
+    (the older decks' wild)."""
+    size = int(width / 2.6)
+    font = _font(size, True)
+    letters = "WILD"
+    spans = [font.getlength(ch) for ch in letters]
+    pad = size // 3
+    layer = Image.new("RGBA", (int(sum(spans)) + 2 * pad, size * 2), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    x = pad
+    for ch, span, colour in zip(letters, spans, ("red", "yellow", "green", "blue")):
+        draw.text(
+            (x, pad // 2),
+            ch,
+            font=font,
+            fill=palette[colour] + (255,),
+            stroke_width=max(2, size // 12),
+            stroke_fill=(16, 16, 16, 255),
+        )
+        x += span
+    layer = layer.crop(layer.getbbox())
+    if angle:
+        layer = layer.rotate(angle, resample=Image.BICUBIC, expand=True)
+    img.paste(
+        layer,
+        (round(center[0] - layer.width / 2), round(center[1] - layer.height / 2)),
+        layer,
+    )
+
+
 def _base(fill: RGB) -> tuple[Image.Image, Image.Image]:
     """A white-bordered card with ``fill`` inside, and its rounded-corner alpha."""
     w, h = _BASE_W, _BASE_H
@@ -371,14 +430,17 @@ def _render_base(label: str, design: str, variant: int) -> Image.Image:
         sym_fill, sym_outline, sym_shadow = color, None, shade
     if wild:
         sym_fill, sym_outline, sym_shadow = white, dark, dark
+    alt = variant >= 2
     big = int(w * 0.62)
-    mask = _symbol_mask(card, big, corner=False)
+    mask = _symbol_mask(card, big, corner=False, alt=alt)
     angle = (
         0.0
         if card.value.isdigit()
-        else (tilt if card.value == "reverse" and classic else 0)
+        else (tilt if card.value == "reverse" and classic and not alt else 0)
     )
-    if card.value == "wild-draw4":
+    if card.value == "wild" and classic and alt:
+        _wild_word(img, (cx, cy), w * 0.8, palette, tilt * 0.45)
+    elif card.value == "wild-draw4":
         _four_cards(img, (cx, cy), w * 0.55, palette)
     elif card.value == "wild-shuffle":
         _paste_mask(img, _shuffle_mask(int(w * 0.5)), (cx, cy), white, dark, 4, dark, 5)
@@ -399,7 +461,7 @@ def _render_base(label: str, design: str, variant: int) -> Image.Image:
     small = int(w * 0.2)
     spots = [((w * 0.2, h * 0.13), False), ((w * 0.8, h * 0.87), True)]
     for spot, flip in spots:
-        cmask = _symbol_mask(card, small, corner=True)
+        cmask = _symbol_mask(card, small, corner=True, alt=alt)
         if cmask is not None:
             outline = dark if classic else None
             _paste_mask(
@@ -443,8 +505,10 @@ def render_card(
         label: a card label of :data:`referee.cards.CLASSES` or a short form (``R7``).
         design: ``"modern"`` or ``"classic"``.
         height: height in pixels (width is ``round(height * CARD_ASPECT)``).
-        variant: small style changes within a design (classic: 0 ring oval with
-            white symbol, 1 filled white oval with coloured symbol).
+        variant: small style changes within a design, 0-3 (classic: even ring
+            oval with white symbol, odd filled white oval with coloured symbol;
+            2 and 3 draw the other common print of some symbols: a flat-topped 3,
+            reverse arrows in line, the word WILD on a classic wild).
 
     Returns:
         An RGBA image with transparent rounded corners (cached: do not modify it).
@@ -459,7 +523,7 @@ def render_card(
     canonical = Card.from_label(label).label
     if canonical not in CLASSES:
         raise ValueError(f"{label!r} is not a card of the standard deck")
-    return _resize(_render_base(canonical, design, int(variant) % 2), int(height))
+    return _resize(_render_base(canonical, design, int(variant) % 4), int(height))
 
 
 @functools.lru_cache(maxsize=64)

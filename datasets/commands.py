@@ -54,6 +54,7 @@ def write_dataset(
     obb: bool = False,
     val_fraction: float = 0.05,
     progress: bool = True,
+    closeups: float = 0.0,
 ) -> Path:
     """Render ``count`` scenes into a YOLO data set and return its ``data.yaml``.
 
@@ -65,6 +66,8 @@ def write_dataset(
         obb: write oriented-box labels (4 corners) instead of axis-aligned boxes.
         val_fraction: share of images placed in the validation split.
         progress: show a tqdm progress bar.
+        closeups: share of card scenes showing one card close up
+            (:func:`datasets.scenes.compose_scene`'s ``closeup_fraction``).
     """
     from tqdm import tqdm
 
@@ -77,7 +80,9 @@ def write_dataset(
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
     stats = {"images": 0, "cards": 0, "empty": 0}
     for i in tqdm(range(count), desc="synth", unit="img", disable=not progress):
-        scene = compose_scene(np.random.default_rng([seed, i]), imgsz)
+        scene = compose_scene(
+            np.random.default_rng([seed, i]), imgsz, closeup_fraction=closeups
+        )
         split = "val" if i >= count - n_val else "train"
         name = f"{i:06d}"
         cv2.imwrite(
@@ -96,7 +101,8 @@ def write_dataset(
     names = "\n".join(f"  {i}: {name}" for i, name in enumerate(CLASSES))
     yaml_path.write_text(
         f"# tableref synth --count {count} --seed {seed} --imgsz {imgsz}"
-        f"{' --obb' if obb else ''} --val-fraction {val_fraction}\n"
+        f"{' --obb' if obb else ''} --val-fraction {val_fraction}"
+        f"{f' --closeups {closeups}' if closeups else ''}\n"
         f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
     )
     (out / "recipe.json").write_text(
@@ -107,6 +113,7 @@ def write_dataset(
                 "imgsz": imgsz,
                 "obb": obb,
                 "val_fraction": val_fraction,
+                "closeups": closeups,
                 **stats,
             },
             indent=1,
@@ -129,6 +136,12 @@ def synth_arguments(parser: argparse.ArgumentParser) -> None:
         default=0.05,
         help="share of images in the validation split",
     )
+    parser.add_argument(
+        "--closeups",
+        type=float,
+        default=0.0,
+        help="share of card scenes showing one card close up (a phone photo)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -143,6 +156,9 @@ def synth(args: argparse.Namespace) -> int:
     if not 0 <= args.val_fraction < 1:
         print("tableref synth: --val-fraction must be in [0, 1)")
         return 2
+    if not 0 <= args.closeups <= 1:
+        print("tableref synth: --closeups must be in [0, 1]")
+        return 2
     path = write_dataset(
         args.out,
         args.count,
@@ -151,6 +167,7 @@ def synth(args: argparse.Namespace) -> int:
         args.obb,
         args.val_fraction,
         progress=not args.quiet,
+        closeups=args.closeups,
     )
     print(f"wrote {args.count} images and {path}")
     return 0

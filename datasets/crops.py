@@ -3,7 +3,7 @@
 ``card_crop(rng, label, size)`` draws one square crop as the runtime makes it from
 a detector box: a card (either design) at any rotation, with some perspective,
 seen through a slightly loose or tight axis-aligned box (so table shows in the
-corners), sometimes a second card behind it or fingers over it, then the same
+corners; sometimes cut by the frame's edge, as in a close-up), sometimes a second card behind it or fingers over it, then the same
 lighting and degradations as the scenes (casts, glare, blur, noise, JPEG).
 ``crop_set(n, seed, size)`` makes a labelled array set, deterministic per seed.
 """
@@ -72,7 +72,7 @@ def card_crop(rng: np.random.Generator, label: str, size: int = 64) -> np.ndarra
     import cv2
 
     design = str(rng.choice(DESIGNS))
-    variant = int(rng.integers(2))
+    variant = int(rng.integers(4))  # 2, 3: the other print of some symbols
     angle = float(
         rng.uniform(-np.pi, np.pi) if rng.random() < 0.5 else rng.normal(0, 0.25)
     )
@@ -82,6 +82,13 @@ def card_crop(rng: np.random.Generator, label: str, size: int = 64) -> np.ndarra
     span = hi - lo
     lo = lo + rng.uniform(-0.12, 0.06, 2) * span
     hi = hi + rng.uniform(-0.06, 0.12, 2) * span
+    if rng.random() < 0.15:  # a close-up: the frame's edge cuts the card
+        side = int(rng.integers(4))
+        cut = rng.uniform(0.05, 0.25) * span[side % 2]
+        if side < 2:
+            lo[side % 2] += cut
+        else:
+            hi[side % 2] -= cut
     to_crop = np.array([size / (hi[0] - lo[0]), size / (hi[1] - lo[1])])
     canvas = _backdrop(rng, size)
     tint = rng.uniform(0.85, 1.1, 3).astype(np.float32)
@@ -120,20 +127,57 @@ def card_crop(rng: np.random.Generator, label: str, size: int = 64) -> np.ndarra
 BACKGROUND = len(CLASSES)  # class id of "no card here" in crop sets
 
 
+def _pattern(rng: np.random.Generator, size: int) -> np.ndarray:
+    """A busy non-card surface: stripes, waves, checks, dots or scribbles, in two
+    colours (fabric, tiles, bokeh, wallpaper: what a box finder mistakes for cards)."""
+    import cv2
+
+    a, b = (rng.uniform(0, 255, 3) for _ in range(2))
+    if rng.random() < 0.5:  # black and white, as many prints are
+        a, b = np.full(3, rng.uniform(0, 60)), np.full(3, rng.uniform(190, 255))
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+    kind = rng.integers(5)
+    if kind == 0 or kind == 1:  # straight or wavy stripes
+        theta = rng.uniform(0, np.pi)
+        u = xx * np.cos(theta) + yy * np.sin(theta)
+        if kind == 1:
+            u = u + rng.uniform(3, 12) * np.sin(
+                (xx * np.sin(theta) - yy * np.cos(theta)) / rng.uniform(4, 15)
+            )
+        mask = np.sin(u * 2 * np.pi / rng.uniform(5, 24)) > rng.uniform(-0.4, 0.4)
+    elif kind == 2:  # checks / tiles
+        period = rng.uniform(6, 26)
+        mask = ((xx // period + yy // period) % 2).astype(bool)
+    else:
+        canvas = np.zeros((size, size), np.uint8)
+        if kind == 3:  # dots, bokeh
+            for _ in range(int(rng.integers(4, 30))):
+                x, y = (int(v) for v in rng.integers(0, size, 2))
+                cv2.circle(canvas, (x, y), int(rng.integers(2, size // 5)), 255, -1)
+        else:  # scribbles
+            for _ in range(int(rng.integers(3, 12))):
+                pts = rng.integers(0, size, (int(rng.integers(3, 7)), 2)).astype(np.int32)
+                cv2.polylines(canvas, [pts], False, 255, int(rng.integers(1, 5)))
+        mask = canvas > 0
+    img = np.where(mask[..., None], a, b).astype(np.float32)
+    return cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.3, 1.5)))
+
+
 def background_crop(rng: np.random.Generator, size: int = 64) -> np.ndarray:
-    """A crop a detector might wrongly box: table, shapes, a card back, fingers."""
+    """A crop a detector might wrongly box: table, busy patterns, shapes, a card
+    back, a white object (paper, a cup, a phone), fingers."""
     import cv2
 
     canvas = _backdrop(rng, size)
     kind = rng.random()
-    if kind < 0.3:  # a card back
+    if kind < 0.2:  # a card back
         quad = _card_quad(
             rng, float(rng.uniform(-np.pi, np.pi)), size * rng.uniform(0.6, 1.0)
         )
         _warp_card(
             canvas, "back", "classic", 0, quad + size / 2, np.ones(3, np.float32)
         )
-    elif kind < 0.6:  # coloured shapes
+    elif kind < 0.35:  # coloured shapes
         for _ in range(int(rng.integers(1, 5))):
             colour = tuple(float(v) for v in rng.uniform(0, 255, 3))
             x, y = (int(v) for v in rng.integers(0, size, 2))
@@ -144,7 +188,26 @@ def background_crop(rng: np.random.Generator, size: int = 64) -> np.ndarray:
                 colour,
                 -1,
             )
-    elif kind < 0.8:  # a hand
+    elif kind < 0.6:  # a busy pattern
+        canvas = _pattern(rng, size)
+    elif kind < 0.75:  # a white or dark object with rounded corners, some marks
+        shade = rng.uniform(200, 255) if rng.random() < 0.7 else rng.uniform(5, 40)
+        x1, y1 = (int(v) for v in rng.integers(-size // 4, size // 2, 2))
+        x2, y2 = (int(v) for v in rng.integers(size // 2, size + size // 4, 2))
+        cv2.rectangle(canvas, (x1, y1), (x2, y2), (shade,) * 3, -1)
+        if rng.random() < 0.6:
+            ink = tuple(float(v) for v in rng.uniform(0, 255, 3))
+            cv2.ellipse(
+                canvas,
+                (int(rng.integers(x1, max(x1 + 1, x2))), int(rng.integers(y1, max(y1 + 1, y2)))),
+                (int(rng.integers(3, size // 3)), int(rng.integers(3, size // 3))),
+                float(rng.uniform(0, 180)),
+                0,
+                360,
+                ink,
+                int(rng.choice([-1, 2, 4])),
+            )
+    elif kind < 0.88:  # a hand
         skin = tuple(float(v) for v in _SKINS[rng.integers(len(_SKINS))])
         cv2.ellipse(
             canvas,
@@ -160,7 +223,7 @@ def background_crop(rng: np.random.Generator, size: int = 64) -> np.ndarray:
 
 
 def crop_set(
-    count: int, seed: int, size: int = 64, background_share: float = 0.06
+    count: int, seed: int, size: int = 64, background_share: float = 0.1
 ) -> tuple[np.ndarray, np.ndarray]:
     """Balanced labelled crops: (N, size, size, 3) uint8 BGR and (N,) int64 labels.
 

@@ -230,7 +230,17 @@ def _layout(
         return float(np.sqrt(area * size * size / CARD_ASPECT))
 
     out = []
-    if mode == "held":
+    if mode == "closeup":  # one card filling much of the frame, maybe cut by an edge
+        h = height_for(rng.uniform(0.3, 0.85))
+        out.append(
+            (
+                size / 2 + rng.normal(0, 0.12) * size,
+                size / 2 + rng.normal(0, 0.12) * size,
+                h,
+                rng.normal(0, 0.2) if rng.random() < 0.7 else rng.uniform(-np.pi, np.pi),
+            )
+        )
+    elif mode == "held":
         h = height_for(rng.uniform(0.12, 0.4))
         out.append(
             (
@@ -436,7 +446,10 @@ def _degrade(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 
 
 def compose_scene(
-    rng: np.random.Generator, imgsz: int = 640, empty_fraction: float = 0.08
+    rng: np.random.Generator,
+    imgsz: int = 640,
+    empty_fraction: float = 0.08,
+    closeup_fraction: float = 0.0,
 ) -> Scene:
     """Draw one labelled table scene.
 
@@ -444,6 +457,9 @@ def compose_scene(
         rng: the only source of randomness (same state, same scene).
         imgsz: side of the square output image in pixels.
         empty_fraction: share of scenes with no cards at all.
+        closeup_fraction: share of the scenes with cards that show one card close
+            up (30-85 % of the frame, sometimes cut by its edge), as a phone photo
+            of a card does. 0 draws exactly the scenes of earlier versions.
 
     Returns:
         The :class:`Scene` with its labelled cards.
@@ -463,6 +479,8 @@ def compose_scene(
         )
         if kind == "room":
             mode = "held"
+        if closeup_fraction > 0 and rng.random() < closeup_fraction:
+            mode = "closeup"
         design = str(rng.choice(DESIGNS))
         variant = int(rng.integers(2))
         shadow = rng.uniform(0, 0.02) * size if rng.random() < 0.6 else 0.0

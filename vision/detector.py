@@ -7,7 +7,8 @@
 
 By default it loads ``models/uno-yolo11n_openvino_model`` (OpenVINO, about 3x
 faster than PyTorch on this CPU, run with torch at one thread) and falls back to
-``models/uno-yolo11n.pt``. Pre- and post-processing are Ultralytics' own
+``models/uno-yolo11n.pt``. With the OpenVINO finder, the crop classifier is
+compiled by OpenVINO too when the detector loads (a second or two). Pre- and post-processing are Ultralytics' own
 (letterbox to the working size, NMS), so boxes come back in the frame's pixels.
 
 Two stages (see ``docs/detector.md``): YOLO proposes boxes, and the crop
@@ -161,6 +162,7 @@ class Detector:
             )
         self.box_conf = float(box_conf)
         self.classifier = None
+        self._classifier_ov = None
         if classifier is None:
             default = MODEL_DIR / CLASSIFIER_NAME
             classifier = default if default.exists() else False
@@ -172,6 +174,10 @@ class Detector:
             net.load_state_dict(ckpt["state_dict"])
             self.classifier = net.eval()
             self.crop = int(ckpt.get("size", CROP))
+            self._classifier_ov = (
+                _openvino_classifier(self.classifier, self.crop, threads)
+                if self.backend == "openvino" else None
+            )
         if proposals_only and self.classifier is None:
             raise ValueError(
                 f"{path} is a one-class card finder and needs the crop classifier "
@@ -234,14 +240,43 @@ class Detector:
     def _classify(self, frame: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
         """(N, len(CLASSES) + 1) class probabilities of each box's crop; the last
         column is "no card"."""
+        crops = crop_boxes(frame, xyxy, self.crop)
+        if self._classifier_ov is not None:
+            x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32) / 255
+            logits = np.asarray(self._classifier_ov(x)[0], np.float32)
+            e = np.exp(logits - logits.max(axis=1, keepdims=True))
+            return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
         import torch
 
         with torch.no_grad():
-            logits = self.classifier(
-                crops_to_tensor(crop_boxes(frame, xyxy, self.crop))
-            )
-            prob = torch.softmax(logits, dim=1)
+            prob = torch.softmax(self.classifier(crops_to_tensor(crops)), dim=1)
         return prob.numpy().astype(np.float32)
+
+
+def _openvino_classifier(net, size: int, threads: int):  # noqa: ANN001, ANN202
+    """The crop classifier compiled by OpenVINO (about 5x faster than PyTorch for
+    this small net, same outputs to ~0.02 in the logits), or ``None`` when OpenVINO
+    cannot take it (the PyTorch net is used then)."""
+    import warnings
+
+    try:
+        import openvino as ov
+        import torch
+
+        with warnings.catch_warnings():  # it traces the net with torch.jit
+            warnings.simplefilter("ignore")
+            model = ov.convert_model(
+                net,
+                example_input=torch.zeros(1, 3, size, size),
+                input=[(-1, 3, size, size)],
+            )
+        return ov.Core().compile_model(
+            model,
+            "CPU",
+            {"INFERENCE_NUM_THREADS": int(threads), "INFERENCE_PRECISION_HINT": "f32"},
+        )
+    except Exception:  # noqa: BLE001 - any failure: PyTorch still works
+        return None
 
 
 def _export_names(path: Path) -> dict[int, str] | None:

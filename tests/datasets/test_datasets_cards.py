@@ -20,7 +20,7 @@ def _rgba(label: str, design: str, variant: int = 0, height: int = H) -> np.ndar
 
 @pytest.mark.parametrize("design", DESIGNS)
 def test_every_class_renders_with_transparent_rounded_corners(design: str) -> None:
-    for variant in (0, 1):
+    for variant in (0, 1, 2, 3):
         for label in CLASSES:
             img = render_card(label, design, H, variant)
             assert img.mode == "RGBA"
@@ -46,6 +46,24 @@ def test_designs_differ_and_variants_differ_for_classic() -> None:
     assert (
         np.abs(_rgba("red-7", "classic", 0) - _rgba("red-7", "classic", 1)).mean() > 5
     )
+
+
+@pytest.mark.parametrize("design", DESIGNS)
+def test_other_prints_change_only_their_symbols(design: str) -> None:
+    """Variants 2 and 3 draw the other common print of a 3 (flat top), of the
+    reverse arrows and (classic) of the wild; every other face stays the same."""
+    changed = {"red-3", "blue-3", "green-reverse", "yellow-reverse"}
+    if design == "classic":
+        changed.add("wild")
+    for label in sorted(changed | {"red-7", "blue-skip", "green-draw2", "wild-draw4"}):
+        diff = np.abs(_rgba(label, design, 0) - _rgba(label, design, 2)).mean()
+        if label in changed:
+            assert diff > 1.0, f"{label}: the other print looks the same ({diff:.2f})"
+        else:
+            assert diff == 0, f"{label} changed with the print variant"
+    # The flat-topped 3 still differs from an 8, and the reverse from a 4.
+    for a, b in (("red-3", "red-8"), ("red-reverse", "red-4")):
+        assert np.abs(_rgba(a, design, 2) - _rgba(b, design, 2)).mean() > 1.0
 
 
 def test_rendering_is_deterministic() -> None:

@@ -36,6 +36,24 @@ def test_scenes_have_valid_labels_and_some_cards() -> None:
     assert total >= 12  # about two labelled cards a scene on average
 
 
+def test_closeups_show_one_big_card_and_default_scenes_are_unchanged() -> None:
+    """``closeup_fraction=1`` makes every card scene one card of 30-85 % of the
+    frame (its box clipped where the frame cuts it); 0 draws the old scenes."""
+    big = 0
+    for i in range(10):
+        scene = compose_scene(np.random.default_rng([21, i]), 160, closeup_fraction=1.0)
+        if not scene.class_ids:
+            continue  # an empty scene, or the card's identity hidden
+        assert len(scene.class_ids) == 1
+        x1, y1, x2, y2 = scene.boxes()[0]
+        assert 0 <= x1 < x2 <= 160 and 0 <= y1 < y2 <= 160
+        big += (x2 - x1) * (y2 - y1) >= 0.25 * 160 * 160
+    assert big >= 6, f"only {big} of 10 close-ups show a big card"
+    a = compose_scene(np.random.default_rng([3, 5]), 160)
+    b = compose_scene(np.random.default_rng([3, 5]), 160, closeup_fraction=0.0)
+    assert np.array_equal(a.image, b.image)
+
+
 @pytest.mark.parametrize(
     "angle,aspect", [(0.0, CARD_ASPECT), (np.pi / 2, 1 / CARD_ASPECT)]
 )

@@ -27,6 +27,12 @@ def detector():
     return detector_module.Detector()
 
 
+def compose_single_scene(seed: int, label: str, size: int = 320):
+    from datasets.scenes import compose_single
+
+    return compose_single(np.random.default_rng(seed), label, size)
+
+
 def _scene(seed: int, label: str, size: int = 320) -> np.ndarray:
     from datasets.scenes import compose_single
 
@@ -106,6 +112,25 @@ def test_classifier_names_true_boxes(detector) -> None:
         best = int(probs[0].argmax())
         right += CLASSES[best] == label if best < len(CLASSES) else 0
     assert right >= 8, f"{right}/10 right"
+
+
+@needs_model
+def test_openvino_classifier_agrees_with_pytorch(detector) -> None:
+    """The OpenVINO-compiled crop classifier names crops as the PyTorch net does."""
+    import torch
+
+    from vision.detector import crop_boxes, crops_to_tensor
+
+    if detector.classifier is None or detector._classifier_ov is None:
+        pytest.skip("no OpenVINO classifier in this set-up")
+    for seed, label in enumerate(LABELS[:4]):
+        scene = compose_single_scene(300 + seed, label)
+        fast = detector._classify(scene.image, scene.boxes())
+        with torch.no_grad():
+            ref = torch.softmax(detector.classifier(crops_to_tensor(
+                crop_boxes(scene.image, scene.boxes(), detector.crop))), 1).numpy()
+        assert fast.argmax(1).tolist() == ref.argmax(1).tolist()
+        assert np.abs(fast - ref).max() < 0.02
 
 
 @needs_model
