@@ -357,6 +357,7 @@ def watch(args: argparse.Namespace) -> int:
         fps=args.fps,
         realtime=args.realtime,
         attribute_players=args.attribute_players,
+        game_state=table.state,
     )
     table.pipeline = pipeline
     started = time.monotonic()

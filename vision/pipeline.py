@@ -26,12 +26,18 @@ import numpy as np
 from .detections import Detections
 from .geometry import CalibrationError, TableGeometry, table_path
 from .plays import PlayConfig, UnoPlayDetector
-from .scan import HandScan
+from .scan import HandScan, deck_labels
 from .sources import Frame, FrameSource, RetryingSource
 from .tracking import CardTracker, HandTracker
 
 WORK_WIDTH = 640
 MAX_FAILURES = 50  # frames in a row that fail before the pipeline gives up
+#: During the round-end scan, the detector's proposal threshold (its
+#: ``box_conf``) is lowered to this: hands laid out on the far side of the
+#: table are small and get weak proposals, and the scan's own checks (still
+#: for a second, a card of the deck, appeared after the round ended) keep out
+#: what the lower threshold lets in.
+SCAN_BOX_CONF = 0.25
 log = logging.getLogger(__name__)
 DEMO_DIR = Path(__file__).resolve().parent / "demo" / "data"
 DEMO_VIDEO = DEMO_DIR / "demo-table.mp4"
@@ -74,12 +80,16 @@ def make_interpreter(
     geometry: TableGeometry,
     options: dict[str, Any],
     attribute_players: bool = False,
+    game_state: Callable[[], dict[str, Any]] | None = None,
 ):
     """The stage that turns tracks into events for ``game``."""
     if game == "uno":
         group = 1.0 if options.get("multi_play") or options.get("two_card") else 0.0
         return UnoPlayDetector(
-            geometry, PlayConfig(group_s=group), attribute_players=attribute_players
+            geometry,
+            PlayConfig(group_s=group),
+            attribute_players=attribute_players,
+            game_state=game_state,
         )
     from .interpreters import interpreter_for
 
@@ -107,6 +117,9 @@ class TablePipeline:
         attribute_players: UNO plays and draws name the seat the arm came
             from in ``player`` (else in ``reach_from``, and the referee takes
             the player whose turn it is).
+        game_state: returns the live referee's state (``Referee.state``):
+            UNO play detection then settles close calls between two labels
+            in favour of the legal play (see ``docs/vision.md``).
     """
 
     def __init__(
@@ -124,6 +137,7 @@ class TablePipeline:
         options: dict[str, Any] | None = None,
         max_retries: int | None = None,
         attribute_players: bool = False,
+        game_state: Callable[[], dict[str, Any]] | None = None,
     ):
         self.source = (
             source
@@ -140,6 +154,7 @@ class TablePipeline:
         self.options = dict(options or {})
         self.max_retries = max_retries
         self.attribute_players = attribute_players
+        self.game_state = game_state
         self.events: list[dict[str, Any]] = []
         self.skipped_frames = 0
         self.geometry: TableGeometry | None = None
@@ -225,9 +240,17 @@ class TablePipeline:
             "hands": HandTracker(self.geometry),
             "tracker": CardTracker(self.geometry),
             "game": make_interpreter(
-                self.game, self.geometry, self.options, self.attribute_players
+                self.game,
+                self.geometry,
+                self.options,
+                self.attribute_players,
+                self.game_state,
             ),
-            "scan": HandScan(self.geometry),
+            "scan": HandScan(
+                self.geometry,
+                allowed=deck_labels(self.game, self.options),
+                game_state=self.game_state if self.game == "uno" else None,
+            ),
         }
 
     def _load_geometry(self, image: np.ndarray) -> TableGeometry:
@@ -244,6 +267,18 @@ class TablePipeline:
             return TableGeometry.default((w, h), self.players)
 
     def _detect(self, frame: Frame, image: np.ndarray) -> Detections:
+        assert self.detector is not None
+        scan = self.stages.get("scan")
+        normal = getattr(self.detector, "box_conf", None)
+        if scan is not None and scan.active and isinstance(normal, float):
+            self.detector.box_conf = min(normal, SCAN_BOX_CONF)
+            try:
+                return self._detect_once(frame, image)
+            finally:
+                self.detector.box_conf = normal
+        return self._detect_once(frame, image)
+
+    def _detect_once(self, frame: Frame, image: np.ndarray) -> Detections:
         assert self.detector is not None
         if hasattr(self.detector, "detect_frame"):
             dets = self.detector.detect_frame(Frame(frame.index, frame.t, image))
@@ -270,14 +305,14 @@ class TablePipeline:
             )
         if self.geometry is None:
             self._setup(image)
+        scan: HandScan = self.stages["scan"]
+        if self._scan_request is not None:
+            scan.active, self._scan_request = self._scan_request, None
         dets = self._detect(frame, image)
         hands: HandTracker = self.stages["hands"]
         dets = hands.update(image, dets, frame.t)
         dets = self.stages["tracker"].update(dets, frame.t)
         tracks = self.stages["tracker"].tracks
-        scan: HandScan = self.stages["scan"]
-        if self._scan_request is not None:
-            scan.active, self._scan_request = self._scan_request, None
         events = self.stages["game"].update(dets, frame.t, tracks, hands.reaches)
         if any(e["type"] == "start" for e in events):
             scan.active = False

@@ -1,17 +1,20 @@
 """Play detection for classic UNO: tracked cards and hands -> table events.
 
 A card counts as **played** when a card the pile did not hold before lies on
-the discard pile, under one consistent label, still (within ``move_mm``) and
-untouched by any hand, for ``settle_frames`` frames spanning ``settle_s``
-seconds. That rules out the three classic false alarms:
+the discard pile, still (within ``move_mm``) and untouched by any hand, for
+``settle_frames`` frames spanning ``settle_s`` seconds. Its label is the one
+with the most evidence over the frames it has lain still (the classifier's
+log-probabilities, summed: :func:`~vision.tracking.label_scores`); given the
+referee's state, a close call goes to the legal play (:func:`choose_label`).
+That rules out the three classic false alarms:
 
 - a hand passing over the pile hides cards but adds none;
 - a card held in the air is touched by the hand that holds it, moves, and
   measures larger than a card lying flat (:func:`card_scale`);
-- a misread of one frame never gathers ``settle_frames`` agreeing reads.
+- a misread of one frame is outweighed by the other reads.
 
-The pile remembers every card it has taken (label and position), so a card
-that shows again after a hand has moved away is not played twice. The first
+The pile remembers every card it has taken (label, position, size, track), so
+a card that shows again after a hand has moved away is not played twice. The first
 card on an empty pile is the round's ``start``; a pile that stays empty and
 unreached for ``clear_s`` seconds has been cleared for a new round.
 
@@ -31,13 +34,19 @@ card) are not draws.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
+from referee.cards import Card, CardError
+from referee.uno.plays import matches, off_deck
+
 from .detections import Detections
 from .geometry import TableGeometry
-from .tracking import Reach, Track
+from .tracking import Reach, Track, label_scores
+
+#: Whether a label is a plausible play now (the referee's prior).
+LegalCheck = Callable[[str], bool]
 
 
 @dataclass(frozen=True)
@@ -48,9 +57,16 @@ class PlayConfig:
     settle_s: float = 0.12
     move_mm: float = 8.0
     same_card_mm: float = 22.0
-    same_spot_mm: float = 6.0
-    min_scale: float = 0.85
-    max_scale: float = 1.15
+    same_spot_mm: float = 10.0
+    same_size_mm: float = 15.0
+    carry_mm: float = 200.0
+    carry_scale: float = 0.85
+    carry_memory_s: float = 3.0
+    min_scale: float = 0.75
+    max_scale: float = 1.26
+    evidence_s: float = 0.5
+    decide_margin: float = 1.0
+    legal_margin: float = 1.6
     group_s: float = 0.0
     clear_s: float = 3.0
     draw_dwell_s: float = 0.25
@@ -76,12 +92,70 @@ def card_scale(w: float, h: float, card: tuple[float, float]) -> float:
     return float(np.sqrt((p * p + q * q) / 2))
 
 
+def choose_label(
+    scores: np.ndarray,
+    names: Sequence[str],
+    legal: LegalCheck | None = None,
+    margin: float = 1.6,
+) -> str:
+    """The label with the most evidence, weighed with the referee's prior.
+
+    ``scores`` are mean log-probabilities per label (:func:`label_scores`).
+    When the best label is not a legal play now and a legal one scores within
+    ``margin`` of it (1.6: at least a fifth of its probability, in the mean
+    over the frames), the legal one is taken: most plays at a real table are
+    legal, so a close call goes the referee's way. A clear read of an illegal
+    card (its runner-ups far behind) stays what the camera saw, and the
+    referee rules it illegal.
+    """
+    order = np.argsort(-scores)
+    best = names[int(order[0])]
+    if legal is None or legal(best):
+        return best
+    for k in order[1:]:
+        if scores[order[0]] - scores[k] > margin:
+            break
+        if legal(names[int(k)]):
+            return names[int(k)]
+    return best
+
+
+def uno_legal(state: Mapping[str, Any] | None) -> LegalCheck | None:
+    """The labels the referee's UNO state allows as a play, or ``None`` (no prior).
+
+    A label is legal when its card is in the game's deck and matches the top
+    card or the colour in force. No prior while no turn is being played (set-up,
+    scoring), while a player owes drawn cards (whether an answer is allowed
+    depends on house rules), or while a wild's colour is not named yet.
+    """
+    if not state or state.get("phase") not in ("turn", "drawn"):
+        return None
+    if state.get("pending_draw") or not state.get("color"):
+        return None
+    try:
+        top = Card.from_label(state["top"]) if state.get("top") else None
+    except CardError:
+        return None
+    colour = state.get("color")
+    deck = int((state.get("options") or {}).get("deck", 108))
+
+    def legal(label: str) -> bool:
+        try:
+            card = Card.from_label(label)
+        except CardError:
+            return False
+        return off_deck([card], deck) is None and matches(card, top, colour)
+
+    return legal
+
+
 @dataclass
 class PileCard:
     label: str
     xy: tuple[float, float]
     t: float
     wh: tuple[float, float] = (0.0, 0.0)
+    track: int = -1  # the track it was read from
 
     @property
     def area(self) -> float:
@@ -106,6 +180,9 @@ class UnoPlayDetector:
         attribute_players: put the seat an arm came from in ``player``;
             otherwise it goes in ``reach_from`` and the referee takes the
             player whose turn it is (the spec's rule for a missing player).
+        game_state: returns the referee's state now (``Referee.state()``);
+            a close call between labels then goes to the legal play
+            (:func:`choose_label`). ``None``: the camera's evidence alone.
     """
 
     def __init__(
@@ -114,15 +191,31 @@ class UnoPlayDetector:
         config: PlayConfig | None = None,
         *,
         attribute_players: bool = False,
+        game_state: Callable[[], Mapping[str, Any]] | None = None,
     ):
         self.geometry = geometry
         self.config = config or PlayConfig()
         self.attribute_players = attribute_players
+        self.game_state = game_state
         self.watcher = PileWatcher(geometry, "discard", self.config)
         self._pending: list[tuple[PileCard, str | None]] = []
         self._pending_draw: dict[str, Any] | None = None
         self._draw_reach: _DrawReach | None = None
         self._discard_reach: tuple[float, str | None] | None = None
+
+    def _legal_now(self) -> LegalCheck:
+        """The referee's prior for this frame, asked for only when a card needs it."""
+        asked: list[LegalCheck | None] = []
+
+        def check(label: str) -> bool:
+            if not asked:
+                try:
+                    asked.append(uno_legal(self.game_state()))
+                except Exception:  # a referee that cannot say: the camera alone
+                    asked.append(None)
+            return asked[0] is None or asked[0](label)
+
+        return check
 
     def _seat_field(self, seat: str | None) -> dict[str, Any]:
         if seat is None:
@@ -145,7 +238,10 @@ class UnoPlayDetector:
         cfg = self.config
         events: list[dict[str, Any]] = []
         was_empty = not self.pile
-        landed = self.watcher.landed(dets, t, tracks, reaches)
+        legal = None
+        if not was_empty and self.game_state is not None and not self._pending:
+            legal = self._legal_now()
+        landed = self.watcher.landed(dets, t, tracks, reaches, legal=legal)
         if landed:
             events += self._flush_draw()
         for k, card in enumerate(landed):
@@ -278,12 +374,20 @@ class PileWatcher:
         self.config = config or PlayConfig()
         self.stacked = stacked
         self.pile: list[PileCard] = []
-        self._done_tracks: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
+        self._done_tracks: dict[
+            tuple[int, str], tuple[np.ndarray, np.ndarray, float]
+        ] = {}
         self._last_busy = 0.0
         self._last_reach = -1.0
+        # cards seen in a hand or moving: (t, label, x_mm, y_mm), the last
+        # few seconds
+        self._carried: list[tuple[float, str, float, float]] = []
 
     def _same_spot(
-        self, seen: tuple[np.ndarray, np.ndarray], xy: np.ndarray, wh: np.ndarray
+        self,
+        seen: tuple[np.ndarray, np.ndarray, float],
+        xy: np.ndarray,
+        wh: np.ndarray,
     ) -> bool:
         lim = self.config.same_spot_mm
         return bool(
@@ -295,21 +399,76 @@ class PileWatcher:
 
         Two copies of one card can land almost on the same spot; the second
         counts as new when a hand has reached into the zone since the first
-        landed and it lies or measures (its rotation changes its box) visibly
-        differently.
+        landed and it lies (``same_spot_mm``) or measures (its rotation
+        changes its box; ``same_size_mm``) visibly differently, or when a card
+        of that label was seen on its way in since (read whole, in a hand or
+        moving, farther than ``same_card_mm`` from the first copy but within
+        ``carry_mm``): a detector's box jitters by about as much as two
+        copies' places may differ, so the carrying is the surer sign.
         """
+        cfg = self.config
         for c in self.pile:
             moved = float(np.hypot(*(np.array(c.xy) - xy)))
-            if c.label != label or moved > self.config.same_card_mm:
+            if c.label != label or moved > cfg.same_card_mm:
                 continue
+            carried = any(
+                tc > c.t
+                and lc == label
+                and cfg.same_card_mm
+                < np.hypot(xc - c.xy[0], yc - c.xy[1])
+                <= cfg.carry_mm
+                for tc, lc, xc, yc in self._carried
+            )
             differs = (
-                moved > self.config.same_spot_mm
-                or float(np.max(np.abs(np.array(c.wh) - wh))) > self.config.same_spot_mm
+                carried
+                or moved > cfg.same_spot_mm
+                or float(np.max(np.abs(np.array(c.wh) - wh))) > cfg.same_size_mm
             )
             if differs and self._last_reach > c.t:
                 continue
             return True
         return False
+
+    def _remember_carried(
+        self, dets: Detections, t: float, tracks: dict[int, Track]
+    ) -> None:
+        """Note the whole cards seen in a hand or on the move this frame
+        (for :meth:`_known`): a card lying on the table does neither."""
+        cfg = self.config
+        keep = t - cfg.carry_memory_s
+        self._carried = [c for c in self._carried if c[0] >= keep]
+        touched = dets.data.get("touched", np.zeros(len(dets), bool))
+        for i in range(len(dets)):
+            track = tracks.get(int(dets.tracker_id[i]))
+            moving = (
+                track is not None
+                and len(track.history) >= 2
+                and float(
+                    np.hypot(
+                        track.history[-1][2] - track.history[-2][2],
+                        track.history[-1][3] - track.history[-2][3],
+                    )
+                )
+                > cfg.move_mm
+            )
+            if not (touched[i] or moving):
+                continue
+            w, h = dets.data["table_wh"][i]
+            scale = card_scale(float(w), float(h), self.geometry.card)
+            if scale < self.config.carry_scale:
+                continue  # part of a card (one a hand covers), not one held up
+            x, y = dets.data["table_xy"][i]
+            self._carried.append((t, dets.labels[i], float(x), float(y)))
+
+    def _same_card(self, tid: int, label: str, track: Track) -> bool:
+        """The zone took this card from this very track, and the track has been
+        seen in every frame since, untouched, unmoved and uncovered
+        (``Track.disturbed``): the same card, however its box jitters (a hand
+        passing near shifts a detector's box by up to 8 mm)."""
+        return any(
+            c.track == tid and c.label == label and track.disturbed <= c.t
+            for c in self.pile
+        )
 
     def _top_visible(
         self, dets: Detections, tracks: dict[int, Track], but: int
@@ -333,6 +492,12 @@ class PileWatcher:
                 return True
         return False
 
+    @staticmethod
+    def _covered(dets: Detections, i: int) -> bool:
+        """A card in a hand covers part of it: not all of it shows (yet)."""
+        covered = dets.data.get("covered")
+        return bool(covered[i]) if covered is not None else False
+
     def _size_ok(self, dets: Detections, i: int) -> bool:
         """A whole card lying on the table: not held up, not partly covered.
 
@@ -349,13 +514,20 @@ class PileWatcher:
         t: float,
         tracks: dict[int, Track],
         reaches: list[Reach] = (),
+        legal: LegalCheck | None = None,
     ) -> list[PileCard]:
-        """Cards that have landed in the zone with this frame (now remembered)."""
+        """Cards that have landed in the zone with this frame (now remembered).
+
+        A card's label is the one with the most evidence over the frames it
+        has lain still (:func:`~vision.tracking.label_scores`), weighed with
+        ``legal`` (the referee's prior, :func:`choose_label`) when given.
+        """
         cfg = self.config
         if any(self.geometry.inside(self.zone, np.array([r.tip]))[0] for r in reaches):
             self._last_reach = t
         if not len(dets):
             return []
+        self._remember_carried(dets, t, tracks)
         in_zone = self.geometry.inside(self.zone, dets.data["table_xy"])
         out: list[tuple[float, PileCard]] = []
         for i in np.nonzero(in_zone)[0]:
@@ -363,16 +535,30 @@ class PileWatcher:
             track = tracks.get(tid)
             xy = dets.data["table_xy"][i]
             wh = dets.data["table_wh"][i]
-            done = self._done_tracks.get((tid, dets.labels[i]))
-            if track is None or (done is not None and self._same_spot(done, xy, wh)):
+            if track is None:
                 continue
-            if not track.settled(t, cfg.settle_frames, cfg.settle_s, cfg.move_mm):
+            reads = track.still_reads(
+                t, cfg.settle_frames, cfg.settle_s, cfg.move_mm, cfg.evidence_s
+            )
+            if reads is None or not self._size_ok(dets, i) or self._covered(dets, i):
                 continue
-            if not self._size_ok(dets, i):
-                continue
-            label = dets.labels[i]  # settled: the last reads all agree on it
-            self._done_tracks[(tid, label)] = (xy.copy(), wh.copy())
-            if self._known(label, xy, wh):
+            scores = label_scores(reads, track.names)
+            runner_up, best = np.sort(scores)[-2:]
+            if (
+                best - runner_up < cfg.decide_margin
+                and reads[-1][0] - reads[0][0] < 0.8 * cfg.evidence_s
+            ):
+                continue  # the reads disagree: gather more (about evidence_s)
+            label = choose_label(scores, track.names, legal, cfg.legal_margin)
+            done = self._done_tracks.get((tid, label))
+            if (
+                done is not None
+                and track.disturbed <= done[2]
+                and self._same_spot(done, xy, wh)
+            ):
+                continue  # decided already, and nothing happened to it since
+            self._done_tracks[(tid, label)] = (xy.copy(), wh.copy(), t)
+            if self._same_card(tid, label, track) or self._known(label, xy, wh):
                 continue
             if self.stacked and any(c.label == label for c in self.pile):
                 # The same label lies lower in the pile: a corner of that card
@@ -387,6 +573,7 @@ class PileWatcher:
                         (float(xy[0]), float(xy[1])),
                         t,
                         (float(wh[0]), float(wh[1])),
+                        tid,
                     ),
                 )
             )

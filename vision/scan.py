@@ -3,24 +3,52 @@
 While the scan is active (the page or ``watch`` switches it on when the
 referee rules ``round-end``; the next round's start card switches it off),
 cards lying face up in a player's seat area, outside the piles, are collected
-per seat. When a seat's set of cards has stayed the same, untouched, for
-``settle_s`` seconds, it is sent once as ``{"type": "reveal", "player": SEAT,
-"cards": [...]}``. :func:`cards_in_zone` is the one-shot form for a page
+per seat (every live track, so a card the detector misses for a frame still
+counts). When a seat's set of cards has lain still and stayed the same for
+``settle_s`` seconds, and holds as many cards as the referee counts for that
+player, it is sent once as ``{"type": "reveal", "player": SEAT, "cards":
+[...]}``. What lay there before the scan began and labels outside the game's
+deck are nobody's hand. :func:`cards_in_zone` is the one-shot form for a page
 button ("scan B's hand now").
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from referee.cards import Card, CardError
+
 from .detections import Detections
 from .geometry import TableGeometry
-
 from .tracking import Reach, Track
 
 PILES = ("discard", "draw")
+
+
+def deck_labels(
+    game: str, options: Mapping[str, Any] | None
+) -> Callable[[str], bool] | None:
+    """Whether a label is a card of the game's deck (UNO: the ``deck`` option).
+
+    A read outside the deck (the white wild in a 108-card game; a corner
+    marker read as a card) cannot be in anyone's hand. ``None`` for games
+    whose deck is not known here.
+    """
+    if game != "uno":
+        return None
+    from referee.uno.plays import off_deck
+
+    deck = int((options or {}).get("deck", 108))
+
+    def allowed(label: str) -> bool:
+        try:
+            return off_deck([Card.from_label(label)], deck) is None
+        except CardError:
+            return False
+
+    return allowed
 
 
 def cards_in_zone(
@@ -39,14 +67,34 @@ def cards_in_zone(
     return sorted(label for label, keep in zip(dets.labels, inside) if keep)
 
 
+def _still(track: Track, now: float, seconds: float, move_mm: float) -> bool:
+    """The track's reads of the last ``seconds`` stay within ``move_mm``."""
+    recent = [h for h in track.history if now - h[0] <= seconds + 1e-9]
+    if len(recent) < 2 or now - track.born < seconds:
+        return False
+    pts = np.array([h[2:4] for h in recent])
+    return bool(np.max(np.linalg.norm(pts - pts[-1], axis=1)) <= move_mm)
+
+
 class HandScan:
     """Collects laid-out hands per seat while active.
 
     Args:
         geometry: the table's seat zones.
-        settle_s: how long a seat's cards must stay unchanged and untouched.
+        settle_s: how long a seat's cards must stay unchanged (and still).
         exclude: zones whose cards are not anyone's hand (the piles).
         min_age_s: a card counts once it has been tracked this long.
+        allowed: whether a label can be a card of the game (``None``: any).
+        before_s: a card must have appeared at most this long before the
+            scan began: what lay on the table all along (a corner marker,
+            a card left out) is nobody's hand.
+        still_s, move_mm: a card lies still when its reads of the last
+            ``still_s`` seconds stay within ``move_mm`` (a card still being
+            laid or held keeps its seat waiting).
+        game_state: the referee's state (``hand_counts`` per player): a seat
+            is revealed only once it shows as many cards as the referee says
+            that player holds (a card the detector misses, or one it sees
+            twice, would score the hand wrong). ``None``: any number.
     """
 
     def __init__(
@@ -55,14 +103,35 @@ class HandScan:
         settle_s: float = 1.0,
         exclude: tuple[str, ...] = PILES,
         min_age_s: float = 0.4,
+        allowed: Callable[[str], bool] | None = None,
+        before_s: float = 2.0,
+        still_s: float = 0.5,
+        move_mm: float = 8.0,
+        game_state: Callable[[], Mapping[str, Any]] | None = None,
     ):
         self.geometry = geometry
         self.exclude = exclude
         self.min_age_s = min_age_s
         self.settle_s = settle_s
+        self.allowed = allowed
+        self.before_s = before_s
+        self.still_s = still_s
+        self.move_mm = move_mm
+        self.game_state = game_state
+        self._since: float | None = None
         self._active = False
         self._seen: dict[str, tuple[tuple[str, ...], float]] = {}
         self._sent: set[str] = set()
+
+    def _hand_counts(self) -> dict[str, int]:
+        """Cards per player by the referee's count (empty when not known)."""
+        if self.game_state is None:
+            return {}
+        try:
+            counts = self.game_state().get("hand_counts") or {}
+            return {str(k): int(v) for k, v in counts.items()}
+        except Exception:  # a referee that cannot say: any number
+            return {}
 
     @property
     def active(self) -> bool:
@@ -73,6 +142,7 @@ class HandScan:
         if on != self._active:
             self._seen.clear()
             self._sent.clear()
+            self._since = None
         self._active = on
 
     def update(
@@ -85,31 +155,42 @@ class HandScan:
         """One frame: return the reveals that have settled."""
         if not self._active:
             return []
+        if self._since is None:
+            self._since = t
         by_seat: dict[str, list[str]] = {}
-        xy = dets.data.get("table_xy", np.zeros((0, 2)))
-        for i in range(len(dets)):
-            track = (
-                tracks.get(int(dets.tracker_id[i]))
-                if dets.tracker_id is not None
-                else None
-            )
-            point = xy[i]
+        # Every live track, not only this frame's detections: a card the
+        # detector misses for a frame or two is still lying there.
+        for track in tracks.values():
+            point = track.xy
             if any(self.geometry.inside(z, point)[0] for z in self.exclude):
                 continue
             seat = self.geometry.seat_of(point)
             if seat is None:
                 continue
-            if track is None or t - track.born < self.min_age_s:
+            if t - track.born < self.min_age_s:
                 continue  # a card just put down, or a one-frame phantom: not yet
-            touched = bool(dets.data.get("touched", np.zeros(len(dets), bool))[i])
-            # the track's majority label rides out one-frame misreads; a card a
-            # hand still touches keeps the seat waiting
-            by_seat.setdefault(seat, []).append("?" if touched else track.label)
-        busy = {r.seat for r in reaches}
+            if track.born < self._since - self.before_s:
+                continue  # it lay there before the round ended: no hand shown
+            if self.allowed is not None and not self.allowed(track.label):
+                continue  # not a card of this game's deck
+            # the track's label (its evidence) rides out one-frame misreads; a
+            # card that still moves (in a hand, being laid) keeps the seat
+            # waiting. Lying still is the test, not "no hand near": cards just
+            # laid out near the table's edge look like an arm to the hand
+            # tracker for seconds, until its background takes them in.
+            still = _still(track, t, self.still_s, self.move_mm)
+            by_seat.setdefault(seat, []).append(track.label if still else "?")
+        counts = self._hand_counts()
         events = []
         for seat in self.geometry.players:
             cards = tuple(sorted(by_seat.get(seat, [])))
-            if not cards or seat in self._sent or "?" in cards or seat in busy:
+            expected = counts.get(seat)
+            if (
+                not cards
+                or seat in self._sent
+                or "?" in cards
+                or (expected is not None and len(cards) != expected)
+            ):
                 self._seen.pop(seat, None)
                 continue
             before = self._seen.get(seat)

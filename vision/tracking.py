@@ -3,21 +3,59 @@
 :class:`CardTracker` maps detections to detections: it adds ``tracker_id`` and
 the table-plane position and size of every card (``data["table_xy"]``,
 ``data["table_wh"]``), and keeps a short history per track. A track's label is
-the majority of its recent reads, so one misread frame does not change what a
-track is; :meth:`Track.settled` says whether a card has lain still under one
-consistent label for long enough to count as put down.
+the label with the most evidence over its recent reads (the mean of the
+classifier's log-probabilities, :func:`label_scores`), so one misread frame
+does not change what a track is; :meth:`Track.settled_label` says whether a
+card has lain still and untouched long enough to count as put down, and
+under which label.
 """
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import deque
 from dataclasses import dataclass, field
+from typing import Sequence
 
 import cv2
 import numpy as np
 
+from referee.cards import CLASSES
+
 from .detections import Detections
 from .geometry import TableGeometry
+
+
+EVIDENCE_FLOOR = 1e-4  # a probability below this is as good as "not this card"
+
+
+def read_probs(read: tuple, names: Sequence[str]) -> np.ndarray:
+    """One read's probability for every label of ``names``.
+
+    The detector's ``probs`` row when it gave one; otherwise the read's label
+    gets its confidence and the rest share what is left (an oracle, a
+    detector without per-label probabilities).
+    """
+    if read[8] is not None and len(read[8]) == len(names):
+        return read[8]
+    k = len(names)
+    conf = min(max(read[7], 1.0 / k), 1.0 - EVIDENCE_FLOOR)
+    out = np.full(k, (1.0 - conf) / (k - 1), np.float32)
+    out[names.index(read[1])] = conf
+    return out
+
+
+def label_scores(reads: Sequence[tuple], names: Sequence[str]) -> np.ndarray:
+    """Mean log-probability of every label over ``reads`` (the evidence).
+
+    Summing log-probabilities weighs each frame by how sure the classifier
+    was: two confident reads of ``blue-7`` outweigh one hesitant ``blue-1``,
+    and a label that is the close runner-up in every frame keeps a score near
+    the winner's, which a per-frame vote would throw away. The mean (not the
+    sum) keeps the scale of one read: frames of a still card are not
+    independent looks.
+    """
+    probs = np.stack([read_probs(r, names) for r in reads])
+    return np.log(np.maximum(probs, EVIDENCE_FLOOR)).mean(axis=0)
 
 
 @dataclass
@@ -28,59 +66,119 @@ class Track:
         id: the tracker id.
         born: time of the first frame it was seen.
         seen: time of the last frame it was seen.
-        history: the last reads as (t, label, x_mm, y_mm, w_mm, h_mm, touched).
+        disturbed: time of the last frame in which a hand touched it, a
+            card in a hand covered part of it, or it was not seen (a track
+            seen whole and untouched in every frame since a moment is the
+            same physical card all along: cards do not move by themselves,
+            and a detector's box of a card lying still may jump by 15 mm
+            when an arm passes near).
+        names: the labels that ``probs`` columns stand for.
+        history: the last reads as (t, label, x_mm, y_mm, w_mm, h_mm,
+            touched, confidence, probs or None).
     """
 
     id: int
     born: float
     seen: float
+    disturbed: float = 0.0
+    names: Sequence[str] = CLASSES
     history: deque = field(default_factory=lambda: deque(maxlen=30))
 
     @property
     def label(self) -> str:
-        """The majority label of the recent reads (ties: the latest)."""
-        votes = Counter(h[1] for h in self.history)
-        best = max(votes.values())
-        for h in reversed(self.history):
-            if votes[h[1]] == best:
-                return h[1]
-        raise AssertionError("empty track")  # pragma: no cover
+        """The label with the most evidence over the recent reads."""
+        scores = label_scores(list(self.history), self.names)
+        return self.names[int(np.argmax(scores))]
 
     @property
     def xy(self) -> np.ndarray:
         return np.array(self.history[-1][2:4])
 
-    def settled(self, now: float, frames: int, seconds: float, move_mm: float) -> bool:
-        """True when the card has lain still under one label for a while.
+    def still_reads(
+        self,
+        now: float,
+        frames: int,
+        seconds: float,
+        move_mm: float,
+        evidence_s: float = 0.5,
+    ) -> list[tuple] | None:
+        """The reads of a card lying still and untouched, or ``None``.
 
-        Looks at the reads of the last ``seconds`` plus one more (at least
-        ``frames + 1``; the newest at ``now``): at least ``frames`` of them,
-        spanning ``seconds``, must agree with the newest label, at most one may
-        be a misread, none may be touched by a hand, and the agreeing reads
-        must move and change size by at most ``move_mm``. A one-frame misread
-        thus neither makes a card nor delays one by more than a frame.
+        The reads of the last ``seconds`` (at least ``frames`` of them, the
+        newest at ``now``) must all be untouched and lie, position and size,
+        within ``move_mm`` of the newest. Returned are those reads and the
+        older ones that still fit (back to ``evidence_s``): the evidence for
+        the card's label. Labels play no part here: a misread frame is still
+        the same box.
         """
         if len(self.history) < frames or self.seen < now - 1e-9:
-            return False
+            return None
         reads = list(self.history)
-        k = len(reads) - 1
-        while k > 0 and now - reads[k][0] < seconds - 1e-9:
-            k -= 1
-        start = max(0, min(k, len(reads) - frames))
-        window = reads[start:]  # the reads of the last ``seconds``, >= ``frames``
-        recent = reads[max(0, start - 1) :]  # ... and one more, may be a misread
-        label = reads[-1][1]
-        agree = [h for h in recent if h[1] == label and not h[6]]
-        if any(h[6] for h in window) or len(agree) < frames:
-            return False
-        if len(recent) - len(agree) > 1 or now - agree[0][0] < seconds - 1e-9:
-            return False
-        pts = np.array([h[2:4] for h in agree])
-        sizes = np.array([h[4:6] for h in agree])
-        return bool(
-            np.max(np.linalg.norm(pts - pts[-1], axis=1)) <= move_mm
-            and np.max(np.abs(sizes - sizes[-1])) <= move_mm
-        )
+        last = reads[-1]
+        out: list[tuple] = []
+        for r in reversed(reads):
+            fits = (
+                not r[6]
+                and np.hypot(r[2] - last[2], r[3] - last[3]) <= move_mm
+                and max(abs(r[4] - last[4]), abs(r[5] - last[5])) <= move_mm
+                and now - r[0] <= evidence_s + 1e-9
+            )
+            if not fits:
+                break
+            out.append(r)
+        if len(out) < frames or now - out[-1][0] < seconds - 1e-9:
+            return None
+        return out[::-1]
+
+    def settled_label(
+        self,
+        now: float,
+        frames: int,
+        seconds: float,
+        move_mm: float,
+        evidence_s: float = 0.5,
+    ) -> str | None:
+        """The label of a card that has lain still and untouched, else ``None``."""
+        reads = self.still_reads(now, frames, seconds, move_mm, evidence_s)
+        if reads is None:
+            return None
+        return self.names[int(np.argmax(label_scores(reads, self.names)))]
+
+    def settled(self, now: float, frames: int, seconds: float, move_mm: float) -> bool:
+        """True when the card has lain still and untouched for a while.
+
+        Looks at the reads of the last ``seconds`` (at least ``frames``, the
+        newest at ``now``): none may be touched by a hand, and they must
+        move and change size by at most ``move_mm``. Its label is then the
+        one with the most evidence (:meth:`settled_label`), so a one-frame
+        misread neither makes a card nor delays one.
+        """
+        return self.still_reads(now, frames, seconds, move_mm) is not None
+
+
+def covered_by_held(
+    xyxy: np.ndarray, touched: np.ndarray, share: float = 0.15
+) -> np.ndarray:
+    """Which boxes another, touched box (a card in a hand, above) covers.
+
+    A box counts as covered when a touched box other than itself overlaps at
+    least ``share`` of its area: a card carried over the pile hides part of
+    the card below, whose box then shrinks or shifts.
+    """
+    n = len(xyxy)
+    out = np.zeros(n, bool)
+    held = np.nonzero(touched)[0]
+    if n < 2 or not len(held):
+        return out
+    area = np.maximum((xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1]), 1e-6)
+    for j in held:
+        w = np.minimum(xyxy[:, 2], xyxy[j, 2]) - np.maximum(xyxy[:, 0], xyxy[j, 0])
+        h = np.minimum(xyxy[:, 3], xyxy[j, 3]) - np.maximum(xyxy[:, 1], xyxy[j, 1])
+        inter = np.clip(w, 0, None) * np.clip(h, 0, None)
+        hit = inter >= share * area
+        hit[j] = False
+        out |= hit
+    return out
 
 
 class CardTracker:
@@ -116,6 +214,8 @@ class CardTracker:
         xy = self.geometry.to_table(detections.centers) if n else np.zeros((0, 2))
         wh = self.geometry.box_size(detections.xyxy) if n else np.zeros((0, 2))
         touched = np.asarray(detections.data.get("touched", np.zeros(n, bool)), bool)
+        probs = detections.data.get("probs")
+        covered = covered_by_held(detections.xyxy, touched)
         labels = detections.labels
         ids = np.zeros(n, dtype=np.int64)
         live = [tr for tr in self.tracks.values() if t - tr.seen <= self.keep_s]
@@ -136,13 +236,20 @@ class CardTracker:
             used_d.add(i)
             used_t.add(j)
             ids[i] = live[j].id
+        for j, tr in enumerate(live):
+            if j not in used_t:
+                tr.disturbed = t  # not seen this frame: hidden, or gone
         for i in range(n):
             if i not in used_d:
                 ids[i] = self._next_id
-                self.tracks[self._next_id] = Track(self._next_id, t, t)
+                self.tracks[self._next_id] = Track(
+                    self._next_id, t, t, t, detections.names
+                )
                 self._next_id += 1
             tr = self.tracks[int(ids[i])]
             tr.seen = t
+            if touched[i] or covered[i]:
+                tr.disturbed = t
             tr.history.append(
                 (
                     t,
@@ -152,6 +259,8 @@ class CardTracker:
                     float(wh[i, 0]),
                     float(wh[i, 1]),
                     bool(touched[i]),
+                    float(detections.confidence[i]),
+                    None if probs is None else np.asarray(probs[i], np.float32),
                 )
             )
         for key in [k for k, tr in self.tracks.items() if t - tr.seen > self.keep_s]:
@@ -159,6 +268,7 @@ class CardTracker:
         data = dict(detections.data)
         data["table_xy"] = xy.astype(np.float32)
         data["table_wh"] = wh.astype(np.float32)
+        data["covered"] = covered
         return Detections(
             detections.xyxy,
             detections.confidence,
@@ -202,6 +312,14 @@ class HandTracker:
         mm_px: millimetres per pixel of the working image.
         min_area_mm2: smaller foreground blobs are noise.
         threshold: summed BGR difference from the background that is foreground.
+        card_core: the part of each card's box (scaled about its centre) that
+            is taken out of the foreground as "card, not hand". A detector's
+            box of a card held in a hand often takes in the fingers too; with
+            the whole box taken out, the hand holding it vanishes and the card
+            looks untouched.
+        orphan_s: how long a hand whose arm faded into the background stays
+            a hand (see :meth:`_reaches`).
+        orphan_mm2: the least area of such a hand.
     """
 
     def __init__(
@@ -211,6 +329,9 @@ class HandTracker:
         mm_px: float = 4.0,
         min_area_mm2: float = 1500.0,
         threshold: float = 60.0,
+        card_core: float = 0.85,
+        orphan_s: float = 3.0,
+        orphan_mm2: float = 3000.0,
     ):
         self._cv2 = cv2
         self.geometry = geometry
@@ -226,7 +347,12 @@ class HandTracker:
         self.background: np.ndarray | None = None
         self._t: float | None = None
         self.threshold = threshold
+        self.card_core = card_core
         self.kernel = np.ones((3, 3), np.uint8)
+        self.join_kernel = np.ones((5, 5), np.uint8)
+        self.orphan_s = orphan_s
+        self.orphan_px = int(orphan_mm2 / mm_px**2)
+        self._arm_seen = -1e9
         self.ref_mean: np.ndarray | None = None
         self.mask = np.zeros((self.size[1], self.size[0]), bool)
         self.reaches: list[Reach] = []
@@ -262,10 +388,12 @@ class HandTracker:
         top = np.clip(top.astype(np.float32) * gain, 0, 255).astype(np.uint8)
         fg = self._foreground(top.astype(np.float32), dt)
         cards = np.zeros_like(fg)
-        polys = self._card_mask(detections, 1.0)
+        polys = self._card_mask(detections, self.card_core)
         if polys:
             cv2.fillPoly(cards, polys, 255)
-        self.reaches, hand = self._reaches((fg > 0) & (cards == 0))
+        self.reaches, hand = self._reaches(
+            (fg > 0) & (cards == 0), self._t if self._t is not None else 0.0
+        )
         self.mask = hand
         touched = np.zeros(len(detections), bool)
         for i, poly in enumerate(self._card_mask(detections, 1.35)):
@@ -304,13 +432,24 @@ class HandTracker:
         self.background += (top - self.background) * rate
         return fg
 
-    def _reaches(self, moving: np.ndarray) -> tuple[list[Reach], np.ndarray]:
-        """Arms among the foreground blobs, and the mask of those arms only."""
+    def _reaches(
+        self, moving: np.ndarray, t: float = 0.0
+    ) -> tuple[list[Reach], np.ndarray]:
+        """Arms among the foreground blobs, and the mask of those arms' hands.
+
+        A hand-sized blob in mid-table that overlaps last frame's hands is
+        still a hand for ``orphan_s`` after an arm was last seen (its arm
+        faded into the background); it touches cards but reaches nowhere.
+        """
         cv2 = self._cv2
         hand = np.zeros(moving.shape, bool)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(
-            moving.astype(np.uint8), 8
+        # Bridge gaps of a pixel or two: a sleeve little different from the
+        # cloth shows in pieces, and the hand at its end must stay one blob
+        # with the arm (else the hand holding a card is "no arm").
+        joined = cv2.morphologyEx(
+            moving.astype(np.uint8), cv2.MORPH_CLOSE, self.join_kernel
         )
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, 8)
         h, w = moving.shape
         out = []
         for k in range(1, count):
@@ -321,8 +460,20 @@ class HandTracker:
             # sleeve the colour of the cloth may leave a gap at the edge itself).
             border = np.minimum.reduce([xs, ys, w - 1 - xs, h - 1 - ys])
             if border.min() > self.edge_px:
-                continue  # not connected to the table's edge: not an arm
+                # Not connected to the table's edge: no arm, unless it is the
+                # hand of one that was, whose still sleeve the background
+                # has taken in (a card held over the pile for a while).
+                blob = labels == k
+                if (
+                    t - self._arm_seen <= self.orphan_s
+                    and stats[k, cv2.CC_STAT_AREA] >= self.orphan_px
+                    and np.count_nonzero(blob & self.mask)
+                    >= 0.25 * stats[k, cv2.CC_STAT_AREA]
+                ):
+                    hand |= blob
+                continue
             hand |= labels == k
+            self._arm_seen = t
             near = border <= border.min() + 2
             entry = np.array([xs[near].mean(), ys[near].mean()])
             far = int(np.argmax((xs - entry[0]) ** 2 + (ys - entry[1]) ** 2))

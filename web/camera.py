@@ -41,8 +41,14 @@ class Camera:
         on_event: Callable[[dict], Any],
         evidence_dir: str | None = None,
         table: Any = None,
+        game_state: Callable[[], dict[str, Any]] | None = None,
     ) -> bool:
-        """Start the pipeline on ``source``; False (and :attr:`error` set) if not."""
+        """Start the pipeline on ``source``; False (and :attr:`error` set) if not.
+
+        ``game_state`` returns the live referee's state: UNO play detection
+        settles close calls in favour of the legal play, and the round-end scan
+        checks hand counts (see ``docs/vision.md``).
+        """
         self.source = str(source)
         try:
             from vision.pipeline import TablePipeline
@@ -58,6 +64,7 @@ class Camera:
                 evidence_dir=evidence_dir,
                 on_event=on_event,
                 options=dict(header.get("options") or {}),
+                game_state=game_state,
             )
         except Exception as exc:
             self.error = f"the camera could not start on {source}: {exc}"

@@ -267,6 +267,7 @@ def serve(args: argparse.Namespace) -> int:
             lambda e: _camera_event(table, camera, e),
             evidence_dir=str(evidence / f"camera-{table.gid}"),
             table=current["calibration"],
+            game_state=lambda: _game_state(table),
         )
         return camera.status()
 
@@ -308,6 +309,12 @@ def serve(args: argparse.Namespace) -> int:
         camera.stop.set()
         server.server_close()
     return 0
+
+
+def _game_state(table: Table) -> dict:
+    """The live referee's state for the camera's thread (empty with no game)."""
+    with table.lock:
+        return table.referee.state() if table.referee is not None else {}
 
 
 def _camera_event(table: Table, camera: Camera, event: dict) -> None:

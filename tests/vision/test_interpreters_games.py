@@ -14,7 +14,7 @@ from vision.interpreters import (
     OverflowInterpreter,
     interpreter_for,
 )
-from vision.scan import HandScan, cards_in_zone
+from vision.scan import HandScan, cards_in_zone, deck_labels
 from vision.tracking import CardTracker, Reach
 
 FPS = 15.0
@@ -145,10 +145,32 @@ def test_scan_reveals_a_laid_out_hand_once_it_lies_still():
 def test_scan_waits_while_a_hand_is_still_laying_cards():
     run = hand_scan()
     run.stage.active = True
-    touched = [("blue-4", 150, 372), ("wild", 210, 372, True)]
-    assert run.frames(40, touched) == []
-    events = run.frames(25, [("blue-4", 150, 372), ("wild", 210, 372)])
+    for k in range(40):  # the wild is still being slid into place
+        run.frames(1, [("blue-4", 150, 372), ("wild", 180 + 3 * k, 372, True)])
+    assert run.events == []
+    events = run.frames(25, [("blue-4", 150, 372), ("wild", 300, 372)])
     assert [e["cards"] for e in events] == [["blue-4", "wild"]]
+
+
+def test_scan_reveals_cards_a_hand_tracker_still_calls_touched_once_still():
+    # Cards just laid out near the table's edge look like an arm to the hand
+    # tracker for seconds; lying still is what counts.
+    run = hand_scan()
+    run.stage.active = True
+    events = run.frames(25, [("blue-4", 150, 372, True), ("wild", 210, 372, True)])
+    assert [e["cards"] for e in events] == [["blue-4", "wild"]]
+
+
+def test_scan_ignores_what_lay_there_before_and_cards_off_the_deck():
+    geo = TableGeometry.default((560, 420), ("A", "B", "C"))
+    run = Run(HandScan(geo, allowed=deck_labels("uno", {"deck": 108})))
+    marker = ("wild-custom", 520, 400)  # a corner marker read as a card, all along
+    run.frames(60, [marker])
+    run.stage.active = True
+    assert run.frames(30, [marker]) == []
+    hand = [marker, ("blue-4", 150, 372), ("wild-shuffle", 270, 372)]
+    events = run.frames(30, hand)
+    assert [(e["player"], e["cards"]) for e in events] == [("A", ["blue-4"])]
 
 
 def test_scan_ignores_the_piles_and_one_frame_misreads():
@@ -164,3 +186,24 @@ def test_cards_in_zone_for_a_one_shot_scan():
     geo = TableGeometry.default((560, 420), ("A", "B", "C"))
     frame = dets([("blue-4", 150, 372), ("red-7", 330, 210), ("green-1", 40, 60)])
     assert cards_in_zone(frame, geo, "seat:A") == ["blue-4"]
+
+
+def test_scan_waits_for_as_many_cards_as_the_referee_counts():
+    geo = TableGeometry.default((560, 420), ("A", "B", "C"))
+    run = Run(HandScan(geo, game_state=lambda: {"hand_counts": {"A": 3, "B": 1}}))
+    run.stage.active = True
+    two = [("blue-4", 150, 372), ("wild", 210, 372)]
+    assert run.frames(30, two) == []  # A holds 3: one is not seen yet
+    events = run.frames(30, two + [("red-2", 270, 372)])
+    assert [(e["player"], e["cards"]) for e in events] == [
+        ("A", ["blue-4", "red-2", "wild"])
+    ]
+
+
+def test_scan_rides_out_a_card_the_detector_misses_now_and_then():
+    run = hand_scan()
+    run.stage.active = True
+    hand = [("blue-4", 150, 372), ("wild", 210, 372)]
+    for k in range(40):
+        run.frames(1, hand if k % 4 else hand[:1])  # the wild drops out 1 frame in 4
+    assert [e["cards"] for e in run.events] == [["blue-4", "wild"]]

@@ -8,7 +8,13 @@ import pytest
 from referee.cards import CLASSES
 from vision.detections import Detections
 from vision.geometry import TableGeometry
-from vision.plays import PlayConfig, UnoPlayDetector, card_scale
+from vision.plays import (
+    PlayConfig,
+    UnoPlayDetector,
+    card_scale,
+    choose_label,
+    uno_legal,
+)
 from vision.tracking import CardTracker, Reach
 
 PLAYERS = ("A", "B", "C")
@@ -103,9 +109,96 @@ def test_card_touched_by_a_hand_is_not_played_until_let_go():
 
 def test_card_held_up_measures_too_large_and_is_no_play():
     table = started()
-    # Held 15 cm above the table: 1.25 times the size of a card lying flat.
-    high = [card("red-7", *PILE), card("red-2", PILE[0] + 10, PILE[1], 70.0, 109.0)]
+    # Held 20 cm above the table: 1.35 times the size of a card lying flat.
+    high = [card("red-7", *PILE), card("red-2", PILE[0] + 10, PILE[1], 76.0, 117.0)]
     assert table.frames(20, high) == []
+
+
+def test_a_loose_box_of_a_card_lying_flat_still_counts():
+    # A detector's box may be a fifth larger than the card (rotated cards)
+    table = started()
+    loose = [card("red-7", *PILE), card("red-2", PILE[0] + 10, PILE[1], 67.0, 104.0)]
+    assert [e["cards"] for e in table.frames(5, loose)] == [["red-2"]]
+
+
+def test_a_box_that_jitters_on_an_undisturbed_track_is_not_a_second_copy():
+    table = started("red-7")
+    table.frames(6, [card("red-7", *PILE), card("wild", 331, 211, 70, 95)])
+    # an arm reaches past (into the zone, not over the card); the wild's box
+    # jitters as the arm's shadow falls on it, but it was seen every frame
+    table.frames(
+        3, [card("wild", 331, 211, 70, 95)], reaches=[Reach("C", PILE, 9000.0)]
+    )
+    rows = [card("red-7", *PILE), card("wild", 340, 216, 62, 90)]
+    assert table.frames(6, rows) == []
+
+
+def probs_dets(rows) -> Detections:
+    """Rows of (x, y, {label: probability}) with the classifier's probabilities."""
+    probs = np.full((len(rows), len(CLASSES)), 1e-4, np.float32)
+    for i, (_, _, p) in enumerate(rows):
+        for label, v in p.items():
+            probs[i, CLASSES.index(label)] = v
+    best = probs.argmax(axis=1)
+    return Detections(
+        np.array([(x - 28, y - 43, x + 28, y + 43) for x, y, _ in rows]),
+        probs[np.arange(len(rows)), best],
+        best,
+        data={"touched": np.zeros(len(rows), bool), "probs": probs},
+    )
+
+
+def run_with_referee(state: dict, read: dict[str, float]) -> list[dict]:
+    geo = geometry()
+    tracker = CardTracker(geo)
+    plays = UnoPlayDetector(geo, game_state=lambda: state)
+    events, t = [], 0.0
+    for k in range(20):  # a close call waits for evidence_s of reads
+        rows = [(PILE[0], PILE[1], {"red-7": 0.95})]
+        if k >= 6:
+            rows.append((PILE[0] + 10, PILE[1] + 4, read))
+        tracked = tracker.update(probs_dets(rows), t)
+        events += plays.update(tracked, t, tracker.tracks, [])
+        t += 1 / FPS
+    return [e for e in events if e["type"] == "play"]
+
+
+RED_7 = {"phase": "turn", "top": "red-7", "color": "red", "pending_draw": 0}
+
+
+def test_a_close_call_goes_to_the_legal_play():
+    # blue-1 (illegal on the red 7) just ahead of red-1 (legal): the referee's
+    # prior decides
+    plays = run_with_referee(RED_7, {"blue-1": 0.55, "red-1": 0.4})
+    assert [e["cards"] for e in plays] == [["red-1"]]
+
+
+def test_a_clear_illegal_play_is_reported_as_seen():
+    plays = run_with_referee(RED_7, {"blue-1": 0.93, "red-1": 0.03})
+    assert [e["cards"] for e in plays] == [["blue-1"]]
+
+
+def test_no_prior_without_a_turn_or_with_a_debt():
+    for state in ({**RED_7, "phase": "scoring"}, {**RED_7, "pending_draw": 2}):
+        plays = run_with_referee(state, {"blue-1": 0.55, "red-1": 0.4})
+        assert [e["cards"] for e in plays] == [["blue-1"]]
+
+
+def test_uno_legal_follows_the_top_card_the_colour_and_the_deck():
+    legal = uno_legal({**RED_7, "color": "blue", "top": "wild"})
+    assert legal("blue-3") and legal("wild") and not legal("red-3")
+    assert not legal("wild-custom")  # not in the 108-card deck
+    assert uno_legal({**RED_7, "phase": "setup"}) is None
+
+
+def test_choose_label_keeps_a_clear_reading():
+    scores = np.log(np.array([0.9, 0.05, 0.05]))
+    names = ["blue-1", "red-1", "green-1"]
+    legal = {"red-1"}.__contains__
+    assert choose_label(scores, names, legal) == "blue-1"
+    close = np.log(np.array([0.5, 0.4, 0.1]))
+    assert choose_label(close, names, legal) == "red-1"
+    assert choose_label(close, names, None) == "blue-1"
 
 
 def test_moving_card_is_no_play():
@@ -148,9 +241,28 @@ def test_group_window_joins_cards_of_one_turn():
 
 def test_second_copy_on_the_same_spot_counts_after_a_reach():
     table = started("red-7")
-    table.frames(6, [card("red-7", *PILE), card("wild", 331, 211, 70, 95)])
+    # the first wild lies turned by 20 degrees: its box is 82 x 101 mm
+    table.frames(6, [card("red-7", *PILE), card("wild", 331, 211, 82, 101)])
     table.frames(4, [], reaches=[Reach("B", PILE, 9000.0)])
-    events = table.frames(6, [card("red-7", *PILE), card("wild", 333, 213, 62, 92)])
+    # the second lies straight: its box measures visibly differently
+    events = table.frames(6, [card("red-7", *PILE), card("wild", 333, 213, 56, 87)])
+    assert [e["cards"] for e in events] == [["wild"]]
+
+
+def test_second_copy_seen_carried_in_counts_on_the_very_same_spot():
+    table = started("red-7")
+    table.frames(6, [card("red-7", *PILE), card("wild", 331, 211, 70, 95)])
+    # a wild in a hand, on its way to the pile, then put down exactly on it
+    for x in (250, 280):
+        table.frames(
+            1,
+            [card("wild", 331, 211, 70, 95), card("wild", x, 190, 70, 95, True)],
+            reaches=[Reach("B", (x - 40, 190), 9000.0)],
+        )
+    table.frames(
+        2, [card("wild", 331, 211, 70, 95, True)], reaches=[Reach("B", PILE, 9000.0)]
+    )
+    events = table.frames(6, [card("red-7", *PILE), card("wild", 332, 211, 70, 95)])
     assert [e["cards"] for e in events] == [["wild"]]
 
 

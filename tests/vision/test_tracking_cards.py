@@ -9,7 +9,7 @@ import pytest
 from referee.cards import CLASSES
 from vision.detections import Detections
 from vision.geometry import TableGeometry
-from vision.tracking import CardTracker, HandTracker
+from vision.tracking import CardTracker, HandTracker, covered_by_held
 
 PLAYERS = ("A", "B", "C", "D")
 CLOTH = (60, 110, 50)
@@ -49,10 +49,53 @@ def test_one_misread_continues_the_track_and_keeps_its_label():
     out = tracker.update(dets(("red-6", 101, 100)), 4 / 15)
     track = tracker.tracks[int(out.tracker_id[0])]
     assert track.label == "red-5" and len(tracker.tracks) == 1
-    assert not track.settled(4 / 15, 3, 0.12, 8.0)  # the reads disagree
+    # the misread is outvoted by the evidence: it neither changes the card
+    # nor delays it
+    assert track.settled_label(4 / 15, 3, 0.12, 8.0) == "red-5"
     for k in range(5, 8):
-        tracker.update(dets(("red-5", 100, 100)), k / 15)
-    assert track.settled(7 / 15, 3, 0.12, 8.0)
+        tracker.update(dets(("red-6", 101, 100)), k / 15)
+    assert track.settled_label(7 / 15, 3, 0.12, 8.0) == "red-6"  # it is a red 6
+
+
+def probs_dets(x, y, probs: dict[str, float]) -> Detections:
+    row = np.full(len(CLASSES), 1e-4, np.float32)
+    for label, p in probs.items():
+        row[CLASSES.index(label)] = p
+    best = max(probs, key=probs.get)
+    return Detections(
+        np.array([(x - 28, y - 43, x + 28, y + 43)]),
+        [probs[best]],
+        [CLASSES.index(best)],
+        data={"probs": row[None, :]},
+    )
+
+
+def test_evidence_adds_up_over_frames_not_votes():
+    # Three frames lean to blue-1 by a hair, two are sure of blue-7: a vote
+    # says blue-1, the summed log-probabilities say blue-7.
+    tracker = CardTracker(geometry())
+    unsure = {"blue-1": 0.5, "blue-7": 0.45}
+    reads = [unsure] * 3 + [{"blue-7": 0.97, "blue-1": 0.01}] * 2
+    for k, probs in enumerate(reads):
+        out = tracker.update(probs_dets(100, 100, probs), k / 15)
+    track = tracker.tracks[int(out.tracker_id[0])]
+    assert track.label == "blue-7"
+    assert track.settled_label(4 / 15, 3, 0.12, 8.0) == "blue-7"
+
+
+def test_a_missed_or_touched_frame_marks_the_track_disturbed():
+    tracker = CardTracker(geometry())
+    for k in range(4):
+        out = tracker.update(dets(("red-5", 100, 100)), k / 15)
+    track = tracker.tracks[int(out.tracker_id[0])]
+    assert track.disturbed == 0.0
+    tracker.update(dets(), 4 / 15)  # not seen
+    tracker.update(dets(("red-5", 100, 100)), 5 / 15)
+    assert track.disturbed == pytest.approx(4 / 15)
+    touched = dets(("red-5", 100, 100))
+    touched.data["touched"] = np.array([True])
+    tracker.update(touched, 6 / 15)
+    assert track.disturbed == pytest.approx(6 / 15)
 
 
 def test_settled_needs_enough_time_and_stillness_and_no_hand():
@@ -128,3 +171,38 @@ def test_a_still_hand_fades_only_slowly():
     for k in range(30):  # two seconds without moving
         hands.update(frame(arm_to=(200, 210)), Detections.empty(), 1 + k / 15)
     assert len(hands.reaches) == 1
+
+
+def test_a_card_in_a_hand_covers_the_card_below_it():
+    boxes = np.array([(0, 0, 60, 90), (30, 20, 90, 110), (200, 0, 260, 90)], float)
+    touched = np.array([False, True, False])
+    assert list(covered_by_held(boxes, touched)) == [True, False, False]
+    assert not covered_by_held(boxes, np.zeros(3, bool)).any()
+
+
+def test_the_hand_past_a_gap_in_the_sleeve_is_still_the_arm():
+    hands = HandTracker(geometry())
+    settle(hands)
+    img = frame(arm_to=(200, 210))
+    img[180:240, 98:104] = CLOTH  # the sleeve matches the cloth for a few mm
+    hands.update(img, Detections.empty(), 1.0)
+    assert len(hands.reaches) == 1 and hands.reaches[0].tip[0] >= 180
+
+
+def test_a_hand_whose_arm_faded_still_touches_its_card_for_a_while():
+    hands = HandTracker(geometry())
+    settle(hands)
+    held = dets(("red-5", 235, 210))  # the card at the fingertips
+    out = hands.update(frame(arm_to=(200, 210)), held, 1.0)
+    assert list(out.data["touched"]) == [True]
+
+    def hand_only():  # the sleeve taken into the background: the hand is left
+        img = frame()
+        cv2.rectangle(img, (145, 175), (228, 245), SKIN, -1)
+        return img
+
+    out = hands.update(hand_only(), held, 1.1)
+    assert hands.reaches == [] and list(out.data["touched"]) == [True]
+    for k in range(50):  # a hand alone in mid-table is no hand for ever
+        out = hands.update(hand_only(), held, 1.2 + k / 15)
+    assert list(out.data["touched"]) == [False]

@@ -213,7 +213,8 @@ class FakePipeline:
     made: list[FakePipeline] = []
 
     def __init__(
-        self, source, *, game, players, table, evidence_dir, on_event, options
+        self, source, *, game, players, table, evidence_dir, on_event, options,
+        game_state=None,
     ):
         self.args = dict(
             source=source,
@@ -224,10 +225,14 @@ class FakePipeline:
             options=options,
         )
         self.on_event = on_event
+        self.game_state = game_state
+        self.seen_state: dict | None = None
         FakePipeline.made.append(self)
 
     def run(self, stop):
         self.on_event({"type": "start", "card": "red-7", "source": "vision"})
+        if self.game_state is not None:
+            self.seen_state = self.game_state()
         self.on_event(
             {
                 "type": "play",
@@ -264,9 +269,12 @@ def test_camera_thread_feeds_the_table(app, game, monkeypatch):
         lambda e: table.append(e, source="vision"),
         evidence_dir="/tmp/ev",
         table="kitchen",
+        game_state=lambda: table.referee.state(),
     )
     cam.thread.join(5)
     made = FakePipeline.made[-1]
+    # The pipeline can read the live game (the referee prior on close calls).
+    assert isinstance(made.seen_state, dict) and made.seen_state
     assert made.args["source"] == 0 and made.args["players"] == PLAYERS
     assert made.args["table"] == "kitchen"
     assert [e["type"] for e in table.referee.events] == ["start", "play"]

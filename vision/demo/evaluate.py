@@ -118,12 +118,12 @@ def summary_lines(scores: dict[str, Score]) -> list[str]:
             )
         lines.append(line)
         for e in s.missed:
-            lines.append(f"    missed: {_brief(e)}")
+            lines.append(f"    missed: {brief(e)}")
         for e in s.extra:
-            lines.append(f"    extra:  {_brief(e)}")
+            lines.append(f"    extra:  {brief(e)}")
     return lines
 
 
-def _brief(e: dict[str, Any]) -> str:
+def brief(e: dict[str, Any]) -> str:
     what = e.get("cards") or e.get("card") or e.get("count", "")
     return f"{e['type']} {what} at {float(e.get('t', 0)):.2f} s"

@@ -131,6 +131,7 @@ def run_demo(args: argparse.Namespace) -> int:
         fps=args.fps,
         realtime=False,
         options=header.get("options"),
+        game_state=table.state,
     )
     table.pipeline = pipeline
     started = time.monotonic()
