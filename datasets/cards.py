@@ -426,6 +426,8 @@ def _render_base(label: str, design: str, variant: int) -> Image.Image:
         sym_fill, sym_outline, sym_shadow = color, white, dark
     elif classic:
         sym_fill, sym_outline, sym_shadow = white, dark, dark
+    elif variant >= 2:  # printed with a thick black edge and drop shadow
+        sym_fill, sym_outline, sym_shadow = color, dark, dark
     else:
         sym_fill, sym_outline, sym_shadow = color, None, shade
     if wild:
@@ -453,7 +455,7 @@ def _render_base(label: str, design: str, variant: int) -> Image.Image:
             sym_outline,
             5 if sym_outline else 0,
             sym_shadow,
-            7,
+            12 if (variant >= 2 and not classic) else 7,
             angle,
         )
 
@@ -508,7 +510,8 @@ def render_card(
         variant: small style changes within a design, 0-3 (classic: even ring
             oval with white symbol, odd filled white oval with coloured symbol;
             2 and 3 draw the other common print of some symbols: a flat-topped 3,
-            reverse arrows in line, the word WILD on a classic wild).
+            reverse arrows in line, the word WILD on a classic wild, and in the
+            modern design the centre symbol edged in black with a deep shadow).
 
     Returns:
         An RGBA image with transparent rounded corners (cached: do not modify it).
