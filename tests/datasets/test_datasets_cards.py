@@ -51,10 +51,13 @@ def test_designs_differ_and_variants_differ_for_classic() -> None:
 @pytest.mark.parametrize("design", DESIGNS)
 def test_other_prints_change_only_their_symbols(design: str) -> None:
     """Variants 2 and 3 draw the other common print of a 3 (flat top), of the
-    reverse arrows and (classic) of the wild; every other face stays the same."""
+    reverse arrows, (classic) of the wild, and (modern) every centre symbol edged
+    in black; the wild draw four stays as it is."""
     changed = {"red-3", "blue-3", "green-reverse", "yellow-reverse"}
     if design == "classic":
         changed.add("wild")
+    else:
+        changed |= {"red-7", "blue-skip", "green-draw2"}
     for label in sorted(changed | {"red-7", "blue-skip", "green-draw2", "wild-draw4"}):
         diff = np.abs(_rgba(label, design, 0) - _rgba(label, design, 2)).mean()
         if label in changed:
