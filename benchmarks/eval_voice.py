@@ -1,5 +1,9 @@
 """Measure the UNO-call listener on synthesised speech in table noise.
 
+Two spotters are measured on the same audio: the neural keyword spotter that
+``tableref listen`` uses for the UNO call (:mod:`voice.kws`, ``models/uno-kws.pt``)
+and the keyword search it falls back to (pocketsphinx, :class:`PhoneticSpotter`).
+
 Speech comes from espeak-ng (English and Japanese voices, several variants, speeds
 and pitches); noise from sox (white, pink, brown), shuffling-like bursts, and
 chatter made of other synthesised speech. Reported:
@@ -11,8 +15,18 @@ chatter made of other synthesised speech. Reported:
 * how often deliberately confusable phrases ("you know", "oh no", "きょうの") fire;
 * latency: audio seconds from the end of the word to the detection, and the speed.
 
-Every keyword hit is recorded once with its measurements (``gates=False``); each
-threshold setting is then applied to the same hits, so the sweep costs nothing.
+Every keyword hit is recorded once with its measurements (``gates=False``), and
+every window score of the neural spotter once; each threshold setting is then
+applied to the same hits and scores, so the sweeps cost nothing.
+
+This is held-out data for the neural spotter: ``voice/train.py`` trains on other
+espeak-ng voices and variants (en-gb-scotland, en-gb-x-gbclan, en-gb-x-gbcwmd,
+en-029, en-us-nyc, es, it, pt, ... with variants m1, f1, klatt, ...; never the
+voices of EN_VOICES and JA_VOICES below: the Japanese base voice ``ja`` is
+espeak-ng's only one and is used only with other variants), other speeds and
+pitches (never 120/150/175/200 nor 30/50/70/90), and its own call texts, lead
+phrases, talk sentences and confusables (none of EN_CALLS, JA_CALLS, LEADS_*,
+TALK_*, CONFUSABLE); its threshold was tuned on its own validation streams.
 
 Usage::
 
@@ -42,7 +56,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from voice.audio import RATE, to_pcm16  # noqa: E402
-from voice.spotter import Detection, Spotter, SpotterConfig  # noqa: E402
+from voice.kws import KwsConfig, KwsModel, NeuralSpotter, replay  # noqa: E402
+from voice.spotter import Detection, PhoneticSpotter, SpotterConfig  # noqa: E402
 
 EN_VOICES = ["en", "en-us", "en-gb-x-rp", "en+f3", "en+m3", "en-us+f2", "en+f4"]
 JA_VOICES = ["ja", "ja+f2", "ja+m3", "ja+f4"]
@@ -137,9 +152,12 @@ def rms(x: np.ndarray) -> float:
     return float(np.sqrt(np.mean(voiced**2)))
 
 
+_MODEL: KwsModel | None = None
+
+
 def run_spotter(audio: np.ndarray) -> tuple[list[tuple[Detection, float]], float]:
     """All keyword hits (with their emission time in audio seconds) and CPU seconds."""
-    spotter = Spotter(config=SpotterConfig(gates=False))
+    spotter = PhoneticSpotter(config=SpotterConfig(engine="pocketsphinx", gates=False))
     pcm = to_pcm16(audio, RATE)
     step = int(0.1 * RATE) * 2
     out: list[tuple[Detection, float]] = []
@@ -148,6 +166,21 @@ def run_spotter(audio: np.ndarray) -> tuple[list[tuple[Detection, float]], float
         out += [(d, spotter.seconds) for d in spotter.feed(pcm[i:i + step])]
     out += [(d, spotter.seconds) for d in spotter.flush()]
     return out, time.process_time() - t0
+
+
+def run_neural(audio: np.ndarray) -> tuple[list[tuple[float, float, float]], float]:
+    """The neural spotter's score for every window ``(t, prob, level)``, fed in
+    0.1 s chunks like a microphone, and its CPU seconds."""
+    global _MODEL
+    if _MODEL is None:
+        _MODEL = KwsModel()
+    spotter = NeuralSpotter(_MODEL, KwsConfig(threshold=2.0), record=True)
+    pcm = to_pcm16(audio, RATE)
+    step = int(0.1 * RATE) * 2
+    t0 = time.process_time()
+    for i in range(0, len(pcm), step):
+        spotter.feed(pcm[i:i + step])
+    return spotter.trace, time.process_time() - t0
 
 
 def positive_job(args: tuple[str, int, int, int]) -> dict:
@@ -183,8 +216,9 @@ def positive_job(args: tuple[str, int, int, int]) -> dict:
     noise = noise_bed(kind, len(speech) / RATE, rng, babble)
     audio = (speech + noise * level / 10 ** (snr / 20)) * 0.3 / level
     hits, cpu = run_spotter(audio)
+    trace, ncpu = run_neural(audio)
     return {"kind": kind, "snr": snr, "marks": marks, "hits": hits, "cpu": cpu,
-            "seconds": len(audio) / RATE}
+            "trace": trace, "ncpu": ncpu, "seconds": len(audio) / RATE}
 
 
 def negative_job(args: tuple[str, int, float]) -> dict:
@@ -211,7 +245,9 @@ def negative_job(args: tuple[str, int, float]) -> dict:
         hiss = sox_noise("pinknoise", len(audio) / RATE + 0.1)[:len(audio)]
         audio = audio + 0.02 * hiss
     hits, cpu = run_spotter(audio)
-    return {"what": what, "hits": hits, "cpu": cpu, "seconds": len(audio) / RATE}
+    trace, ncpu = run_neural(audio)
+    return {"what": what, "hits": hits, "cpu": cpu, "trace": trace, "ncpu": ncpu,
+            "seconds": len(audio) / RATE}
 
 
 def confusable_job(seed: int) -> dict:
@@ -227,7 +263,8 @@ def confusable_job(seed: int) -> dict:
     audio = np.concatenate(parts)
     audio = audio + 0.02 * sox_noise("pinknoise", len(audio) / RATE + 0.1)[:len(audio)]
     hits, _ = run_spotter(audio)
-    return {"marks": marks, "hits": hits}
+    trace, _ = run_neural(audio)
+    return {"marks": marks, "hits": hits, "trace": trace}
 
 
 def score(config: SpotterConfig, pos: list[dict], neg: list[dict],
@@ -260,6 +297,84 @@ def score(config: SpotterConfig, pos: list[dict], neg: list[dict],
             "latency": latency, "confusable": (sum(fired), len(fired))}
 
 
+def score_neural(config: KwsConfig, pos: list[dict], neg: list[dict],
+                 conf: dict) -> dict:
+    """Detection, false alarms and latency of the neural spotter under ``config``,
+    from the recorded window scores (the same matching rules as :func:`score`).
+
+    Latency is from the end of the word to the end of the 0.1 s chunk in which
+    the call was decided (what a listener fed by a microphone sees)."""
+    det: dict[int, list[int]] = {}
+    per_kind: dict[tuple[int, str], list[int]] = {}
+    latency: list[float] = []
+    for job in pos:
+        calls = replay(job["trace"], config)
+        for start, end, _voice in job["marks"]:
+            found = [math.ceil(at * 10 - 1e-6) / 10 for _s, e, _p, at in calls
+                     if start - 0.3 <= e <= end + 1.0]
+            det.setdefault(job["snr"], []).append(bool(found))
+            per_kind.setdefault((job["snr"], job["kind"]), []).append(bool(found))
+            if found:
+                latency.append(min(found) - end)
+    fa: dict[str, list[float]] = {}
+    for job in neg:
+        key = "noise" if job["what"] in NOISES else "talk"
+        fa.setdefault(key, [0, 0.0])
+        fa[key][0] += len(replay(job["trace"], config))
+        fa[key][1] += job["seconds"]
+    calls = replay(conf["trace"], config)
+    fired = [any(s - 0.3 <= e <= e_mark + 1.0 for _s, e, _p, _at in calls)
+             for s, e_mark, _ in conf["marks"]]
+    return {"det": {k: float(np.mean(v)) for k, v in det.items()},
+            "per_kind": {k: float(np.mean(v)) for k, v in per_kind.items()},
+            "n": {k: len(v) for k, v in det.items()},
+            "fa": {k: (v[0], v[0] * 3600 / v[1], v[1]) for k, v in fa.items()},
+            "latency": latency, "confusable": (sum(fired), len(fired))}
+
+
+def report_neural(pos: list[dict], neg: list[dict], conf: dict,
+                  snrs: list[int]) -> None:
+    """Print the neural spotter's numbers: a threshold sweep, then the shipped
+    setting by noise type, latency and CPU."""
+    meta = KwsModel().meta
+    shipped = KwsConfig(threshold=float(meta.get("threshold", 0.9)),
+                        min_hits=int(meta.get("min_hits", 2)))
+    settings = [shipped] + [dataclasses.replace(shipped, **kw) for kw in (
+        {"threshold": 0.5}, {"threshold": 0.8}, {"threshold": 0.9},
+        {"threshold": 0.95}, {"threshold": 0.98}, {"threshold": 0.99},
+        {"threshold": 0.995}, {"threshold": 0.999},
+        {"min_hits": 1}, {"min_hits": 3})]
+    print("\nNEURAL SPOTTER (models/uno-kws.pt; shipped setting first)")
+    head = "  ".join(f"{s:>3}dB" for s in snrs)
+    print("setting                                   " + head
+          + "  FA/h noise  FA/h talk  confusable")
+    for cfg in settings:
+        r = score_neural(cfg, pos, neg, conf)
+        name = f"p>={cfg.threshold:g} hits>={cfg.min_hits}"
+        dets = "  ".join(f"{100 * r['det'][s]:4.0f}%" for s in snrs)
+        fa = r["fa"]
+        print(f"{name:42s} {dets}  {fa['noise'][1]:10.1f} {fa['talk'][1]:10.1f}"
+              f"  {r['confusable'][0]:>4}/{r['confusable'][1]}")
+    r = score_neural(shipped, pos, neg, conf)
+    print("shipped setting, detection by noise type:")
+    print("noise        " + "  ".join(f"{s:>3}dB" for s in snrs))
+    for kind in NOISES:
+        print(f"{kind:12s} " + "  ".join(f"{100 * r['per_kind'][(s, kind)]:4.0f}%"
+                                         for s in snrs))
+    lat = np.array(r["latency"])
+    if len(lat):
+        print(f"latency word end -> decision (audio s, 0.1 s chunks): median "
+              f"{np.median(lat):.2f}, p90 {np.percentile(lat, 90):.2f}, "
+              f"max {lat.max():.2f}")
+    print(f"false alarms (shipped): noise {r['fa']['noise'][0]} in "
+          f"{r['fa']['noise'][2] / 3600:.2f} h, talk {r['fa']['talk'][0]} in "
+          f"{r['fa']['talk'][2] / 3600:.2f} h")
+    audio = sum(j["seconds"] for j in pos + neg)
+    cpu = sum(j["ncpu"] for j in pos + neg)
+    print(f"neural spotter CPU {cpu:.0f} s for {audio / 60:.1f} min of audio: "
+          f"{100 * cpu / audio:.1f} % of one core ({audio / cpu:.0f}x real time)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="about 5x less audio")
@@ -287,7 +402,7 @@ def main() -> int:
         conf = conf_f.result()
     audio = sum(j["seconds"] for j in pos + neg)
     cpu = sum(j["cpu"] for j in pos + neg)
-    print(f"audio processed: {audio / 60:.1f} min, spotter CPU {cpu:.0f} s "
+    print(f"audio processed: {audio / 60:.1f} min, keyword search CPU {cpu:.0f} s "
           f"({audio / cpu:.0f}x real time on one core); wall {time.time() - t0:.0f} s")
     base = SpotterConfig()
     settings = [base] + [dataclasses.replace(base, **kw) for kw in (
@@ -296,7 +411,7 @@ def main() -> int:
         {"min_rise_db": 10.0}, {"max_length": 0.8}, {"max_length": 1.5},
         {"max_level": 25, "min_rise_db": 0.0, "max_length": 99.0,
          "min_ratio": -math.inf})]
-    print()
+    print("\nKEYWORD SEARCH (pocketsphinx; the fallback, and custom call words)")
     head = "  ".join(f"{s:>3}dB" for s in snrs)
     print("setting (default first)                   " + head
           + "  FA/h noise  FA/h talk  confusable")
@@ -322,6 +437,7 @@ def main() -> int:
     print(f"false alarms (default): noise {r['fa']['noise'][0]} in "
           f"{r['fa']['noise'][2] / 3600:.2f} h, talk {r['fa']['talk'][0]} in "
           f"{r['fa']['talk'][2] / 3600:.2f} h")
+    report_neural(pos, neg, conf, snrs)
     return 0
 
 

@@ -19,22 +19,42 @@ def listen_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--words", default=DEFAULT_WORDS, metavar="W1,W2",
                         help="call words, comma-separated: English words, kana, "
                              "romaji, or word=PHONES in ARPAbet (default: %(default)s)")
+    parser.add_argument("--engine", choices=("auto", "neural", "pocketsphinx"),
+                        default="auto",
+                        help="who hears the UNO call: the neural spotter "
+                             "(models/uno-kws.pt), keyword search, or auto (neural, "
+                             "keyword search when the model is missing; default)")
+    parser.add_argument("--model", metavar="PATH", default=None,
+                        help="the neural spotter's model (default models/uno-kws.pt)")
+    parser.add_argument("--threshold", type=float, default=None, metavar="P",
+                        help="neural spotter: call probability that fires, 0..1 "
+                             "(larger errs less and hears less; default: tuned, "
+                             "stored in the model)")
     parser.add_argument("--max-level", type=int, default=None, metavar="L",
-                        help="keyword threshold 1e-L that still counts (larger hears "
-                             "more and errs more; default 20)")
+                        help="keyword search: threshold 1e-L that still counts "
+                             "(larger hears more and errs more; default 20)")
 
 
 def listen(args: argparse.Namespace) -> int:
     """Print one line per call heard: time (s), word, score; 2 on bad input."""
     from voice.audio import AudioError, Microphone, file_chunks
+    from voice.kws import ModelError
     from voice.spotter import Spotter, SpotterConfig
     from voice.words import WordError, parse_words
 
+    if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
+        print(f"tableref listen: --threshold must be between 0 and 1, not "
+              f"{args.threshold:g}", file=sys.stderr)
+        return 2
     try:
         words = parse_words(args.words)
-        config = SpotterConfig() if args.max_level is None else \
-            SpotterConfig(max_level=args.max_level)
+        extra = {} if args.max_level is None else {"max_level": args.max_level}
+        config = SpotterConfig(engine=args.engine, model=args.model,
+                               threshold=args.threshold, **extra)
         spotter = Spotter(words, config)
+        if spotter.fallback is not None:
+            print(f"tableref listen: {spotter.fallback}; using keyword search for "
+                  "the UNO call", file=sys.stderr)
         mic = None
         if args.file is not None:
             chunks = file_chunks(args.file)
@@ -44,7 +64,7 @@ def listen(args: argparse.Namespace) -> int:
             names = ", ".join(w.name for w in words)
             print(f"listening for {names} on the microphone; Ctrl-C to stop",
                   file=sys.stderr)
-    except (AudioError, WordError) as exc:
+    except (AudioError, WordError, ModelError) as exc:
         print(f"tableref listen: {exc}", file=sys.stderr)
         return 2
     except ImportError as exc:

@@ -1,8 +1,17 @@
-"""Offline call-word spotting: keyword search, a loudness gate, and a verifier.
+"""Offline call-word spotting: the project's neural spotter for the UNO call, and
+keyword search with a loudness gate and a verifier for other call words.
 
-The acoustic part is pocketsphinx's keyword search (``kws``) with the US English
-model bundled in the ``pocketsphinx`` wheel: each call word competes against a free
-phone loop and fires when it wins by more than a threshold. Keyword search alone
+:class:`Spotter` is what callers use. The UNO call ("uno", "ウノ") goes to the
+neural keyword spotter of :mod:`voice.kws` (``models/uno-kws.pt``, trained here);
+other call words (a name called instead of UNO in the tgus-t presets, ``word=PHONES``
+entries) go to :class:`PhoneticSpotter`, described below. Without a usable model
+file the UNO call falls back to :class:`PhoneticSpotter` too, with a warning on the
+``tableref.voice`` logger (``SpotterConfig(engine="neural")`` raises instead).
+
+The acoustic part of :class:`PhoneticSpotter` is pocketsphinx's keyword search
+(``kws``) with the US English model bundled in the ``pocketsphinx`` wheel: each
+call word competes against a free phone loop and fires when it wins by more than
+a threshold. Keyword search alone
 fires often on noise and on words that contain the sound (English "you know",
 Japanese "きょうの"), so a hit is kept only when
 
@@ -25,9 +34,11 @@ keyword); that wait is the latency.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import math
 import os
 import tempfile
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -35,7 +46,10 @@ import numpy as np
 
 from voice.audio import RATE
 from voice.verify import Verifier
-from voice.words import CallWord, parse_words
+from voice.words import UNO_ALIASES, UNO_PRONUNCIATIONS, CallWord, parse_words
+
+log = logging.getLogger("tableref.voice")
+ENGINES = ("auto", "neural", "pocketsphinx")
 
 FRAME = 160  # samples per 10 ms frame, the decoder's frame rate
 _WINDOW = np.hanning(FRAME).astype(np.float32)
@@ -43,9 +57,22 @@ _WINDOW = np.hanning(FRAME).astype(np.float32)
 
 @dataclass(frozen=True)
 class SpotterConfig:
-    """Decision thresholds of the spotter (defaults chosen with eval_voice.py).
+    """Which spotter hears the UNO call, and the decision thresholds (defaults
+    chosen on validation data; measured with eval_voice.py).
 
     Attributes:
+        engine: ``"auto"`` (the neural spotter for the UNO call, falling back to
+            keyword search when its model cannot be loaded), ``"neural"`` (no
+            fallback: a missing model raises :class:`voice.kws.ModelError`) or
+            ``"pocketsphinx"`` (keyword search for every word).
+        model: the neural spotter's model file (default ``models/uno-kws.pt``).
+        threshold: the neural spotter's call probability threshold (default: the
+            one tuned at training, stored in the model file).
+        min_hits: consecutive windows over the threshold before the neural
+            spotter fires (default: from the model file).
+
+    The remaining attributes belong to the keyword search (:class:`PhoneticSpotter`):
+
         levels: keyword-search thresholds tried, as exponents (``10`` is ``1e-10``);
             larger is more permissive.
         max_level: the most permissive level that still counts as a hit.
@@ -62,6 +89,10 @@ class SpotterConfig:
         gates: False reports every keyword hit with its measurements (for tuning).
     """
 
+    engine: str = "auto"
+    model: str | None = None
+    threshold: float | None = None
+    min_hits: int | None = None
     levels: tuple[int, ...] = (5, 10, 15, 20, 25)
     max_level: int = 20
     min_rise_db: float = 6.0
@@ -96,6 +127,10 @@ class Detection:
         ratio: the verifier's log-likelihood ratio per frame (-inf: the word
             does not fit the stretch at all).
         score: a 0..1 summary for display (1 is the surest, 0.5 at the threshold).
+        engine: which spotter heard it, ``"pocketsphinx"`` or ``"neural"``. The
+            neural spotter measures none of ``level`` (0), ``rise_db`` and
+            ``ratio`` (both inf), and ``start`` is ``end`` minus a typical word
+            length.
     """
 
     word: str
@@ -106,6 +141,7 @@ class Detection:
     length: float
     ratio: float
     score: float
+    engine: str = "pocketsphinx"
 
 
 @dataclass
@@ -116,8 +152,9 @@ class _Cluster:
     level: int
 
 
-class Spotter:
-    """Feed 16 kHz mono 16-bit PCM with :meth:`feed`; get :class:`Detection` s back.
+class PhoneticSpotter:
+    """Keyword search (pocketsphinx) with the gates above. Feed 16 kHz mono 16-bit
+    PCM with :meth:`feed`; get :class:`Detection` s back.
 
     Args:
         words: the call words (default "uno" and "ウノ").
@@ -310,6 +347,121 @@ class Spotter:
             del self._db[:excess]
             del self._pcm[:excess * FRAME * 2]
             self._db_offset += excess
+
+
+def is_uno(word: CallWord) -> bool:
+    """Whether a call word is the UNO call the neural spotter was trained for."""
+    return word.name in UNO_ALIASES and set(word.pronunciations) == set(
+        UNO_PRONUNCIATIONS)
+
+
+_MODELS: dict[str, object] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def load_model(path: str | None = None):
+    """The neural spotter's model, loaded once per path and shared.
+
+    Raises:
+        voice.kws.ModelError: missing, corrupt, or not a keyword model.
+    """
+    from voice.kws import DEFAULT_MODEL, KwsModel
+
+    key = str(path or DEFAULT_MODEL)
+    with _MODELS_LOCK:
+        if key not in _MODELS:
+            _MODELS[key] = KwsModel(key)
+        return _MODELS[key]
+
+
+class Spotter:
+    """Feed 16 kHz mono 16-bit PCM with :meth:`feed`; get :class:`Detection` s back.
+
+    The UNO call goes to the neural spotter (:mod:`voice.kws`), other call words
+    to :class:`PhoneticSpotter` (see ``SpotterConfig.engine``).
+
+    Args:
+        words: the call words (default "uno" and "ウノ").
+        config: engine and decision thresholds.
+
+    Attributes:
+        engine: ``"neural"``, ``"pocketsphinx"``, or ``"neural+pocketsphinx"``
+            (the UNO call neural, other words by keyword search).
+        fallback: why the neural spotter is not used although it was wanted
+            (None when it is used or was not wanted).
+
+    Raises:
+        ImportError: pocketsphinx is not installed (and keyword search is needed).
+        voice.kws.ModelError: ``engine="neural"`` and the model cannot be loaded.
+        ValueError: an unknown engine.
+    """
+
+    def __init__(self, words: list[CallWord] | None = None,
+                 config: SpotterConfig | None = None):
+        from voice.kws import KwsConfig, ModelError, NeuralSpotter
+
+        self.words = words or parse_words(None)
+        self.config = config or SpotterConfig()
+        if self.config.engine not in ENGINES:
+            raise ValueError(f"unknown spotter engine {self.config.engine!r} "
+                             f"(one of {', '.join(ENGINES)})")
+        self.fallback: str | None = None
+        self._neural = None
+        self._uno_name = ""
+        rest = self.words
+        uno = [w for w in self.words if is_uno(w)]
+        if uno and self.config.engine != "pocketsphinx":
+            try:
+                model = load_model(self.config.model)
+            except (ModelError, ImportError) as exc:
+                if isinstance(exc, ImportError):  # torch missing
+                    exc = ModelError(f"the neural spotter needs torch ({exc})")
+                if self.config.engine == "neural":
+                    raise exc from None
+                self.fallback = str(exc)
+                log.warning("%s; hearing the UNO call with keyword search instead",
+                            exc)
+            else:
+                meta = model.meta
+                kws = KwsConfig(
+                    threshold=self.config.threshold if self.config.threshold
+                    is not None else float(meta.get("threshold", 0.9)),
+                    min_hits=self.config.min_hits if self.config.min_hits
+                    is not None else int(meta.get("min_hits", 2)))
+                self._neural = NeuralSpotter(model, kws)
+                self._uno_name = uno[0].name
+                rest = [w for w in self.words if not is_uno(w)]
+        self._phonetic = PhoneticSpotter(rest, self.config) if rest else None
+        self.engine = "+".join(name for name, part in (
+            ("neural", self._neural), ("pocketsphinx", self._phonetic)) if part)
+
+    @property
+    def seconds(self) -> float:
+        """Seconds of audio fed so far."""
+        part = self._neural if self._neural is not None else self._phonetic
+        return part.seconds
+
+    def feed(self, pcm: bytes) -> list[Detection]:
+        """Process a chunk of audio; returns the calls decided by the end of it."""
+        found = self._phonetic.feed(pcm) if self._phonetic is not None else []
+        if self._neural is not None:
+            found += [self._detection(*call) for call in self._neural.feed(pcm)]
+        return sorted(found, key=lambda d: d.end)
+
+    def flush(self) -> list[Detection]:
+        """Decide the calls still open at the end of the audio."""
+        found = self._phonetic.flush() if self._phonetic is not None else []
+        if self._neural is not None:
+            found += [self._detection(*call) for call in self._neural.flush()]
+        return sorted(found, key=lambda d: d.end)
+
+    def _detection(self, start: float, end: float, prob: float,
+                   _decided_at: float = 0.0) -> Detection:
+        thr = self._neural.config.threshold
+        logit = lambda p: math.log(max(p, 1e-6) / max(1 - p, 1e-6))  # noqa: E731
+        score = 1 / (1 + math.exp(-(logit(prob) - logit(min(thr, 0.999999)))))
+        return Detection(self._uno_name, round(start, 2), round(end, 2), 0, math.inf,
+                         round(end - start, 2), math.inf, round(score, 2), "neural")
 
 
 def spot(chunks: Iterable[bytes], words: list[CallWord] | None = None,

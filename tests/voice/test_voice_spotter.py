@@ -1,5 +1,6 @@
 """The spotter on small recordings: calls found, at the right time; noise and talk
-without the word stay quiet."""
+without the word stay quiet. The UNO call is heard by the neural spotter (the
+default), other words and ``engine="pocketsphinx"`` by keyword search."""
 
 from __future__ import annotations
 
@@ -57,10 +58,11 @@ def test_other_words_of_a_custom_list_ignore_uno(uno_en):
     assert run(read(uno_en), words="taro=T AA R OW") == []
 
 
-def test_detections_carry_their_measurements(uno_en):
-    found = run(read(uno_en), config=SpotterConfig(gates=False))
+def test_keyword_search_detections_carry_their_measurements(uno_en):
+    found = run(read(uno_en), config=SpotterConfig(engine="pocketsphinx", gates=False))
     assert found and all(d.length > 0 and d.rise_db > 10 for d in found)
     assert SpotterConfig().accepts(max(found, key=lambda d: d.ratio))
+    assert all(d.engine == "pocketsphinx" for d in found)
     strict = SpotterConfig(min_ratio=50.0)
     assert not any(strict.accepts(d) for d in found)
 

@@ -1,0 +1,387 @@
+"""The project's own neural keyword spotter for the UNO call ("uno" / "ウノ").
+
+A small 1-D convolutional network (depthwise-separable blocks along time, the 40
+log-mel bands as channels, about 30 k parameters) looks at the last second of audio
+and says how likely it holds a whole call word said as a call. It was trained here on
+espeak-ng speech mixed with table noise (``python -m voice.train``; recipe and
+numbers in ``models/VOICE_MODEL_CARD.md``) and ships as ``models/uno-kws.pt``.
+
+Streaming (:class:`NeuralSpotter`): the last :data:`WINDOW_FRAMES` frames are scored
+every :attr:`KwsConfig.hop` seconds; a call fires when ``min_hits`` consecutive
+scores reach ``threshold``, and then the spotter keeps quiet for ``refractory``
+seconds. Features are normalised per window (each band's mean removed, divided by
+the window's spread), so loudness and a steady noise colour do not matter.
+
+Only the UNO call is covered; other call words (a player's name in tgus-t) go
+through the pocketsphinx path of :mod:`voice.spotter`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from voice.audio import RATE
+
+N_MELS = 40
+WIN = 400  # 25 ms analysis window
+HOP = 160  # 10 ms between frames
+NFFT = 512
+WINDOW_FRAMES = 100  # frames the network sees: 1.015 s of audio
+CLASSES = ("uno", "speech", "noise")
+DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "uno-kws.pt"
+_HANN = np.hanning(WIN).astype(np.float32)
+
+
+class ModelError(RuntimeError):
+    """The keyword model file is missing, unreadable or not a keyword model."""
+
+
+def mel_filterbank(n_mels: int = N_MELS, nfft: int = NFFT, rate: int = RATE,
+                   low: float = 60.0, high: float = 7600.0) -> np.ndarray:
+    """Triangular mel filters, shape ``(nfft // 2 + 1, n_mels)``."""
+    def to_mel(f: np.ndarray | float) -> np.ndarray:
+        return 2595.0 * np.log10(1.0 + np.asarray(f) / 700.0)
+
+    mels = np.linspace(to_mel(low), to_mel(high), n_mels + 2)
+    hz = 700.0 * (10 ** (mels / 2595.0) - 1.0)
+    bins = np.fft.rfftfreq(nfft, 1.0 / rate)
+    fb = np.zeros((len(bins), n_mels), np.float32)
+    for m in range(n_mels):
+        lo, mid, hi = hz[m], hz[m + 1], hz[m + 2]
+        up = (bins - lo) / (mid - lo)
+        down = (hi - bins) / (hi - mid)
+        fb[:, m] = np.clip(np.minimum(up, down), 0.0, None)
+    return fb
+
+
+_FB = mel_filterbank()
+
+
+def log_mel(x: np.ndarray) -> np.ndarray:
+    """Log-mel frames of float samples at 16 kHz: shape ``(frames, N_MELS)``, or
+    ``(batch, frames, N_MELS)`` for a ``(batch, samples)`` array.
+
+    Frame ``i`` covers samples ``[i * HOP, i * HOP + WIN)``; audio shorter than one
+    window gives no frames.
+    """
+    x = np.asarray(x, np.float32)
+    if x.shape[-1] < WIN:
+        return np.zeros(x.shape[:-1] + (0, N_MELS), np.float32)
+    frames = np.lib.stride_tricks.sliding_window_view(x, WIN, axis=-1)[..., ::HOP, :]
+    spec = np.fft.rfft(frames * _HANN, NFFT, axis=-1)
+    power = spec.real ** 2 + spec.imag ** 2
+    return np.log(power.astype(np.float32) @ _FB + 1e-6)
+
+
+def normalise(feats: np.ndarray) -> np.ndarray:
+    """Per-window normalisation of ``(..., frames, N_MELS)`` log-mel features: each
+    band's mean over the window removed, then divided by the window's spread."""
+    centred = feats - feats.mean(axis=-2, keepdims=True)
+    spread = np.sqrt((centred ** 2).mean(axis=(-2, -1), keepdims=True))
+    return (centred / (spread + 0.1)).astype(np.float32)
+
+
+def build_model(width: int = 64, blocks: tuple[int, ...] = (2, 1, 2, 1, 2, 1)):
+    """The network: a 1-D stem over the mel bands, depthwise-separable temporal
+    blocks (``blocks`` are their strides), average pooling, a linear layer."""
+    import torch
+    from torch import nn
+
+    class DSBlock(nn.Module):
+        def __init__(self, channels: int, stride: int):
+            super().__init__()
+            self.dw = nn.Conv1d(channels, channels, 9, stride, 4, groups=channels,
+                                bias=False)
+            self.bn1 = nn.BatchNorm1d(channels)
+            self.pw = nn.Conv1d(channels, channels, 1, bias=False)
+            self.bn2 = nn.BatchNorm1d(channels)
+            self.stride = stride
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            y = torch.relu(self.bn1(self.dw(x)))
+            y = self.bn2(self.pw(y))
+            if self.stride == 1:
+                y = y + x
+            return torch.relu(y)
+
+    class KwsNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv1d(N_MELS, width, 3, 1, 1, bias=False),
+                                      nn.BatchNorm1d(width), nn.ReLU())
+            self.blocks = nn.Sequential(*[DSBlock(width, s) for s in blocks])
+            self.drop = nn.Dropout(0.1)
+            self.head = nn.Linear(width, len(CLASSES))
+
+        def forward(self, feats: torch.Tensor) -> torch.Tensor:
+            """``(batch, frames, N_MELS)`` normalised features -> class logits."""
+            y = self.blocks(self.stem(feats.transpose(1, 2)))
+            return self.head(self.drop(y.mean(dim=2)))
+
+    return KwsNet()
+
+
+@dataclass(frozen=True)
+class KwsConfig:
+    """Decision settings of the neural spotter.
+
+    Attributes:
+        threshold: the probability of the call class a window must reach.
+        min_hits: consecutive windows at or above ``threshold`` before a call fires.
+        hop: seconds between scored windows.
+        refractory: seconds after a call during which no other call fires.
+        min_level: no call fires while the last second is quieter than this
+            (dBFS RMS: digital silence, a muted microphone).
+    """
+
+    threshold: float = 0.9
+    min_hits: int = 2
+    hop: float = 0.05
+    refractory: float = 1.0
+    min_level: float = -70.0
+
+
+class KwsModel:
+    """The trained network, loaded from a file, run with numpy.
+
+    The weights are read with torch; inference is plain numpy (batch norm folded
+    into the convolutions), so that scoring a window costs no thread start-up and
+    never competes with torch's thread pool in the same process (the camera's
+    detector).
+
+    Raises:
+        ModelError: the file is missing, unreadable, or not a keyword model.
+        ImportError: torch is not installed.
+    """
+
+    def __init__(self, path: str | Path | None = None):
+        import torch
+
+        self.path = Path(path) if path is not None else DEFAULT_MODEL
+        if not self.path.is_file():
+            raise ModelError(f"keyword model not found: {self.path} "
+                             "(train one with 'python -m voice.train')")
+        try:
+            blob = torch.load(self.path, map_location="cpu", weights_only=True)
+            meta = blob["meta"]
+            self.model = build_model(**meta.get("arch", {}))
+            self.model.load_state_dict(blob["state"])
+        except Exception as exc:  # corrupt, truncated, or another kind of file
+            raise ModelError(f"cannot load keyword model {self.path}: "
+                             f"{type(exc).__name__}: {exc}") from None
+        if tuple(meta.get("classes", ())) != CLASSES:
+            raise ModelError(f"{self.path} is not an uno keyword model "
+                             f"(classes {meta.get('classes')!r})")
+        self.meta = meta
+        self.model.eval()
+        self._layers = _fold(self.model)
+
+    def probabilities(self, feats: np.ndarray) -> np.ndarray:
+        """Class probabilities of ``(batch, WINDOW_FRAMES, N_MELS)`` raw log-mel
+        features (normalised here): shape ``(batch, len(CLASSES))``."""
+        x = normalise(feats).transpose(0, 2, 1)  # (batch, bands, frames)
+        stem_w, stem_b = self._layers["stem"]
+        x = np.maximum(_conv(x, stem_w, stem_b, 1), 0.0)
+        for dw_w, dw_b, pw_w, pw_b, stride in self._layers["blocks"]:
+            y = np.maximum(_depthwise(x, dw_w, dw_b, stride), 0.0)
+            y = np.matmul(pw_w, y) + pw_b[None, :, None]
+            x = np.maximum(y + x if stride == 1 else y, 0.0)
+        head_w, head_b = self._layers["head"]
+        logits = x.mean(axis=2) @ head_w.T + head_b
+        logits -= logits.max(axis=1, keepdims=True)
+        e = np.exp(logits)
+        return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def _fold(model) -> dict:
+    """The network's weights as numpy arrays, batch norm folded into the convs."""
+    def bn(conv_w, norm) -> tuple[np.ndarray, np.ndarray]:
+        w = conv_w.detach().numpy()
+        scale = (norm.weight / (norm.running_var + norm.eps).sqrt()).detach().numpy()
+        bias = (norm.bias.detach().numpy() - norm.running_mean.numpy() * scale)
+        return (w * scale.reshape(-1, *[1] * (w.ndim - 1))).astype(np.float32), \
+            bias.astype(np.float32)
+
+    blocks = []
+    for block in model.blocks:
+        dw_w, dw_b = bn(block.dw.weight, block.bn1)
+        pw_w, pw_b = bn(block.pw.weight, block.bn2)
+        blocks.append((dw_w[:, 0, :], dw_b, pw_w[:, :, 0], pw_b, block.stride))
+    return {"stem": bn(model.stem[0].weight, model.stem[1]), "blocks": blocks,
+            "head": (model.head.weight.detach().numpy(),
+                     model.head.bias.detach().numpy())}
+
+
+def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray, pad: int) -> np.ndarray:
+    """Conv1d of ``(batch, in, time)`` with ``w`` ``(out, in, k)``, stride 1."""
+    k, t = w.shape[2], x.shape[2]
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad)))
+    out = b[None, :, None] + np.matmul(w[:, :, 0], xp[:, :, :t])
+    for i in range(1, k):
+        out += np.matmul(w[:, :, i], xp[:, :, i:i + t])
+    return out
+
+
+def _depthwise(x: np.ndarray, w: np.ndarray, b: np.ndarray, stride: int) -> np.ndarray:
+    """Depthwise conv1d of ``(batch, ch, time)`` with ``w`` ``(ch, k)``, 'same'
+    padding, then every ``stride``-th output (as torch's strided conv)."""
+    k, t = w.shape[1], x.shape[2]
+    xp = np.pad(x, ((0, 0), (0, 0), (k // 2, k // 2)))
+    out = np.zeros((x.shape[0], x.shape[1], (t - 1) // stride + 1), np.float32)
+    for i in range(k):
+        out += w[None, :, i:i + 1] * xp[:, :, i:i + t:stride]
+    return out + b[None, :, None]
+
+
+class Decider:
+    """Turns a stream of window scores into calls: ``min_hits`` consecutive windows
+    at or above the threshold fire one call, then ``refractory`` seconds of quiet.
+
+    Separate from :class:`NeuralSpotter` so that recorded scores can be replayed
+    under other settings (threshold tuning, ``benchmarks/eval_voice.py``).
+    """
+
+    def __init__(self, config: KwsConfig):
+        self.config = config
+        self._run = 0  # consecutive windows above threshold
+        self._run_start = 0.0
+        self._run_peak = 0.0
+        self._quiet_until = -math.inf
+
+    def step(self, t: float, prob: float,
+             level: float) -> list[tuple[float, float, float, float]]:
+        """One scored window ending at ``t`` s, with the call probability and the
+        last second's level (dBFS); returns the call decided by it, if any, as
+        ``(start, end, prob, decided_at)``."""
+        cfg = self.config
+        if prob >= cfg.threshold and level >= cfg.min_level and t >= self._quiet_until:
+            if self._run == 0:
+                self._run_start, self._run_peak = t, 0.0
+            self._run += 1
+            self._run_peak = max(self._run_peak, prob)
+            if self._run >= cfg.min_hits:
+                return self._fire(t)
+        else:
+            self._run = 0
+        return []
+
+    def flush(self, t: float = math.inf) -> list[tuple[float, float, float, float]]:
+        """The call still being confirmed when the audio ended (at ``t`` s)."""
+        return self._fire(t) if self._run else []
+
+    def _fire(self, t: float) -> list[tuple[float, float, float, float]]:
+        # the first window above threshold ends about one hop after the word
+        word_end = max(self._run_start - self.config.hop, 0.0)
+        self._quiet_until = self._run_start + self.config.refractory
+        self._run = 0
+        return [(max(word_end - 0.45, 0.0), word_end, self._run_peak, t)]
+
+
+def replay(trace: list[tuple[float, float, float]],
+           config: KwsConfig) -> list[tuple[float, float, float, float]]:
+    """The calls ``(start, end, prob, decided_at)`` a recorded ``(t, prob, level)``
+    trace gives under ``config``."""
+    decider = Decider(config)
+    found = [c for t, prob, level in trace for c in decider.step(t, prob, level)]
+    return found + decider.flush(trace[-1][0] if trace else 0.0)
+
+
+class NeuralSpotter:
+    """Feed 16 kHz mono 16-bit PCM with :meth:`feed`; get ``(start, end, prob,
+    decided_at)`` tuples for each call heard (seconds from the start of the audio).
+
+    ``end`` is where the first window that heard the whole word ended, minus one
+    hop: a close estimate of when the word ended; ``start`` is where the loud
+    stretch leading up to it began (the network does not locate the word). ``prob``
+    is the highest call probability of the windows that fired.
+
+    Args:
+        model: a loaded :class:`KwsModel` (shared between spotters is fine).
+        config: decision settings.
+        record: keep every window's ``(t, prob, level)`` in :attr:`trace`.
+    """
+
+    def __init__(self, model: KwsModel, config: KwsConfig | None = None,
+                 record: bool = False):
+        self.model = model
+        self.config = config or KwsConfig()
+        self.trace: list[tuple[float, float, float]] = []
+        self._record = record
+        self._decider = Decider(self.config)
+        self._samples = np.zeros(0, np.float32)  # not yet framed
+        self._consumed = 0  # samples dropped from _samples so far
+        self._feats = np.zeros((0, N_MELS), np.float32)  # the newest frames
+        self._frames_done = 0  # frames computed so far
+        self._next_score = WINDOW_FRAMES  # frame count at which to score next
+        self._energy: list[float] = []  # mean square per 10 ms, the last 1.5 s
+
+    @property
+    def seconds(self) -> float:
+        """Seconds of audio fed so far."""
+        return (self._consumed + len(self._samples)) / RATE
+
+    def feed(self, pcm: bytes) -> list[tuple[float, float, float, float]]:
+        """Process a chunk of audio; returns the calls decided by the end of it."""
+        x = np.frombuffer(pcm, dtype="<i2").astype(np.float32) / 32768.0
+        self._samples = np.concatenate([self._samples, x])
+        frames = log_mel(self._samples)
+        if len(frames):
+            used = len(frames) * HOP
+            square = self._samples[:used].reshape(-1, HOP) ** 2
+            self._energy.extend(square.mean(axis=1).tolist())
+            del self._energy[:-WINDOW_FRAMES * 3 // 2]
+            self._consumed += used
+            self._samples = self._samples[used:]
+            self._feats = np.concatenate([self._feats, frames])[-WINDOW_FRAMES * 3:]
+            self._frames_done += len(frames)
+        return self._score_ready()
+
+    def flush(self) -> list[tuple[float, float, float, float]]:
+        """Decide the call still being confirmed at the end of the audio."""
+        return self._decider.flush(self.seconds)
+
+    def _score_ready(self) -> list[tuple[float, float, float, float]]:
+        step = max(1, int(round(self.config.hop * RATE / HOP)))
+        windows, ends = [], []
+        while self._next_score <= self._frames_done:
+            at = self._next_score
+            self._next_score += step
+            back = self._frames_done - at  # frames newer than this window's end
+            if back + WINDOW_FRAMES > len(self._feats):
+                continue
+            end_i = len(self._feats) - back
+            windows.append(self._feats[end_i - WINDOW_FRAMES:end_i])
+            ends.append(((at - 1) * HOP + WIN) / RATE)
+        if not windows:
+            return []
+        probs = self.model.probabilities(np.stack(windows))[:, 0]
+        level = 10 * math.log10(float(np.mean(self._energy[-WINDOW_FRAMES:])) + 1e-12)
+        found: list[tuple[float, float, float, float]] = []
+        for t, prob in zip(ends, probs):
+            if self._record:
+                self.trace.append((round(t, 3), float(prob), round(level, 1)))
+            found += [(self._word_start(end), end, p, at)
+                      for _s, end, p, at in self._decider.step(t, float(prob), level)]
+        return found
+
+    def _word_start(self, end: float) -> float:
+        """Where the loud stretch that ends the word at ``end`` began (short dips
+        bridged), from the last second and a half of loudness; 0.15-0.9 s back."""
+        db = 10 * np.log10(np.asarray(self._energy) + 1e-12)
+        first = self._frames_done - len(db)  # frame index of db[0]
+        times = (first + np.arange(len(db))) * HOP / RATE
+        inside = np.flatnonzero((times >= end - 0.9) & (times < end))
+        if len(inside) == 0:
+            return max(end - 0.45, 0.0)
+        peak = inside[np.argmax(db[inside])]
+        loud = db > max(db[peak] - 20.0, float(np.percentile(db, 10)) + 6.0)
+        i, quiet = peak, 0
+        while i > inside[0] and quiet < 8:
+            i -= 1
+            quiet = 0 if loud[i] else quiet + 1
+        start = float(times[i + quiet])
+        return round(min(max(start, end - 0.9), end - 0.15), 3) if end > 0.15 else 0.0
