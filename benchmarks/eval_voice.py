@@ -32,6 +32,9 @@ Usage::
 
     .venv/bin/python benchmarks/eval_voice.py            # ~1 h of negatives
     .venv/bin/python benchmarks/eval_voice.py --quick    # a smaller run
+    # two models on the same audio, without the (slow) keyword search:
+    .venv/bin/python benchmarks/eval_voice.py --no-search \
+        --model models/uno-kws.pt --model /tmp/kws2/uno-kws.pt
 
 Needs the Debian packages espeak-ng and sox.
 """
@@ -56,7 +59,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from voice.audio import RATE, to_pcm16  # noqa: E402
-from voice.kws import KwsConfig, KwsModel, NeuralSpotter, replay  # noqa: E402
+from voice.kws import (KwsConfig, KwsModel, ModelError,  # noqa: E402
+                       NeuralSpotter, replay)
 from voice.spotter import Detection, PhoneticSpotter, SpotterConfig  # noqa: E402
 
 EN_VOICES = ["en", "en-us", "en-gb-x-rp", "en+f3", "en+m3", "en-us+f2", "en+f4"]
@@ -152,11 +156,23 @@ def rms(x: np.ndarray) -> float:
     return float(np.sqrt(np.mean(voiced**2)))
 
 
-_MODEL: KwsModel | None = None
+DEFAULT_MODELS = [str(Path(__file__).resolve().parents[1] / "models" / "uno-kws.pt")]
+_MODEL_PATHS: list[str] = DEFAULT_MODELS
+_MODELS: dict[str, KwsModel] = {}
+_SEARCH = True
+
+
+def _init_worker(model_paths: list[str], search: bool) -> None:
+    """Worker set-up: which neural models to run, and whether keyword search too."""
+    global _MODEL_PATHS, _SEARCH
+    _MODEL_PATHS, _SEARCH = model_paths, search
 
 
 def run_spotter(audio: np.ndarray) -> tuple[list[tuple[Detection, float]], float]:
-    """All keyword hits (with their emission time in audio seconds) and CPU seconds."""
+    """All keyword hits (with their emission time in audio seconds) and CPU seconds;
+    none when the keyword search is switched off (``--no-search``)."""
+    if not _SEARCH:
+        return [], 0.0
     spotter = PhoneticSpotter(config=SpotterConfig(engine="pocketsphinx", gates=False))
     pcm = to_pcm16(audio, RATE)
     step = int(0.1 * RATE) * 2
@@ -168,19 +184,22 @@ def run_spotter(audio: np.ndarray) -> tuple[list[tuple[Detection, float]], float
     return out, time.process_time() - t0
 
 
-def run_neural(audio: np.ndarray) -> tuple[list[tuple[float, float, float]], float]:
-    """The neural spotter's score for every window ``(t, prob, level)``, fed in
-    0.1 s chunks like a microphone, and its CPU seconds."""
-    global _MODEL
-    if _MODEL is None:
-        _MODEL = KwsModel()
-    spotter = NeuralSpotter(_MODEL, KwsConfig(threshold=2.0), record=True)
+def run_neural(audio: np.ndarray) -> tuple[dict[str, list[tuple[float, float, float]]],
+                                             dict[str, float]]:
+    """Each neural model's score for every window ``(t, prob, level)``, fed in
+    0.1 s chunks like a microphone, and its CPU seconds, keyed by model path."""
+    traces, cpu = {}, {}
     pcm = to_pcm16(audio, RATE)
     step = int(0.1 * RATE) * 2
-    t0 = time.process_time()
-    for i in range(0, len(pcm), step):
-        spotter.feed(pcm[i:i + step])
-    return spotter.trace, time.process_time() - t0
+    for path in _MODEL_PATHS:
+        if path not in _MODELS:
+            _MODELS[path] = KwsModel(path)
+        spotter = NeuralSpotter(_MODELS[path], KwsConfig(threshold=2.0), record=True)
+        t0 = time.process_time()
+        for i in range(0, len(pcm), step):
+            spotter.feed(pcm[i:i + step])
+        traces[path], cpu[path] = spotter.trace, time.process_time() - t0
+    return traces, cpu
 
 
 def positive_job(args: tuple[str, int, int, int]) -> dict:
@@ -216,9 +235,9 @@ def positive_job(args: tuple[str, int, int, int]) -> dict:
     noise = noise_bed(kind, len(speech) / RATE, rng, babble)
     audio = (speech + noise * level / 10 ** (snr / 20)) * 0.3 / level
     hits, cpu = run_spotter(audio)
-    trace, ncpu = run_neural(audio)
+    traces, ncpus = run_neural(audio)
     return {"kind": kind, "snr": snr, "marks": marks, "hits": hits, "cpu": cpu,
-            "trace": trace, "ncpu": ncpu, "seconds": len(audio) / RATE}
+            "traces": traces, "ncpus": ncpus, "seconds": len(audio) / RATE}
 
 
 def negative_job(args: tuple[str, int, float]) -> dict:
@@ -245,8 +264,8 @@ def negative_job(args: tuple[str, int, float]) -> dict:
         hiss = sox_noise("pinknoise", len(audio) / RATE + 0.1)[:len(audio)]
         audio = audio + 0.02 * hiss
     hits, cpu = run_spotter(audio)
-    trace, ncpu = run_neural(audio)
-    return {"what": what, "hits": hits, "cpu": cpu, "trace": trace, "ncpu": ncpu,
+    traces, ncpus = run_neural(audio)
+    return {"what": what, "hits": hits, "cpu": cpu, "traces": traces, "ncpus": ncpus,
             "seconds": len(audio) / RATE}
 
 
@@ -263,8 +282,8 @@ def confusable_job(seed: int) -> dict:
     audio = np.concatenate(parts)
     audio = audio + 0.02 * sox_noise("pinknoise", len(audio) / RATE + 0.1)[:len(audio)]
     hits, _ = run_spotter(audio)
-    trace, _ = run_neural(audio)
-    return {"marks": marks, "hits": hits, "trace": trace}
+    traces, ncpus = run_neural(audio)
+    return {"marks": marks, "hits": hits, "traces": traces, "ncpus": ncpus}
 
 
 def score(config: SpotterConfig, pos: list[dict], neg: list[dict],
@@ -306,14 +325,16 @@ def score_neural(config: KwsConfig, pos: list[dict], neg: list[dict],
     the call was decided (what a listener fed by a microphone sees)."""
     det: dict[int, list[int]] = {}
     per_kind: dict[tuple[int, str], list[int]] = {}
+    per_voice: dict[str, list[int]] = {}
     latency: list[float] = []
     for job in pos:
         calls = replay(job["trace"], config)
-        for start, end, _voice in job["marks"]:
+        for start, end, voice in job["marks"]:
             found = [math.ceil(at * 10 - 1e-6) / 10 for _s, e, _p, at in calls
                      if start - 0.3 <= e <= end + 1.0]
             det.setdefault(job["snr"], []).append(bool(found))
             per_kind.setdefault((job["snr"], job["kind"]), []).append(bool(found))
+            per_voice.setdefault(voice, []).append(bool(found))
             if found:
                 latency.append(min(found) - end)
     fa: dict[str, list[float]] = {}
@@ -327,16 +348,20 @@ def score_neural(config: KwsConfig, pos: list[dict], neg: list[dict],
              for s, e_mark, _ in conf["marks"]]
     return {"det": {k: float(np.mean(v)) for k, v in det.items()},
             "per_kind": {k: float(np.mean(v)) for k, v in per_kind.items()},
+            "per_voice": {k: (sum(v), len(v)) for k, v in per_voice.items()},
             "n": {k: len(v) for k, v in det.items()},
             "fa": {k: (v[0], v[0] * 3600 / v[1], v[1]) for k, v in fa.items()},
             "latency": latency, "confusable": (sum(fired), len(fired))}
 
 
 def report_neural(pos: list[dict], neg: list[dict], conf: dict,
-                  snrs: list[int]) -> None:
-    """Print the neural spotter's numbers: a threshold sweep, then the shipped
-    setting by noise type, latency and CPU."""
-    meta = KwsModel().meta
+                  snrs: list[int], path: str) -> None:
+    """Print the numbers of the neural model in ``path``: a threshold sweep, then
+    its own setting by noise type and by voice, latency and CPU."""
+    pick = lambda job: {**job, "trace": job["traces"][path],  # noqa: E731
+                        "ncpu": job["ncpus"][path]}
+    pos, neg, conf = [pick(j) for j in pos], [pick(j) for j in neg], pick(conf)
+    meta = KwsModel(path).meta
     shipped = KwsConfig(threshold=float(meta.get("threshold", 0.9)),
                         min_hits=int(meta.get("min_hits", 2)))
     settings = [shipped] + [dataclasses.replace(shipped, **kw) for kw in (
@@ -344,7 +369,7 @@ def report_neural(pos: list[dict], neg: list[dict], conf: dict,
         {"threshold": 0.95}, {"threshold": 0.98}, {"threshold": 0.99},
         {"threshold": 0.995}, {"threshold": 0.999},
         {"min_hits": 1}, {"min_hits": 3})]
-    print("\nNEURAL SPOTTER (models/uno-kws.pt; shipped setting first)")
+    print(f"\nNEURAL SPOTTER ({path}; its own setting first)")
     head = "  ".join(f"{s:>3}dB" for s in snrs)
     print("setting                                   " + head
           + "  FA/h noise  FA/h talk  confusable")
@@ -356,17 +381,19 @@ def report_neural(pos: list[dict], neg: list[dict], conf: dict,
         print(f"{name:42s} {dets}  {fa['noise'][1]:10.1f} {fa['talk'][1]:10.1f}"
               f"  {r['confusable'][0]:>4}/{r['confusable'][1]}")
     r = score_neural(shipped, pos, neg, conf)
-    print("shipped setting, detection by noise type:")
+    print("its setting, detection by noise type:")
     print("noise        " + "  ".join(f"{s:>3}dB" for s in snrs))
     for kind in NOISES:
         print(f"{kind:12s} " + "  ".join(f"{100 * r['per_kind'][(s, kind)]:4.0f}%"
                                          for s in snrs))
+    print("detected per voice (all SNRs and noises): " + ", ".join(
+        f"{v} {n}/{t}" for v, (n, t) in sorted(r["per_voice"].items())))
     lat = np.array(r["latency"])
     if len(lat):
         print(f"latency word end -> decision (audio s, 0.1 s chunks): median "
               f"{np.median(lat):.2f}, p90 {np.percentile(lat, 90):.2f}, "
               f"max {lat.max():.2f}")
-    print(f"false alarms (shipped): noise {r['fa']['noise'][0]} in "
+    print(f"false alarms (its setting): noise {r['fa']['noise'][0]} in "
           f"{r['fa']['noise'][2] / 3600:.2f} h, talk {r['fa']['talk'][0]} in "
           f"{r['fa']['talk'][2] / 3600:.2f} h")
     audio = sum(j["seconds"] for j in pos + neg)
@@ -380,7 +407,19 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="about 5x less audio")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--model", action="append", default=None,
+                        help="a neural model to measure (repeat for several, all on "
+                        "the same audio; default models/uno-kws.pt)")
+    parser.add_argument("--no-search", action="store_true",
+                        help="skip the keyword search (pocketsphinx): much faster")
     args = parser.parse_args()
+    models = args.model or DEFAULT_MODELS
+    for path in models:
+        try:
+            KwsModel(path)
+        except (ModelError, ImportError) as exc:
+            print(f"eval_voice: {exc}")
+            return 2
     for tool in ("espeak-ng", "sox"):
         if shutil.which(tool) is None:
             print(f"eval_voice: {tool} is not installed "
@@ -395,15 +434,27 @@ def main() -> int:
     noise_secs = neg_seconds / len(NOISES)
     neg_jobs = [(k, args.seed + i, noise_secs) for i, k in enumerate(NOISES)]
     neg_jobs += [("talk", args.seed + 100 + i, neg_seconds / 4) for i in range(4)]
-    with ProcessPoolExecutor(args.workers) as pool:
+    with ProcessPoolExecutor(args.workers, initializer=_init_worker,
+                             initargs=(models, not args.no_search)) as pool:
         conf_f = pool.submit(confusable_job, args.seed)
         neg = list(pool.map(negative_job, neg_jobs))
         pos = list(pool.map(positive_job, pos_jobs))
         conf = conf_f.result()
     audio = sum(j["seconds"] for j in pos + neg)
+    print(f"audio processed: {audio / 60:.1f} min; wall {time.time() - t0:.0f} s")
+    if not args.no_search:
+        report_search(pos, neg, conf, snrs, audio)
+    for path in models:
+        report_neural(pos, neg, conf, snrs, path)
+    return 0
+
+
+def report_search(pos: list[dict], neg: list[dict], conf: dict, snrs: list[int],
+                  audio: float) -> None:
+    """Print the keyword search's numbers: a sweep of its gates, then its default
+    setting by noise type, latency and false alarms."""
     cpu = sum(j["cpu"] for j in pos + neg)
-    print(f"audio processed: {audio / 60:.1f} min, keyword search CPU {cpu:.0f} s "
-          f"({audio / cpu:.0f}x real time on one core); wall {time.time() - t0:.0f} s")
+    print(f"keyword search CPU {cpu:.0f} s ({audio / cpu:.0f}x real time on one core)")
     base = SpotterConfig()
     settings = [base] + [dataclasses.replace(base, **kw) for kw in (
         {"min_ratio": -15.0}, {"min_ratio": -7.0}, {"min_ratio": -4.0},
@@ -437,8 +488,6 @@ def main() -> int:
     print(f"false alarms (default): noise {r['fa']['noise'][0]} in "
           f"{r['fa']['noise'][2] / 3600:.2f} h, talk {r['fa']['talk'][0]} in "
           f"{r['fa']['talk'][2] / 3600:.2f} h")
-    report_neural(pos, neg, conf, snrs)
-    return 0
 
 
 if __name__ == "__main__":

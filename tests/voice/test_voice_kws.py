@@ -231,6 +231,17 @@ def test_training_examples_are_labelled_windows():
     assert len(x) == SAMPLES and np.abs(x).max() <= 1.0
 
 
+def test_eval_voice_reports_a_missing_model(capsys, monkeypatch, tmp_path):
+    spec = importlib.util.spec_from_file_location("eval_voice",
+                                                  ROOT / "benchmarks/eval_voice.py")
+    ev = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ev)
+    missing = tmp_path / "nothing.pt"
+    monkeypatch.setattr("sys.argv", ["eval_voice", "--model", str(missing)])
+    assert ev.main() == 2
+    assert "keyword model not found" in capsys.readouterr().out
+
+
 def test_training_data_keeps_eval_voice_material_out():
     from voice import train
 
