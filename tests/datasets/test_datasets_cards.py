@@ -60,7 +60,7 @@ def test_other_prints_change_only_their_symbols(design: str) -> None:
     for label in sorted(changed | {"wild", "wild-draw4"}):
         diff = np.abs(_rgba(label, design, 0) - _rgba(label, design, 2)).mean()
         if label in changed:
-            assert diff > 0.1, f"{label}: the other print looks the same ({diff:.2f})"
+            assert diff > 0.5, f"{label}: the other print looks the same ({diff:.2f})"
         else:
             assert diff == 0, f"{label} changed with the print variant"
     # The flat-topped 3 still differs from an 8, and the reverse from a 4.
