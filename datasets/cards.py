@@ -239,10 +239,8 @@ def _paste_mask(
     shadow_px: int = 0,
     angle: float = 0.0,
     flip: bool = False,
-    shadow_dx: int = 1,
 ) -> None:
-    """Paint ``fill`` through ``mask`` centred at ``center`` with outline/shadow
-    (the shadow falls down and right, or down and left with ``shadow_dx=-1``)."""
+    """Paint ``fill`` through ``mask`` centred at ``center`` with outline/shadow."""
     pad = outline_px + shadow_px + 2
     m = Image.new("L", (mask.width + 2 * pad, mask.height + 2 * pad), 0)
     m.paste(mask, (pad, pad))
@@ -256,7 +254,7 @@ def _paste_mask(
     if shadow is not None and shadow_px:
         d = -shadow_px if flip else shadow_px
         grown = m.filter(ImageFilter.MaxFilter(3)) if outline_px else m
-        layers.append((grown, shadow, (x + d * shadow_dx, y + d)))
+        layers.append((grown, shadow, (x + d, y + d)))
     if outline is not None and outline_px:
         layers.append(
             (m.filter(ImageFilter.MaxFilter(2 * outline_px + 1)), outline, (x, y))
@@ -459,7 +457,6 @@ def _render_base(label: str, design: str, variant: int) -> Image.Image:
             sym_shadow,
             12 if (variant >= 2 and not classic) else 7,
             angle,
-            shadow_dx=-1 if variant >= 2 else 1,
         )
 
     # Corner indices, top-left and bottom-right turned over.
@@ -513,9 +510,8 @@ def render_card(
         variant: small style changes within a design, 0-3 (classic: even ring
             oval with white symbol, odd filled white oval with coloured symbol;
             2 and 3 draw the other common print of some symbols: a flat-topped 3,
-            reverse arrows in line, the word WILD on a classic wild, the centre
-            symbol's shadow falling down-left, and in the modern design the
-            centre symbol edged in black with a deep shadow).
+            reverse arrows in line, the word WILD on a classic wild, and in the
+            modern design the centre symbol edged in black with a deep shadow).
 
     Returns:
         An RGBA image with transparent rounded corners (cached: do not modify it).
