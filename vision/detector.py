@@ -35,6 +35,7 @@ IMGSZ = 256
 CONF = 0.35
 BOX_CONF = 0.5  # YOLO score a box needs before the classifier looks at it
 CROP = 64
+SURE = 0.9  # a crop named with at least this probability needs no second look
 
 
 def card_net(n_classes: int = len(CLASSES) + 1, width: int = 16):
@@ -109,6 +110,9 @@ class Detector:
         classifier: the crop classifier checkpoint; ``None`` for the shipped one if
             present, ``False`` to use the YOLO labels alone.
         box_conf: YOLO score a box needs before the classifier names it.
+        views: crops the classifier averages per box it is unsure of: 1 the box,
+            2 also the box turned 180 degrees (a card reads the same both ways
+            up), 3 also the box 4 % larger on each side.
 
     With a classifier, YOLO proposes boxes (class-agnostic NMS) and the classifier
     names each crop; ``confidence`` is then the classifier's probability of that
@@ -130,6 +134,7 @@ class Detector:
         torch_threads: int | None = None,
         classifier: str | Path | bool | None = None,
         box_conf: float = BOX_CONF,
+        views: int = 3,
     ) -> None:
         path = Path(model_path) if model_path is not None else default_model()
         if not path.exists():
@@ -161,6 +166,9 @@ class Detector:
                 f"{path} was not trained on the card labels of referee.cards"
             )
         self.box_conf = float(box_conf)
+        if views not in (1, 2, 3):
+            raise ValueError(f"views must be 1, 2 or 3, got {views}")
+        self.views = int(views)
         self.classifier = None
         self._classifier_ov = None
         if classifier is None:
@@ -239,8 +247,31 @@ class Detector:
 
     def _classify(self, frame: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
         """(N, len(CLASSES) + 1) class probabilities of each box's crop; the last
-        column is "no card"."""
-        crops = crop_boxes(frame, xyxy, self.crop)
+        column is "no card". With :attr:`views` > 1, a box whose crop the
+        classifier is not sure of (top probability under :data:`SURE`) gets the
+        mean over several views of it: most boxes cost one crop."""
+        probs = self._probabilities(crop_boxes(frame, xyxy, self.crop))
+        unsure = np.flatnonzero(probs.max(axis=1) < SURE)
+        if self.views == 1 or not len(unsure):
+            return probs
+        boxes = xyxy[unsure]
+        views = [probs[unsure]]
+        crops = crop_boxes(frame, boxes, self.crop)
+        more = [np.ascontiguousarray(crops[:, ::-1, ::-1])]
+        if self.views >= 3:
+            span = boxes[:, 2:] - boxes[:, :2]
+            grown = np.concatenate(
+                [boxes[:, :2] - 0.04 * span, boxes[:, 2:] + 0.04 * span], 1
+            )
+            more.append(crop_boxes(frame, grown, self.crop))
+        extra = self._probabilities(np.concatenate(more))
+        views += list(extra.reshape(len(more), len(unsure), -1))
+        probs = probs.copy()
+        probs[unsure] = np.mean(views, axis=0)
+        return probs
+
+    def _probabilities(self, crops: np.ndarray) -> np.ndarray:
+        """Softmax of the classifier on (N, H, W, 3) uint8 BGR crops."""
         if self._classifier_ov is not None:
             x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32) / 255
             logits = np.asarray(self._classifier_ov(x)[0], np.float32)

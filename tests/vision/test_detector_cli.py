@@ -125,12 +125,41 @@ def test_openvino_classifier_agrees_with_pytorch(detector) -> None:
         pytest.skip("no OpenVINO classifier in this set-up")
     for seed, label in enumerate(LABELS[:4]):
         scene = compose_single_scene(300 + seed, label)
-        fast = detector._classify(scene.image, scene.boxes())
+        fast = detector._probabilities(
+            crop_boxes(scene.image, scene.boxes(), detector.crop))
         with torch.no_grad():
             ref = torch.softmax(detector.classifier(crops_to_tensor(
                 crop_boxes(scene.image, scene.boxes(), detector.crop))), 1).numpy()
         assert fast.argmax(1).tolist() == ref.argmax(1).tolist()
         assert np.abs(fast - ref).max() < 0.02
+
+
+@needs_model
+def test_unsure_boxes_get_the_mean_of_three_views(detector, monkeypatch) -> None:
+    """A box the classifier is sure of keeps its one-crop probabilities; an
+    unsure one gets the mean over the crop, the crop turned 180 degrees and the
+    box 4 % larger on each side."""
+    from vision import detector as detector_module
+    from vision.detector import crop_boxes
+
+    if detector.classifier is None:
+        pytest.skip("no crop classifier shipped")
+    scene = compose_single_scene(321, "yellow-reverse")
+    boxes = scene.boxes()
+    one = detector._probabilities(crop_boxes(scene.image, boxes, detector.crop))
+    monkeypatch.setattr(detector_module, "SURE", 0.0)  # sure of everything
+    assert np.array_equal(detector._classify(scene.image, boxes), one)
+    monkeypatch.setattr(detector_module, "SURE", 1.01)  # sure of nothing
+    crops = crop_boxes(scene.image, boxes, detector.crop)
+    span = boxes[:, 2:] - boxes[:, :2]
+    grown = np.concatenate([boxes[:, :2] - 0.04 * span, boxes[:, 2:] + 0.04 * span], 1)
+    expected = (one + detector._probabilities(np.ascontiguousarray(crops[:, ::-1, ::-1]))
+                + detector._probabilities(crop_boxes(scene.image, grown, detector.crop))) / 3
+    assert np.allclose(detector._classify(scene.image, boxes), expected, atol=1e-6)
+    monkeypatch.setattr(detector, "views", 1)
+    assert np.array_equal(detector._classify(scene.image, boxes), one)
+    with pytest.raises(ValueError, match="views"):
+        detector_module.Detector(views=4)
 
 
 @needs_model
