@@ -110,12 +110,19 @@ def say(text: str, voice: str, speed: int = 160, pitch: int = 50) -> np.ndarray:
     return y.astype(np.float32)
 
 
-def sox_noise(kind: str, seconds: float) -> np.ndarray:
-    """Stationary noise from sox's synth effect, unit RMS."""
-    raw = subprocess.run(["sox", "-n", "-r", str(RATE), "-c", "1", "-b", "16", "-e",
-                          "signed-integer", "-t", "raw", "-", "synth", f"{seconds:.2f}",
-                          kind], capture_output=True, check=True).stdout
+def sox_noise(kind: str, seconds: float, rng: random.Random | None = None) -> np.ndarray:
+    """Stationary noise from sox's synth effect, unit RMS, the same on every run.
+
+    sox is run with ``-R`` (its fixed random numbers), so a length always gives
+    the same samples; ``rng`` (the evaluation's seeded generator) then turns the
+    buffer round by a random offset, so that calls differ but runs repeat.
+    """
+    raw = subprocess.run(["sox", "-R", "-n", "-r", str(RATE), "-c", "1", "-b", "16",
+                          "-e", "signed-integer", "-t", "raw", "-", "synth",
+                          f"{seconds:.2f}", kind], capture_output=True, check=True).stdout
     x = np.frombuffer(raw, "<i2").astype(np.float32)
+    if rng is not None and len(x):
+        x = np.roll(x, rng.randrange(len(x)))
     return x / (np.sqrt(np.mean(x**2)) + 1e-9)
 
 
@@ -124,10 +131,10 @@ def noise_bed(kind: str, seconds: float, rng: random.Random,
     """Unit-RMS noise of a kind: sox noise, card-shuffling bursts, or chatter."""
     n = int(seconds * RATE)
     if kind in ("whitenoise", "pinknoise", "brownnoise"):
-        return sox_noise(kind, seconds + 0.1)[:n]
+        return sox_noise(kind, seconds + 0.1, rng)[:n]
     x = np.zeros(n, np.float32)
     if kind == "shuffle":  # riffles: trains of 20-60 ms clicks of filtered noise
-        base = sox_noise("pinknoise", 2.0)
+        base = sox_noise("pinknoise", 2.0, rng)
         pos = 0
         while pos < n:
             pos += int(rng.uniform(0.02, 0.12) * RATE)
@@ -139,7 +146,7 @@ def noise_bed(kind: str, seconds: float, rng: random.Random,
                 rng.uniform(0.3, 1.0)
             if rng.random() < 0.05:
                 pos += int(rng.uniform(0.3, 1.5) * RATE)  # between riffles
-        x += 0.05 * sox_noise("brownnoise", seconds + 0.1)[:n]
+        x += 0.05 * sox_noise("brownnoise", seconds + 0.1, rng)[:n]
     else:  # chatter: three voices talking over each other, further away
         for _ in range(3):
             pos = rng.randrange(0, RATE)
@@ -261,7 +268,7 @@ def negative_job(args: tuple[str, int, float]) -> dict:
             parts += [clip, pause]
             n += len(clip) + len(pause)
         audio = np.concatenate(parts)
-        hiss = sox_noise("pinknoise", len(audio) / RATE + 0.1)[:len(audio)]
+        hiss = sox_noise("pinknoise", len(audio) / RATE + 0.1, rng)[:len(audio)]
         audio = audio + 0.02 * hiss
     hits, cpu = run_spotter(audio)
     traces, ncpus = run_neural(audio)
@@ -280,7 +287,7 @@ def confusable_job(seed: int) -> dict:
             marks.append((pos / RATE, (pos + len(clip)) / RATE, text))
             pos += len(clip) + 2 * RATE
     audio = np.concatenate(parts)
-    audio = audio + 0.02 * sox_noise("pinknoise", len(audio) / RATE + 0.1)[:len(audio)]
+    audio = audio + 0.02 * sox_noise("pinknoise", len(audio) / RATE + 0.1, rng)[:len(audio)]
     hits, _ = run_spotter(audio)
     traces, ncpus = run_neural(audio)
     return {"marks": marks, "hits": hits, "traces": traces, "ncpus": ncpus}
