@@ -420,19 +420,19 @@ def _render_base(label: str, design: str, variant: int) -> Image.Image:
                 0,
             )
 
-    # Centre symbol.
+    # Centre symbol (variants 2 and 3: the other common print of some symbols).
+    alt = variant >= 2
     ring_only = classic and variant % 2 == 0
     if classic and not ring_only:
         sym_fill, sym_outline, sym_shadow = color, white, dark
     elif classic:
         sym_fill, sym_outline, sym_shadow = white, dark, dark
-    elif variant >= 2:  # printed with a thick black edge and drop shadow
+    elif alt:  # printed with a thick black edge and drop shadow
         sym_fill, sym_outline, sym_shadow = color, dark, dark
     else:
         sym_fill, sym_outline, sym_shadow = color, None, shade
     if wild:
         sym_fill, sym_outline, sym_shadow = white, dark, dark
-    alt = variant >= 2
     big = int(w * 0.62)
     mask = _symbol_mask(card, big, corner=False, alt=alt)
     angle = (
@@ -455,7 +455,7 @@ def _render_base(label: str, design: str, variant: int) -> Image.Image:
             sym_outline,
             5 if sym_outline else 0,
             sym_shadow,
-            12 if (variant >= 2 and not classic) else 7,
+            12 if (alt and not classic) else 7,
             angle,
         )
 

@@ -3,8 +3,9 @@
 ``card_crop(rng, label, size)`` draws one square crop as the runtime makes it from
 a detector box: a card (either design) at any rotation, with some perspective,
 seen through a slightly loose or tight axis-aligned box (so table shows in the
-corners; sometimes cut by the frame's edge, as in a close-up), sometimes a second card behind it or fingers over it, then the same
-lighting and degradations as the scenes (casts, glare, blur, noise, JPEG).
+corners; sometimes cut by the frame's edge, as in a close-up), sometimes a second
+card behind it or fingers over it, then the same lighting and degradations as the
+scenes (casts, glare, blur, noise, JPEG).
 ``crop_set(n, seed, size)`` makes a labelled array set, deterministic per seed.
 """
 

@@ -8,8 +8,9 @@
 By default it loads ``models/uno-yolo11n_openvino_model`` (OpenVINO, about 3x
 faster than PyTorch on this CPU, run with torch at one thread) and falls back to
 ``models/uno-yolo11n.pt``. With the OpenVINO finder, the crop classifier is
-compiled by OpenVINO too when the detector loads (a second or two). Pre- and post-processing are Ultralytics' own
-(letterbox to the working size, NMS), so boxes come back in the frame's pixels.
+compiled by OpenVINO too when the detector loads (a second or two). Pre- and
+post-processing are Ultralytics' own (letterbox to the working size, NMS), so
+boxes come back in the frame's pixels.
 
 Two stages (see ``docs/detector.md``): YOLO proposes boxes, and the crop
 classifier ``models/uno-cardnet.pt`` (:func:`card_net`) names each box or rejects
@@ -250,14 +251,14 @@ class Detector:
         column is "no card". With :attr:`views` > 1, a box whose crop the
         classifier is not sure of (top probability under :data:`SURE`) gets the
         mean over several views of it: most boxes cost one crop."""
-        probs = self._probabilities(crop_boxes(frame, xyxy, self.crop))
+        crops = crop_boxes(frame, xyxy, self.crop)
+        probs = self._probabilities(crops)
         unsure = np.flatnonzero(probs.max(axis=1) < SURE)
         if self.views == 1 or not len(unsure):
             return probs
         boxes = xyxy[unsure]
         views = [probs[unsure]]
-        crops = crop_boxes(frame, boxes, self.crop)
-        more = [np.ascontiguousarray(crops[:, ::-1, ::-1])]
+        more = [np.ascontiguousarray(crops[unsure][:, ::-1, ::-1])]
         if self.views >= 3:
             span = boxes[:, 2:] - boxes[:, :2]
             grown = np.concatenate(
@@ -273,7 +274,7 @@ class Detector:
     def _probabilities(self, crops: np.ndarray) -> np.ndarray:
         """Softmax of the classifier on (N, H, W, 3) uint8 BGR crops."""
         if self._classifier_ov is not None:
-            x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32) / 255
+            x = crops_to_tensor(crops).numpy()
             logits = np.asarray(self._classifier_ov(x)[0], np.float32)
             e = np.exp(logits - logits.max(axis=1, keepdims=True))
             return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)

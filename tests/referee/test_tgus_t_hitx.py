@@ -5,10 +5,8 @@ Players A, B, C, D sit clockwise, D deals, A begins; line 1 is the start card.
 
 from __future__ import annotations
 
-import json
-from collections import defaultdict
-
 import pytest
+import test_tgus_t_support as support
 
 from referee.cards import Card
 from referee.game import apply_safely
@@ -21,20 +19,8 @@ HITX = {"type": "play", "player": "A", "cards": ["wild-hit-x"], "color": "red"}
 
 
 def run(events, players=("A", "B", "C", "D"), rules="tgus-t2"):
-    head = {
-        "type": "game",
-        "game": "uno",
-        "rules": rules,
-        "players": list(players),
-        "dealer": players[-1],
-    }
-    log = read_log([json.dumps(head)] + [json.dumps(e) for e in [START, *events]])
-    game = TgusTGame(log.header)  # directly: other games' imports cannot break these
-    by_line = defaultdict(list)
-    for event in log.events:
-        for r in apply_safely(game, event):
-            by_line[r.event].append(r)
-    return game.state(), by_line
+    """Replay ``events`` under tgus-t2 with four players (see the support module)."""
+    return support.run(rules, events, players)
 
 
 def turned(*cards, **kw):
