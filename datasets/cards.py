@@ -77,8 +77,17 @@ def _font(size: int, oblique: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(_font_path(oblique), size)
 
 
-def _text_mask(text: str, size: int, oblique: bool, underline: bool) -> Image.Image:
-    """White glyphs on black, tightly cropped, optional underline (6 and 9)."""
+def _text_mask(
+    text: str, size: int, oblique: bool, underline: bool, heavy: bool = False
+) -> Image.Image:
+    """White glyphs on black, tightly cropped, optional underline (6 and 9).
+
+    ``heavy`` prints another type: strokes about a tenth thicker (narrower
+    counters: a 3 nearer an 8), the glyphs 12 % wider, and a 1 with no foot (a
+    flag and a stem, as both printed decks have it).
+    """
+    if heavy and text == "1":
+        return _footless_one(size, oblique)
     font = _font(size, oblique)
     left, top, right, bottom = font.getbbox(text)
     w, h = right - left, bottom - top
@@ -91,6 +100,38 @@ def _text_mask(text: str, size: int, oblique: bool, underline: bool) -> Image.Im
         y = pad + h + extra // 3
         draw.rectangle(
             [pad + w * 0.08, y, pad + w * 0.92, y + max(2, size // 11)], fill=255
+        )
+    if heavy:
+        mask = mask.filter(ImageFilter.MaxFilter(2 * max(1, size // 30) + 1))
+        mask = mask.resize((round(mask.width * 1.12), mask.height), Image.BICUBIC)
+    return mask.crop(mask.getbbox())
+
+
+def _footless_one(size: int, oblique: bool) -> Image.Image:
+    """A heavy 1 without the foot serif: a stem and a flag, slanted if asked."""
+    stem, height = size * 0.24, size * 0.74
+    pad = size // 6
+    w = round(stem + size * 0.26 + 2 * pad + (height * 0.21 if oblique else 0))
+    mask = Image.new("L", (w, round(height + 2 * pad)), 0)
+    draw = ImageDraw.Draw(mask)
+    left = pad + size * 0.26
+    draw.rectangle([left, pad, left + stem, pad + height], fill=255)
+    draw.polygon(
+        [
+            (left + stem * 0.5, pad),
+            (left - size * 0.24, pad + size * 0.16),
+            (left - size * 0.24, pad + size * 0.32),
+            (left, pad + size * 0.2),
+        ],
+        fill=255,
+    )
+    if oblique:  # lean the top right, as the slanted type does
+        shear = 0.21
+        mask = mask.transform(
+            mask.size,
+            Image.AFFINE,
+            (1, shear, -shear * mask.height, 0, 1, 0),
+            resample=Image.BICUBIC,
         )
     return mask.crop(mask.getbbox())
 
@@ -132,15 +173,21 @@ def _arrow(
     )
 
 
-def _reverse_mask(size: int, alt: bool = False) -> Image.Image:
+def _reverse_mask(size: int, alt: bool = False, s_form: bool = False) -> Image.Image:
     """Two arrows pointing opposite ways along the diagonal.
 
     ``alt`` draws them as most printed decks do: nearly in line, tails overlapping
     in the middle (a long "S" along the diagonal); otherwise side by side.
+    ``s_form`` draws the current deck's print: the two staggered, shafts side
+    by side, an S along the diagonal.
     """
     mask = Image.new("L", (size, size), 0)
     draw = ImageDraw.Draw(mask)
-    if alt:
+    if s_form:  # staggered, shafts side by side: an S along the diagonal
+        thick = size * 0.14
+        _arrow(draw, size * 0.42, size * 0.62, size * 0.56, thick, -1)
+        _arrow(draw, size * 0.58, size * 0.38, size * 0.56, thick, +1)
+    elif alt:
         thick = size * 0.12
         _arrow(draw, size * 0.33, size * 0.67, size * 0.64, thick, -1)
         _arrow(draw, size * 0.67, size * 0.33, size * 0.64, thick, +1)
@@ -200,21 +247,30 @@ _ALT_GLYPHS = {"3": "\u01b7"}
 
 
 def _symbol_mask(
-    card: Card, size: int, corner: bool, alt: bool = False
+    card: Card,
+    size: int,
+    corner: bool,
+    alt: bool = False,
+    heavy: bool = False,
+    oblique: bool | None = None,
 ) -> Image.Image | None:
     """The symbol of a coloured card (or a wild's corner text) as a mask.
 
     ``alt`` picks the other common print of a symbol (flat-topped 3, in-line
-    reverse arrows).
+    reverse arrows); ``heavy`` another type (thicker, wider digits; S-bent
+    reverse arrows); ``oblique`` slants the digits (default: the centre only).
     """
     value = card.value
     if value.isdigit():
         text = _ALT_GLYPHS.get(value, value) if alt else value
-        return _text_mask(text, size, oblique=not corner, underline=value in "69")
+        slant = (not corner) if oblique is None else oblique
+        return _text_mask(text, size, slant, value in "69", heavy)
     if value == "skip":
         return _skip_mask(int(size * (0.75 if corner else 0.95)))
     if value == "reverse":
-        return _reverse_mask(int(size * (0.85 if corner else 1.05)), alt)
+        return _reverse_mask(
+            int(size * (0.85 if corner else 1.05)), alt, heavy and not alt
+        )
     if value == "draw2":
         return (
             _text_mask("+2", int(size * 0.7), False, False)
@@ -239,8 +295,10 @@ def _paste_mask(
     shadow_px: int = 0,
     angle: float = 0.0,
     flip: bool = False,
+    shadow_left: bool = False,
 ) -> None:
-    """Paint ``fill`` through ``mask`` centred at ``center`` with outline/shadow."""
+    """Paint ``fill`` through ``mask`` centred at ``center`` with outline/shadow
+    (the shadow falls down-right, or down-left with ``shadow_left``)."""
     pad = outline_px + shadow_px + 2
     m = Image.new("L", (mask.width + 2 * pad, mask.height + 2 * pad), 0)
     m.paste(mask, (pad, pad))
@@ -254,7 +312,7 @@ def _paste_mask(
     if shadow is not None and shadow_px:
         d = -shadow_px if flip else shadow_px
         grown = m.filter(ImageFilter.MaxFilter(3)) if outline_px else m
-        layers.append((grown, shadow, (x + d, y + d)))
+        layers.append((grown, shadow, (x - d if shadow_left else x + d, y + d)))
     if outline is not None and outline_px:
         layers.append(
             (m.filter(ImageFilter.MaxFilter(2 * outline_px + 1)), outline, (x, y))
@@ -371,6 +429,9 @@ def _render_base(label: str, design: str, variant: int) -> Image.Image:
     draw = ImageDraw.Draw(img)
     classic = design == "classic"
     tilt = 35.0  # classic oval tilt, degrees counter-clockwise
+    heavy = variant >= 4  # another type and print (see render_card)
+    # The other print of the wild draw four: its cards on the plain white field.
+    four_colour = wild and not (heavy and card.value == "wild-draw4")
 
     # Centre field.
     if card.value == "wild-custom":
@@ -395,7 +456,7 @@ def _render_base(label: str, design: str, variant: int) -> Image.Image:
             (round(cx - layer.width / 2), round(cy - layer.height / 2)),
             layer,
         )
-        if wild:
+        if four_colour:
             _four_colour_oval(
                 img, (w * 0.22, h * 0.16, w * 0.78, h * 0.84), palette, -tilt * 0.75
             )
@@ -412,7 +473,7 @@ def _render_base(label: str, design: str, variant: int) -> Image.Image:
                 fill=(222, 222, 222),
                 width=2,
             )
-        if wild:
+        if four_colour:
             _four_colour_oval(
                 img,
                 (cx - r * 0.8, cy - r * 0.8, cx + r * 0.8, cy + r * 0.8),
@@ -420,8 +481,10 @@ def _render_base(label: str, design: str, variant: int) -> Image.Image:
                 0,
             )
 
-    # Centre symbol (variants 2 and 3: the other common print of some symbols).
-    alt = variant >= 2
+    # Centre symbol (variants 2 and 3: the other common print of some symbols;
+    # 4-7: the same four in another type).
+    alt = variant % 4 >= 2
+    slant = (not classic) if heavy else None  # classic type upright, modern slanted
     ring_only = classic and variant % 2 == 0
     if classic and not ring_only:
         sym_fill, sym_outline, sym_shadow = color, white, dark
@@ -434,12 +497,14 @@ def _render_base(label: str, design: str, variant: int) -> Image.Image:
     if wild:
         sym_fill, sym_outline, sym_shadow = white, dark, dark
     big = int(w * 0.62)
-    mask = _symbol_mask(card, big, corner=False, alt=alt)
+    mask = _symbol_mask(card, big, corner=False, alt=alt, heavy=heavy, oblique=slant)
     angle = (
         0.0
         if card.value.isdigit()
-        else (tilt if card.value == "reverse" and classic and not alt else 0)
+        else (tilt if card.value == "reverse" and classic and variant < 2 else 0)
     )
+    if card.value == "reverse" and classic and heavy and not alt:
+        angle = -20.0  # the S lies flatter, across the oval
     if card.value == "wild" and classic and alt:
         _wild_word(img, (cx, cy), w * 0.8, palette, tilt * 0.45)
     elif card.value == "wild-draw4":
@@ -457,13 +522,16 @@ def _render_base(label: str, design: str, variant: int) -> Image.Image:
             sym_shadow,
             12 if (alt and not classic) else 7,
             angle,
+            shadow_left=heavy and not classic,  # as the current deck prints it
         )
 
     # Corner indices, top-left and bottom-right turned over.
     small = int(w * 0.2)
     spots = [((w * 0.2, h * 0.13), False), ((w * 0.8, h * 0.87), True)]
     for spot, flip in spots:
-        cmask = _symbol_mask(card, small, corner=True, alt=alt)
+        cmask = _symbol_mask(
+            card, small, corner=True, alt=alt, heavy=heavy, oblique=slant
+        )
         if cmask is not None:
             outline = dark if classic else None
             _paste_mask(
@@ -507,11 +575,16 @@ def render_card(
         label: a card label of :data:`referee.cards.CLASSES` or a short form (``R7``).
         design: ``"modern"`` or ``"classic"``.
         height: height in pixels (width is ``round(height * CARD_ASPECT)``).
-        variant: small style changes within a design, 0-3 (classic: even ring
+        variant: small style changes within a design, 0-7 (classic: even ring
             oval with white symbol, odd filled white oval with coloured symbol;
             2 and 3 draw the other common print of some symbols: a flat-topped 3,
             reverse arrows in line, the word WILD on a classic wild, and in the
-            modern design the centre symbol edged in black with a deep shadow).
+            modern design the centre symbol edged in black with a deep shadow);
+            4-7 are 0-3 printed in another type: thicker, 12 % wider digits
+            (upright in the classic design, slanted corners in the modern one),
+            the reverse arrows staggered in an S, the wild draw four's cards
+            on the plain white field, and (modern) the centre symbol's shadow
+            falling down-left.
 
     Returns:
         An RGBA image with transparent rounded corners (cached: do not modify it).
@@ -526,7 +599,7 @@ def render_card(
     canonical = Card.from_label(label).label
     if canonical not in CLASSES:
         raise ValueError(f"{label!r} is not a card of the standard deck")
-    return _resize(_render_base(canonical, design, int(variant) % 4), int(height))
+    return _resize(_render_base(canonical, design, int(variant) % 8), int(height))
 
 
 @functools.lru_cache(maxsize=64)

@@ -68,12 +68,19 @@ def _warp_card(
     canvas[:] = canvas * (1 - a[..., None]) + face * a[..., None]
 
 
-def card_crop(rng: np.random.Generator, label: str, size: int = 64) -> np.ndarray:
-    """One (size, size, 3) uint8 BGR crop of a card of ``label`` as a box shows it."""
+def card_crop(
+    rng: np.random.Generator, label: str, size: int = 64, variants: int = 4
+) -> np.ndarray:
+    """One (size, size, 3) uint8 BGR crop of a card of ``label`` as a box shows it.
+
+    The print variant is drawn from the first ``variants`` of
+    :func:`datasets.cards.render_card` (2, 3: the other print of some symbols;
+    4-7: another type).
+    """
     import cv2
 
     design = str(rng.choice(DESIGNS))
-    variant = int(rng.integers(4))  # 2, 3: the other print of some symbols
+    variant = int(rng.integers(variants))
     angle = float(
         rng.uniform(-np.pi, np.pi) if rng.random() < 0.5 else rng.normal(0, 0.25)
     )
@@ -224,12 +231,17 @@ def background_crop(rng: np.random.Generator, size: int = 64) -> np.ndarray:
 
 
 def crop_set(
-    count: int, seed: int, size: int = 64, background_share: float = 0.1
+    count: int,
+    seed: int,
+    size: int = 64,
+    background_share: float = 0.1,
+    variants: int = 4,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Balanced labelled crops: (N, size, size, 3) uint8 BGR and (N,) int64 labels.
 
     About ``background_share`` of them are :func:`background_crop` (label
-    :data:`BACKGROUND`), the rest cycle through every card label.
+    :data:`BACKGROUND`), the rest cycle through every card label, each in one of
+    the first ``variants`` print variants.
     """
     rng = np.random.default_rng(seed)
     n_bg = int(round(count * background_share))
@@ -243,7 +255,7 @@ def crop_set(
         images[i] = (
             background_crop(sample_rng, size)
             if cid == BACKGROUND
-            else card_crop(sample_rng, CLASSES[int(cid)], size)
+            else card_crop(sample_rng, CLASSES[int(cid)], size, variants)
         )
     return images, labels.astype(np.int64)
 

@@ -148,6 +148,8 @@ CLASSIFIER_RECIPE: dict = {
     "batch": 64,
     "lr": 0.003,
     "label_smoothing": 0.05,
+    # Print variants of the renderer used (8: also the four in another type).
+    "variants": 8,
     # On-the-fly: half the batch turned 180 degrees (every card face reads the
     # same both ways up), per-channel gain 0.85-1.15, a shift of up to 4 px.
     "augment": True,
@@ -192,8 +194,9 @@ def train_classifier(
     torch.manual_seed(r["seed"])
     out_dir.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    x, y = crop_set(r["count"], r["seed"], r["size"])
-    xv, yv = crop_set(r["val_count"], r["seed"] + 1000, r["size"])
+    variants = r.get("variants", 4)
+    x, y = crop_set(r["count"], r["seed"], r["size"], variants=variants)
+    xv, yv = crop_set(r["val_count"], r["seed"] + 1000, r["size"], variants=variants)
     print(f"crops rendered in {time.time() - t0:.0f}s", flush=True)
     net = card_net(width=r.get("width", 16))
     steps = r["epochs"] * (len(x) // r["batch"])

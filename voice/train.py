@@ -1,7 +1,7 @@
 """Train the neural UNO-call spotter (``models/uno-kws.pt``) from synthesised speech.
 
 Reproduce the shipped model (needs the Debian package espeak-ng; about 30 min on
-one core of the shared machine: 1 min of speech, 25 min of training, 4 min of
+one core of the shared machine: 2 min of speech, 20-25 min of training, 4 min of
 threshold tuning)::
 
     .venv/bin/python -m voice.train                     # data in /tmp/kws-data
@@ -9,11 +9,16 @@ threshold tuning)::
 
 Stages, all seeded (``--seed``, default 7):
 
-1. **Speech bank** (espeak-ng, one process at a time, cached in ``DIR/bank.npz``):
-   the call word in the training voices (:data:`EN_VOICES`, :data:`JA_VOICES`,
-   :data:`OTHER_VOICES`) with random variants, speeds and pitches; lead phrases;
-   table talk in English and Japanese that does not contain the word
-   (:data:`TALK_EN`, :data:`TALK_JA`); confusables (:data:`CONFUSABLE`).
+1. **Speech bank** (espeak-ng, one process at a time, cached in ``DIR/``
+   :data:`BANK_FILE`): the call word in the training voices (:data:`EN_VOICES`,
+   :data:`JA_VOICES`, :data:`OTHER_VOICES`) with random variants, speeds and
+   pitches; lead phrases; table talk in English and Japanese that does not contain
+   the word (:data:`TALK_EN`, :data:`TALK_JA`); confusables (:data:`CONFUSABLE`).
+   Then, with its own generator, the British "oh" (əʊ) that no English training
+   voice says: the call given as espeak phonemes to voices that realise them so
+   (:data:`OU_VOICES`, :data:`CALL_OU`), talk and sound-alikes with the same vowel
+   (:data:`TALK_OU`, :data:`CONFUSABLE_OU`), and "uno!" read by other languages'
+   voices (:data:`UNO_VOICES`).
 2. **Noise bank** (numpy): white, pink, brown, mains hum, card-shuffling riffles,
    clatter (clicks), and babble made of the talk.
 3. **Training**: every example is one second mixed on the fly: a call (whole
@@ -117,7 +122,33 @@ CONFUSABLE_EN = ["no", "one", "you", "new", "Juno", "Bruno", "tuna", "Luna", "no
 CONFUSABLE_JA = ["うん", "のの", "うに", "うなぎ", "うえの", "おの", "ぬの", "くの",
                  "うんの", "すうの", "ふうの", "じゅうの", "きのうの", "のう", "うの み",
                  "うのはな"]
+# The British "oh" (IPA əʊ) of eval_voice's en/en-gb-x-rp voices is said by no English
+# training voice (they say oː or oʊ). These tables realise the espeak phonemes [[@U]]
+# as əʊ (checked with ``espeak-ng -v VOICE -q --ipa "[['u:n@U]]"``): calls in them,
+# and as many talk and sound-alikes with the same vowel, so that the vowel alone is
+# not the call. Phoneme strings of eval_voice's phrases ("you know", "oh no", "who
+# knows", "no way", "Yuno") are kept out too.
+OU_VOICES = ["de", "sv", "fi", "nb", "ro", "hr", "id", "af", "cy"]
+CALL_OU = ["[['u:n@U]]", "[['u:n@U]]!", "[['u:n@U]]?", "[['u:n@U]].", "[['un@U]]"]
+UNO_VOICES = ["de", "pl", "cs", "hu", "tr", "ro", "hr", "fi", "sl", "ca", "lt"]
+"""Voices that read the text "uno!" their own way, with a u-like first vowel."""
+TALK_OU = [
+    "[[aI d'@Unt n'@U]]", "[[l'ets g'@U]]", "[[n'@U, n'at j'et]]",
+    "[[s'@U, h'u:z n'ekst]]", "[[g'@U @h'ed]]", "[[d'@Unt g'@U j'et]]",
+    "[[n'@U k'a:dz l'eft]]", "[[j'u: g'@U n'aU]]", "[[@ l'@U k'a:d]]",
+    "[[j'u: @U m'i: t'u:]]", "[[n'@U, s'@U n'@U]]", "[[s'@U l'@U]]",
+    "[[t'@Uld j'u: s'@U]]", "[[aI n'@U, aI n'@U]]", "[[n'@U bl'u: k'a:dz]]",
+    "[[@Uk'eI, g'@U @n]]", "[[n'@U m'O:]]", "[[s'@U m'eni k'a:dz]]",
+    "[[h'@U m'eni t'u: g'@U]]", "[[s'@U b'@U@IN]]",
+]
+CONFUSABLE_OU = [
+    "[[n'@U]]", "[[g'@U]]", "[[s'@U]]", "[[n'@U n'@U]]", "[[@n'@Ut]]", "[[l'@U@]]",
+    "[[dZ'u:n@U]]", "[[n'u: w'an]]", "[[aI n'@U]]", "[[j'u: g'@U]]", "[[d'u: n'@U]]",
+    "[[br'u:n@U]]", "[[pi:'an@U]]", "[[m'em@U]]", "[[n'@Ut]]", "[[n'@Un]]",
+    "[[v'i:t@U]]", "[[@nn'@Un]]", "[[t'u: n'@U]]", "[[k'@Ud]]",
+]
 VAL_FRACTION = 0.2
+BANK_FILE = "bank-v3.npz"  # named per recipe, so an older recipe's cache is not reused
 
 
 def _espeak(text: str, voice: str, speed: int, pitch: int,
@@ -206,6 +237,7 @@ def make_bank(path: Path, seed: int, calls: int = 1600, talk: int = 1400,
             for i in range(int(confusables * n_scale))]
         print(f"speech bank {split}: {len(out_calls)} calls "
               f"({time.time() - t0:.0f} s)", flush=True)
+    _add_ou(bank, seed)
     path.parent.mkdir(parents=True, exist_ok=True)
     packed = {}
     for key, clips in bank.items():
@@ -213,6 +245,28 @@ def make_bank(path: Path, seed: int, calls: int = 1600, talk: int = 1400,
         packed[key + "_len"] = np.array([len(c) for c in clips])
     np.savez(path, **packed)
     return bank
+
+
+def _add_ou(bank: dict[str, list[np.ndarray]], seed: int, calls: int = 500,
+            other: int = 150, talk: int = 300, confusables: int = 300) -> None:
+    """Append the British-vowel material (:data:`OU_VOICES`) and other languages'
+    "uno" (:data:`UNO_VOICES`) to ``bank``, with its own generator so that the rest
+    of the bank stays as it was."""
+    rng = random.Random(seed + 100)
+    talk_ou, val_talk_ou = _split(TALK_OU, rng)
+    conf_ou, val_conf_ou = _split(CONFUSABLE_OU, rng)
+    for split, n_scale, t_ou, c_ou in (("train", 1.0, talk_ou, conf_ou),
+                                       ("val", 0.25, val_talk_ou, val_conf_ou)):
+        bank[f"{split}_calls"] += [
+            _say(rng, rng.choice(CALL_OU), OU_VOICES)
+            for _ in range(int(calls * n_scale))] + [
+            _say(rng, "uno!", UNO_VOICES) for _ in range(int(other * n_scale))]
+        bank[f"{split}_talk"] += [_say(rng, rng.choice(t_ou), OU_VOICES)
+                                  for _ in range(int(talk * n_scale))]
+        bank[f"{split}_confusables"] += [_say(rng, rng.choice(c_ou), OU_VOICES)
+                                         for _ in range(int(confusables * n_scale))]
+        print(f"speech bank {split}: {len(bank[f'{split}_calls'])} calls with the "
+              "British vowel and other languages", flush=True)
 
 
 def _unpack(flat: np.ndarray, lengths: np.ndarray) -> list[np.ndarray]:
@@ -437,8 +491,9 @@ def validation_streams(bank: dict[str, list[np.ndarray]], noise: dict[str, np.nd
     kinds = list(noise)
     pos = [np.zeros(RATE, np.float32)]
     marks, t = [], RATE
-    for i in range(calls):
-        word = bank["val_calls"][i % len(bank["val_calls"])]
+    picked = [bank["val_calls"][i * len(bank["val_calls"]) // calls]
+              for i in range(calls)]  # spread over every kind of call
+    for word in picked:
         level = _rms(word)
         if rng.random() < 0.3:
             lead = bank["val_leads"][int(rng.integers(len(bank["val_leads"])))]
@@ -449,7 +504,7 @@ def validation_streams(bank: dict[str, list[np.ndarray]], noise: dict[str, np.nd
         marks.append((t / RATE, (t + len(word)) / RATE))
         t += len(word) + len(pos[-1])
     speech = np.concatenate(pos)
-    level = _rms(np.concatenate(bank["val_calls"][:calls]))
+    level = _rms(np.concatenate(picked))
     snr_audio = {}
     for snr in (20, 10, 0):
         bed = np.concatenate([noise[kinds[(i + snr) % len(kinds)]]
@@ -529,10 +584,10 @@ def train(args: argparse.Namespace) -> int:
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     data = Path(args.data)
-    if shutil.which("espeak-ng") is None and not (data / "bank.npz").is_file():
+    if shutil.which("espeak-ng") is None and not (data / BANK_FILE).is_file():
         print("voice.train: espeak-ng is not installed (apt-get install espeak-ng)")
         return 2
-    bank = make_bank(data / "bank.npz", args.seed)
+    bank = make_bank(data / BANK_FILE, args.seed)
     noise = make_noise(np.random.default_rng(args.seed), bank["train_talk"])
     val_noise = make_noise(np.random.default_rng(args.seed + 1), bank["val_talk"])
     mixer = Mixer(bank, noise, "train", args.seed)
@@ -585,7 +640,7 @@ def retune(args: argparse.Namespace) -> int:
     from voice.kws import KwsModel
 
     torch.set_num_threads(1)
-    bank = make_bank(Path(args.data) / "bank.npz", args.seed)
+    bank = make_bank(Path(args.data) / BANK_FILE, args.seed)
     val_noise = make_noise(np.random.default_rng(args.seed + 1), bank["val_talk"])
     trained = KwsModel(args.out)
     _tune_and_save(trained.model, args, bank, val_noise,
@@ -624,7 +679,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.tune_only:
         return retune(args)
     if args.bank_only:
-        make_bank(Path(args.data) / "bank.npz", args.seed)
+        make_bank(Path(args.data) / BANK_FILE, args.seed)
         return 0
     return train(args)
 

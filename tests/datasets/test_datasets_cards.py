@@ -69,6 +69,53 @@ def test_other_prints_change_only_their_symbols(design: str) -> None:
         assert np.abs(_rgba(a, design, 2) - _rgba(b, design, 2)).mean() > 1.0
 
 
+@pytest.mark.parametrize("design", DESIGNS)
+def test_another_type_changes_digits_and_reverse_only(design: str) -> None:
+    """Variants 4-7 print 0-3 in another type: thicker, wider digits (upright in
+    the classic design), an S of staggered reverse arrows, the wild draw four's
+    cards on a plain white field, (modern) shadows falling down-left; other symbols
+    stay."""
+    for label in ("red-3", "blue-8", "green-1", "yellow-reverse", "wild-draw4"):
+        diff = np.abs(_rgba(label, design, 0) - _rgba(label, design, 4)).mean()
+        assert diff > 1.0, f"{label}: the other type looks the same ({diff:.2f})"
+    # Other symbols stay; in the modern design their shadow falls the other way.
+    kept = ("wild", "wild-shuffle")
+    if design == "classic":
+        kept += ("red-skip", "green-draw2")
+    for label in kept:
+        assert np.array_equal(_rgba(label, design, 1), _rgba(label, design, 5)), label
+    if design == "modern":
+        plain = _rgba("red-skip", design, 1)[..., :3].sum(-1)
+        other = _rgba("red-skip", design, 5)[..., :3].sum(-1)
+        darker = other < plain - 60  # where the new shadow fell
+        w = darker.shape[1]
+        assert darker.sum() > 20
+        assert darker[:, : w // 2].sum() > 2 * darker[:, w // 2 :].sum()
+    # The heavier 3 (narrower counters) still differs from the heavier 8.
+    assert np.abs(_rgba("red-3", design, 4) - _rgba("red-8", design, 4)).mean() > 1.0
+    # Thicker strokes: more of the centre is symbol colour than in variant 0.
+    h, w = H, round(H * CARD_ASPECT)
+    centre = np.s_[h // 3 : 2 * h // 3, w // 4 : 3 * w // 4]
+    plain = _rgba("blue-1", design, 1)[centre][..., :3]
+    heavy = _rgba("blue-1", design, 5)[centre][..., :3]
+    white = lambda a: (a.min(axis=-1) > 200).mean()  # noqa: E731
+    assert white(heavy) < white(plain)
+
+
+def test_the_other_type_prints_a_one_without_a_foot() -> None:
+    """DejaVu's 1 stands on a foot serif as wide as the glyph; printed decks' 1 is a
+    flag and a stem, so the bottom of the other type's 1 is only the stem."""
+    for oblique in (False, True):
+        plain = np.asarray(cards._text_mask("1", 200, oblique, False)) > 127
+        heavy = np.asarray(cards._text_mask("1", 200, oblique, False, heavy=True)) > 127
+        foot = lambda m: m[-max(2, m.shape[0] // 20) :].any(axis=0).sum() / m.shape[1]  # noqa: E731
+        assert foot(plain) > 0.8 and foot(heavy) < 0.6, (oblique, foot(plain), foot(heavy))
+
+
+def test_variants_wrap_around_after_eight() -> None:
+    assert np.array_equal(_rgba("red-3", "modern", 9), _rgba("red-3", "modern", 1))
+
+
 def test_rendering_is_deterministic() -> None:
     first = _rgba("blue-9", "classic", 1)
     cards.render_card.cache_clear()

@@ -20,6 +20,25 @@ def test_crop_set_is_deterministic_and_balanced() -> None:
     assert not np.array_equal(x1, x3)
 
 
+def test_crop_set_draws_from_the_asked_print_variants(monkeypatch) -> None:
+    """``variants`` bounds the print variants the crops use (8: the other type too)."""
+    import datasets.crops as crops
+
+    seen: list[int] = []
+    real = crops._warp_card
+
+    def spy(canvas, label, design, variant, quad, tint):  # noqa: ANN001, ANN202
+        seen.append(variant)
+        return real(canvas, label, design, variant, quad, tint)
+
+    monkeypatch.setattr(crops, "_warp_card", spy)
+    crop_set(60, seed=2, size=24, background_share=0.0)
+    assert seen and max(seen) <= 3
+    seen.clear()
+    crop_set(60, seed=2, size=24, background_share=0.0, variants=8)
+    assert max(seen) >= 4 and min(seen) <= 3
+
+
 def test_card_crop_shows_the_card_colour() -> None:
     """A red card's crop under neutral-ish light is mostly red where it is saturated."""
     reds = 0

@@ -135,3 +135,24 @@ def test_classifier_training_runs_and_saves(tmp_path) -> None:
 
     ckpt = torch.load(path, weights_only=True)
     assert ckpt["epoch"] == 1 and 0 <= ckpt["val_acc"] <= 1 and ckpt["size"] == 32
+
+
+def test_classifier_recipe_asks_for_every_print_variant(tmp_path, monkeypatch) -> None:
+    """The shipped recipe trains on all eight print variants of the renderer."""
+    pytest.importorskip("torch")
+    import datasets.crops as crops
+    from vision.detector_cli import CLASSIFIER_RECIPE, train_classifier
+
+    asked: list[int] = []
+    real = crops.crop_set
+
+    def spy(count, seed, size=64, background_share=0.1, variants=4):  # noqa: ANN001, ANN202
+        asked.append(variants)
+        return real(count, seed, size, background_share, variants)
+
+    monkeypatch.setattr(crops, "crop_set", spy)
+    assert CLASSIFIER_RECIPE["variants"] == 8
+    train_classifier(
+        tmp_path, 1, {"count": 60, "val_count": 20, "epochs": 1, "batch": 32, "size": 24}
+    )
+    assert asked == [8, 8]

@@ -250,13 +250,15 @@ def test_training_data_keeps_eval_voice_material_out():
     ev = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(ev)
     ours = train.TALK_EN + train.TALK_JA + train.LEAD_EN + train.LEAD_JA + \
-        train.CONFUSABLE_EN + train.CONFUSABLE_JA + train.CALL_EN + train.CALL_JA
+        train.CONFUSABLE_EN + train.CONFUSABLE_JA + train.CALL_EN + train.CALL_JA + \
+        train.TALK_OU + train.CONFUSABLE_OU + train.CALL_OU
     theirs = ev.TALK_EN + ev.TALK_JA + ev.LEADS_EN + ev.LEADS_JA + ev.EN_CALLS + \
         ev.JA_CALLS + [text for text, _lang in ev.CONFUSABLE]
     assert not set(ours) & set(theirs)
     for text in ours:  # not even inside a longer sentence
         assert not any(t.lower() in text.lower() for t in theirs if len(t) > 4), text
-    train_bases = set(train.EN_VOICES + train.OTHER_VOICES)
+    train_bases = set(train.EN_VOICES + train.OTHER_VOICES + train.OU_VOICES +
+                      train.UNO_VOICES)
     eval_bases = {v.split("+")[0] for v in ev.EN_VOICES + ev.JA_VOICES}
     assert not train_bases & eval_bases
     eval_variants = {v.split("+")[1] for v in ev.EN_VOICES + ev.JA_VOICES if "+" in v}
@@ -266,3 +268,22 @@ def test_training_data_keeps_eval_voice_material_out():
         speed, pitch = train._speed_pitch(rng)
         assert speed not in {120, 150, 175, 200} and pitch not in {30, 50, 70, 90}
         assert train._voice(rng, train.JA_VOICES) != "ja"
+
+
+def test_the_british_vowel_voices_say_the_call_with_it():
+    """The recipe's British "oh" comes from espeak phonemes read by non-English
+    tables; the English tables would read them as another sound."""
+    import shutil
+    import subprocess
+
+    from voice import train
+
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed (Debian package espeak-ng)")
+
+    def ipa(voice: str, text: str) -> str:
+        return subprocess.run(["espeak-ng", "-q", "-v", voice, "--ipa", text],
+                              capture_output=True, text=True, check=True).stdout
+    for voice in train.OU_VOICES:
+        assert "uːnəʊ" in ipa(voice, train.CALL_OU[0]), voice
+    assert "əʊ" not in ipa("en-gb-scotland", train.CALL_OU[0])
