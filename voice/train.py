@@ -592,7 +592,7 @@ def train(args: argparse.Namespace) -> int:
     val_noise = make_noise(np.random.default_rng(args.seed + 1), bank["val_talk"])
     mixer = Mixer(bank, noise, "train", args.seed)
     val_x, val_y = Mixer(bank, val_noise, "val", args.seed + 2).batch(1500, False)
-    model = build_model()
+    model = build_model(width=args.width)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-3)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=args.steps,
                                                 pct_start=0.05)
@@ -643,6 +643,7 @@ def retune(args: argparse.Namespace) -> int:
     bank = make_bank(Path(args.data) / BANK_FILE, args.seed)
     val_noise = make_noise(np.random.default_rng(args.seed + 1), bank["val_talk"])
     trained = KwsModel(args.out)
+    args.width = trained.meta.get("arch", {}).get("width", 64)  # keep its shape
     _tune_and_save(trained.model, args, bank, val_noise,
                    int(trained.meta.get("steps", args.steps)))
     return 0
@@ -652,7 +653,9 @@ def _save(model, args: argparse.Namespace, step: int, tuned: dict | None,
           out: Path) -> None:
     import torch
 
-    meta = {"classes": list(CLASSES), "arch": {}, "seed": args.seed, "steps": step,
+    width = getattr(args, "width", 64)
+    arch = {} if width == 64 else {"width": width}
+    meta = {"classes": list(CLASSES), "arch": arch, "seed": args.seed, "steps": step,
             "batch": args.batch, "lr": args.lr, "window_frames": WINDOW_FRAMES}
     if tuned is not None:
         meta["threshold"] = tuned["best"]["threshold"]
@@ -671,6 +674,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--width", type=int, default=64,
+                        help="channels of the network (build_model's width)")
     parser.add_argument("--bank-only", action="store_true",
                         help="only synthesise the speech bank")
     parser.add_argument("--tune-only", action="store_true",

@@ -287,3 +287,29 @@ def test_the_british_vowel_voices_say_the_call_with_it():
     for voice in train.OU_VOICES:
         assert "uːnəʊ" in ipa(voice, train.CALL_OU[0]), voice
     assert "əʊ" not in ipa("en-gb-scotland", train.CALL_OU[0])
+
+
+def test_a_wider_network_is_saved_with_its_shape_and_loads(tmp_path):
+    """``--width`` trains another width; the checkpoint says so, and the numpy
+    runtime (folded layers) gives the same probabilities as the torch network."""
+    import argparse
+
+    import torch
+
+    from voice.kws import KwsModel, build_model
+    from voice.train import _save
+
+    torch.manual_seed(0)
+    net = build_model(width=32).eval()
+    args = argparse.Namespace(seed=7, batch=8, lr=1e-3, width=32)
+    path = tmp_path / "w32.pt"
+    _save(net, args, 1, None, path)
+    loaded = KwsModel(path)
+    assert loaded.meta["arch"] == {"width": 32}
+    feats = np.random.default_rng(0).normal(-5, 2, (3, 20, 40)).astype(np.float32)
+    from voice.kws import normalise
+
+    with torch.no_grad():
+        want = torch.softmax(
+            net(torch.from_numpy(normalise(feats))), dim=1).numpy()
+    assert np.allclose(loaded.probabilities(feats), want, atol=1e-4)
