@@ -183,7 +183,7 @@ def _reverse_mask(size: int, alt: bool = False, s_form: bool = False) -> Image.I
     """
     mask = Image.new("L", (size, size), 0)
     draw = ImageDraw.Draw(mask)
-    if s_form:  # staggered, shafts side by side: an S along the diagonal
+    if s_form:
         thick = size * 0.14
         _arrow(draw, size * 0.42, size * 0.62, size * 0.56, thick, -1)
         _arrow(draw, size * 0.58, size * 0.38, size * 0.56, thick, +1)
@@ -257,7 +257,7 @@ def _symbol_mask(
     """The symbol of a coloured card (or a wild's corner text) as a mask.
 
     ``alt`` picks the other common print of a symbol (flat-topped 3, in-line
-    reverse arrows); ``heavy`` another type (thicker, wider digits; S-bent
+    reverse arrows); ``heavy`` another type (thicker, wider digits; staggered
     reverse arrows); ``oblique`` slants the digits (default: the centre only).
     """
     value = card.value
