@@ -61,6 +61,7 @@ class PlayConfig:
     same_size_mm: float = 15.0
     carry_mm: float = 200.0
     carry_scale: float = 0.85
+    carry_conf: float = 0.6
     carry_memory_s: float = 3.0
     min_scale: float = 0.75
     max_scale: float = 1.26
@@ -379,9 +380,9 @@ class PileWatcher:
         ] = {}
         self._last_busy = 0.0
         self._last_reach = -1.0
-        # cards seen in a hand or moving: (t, label, x_mm, y_mm), the last
-        # few seconds
-        self._carried: list[tuple[float, str, float, float]] = []
+        # cards seen in a hand or moving: (t, label, x_mm, y_mm, track), the
+        # last few seconds
+        self._carried: list[tuple[float, str, float, float, int]] = []
 
     def _same_spot(
         self,
@@ -404,7 +405,10 @@ class PileWatcher:
         of that label was seen on its way in since (read whole, in a hand or
         moving, farther than ``same_card_mm`` from the first copy but within
         ``carry_mm``): a detector's box jitters by about as much as two
-        copies' places may differ, so the carrying is the surer sign.
+        copies' places may differ, so the carrying is the surer sign. The
+        carried card must be another track than the first copy's (a hand
+        hovering a card over the pile drags the pile card's own box along,
+        and its uncertain reads may name the card beneath).
         """
         cfg = self.config
         for c in self.pile:
@@ -414,10 +418,11 @@ class PileWatcher:
             carried = any(
                 tc > c.t
                 and lc == label
+                and tid != c.track
                 and cfg.same_card_mm
                 < np.hypot(xc - c.xy[0], yc - c.xy[1])
                 <= cfg.carry_mm
-                for tc, lc, xc, yc in self._carried
+                for tc, lc, xc, yc, tid in self._carried
             )
             differs = (
                 carried
@@ -432,8 +437,9 @@ class PileWatcher:
     def _remember_carried(
         self, dets: Detections, t: float, tracks: dict[int, Track]
     ) -> None:
-        """Note the whole cards seen in a hand or on the move this frame
-        (for :meth:`_known`): a card lying on the table does neither."""
+        """Note the whole cards seen in a hand or on the move this frame,
+        read with at least ``carry_conf`` (for :meth:`_known`): a card lying
+        on the table does neither."""
         cfg = self.config
         keep = t - cfg.carry_memory_s
         self._carried = [c for c in self._carried if c[0] >= keep]
@@ -451,14 +457,16 @@ class PileWatcher:
                 )
                 > cfg.move_mm
             )
-            if not (touched[i] or moving):
+            if not (touched[i] or moving) or dets.confidence[i] < cfg.carry_conf:
                 continue
             w, h = dets.data["table_wh"][i]
             scale = card_scale(float(w), float(h), self.geometry.card)
             if scale < self.config.carry_scale:
                 continue  # part of a card (one a hand covers), not one held up
             x, y = dets.data["table_xy"][i]
-            self._carried.append((t, dets.labels[i], float(x), float(y)))
+            self._carried.append(
+                (t, dets.labels[i], float(x), float(y), int(dets.tracker_id[i]))
+            )
 
     def _same_card(self, tid: int, label: str, track: Track) -> bool:
         """The zone took this card from this very track, and the track has been

@@ -28,17 +28,17 @@ def geometry() -> TableGeometry:
     return TableGeometry.default((560, 420), PLAYERS)
 
 
-def card(label, x, y, w=56.0, h=87.0, touched=False):
-    return (label, x, y, w, h, touched)
+def card(label, x, y, w=56.0, h=87.0, touched=False, conf=0.9):
+    return (label, x, y, w, h, touched, conf)
 
 
 def dets(rows) -> Detections:
     if not rows:
         return Detections.empty()
-    boxes = [(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for _, x, y, w, h, _ in rows]
+    boxes = [(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for _, x, y, w, h, *_ in rows]
     return Detections(
         np.array(boxes),
-        np.full(len(rows), 0.9),
+        np.array([r[6] for r in rows]),
         [CLASSES.index(r[0]) for r in rows],
         data={"touched": np.array([r[5] for r in rows])},
     )
@@ -264,6 +264,35 @@ def test_second_copy_seen_carried_in_counts_on_the_very_same_spot():
     )
     events = table.frames(6, [card("red-7", *PILE), card("wild", 332, 211, 70, 95)])
     assert [e["cards"] for e in events] == [["wild"]]
+
+
+def test_card_hovered_over_the_pile_does_not_play_the_top_card_again():
+    table = started("red-7")
+    table.frames(6, [card("red-7", *PILE), card("wild", 331, 211, 70, 95)])
+    # a hand holds a card over the pile: the wild's own box is dragged along
+    # (the same track, touched, 28 mm off) while still read as the wild
+    table.frames(
+        4,
+        [card("wild", 351, 192, 80, 100, True)],
+        reaches=[Reach("B", PILE, 9000.0)],
+    )
+    table.frames(2, [], reaches=[Reach("B", PILE, 9000.0)])
+    assert table.frames(8, [card("red-7", *PILE), card("wild", 331, 211, 70, 95)]) == []
+
+
+def test_an_unsure_read_of_a_card_in_a_hand_is_no_second_copy():
+    table = started("red-7")
+    table.frames(6, [card("red-7", *PILE), card("wild", 331, 211, 70, 95)])
+    # the card in the hand is read as a wild, but barely: not evidence enough
+    # that a second wild is coming
+    for x in (250, 280):
+        table.frames(
+            1,
+            [card("wild", 331, 211, 70, 95), card("wild", x, 190, 70, 95, True, 0.4)],
+            reaches=[Reach("B", (x - 40, 190), 9000.0)],
+        )
+    table.frames(2, [], reaches=[Reach("B", PILE, 9000.0)])
+    assert table.frames(6, [card("red-7", *PILE), card("wild", 332, 211, 70, 95)]) == []
 
 
 def test_the_same_card_seen_again_after_a_reach_is_not_played_twice():
