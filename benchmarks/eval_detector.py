@@ -145,19 +145,18 @@ def eval_synthetic_map(
     seed: int,
     imgsz: int,
     render_size: int = 320,
+    laid: float = 0.0,
 ) -> dict:
     """mAP50 / mAP50-95 on a synthetic held-out set (rendered once, then reused).
 
     The set is rendered at ``render_size`` like the training sets and measured at
-    the model's working size ``imgsz``.
+    the model's working size ``imgsz``; ``laid`` is the share of its card scenes
+    that lay cards side by side in rows (``tableref synth --laid``).
     """
-    from datasets.commands import write_dataset
     from vision.ultralytics_setup import setup
 
     setup(torch_threads=2)
-    out = data_root / f"heldout-s{seed}-n{count}-{render_size}"
-    if not (out / "recipe.json").exists():
-        write_dataset(out, count, seed, render_size, val_fraction=0.0)
+    out = heldout_set(data_root, count, seed, render_size, laid)
     yaml_path = out / "heldout.yaml"
     yaml_path.write_text(
         (out / "data.yaml").read_text().replace("val: images/val", "val: images/train")
@@ -181,6 +180,7 @@ def eval_synthetic_map(
     return {
         "images": count,
         "seed": seed,
+        "laid": laid,
         "map50": float(metrics.box.map50),
         "map50_95": float(metrics.box.map),
         "what": "card finder alone (boxes, any card)" if len(model.names) == 1
@@ -188,8 +188,20 @@ def eval_synthetic_map(
     }
 
 
+def heldout_set(data_root: Path, count: int, seed: int, render_size: int,
+                laid: float = 0.0) -> Path:
+    """The folder of a synthetic held-out set, rendered on first use."""
+    tag = f"-l{laid:g}" if laid else ""
+    out = data_root / f"heldout-s{seed}-n{count}-{render_size}{tag}"
+    if not (out / "recipe.json").exists():
+        from datasets.commands import write_dataset
+
+        write_dataset(out, count, seed, render_size, val_fraction=0.0, laid=laid)
+    return out
+
+
 def eval_detector_map(detector, data_root: Path, count: int, seed: int,
-                      render_size: int = 320) -> dict:
+                      render_size: int = 320, laid: float = 0.0) -> dict:
     """mAP50 / mAP50-95 of the whole runtime detector (boxes and card names).
 
     The runtime is two-stage (a one-class card finder, then the crop classifier
@@ -201,11 +213,7 @@ def eval_detector_map(detector, data_root: Path, count: int, seed: int,
     import numpy as np
     from ultralytics.utils.metrics import ap_per_class
 
-    out = data_root / f"heldout-s{seed}-n{count}-{render_size}"
-    if not (out / "recipe.json").exists():
-        from datasets.commands import write_dataset
-
-        write_dataset(out, count, seed, render_size, val_fraction=0.0)
+    out = heldout_set(data_root, count, seed, render_size, laid)
     iouv = np.linspace(0.5, 0.95, 10)
     tps, confs, pred_cls, target_cls = [], [], [], []
     for img_path in sorted((out / "images" / "train").glob("*.jpg")):
@@ -247,8 +255,9 @@ def eval_detector_map(detector, data_root: Path, count: int, seed: int,
     tp_all = np.concatenate(tps) if tps else np.zeros((0, 10), dtype=bool)
     res = ap_per_class(tp_all, np.array(confs), np.array(pred_cls), np.array(target_cls))
     ap = res[5]
-    return {"images": count, "seed": seed, "map50": float(ap[:, 0].mean()),
-            "map50_95": float(ap.mean()), "what": "runtime detector (boxes + names)"}
+    return {"images": count, "seed": seed, "laid": laid,
+            "map50": float(ap[:, 0].mean()), "map50_95": float(ap.mean()),
+            "what": "runtime detector (boxes + names)"}
 
 
 def eval_hard_pairs(detector, per_class: int, seed: int, imgsz: int) -> dict:
@@ -308,6 +317,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--conf", type=float, default=None)
     parser.add_argument("--heldout-count", type=int, default=300)
     parser.add_argument("--heldout-seed", type=int, default=1001)
+    parser.add_argument(
+        "--heldout-laid",
+        type=float,
+        default=0.0,
+        help="share of held-out card scenes with cards side by side in rows",
+    )
     parser.add_argument("--hard-per-class", type=int, default=40)
     parser.add_argument("--data-root", type=Path, default=ROOT / "data")
     parser.add_argument("--skip", default="", help="comma list of: real,map,hard")
@@ -348,11 +363,13 @@ def run(args: argparse.Namespace) -> int:
             args.heldout_count,
             args.heldout_seed,
             IMGSZ,
+            laid=args.heldout_laid,
         )
     if "map" not in skip:
         detector.conf = conf
         report["synthetic_detector"] = eval_detector_map(
-            detector, args.data_root, args.heldout_count, args.heldout_seed
+            detector, args.data_root, args.heldout_count, args.heldout_seed,
+            laid=args.heldout_laid,
         )
     report["seconds"] = round(time.time() - t0, 1)
     print_summary(report)
@@ -388,8 +405,9 @@ def print_summary(report: dict) -> None:
     for key in ("synthetic", "synthetic_detector"):
         if key in report:
             s = report[key]
+            rows = f", {s['laid']:g} laid in rows" if s.get("laid") else ""
             print(
-                f"synthetic held-out ({s['images']} images, seed {s['seed']}), "
+                f"synthetic held-out ({s['images']} images, seed {s['seed']}{rows}), "
                 f"{s.get('what', key)}: "
                 f"mAP50 {s['map50']:.3f}  mAP50-95 {s['map50_95']:.3f}"
             )

@@ -55,6 +55,8 @@ def write_dataset(
     val_fraction: float = 0.05,
     progress: bool = True,
     closeups: float = 0.0,
+    laid: float = 0.0,
+    markers: float = 0.0,
 ) -> Path:
     """Render ``count`` scenes into a YOLO data set and return its ``data.yaml``.
 
@@ -68,6 +70,10 @@ def write_dataset(
         progress: show a tqdm progress bar.
         closeups: share of card scenes showing one card close up
             (:func:`datasets.scenes.compose_scene`'s ``closeup_fraction``).
+        laid: share of card scenes laying cards side by side in rows
+            (``laid_fraction``).
+        markers: share of scenes with the table's printed markers beside the
+            cards (``marker_fraction``).
     """
     from tqdm import tqdm
 
@@ -81,7 +87,11 @@ def write_dataset(
     stats = {"images": 0, "cards": 0, "empty": 0}
     for i in tqdm(range(count), desc="synth", unit="img", disable=not progress):
         scene = compose_scene(
-            np.random.default_rng([seed, i]), imgsz, closeup_fraction=closeups
+            np.random.default_rng([seed, i]),
+            imgsz,
+            closeup_fraction=closeups,
+            laid_fraction=laid,
+            marker_fraction=markers,
         )
         split = "val" if i >= count - n_val else "train"
         name = f"{i:06d}"
@@ -102,7 +112,9 @@ def write_dataset(
     yaml_path.write_text(
         f"# tableref synth --count {count} --seed {seed} --imgsz {imgsz}"
         f"{' --obb' if obb else ''} --val-fraction {val_fraction}"
-        f"{f' --closeups {closeups}' if closeups else ''}\n"
+        f"{f' --closeups {closeups}' if closeups else ''}"
+        f"{f' --laid {laid}' if laid else ''}"
+        f"{f' --markers {markers}' if markers else ''}\n"
         f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
     )
     (out / "recipe.json").write_text(
@@ -114,6 +126,8 @@ def write_dataset(
                 "obb": obb,
                 "val_fraction": val_fraction,
                 "closeups": closeups,
+                "laid": laid,
+                "markers": markers,
                 **stats,
             },
             indent=1,
@@ -142,6 +156,18 @@ def synth_arguments(parser: argparse.ArgumentParser) -> None:
         default=0.0,
         help="share of card scenes showing one card close up (a phone photo)",
     )
+    parser.add_argument(
+        "--laid",
+        type=float,
+        default=0.0,
+        help="share of card scenes with cards side by side in rows (a shown hand)",
+    )
+    parser.add_argument(
+        "--markers",
+        type=float,
+        default=0.0,
+        help="share of scenes with the table's printed ArUco markers (not cards)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -159,6 +185,10 @@ def synth(args: argparse.Namespace) -> int:
     if not 0 <= args.closeups <= 1:
         print("tableref synth: --closeups must be in [0, 1]")
         return 2
+    for name in ("laid", "markers"):
+        if not 0 <= getattr(args, name) <= 1:
+            print(f"tableref synth: --{name} must be in [0, 1]")
+            return 2
     path = write_dataset(
         args.out,
         args.count,
@@ -168,6 +198,8 @@ def synth(args: argparse.Namespace) -> int:
         args.val_fraction,
         progress=not args.quiet,
         closeups=args.closeups,
+        laid=args.laid,
+        markers=args.markers,
     )
     print(f"wrote {args.count} images and {path}")
     return 0

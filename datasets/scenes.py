@@ -3,8 +3,8 @@
 ``compose_scene(rng, imgsz)`` draws one square BGR image: a procedural table
 surface (wood, cloth, felt, paper, patterned, dark, a blurry room), seen top-down
 or obliquely, with cards laid out as scattered singles, piles (top card whole, the
-ones below partly hidden), fanned hands, or one large card held up, partly covered
-by skin-coloured fingers, then lit and degraded (shadows, glare, white-balance
+ones below partly hidden), fanned hands, rows of cards side by side (optional),
+or one large card held up, partly covered by skin-coloured fingers, then lit and degraded (shadows, glare, white-balance
 casts, blur, noise, JPEG). Every card whose identity can still be read (most of
 its centre or one corner index is visible) is labelled with its whole-card
 quadrilateral; fully hidden cards and card backs are not.
@@ -271,6 +271,26 @@ def _layout(
         for i in range(n):
             a = base + (i - (n - 1) / 2) * spread
             out.append((px + np.sin(a) * h * 0.35, py - np.cos(a) * h * 0.35, h, a))
+    elif mode == "laid":  # cards laid side by side in rows: a hand shown, a path
+        h = height_for(float(np.exp(rng.uniform(np.log(0.02), np.log(0.1)))))
+        w = h * CARD_ASPECT
+        rows, cols = int(rng.integers(1, 4)), int(rng.integers(2, 8))
+        # neighbours touch, overlap a little or leave a gap, along and across
+        gap_x = w * rng.uniform(-0.06, 0.15)
+        gap_y = h * rng.uniform(-0.04, 0.15)
+        angle = rng.normal(0, 0.12) if rng.random() < 0.6 else rng.uniform(-np.pi, np.pi)
+        c, s = np.cos(angle), np.sin(angle)
+        ox, oy = rng.uniform(0.3, 0.7, 2) * size
+        for r in range(rows):
+            for k in range(cols):
+                if rng.random() < 0.15:
+                    continue  # a hole in the row
+                u = (k - (cols - 1) / 2) * (w + gap_x) + rng.normal(0, w * 0.02)
+                v = (r - (rows - 1) / 2) * (h + gap_y) + rng.normal(0, h * 0.02)
+                out.append(
+                    (ox + c * u - s * v, oy + s * u + c * v, h,
+                     angle + rng.normal(0, 0.03))
+                )
     else:  # scatter
         for _ in range(int(rng.integers(2, 10))):
             area = float(np.exp(rng.uniform(np.log(0.03), np.log(0.12))))
@@ -304,6 +324,60 @@ def _paste(
     face = cv2.warpPerspective(bgr, matrix, (size, size), flags=cv2.INTER_LINEAR)
     canvas[:] = canvas * (1 - a[..., None]) + face * a[..., None]
     owner[a > 0.5] = ident
+
+
+def _marker_texture(rng: np.random.Generator, px: int = 96) -> np.ndarray:
+    """A printed ArUco marker (``DICT_4X4_50``, any id) on its white square, as
+    the table's corner markers are cut out (BGR float, ``px`` square)."""
+    inner = int(px * rng.uniform(0.6, 0.8))
+    code = cv2.aruco.generateImageMarker(
+        cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50),
+        int(rng.integers(50)),
+        inner,
+    )
+    paper = np.full((px, px), rng.uniform(215, 255), np.float32)
+    at = (px - inner) // 2
+    paper[at : at + inner, at : at + inner] = code.astype(np.float32) * paper[0, 0] / 255
+    if rng.random() < 0.5:  # the cut line printed around it
+        cv2.rectangle(paper, (0, 0), (px - 1, px - 1), float(rng.uniform(60, 160)), 1)
+    return np.repeat(paper[..., None], 3, axis=2)
+
+
+def _markers(
+    rng: np.random.Generator,
+    canvas: np.ndarray,
+    owner: np.ndarray,
+    cam: np.ndarray,
+    cards: list[tuple[float, float, float, float]],
+) -> None:
+    """Paste one to four table markers (not cards: never labelled), most of them
+    right beside a card, as hands are laid out next to the corner markers."""
+    size = canvas.shape[0]
+    ref = cards[0][2] if cards else size * float(rng.uniform(0.15, 0.35))
+    px = 96
+    for _ in range(int(rng.integers(1, 5))):
+        side = ref * CARD_ASPECT * rng.uniform(1.0, 1.5)
+        if cards and rng.random() < 0.7:
+            cx, cy, h, angle = cards[int(rng.integers(len(cards)))]
+            way = rng.uniform(-np.pi, np.pi)
+            reach = h / 2 + side / 2 + side * rng.uniform(0.0, 0.15)
+            cx, cy = cx + np.cos(way) * reach, cy + np.sin(way) * reach
+            angle += rng.normal(0, 0.1)
+        else:
+            cx, cy = rng.uniform(0.05, 0.95, 2) * size
+            angle = rng.uniform(-np.pi, np.pi)
+        scale = side / px
+        c, s = np.cos(angle) * scale, np.sin(angle) * scale
+        place = np.array(
+            [
+                [c, -s, cx - c * px / 2 + s * px / 2],
+                [s, c, cy - s * px / 2 - c * px / 2],
+                [0, 0, 1],
+            ],
+            dtype=np.float64,
+        )
+        alpha = np.ones((px, px), np.float32)
+        _paste(canvas, owner, _marker_texture(rng, px), alpha, cam @ place, -3, 0.0)
 
 
 def _fingers(
@@ -450,6 +524,8 @@ def compose_scene(
     imgsz: int = 640,
     empty_fraction: float = 0.08,
     closeup_fraction: float = 0.0,
+    laid_fraction: float = 0.0,
+    marker_fraction: float = 0.0,
 ) -> Scene:
     """Draw one labelled table scene.
 
@@ -460,6 +536,13 @@ def compose_scene(
         closeup_fraction: share of the scenes with cards that show one card close
             up (30-85 % of the frame, sometimes cut by its edge), as a phone photo
             of a card does. 0 draws exactly the scenes of earlier versions.
+        laid_fraction: share of the scenes with cards that lay them side by
+            side in rows, touching, overlapping a little or with small gaps (a
+            hand shown at the round's end, a narabe-runo path). 0 draws exactly
+            the scenes of earlier versions.
+        marker_fraction: share of scenes with one to four of the table's
+            printed ArUco markers on their white squares (unlabelled; most
+            right beside a card). 0 draws exactly the scenes of earlier versions.
 
     Returns:
         The :class:`Scene` with its labelled cards.
@@ -481,11 +564,16 @@ def compose_scene(
             mode = "held"
         if closeup_fraction > 0 and rng.random() < closeup_fraction:
             mode = "closeup"
+        elif laid_fraction > 0 and kind != "room" and rng.random() < laid_fraction:
+            mode = "laid"
         design = str(rng.choice(DESIGNS))
         variant = int(rng.integers(2))
         shadow = rng.uniform(0, 0.02) * size if rng.random() < 0.6 else 0.0
         tint = rng.uniform(0.85, 1.1, 3).astype(np.float32)
-        for ident, (cx, cy, h, angle) in enumerate(_layout(rng, size, mode)):
+        placements = _layout(rng, size, mode)
+        if marker_fraction > 0 and rng.random() < marker_fraction:
+            _markers(rng, canvas, owner, cam, placements)
+        for ident, (cx, cy, h, angle) in enumerate(placements):
             back = rng.random() < 0.06
             label = "back" if back else str(CLASSES[int(rng.integers(len(CLASSES)))])
             bgr, alpha, up = _texture(label, design, variant, h)
@@ -501,6 +589,8 @@ def compose_scene(
                 np.float32([[[0, 0], [tw, 0], [tw, th], [0, th]]]), matrix
             )[0]
             _fingers(rng, canvas, owner, quad)
+    elif marker_fraction > 0 and rng.random() < marker_fraction:
+        _markers(rng, canvas, owner, cam, [])
     scene = Scene(_degrade(rng, _light(rng, canvas)))
     tw, th = _TEX * CARD_ASPECT, _TEX
     unit = np.float32([[[0, 0], [tw, 0], [tw, th], [0, th]]])

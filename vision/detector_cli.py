@@ -257,23 +257,37 @@ def train_classifier(
 
 
 def recipe_data(
-    root: Path, count: int, seed: int, imgsz: int, closeups: float = 0.0
+    root: Path,
+    count: int,
+    seed: int,
+    imgsz: int,
+    closeups: float = 0.0,
+    laid: float = 0.0,
+    markers: float = 0.0,
 ) -> Path:
     """A recipe's synthetic data set, rendered on first use."""
     from datasets.commands import write_dataset
 
-    tag = f"-c{closeups:g}" if closeups else ""
+    tag = (
+        (f"-c{closeups:g}" if closeups else "")
+        + (f"-l{laid:g}" if laid else "")
+        + (f"-m{markers:g}" if markers else "")
+    )
     out = Path(root) / f"synth-s{seed}-n{count}-{imgsz}{tag}"
     yaml_path = out / "data.yaml"
     recipe = out / "recipe.json"
     if yaml_path.exists() and recipe.exists():
         done = json.loads(recipe.read_text())
         if (done.get("count") == count and done.get("seed") == seed
-                and done.get("closeups", 0.0) == closeups):
+                and done.get("closeups", 0.0) == closeups
+                and done.get("laid", 0.0) == laid
+                and done.get("markers", 0.0) == markers):
             return yaml_path
     return write_dataset(
         out, count, seed, imgsz, val_fraction=RECIPE["val_fraction"],
         closeups=closeups,
+        laid=laid,
+        markers=markers,
     )
 
 
@@ -398,6 +412,8 @@ def train(args: argparse.Namespace) -> int:
                 stage["synth_seed"],
                 RECIPE["synth_imgsz"],
                 stage.get("closeups", 0.0),
+                stage.get("laid", 0.0),
+                stage.get("markers", 0.0),
             )
             name = args.name if k == 0 else f"{args.name}-stage{k + 1}"
             last = k == len(stages) - 1

@@ -54,6 +54,59 @@ def test_closeups_show_one_big_card_and_default_scenes_are_unchanged() -> None:
     assert np.array_equal(a.image, b.image)
 
 
+def test_laid_scenes_put_cards_side_by_side_and_default_scenes_are_unchanged() -> None:
+    """``laid_fraction=1`` lays the cards of a card scene in rows: several cards
+    of one size, each with a neighbour about one card width away (touching,
+    overlapping a little or a small gap); 0 draws the old scenes."""
+    rows = 0
+    for i in range(12):
+        scene = compose_scene(np.random.default_rng([31, i]), 320, laid_fraction=1.0)
+        if len(scene.class_ids) < 3:
+            continue  # an empty scene, a room (held card) or cards off the frame
+        corners = scene.corners
+        # the long side of each whole card, in pixels (perspective changes it a bit)
+        heights = np.linalg.norm(corners[:, 3] - corners[:, 0], axis=1)
+        widths = np.linalg.norm(corners[:, 1] - corners[:, 0], axis=1)
+        centres = corners.mean(axis=1)
+        gaps = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+        np.fill_diagonal(gaps, np.inf)
+        nearest = gaps.min(axis=1) / np.median(widths)
+        rows += bool(
+            np.ptp(heights) <= 0.5 * np.median(heights)
+            and np.median(nearest) <= 1.3
+        )
+    assert rows >= 5, f"only {rows} of 12 scenes show cards laid side by side"
+    a = compose_scene(np.random.default_rng([3, 5]), 160)
+    b = compose_scene(np.random.default_rng([3, 5]), 160, laid_fraction=0.0)
+    assert np.array_equal(a.image, b.image)
+
+
+def test_marker_scenes_show_real_aruco_markers_that_are_never_labelled() -> None:
+    """``marker_fraction=1`` puts the table's printed markers (``DICT_4X4_50``)
+    in the scene, unlabelled: an empty scene stays without labels, yet OpenCV's
+    ArUco detector finds a marker in most of them; 0 draws the old scenes."""
+    import cv2
+
+    detector = cv2.aruco.ArucoDetector(
+        cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    )
+    found = 0
+    for i in range(8):
+        scene = compose_scene(
+            np.random.default_rng([41, i]), 320, empty_fraction=1.0, marker_fraction=1.0
+        )
+        assert scene.class_ids == [] and len(scene.corners) == 0
+        _corners, ids, _rejected = detector.detectMarkers(scene.image)
+        found += ids is not None and len(ids) > 0
+    assert found >= 4, f"markers found in only {found} of 8 scenes"
+    plain = compose_scene(np.random.default_rng([41, 0]), 320, empty_fraction=1.0)
+    _corners, ids, _rejected = detector.detectMarkers(plain.image)
+    assert ids is None
+    a = compose_scene(np.random.default_rng([3, 5]), 160)
+    b = compose_scene(np.random.default_rng([3, 5]), 160, marker_fraction=0.0)
+    assert np.array_equal(a.image, b.image)
+
+
 @pytest.mark.parametrize(
     "angle,aspect", [(0.0, CARD_ASPECT), (np.pi / 2, 1 / CARD_ASPECT)]
 )

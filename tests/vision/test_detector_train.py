@@ -91,10 +91,16 @@ def test_recipe_data_is_rendered_once(tmp_path, monkeypatch) -> None:
     assert len(list((tmp_path / "synth-s5-n2-64" / "images").rglob("*.jpg"))) == 2
     closer = recipe_data(tmp_path, 2, 5, 64, closeups=0.5)
     assert closer != first and "c0.5" in closer.parent.name
+    rows = recipe_data(tmp_path, 2, 5, 64, laid=0.4)
+    assert rows not in (first, closer) and rows.parent.name.endswith("-l0.4")
+    marked = recipe_data(tmp_path, 2, 5, 64, laid=0.4, markers=0.5)
+    assert marked != rows and marked.parent.name.endswith("-l0.4-m0.5")
 
 
 @pytest.mark.parametrize(
-    "bad", [["--count", "0"], ["--imgsz", "8"], ["--val-fraction", "1.5"]]
+    "bad",
+    [["--count", "0"], ["--imgsz", "8"], ["--val-fraction", "1.5"], ["--laid", "2"],
+     ["--markers", "-0.1"]],
 )
 def test_synth_rejects_bad_arguments(tmp_path, bad, capsys) -> None:
     assert main(["synth", "--out", str(tmp_path), *bad]) == 2
