@@ -94,6 +94,18 @@ class Timed:
     def box_conf(self, value) -> None:
         self.inner.box_conf = value
 
+    @property
+    def close_ups(self) -> bool:
+        """Whether the inner detector reads pixels (the scan's close-ups)."""
+        return not hasattr(self.inner, "detect_frame")
+
+    def detect(self, image):
+        start = time.perf_counter()
+        out = self.inner.detect(image)
+        self.seconds += time.perf_counter() - start
+        self.calls += 1
+        return out
+
     def detect_frame(self, frame):
         start = time.perf_counter()
         if hasattr(self.inner, "detect_frame"):

@@ -144,7 +144,7 @@ CLASSIFIER_RECIPE: dict = {
     "seed": 0,
     "size": 64,
     "width": 24,
-    "epochs": 8,
+    "epochs": 12,
     "batch": 64,
     "lr": 0.003,
     "label_smoothing": 0.05,

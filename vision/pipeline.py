@@ -26,7 +26,7 @@ import numpy as np
 from .detections import Detections
 from .geometry import CalibrationError, TableGeometry, table_path
 from .plays import PlayConfig, UnoPlayDetector
-from .scan import HandScan, deck_labels
+from .scan import HandScan, deck_labels, seat_close_ups
 from .sources import Frame, FrameSource, RetryingSource
 from .tracking import CardTracker, HandTracker
 
@@ -38,6 +38,11 @@ MAX_FAILURES = 50  # frames in a row that fail before the pipeline gives up
 #: for a second, a card of the deck, appeared after the round ended) keep out
 #: what the lower threshold lets in.
 SCAN_BOX_CONF = 0.25
+#: During the round-end scan the seats are also detected tile by tile
+#: (:func:`~vision.scan.seat_close_ups`, 2 x 2 tiles): cards laid side by side
+#: or next to a corner marker merge or fade at the whole frame's working size.
+#: Four more detector calls per frame, only while the scan is on.
+SCAN_GRID = 2
 log = logging.getLogger(__name__)
 DEMO_DIR = Path(__file__).resolve().parent / "demo" / "data"
 DEMO_VIDEO = DEMO_DIR / "demo-table.mp4"
@@ -273,10 +278,22 @@ class TablePipeline:
         if scan is not None and scan.active and isinstance(normal, float):
             self.detector.box_conf = min(normal, SCAN_BOX_CONF)
             try:
-                return self._detect_once(frame, image)
+                dets = self._detect_once(frame, image)
+                tiles = self._tile_detect()
+                if tiles is not None and SCAN_GRID > 1 and self.geometry is not None:
+                    dets = seat_close_ups(tiles, image, dets, self.geometry, SCAN_GRID)
+                return dets
             finally:
                 self.detector.box_conf = normal
         return self._detect_once(frame, image)
+
+    def _tile_detect(self):  # noqa: ANN202 - a detect(image) callable or None
+        """The detector's ``detect(image)`` for close-ups: ``None`` for a detector
+        that reads frames by their index (the demo's oracle), not their pixels."""
+        detector = self.detector
+        if getattr(detector, "close_ups", not hasattr(detector, "detect_frame")):
+            return detector.detect
+        return None
 
     def _detect_once(self, frame: Frame, image: np.ndarray) -> Detections:
         assert self.detector is not None

@@ -9,7 +9,8 @@ counts). When a seat's set of cards has lain still and stayed the same for
 player, it is sent once as ``{"type": "reveal", "player": SEAT, "cards":
 [...]}``. What lay there before the scan began and labels outside the game's
 deck are nobody's hand. :func:`cards_in_zone` is the one-shot form for a page
-button ("scan B's hand now").
+button ("scan B's hand now"). :func:`seat_close_ups` gives the scan sharper
+eyes: the seats are also detected tile by tile, at about twice the resolution.
 """
 
 from __future__ import annotations
@@ -65,6 +66,108 @@ def cards_in_zone(
     for other in exclude:
         inside &= ~geometry.inside(other, xy)
     return sorted(label for label, keep in zip(dets.labels, inside) if keep)
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(len(a), len(b)) intersection over union of two sets of xyxy boxes."""
+    lo = np.maximum(a[:, None, :2], b[None, :, :2])
+    hi = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.prod(np.clip(hi - lo, 0, None), axis=2)
+    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
+    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
+    return inter / (area_a[:, None] + area_b[None, :] - inter + 1e-9)
+
+
+def _concat(parts: list[Detections]) -> Detections:
+    """One set of detections from several (extra data kept where all have it)."""
+    parts = [d for d in parts if len(d)]
+    if not parts:
+        return Detections.empty()
+    keys = set.intersection(*(set(d.data) for d in parts))
+    return Detections(
+        np.concatenate([d.xyxy for d in parts]),
+        np.concatenate([d.confidence for d in parts]),
+        np.concatenate([d.class_id for d in parts]),
+        names=parts[0].names,
+        data={k: np.concatenate([d.data[k] for d in parts]) for k in keys},
+    )
+
+
+def seat_close_ups(
+    detect: Callable[[np.ndarray], Detections],
+    image: np.ndarray,
+    dets: Detections,
+    geometry: TableGeometry,
+    grid: int = 2,
+    overlap: float = 0.25,
+    exclude: tuple[str, ...] = PILES,
+) -> Detections:
+    """The frame's detections with the seats' cards looked at close up.
+
+    The detector sees the whole frame at its small working size, where cards
+    laid side by side (a hand shown at the round's end), or one laid right next
+    to a corner marker, can merge into one box or get a weak one. The frame is
+    cut into ``grid`` x ``grid`` overlapping tiles, each detected on its own
+    (at about ``grid`` times the resolution). A tile's detection replaces what
+    the whole frame saw there when it lies in a player's seat (outside the
+    piles) and inside the tile (not cut by the tile's inner edges); tiles that
+    overlap keep the surer of two boxes on one card. Everything else (the piles,
+    cards outside the seats) stays as the whole frame saw it.
+    """
+    h, w = image.shape[:2]
+    tw, th = w / (grid - (grid - 1) * overlap), h / (grid - (grid - 1) * overlap)
+    found: list[Detections] = []
+    for row in range(grid):
+        for col in range(grid):
+            x1 = int(round(col * tw * (1 - overlap)))
+            y1 = int(round(row * th * (1 - overlap)))
+            x2, y2 = min(w, int(round(x1 + tw))), min(h, int(round(y1 + th)))
+            part = detect(np.ascontiguousarray(image[y1:y2, x1:x2]))
+            if not len(part):
+                continue
+            part.xyxy = part.xyxy + np.array([x1, y1, x1, y1], np.float32)
+            edge = 2.0  # px: a box touching an inner edge is a card the tile cuts
+            inside = np.ones(len(part), bool)
+            if x1 > 0:
+                inside &= part.xyxy[:, 0] > x1 + edge
+            if y1 > 0:
+                inside &= part.xyxy[:, 1] > y1 + edge
+            if x2 < w:
+                inside &= part.xyxy[:, 2] < x2 - edge
+            if y2 < h:
+                inside &= part.xyxy[:, 3] < y2 - edge
+            found.append(part[np.nonzero(inside)[0]])
+    close = _concat(found)
+    if len(close):
+        xy = geometry.to_table(close.centers)
+        mine = np.array([geometry.seat_of(p) is not None for p in xy])
+        for zone in exclude:
+            mine &= ~geometry.inside(zone, xy)
+        close = close[np.nonzero(mine)[0]]
+    if len(close) > 1:  # one card seen by two overlapping tiles: the surer box
+        order = np.argsort(-close.confidence, kind="stable")
+        close = close[order]
+        iou = _iou(close.xyxy, close.xyxy)
+        keep: list[int] = []
+        for i in range(len(close)):
+            if all(iou[i, j] < 0.5 for j in keep):
+                keep.append(i)
+        close = close[np.array(keep)]
+    if not len(close):
+        return dets
+    if len(dets):
+        # what the whole frame saw where a close-up found a card is replaced
+        # (a box over two cards included: it holds a close-up's centre)
+        c = close.centers
+        holds = (
+            (c[None, :, 0] >= dets.xyxy[:, None, 0])
+            & (c[None, :, 0] <= dets.xyxy[:, None, 2])
+            & (c[None, :, 1] >= dets.xyxy[:, None, 1])
+            & (c[None, :, 1] <= dets.xyxy[:, None, 3])
+        )
+        replaced = (_iou(dets.xyxy, close.xyxy) > 0.2).any(axis=1) | holds.any(axis=1)
+        dets = dets[np.nonzero(~replaced)[0]]
+    return _concat([dets, close])
 
 
 def _still(track: Track, now: float, seconds: float, move_mm: float) -> bool:
