@@ -334,6 +334,27 @@ class UnoPlayDetector:
             }
         return events
 
+    def _owed_now(self, seat: str | None) -> int:
+        """Cards the referee says ``seat`` must take now: a penalty it owes,
+        plus the Draw Two / Wild Draw Four waiting on the player to move (0 when
+        nothing is owed or the referee cannot say)."""
+        if self.game_state is None:
+            return 0
+        try:
+            state = self.game_state()
+            owed = {str(k): int(v) for k, v in (state.get("owed") or {}).items()}
+            turn = state.get("turn")
+            waiting = int(state.get("pending_draw") or 0)
+        except Exception:  # a referee that cannot say: the camera alone
+            return 0
+        if seat is None:  # the spec's rule: the player to move, or the only debtor
+            seat = turn if turn is not None else (
+                next(iter(owed)) if len(owed) == 1 else None
+            )
+        if seat is None:
+            return 0
+        return owed.get(seat, 0) + (waiting if seat == turn else 0)
+
     def _flush_draw(self) -> list[dict[str, Any]]:
         pending, self._pending_draw = self._pending_draw, None
         if not pending:
@@ -343,6 +364,14 @@ class UnoPlayDetector:
             "count": pending["count"],
             "t": round(pending["first"], 3),
         }
+        # Takes that follow each other closely can look like one reach to the
+        # hand tracker (the hand never leaves the pile between them). When the
+        # referee says this player owes more cards than the takes counted (a
+        # Draw Two, a Wild Draw Four, a penalty), they took what they owe: a
+        # player cannot take fewer. The camera's count stays in ``takes``.
+        owed = self._owed_now(pending["seat"])
+        if owed > pending["count"]:
+            event.update(count=owed, takes=pending["count"])
         event.update(self._seat_field(pending["seat"]))
         return [event]
 

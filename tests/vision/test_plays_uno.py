@@ -334,6 +334,43 @@ def test_a_reach_that_dwells_on_the_draw_pile_is_a_draw():
     ]
 
 
+def test_a_draw_pays_what_the_referee_says_is_owed():
+    """Two takes in one reach look like one; B owes a Draw Two's two cards
+    (the referee's state), so the draw is of two, the camera's count kept."""
+    state = {"turn": "B", "pending_draw": 2, "owed": {}}
+    table = Table(game_state=lambda: state)
+    table.frames(6, [card("red-7", *PILE)])
+    table.frames(8, [card("red-7", *PILE)], reaches=[Reach("B", DRAW, 8000.0)])
+    table.frames(40, [card("red-7", *PILE)])
+    draws = [e for e in table.events if e["type"] == "draw"]
+    assert [(e["count"], e.get("takes"), e["reach_from"]) for e in draws] == [
+        (2, 1, "B")
+    ]
+
+
+def test_a_draw_by_someone_else_or_with_nothing_owed_counts_the_takes():
+    for state in (
+        {"turn": "C", "pending_draw": 4, "owed": {}},  # C owes it, B drew
+        {"turn": "B", "pending_draw": 0, "owed": {}},
+        {"turn": "B", "pending_draw": 0, "owed": {"C": 2}},
+    ):
+        table = Table(game_state=lambda state=state: state)
+        table.frames(6, [card("red-7", *PILE)])
+        table.frames(8, [card("red-7", *PILE)], reaches=[Reach("B", DRAW, 8000.0)])
+        table.frames(40, [card("red-7", *PILE)])
+        draws = [e for e in table.events if e["type"] == "draw"]
+        assert [(e["count"], e.get("takes")) for e in draws] == [(1, None)], state
+
+
+def test_a_penalty_owed_is_paid_by_the_draw_too():
+    state = {"turn": "C", "pending_draw": 0, "owed": {"B": 2}}
+    table = Table(game_state=lambda: state)
+    table.frames(6, [card("red-7", *PILE)])
+    table.frames(8, [card("red-7", *PILE)], reaches=[Reach("B", DRAW, 8000.0)])
+    table.frames(40, [card("red-7", *PILE)])
+    assert [e["count"] for e in table.events if e["type"] == "draw"] == [2]
+
+
 def test_two_takes_by_one_seat_are_one_draw_of_two():
     table = started()
     for _ in range(2):
