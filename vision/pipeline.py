@@ -41,7 +41,7 @@ SCAN_BOX_CONF = 0.25
 #: During the round-end scan the seats are also detected tile by tile
 #: (:func:`~vision.scan.seat_close_ups`, 2 x 2 tiles): cards laid side by side
 #: or next to a corner marker merge or fade at the whole frame's working size.
-#: Four more detector calls per frame, only while the scan is on.
+#: Four more detector calls per frame, only while a hand is still to be read.
 SCAN_GRID = 2
 log = logging.getLogger(__name__)
 DEMO_DIR = Path(__file__).resolve().parent / "demo" / "data"
@@ -279,7 +279,7 @@ class TablePipeline:
             self.detector.box_conf = min(normal, SCAN_BOX_CONF)
             try:
                 dets = self._detect_once(frame, image)
-                tiles = self._tile_detect()
+                tiles = self._tile_detect() if scan.waiting else None
                 if tiles is not None and SCAN_GRID > 1 and self.geometry is not None:
                     dets = seat_close_ups(tiles, image, dets, self.geometry, SCAN_GRID)
                 return dets

@@ -240,6 +240,19 @@ class HandScan:
     def active(self) -> bool:
         return self._active
 
+    @property
+    def waiting(self) -> bool:
+        """The scan is on and a hand is still to be read: a seat not yet
+        revealed whose player holds cards (by the referee's count; any seat
+        when the count is not known)."""
+        if not self._active:
+            return False
+        counts = self._hand_counts()
+        return any(
+            seat not in self._sent and (not counts or counts.get(seat, 0) > 0)
+            for seat in self.geometry.players
+        )
+
     @active.setter
     def active(self, on: bool) -> None:
         if on != self._active:

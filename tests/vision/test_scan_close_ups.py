@@ -114,3 +114,22 @@ def test_pipeline_looks_close_only_with_a_detector_that_reads_pixels() -> None:
     pixels = CoarseDetector(("red-3", "blue-5"))
     pipe.detector = pixels
     assert pipe._tile_detect() == pixels.detect
+
+
+def test_scan_waits_only_for_hands_still_to_be_read() -> None:
+    """Close-ups cost four detector calls a frame: the scan asks for them only
+    while a player holding cards has not been revealed yet."""
+    from vision.scan import HandScan
+
+    geo = TableGeometry.default((W, H), ["A", "B", "C"])
+    counts = {"A": 0, "B": 2, "C": 1}  # A went out
+    scan = HandScan(geo, game_state=lambda: {"hand_counts": counts})
+    assert not scan.waiting  # off
+    scan.active = True
+    assert scan.waiting
+    scan._sent.update({"B", "C"})  # both losers' hands sent
+    assert not scan.waiting
+    unknown = HandScan(geo)  # no referee counts: every seat until revealed
+    unknown.active = True
+    unknown._sent.update({"B", "C"})
+    assert unknown.waiting
