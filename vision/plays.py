@@ -62,6 +62,7 @@ class PlayConfig:
     carry_mm: float = 200.0
     carry_scale: float = 0.85
     carry_conf: float = 0.6
+    shrunk: float = 0.85
     carry_memory_s: float = 3.0
     min_scale: float = 0.75
     max_scale: float = 1.26
@@ -434,7 +435,10 @@ class PileWatcher:
         of that label was seen on its way in since (read whole, in a hand or
         moving, farther than ``same_card_mm`` from the first copy but within
         ``carry_mm``): a detector's box jitters by about as much as two
-        copies' places may differ, so the carrying is the surer sign. The
+        copies' places may differ, so the carrying is the surer sign. A box
+        that measures less than ``shrunk`` of the first copy's card size
+        (:func:`card_scale`, whatever the turn) is that card partly covered
+        (an arm over one end of the pile), not a whole second copy. The
         carried card must be another track than the first copy's (a hand
         hovering a card over the pile drags the pile card's own box along,
         and its uncertain reads may name the card beneath).
@@ -444,6 +448,11 @@ class PileWatcher:
             moved = float(np.hypot(*(np.array(c.xy) - xy)))
             if c.label != label or moved > cfg.same_card_mm:
                 continue
+            card = self.geometry.card
+            if card_scale(float(wh[0]), float(wh[1]), card) < cfg.shrunk * card_scale(
+                c.wh[0], c.wh[1], card
+            ):
+                return True  # that card with part of it covered: no whole card
             carried = any(
                 tc > c.t
                 and lc == label

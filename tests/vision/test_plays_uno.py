@@ -295,6 +295,19 @@ def test_an_unsure_read_of_a_card_in_a_hand_is_no_second_copy():
     assert table.frames(6, [card("red-7", *PILE), card("wild", 332, 211, 70, 95)]) == []
 
 
+def test_top_card_with_one_end_covered_is_not_a_second_copy():
+    table = started("red-7")
+    # a wild lying turned: its box is 86 x 107 mm
+    table.frames(6, [card("red-7", *PILE), card("wild", 326, 212, 86, 107)])
+    # an arm passes over the far end of the pile on its way to the draw pile:
+    # the wild's box loses 30 mm at the top, too small for a whole card now
+    table.frames(
+        3, [card("wild", 326, 212, 86, 107, True)], reaches=[Reach("C", PILE, 9000.0)]
+    )
+    table.frames(4, [card("red-7", *PILE), card("wild", 326, 212, 86, 107)])
+    assert table.frames(10, [card("red-7", *PILE), card("wild", 328, 231, 85, 77)]) == []
+
+
 def test_the_same_card_seen_again_after_a_reach_is_not_played_twice():
     table = started("red-7")
     table.frames(6, [card("red-7", *PILE), card("wild", 331, 211, 70, 95)])
