@@ -168,8 +168,14 @@ class KwsModel:
         try:
             blob = torch.load(self.path, map_location="cpu", weights_only=True)
             meta = blob["meta"]
-            self.model = build_model(**meta.get("arch", {}))
-            self.model.load_state_dict(blob["state"])
+            # one network ("state"), or several of one shape ("states"): an
+            # ensemble, whose window probability is the members' mean
+            states = blob["states"] if "states" in blob else [blob["state"]]
+            self.models = []
+            for state in states:
+                net = build_model(**meta.get("arch", {}))
+                net.load_state_dict(state)
+                self.models.append(net.eval())
         except Exception as exc:  # corrupt, truncated, or another kind of file
             raise ModelError(f"cannot load keyword model {self.path}: "
                              f"{type(exc).__name__}: {exc}") from None
@@ -177,24 +183,31 @@ class KwsModel:
             raise ModelError(f"{self.path} is not an uno keyword model "
                              f"(classes {meta.get('classes')!r})")
         self.meta = meta
-        self.model.eval()
-        self._layers = _fold(self.model)
+        self.model = self.models[0]
+        self._members = [_fold(net) for net in self.models]
 
     def probabilities(self, feats: np.ndarray) -> np.ndarray:
         """Class probabilities of ``(batch, WINDOW_FRAMES, N_MELS)`` raw log-mel
-        features (normalised here): shape ``(batch, len(CLASSES))``."""
+        features (normalised here): shape ``(batch, len(CLASSES))``; the mean
+        of the members' for an ensemble."""
         x = normalise(feats).transpose(0, 2, 1)  # (batch, bands, frames)
-        stem_w, stem_b = self._layers["stem"]
-        x = np.maximum(_conv(x, stem_w, stem_b, 1), 0.0)
-        for dw_w, dw_b, pw_w, pw_b, stride in self._layers["blocks"]:
-            y = np.maximum(_depthwise(x, dw_w, dw_b, stride), 0.0)
-            y = np.matmul(pw_w, y) + pw_b[None, :, None]
-            x = np.maximum(y + x if stride == 1 else y, 0.0)
-        head_w, head_b = self._layers["head"]
-        logits = x.mean(axis=2) @ head_w.T + head_b
-        logits -= logits.max(axis=1, keepdims=True)
-        e = np.exp(logits)
-        return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+        probs = [_forward(layers, x) for layers in self._members]
+        return (sum(probs) / len(probs)).astype(np.float32)
+
+
+def _forward(layers: dict, x: np.ndarray) -> np.ndarray:
+    """One folded network on normalised ``(batch, bands, frames)`` features."""
+    stem_w, stem_b = layers["stem"]
+    x = np.maximum(_conv(x, stem_w, stem_b, 1), 0.0)
+    for dw_w, dw_b, pw_w, pw_b, stride in layers["blocks"]:
+        y = np.maximum(_depthwise(x, dw_w, dw_b, stride), 0.0)
+        y = np.matmul(pw_w, y) + pw_b[None, :, None]
+        x = np.maximum(y + x if stride == 1 else y, 0.0)
+    head_w, head_b = layers["head"]
+    logits = x.mean(axis=2) @ head_w.T + head_b
+    logits -= logits.max(axis=1, keepdims=True)
+    e = np.exp(logits)
+    return e / e.sum(axis=1, keepdims=True)
 
 
 def _fold(model) -> dict:

@@ -582,7 +582,8 @@ def train(args: argparse.Namespace) -> int:
     import torch
 
     torch.set_num_threads(1)
-    torch.manual_seed(args.seed)
+    member = args.seed if args.member_seed is None else args.member_seed
+    torch.manual_seed(member)
     data = Path(args.data)
     if shutil.which("espeak-ng") is None and not (data / BANK_FILE).is_file():
         print("voice.train: espeak-ng is not installed (apt-get install espeak-ng)")
@@ -590,7 +591,7 @@ def train(args: argparse.Namespace) -> int:
     bank = make_bank(data / BANK_FILE, args.seed)
     noise = make_noise(np.random.default_rng(args.seed), bank["train_talk"])
     val_noise = make_noise(np.random.default_rng(args.seed + 1), bank["val_talk"])
-    mixer = Mixer(bank, noise, "train", args.seed)
+    mixer = Mixer(bank, noise, "train", member)
     val_x, val_y = Mixer(bank, val_noise, "val", args.seed + 2).batch(1500, False)
     model = build_model(width=args.width)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-3)
@@ -616,19 +617,25 @@ def train(args: argparse.Namespace) -> int:
             print(f"step {step}: loss {loss.item():.3f}, validation recall " +
                   ", ".join(f"{n} {100 * a:.1f}%" for n, a in zip(CLASSES, acc)) +
                   f" ({time.time() - t0:.0f} s)", flush=True)
-            _save(model, args, step, None, Path(args.out))
-    _tune_and_save(model, args, bank, val_noise, args.steps)
+            _save(model, args, step, Path(args.out))
+    _tune_and_save(args, bank, val_noise)
     return 0
 
 
-def _tune_and_save(model, args: argparse.Namespace, bank: dict, val_noise: dict,
-                   steps: int) -> None:
+def _tune_and_save(args: argparse.Namespace, bank: dict, val_noise: dict) -> None:
+    """Tune the model (or ensemble) in ``args.out`` on the validation streams and
+    write the setting into its file (the weights stay as they are)."""
+    import torch
+
     from voice.kws import KwsModel
 
     streams = validation_streams(bank, val_noise, args.seed + 3)
     tuned = tune(KwsModel(args.out), streams)
-    _save(model, args, steps, tuned, Path(args.out))
     best = tuned["best"]
+    blob = torch.load(args.out, map_location="cpu", weights_only=True)
+    blob["meta"].update(threshold=best["threshold"], min_hits=best["min_hits"],
+                        validation=best)
+    torch.save(blob, args.out)
     print(f"saved {args.out}: threshold {best['threshold']}, min_hits "
           f"{best['min_hits']} (validation: {json.dumps(best)})")
 
@@ -637,30 +644,55 @@ def retune(args: argparse.Namespace) -> int:
     """Tune the threshold of an already trained model again (``--tune-only``)."""
     import torch
 
-    from voice.kws import KwsModel
-
     torch.set_num_threads(1)
     bank = make_bank(Path(args.data) / BANK_FILE, args.seed)
     val_noise = make_noise(np.random.default_rng(args.seed + 1), bank["val_talk"])
-    trained = KwsModel(args.out)
-    args.width = trained.meta.get("arch", {}).get("width", 64)  # keep its shape
-    _tune_and_save(trained.model, args, bank, val_noise,
-                   int(trained.meta.get("steps", args.steps)))
+    _tune_and_save(args, bank, val_noise)
     return 0
 
 
-def _save(model, args: argparse.Namespace, step: int, tuned: dict | None,
-          out: Path) -> None:
+def ensemble(args: argparse.Namespace) -> int:
+    """Join trained models of one shape into an ensemble in ``args.out`` (the
+    members' window probabilities are averaged) and tune its threshold on the
+    validation streams of ``--seed``. The members must share that speech bank
+    and split (trained with the same ``--seed``; ``--member-seed`` differs)."""
+    import torch
+
+    from voice.kws import KwsModel
+
+    torch.set_num_threads(1)
+    members = [KwsModel(path) for path in args.ensemble]
+    arch = members[0].meta.get("arch", {})
+    for m in members:
+        if m.meta.get("arch", {}) != arch or m.meta.get("seed") != args.seed:
+            print(f"voice.train: {m.path} is not a member of this ensemble (arch "
+                  f"{m.meta.get('arch')}, seed {m.meta.get('seed')}; want {arch}, "
+                  f"seed {args.seed})")
+            return 2
+    meta = {k: v for k, v in members[0].meta.items()
+            if k not in ("threshold", "min_hits", "validation", "member_seed")}
+    meta["members"] = [{"file": Path(m.path).name,
+                        "member_seed": m.meta.get("member_seed", m.meta.get("seed")),
+                        "steps": m.meta.get("steps")} for m in members]
+    states = [net.state_dict() for m in members for net in m.models]
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    torch.save({"meta": meta, "states": states}, args.out)
+    bank = make_bank(Path(args.data) / BANK_FILE, args.seed)
+    val_noise = make_noise(np.random.default_rng(args.seed + 1), bank["val_talk"])
+    _tune_and_save(args, bank, val_noise)
+    return 0
+
+
+def _save(model, args: argparse.Namespace, step: int, out: Path) -> None:
+    """The network and its recipe (the threshold is added by tuning)."""
     import torch
 
     width = getattr(args, "width", 64)
     arch = {} if width == 64 else {"width": width}
     meta = {"classes": list(CLASSES), "arch": arch, "seed": args.seed, "steps": step,
             "batch": args.batch, "lr": args.lr, "window_frames": WINDOW_FRAMES}
-    if tuned is not None:
-        meta["threshold"] = tuned["best"]["threshold"]
-        meta["min_hits"] = tuned["best"]["min_hits"]
-        meta["validation"] = tuned["best"]
+    if getattr(args, "member_seed", None) is not None:
+        meta["member_seed"] = args.member_seed
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"meta": meta, "state": model.state_dict()}, out)
 
@@ -674,13 +706,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--member-seed", type=int, default=None,
+                        help="seed of the weights and the training examples only "
+                        "(the speech bank, its split and the validation stay "
+                        "those of --seed): another member of an ensemble")
     parser.add_argument("--width", type=int, default=64,
                         help="channels of the network (build_model's width)")
     parser.add_argument("--bank-only", action="store_true",
                         help="only synthesise the speech bank")
     parser.add_argument("--tune-only", action="store_true",
                         help="only tune the threshold of the model in --out")
+    parser.add_argument("--ensemble", nargs="+", metavar="MODEL",
+                        help="join these trained models into an ensemble in --out "
+                        "and tune it")
     args = parser.parse_args(argv)
+    if args.ensemble:
+        return ensemble(args)
     if args.tune_only:
         return retune(args)
     if args.bank_only:

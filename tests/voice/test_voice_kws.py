@@ -303,7 +303,7 @@ def test_a_wider_network_is_saved_with_its_shape_and_loads(tmp_path):
     net = build_model(width=32).eval()
     args = argparse.Namespace(seed=7, batch=8, lr=1e-3, width=32)
     path = tmp_path / "w32.pt"
-    _save(net, args, 1, None, path)
+    _save(net, args, 1, path)
     loaded = KwsModel(path)
     assert loaded.meta["arch"] == {"width": 32}
     feats = np.random.default_rng(0).normal(-5, 2, (3, 20, 40)).astype(np.float32)
@@ -313,3 +313,50 @@ def test_a_wider_network_is_saved_with_its_shape_and_loads(tmp_path):
         want = torch.softmax(
             net(torch.from_numpy(normalise(feats))), dim=1).numpy()
     assert np.allclose(loaded.probabilities(feats), want, atol=1e-4)
+
+
+def test_an_ensemble_averages_its_members_and_is_joined_from_trained_files(
+    tmp_path, monkeypatch
+):
+    """``--ensemble A B`` writes one file holding both networks; the runtime's
+    probability is the mean of the members' (checked against torch); a member
+    of another seed (another speech bank split) is refused."""
+    import argparse
+
+    import torch
+
+    from voice import train
+    from voice.kws import KwsModel, build_model, normalise
+
+    files = []
+    nets = []
+    for k in range(2):
+        torch.manual_seed(k)
+        net = build_model(width=16).eval()
+        args = argparse.Namespace(seed=7, batch=8, lr=1e-3, width=16, member_seed=k)
+        files.append(tmp_path / f"m{k}.pt")
+        train._save(net, args, 1, files[-1])
+        nets.append(net)
+    tuned = []
+    monkeypatch.setattr(train, "make_bank", lambda path, seed: {"val_talk": []})
+    monkeypatch.setattr(train, "make_noise", lambda rng, talk: {})
+    monkeypatch.setattr(train, "_tune_and_save",
+                        lambda args, bank, noise: tuned.append(args.out))
+    out = tmp_path / "ens.pt"
+    assert train.main(["--ensemble", *map(str, files), "--out", str(out),
+                       "--data", str(tmp_path)]) == 0
+    assert tuned == [str(out)]
+    ens = KwsModel(out)
+    assert len(ens.models) == 2
+    assert [m["member_seed"] for m in ens.meta["members"]] == [0, 1]
+    feats = np.random.default_rng(1).normal(-5, 2, (4, 20, 40)).astype(np.float32)
+    with torch.no_grad():
+        x = torch.from_numpy(normalise(feats))
+        want = sum(torch.softmax(n(x), dim=1) for n in nets).numpy() / 2
+    assert np.allclose(ens.probabilities(feats), want, atol=1e-4)
+    assert not np.allclose(KwsModel(files[0]).probabilities(feats), want, atol=1e-3)
+    other = tmp_path / "other.pt"
+    train._save(nets[0], argparse.Namespace(seed=8, batch=8, lr=1e-3, width=16),
+                1, other)
+    assert train.main(["--ensemble", str(files[0]), str(other), "--out",
+                       str(tmp_path / "bad.pt"), "--data", str(tmp_path)]) == 2
