@@ -183,7 +183,6 @@ class KwsModel:
             raise ModelError(f"{self.path} is not an uno keyword model "
                              f"(classes {meta.get('classes')!r})")
         self.meta = meta
-        self.model = self.models[0]
         self._members = [_fold(net) for net in self.models]
 
     def probabilities(self, feats: np.ndarray) -> np.ndarray:
