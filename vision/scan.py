@@ -145,14 +145,12 @@ def seat_close_ups(
             mine &= ~geometry.inside(zone, xy)
         close = close[np.nonzero(mine)[0]]
     if len(close) > 1:  # one card seen by two overlapping tiles: the surer box
-        order = np.argsort(-close.confidence, kind="stable")
-        close = close[order]
-        iou = _iou(close.xyxy, close.xyxy)
-        keep: list[int] = []
-        for i in range(len(close)):
-            if all(iou[i, j] < 0.5 for j in keep):
-                keep.append(i)
-        close = close[np.array(keep)]
+        import torch
+
+        from .ultralytics_setup import nms
+
+        keep = nms(torch.from_numpy(close.xyxy), torch.from_numpy(close.confidence), 0.5)
+        close = close[keep.numpy()]
     if not len(close):
         return dets
     if len(dets):
