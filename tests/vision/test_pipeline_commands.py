@@ -38,6 +38,20 @@ def test_the_demo_game_is_legal_and_is_the_bundled_log():
     assert times == sorted(times) and 60 <= times[-1] <= 90
 
 
+def test_a_big_hand_is_laid_out_so_every_card_can_be_read():
+    """Seed 59's second round ends with nine cards at the right-hand seat (six
+    slots there): the hand is fanned within its strip and the oracle (which
+    keeps a card only with 55 % of it in sight) reports every one of them."""
+    from vision.demo.render import Renderer
+
+    tl = build_timeline(59)
+    big = [e for e in tl.log() if e["type"] == "reveal" and len(e["cards"]) == 9]
+    assert big and big[0]["player"] == "Chie"
+    _, oracle = Renderer(59).frame(tl, big[0]["t"] + 1.0)
+    seen = sorted(row[0] for row in oracle if row[1] > 410)  # right of the piles
+    assert seen == sorted(big[0]["cards"])
+
+
 def test_the_bundled_log_replays_to_a_finished_game():
     result = replay(DEMO_LOG.read_text(encoding="utf-8").splitlines())
     assert result.game is not None and result.game.over

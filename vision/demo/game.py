@@ -42,7 +42,7 @@ def simulate(
     rounds: int = 2,
     hand_size: int = 5,
     players: tuple[str, ...] = PLAYERS,
-    max_turns: int = 40,
+    max_turns: int = 60,
 ) -> list[dict[str, Any]]:
     """Header plus events (no times) of ``rounds`` rounds of official UNO.
 

@@ -32,6 +32,26 @@ REVEAL_SLOTS = [
 ]
 
 
+def reveal_slots(seat: int, n: int) -> list[tuple[float, float]]:
+    """Where the ``n`` cards of a hand laid out at ``seat`` go: the slots above for
+    up to six cards; a bigger hand overlaps like a loose fan (each card drawn
+    over the one before, whose top-left index stays in sight) within the same
+    strip of table, clear of the piles and of the other seats' strips."""
+    if n <= len(REVEAL_SLOTS[seat]):
+        return REVEAL_SLOTS[seat][:n]
+    if seat == 0:  # one row, x from 95 to 465 mm
+        step = 370.0 / (n - 1)
+        if step < 56.0 * 0.55:
+            raise ValueError(f"a hand of {n} cards does not fit seat 0's strip")
+        return [(95.0 + step * k, 372.0) for k in range(n)]
+    xs = (35.0, 95.0) if seat == 1 else (525.0, 465.0)
+    rows = (n + 1) // 2
+    step = 225.0 / (rows - 1)  # rows from y 55 to 280 mm, above seat 0's row
+    if step < 87.0 * 0.55:
+        raise ValueError(f"a hand of {n} cards does not fit seat {seat}'s strip")
+    return [(xs[k % 2], 55.0 + step * (k // 2)) for k in range(n)]
+
+
 @dataclass
 class CardPose:
     label: str
@@ -260,7 +280,8 @@ class _Builder:
     def reveal(self, seat: int, cards: list[str]) -> float:
         """Lay a hand out face up in front of its player."""
         poses = [
-            CardPose(label, REVEAL_SLOTS[seat][k], 0.0) for k, label in enumerate(cards)
+            CardPose(label, xy, 0.0)
+            for label, xy in zip(cards, reveal_slots(seat, len(cards)))
         ]
         centre = tuple(np.mean([p.xy for p in poses], axis=0))
         t_lay = self._carry(seat, None, centre, 0.0, self.t, reach=0.5)
