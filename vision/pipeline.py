@@ -331,6 +331,8 @@ class TablePipeline:
         dets = self.stages["tracker"].update(dets, frame.t)
         tracks = self.stages["tracker"].tracks
         events = self.stages["game"].update(dets, frame.t, tracks, hands.reaches)
+        if getattr(self.stages["game"], "cleared", False):
+            hands.take_in("discard")
         if any(e["type"] == "start" for e in events):
             scan.active = False
         events += scan.update(dets, frame.t, tracks, hands.reaches)

@@ -204,6 +204,7 @@ class UnoPlayDetector:
         self._pending_draw: dict[str, Any] | None = None
         self._draw_reach: _DrawReach | None = None
         self._discard_reach: tuple[float, str | None] | None = None
+        self.cleared = False
 
     def _legal_now(self) -> LegalCheck:
         """The referee's prior for this frame, asked for only when a card needs it."""
@@ -262,7 +263,8 @@ class UnoPlayDetector:
         events += self._update_draws(t, reaches)
         if self._pending_draw and t - self._pending_draw["last"] >= cfg.draw_group_s:
             events += self._flush_draw()
-        self.watcher.check_clear(dets, t, reaches)
+        #: the discard pile was found gathered in this frame (its zone is bare)
+        self.cleared = self.watcher.check_clear(dets, t, reaches)
         return events
 
     def flush(self) -> list[dict[str, Any]]:

@@ -318,7 +318,8 @@ class HandTracker:
             the whole box taken out, the hand holding it vanishes and the card
             looks untouched.
         orphan_s: how long a hand whose arm faded into the background stays
-            a hand (see :meth:`_reaches`).
+            a hand, counted from the last frame its pixels were part of an arm
+            (see :meth:`_reaches`).
         orphan_mm2: the least area of such a hand.
     """
 
@@ -352,9 +353,11 @@ class HandTracker:
         self.join_kernel = np.ones((5, 5), np.uint8)
         self.orphan_s = orphan_s
         self.orphan_px = int(orphan_mm2 / mm_px**2)
-        self._arm_seen = -1e9
+        # per pixel, when it was last part of a blob joined to an arm
+        self._arm_t = np.full((self.size[1], self.size[0]), -1e9, np.float32)
         self.ref_mean: np.ndarray | None = None
         self.mask = np.zeros((self.size[1], self.size[0]), bool)
+        self._top: np.ndarray | None = None
         self.reaches: list[Reach] = []
 
     def _card_mask(self, detections: Detections, grow: float) -> list[np.ndarray]:
@@ -386,13 +389,18 @@ class HandTracker:
             self.ref_mean = (1 - adapt) * self.ref_mean + adapt * mean
         gain = (self.ref_mean / mean).astype(np.float32)
         top = np.clip(top.astype(np.float32) * gain, 0, 255).astype(np.uint8)
-        fg = self._foreground(top.astype(np.float32), dt)
+        self._top = top.astype(np.float32)
+        fg = self._foreground(self._top, dt)
         cards = np.zeros_like(fg)
         polys = self._card_mask(detections, self.card_core)
         if polys:
             cv2.fillPoly(cards, polys, 255)
+        boxes = np.zeros_like(fg)
+        if polys:
+            cv2.fillPoly(boxes, self._card_mask(detections, 1.1), 255)
         self.reaches, hand = self._reaches(
-            (fg > 0) & (cards == 0), self._t if self._t is not None else 0.0
+            (fg > 0) & (cards == 0), self._t if self._t is not None else 0.0,
+            boxes > 0,
         )
         self.mask = hand
         touched = np.zeros(len(detections), bool)
@@ -433,13 +441,21 @@ class HandTracker:
         return fg
 
     def _reaches(
-        self, moving: np.ndarray, t: float = 0.0
+        self, moving: np.ndarray, t: float = 0.0, boxes: np.ndarray | None = None
     ) -> tuple[list[Reach], np.ndarray]:
         """Arms among the foreground blobs, and the mask of those arms' hands.
 
         A hand-sized blob in mid-table that overlaps last frame's hands is
-        still a hand for ``orphan_s`` after an arm was last seen (its arm
-        faded into the background); it touches cards but reaches nowhere.
+        still a hand while a quarter of it was part of an arm within
+        ``orphan_s`` (its arm faded into the background); it touches cards but
+        reaches nowhere. The time is that of the blob's own pixels, not of any
+        arm anywhere: the footprint of a pile just gathered (foreground until
+        the background takes in the bare cloth) stops being a hand ``orphan_s``
+        after the arm that gathered it left, however busy the other seats are.
+        Nor is a blob mostly within the cards' boxes (``boxes``, grown 10 %) a
+        hand: that is the rim of a card just laid on bare cloth, outside the
+        core of its box that is taken out as "card", which the arm that laid
+        it passed over a moment ago.
         """
         cv2 = self._cv2
         hand = np.zeros(moving.shape, bool)
@@ -464,16 +480,18 @@ class HandTracker:
                 # hand of one that was, whose still sleeve the background
                 # has taken in (a card held over the pile for a while).
                 blob = labels == k
+                area = stats[k, cv2.CC_STAT_AREA]
                 if (
-                    t - self._arm_seen <= self.orphan_s
-                    and stats[k, cv2.CC_STAT_AREA] >= self.orphan_px
-                    and np.count_nonzero(blob & self.mask)
-                    >= 0.25 * stats[k, cv2.CC_STAT_AREA]
+                    area >= self.orphan_px
+                    and np.count_nonzero(blob & self.mask) >= 0.25 * area
+                    and np.count_nonzero(t - self._arm_t[blob] <= self.orphan_s)
+                    >= 0.25 * area
+                    and (boxes is None or np.count_nonzero(blob & boxes) < 0.6 * area)
                 ):
                     hand |= blob
                 continue
             hand |= labels == k
-            self._arm_seen = t
+            self._arm_t[labels == k] = t
             near = border <= border.min() + 2
             entry = np.array([xs[near].mean(), ys[near].mean()])
             far = int(np.argmax((xs - entry[0]) ** 2 + (ys - entry[1]) ** 2))
@@ -488,6 +506,23 @@ class HandTracker:
                 )
             )
         return out, hand
+
+    def take_in(self, zone: str) -> None:
+        """Take the zone as it looks now into the background, except where a hand
+        is: the caller knows the zone has just become bare table (a pile that
+        was gathered and stayed gone for seconds), so what still differs there
+        is the cloth the pile hid, not a hand. Without this the footprint fades
+        in over several seconds and, where an arm passed over it, counts as a
+        hand (see :meth:`_reaches`) touching the round's first card."""
+        if self._top is None or self.background is None or zone not in self.geometry.zones:
+            return
+        cv2 = self._cv2
+        poly = (self.geometry.zones[zone].polygon / self.mm_px).astype(np.int32)
+        area = np.zeros(self.mask.shape, np.uint8)
+        cv2.fillPoly(area, [poly], 1)
+        bare = (area > 0) & ~self.mask
+        self.background[bare] = self._top[bare]
+        self._arm_t[bare] = -1e9
 
     def coverage(self, zone: str) -> float:
         """Fraction of a zone's pixels covered by hands now."""

@@ -206,3 +206,79 @@ def test_a_hand_whose_arm_faded_still_touches_its_card_for_a_while():
     for k in range(50):  # a hand alone in mid-table is no hand for ever
         out = hands.update(hand_only(), held, 1.2 + k / 15)
     assert list(out.data["touched"]) == [False]
+
+
+def test_a_gathered_pile_is_no_hand_once_its_arm_has_gone_however_busy_the_table():
+    """The bare cloth where a pile lay stays foreground for seconds. It overlaps
+    the hand that gathered it, but only that arm's visit counts: another seat's
+    arm (or a hand laid out at the table's edge) reaching all along does not
+    keep it a hand, so the start card turned onto it is untouched in time."""
+    hands = HandTracker(geometry())
+
+    def table(pile: bool, gather: bool = False, k: int = -1) -> np.ndarray:
+        img = frame()
+        if pile:
+            cv2.rectangle(img, (240, 160), (330, 260), (235, 235, 235), -1)
+        if gather:
+            cv2.line(img, (0, 210), (300, 210), SKIN, 60)
+        if k >= 0:  # another seat's arm, busy all along
+            x = 500 + 15 * (k % 3)
+            cv2.line(img, (x, 0), (x, 110), SKIN, 50)
+        return img
+
+    for k in range(15):
+        hands.update(table(pile=True), Detections.empty(), k / 15)
+    for k in range(3):  # the pile gathered
+        hands.update(table(True, True, k), Detections.empty(), 1 + k / 15)
+    start = dets(("blue-4", 285, 210))
+    out = hands.update(table(False, k=3), start, 1.3)
+    assert list(out.data["touched"]) == [True]  # just gathered: its hand may be there
+    touched = []
+    for k in range(60):  # four seconds, the other arm always there
+        out = hands.update(table(False, k=k), start, 1.4 + k / 15)
+        touched.append(bool(out.data["touched"][0]))
+    assert len(hands.reaches) == 1 and hands.reaches[0].tip[1] < 140
+    assert touched[-1] is False
+    assert touched.index(False) <= 3.2 * 15  # within orphan_s of the arm leaving
+
+
+def test_a_card_laid_on_bare_cloth_is_untouched_as_soon_as_its_arm_has_gone():
+    """A card laid on bare cloth is foreground all over; the core of its box is
+    "card", its rim (the box a little tight) is not. The arm that laid it passed
+    over that rim a moment ago, but a rim inside the card's box is no hand."""
+    hands = HandTracker(geometry())
+    settle(hands)
+
+    def table(arm: bool) -> np.ndarray:
+        img = frame(arm_to=(300, 210) if arm else None)
+        cv2.rectangle(img, (250, 160), (320, 260), (230, 230, 230), -1)  # 70 x 100
+        cv2.rectangle(img, (262, 175), (308, 245), (200, 80, 30), -1)
+        return img
+
+    card = dets(("blue-4", 285, 210))  # a box of 56 x 86: a little tight
+    for k in range(3):
+        out = hands.update(table(arm=True), card, 1 + k / 15)
+    assert list(out.data["touched"]) == [True]
+    touched = []
+    for k in range(6):
+        out = hands.update(table(arm=False), card, 1.2 + k / 15)
+        touched.append(bool(out.data["touched"][0]))
+    assert touched[1:] == [False] * 5
+
+
+def test_a_zone_taken_in_is_background_except_under_a_hand():
+    hands = HandTracker(geometry())
+    for k in range(15):  # a pile in the discard zone, then gone
+        hands.update(frame(blob=(330, 210)), Detections.empty(), k / 15)
+    hands.update(frame(), Detections.empty(), 1.0)
+    bare = frame(arm_to=(200, 210))  # an arm over the draw pile meanwhile
+    hands.update(bare, Detections.empty(), 1.1)
+    before = hands.background.copy()
+    hands.take_in("discard")
+    diff = np.abs(hands.background - before).sum(axis=2)
+    zone = hands.geometry.zones["discard"].polygon / hands.mm_px
+    x, y = (int(v) for v in zone.mean(axis=0))
+    assert diff[y, x] > 60  # the footprint is cloth now
+    assert not (diff[hands.mask] > 0).any()  # the hand is not taken in
+    hands.update(bare, Detections.empty(), 1.2)
+    assert len(hands.reaches) == 1 and not hands.mask[y, x]
