@@ -356,8 +356,9 @@ class Mixer:
     """Makes labelled one-second examples from the banks (seeded)."""
 
     def __init__(self, bank: dict[str, list[np.ndarray]], noise: dict[str, np.ndarray],
-                 split: str, seed: int):
+                 split: str, seed: int, after_talk: float = 0.0):
         self.calls = bank[f"{split}_calls"]
+        self.after_talk = after_talk
         self.leads = bank[f"{split}_leads"]
         self.talk = bank[f"{split}_talk"]
         self.confusables = bank[f"{split}_confusables"]
@@ -386,6 +387,11 @@ class Mixer:
                 lead = self._pick(self.leads)
                 lead = lead / _rms(lead) * level * rng.uniform(0.5, 1.5)
                 _place(fg, lead, start - int(rng.uniform(0.05, 0.5) * RATE) - len(lead))
+            elif self.after_talk and rng.random() < self.after_talk:
+                # a whole sentence said first, its end still in the window
+                talk = self._pick(self.talk)
+                talk = talk / _rms(talk) * level * rng.uniform(0.5, 1.5)
+                _place(fg, talk, start - int(rng.uniform(0.2, 0.9) * RATE) - len(talk))
             if rng.random() < 0.15 and end < SAMPLES - 0.2 * RATE:
                 after = self._pick(self.talk)
                 after = after / _rms(after) * level * rng.uniform(0.5, 1.5)
@@ -591,7 +597,7 @@ def train(args: argparse.Namespace) -> int:
     bank = make_bank(data / BANK_FILE, args.seed)
     noise = make_noise(np.random.default_rng(args.seed), bank["train_talk"])
     val_noise = make_noise(np.random.default_rng(args.seed + 1), bank["val_talk"])
-    mixer = Mixer(bank, noise, "train", member)
+    mixer = Mixer(bank, noise, "train", member, args.after_talk)
     val_x, val_y = Mixer(bank, val_noise, "val", args.seed + 2).batch(1500, False)
     model = build_model(width=args.width)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-3)
@@ -673,6 +679,7 @@ def ensemble(args: argparse.Namespace) -> int:
             if k not in ("threshold", "min_hits", "validation", "member_seed")}
     meta["members"] = [{"file": Path(m.path).name,
                         "member_seed": m.meta.get("member_seed", m.meta.get("seed")),
+                        "after_talk": m.meta.get("after_talk", 0.0),
                         "steps": m.meta.get("steps")} for m in members]
     states = [net.state_dict() for m in members for net in m.models]
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
@@ -693,6 +700,8 @@ def _save(model, args: argparse.Namespace, step: int, out: Path) -> None:
             "batch": args.batch, "lr": args.lr, "window_frames": WINDOW_FRAMES}
     if getattr(args, "member_seed", None) is not None:
         meta["member_seed"] = args.member_seed
+    if getattr(args, "after_talk", 0.0):
+        meta["after_talk"] = args.after_talk
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"meta": meta, "state": model.state_dict()}, out)
 
@@ -712,6 +721,10 @@ def main(argv: list[str] | None = None) -> int:
                         "those of --seed): another member of an ensemble")
     parser.add_argument("--width", type=int, default=64,
                         help="channels of the network (build_model's width)")
+    parser.add_argument("--after-talk", type=float, default=0.0,
+                        help="share of the calls without a lead phrase that follow "
+                        "a whole talk sentence 0.2-0.9 s earlier (default 0: the "
+                        "shipped recipe)")
     parser.add_argument("--bank-only", action="store_true",
                         help="only synthesise the speech bank")
     parser.add_argument("--tune-only", action="store_true",

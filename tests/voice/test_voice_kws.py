@@ -231,6 +231,39 @@ def test_training_examples_are_labelled_windows():
     assert len(x) == SAMPLES and np.abs(x).max() <= 1.0
 
 
+def test_calls_after_talk_are_an_option_that_leaves_the_recipe_alone():
+    """``--after-talk`` puts a whole talk sentence before some calls; left at 0
+    the examples are those of the shipped recipe, draw for draw."""
+    from voice.train import Mixer
+
+    rng = np.random.default_rng(3)
+    silent = [np.zeros(int(RATE * 0.3), np.float32)]
+    call = [np.ones(int(RATE * 0.3), np.float32) * 0.1]
+    talk = [np.ones(int(RATE * 0.6), np.float32) * 0.1]
+    bank = {"train_calls": call, "train_leads": silent, "train_talk": talk,
+            "train_confusables": silent}
+    beds = {"white": rng.standard_normal(3 * RATE).astype(np.float32) * 1e-6}
+    plain, zero = Mixer(bank, beds, "train", 5), Mixer(bank, beds, "train", 5, 0.0)
+    for _ in range(20):
+        (a, la), (b, lb) = plain.example(), zero.example()
+        assert la == lb and np.array_equal(a, b)
+
+    def talk_first(mixer: Mixer) -> int:
+        """Calls with sound more than 0.25 s before the call's own 0.3 s."""
+        n = 0
+        for _ in range(300):
+            x, label = mixer.example()
+            if label != 0:
+                continue
+            loud = np.flatnonzero(np.abs(x) > 0.3 * np.abs(x).max())
+            n += (loud[-1] - loud[0]) / RATE > 0.55
+        return n
+
+    on, off = talk_first(Mixer(bank, beds, "train", 5, 1.0)), \
+        talk_first(Mixer(bank, beds, "train", 5))
+    assert on >= 20 and on >= 4 * off
+
+
 def test_eval_voice_reports_a_missing_model(capsys, monkeypatch, tmp_path):
     spec = importlib.util.spec_from_file_location("eval_voice",
                                                   ROOT / "benchmarks/eval_voice.py")
