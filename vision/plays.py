@@ -440,21 +440,30 @@ class PileWatcher:
         copies' places may differ, so the carrying is the surer sign. A box
         that measures less than ``shrunk`` of the first copy's card size
         (:func:`card_scale`, whatever the turn) is that card partly covered
-        (an arm over one end of the pile), not a whole second copy. The
+        (an arm over one end of the pile), not a whole second copy, if it lies
+        within ``same_card_mm`` of it or inside its box (``same_spot_mm`` to
+        spare: what is left of a card half hidden is off its centre). The
         carried card must be another track than the first copy's (a hand
         hovering a card over the pile drags the pile card's own box along,
         and its uncertain reads may name the card beneath).
         """
         cfg = self.config
+        card = self.geometry.card
         for c in self.pile:
-            moved = float(np.hypot(*(np.array(c.xy) - xy)))
-            if c.label != label or moved > cfg.same_card_mm:
+            if c.label != label:
                 continue
-            card = self.geometry.card
-            if card_scale(float(wh[0]), float(wh[1]), card) < cfg.shrunk * card_scale(
-                c.wh[0], c.wh[1], card
-            ):
+            moved = float(np.hypot(*(np.array(c.xy) - xy)))
+            smaller = card_scale(float(wh[0]), float(wh[1]), card) < (
+                cfg.shrunk * card_scale(c.wh[0], c.wh[1], card)
+            )
+            inside = bool(np.all(
+                np.abs(xy - np.array(c.xy)) + wh / 2
+                <= np.array(c.wh) / 2 + cfg.same_spot_mm
+            ))
+            if smaller and (moved <= cfg.same_card_mm or inside):
                 return True  # that card with part of it covered: no whole card
+            if moved > cfg.same_card_mm:
+                continue
             carried = any(
                 tc > c.t
                 and lc == label
