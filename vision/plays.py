@@ -441,8 +441,9 @@ class PileWatcher:
         that measures less than ``shrunk`` of the first copy's card size
         (:func:`card_scale`, whatever the turn) is that card partly covered
         (an arm over one end of the pile), not a whole second copy, if it lies
-        within ``same_card_mm`` of it or inside its box (``same_spot_mm`` to
-        spare: what is left of a card half hidden is off its centre). The
+        within ``same_card_mm`` of it or its centre lies inside that card's box
+        (``same_spot_mm`` to spare: what is left of a card half hidden is off
+        its centre, and its box may take in an edge of the cards below). The
         carried card must be another track than the first copy's (a hand
         hovering a card over the pile drags the pile card's own box along,
         and its uncertain reads may name the card beneath).
@@ -457,8 +458,7 @@ class PileWatcher:
                 cfg.shrunk * card_scale(c.wh[0], c.wh[1], card)
             )
             inside = bool(np.all(
-                np.abs(xy - np.array(c.xy)) + wh / 2
-                <= np.array(c.wh) / 2 + cfg.same_spot_mm
+                np.abs(xy - np.array(c.xy)) <= np.array(c.wh) / 2 + cfg.same_spot_mm
             ))
             if smaller and (moved <= cfg.same_card_mm or inside):
                 return True  # that card with part of it covered: no whole card
