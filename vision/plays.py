@@ -439,7 +439,8 @@ class PileWatcher:
         ``carry_mm``): a detector's box jitters by about as much as two
         copies' places may differ, so the carrying is the surer sign. A box
         that measures less than ``shrunk`` of the first copy's card size
-        (:func:`card_scale`, whatever the turn) is that card partly covered
+        (:func:`card_scale`, whatever the turn; that size taken as 0.95-1.05,
+        what a whole card's box measures) is that card partly covered
         (an arm over one end of the pile), not a whole second copy, if it lies
         within ``same_card_mm`` of it or its centre lies inside that card's box
         (``same_spot_mm`` to spare: what is left of a card half hidden is off
@@ -454,9 +455,10 @@ class PileWatcher:
             if c.label != label:
                 continue
             moved = float(np.hypot(*(np.array(c.xy) - xy)))
-            smaller = card_scale(float(wh[0]), float(wh[1]), card) < (
-                cfg.shrunk * card_scale(c.wh[0], c.wh[1], card)
-            )
+            # a whole card measures 1 +- 5 % (the box a little loose or tight);
+            # the first copy's box may have taken in more (a card below)
+            whole = min(max(card_scale(c.wh[0], c.wh[1], card), 0.95), 1.05)
+            smaller = card_scale(float(wh[0]), float(wh[1]), card) < cfg.shrunk * whole
             inside = bool(np.all(
                 np.abs(xy - np.array(c.xy)) <= np.array(c.wh) / 2 + cfg.same_spot_mm
             ))

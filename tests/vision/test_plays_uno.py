@@ -330,6 +330,23 @@ def test_top_card_half_hidden_by_a_still_hand_is_not_a_second_copy(whole_box, pa
         assert table.frames(4, whole) + table.frames(6, part) == []
 
 
+def test_a_second_copy_is_played_though_the_first_ones_box_measured_large():
+    """Seed 51: the first green-2 (played a minute before) was read with a box
+    taking in the card below (80 x 110 mm, 1.17 cards); the second lands 13 mm
+    from it with an ordinary box (82 x 95, 0.92 cards). Not smaller than a
+    whole card: a play, not the first copy partly covered."""
+    table = started("red-7")
+    table.frames(6, [card("red-7", *PILE), card("green-2", 327, 216, 80, 110)])
+    hand = [Reach("B", PILE, 9000.0)]
+    table.frames(3, [card("green-1", 325, 212, touched=True)], reaches=hand)
+    table.frames(6, [card("green-1", 325, 212)])
+    hand = [Reach("C", PILE, 9000.0)]
+    table.frames(3, [card("green-2", 332, 204, 82, 95, touched=True)], reaches=hand)
+    events = table.frames(8, [card("green-2", 332, 204, 82, 95)])
+    assert [e["type"] for e in table.events].count("play") == 3
+    assert [e["cards"] for e in events] == [["green-2"]]
+
+
 def test_the_same_card_seen_again_after_a_reach_is_not_played_twice():
     table = started("red-7")
     table.frames(6, [card("red-7", *PILE), card("wild", 331, 211, 70, 95)])
