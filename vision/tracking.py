@@ -391,12 +391,10 @@ class HandTracker:
         top = np.clip(top.astype(np.float32) * gain, 0, 255).astype(np.uint8)
         self._top = top.astype(np.float32)
         fg = self._foreground(self._top, dt)
-        cards = np.zeros_like(fg)
+        cards, boxes = np.zeros_like(fg), np.zeros_like(fg)
         polys = self._card_mask(detections, self.card_core)
         if polys:
-            cv2.fillPoly(cards, polys, 255)
-        boxes = np.zeros_like(fg)
-        if polys:
+            cv2.fillPoly(cards, polys, 255)  # "card": the core of each box
             cv2.fillPoly(boxes, self._card_mask(detections, 1.1), 255)
         self.reaches, hand = self._reaches(
             (fg > 0) & (cards == 0), self._t if self._t is not None else 0.0,
@@ -514,23 +512,24 @@ class HandTracker:
         is the cloth the pile hid, not a hand. Without this the footprint fades
         in over several seconds and, where an arm passed over it, counts as a
         hand (see :meth:`_reaches`) touching the round's first card."""
-        if self._top is None or self.background is None or zone not in self.geometry.zones:
+        area = self._zone_area(zone)
+        if self._top is None or self.background is None or area is None:
             return
-        cv2 = self._cv2
-        poly = (self.geometry.zones[zone].polygon / self.mm_px).astype(np.int32)
-        area = np.zeros(self.mask.shape, np.uint8)
-        cv2.fillPoly(area, [poly], 1)
-        bare = (area > 0) & ~self.mask
+        bare = area & ~self.mask
         self.background[bare] = self._top[bare]
         self._arm_t[bare] = -1e9
 
-    def coverage(self, zone: str) -> float:
-        """Fraction of a zone's pixels covered by hands now."""
-        cv2 = self._cv2
+    def _zone_area(self, zone: str) -> np.ndarray | None:
+        """The zone's pixels in the working image, or ``None`` for no such zone."""
         if zone not in self.geometry.zones:
-            return 0.0
+            return None
         poly = (self.geometry.zones[zone].polygon / self.mm_px).astype(np.int32)
         area = np.zeros(self.mask.shape, np.uint8)
-        cv2.fillPoly(area, [poly], 1)
-        total = int(area.sum())
-        return float(np.count_nonzero(self.mask & (area > 0)) / total) if total else 0.0
+        self._cv2.fillPoly(area, [poly], 1)
+        return area > 0
+
+    def coverage(self, zone: str) -> float:
+        """Fraction of a zone's pixels covered by hands now."""
+        area = self._zone_area(zone)
+        total = 0 if area is None else int(np.count_nonzero(area))
+        return float(np.count_nonzero(self.mask & area) / total) if total else 0.0
