@@ -372,7 +372,8 @@ def report_neural(pos: list[dict], neg: list[dict], conf: dict,
     shipped = KwsConfig(threshold=float(meta.get("threshold", 0.9)),
                         min_hits=int(meta.get("min_hits", 2)))
     settings = [shipped] + [dataclasses.replace(shipped, **kw) for kw in (
-        {"threshold": 0.5}, {"threshold": 0.8}, {"threshold": 0.9},
+        {"threshold": 0.5}, {"threshold": 0.8}, {"threshold": 0.85},
+        {"threshold": 0.9},
         {"threshold": 0.95}, {"threshold": 0.98}, {"threshold": 0.99},
         {"threshold": 0.995}, {"threshold": 0.999},
         {"min_hits": 1}, {"min_hits": 3})]

@@ -171,9 +171,99 @@ def _pattern(rng: np.random.Generator, size: int) -> np.ndarray:
     return cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.3, 1.5)))
 
 
-def background_crop(rng: np.random.Generator, size: int = 64) -> np.ndarray:
+def _ornament(rng: np.random.Generator, size: int) -> np.ndarray:
+    """Busier non-card surfaces than :func:`_pattern`: a repeated ornamental tile
+    (a motif mirrored four ways, in three or four colours), diamond tread plate, a
+    woven lattice, or a jumble of shaded objects with highlights (a market stall,
+    a cluttered shelf, glasses by a phone): the kinds of image a card finder boxed
+    in real photos of anything but cards."""
+    import cv2
+
+    kind = rng.integers(4)
+    colours = [rng.uniform(0, 255, 3) for _ in range(4)]
+    if kind == 0:  # ornamental tiles: a motif mirrored into a square, repeated
+        half = int(rng.integers(6, max(7, size // 3)))
+        motif = np.empty((half, half, 3), np.float32)
+        motif[:] = colours[0]
+        for _ in range(int(rng.integers(2, 7))):
+            c = tuple(float(v) for v in colours[int(rng.integers(1, 4))])
+            x, y = (int(v) for v in rng.integers(0, half, 2))
+            if rng.random() < 0.5:
+                cv2.ellipse(motif, (x, y), (int(rng.integers(1, half)),
+                            int(rng.integers(1, half))), float(rng.uniform(0, 180)),
+                            0, 360, c, int(rng.choice([-1, 1, 2])))
+            else:
+                cv2.line(motif, (x, y), tuple(int(v) for v in rng.integers(0, half, 2)),
+                         c, int(rng.integers(1, 3)))
+        tile = np.concatenate([motif, motif[:, ::-1]], 1)
+        tile = np.concatenate([tile, tile[::-1]], 0)
+        if rng.random() < 0.5:  # grout between tiles
+            tile[:1], tile[:, :1] = colours[3] * 0.5, colours[3] * 0.5
+        reps = size // len(tile) + 2
+        img = np.tile(tile, (reps, reps, 1))
+        x, y = (int(v) for v in rng.integers(0, len(tile), 2))
+        img = np.ascontiguousarray(img[y : y + size, x : x + size])
+    elif kind == 1:  # tread plate: raised bars in two directions on grey metal
+        grey = rng.uniform(80, 200)
+        yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+        img = np.repeat((grey + 25 * np.sin(xx / rng.uniform(10, 40)
+                                            + yy / rng.uniform(10, 40)))[..., None], 3, 2)
+        period = int(rng.integers(8, 18))
+        length, width = period * 0.45, max(1.0, period * 0.12)
+        for j in range(-1, size // period + 2):
+            for i in range(-1, size // period + 2):
+                cx, cy = i * period + (period // 2) * (j % 2), j * period
+                angle = 45.0 if (i + j) % 2 else -45.0
+                for dx, shade in ((1, 0.55), (-1, 1.45)):  # shadow, then highlight
+                    cv2.ellipse(img, (cx + dx, cy + dx), (int(length), int(width)),
+                                angle, 0, 360, (grey * shade,) * 3, -1)
+                cv2.ellipse(img, (cx, cy), (int(length), int(width)), angle, 0, 360,
+                            (grey * 1.1,) * 3, -1)
+    elif kind == 2:  # a woven lattice: two families of shaded bars, dark gaps
+        img = np.empty((size, size, 3), np.float32)
+        img[:] = colours[0] * 0.25
+        period = rng.uniform(7, 20)
+        bar = period * rng.uniform(0.4, 0.7)
+        theta = rng.uniform(0, np.pi)
+        yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+        lit = colours[1] * 0.3 + 170
+        for k, th in enumerate((theta, theta + np.pi / 2)):
+            u = (xx * np.cos(th) + yy * np.sin(th)) % period
+            v = (xx * -np.sin(th) + yy * np.cos(th)) % (2 * period)
+            on = u < bar
+            if k:  # under the first family every other crossing
+                on &= ~((v < period) & ((xx * np.cos(theta) + yy * np.sin(theta))
+                                         % period < bar))
+            shade = 0.6 + 0.4 * np.sin(np.pi * np.clip(u / bar, 0, 1))
+            img = np.where(on[..., None], lit * shade[..., None], img)
+    else:  # a jumble of shaded objects with specular highlights
+        img = np.empty((size, size, 3), np.float32)
+        img[:] = colours[0] * 0.5
+        for _ in range(int(rng.integers(5, 16))):
+            c = rng.uniform(0, 255, 3)
+            x, y = (int(v) for v in rng.integers(-size // 8, size + size // 8, 2))
+            axes = (int(rng.integers(3, size // 3)), int(rng.integers(3, size // 3)))
+            angle = float(rng.uniform(0, 180))
+            if rng.random() < 0.35:  # a rim or a frame (glasses, a coil, a bowl)
+                cv2.ellipse(img, (x, y), axes, angle, 0, 360,
+                            tuple(float(v) for v in c * 0.4), int(rng.integers(2, 5)))
+                continue
+            for shrink, gain in ((1.0, 0.55), (0.75, 0.85), (0.45, 1.15)):
+                cv2.ellipse(img, (x, y), (max(1, int(axes[0] * shrink)),
+                            max(1, int(axes[1] * shrink))), angle, 0, 360,
+                            tuple(float(v) for v in np.minimum(c * gain, 255)), -1)
+            if rng.random() < 0.5:
+                cv2.circle(img, (x - axes[0] // 4, y - axes[1] // 4),
+                           max(1, min(axes) // 4), (245.0, 245.0, 245.0), -1)
+    return cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.3, 1.2)))
+
+
+def background_crop(rng: np.random.Generator, size: int = 64,
+                    ornaments: bool = False) -> np.ndarray:
     """A crop a detector might wrongly box: table, busy patterns, shapes, a card
-    back, a white object (paper, a cup, a phone), fingers."""
+    back, a white object (paper, a cup, a phone), fingers. With ``ornaments``,
+    some busy patterns are :func:`_ornament` ones (tiles, tread plate, lattice,
+    clutter); without, the draws are those of the shipped recipe before it."""
     import cv2
 
     canvas = _backdrop(rng, size)
@@ -197,7 +287,10 @@ def background_crop(rng: np.random.Generator, size: int = 64) -> np.ndarray:
                 -1,
             )
     elif kind < 0.6:  # a busy pattern
-        canvas = _pattern(rng, size)
+        if ornaments and rng.random() < 0.6:
+            canvas = _ornament(rng, size)
+        else:
+            canvas = _pattern(rng, size)
     elif kind < 0.75:  # a white or dark object with rounded corners, some marks
         shade = rng.uniform(200, 255) if rng.random() < 0.7 else rng.uniform(5, 40)
         x1, y1 = (int(v) for v in rng.integers(-size // 4, size // 2, 2))
@@ -236,12 +329,14 @@ def crop_set(
     size: int = 64,
     background_share: float = 0.1,
     variants: int = 4,
+    ornaments: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Balanced labelled crops: (N, size, size, 3) uint8 BGR and (N,) int64 labels.
 
     About ``background_share`` of them are :func:`background_crop` (label
     :data:`BACKGROUND`), the rest cycle through every card label, each in one of
-    the first ``variants`` print variants.
+    the first ``variants`` print variants. ``ornaments`` gives the background
+    crops the busier surfaces of :func:`_ornament` too.
     """
     rng = np.random.default_rng(seed)
     n_bg = int(round(count * background_share))
@@ -253,7 +348,7 @@ def crop_set(
     for i, cid in enumerate(labels):
         sample_rng = np.random.default_rng([seed, i])
         images[i] = (
-            background_crop(sample_rng, size)
+            background_crop(sample_rng, size, ornaments)
             if cid == BACKGROUND
             else card_crop(sample_rng, CLASSES[int(cid)], size, variants)
         )

@@ -195,8 +195,11 @@ def train_classifier(
     out_dir.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     variants = r.get("variants", 4)
-    x, y = crop_set(r["count"], r["seed"], r["size"], variants=variants)
-    xv, yv = crop_set(r["val_count"], r["seed"] + 1000, r["size"], variants=variants)
+    ornaments = bool(r.get("ornaments", False))
+    x, y = crop_set(r["count"], r["seed"], r["size"], variants=variants,
+                    ornaments=ornaments)
+    xv, yv = crop_set(r["val_count"], r["seed"] + 1000, r["size"], variants=variants,
+                      ornaments=ornaments)
     print(f"crops rendered in {time.time() - t0:.0f}s", flush=True)
     net = card_net(width=r.get("width", 16))
     steps = r["epochs"] * (len(x) // r["batch"])

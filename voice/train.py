@@ -356,9 +356,11 @@ class Mixer:
     """Makes labelled one-second examples from the banks (seeded)."""
 
     def __init__(self, bank: dict[str, list[np.ndarray]], noise: dict[str, np.ndarray],
-                 split: str, seed: int, after_talk: float = 0.0):
+                 split: str, seed: int, after_talk: float = 0.0,
+                 chatter: float = 0.0):
         self.calls = bank[f"{split}_calls"]
         self.after_talk = after_talk
+        self.chatter = chatter
         self.leads = bank[f"{split}_leads"]
         self.talk = bank[f"{split}_talk"]
         self.confusables = bank[f"{split}_confusables"]
@@ -420,7 +422,11 @@ class Mixer:
             clip = self._pick(self.talk)
             _place(fg, clip / _rms(clip) * 0.1,
                    int(rng.integers(-len(clip), SAMPLES)))
-        kind = list(self.noise)[int(rng.integers(len(self.noise)))]
+        if self.chatter and rng.random() < self.chatter:
+            # other people talking: the noise the spotter confuses most
+            kind = ("babble", "crowd")[int(rng.integers(2))]
+        else:
+            kind = list(self.noise)[int(rng.integers(len(self.noise)))]
         bed = self.noise[kind]
         at = int(rng.integers(0, len(bed) - SAMPLES))
         noise = bed[at:at + SAMPLES]
@@ -597,7 +603,7 @@ def train(args: argparse.Namespace) -> int:
     bank = make_bank(data / BANK_FILE, args.seed)
     noise = make_noise(np.random.default_rng(args.seed), bank["train_talk"])
     val_noise = make_noise(np.random.default_rng(args.seed + 1), bank["val_talk"])
-    mixer = Mixer(bank, noise, "train", member, args.after_talk)
+    mixer = Mixer(bank, noise, "train", member, args.after_talk, args.chatter)
     val_x, val_y = Mixer(bank, val_noise, "val", args.seed + 2).batch(1500, False)
     model = build_model(width=args.width)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-3)
@@ -680,6 +686,7 @@ def ensemble(args: argparse.Namespace) -> int:
     meta["members"] = [{"file": Path(m.path).name,
                         "member_seed": m.meta.get("member_seed", m.meta.get("seed")),
                         "after_talk": m.meta.get("after_talk", 0.0),
+                        "chatter": m.meta.get("chatter", 0.0),
                         "steps": m.meta.get("steps")} for m in members]
     states = [net.state_dict() for m in members for net in m.models]
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
@@ -702,6 +709,8 @@ def _save(model, args: argparse.Namespace, step: int, out: Path) -> None:
         meta["member_seed"] = args.member_seed
     if getattr(args, "after_talk", 0.0):
         meta["after_talk"] = args.after_talk
+    if getattr(args, "chatter", 0.0):
+        meta["chatter"] = args.chatter
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"meta": meta, "state": model.state_dict()}, out)
 
@@ -725,6 +734,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of the calls without a lead phrase that follow "
                         "a whole talk sentence 0.2-0.9 s earlier (default 0: the "
                         "shipped recipe)")
+    parser.add_argument("--chatter", type=float, default=0.0,
+                        help="share of the examples whose noise is other people "
+                        "talking (babble or crowd), on top of its 2 in 9 among "
+                        "the noise kinds (default 0: the shipped recipe)")
     parser.add_argument("--bank-only", action="store_true",
                         help="only synthesise the speech bank")
     parser.add_argument("--tune-only", action="store_true",

@@ -67,3 +67,26 @@ def test_background_crops_vary_and_include_busy_patterns() -> None:
         busy += (edges > 0).mean() > 0.08
     assert 5 <= busy <= 35, f"{busy} of 40 busy"
     assert len({c.tobytes() for c in crops}) == 40
+
+
+def test_ornaments_add_busier_surfaces_and_leave_the_default_alone() -> None:
+    """``ornaments`` (a recipe option) turns some busy-pattern crops into tiles,
+    tread plate, lattices or clutter; without it the crops are draw for draw
+    those of the recipe before the option."""
+    import cv2
+
+    from datasets.crops import _ornament
+
+    plain = [background_crop(np.random.default_rng([7, i]), 64) for i in range(60)]
+    again = [background_crop(np.random.default_rng([7, i]), 64, False) for i in range(60)]
+    assert all(np.array_equal(a, b) for a, b in zip(plain, again))
+    rich = [background_crop(np.random.default_rng([7, i]), 64, True) for i in range(60)]
+    changed = sum(not np.array_equal(a, b) for a, b in zip(plain, rich))
+    assert 3 <= changed <= 30, f"{changed} of 60 changed"
+    edges = []
+    for i in range(24):
+        img = np.clip(_ornament(np.random.default_rng([8, i]), 64), 0, 255)
+        assert img.shape == (64, 64, 3)
+        grey = cv2.cvtColor(img.astype(np.uint8), cv2.COLOR_BGR2GRAY)
+        edges.append(np.abs(np.diff(grey.astype(np.float32), axis=1)).mean())
+    assert np.median(edges) > 3.0, f"ornaments too flat: {np.median(edges):.1f}"

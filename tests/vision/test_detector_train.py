@@ -149,16 +149,20 @@ def test_classifier_recipe_asks_for_every_print_variant(tmp_path, monkeypatch) -
     import datasets.crops as crops
     from vision.detector_cli import CLASSIFIER_RECIPE, train_classifier
 
-    asked: list[int] = []
+    asked: list[tuple[int, bool]] = []
     real = crops.crop_set
 
-    def spy(count, seed, size=64, background_share=0.1, variants=4):  # noqa: ANN001, ANN202
-        asked.append(variants)
-        return real(count, seed, size, background_share, variants)
+    def spy(count, seed, size=64, background_share=0.1, variants=4,  # noqa: ANN001, ANN202
+            ornaments=False):
+        asked.append((variants, ornaments))
+        return real(count, seed, size, background_share, variants, ornaments)
 
     monkeypatch.setattr(crops, "crop_set", spy)
     assert CLASSIFIER_RECIPE["variants"] == 8
-    train_classifier(
-        tmp_path, 1, {"count": 60, "val_count": 20, "epochs": 1, "batch": 32, "size": 24}
-    )
-    assert asked == [8, 8]
+    small = {"count": 60, "val_count": 20, "epochs": 1, "batch": 32, "size": 24}
+    train_classifier(tmp_path, 1, small)
+    shipped = bool(CLASSIFIER_RECIPE.get("ornaments", False))
+    assert asked == [(8, shipped), (8, shipped)]
+    asked.clear()
+    train_classifier(tmp_path, 1, {**small, "ornaments": not shipped})
+    assert asked == [(8, not shipped), (8, not shipped)]

@@ -264,6 +264,33 @@ def test_calls_after_talk_are_an_option_that_leaves_the_recipe_alone():
     assert on >= 20 and on >= 4 * off
 
 
+def test_chatter_is_an_option_that_puts_talk_under_more_examples():
+    """``--chatter`` draws the noise of that share of the examples from the
+    babble and crowd beds; left at 0 the examples are the shipped recipe's."""
+    from voice.train import Mixer
+
+    rng = np.random.default_rng(4)
+    silent = [np.zeros(int(RATE * 0.3), np.float32)]
+    bank = {"train_calls": silent, "train_leads": silent, "train_talk": silent,
+            "train_confusables": silent}
+    talking = rng.standard_normal(3 * RATE).astype(np.float32)
+    # only talk is heard: an example drawn on the white bed stays silent
+    beds = {"white": np.zeros(3 * RATE, np.float32), "babble": talking,
+            "crowd": talking}
+    plain, zero = Mixer(bank, beds, "train", 5), Mixer(bank, beds, "train", 5,
+                                                       chatter=0.0)
+    for _ in range(20):
+        (a, la), (b, lb) = plain.example(), zero.example()
+        assert la == lb and np.array_equal(a, b)
+
+    def silent_share(mixer: Mixer) -> float:
+        quiet = [np.abs(mixer.example()[0]).max() < 1e-3 for _ in range(300)]
+        return float(np.mean(quiet))
+
+    assert silent_share(Mixer(bank, beds, "train", 5, chatter=1.0)) == 0.0
+    assert silent_share(Mixer(bank, beds, "train", 5)) > 0.15
+
+
 def test_eval_voice_reports_a_missing_model(capsys, monkeypatch, tmp_path):
     spec = importlib.util.spec_from_file_location("eval_voice",
                                                   ROOT / "benchmarks/eval_voice.py")
@@ -393,3 +420,4 @@ def test_an_ensemble_averages_its_members_and_is_joined_from_trained_files(
                 1, other)
     assert train.main(["--ensemble", str(files[0]), str(other), "--out",
                        str(tmp_path / "bad.pt"), "--data", str(tmp_path)]) == 2
+
