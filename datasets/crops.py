@@ -227,13 +227,15 @@ def _ornament(rng: np.random.Generator, size: int) -> np.ndarray:
         theta = rng.uniform(0, np.pi)
         yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
         lit = colours[1] * 0.3 + 170
-        for k, th in enumerate((theta, theta + np.pi / 2)):
+        first = None
+        for th in (theta, theta + np.pi / 2):
             u = (xx * np.cos(th) + yy * np.sin(th)) % period
-            v = (xx * -np.sin(th) + yy * np.cos(th)) % (2 * period)
             on = u < bar
-            if k:  # under the first family every other crossing
-                on &= ~((v < period) & ((xx * np.cos(theta) + yy * np.sin(theta))
-                                         % period < bar))
+            if first is None:
+                first = on
+            else:  # under the first family every other crossing
+                v = (xx * -np.sin(th) + yy * np.cos(th)) % (2 * period)
+                on &= ~((v < period) & first)
             shade = 0.6 + 0.4 * np.sin(np.pi * np.clip(u / bar, 0, 1))
             img = np.where(on[..., None], lit * shade[..., None], img)
     else:  # a jumble of shaded objects with specular highlights
