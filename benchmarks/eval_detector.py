@@ -307,6 +307,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="OpenVINO folder or .pt for detection (default: shipped)",
     )
     parser.add_argument(
+        "--classifier",
+        type=Path,
+        default=None,
+        help="crop classifier checkpoint instead of the shipped one",
+    )
+    parser.add_argument(
         "--weights",
         type=Path,
         default=None,
@@ -338,9 +344,12 @@ def run(args: argparse.Namespace) -> int:
     skip = set(filter(None, args.skip.split(",")))
     conf = CONF if args.conf is None else args.conf
     thresholds = sorted({conf, min(conf, 0.05)})
-    detector = Detector(args.model, conf=min(thresholds))
+    detector = Detector(
+        args.model, conf=min(thresholds), classifier=getattr(args, "classifier", None)
+    )
     report: dict = {
         "model": str(detector.path),
+        "classifier": str(getattr(args, "classifier", None) or "shipped"),
         "conf": conf,
         "imgsz": detector.imgsz,
         "goals": GOALS,

@@ -16,7 +16,8 @@ API (other modules import this)::
   ``design="classic"``: the older deck with a tilted white oval (a ring by default,
   ``variant=1`` fills it white) and a white symbol outlined in black.
 - Corner indices sit top-left and (turned 180 degrees) bottom-right; 6 and 9 are
-  underlined; skip is a circle with a slash, reverse two arrows, draw two ``+2`` with
+  underlined; skip is a circle with a slash, reverse two arrows (in the modern
+  design's own print a hooked S, as the current deck has it), draw two ``+2`` with
   two small cards, wild a four-colour oval, wild draw four ``+4`` with four cards,
   shuffle-hands circling arrows, the customizable wild a blank white field.
 - Results are deterministic and cached per ``(label, design, variant, height)``;
@@ -173,6 +174,39 @@ def _arrow(
     )
 
 
+def _hooked_reverse_mask(size: int, heavy: bool = False) -> Image.Image:
+    """The current design's reverse: two arrows along the diagonal (up-right and
+    down-left) whose shafts lie side by side across it, each shaft's outer edge
+    hooking in to a point at its tail, so that the pair reads as one fat S cut
+    along the diagonal. ``heavy``: wider shafts and heads (another print)."""
+    scale = 4  # drawn large, then reduced, for smooth curves
+    big = size * scale
+    shaft, head = (0.19, 0.21) if heavy else (0.16, 0.19)
+    tip, base, bend, tail, gap = 0.45, 0.24, 0.02, -0.13, 0.02
+    ang = math.radians(45)
+    du, dv = (math.cos(ang), -math.sin(ang)), (-math.sin(ang), -math.cos(ang))
+    mask = Image.new("L", (big, big), 0)
+    draw = ImageDraw.Draw(mask)
+    for sign in (1, -1):  # the second arrow is the first turned half a turn
+        mid = shaft / 2
+        outline = [(tip, mid), (base, mid + head), (base, shaft), (bend, shaft)]
+        for i in range(1, 13):  # the outer edge hooks in to the tail's point
+            t = math.pi / 2 * i / 12
+            outline.append((bend - (bend - tail) * math.sin(t), shaft * math.cos(t)))
+        outline += [(base, 0.0), (base, mid - head)]
+        draw.polygon(
+            [
+                (
+                    big / 2 + sign * big * (u * du[0] + (v + gap / 2) * dv[0]),
+                    big / 2 + sign * big * (u * du[1] + (v + gap / 2) * dv[1]),
+                )
+                for u, v in outline
+            ],
+            fill=255,
+        )
+    return mask.resize((size, size), Image.LANCZOS)
+
+
 def _reverse_mask(size: int, alt: bool = False, s_form: bool = False) -> Image.Image:
     """Two arrows pointing opposite ways along the diagonal.
 
@@ -253,20 +287,26 @@ def _symbol_mask(
     alt: bool = False,
     heavy: bool = False,
     oblique: bool | None = None,
+    hooked: bool = False,
+    flat: bool = False,
 ) -> Image.Image | None:
     """The symbol of a coloured card (or a wild's corner text) as a mask.
 
     ``alt`` picks the other common print of a symbol (flat-topped 3, in-line
     reverse arrows); ``heavy`` another type (thicker, wider digits; staggered
-    reverse arrows); ``oblique`` slants the digits (default: the centre only).
+    reverse arrows); ``oblique`` slants the digits (default: the centre only);
+    ``hooked`` draws the reverse as the current design's hooked S; ``flat``
+    the flat-topped 3 as ``alt`` does.
     """
     value = card.value
     if value.isdigit():
-        text = _ALT_GLYPHS.get(value, value) if alt else value
+        text = _ALT_GLYPHS.get(value, value) if alt or flat else value
         slant = (not corner) if oblique is None else oblique
         return _text_mask(text, size, slant, value in "69", heavy)
     if value == "skip":
         return _skip_mask(int(size * (0.75 if corner else 0.95)))
+    if value == "reverse" and hooked:
+        return _hooked_reverse_mask(int(size * 1.3), heavy)
     if value == "reverse":
         return _reverse_mask(
             int(size * (0.85 if corner else 1.05)), alt, heavy and not alt
@@ -296,9 +336,11 @@ def _paste_mask(
     angle: float = 0.0,
     flip: bool = False,
     shadow_left: bool = False,
+    shadow_up: bool = False,
 ) -> None:
     """Paint ``fill`` through ``mask`` centred at ``center`` with outline/shadow
-    (the shadow falls down-right, or down-left with ``shadow_left``)."""
+    (the shadow falls down-right, or down-left with ``shadow_left``; up instead
+    of down with ``shadow_up``)."""
     pad = outline_px + shadow_px + 2
     m = Image.new("L", (mask.width + 2 * pad, mask.height + 2 * pad), 0)
     m.paste(mask, (pad, pad))
@@ -312,7 +354,9 @@ def _paste_mask(
     if shadow is not None and shadow_px:
         d = -shadow_px if flip else shadow_px
         grown = m.filter(ImageFilter.MaxFilter(3)) if outline_px else m
-        layers.append((grown, shadow, (x - d if shadow_left else x + d, y + d)))
+        layers.append(
+            (grown, shadow, (x - d if shadow_left else x + d, y - d if shadow_up else y + d))
+        )
     if outline is not None and outline_px:
         layers.append(
             (m.filter(ImageFilter.MaxFilter(2 * outline_px + 1)), outline, (x, y))
@@ -497,7 +541,23 @@ def _render_base(label: str, design: str, variant: int) -> Image.Image:
     if wild:
         sym_fill, sym_outline, sym_shadow = white, dark, dark
     big = int(w * 0.62)
-    mask = _symbol_mask(card, big, corner=False, alt=alt, heavy=heavy, oblique=slant)
+    # The current design prints its reverse as a hooked S (the other print keeps
+    # the arrows in line); the other type's S casts a black shadow up-left.
+    # Its type (4, 5) has the flat-topped 3.
+    hooked = card.value == "reverse" and not classic and not alt
+    flat = not classic and heavy and not alt
+    if hooked and heavy:
+        sym_shadow = dark
+    mask = _symbol_mask(
+        card,
+        big,
+        corner=False,
+        alt=alt,
+        heavy=heavy,
+        oblique=slant,
+        hooked=hooked,
+        flat=flat,
+    )
     angle = (
         0.0
         if card.value.isdigit()
@@ -523,6 +583,7 @@ def _render_base(label: str, design: str, variant: int) -> Image.Image:
             12 if (alt and not classic) else 7,
             angle,
             shadow_left=heavy and not classic,  # as the current deck prints it
+            shadow_up=hooked and heavy,
         )
 
     # Corner indices, top-left and bottom-right turned over.
@@ -530,7 +591,7 @@ def _render_base(label: str, design: str, variant: int) -> Image.Image:
     spots = [((w * 0.2, h * 0.13), False), ((w * 0.8, h * 0.87), True)]
     for spot, flip in spots:
         cmask = _symbol_mask(
-            card, small, corner=True, alt=alt, heavy=heavy, oblique=slant
+            card, small, corner=True, alt=alt, heavy=heavy, oblique=slant, flat=flat
         )
         if cmask is not None:
             outline = dark if classic else None
@@ -584,7 +645,10 @@ def render_card(
             (upright in the classic design, slanted corners in the modern one),
             the reverse arrows staggered in an S, the wild draw four's cards
             on the plain white field, and (modern) the centre symbol's shadow
-            falling down-left.
+            falling down-left. The modern design's own print (0, 1, 4, 5) draws
+            the reverse as the current deck does: two arrows whose shafts hook
+            into one S cut along the diagonal (4, 5: heavier, black shadow
+            up-left), and its type (4, 5) has the flat-topped 3.
 
     Returns:
         An RGBA image with transparent rounded corners (cached: do not modify it).

@@ -66,6 +66,40 @@ def card_net(n_classes: int = len(CLASSES) + 1, width: int = 16):
     )
 
 
+def load_classifier(path: str | Path):  # noqa: ANN201
+    """The crop classifier in ``path`` and its crop size.
+
+    A checkpoint holds one network (``state_dict``) or several of one shape
+    trained with different seeds (``members``): then the returned module
+    answers the log of the members' mean probabilities, so that a softmax of
+    its output is that mean (one network to the callers, one OpenVINO model).
+    """
+    import torch
+    import torch.nn as nn
+
+    ckpt = torch.load(str(path), map_location="cpu", weights_only=True)
+    width = int(ckpt.get("width", 16))
+    nets = []
+    for state in ckpt.get("members") or [ckpt["state_dict"]]:
+        net = card_net(width=width)
+        net.load_state_dict(state)
+        nets.append(net.eval())
+    size = int(ckpt.get("size", CROP))
+    if len(nets) == 1:
+        return nets[0], size
+
+    class MeanOfNets(nn.Module):
+        def __init__(self, members: list) -> None:
+            super().__init__()
+            self.members = nn.ModuleList(members)
+
+        def forward(self, x):  # noqa: ANN001, ANN202
+            probs = torch.stack([torch.softmax(m(x), dim=1) for m in self.members])
+            return torch.log(probs.mean(dim=0).clamp_min(1e-12))
+
+    return MeanOfNets(nets).eval(), size
+
+
 def crops_to_tensor(crops: np.ndarray):
     """(N, H, W, 3) uint8 BGR crops -> (N, 3, H, W) float tensor in [0, 1]."""
     import torch
@@ -176,13 +210,7 @@ class Detector:
             default = MODEL_DIR / CLASSIFIER_NAME
             classifier = default if default.exists() else False
         if classifier is not False:
-            import torch
-
-            ckpt = torch.load(str(classifier), map_location="cpu", weights_only=True)
-            net = card_net(width=int(ckpt.get("width", 16)))
-            net.load_state_dict(ckpt["state_dict"])
-            self.classifier = net.eval()
-            self.crop = int(ckpt.get("size", CROP))
+            self.classifier, self.crop = load_classifier(classifier)
             self._classifier_ov = (
                 _openvino_classifier(self.classifier, self.crop, threads)
                 if self.backend == "openvino" else None

@@ -312,16 +312,35 @@ def make_noise(rng: np.random.Generator, talk: list[np.ndarray],
                 pos += int(rng.uniform(0.2, 2.0) * RATE)
         beds[name] = x + 0.03 * beds["brown"]
     for name, voices in (("babble", 3), ("crowd", 6)):
-        x = np.zeros(n, np.float32)
-        for _ in range(voices):
-            pos = int(rng.integers(0, RATE))
-            while pos < n:
-                clip = talk[int(rng.integers(len(talk)))]
-                clip = clip / (clip.std() + 1e-6) * rng.uniform(0.4, 1.0)
-                end = min(n, pos + len(clip))
-                x[pos:end] += clip[:end - pos]
-                pos = end + int(rng.uniform(0.05, 1.0) * RATE)
-        beds[name] = x
+        beds[name] = _talk_bed(rng, talk, n, voices)
+    return {k: (v / (np.sqrt(np.mean(v ** 2)) + 1e-9)).astype(np.float32)
+            for k, v in beds.items()}
+
+
+def _talk_bed(rng: np.random.Generator, talk: list[np.ndarray], n: int,
+              voices: int) -> np.ndarray:
+    """``n`` samples of ``voices`` people talking at once, each saying one
+    sentence of ``talk`` after another with short pauses."""
+    x = np.zeros(n, np.float32)
+    for _ in range(voices):
+        pos = int(rng.integers(0, RATE))
+        while pos < n:
+            clip = talk[int(rng.integers(len(talk)))]
+            clip = clip / (clip.std() + 1e-6) * rng.uniform(0.4, 1.0)
+            end = min(n, pos + len(clip))
+            x[pos:end] += clip[:end - pos]
+            pos = end + int(rng.uniform(0.05, 1.0) * RATE)
+    return x
+
+
+def long_talk_beds(rng: np.random.Generator, talk: list[np.ndarray],
+                   seconds: float) -> dict[str, np.ndarray]:
+    """Babble (3 voices) and crowd (6) beds ``seconds`` long, unit RMS: with the
+    40 s beds of :func:`make_noise` a network hears the same stretch of babble
+    thousands of times and learns that stretch, not babble."""
+    n = int(seconds * RATE)
+    beds = {name: _talk_bed(rng, talk, n, voices)
+            for name, voices in (("babble", 3), ("crowd", 6))}
     return {k: (v / (np.sqrt(np.mean(v ** 2)) + 1e-9)).astype(np.float32)
             for k, v in beds.items()}
 
@@ -357,10 +376,11 @@ class Mixer:
 
     def __init__(self, bank: dict[str, list[np.ndarray]], noise: dict[str, np.ndarray],
                  split: str, seed: int, after_talk: float = 0.0,
-                 chatter: float = 0.0):
+                 chatter: float = 0.0, babble_negatives: float = 0.0):
         self.calls = bank[f"{split}_calls"]
         self.after_talk = after_talk
         self.chatter = chatter
+        self.babble_negatives = babble_negatives
         self.leads = bank[f"{split}_leads"]
         self.talk = bank[f"{split}_talk"]
         self.confusables = bank[f"{split}_confusables"]
@@ -373,7 +393,11 @@ class Mixer:
     def example(self) -> tuple[np.ndarray, int]:
         """One window of audio and its class index."""
         rng = self.rng
-        label = int(rng.choice(3, p=[0.4, 0.42, 0.18]))
+        # other people talking and nobody calling: a noise example on the babble
+        # or crowd beds (drawn only when the option is on, so that the shipped
+        # recipe's examples stay as they were)
+        babble = bool(self.babble_negatives) and rng.random() < self.babble_negatives
+        label = 2 if babble else int(rng.choice(3, p=[0.4, 0.42, 0.18]))
         fg = np.zeros(SAMPLES, np.float32)
         level = 1.0
         if label == 0:
@@ -422,7 +446,7 @@ class Mixer:
             clip = self._pick(self.talk)
             _place(fg, clip / _rms(clip) * 0.1,
                    int(rng.integers(-len(clip), SAMPLES)))
-        if self.chatter and rng.random() < self.chatter:
+        if babble or (self.chatter and rng.random() < self.chatter):
             # other people talking: the noise the spotter confuses most
             kind = ("babble", "crowd")[int(rng.integers(2))]
         else:
@@ -602,8 +626,13 @@ def train(args: argparse.Namespace) -> int:
         return 2
     bank = make_bank(data / BANK_FILE, args.seed)
     noise = make_noise(np.random.default_rng(args.seed), bank["train_talk"])
+    if args.talk_beds:
+        # longer babble and crowd, drawn for this member from the training talk
+        noise.update(long_talk_beds(np.random.default_rng(member + 1000),
+                                    bank["train_talk"], args.talk_beds))
     val_noise = make_noise(np.random.default_rng(args.seed + 1), bank["val_talk"])
-    mixer = Mixer(bank, noise, "train", member, args.after_talk, args.chatter)
+    mixer = Mixer(bank, noise, "train", member, args.after_talk, args.chatter,
+                  args.babble_negatives)
     val_x, val_y = Mixer(bank, val_noise, "val", args.seed + 2).batch(1500, False)
     model = build_model(width=args.width)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-3)
@@ -687,6 +716,8 @@ def ensemble(args: argparse.Namespace) -> int:
                         "member_seed": m.meta.get("member_seed", m.meta.get("seed")),
                         "after_talk": m.meta.get("after_talk", 0.0),
                         "chatter": m.meta.get("chatter", 0.0),
+                        "babble_negatives": m.meta.get("babble_negatives", 0.0),
+                        "talk_beds": m.meta.get("talk_beds", 0.0),
                         "steps": m.meta.get("steps")} for m in members]
     states = [net.state_dict() for m in members for net in m.models]
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
@@ -711,6 +742,10 @@ def _save(model, args: argparse.Namespace, step: int, out: Path) -> None:
         meta["after_talk"] = args.after_talk
     if getattr(args, "chatter", 0.0):
         meta["chatter"] = args.chatter
+    if getattr(args, "babble_negatives", 0.0):
+        meta["babble_negatives"] = args.babble_negatives
+    if getattr(args, "talk_beds", 0.0):
+        meta["talk_beds"] = args.talk_beds
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"meta": meta, "state": model.state_dict()}, out)
 
@@ -738,6 +773,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of the examples whose noise is other people "
                         "talking (babble or crowd), on top of its 2 in 9 among "
                         "the noise kinds (default 0: the shipped recipe)")
+    parser.add_argument("--babble-negatives", type=float, default=0.0,
+                        help="share of the examples that are other people talking "
+                        "(babble or crowd) with no call, labelled noise (default "
+                        "0: the shipped recipe)")
+    parser.add_argument("--talk-beds", type=float, default=0.0, metavar="SECONDS",
+                        help="train on babble and crowd beds this long, drawn for "
+                        "this member, instead of the 40 s ones (default 0: the "
+                        "shipped recipe)")
     parser.add_argument("--bank-only", action="store_true",
                         help="only synthesise the speech bank")
     parser.add_argument("--tune-only", action="store_true",

@@ -102,6 +102,54 @@ def test_another_type_changes_digits_and_reverse_only(design: str) -> None:
     assert white(heavy) < white(plain)
 
 
+@pytest.mark.parametrize("heavy", (False, True))
+def test_the_hooked_reverse_is_an_s_cut_along_its_diagonal(heavy: bool) -> None:
+    """The current deck's reverse: the same arrow twice, turned half a turn about
+    the centre; their shafts lie side by side across the up-right diagonal with
+    a gap along it, and the arrow heads sit at the up-right and down-left ends."""
+    size = 200
+    m = np.asarray(cards._hooked_reverse_mask(size, heavy)).astype(np.int16)
+    assert np.abs(m - m[::-1, ::-1]).mean() < 2.0  # point symmetric
+    c = size // 2
+    on = lambda x, y: m[round(y), round(x)] > 127  # noqa: E731
+    assert not on(c, c)  # the gap runs through the centre, along the diagonal
+    step = 0.08 * size / np.sqrt(2)  # across the diagonal, up-left and down-right
+    assert on(c - step, c - step) and on(c + step, c + step)
+    ends = 0.3 * size / np.sqrt(2)  # along it: the heads
+    assert on(c + ends, c - ends) and on(c - ends, c + ends)
+    assert not on(c + ends, c + ends) and not on(c - ends, c - ends)
+
+
+def test_the_modern_print_draws_the_hooked_reverse_and_keeps_it_apart() -> None:
+    """Modern variants 0, 1, 4 and 5 print the hooked S, 2 and 3 (the other print)
+    the arrows in line; the hooked reverse still differs from a 4 and a skip."""
+    hooked = _rgba("green-reverse", "modern", 0)
+    assert np.abs(hooked - _rgba("green-reverse", "modern", 2)).mean() > 1.0
+    for other in ("green-4", "green-skip", "green-2"):
+        assert np.abs(hooked - _rgba(other, "modern", 0)).mean() > 1.0, other
+
+
+def test_the_modern_type_prints_the_flat_topped_three() -> None:
+    """The current deck's type has a 3 with a flat top bar (as the other print's
+    3); other digits and the other types keep theirs."""
+    from referee.cards import Card
+
+    def mask(label: str, **kw) -> np.ndarray:
+        return np.asarray(cards._symbol_mask(Card.from_label(label), 100, False, **kw))
+
+    flat = mask("red-3", heavy=True, flat=True)
+    assert np.array_equal(flat, mask("red-3", heavy=True, alt=True))
+    rounded = mask("red-3", heavy=True)
+    assert flat.shape != rounded.shape or not np.array_equal(flat, rounded)
+    # A flat top: the glyph's first rows are a bar, wider than a round top's.
+    def top_width(m: np.ndarray) -> int:
+        rows = np.flatnonzero((m > 127).any(axis=1))
+        return int((m[rows[0] + 2] > 127).sum())
+
+    assert top_width(flat) > 1.5 * top_width(rounded)
+    assert np.array_equal(mask("red-8", heavy=True, flat=True), mask("red-8", heavy=True))
+
+
 def test_the_other_type_prints_a_one_without_a_foot() -> None:
     """DejaVu's 1 stands on a foot serif as wide as the glyph; printed decks' 1 is a
     flag and a stem, so the bottom of the other type's 1 is only the stem."""

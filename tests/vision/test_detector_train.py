@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+import numpy as np
+
 import pytest
 
 from referee.cards import CLASSES as RECIPE_CLASSES
@@ -18,6 +20,35 @@ def test_heldout_seed_is_not_a_training_seed() -> None:
     add_arguments(parser)
     heldout = parser.parse_args([]).heldout_seed
     assert heldout not in {stage["synth_seed"] for stage in RECIPE["stages"]}
+
+
+def test_eval_detector_measures_another_classifier(tmp_path, monkeypatch) -> None:
+    """``--classifier`` puts that checkpoint in the measured detector and says so
+    in the report (to measure a candidate before shipping it)."""
+    import json
+
+    import benchmarks.eval_detector as ev
+    import vision.detector as det
+
+    seen: dict = {}
+
+    class Fake:
+        path, imgsz = "finder", 256
+
+        def __init__(self, model=None, conf=0.35, classifier=None, **kw):  # noqa: ANN001
+            seen["classifier"] = classifier
+
+    monkeypatch.setattr(det, "Detector", Fake)
+    monkeypatch.setattr(ev, "print_summary", lambda report: None)
+    out = tmp_path / "report.json"
+    candidate = tmp_path / "candidate.pt"
+    ev.main(["--classifier", str(candidate), "--skip", "real,map,hard",
+             "--out", str(out)])
+    assert seen["classifier"] == candidate
+    assert json.loads(out.read_text())["classifier"] == str(candidate)
+    ev.main(["--skip", "real,map,hard", "--out", str(out)])
+    assert seen["classifier"] is None
+    assert json.loads(out.read_text())["classifier"] == "shipped"
 
 
 def test_recipe_is_offline_and_deterministic_by_construction() -> None:
@@ -143,6 +174,33 @@ def test_classifier_training_runs_and_saves(tmp_path) -> None:
     assert ckpt["epoch"] == 1 and 0 <= ckpt["val_acc"] <= 1 and ckpt["size"] == 32
 
 
+def test_classifier_members_are_trained_apart_and_averaged(tmp_path) -> None:
+    """``members`` networks, one per seed, joined into one checkpoint; the loaded
+    classifier's softmax is the mean of the members' probabilities."""
+    pytest.importorskip("torch")
+    import torch
+
+    from vision.detector import crops_to_tensor, load_classifier
+    from vision.detector_cli import train_classifier
+
+    small = {"count": 120, "val_count": 40, "epochs": 1, "batch": 32, "size": 32,
+             "members": 2, "seed": 5}
+    path = train_classifier(tmp_path, 1, small)
+    ckpt = torch.load(path, weights_only=True)
+    assert len(ckpt["members"]) == 2 and ckpt["member_seeds"] == [5, 6]
+    one = [load_classifier(tmp_path / f"member{i}" / "last.pt")[0] for i in (0, 1)]
+    both, size = load_classifier(path)
+    assert size == 32
+    crops = np.random.default_rng(0).integers(0, 256, (6, 32, 32, 3), np.uint8)
+    x = crops_to_tensor(crops)
+    with torch.no_grad():
+        mean = sum(torch.softmax(n(x), 1) for n in one) / 2
+        got = torch.softmax(both(x), 1)
+        assert torch.allclose(got, mean, atol=1e-5)
+        # the members differ (other seeds), so the mean is neither of them
+        assert not torch.allclose(torch.softmax(one[0](x), 1), mean, atol=1e-3)
+
+
 def test_classifier_recipe_asks_for_every_print_variant(tmp_path, monkeypatch) -> None:
     """The shipped recipe trains on all eight print variants of the renderer."""
     pytest.importorskip("torch")
@@ -162,7 +220,8 @@ def test_classifier_recipe_asks_for_every_print_variant(tmp_path, monkeypatch) -
     small = {"count": 60, "val_count": 20, "epochs": 1, "batch": 32, "size": 24}
     train_classifier(tmp_path, 1, small)
     shipped = bool(CLASSIFIER_RECIPE.get("ornaments", False))
-    assert asked == [(8, shipped), (8, shipped)]
+    members = int(CLASSIFIER_RECIPE.get("members", 1))
+    assert asked == [(8, shipped), (8, shipped)] * members  # train, val per member
     asked.clear()
-    train_classifier(tmp_path, 1, {**small, "ornaments": not shipped})
+    train_classifier(tmp_path, 1, {**small, "ornaments": not shipped, "members": 1})
     assert asked == [(8, not shipped), (8, not shipped)]

@@ -291,6 +291,55 @@ def test_chatter_is_an_option_that_puts_talk_under_more_examples():
     assert silent_share(Mixer(bank, beds, "train", 5)) > 0.15
 
 
+def test_babble_negatives_are_talk_without_a_call_labelled_noise():
+    """``--babble-negatives`` makes that share of the examples babble or crowd
+    with nobody calling, labelled noise; left at 0 the examples are the shipped
+    recipe's."""
+    from voice.kws import CLASSES
+    from voice.train import Mixer
+
+    rng = np.random.default_rng(4)
+    call = [np.ones(int(RATE * 0.3), np.float32) * 0.1]
+    bank = {"train_calls": call, "train_leads": call, "train_talk": call,
+            "train_confusables": call}
+    talking = rng.standard_normal(3 * RATE).astype(np.float32)
+    beds = {"white": np.zeros(3 * RATE, np.float32), "babble": talking,
+            "crowd": talking * 0.5}
+    plain, zero = Mixer(bank, beds, "train", 5), Mixer(bank, beds, "train", 5,
+                                                       babble_negatives=0.0)
+    for _ in range(20):
+        (a, la), (b, lb) = plain.example(), zero.example()
+        assert la == lb and np.array_equal(a, b)
+    noise = CLASSES.index("noise")
+    every = [Mixer(bank, beds, "train", 5, babble_negatives=1.0).example()
+             for _ in range(50)]
+    assert all(label == noise for _, label in every)
+    assert all(np.abs(x).max() > 1e-3 for x, _ in every)  # talk is heard
+    mixer = Mixer(bank, beds, "train", 6, babble_negatives=0.3)
+    labels = [mixer.example()[1] for _ in range(600)]
+    share = labels.count(noise) / len(labels)
+    assert 0.3 + 0.7 * 0.18 - 0.07 < share < 0.3 + 0.7 * 0.18 + 0.07
+
+
+def test_long_talk_beds_are_long_unit_level_and_not_a_loop():
+    """``--talk-beds S``: babble and crowd beds S seconds long at unit RMS, made
+    of the talk without repeating one stretch (what a 40 s bed does)."""
+    from voice.train import long_talk_beds
+
+    rng = np.random.default_rng(3)
+    talk = [rng.standard_normal(int(RATE * rng.uniform(1, 2))).astype(np.float32)
+            for _ in range(30)]
+    beds = long_talk_beds(np.random.default_rng(1), talk, 90)
+    assert set(beds) == {"babble", "crowd"}
+    for bed in beds.values():
+        assert len(bed) == 90 * RATE
+        assert abs(float(np.sqrt(np.mean(bed ** 2))) - 1.0) < 1e-3
+        first, later = bed[RATE:2 * RATE], bed[41 * RATE:42 * RATE]
+        assert not np.allclose(first, later)
+    other = long_talk_beds(np.random.default_rng(2), talk, 90)
+    assert not np.allclose(beds["babble"][:RATE], other["babble"][:RATE])
+
+
 def test_eval_voice_reports_a_missing_model(capsys, monkeypatch, tmp_path):
     spec = importlib.util.spec_from_file_location("eval_voice",
                                                   ROOT / "benchmarks/eval_voice.py")
