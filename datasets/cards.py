@@ -187,8 +187,8 @@ def _hooked_reverse_mask(size: int, heavy: bool = False) -> Image.Image:
     du, dv = (math.cos(ang), -math.sin(ang)), (-math.sin(ang), -math.cos(ang))
     mask = Image.new("L", (big, big), 0)
     draw = ImageDraw.Draw(mask)
+    mid = shaft / 2
     for sign in (1, -1):  # the second arrow is the first turned half a turn
-        mid = shaft / 2
         outline = [(tip, mid), (base, mid + head), (base, shaft), (bend, shaft)]
         for i in range(1, 13):  # the outer edge hooks in to the tail's point
             t = math.pi / 2 * i / 12
@@ -354,9 +354,8 @@ def _paste_mask(
     if shadow is not None and shadow_px:
         d = -shadow_px if flip else shadow_px
         grown = m.filter(ImageFilter.MaxFilter(3)) if outline_px else m
-        layers.append(
-            (grown, shadow, (x - d if shadow_left else x + d, y - d if shadow_up else y + d))
-        )
+        at = (x - d if shadow_left else x + d, y - d if shadow_up else y + d)
+        layers.append((grown, shadow, at))
     if outline is not None and outline_px:
         layers.append(
             (m.filter(ImageFilter.MaxFilter(2 * outline_px + 1)), outline, (x, y))

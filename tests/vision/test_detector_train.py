@@ -35,7 +35,8 @@ def test_eval_detector_measures_another_classifier(tmp_path, monkeypatch) -> Non
     class Fake:
         path, imgsz = "finder", 256
 
-        def __init__(self, model=None, conf=0.35, classifier=None, **kw):  # noqa: ANN001
+        def __init__(self, model=None, conf=0.35, classifier=None,  # noqa: ANN001
+                     **kw):
             seen["classifier"] = classifier
 
     monkeypatch.setattr(det, "Detector", Fake)
