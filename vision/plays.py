@@ -66,6 +66,8 @@ class PlayConfig:
     carry_memory_s: float = 3.0
     min_scale: float = 0.75
     max_scale: float = 1.26
+    loose_scale: float = 1.45
+    loose_s: float = 0.6
     evidence_s: float = 0.5
     decide_margin: float = 1.0
     legal_margin: float = 1.6
@@ -557,15 +559,52 @@ class PileWatcher:
         covered = dets.data.get("covered")
         return bool(covered[i]) if covered is not None else False
 
-    def _size_ok(self, dets: Detections, i: int) -> bool:
+    def _size_ok(self, dets: Detections, i: int, t: float, track: Track) -> bool:
         """A whole card lying on the table: not held up, not partly covered.
 
         A card that has just landed is the top of the pile, so all of it shows;
-        a smaller box is part of a card under others (or under a hand).
+        a smaller box is part of a card under others (or under a hand). A
+        larger box is a card held above the table, or a loose box: on a messy
+        pile the detector's box of the top card may take in the edges of the
+        cards below that stick out (:meth:`_loose_on_pile`).
         """
-        w, h = dets.data["table_wh"][i]
-        scale = card_scale(float(w), float(h), self.geometry.card)
-        return self.config.min_scale <= scale <= self.config.max_scale
+        cfg = self.config
+        w, h = (float(v) for v in dets.data["table_wh"][i])
+        scale = card_scale(w, h, self.geometry.card)
+        if cfg.min_scale <= scale <= cfg.max_scale:
+            return True
+        return scale <= cfg.loose_scale and self._loose_on_pile(
+            dets.data["table_xy"][i], (w, h), t, track
+        )
+
+    def _loose_on_pile(
+        self, xy: np.ndarray, wh: tuple[float, float], t: float, track: Track
+    ) -> bool:
+        """A box somewhat over ``max_scale`` that is a card on the pile, boxed
+        with the edges of the cards below it: the box lies within the pile's
+        extent (the boxes of the cards it holds, ``same_spot_mm`` to spare),
+        and the card has lain still and untouched for ``loose_s`` with no hand
+        reaching into the zone meanwhile. A card held up over the pile measures
+        as much, but a hand holds it (and reaches there), and it does not stay
+        within ``move_mm`` that long; one held off the pile's extent sticks out
+        of it."""
+        cfg = self.config
+        if not (self.stacked and self.pile) or self._last_reach > t - cfg.loose_s:
+            return False
+        # (the window reaches a little further back than loose_s, so a frame
+        # older than loose_s is in it whatever the frame rate)
+        reads = track.still_reads(
+            t, cfg.settle_frames, cfg.loose_s, cfg.move_mm, cfg.loose_s + 0.25
+        )
+        if reads is None:
+            return False
+        lo = np.min([np.subtract(c.xy, np.divide(c.wh, 2)) for c in self.pile], axis=0)
+        hi = np.max([np.add(c.xy, np.divide(c.wh, 2)) for c in self.pile], axis=0)
+        half = np.array(wh) / 2
+        spare = cfg.same_spot_mm
+        return bool(
+            np.all(xy - half >= lo - spare) and np.all(xy + half <= hi + spare)
+        )
 
     def landed(
         self,
@@ -599,7 +638,11 @@ class PileWatcher:
             reads = track.still_reads(
                 t, cfg.settle_frames, cfg.settle_s, cfg.move_mm, cfg.evidence_s
             )
-            if reads is None or not self._size_ok(dets, i) or self._covered(dets, i):
+            if (
+                reads is None
+                or self._covered(dets, i)
+                or not self._size_ok(dets, i, t, track)
+            ):
                 continue
             scores = label_scores(reads, track.names)
             runner_up, best = np.sort(scores)[-2:]

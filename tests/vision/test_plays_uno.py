@@ -121,6 +121,49 @@ def test_a_loose_box_of_a_card_lying_flat_still_counts():
     assert [e["cards"] for e in table.frames(5, loose)] == [["red-2"]]
 
 
+def messy_pile() -> Table:
+    """A pile whose cards stick out: its boxes span 100 x 120 mm."""
+    table = Table()
+    table.frames(6, [card("red-7", *PILE, 100.0, 120.0)])
+    assert [e["type"] for e in table.events] == ["start"]
+    return table
+
+
+def test_a_box_that_takes_in_the_pile_below_counts_once_it_has_lain_a_while():
+    # The top card's box takes in the edges of the cards below: 1.3 card sizes
+    # (over max_scale), but within the pile's extent.
+    table = messy_pile()
+    rows = [card("red-3", *PILE, 73.0, 113.0)]
+    assert card_scale(73.0, 113.0, table.geo.card) > PlayConfig().max_scale
+    assert table.frames(5, rows) == []  # settled, but not for loose_s yet
+    events = table.frames(6, rows)
+    assert [e["cards"] for e in events] == [["red-3"]]
+    assert events[0]["t"] >= PlayConfig().loose_s - 1e-6
+    assert table.frames(10, rows) == []  # and only once
+
+
+def test_a_loose_box_waits_for_the_hand_to_leave_the_pile():
+    table = messy_pile()
+    rows = [card("red-3", *PILE, 73.0, 113.0)]
+    for _ in range(8):  # a hand keeps reaching into the pile's zone
+        table.frames(1, rows, reaches=[Reach("B", (PILE[0], PILE[1] + 80), 9000.0)])
+    left = table.t
+    assert table.frames(7, rows) == []
+    events = table.frames(4, rows)
+    assert [e["cards"] for e in events] == [["red-3"]]
+    assert events[0]["t"] - left >= PlayConfig().loose_s - 0.1
+
+
+def test_a_large_box_sticking_out_of_the_pile_is_no_play_however_long():
+    table = messy_pile()
+    # as large as the loose box above, but beside the pile: a card held up
+    rows = [
+        card("red-7", *PILE, 100.0, 120.0),
+        card("red-3", PILE[0] + 40, PILE[1], 73.0, 113.0),
+    ]
+    assert table.frames(30, rows) == []
+
+
 def test_a_box_that_jitters_on_an_undisturbed_track_is_not_a_second_copy():
     table = started("red-7")
     table.frames(6, [card("red-7", *PILE), card("wild", 331, 211, 70, 95)])
