@@ -132,6 +132,125 @@ def card_crop(
     return _degrade(rng, _light(rng, canvas))
 
 
+def _inside_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Which ``points`` (N, 2) lie inside the convex ``quad`` (4, 2), either winding."""
+    edge = np.roll(quad, -1, axis=0) - quad
+    rel = points[:, None, :] - quad[None, :, :]
+    cross = edge[None, :, 0] * rel[..., 1] - edge[None, :, 1] * rel[..., 0]
+    return np.all(cross >= 0, axis=1) | np.all(cross <= 0, axis=1)
+
+
+def _on_card(quad: np.ndarray, fx: np.ndarray, fy: np.ndarray) -> np.ndarray:
+    """Points at fractions (``fx`` across, ``fy`` down) of a card's face, in the
+    picture (bilinear in the corners TL, TR, BR, BL: near enough for the little
+    perspective of :func:`_card_quad`)."""
+    fx, fy = fx[:, None], fy[:, None]
+    top = quad[0] + (quad[1] - quad[0]) * fx
+    bottom = quad[3] + (quad[2] - quad[3]) * fx
+    return top + (bottom - top) * fy
+
+
+#: Points of a card's face whose view makes it readable (as
+#: :func:`datasets.scenes._visible`): its centre or either corner index.
+_READABLE = {
+    name: (np.repeat(xs, 3), np.tile(ys, 3))
+    for name, xs, ys in (
+        ("centre", np.array([0.35, 0.5, 0.65]), np.array([0.38, 0.5, 0.62])),
+        ("tl", np.array([0.13, 0.2, 0.27]), np.array([0.08, 0.13, 0.18])),
+        ("br", np.array([0.73, 0.8, 0.87]), np.array([0.82, 0.87, 0.92])),
+    )
+}
+_STEPS = np.linspace(0.05, 0.95, 8)
+_GRID = (np.repeat(_STEPS, 8), np.tile(_STEPS, 8))  # the whole face
+
+
+def _covered_layout(
+    rng: np.random.Generator, angle: float
+) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
+    """The covered card's corners and the cards below and on top of it (back to
+    front), as in the scenes' fanned hands (``datasets.scenes._layout``: each
+    next card turned a little further about a point below the cards) or piles
+    (cards turned any way, shifted by about a tenth of a card)."""
+    quad = _card_quad(rng, angle, 100.0)
+    below: list[np.ndarray] = []
+    above: list[np.ndarray] = []
+    if rng.random() < 0.6:  # a fanned hand
+        spread = rng.uniform(0.12, 0.3) * (1 if rng.random() < 0.5 else -1)
+        reach = 35.0
+        pivot = -reach * np.array([np.sin(angle), -np.cos(angle)])
+        for k in range(1, int(rng.integers(1, 5)) + 1):
+            a = angle + k * spread
+            centre = pivot + reach * np.array([np.sin(a), -np.cos(a)])
+            above.append(_card_quad(rng, a, 100.0) + centre)
+        if rng.random() < 0.5:
+            a = angle - spread
+            centre = pivot + reach * np.array([np.sin(a), -np.cos(a)])
+            below.append(_card_quad(rng, a, 100.0) + centre)
+    else:  # lower in a pile
+        for _ in range(int(rng.integers(1, 4))):
+            turn = float(rng.uniform(-np.pi, np.pi))
+            above.append(_card_quad(rng, turn, 100.0) + rng.normal(0, 14, 2))
+        if rng.random() < 0.5:
+            turn = float(rng.uniform(-np.pi, np.pi))
+            below.append(_card_quad(rng, turn, 100.0) + rng.normal(0, 14, 2))
+    return quad, below, above
+
+
+def covered_share(quad: np.ndarray, above: list[np.ndarray]) -> tuple[float, bool]:
+    """How much of the card at ``quad`` the cards ``above`` hide (0-1), and
+    whether it stays readable (its centre or one corner index mostly in view)."""
+    def hidden(fx: np.ndarray, fy: np.ndarray) -> np.ndarray:
+        pts = _on_card(quad, fx, fy)
+        out = np.zeros(len(pts), bool)
+        for q in above:
+            out |= _inside_quad(pts, q)
+        return out
+
+    share = float(hidden(*_GRID).mean())
+    readable = any((~hidden(*xy)).mean() >= 0.75 for xy in _READABLE.values())
+    return share, readable
+
+
+def covered_crop(
+    rng: np.random.Generator, label: str, size: int = 64, variants: int = 4
+) -> np.ndarray:
+    """A crop of a card of ``label`` that other cards partly cover, as the box of
+    a card in a fanned hand or lower in a pile shows it.
+
+    The crop is the covered card's box (a little loose or tight, as in
+    :func:`card_crop`); the cards on top (one to four, the same print) hide a
+    quarter to most of it and run out of the box, but its centre or one corner
+    index stays in view: the scenes' rule for labelling a card
+    (``datasets.scenes._visible``), so the held-out scenes ask the classifier
+    to name such boxes.
+    """
+    design = str(rng.choice(DESIGNS))
+    variant = int(rng.integers(variants))
+    tint = rng.uniform(0.85, 1.1, 3).astype(np.float32)
+    for _ in range(20):
+        angle = float(
+            rng.uniform(-np.pi, np.pi) if rng.random() < 0.5 else rng.normal(0, 0.25)
+        )
+        quad, below, above = _covered_layout(rng, angle)
+        share, readable = covered_share(quad, above)
+        if readable and share >= 0.25:
+            break
+    lo, hi = quad.min(axis=0), quad.max(axis=0)
+    span = hi - lo
+    lo = lo + rng.uniform(-0.1, 0.05, 2) * span
+    hi = hi + rng.uniform(-0.05, 0.1, 2) * span
+    to_crop = np.array([size / (hi[0] - lo[0]), size / (hi[1] - lo[1])])
+    canvas = _backdrop(rng, size)
+    for q in below:
+        other = str(CLASSES[int(rng.integers(len(CLASSES)))])
+        _warp_card(canvas, other, design, variant, (q - lo) * to_crop, tint)
+    _warp_card(canvas, label, design, variant, (quad - lo) * to_crop, tint)
+    for q in above:
+        other = str(CLASSES[int(rng.integers(len(CLASSES)))])
+        _warp_card(canvas, other, design, variant, (q - lo) * to_crop, tint)
+    return _degrade(rng, _light(rng, canvas))
+
+
 BACKGROUND = len(CLASSES)  # class id of "no card here" in crop sets
 
 
@@ -332,13 +451,16 @@ def crop_set(
     background_share: float = 0.1,
     variants: int = 4,
     ornaments: bool = False,
+    covered: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Balanced labelled crops: (N, size, size, 3) uint8 BGR and (N,) int64 labels.
 
     About ``background_share`` of them are :func:`background_crop` (label
     :data:`BACKGROUND`), the rest cycle through every card label, each in one of
     the first ``variants`` print variants. ``ornaments`` gives the background
-    crops the busier surfaces of :func:`_ornament` too.
+    crops the busier surfaces of :func:`_ornament` too. A share ``covered`` of
+    the card crops (chosen per crop from the seed and its index, so the others
+    are the crops a set without them has) are :func:`covered_crop`.
     """
     rng = np.random.default_rng(seed)
     n_bg = int(round(count * background_share))
@@ -349,12 +471,21 @@ def crop_set(
     images = np.empty((count, size, size, 3), np.uint8)
     for i, cid in enumerate(labels):
         sample_rng = np.random.default_rng([seed, i])
-        images[i] = (
-            background_crop(sample_rng, size, ornaments)
-            if cid == BACKGROUND
-            else card_crop(sample_rng, CLASSES[int(cid)], size, variants)
-        )
+        if cid == BACKGROUND:
+            images[i] = background_crop(sample_rng, size, ornaments)
+        elif covered and np.random.default_rng([seed, i, 1]).random() < covered:
+            images[i] = covered_crop(sample_rng, CLASSES[int(cid)], size, variants)
+        else:
+            images[i] = card_crop(sample_rng, CLASSES[int(cid)], size, variants)
     return images, labels.astype(np.int64)
 
 
-__all__ = ["BACKGROUND", "background_crop", "card_crop", "crop_set", "_TEX"]
+__all__ = [
+    "BACKGROUND",
+    "background_crop",
+    "card_crop",
+    "covered_crop",
+    "covered_share",
+    "crop_set",
+    "_TEX",
+]

@@ -254,10 +254,11 @@ def _train_one_classifier(
     t0 = time.time()
     variants = r.get("variants", 4)
     ornaments = bool(r.get("ornaments", False))
+    covered = float(r.get("covered", 0.0))
     x, y = crop_set(r["count"], r["seed"], r["size"], variants=variants,
-                    ornaments=ornaments)
+                    ornaments=ornaments, covered=covered)
     xv, yv = crop_set(r["val_count"], r["seed"] + 1000, r["size"], variants=variants,
-                      ornaments=ornaments)
+                      ornaments=ornaments, covered=covered)
     print(f"crops rendered in {time.time() - t0:.0f}s", flush=True)
     net = card_net(width=r.get("width", 16))
     steps = r["epochs"] * (len(x) // r["batch"])

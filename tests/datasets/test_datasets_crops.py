@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from datasets.crops import BACKGROUND, background_crop, card_crop, crop_set
+from datasets.crops import (
+    BACKGROUND,
+    _covered_layout,
+    background_crop,
+    card_crop,
+    covered_crop,
+    covered_share,
+    crop_set,
+)
 from referee.cards import CLASSES
 
 
@@ -90,3 +98,56 @@ def test_ornaments_add_busier_surfaces_and_leave_the_default_alone() -> None:
         grey = cv2.cvtColor(img.astype(np.uint8), cv2.COLOR_BGR2GRAY)
         edges.append(np.abs(np.diff(grey.astype(np.float32), axis=1)).mean())
     assert np.median(edges) > 3.0, f"ornaments too flat: {np.median(edges):.1f}"
+
+
+def _rect(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float)
+
+
+def test_covered_share_measures_what_lies_on_a_card() -> None:
+    card = _rect(0, 0, 64, 100)
+    assert covered_share(card, []) == (0.0, True)
+    share, readable = covered_share(card, [_rect(-10, -10, 80, 120)])
+    assert share == 1.0 and not readable
+    # all but the top-left corner (its index) hidden: still readable
+    share, readable = covered_share(card, [_rect(20, 20, 90, 130)])
+    assert share > 0.4 and readable
+    # the left half hidden: the centre is gone, but the bottom-right index shows
+    share, readable = covered_share(card, [_rect(-10, -10, 32, 120)])
+    assert 0.4 <= share <= 0.6 and readable
+    # a card on top turned by 45 degrees (either winding of its corners)
+    turned = np.array([[32, -40], [110, 50], [32, 140], [-46, 50]], float)
+    assert covered_share(card, [turned]) == covered_share(card, [turned[::-1]])
+
+
+def test_covered_layouts_fan_or_pile_cards_on_the_covered_one() -> None:
+    fans = 0
+    for i in range(40):
+        rng = np.random.default_rng(i)
+        quad, below, above = _covered_layout(rng, float(rng.uniform(-3, 3)))
+        assert 1 <= len(above) <= 4 and len(below) <= 1
+        share, _ = covered_share(quad, above)
+        assert share > 0  # something always lies on it
+        # a fanned hand: each next card turned the same step further (up to
+        # the corners' perspective jitter)
+        axes = [(q[2] + q[3] - q[0] - q[1]) / 2 for q in [quad, *above]]
+        turns = np.diff(np.unwrap([np.arctan2(a[1], a[0]) for a in axes]))
+        fans += len(turns) > 1 and np.ptp(turns) < 0.2
+    assert 10 <= fans <= 35
+
+
+def test_covered_crops_are_deterministic_and_differ_from_whole_ones() -> None:
+    one = covered_crop(np.random.default_rng(3), "blue-5", 32, 8)
+    assert one.shape == (32, 32, 3) and one.dtype == np.uint8
+    assert np.array_equal(one, covered_crop(np.random.default_rng(3), "blue-5", 32, 8))
+    assert not np.array_equal(one, card_crop(np.random.default_rng(3), "blue-5", 32, 8))
+
+
+def test_crop_set_swaps_a_share_for_covered_crops_and_keeps_the_rest() -> None:
+    plain, labels = crop_set(200, seed=6, size=24)
+    mixed, labels2 = crop_set(200, seed=6, size=24, covered=0.3)
+    assert np.array_equal(labels, labels2)
+    same = np.array([np.array_equal(a, b) for a, b in zip(plain, mixed)])
+    cards = labels != BACKGROUND
+    assert same[~cards].all()  # "no card" crops untouched
+    assert 0.2 <= 1 - same[cards].mean() <= 0.4
