@@ -70,6 +70,7 @@ class PlayConfig:
     loose_s: float = 0.6
     evidence_s: float = 0.5
     decide_margin: float = 1.0
+    unsure_s: float = 0.8
     legal_margin: float = 1.6
     group_s: float = 0.0
     clear_s: float = 3.0
@@ -531,6 +532,51 @@ class PileWatcher:
             for c in self.pile
         )
 
+    def _reread(
+        self, tid: int, track: Track, xy: np.ndarray, wh: np.ndarray
+    ) -> bool:
+        """A card the zone took from this very track, now read under another
+        label: no arm has reached into the zone since, no read of the track
+        since was touched by a hand, and every read since (and this box) lies
+        and measures as the card did (within ``same_spot_mm``). The same card
+        read two ways (a card the classifier is torn about flips between its
+        two best labels as its box shifts by a pixel, and drops out of a few
+        frames when its best probability dips under the detector's threshold),
+        not a second card: a card put on it comes in a hand. When the track's
+        reads do not reach back to the card's landing, the track must not have
+        been disturbed since (``Track.disturbed``: touched, covered or unseen).
+        """
+        lim = self.config.same_spot_mm
+
+        def same_place(x: float, y: float, w: float, h: float, c: PileCard) -> bool:
+            return (
+                float(np.hypot(x - c.xy[0], y - c.xy[1])) <= lim
+                and max(abs(w - c.wh[0]), abs(h - c.wh[1])) <= lim
+            )
+
+        for c in self.pile:
+            if c.track != tid or self._last_reach > c.t:
+                continue
+            if not same_place(*(float(v) for v in (*xy, *wh)), c):
+                continue
+            if track.history and track.history[0][0] <= c.t:
+                since = [r for r in track.history if r[0] >= c.t]
+                if all(not r[6] and same_place(*r[2:6], c) for r in since):
+                    return True
+            elif track.disturbed <= c.t:
+                return True
+        return False
+
+    def _lain(self, track: Track, t: float, seconds: float) -> bool:
+        """The card has lain still (``move_mm``) and untouched for ``seconds``
+        (the window reaches a little further back, so that a frame older than
+        ``seconds`` is in it whatever the frame rate)."""
+        cfg = self.config
+        reads = track.still_reads(
+            t, cfg.settle_frames, seconds, cfg.move_mm, seconds + 0.25
+        )
+        return reads is not None
+
     def _top_visible(
         self, dets: Detections, tracks: dict[int, Track], but: int
     ) -> bool:
@@ -591,12 +637,7 @@ class PileWatcher:
         cfg = self.config
         if not (self.stacked and self.pile) or self._last_reach > t - cfg.loose_s:
             return False
-        # (the window reaches a little further back than loose_s, so a frame
-        # older than loose_s is in it whatever the frame rate)
-        reads = track.still_reads(
-            t, cfg.settle_frames, cfg.loose_s, cfg.move_mm, cfg.loose_s + 0.25
-        )
-        if reads is None:
+        if not self._lain(track, t, cfg.loose_s):
             return False
         lo = np.min([np.subtract(c.xy, np.divide(c.wh, 2)) for c in self.pile], axis=0)
         hi = np.max([np.add(c.xy, np.divide(c.wh, 2)) for c in self.pile], axis=0)
@@ -646,11 +687,10 @@ class PileWatcher:
                 continue
             scores = label_scores(reads, track.names)
             runner_up, best = np.sort(scores)[-2:]
-            if (
-                best - runner_up < cfg.decide_margin
-                and reads[-1][0] - reads[0][0] < 0.8 * cfg.evidence_s
+            if best - runner_up < cfg.decide_margin and not self._lain(
+                track, t, cfg.unsure_s
             ):
-                continue  # the reads disagree: gather more (about evidence_s)
+                continue  # the reads disagree: gather more (up to unsure_s)
             label = choose_label(scores, track.names, legal, cfg.legal_margin)
             done = self._done_tracks.get((tid, label))
             if (
@@ -660,7 +700,11 @@ class PileWatcher:
             ):
                 continue  # decided already, and nothing happened to it since
             self._done_tracks[(tid, label)] = (xy.copy(), wh.copy(), t)
-            if self._same_card(tid, label, track) or self._known(label, xy, wh):
+            if (
+                self._same_card(tid, label, track)
+                or self._reread(tid, track, xy, wh)
+                or self._known(label, xy, wh)
+            ):
                 continue
             if self.stacked and any(c.label == label for c in self.pile):
                 # The same label lies lower in the pile: a corner of that card

@@ -121,6 +121,79 @@ def test_a_loose_box_of_a_card_lying_flat_still_counts():
     assert [e["cards"] for e in table.frames(5, loose)] == [["red-2"]]
 
 
+def test_a_card_read_two_ways_is_played_once():
+    # the classifier is torn about the card: after it has been played its
+    # box shifts by a pixel and the reads go to the runner-up for good
+    table = started("red-7")
+    table.frames(6, [card("red-7", *PILE), card("red-2", 338, 205)])
+    assert [e["cards"] for e in table.events[1:]] == [["red-2"]]
+    assert table.frames(15, [card("red-7", *PILE), card("red-reverse", 338, 206)]) == []
+
+
+def test_a_card_read_two_ways_and_missed_in_between_is_played_once():
+    # its best probability dips under the detector's threshold now and then:
+    # a few frames without it, then the other label
+    table = started("red-7")
+    table.frames(6, [card("red-7", *PILE), card("red-2", 338, 205)])
+    table.frames(3, [card("red-7", *PILE)])
+    assert table.frames(15, [card("red-7", *PILE), card("red-reverse", 338, 206)]) == []
+
+
+def test_a_card_read_two_ways_after_an_arm_reached_in_is_a_new_play():
+    table = started("red-7")
+    table.frames(6, [card("red-7", *PILE), card("red-2", 338, 205)])
+    table.frames(3, [card("red-7", *PILE)], reaches=[Reach("B", PILE, 9000.0)])
+    events = table.frames(6, [card("red-7", *PILE), card("red-5", 338, 206)])
+    assert [e["cards"] for e in events] == [["red-5"]]
+
+
+def test_another_card_put_at_the_same_spot_is_still_a_play():
+    table = started("red-7")
+    table.frames(6, [card("red-7", *PILE), card("red-2", 338, 205)])
+    # a hand brings the red 5 and lays it exactly on the red 2
+    table.frames(4, [card("red-5", 338, 205, touched=True)])
+    events = table.frames(6, [card("red-5", 338, 205)])
+    assert [e["cards"] for e in events] == [["red-5"]]
+
+
+def torn(first: str, second: str, p_first: float, p_second: float) -> Detections:
+    """The pile's red 7 and a new card the classifier is torn about (its
+    probabilities for two labels close, as ``Detector`` gives them)."""
+    frame = dets([card("red-7", *PILE), card(first, 338, 205, conf=p_first)])
+    probs = np.full((2, len(CLASSES)), 0.001, np.float32)
+    probs[0, CLASSES.index("red-7")] = 0.95
+    probs[1, CLASSES.index(first)] = p_first
+    probs[1, CLASSES.index(second)] = p_second
+    frame.data["probs"] = probs
+    return frame
+
+
+def waited_for_torn_reads(config: PlayConfig) -> tuple[list, float]:
+    table = Table(config)
+    table.frames(6, [card("red-7", *PILE)])
+    settled = table.t
+    events = []
+    for k in range(30):
+        # every other frame names the runner-up: the reads stay close
+        frame = (
+            torn("red-2", "red-reverse", 0.38, 0.33)
+            if k % 2
+            else torn("red-reverse", "red-2", 0.34, 0.36)
+        )
+        tracked = table.tracker.update(frame, table.t)
+        events += table.plays.update(tracked, table.t, table.tracker.tracks, [])
+        table.t += 1 / FPS
+    return [e["cards"] for e in events], events[0]["t"] - settled if events else -1
+
+
+def test_reads_that_disagree_wait_up_to_unsure_s_then_take_the_better():
+    cards, waited = waited_for_torn_reads(PlayConfig())
+    assert cards == [["red-2"]]
+    assert 0.7 <= waited <= 1.1  # unsure_s is 0.8 s
+    cards, waited = waited_for_torn_reads(PlayConfig(unsure_s=0.4))
+    assert cards == [["red-2"]] and 0.3 <= waited <= 0.7
+
+
 def messy_pile() -> Table:
     """A pile whose cards stick out: its boxes span 100 x 120 mm."""
     table = Table()
