@@ -52,6 +52,65 @@ def test_eval_detector_measures_another_classifier(tmp_path, monkeypatch) -> Non
     assert json.loads(out.read_text())["classifier"] == "shipped"
 
 
+def _heldout(tmp_path, scenes):  # noqa: ANN001, ANN202
+    """A tiny held-out set on disk: ``scenes`` are lists of (label, xyxy) in a
+    200 x 100 image."""
+    import cv2
+
+    out = tmp_path / "heldout-s5-n2-320"
+    (out / "images" / "train").mkdir(parents=True)
+    (out / "labels" / "train").mkdir(parents=True)
+    (out / "recipe.json").write_text("{}")
+    for k, cards in enumerate(scenes):
+        cv2.imwrite(str(out / "images" / "train" / f"{k}.jpg"),
+                    np.zeros((100, 200, 3), np.uint8))
+        rows = []
+        for label, (x1, y1, x2, y2) in cards:
+            rows.append(f"{RECIPE_CLASSES.index(label)} {(x1 + x2) / 400} "
+                        f"{(y1 + y2) / 200} {(x2 - x1) / 200} {(y2 - y1) / 100}")
+        (out / "labels" / "train" / f"{k}.txt").write_text("\n".join(rows))
+    return tmp_path
+
+
+def test_runtime_map_sets_overlapped_cards_aside_in_its_breakdown(tmp_path) -> None:
+    """The goal's mAP counts every card; the breakdown counts only the cards no
+    other card overlaps, and a box on an overlapped card counts neither way."""
+    import benchmarks.eval_detector as ev
+    from vision.detections import Detections
+
+    lone = ("red-3", (10, 10, 50, 70))
+    under = ("blue-5", (100, 10, 140, 70))  # overlapped by the card on top
+    top = ("green-7", (105, 15, 145, 75))
+    root = _heldout(tmp_path, [[lone, under, top], [lone]])
+
+    class Finder:
+        """Reads the first scene as told and the second (``lone`` only) right."""
+
+        def __init__(self, reads):  # noqa: ANN001
+            self.scenes = [reads, [lone]]
+
+        def detect(self, img):  # noqa: ANN001, ANN202
+            reads = self.scenes.pop(0)
+            boxes = np.array([b for _, b in reads], float)
+            return Detections(boxes, np.array([0.9] * len(reads)),
+                              [RECIPE_CLASSES.index(n) for n, _ in reads])
+
+    right = ev.eval_detector_map(Finder([lone, under, top]), root, 2, 5)
+    assert right["map50_95"] == pytest.approx(right["apart_map50_95"])
+    assert right["map50"] > 0.99
+    assert right["overlapped_share"] == pytest.approx(2 / 4)
+    # the card beneath read as the one on top: wrong in the goal's mAP only
+    misread = ("green-7", under[1])
+    wrong = ev.eval_detector_map(Finder([lone, misread, top]), root, 2, 5)
+    assert wrong["map50"] < right["map50"] - 0.1
+    assert wrong["apart_map50"] == pytest.approx(right["apart_map50"])
+    # a card read wrong where no card overlaps it counts in both
+    stray = ev.eval_detector_map(
+        Finder([("red-4", lone[1]), under, top]), root, 2, 5
+    )
+    assert stray["apart_map50"] < right["apart_map50"] - 0.1
+
+
 def test_recipe_is_offline_and_deterministic_by_construction() -> None:
     assert RECIPE["model"].endswith(".yaml")  # from scratch, nothing downloaded
     assert RECIPE["hyp"]["fliplr"] == 0.0  # mirrored digits never occur on a table
@@ -208,21 +267,24 @@ def test_classifier_recipe_asks_for_every_print_variant(tmp_path, monkeypatch) -
     import datasets.crops as crops
     from vision.detector_cli import CLASSIFIER_RECIPE, train_classifier
 
-    asked: list[tuple[int, bool]] = []
+    asked: list[tuple[int, bool, float]] = []
     real = crops.crop_set
 
     def spy(count, seed, size=64, background_share=0.1, variants=4,  # noqa: ANN001, ANN202
-            ornaments=False):
-        asked.append((variants, ornaments))
-        return real(count, seed, size, background_share, variants, ornaments)
+            ornaments=False, covered=0.0):
+        asked.append((variants, ornaments, covered))
+        return real(count, seed, size, background_share, variants, ornaments, covered)
 
     monkeypatch.setattr(crops, "crop_set", spy)
     assert CLASSIFIER_RECIPE["variants"] == 8
     small = {"count": 60, "val_count": 20, "epochs": 1, "batch": 32, "size": 24}
     train_classifier(tmp_path, 1, small)
     shipped = bool(CLASSIFIER_RECIPE.get("ornaments", False))
+    covered = float(CLASSIFIER_RECIPE.get("covered", 0.0))
     members = int(CLASSIFIER_RECIPE.get("members", 1))
-    assert asked == [(8, shipped), (8, shipped)] * members  # train, val per member
+    # train and val sets per member
+    assert asked == [(8, shipped, covered), (8, shipped, covered)] * members
     asked.clear()
-    train_classifier(tmp_path, 1, {**small, "ornaments": not shipped, "members": 1})
-    assert asked == [(8, not shipped), (8, not shipped)]
+    other = {**small, "ornaments": not shipped, "covered": 0.25, "members": 1}
+    train_classifier(tmp_path, 1, other)
+    assert asked == [(8, not shipped, 0.25), (8, not shipped, 0.25)]
