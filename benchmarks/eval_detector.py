@@ -200,20 +200,6 @@ def heldout_set(data_root: Path, count: int, seed: int, render_size: int,
     return out
 
 
-def _iou(a, b):  # noqa: ANN001, ANN202 - (N, 4) and (M, 4) xyxy arrays
-    """(N, M) IoU of two sets of xyxy boxes."""
-    import numpy as np
-
-    ix1 = np.maximum(a[:, None, 0], b[None, :, 0])
-    iy1 = np.maximum(a[:, None, 1], b[None, :, 1])
-    ix2 = np.minimum(a[:, None, 2], b[None, :, 2])
-    iy2 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(ix2 - ix1, 0, None) * np.clip(iy2 - iy1, 0, None)
-    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    return inter / (area_a[:, None] + area_b[None, :] - inter + 1e-9)
-
-
 def _true_positives(iou, same, iouv):  # noqa: ANN001, ANN202 - numpy arrays
     """(N, len(iouv)) true positives of N predictions (in confidence order)
     against the ground truth: greedy, each card matched once, same label."""
@@ -254,6 +240,8 @@ def eval_detector_map(detector, data_root: Path, count: int, seed: int,
     import numpy as np
     from ultralytics.utils.metrics import ap_per_class
 
+    from vision.detections import box_iou
+
     out = heldout_set(data_root, count, seed, render_size, laid)
     iouv = np.linspace(0.5, 0.95, 10)
     parts = {"all": ([], [], [], []), "apart": ([], [], [], [])}
@@ -268,7 +256,7 @@ def eval_detector_map(detector, data_root: Path, count: int, seed: int,
         g = np.array([[float(v) for v in r[1:5]] for r in rows]).reshape(-1, 4)
         gxyxy = np.stack([(g[:, 0] - g[:, 2] / 2) * w, (g[:, 1] - g[:, 3] / 2) * h,
                           (g[:, 0] + g[:, 2] / 2) * w, (g[:, 1] + g[:, 3] / 2) * h], 1)
-        between = _iou(gxyxy, gxyxy)
+        between = box_iou(gxyxy, gxyxy)
         np.fill_diagonal(between, 0.0)
         apart = between.max(axis=1, initial=0.0) < OVERLAPPED
         cards += len(gcls)
@@ -277,7 +265,7 @@ def eval_detector_map(detector, data_root: Path, count: int, seed: int,
         order = np.argsort(-dets.confidence)
         p, conf = dets.xyxy[order].reshape(-1, 4), dets.confidence[order]
         pcls = dets.class_id[order]
-        iou = _iou(p, gxyxy)
+        iou = box_iou(p, gxyxy)
         same = pcls[:, None] == gcls[None, :]
         for name, keep_gt in (("all", np.ones(len(gcls), bool)), ("apart", apart)):
             tps, confs, pred_cls, target_cls = parts[name]

@@ -101,3 +101,13 @@ class Detections:
                                    for x, y in self.corners[i]]
             out.append(item)
         return out
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(len(a), len(b)) intersection over union of two sets of xyxy boxes."""
+    lo = np.maximum(a[:, None, :2], b[None, :, :2])
+    hi = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.prod(np.clip(hi - lo, 0, None), axis=2)
+    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
+    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
+    return inter / (area_a[:, None] + area_b[None, :] - inter + 1e-9)

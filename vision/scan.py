@@ -21,7 +21,7 @@ import numpy as np
 
 from referee.cards import Card, CardError
 
-from .detections import Detections
+from .detections import Detections, box_iou
 from .geometry import TableGeometry
 from .tracking import Reach, Track
 
@@ -66,16 +66,6 @@ def cards_in_zone(
     for other in exclude:
         inside &= ~geometry.inside(other, xy)
     return sorted(label for label, keep in zip(dets.labels, inside) if keep)
-
-
-def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(len(a), len(b)) intersection over union of two sets of xyxy boxes."""
-    lo = np.maximum(a[:, None, :2], b[None, :, :2])
-    hi = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.prod(np.clip(hi - lo, 0, None), axis=2)
-    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
-    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
-    return inter / (area_a[:, None] + area_b[None, :] - inter + 1e-9)
 
 
 def _concat(parts: list[Detections]) -> Detections:
@@ -163,7 +153,8 @@ def seat_close_ups(
             & (c[None, :, 1] >= dets.xyxy[:, None, 1])
             & (c[None, :, 1] <= dets.xyxy[:, None, 3])
         )
-        replaced = (_iou(dets.xyxy, close.xyxy) > 0.2).any(axis=1) | holds.any(axis=1)
+        overlaps = box_iou(dets.xyxy, close.xyxy) > 0.2
+        replaced = overlaps.any(axis=1) | holds.any(axis=1)
         dets = dets[np.nonzero(~replaced)[0]]
     return _concat([dets, close])
 
