@@ -68,6 +68,19 @@ def _warp_card(
     canvas[:] = canvas * (1 - a[..., None]) + face * a[..., None]
 
 
+def _detector_box(
+    rng: np.random.Generator, quad: np.ndarray, loose: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The detector's box of a card at ``quad``: its bounds, each side up to
+    ``loose`` of the card's extent looser or half that tighter. Returns the
+    box's corners and the card's extent."""
+    lo, hi = quad.min(axis=0), quad.max(axis=0)
+    span = hi - lo
+    lo = lo + rng.uniform(-loose, loose / 2, 2) * span
+    hi = hi + rng.uniform(-loose / 2, loose, 2) * span
+    return lo, hi, span
+
+
 def card_crop(
     rng: np.random.Generator, label: str, size: int = 64, variants: int = 4
 ) -> np.ndarray:
@@ -85,11 +98,7 @@ def card_crop(
         rng.uniform(-np.pi, np.pi) if rng.random() < 0.5 else rng.normal(0, 0.25)
     )
     quad = _card_quad(rng, angle, 100.0)
-    lo, hi = quad.min(axis=0), quad.max(axis=0)
-    # The detector's box: the card's bounds, a little loose or tight on each side.
-    span = hi - lo
-    lo = lo + rng.uniform(-0.12, 0.06, 2) * span
-    hi = hi + rng.uniform(-0.06, 0.12, 2) * span
+    lo, hi, span = _detector_box(rng, quad, 0.12)
     if rng.random() < 0.15:  # a close-up: the frame's edge cuts the card
         side = int(rng.integers(4))
         cut = rng.uniform(0.05, 0.25) * span[side % 2]
@@ -235,10 +244,7 @@ def covered_crop(
         share, readable = covered_share(quad, above)
         if readable and share >= 0.25:
             break
-    lo, hi = quad.min(axis=0), quad.max(axis=0)
-    span = hi - lo
-    lo = lo + rng.uniform(-0.1, 0.05, 2) * span
-    hi = hi + rng.uniform(-0.05, 0.1, 2) * span
+    lo, hi, _ = _detector_box(rng, quad, 0.1)
     to_crop = np.array([size / (hi[0] - lo[0]), size / (hi[1] - lo[1])])
     canvas = _backdrop(rng, size)
     for q in below:
