@@ -94,6 +94,17 @@ def nms(boxes, scores, iou_threshold: float):  # torch tensors in and out
     return order[torch.as_tensor(keep, dtype=torch.long)].to(boxes.device)
 
 
+def nms_numpy(boxes: np.ndarray, scores: np.ndarray, iou_threshold: float) -> np.ndarray:
+    """:func:`nms` on NumPy arrays (the runtime's OpenVINO finder has no torch
+    tensors): the kept indices (int64), best score first."""
+    if not len(boxes):
+        return np.empty(0, np.int64)
+    order = np.argsort(-np.asarray(scores, np.float32), kind="stable")
+    b = np.asarray(boxes, np.float64)[order]
+    area = np.clip(b[:, 2] - b[:, 0], 0, None) * np.clip(b[:, 3] - b[:, 1], 0, None)
+    return order[np.asarray(_greedy_rows(b, area, iou_threshold), np.int64)]
+
+
 def _greedy_blocks(b, area, thr: float) -> list[int]:
     """Greedy pass over a precomputed IoU matrix, 2048 rows at a time (n <= 4096)."""
     import torch

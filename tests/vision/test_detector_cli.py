@@ -60,6 +60,51 @@ def test_any_size_and_aspect_ratio(detector, shape) -> None:
     assert np.all(np.diff(dets.confidence) <= 0)  # highest confidence first
 
 
+needs_openvino_model = pytest.mark.skipif(
+    MODEL.suffix == ".pt" or not MODEL.exists(),
+    reason=f"shipped OpenVINO finder {MODEL} is absent",
+)
+
+
+@needs_openvino_model
+@pytest.mark.parametrize("agnostic", [True, False])
+def test_openvino_finder_gives_ultralytics_boxes(agnostic) -> None:
+    """The finder run without Ultralytics' predictor boxes what the predictor
+    boxes: same letterbox, scores, NMS and scaling, at sizes whose letterbox pads
+    round both ways."""
+    from datasets.scenes import compose_scene
+    from vision.ultralytics_setup import setup
+
+    setup(torch_threads=1)
+    from ultralytics import YOLO
+
+    finder = detector_module.OpenVinoFinder(MODEL, detector_module.IMGSZ)
+    reference = YOLO(str(MODEL), task="detect")
+    boxes = 0
+    for seed, (h, w) in enumerate([(480, 640), (301, 640), (640, 353), (257, 255)]):
+        scene = compose_scene(np.random.default_rng([77, seed]), 640).image
+        frame = np.ascontiguousarray(cv2.resize(scene, (w, h)))
+        xyxy, conf, cls = finder(frame, 0.25, 0.5, 50, agnostic=agnostic)
+        want = reference.predict(
+            frame, imgsz=detector_module.IMGSZ, conf=0.25, iou=0.5, max_det=50,
+            verbose=False, device="cpu", agnostic_nms=agnostic,
+        )[0].boxes
+        assert len(xyxy) == len(want)
+        np.testing.assert_allclose(xyxy, want.xyxy.numpy(), atol=1e-3)
+        np.testing.assert_allclose(conf, want.conf.numpy(), atol=1e-5)
+        assert cls.tolist() == want.cls.numpy().astype(int).tolist()
+        boxes += len(xyxy)
+    assert boxes >= 4  # the scenes hold cards: the comparison compared boxes
+
+
+@needs_openvino_model
+def test_openvino_finder_refuses_another_working_size() -> None:
+    """The shipped export is static (its anchors are constants of its size): a
+    detector asked for another size says so instead of failing inside OpenVINO."""
+    with pytest.raises(ValueError, match="exported at"):
+        detector_module.Detector(imgsz=detector_module.IMGSZ + 64)
+
+
 @needs_model
 def test_rejects_non_images(detector) -> None:
     with pytest.raises(ValueError):

@@ -8,11 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 
-from vision.ultralytics_setup import nms, setup  # noqa: E402
+from vision.ultralytics_setup import nms, nms_numpy, setup  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,6 +51,19 @@ def test_nms_matches_reference(n: int, thr: float) -> None:
     assert got == reference_nms(boxes.tolist(), scores.tolist(), thr)
 
 
+@pytest.mark.parametrize("n,thr", [(0, 0.5), (1, 0.5), (50, 0.3), (400, 0.7)])
+def test_numpy_nms_matches_reference_and_torch(n: int, thr: float) -> None:
+    gen = torch.Generator().manual_seed(n + 1)
+    xy = torch.rand(n, 2, generator=gen) * 200
+    wh = torch.rand(n, 2, generator=gen) * 50 + 1
+    boxes = torch.cat([xy, xy + wh], 1)
+    scores = torch.rand(n, generator=gen)
+    got = nms_numpy(boxes.numpy(), scores.numpy(), thr)
+    assert got.dtype == np.int64
+    assert got.tolist() == reference_nms(boxes.tolist(), scores.tolist(), thr)
+    assert got.tolist() == nms(boxes, scores, thr).tolist()
+
+
 def test_nms_edge_cases() -> None:
     boxes = torch.tensor(
         [[0, 0, 10, 10], [0, 0, 10, 10], [20, 20, 30, 30], [5, 5, 5, 5.0]]
@@ -60,6 +74,8 @@ def test_nms_edge_cases() -> None:
     # IoU exactly at the threshold is kept (torchvision drops only IoU > threshold).
     half = torch.tensor([[0, 0, 10, 10], [0, 0, 10, 5.0]])
     assert nms(half, torch.tensor([0.9, 0.8]), 0.5).tolist() == [0, 1]
+    assert nms_numpy(boxes.numpy(), scores.numpy(), 0.5).tolist() == [1, 3, 2]
+    assert nms_numpy(half.numpy(), np.array([0.9, 0.8]), 0.5).tolist() == [0, 1]
 
 
 def test_torchvision_nms_works_after_setup_and_matches_ultralytics() -> None:
