@@ -94,7 +94,9 @@ def nms(boxes, scores, iou_threshold: float):  # torch tensors in and out
     return order[torch.as_tensor(keep, dtype=torch.long)].to(boxes.device)
 
 
-def nms_numpy(boxes: np.ndarray, scores: np.ndarray, iou_threshold: float) -> np.ndarray:
+def nms_numpy(
+    boxes: np.ndarray, scores: np.ndarray, iou_threshold: float
+) -> np.ndarray:
     """:func:`nms` on NumPy arrays (the runtime's OpenVINO finder has no torch
     tensors): the kept indices (int64), best score first."""
     if not len(boxes):
