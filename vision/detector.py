@@ -5,8 +5,8 @@
     dets = detector.detect(frame_bgr)      # any size, any aspect ratio
     for label, confidence, box in dets: ...
 
-By default it loads ``models/uno-yolo11n_openvino_model`` (OpenVINO, about 3x
-faster than PyTorch on this CPU, run with torch at one thread) and falls back to
+By default it loads ``models/uno-yolo11n_openvino_model`` (the finder's OpenVINO
+export, about 3x faster than PyTorch on this CPU) and falls back to
 ``models/uno-yolo11n.pt``. With the OpenVINO finder, the crop classifier is
 compiled by OpenVINO too when the detector loads (a second or two). The OpenVINO
 finder runs without Ultralytics' predictor (:class:`OpenVinoFinder`: the same

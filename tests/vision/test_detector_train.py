@@ -288,3 +288,15 @@ def test_classifier_recipe_asks_for_every_print_variant(tmp_path, monkeypatch) -
     other = {**small, "ornaments": not shipped, "covered": 0.25, "members": 1}
     train_classifier(tmp_path, 1, other)
     assert asked == [(8, not shipped, 0.25), (8, not shipped, 0.25)]
+
+
+def test_int8_export_script_names_its_missing_package(monkeypatch, capsys) -> None:
+    """``benchmarks/export_int8.py`` (an experiment's export, NNCF not a
+    dependency) says what to install instead of failing inside Ultralytics."""
+    import sys
+
+    from benchmarks.export_int8 import main as export_int8
+
+    monkeypatch.setitem(sys.modules, "nncf", None)  # import nncf -> ImportError
+    assert export_int8(["--out", "unused"]) == 2
+    assert "pip install nncf" in capsys.readouterr().err
