@@ -161,6 +161,9 @@ class PileCard:
     t: float
     wh: tuple[float, float] = (0.0, 0.0)
     track: int = -1  # the track it was read from
+    # The labels its reads could not tell apart when it was taken (within
+    # ``decide_margin`` of the best, the taken one included).
+    torn: frozenset[str] = frozenset()
 
     @property
     def area(self) -> float:
@@ -567,6 +570,30 @@ class PileWatcher:
                 return True
         return False
 
+    def _torn_again(
+        self, label: str, close: frozenset[str], xy: np.ndarray, wh: np.ndarray
+    ) -> bool:
+        """The pile's top card read again, whatever passed over it: it was taken
+        from reads torn between two labels, this card's reads are torn between
+        the same two (this label and the top card's), and it lies and measures
+        as the top card did (``same_spot_mm``). Such reads cannot tell a second
+        card from the first, and a card put down lies visibly elsewhere or reads
+        clearly (a hand passing over the pile leaves the card where it was, and
+        its reads torn as before). A clear read of a new card on the same spot
+        still counts."""
+        if not self.pile:
+            return False
+        top = self.pile[-1]
+        lim = self.config.same_spot_mm
+        return (
+            label != top.label
+            and label in top.torn
+            and top.label in close
+            and float(np.hypot(xy[0] - top.xy[0], xy[1] - top.xy[1])) <= lim
+            and max(abs(float(wh[0]) - top.wh[0]), abs(float(wh[1]) - top.wh[1]))
+            <= lim
+        )
+
     def _lain(self, track: Track, t: float, seconds: float) -> bool:
         """The card has lain still (``move_mm``) and untouched for ``seconds``
         (the window reaches a little further back, so that a frame older than
@@ -687,6 +714,10 @@ class PileWatcher:
                 continue
             scores = label_scores(reads, track.names)
             runner_up, best = np.sort(scores)[-2:]
+            close = frozenset(
+                track.names[int(k)]
+                for k in np.flatnonzero(scores >= best - cfg.decide_margin)
+            )
             if best - runner_up < cfg.decide_margin and not self._lain(
                 track, t, cfg.unsure_s
             ):
@@ -703,6 +734,7 @@ class PileWatcher:
             if (
                 self._same_card(tid, label, track)
                 or self._reread(tid, track, xy, wh)
+                or self._torn_again(label, close, xy, wh)
                 or self._known(label, xy, wh)
             ):
                 continue
@@ -720,6 +752,7 @@ class PileWatcher:
                         t,
                         (float(wh[0]), float(wh[1])),
                         tid,
+                        close if len(close) > 1 else frozenset(),
                     ),
                 )
             )

@@ -194,6 +194,62 @@ def test_reads_that_disagree_wait_up_to_unsure_s_then_take_the_better():
     assert cards == [["red-2"]] and 0.3 <= waited <= 0.7
 
 
+def feed(table: Table, frame: Detections, reaches=()) -> list[dict]:
+    tracked = table.tracker.update(frame, table.t)
+    events = table.plays.update(tracked, table.t, table.tracker.tracks, list(reaches))
+    table.t += 1 / FPS
+    table.events += events
+    return events
+
+
+def torn_card_played() -> Table:
+    """A red 2 the classifier is torn about (against a red reverse), played."""
+    table = Table()
+    table.frames(6, [card("red-7", *PILE)])
+    for k in range(20):
+        feed(table, torn("red-2", "red-reverse", 0.38, 0.33) if k % 2
+             else torn("red-reverse", "red-2", 0.34, 0.36))
+    assert [e["cards"] for e in table.events[1:]] == [["red-2"]]
+    return table
+
+
+def hand_over(table: Table, frames: int = 8) -> None:
+    """A hand passes over the pile: an arm in its zone, the top card touched."""
+    for _ in range(frames):
+        frame = torn("red-2", "red-reverse", 0.30, 0.20)
+        frame.data["touched"][1] = True
+        feed(table, frame, [Reach("B", PILE, 9000.0)])
+
+
+def test_a_torn_card_read_again_after_a_hand_passed_over_it_is_no_new_card():
+    table = torn_card_played()
+    hand_over(table)
+    # the hand is gone, the card lies where it lay, still torn, now the other way
+    for k in range(30):
+        events = feed(table, torn("red-reverse", "red-2", 0.39, 0.37) if k % 3
+                      else torn("red-2", "red-reverse", 0.38, 0.37))
+        assert events == []
+
+
+def test_a_clear_read_on_the_torn_cards_spot_is_a_play():
+    table = torn_card_played()
+    hand_over(table)  # the hand lays a red reverse exactly on the red 2
+    events = []
+    for _ in range(10):
+        events += feed(table, torn("red-reverse", "red-2", 0.92, 0.02))
+    assert [e["cards"] for e in events] == [["red-reverse"]]
+
+
+def test_a_torn_read_of_two_other_labels_on_that_spot_is_a_play():
+    table = torn_card_played()
+    hand_over(table)  # a red 5 or red 6 lands there, the classifier torn on it
+    events = []
+    for k in range(30):
+        events += feed(table, torn("red-5", "red-6", 0.40, 0.36) if k % 2
+                       else torn("red-6", "red-5", 0.37, 0.38))
+    assert [e["cards"] for e in events] in ([["red-5"]], [["red-6"]])
+
+
 def messy_pile() -> Table:
     """A pile whose cards stick out: its boxes span 100 x 120 mm."""
     table = Table()
