@@ -549,22 +549,14 @@ class PileWatcher:
         reads do not reach back to the card's landing, the track must not have
         been disturbed since (``Track.disturbed``: touched, covered or unseen).
         """
-        lim = self.config.same_spot_mm
-
-        def same_place(x: float, y: float, w: float, h: float, c: PileCard) -> bool:
-            return (
-                float(np.hypot(x - c.xy[0], y - c.xy[1])) <= lim
-                and max(abs(w - c.wh[0]), abs(h - c.wh[1])) <= lim
-            )
-
         for c in self.pile:
             if c.track != tid or self._last_reach > c.t:
                 continue
-            if not same_place(*(float(v) for v in (*xy, *wh)), c):
+            if not self._where_it_lay(*(float(v) for v in (*xy, *wh)), c):
                 continue
             if track.history and track.history[0][0] <= c.t:
                 since = [r for r in track.history if r[0] >= c.t]
-                if all(not r[6] and same_place(*r[2:6], c) for r in since):
+                if all(not r[6] and self._where_it_lay(*r[2:6], c) for r in since):
                     return True
             elif track.disturbed <= c.t:
                 return True
@@ -584,14 +576,22 @@ class PileWatcher:
         if not self.pile:
             return False
         top = self.pile[-1]
-        lim = self.config.same_spot_mm
         return (
             label != top.label
             and label in top.torn
             and top.label in close
-            and float(np.hypot(xy[0] - top.xy[0], xy[1] - top.xy[1])) <= lim
-            and max(abs(float(wh[0]) - top.wh[0]), abs(float(wh[1]) - top.wh[1]))
-            <= lim
+            and self._where_it_lay(*(float(v) for v in (*xy, *wh)), top)
+        )
+
+    def _where_it_lay(
+        self, x: float, y: float, w: float, h: float, c: PileCard
+    ) -> bool:
+        """A box (centre, size) that lies and measures as card ``c`` did, within
+        ``same_spot_mm``."""
+        lim = self.config.same_spot_mm
+        return (
+            float(np.hypot(x - c.xy[0], y - c.xy[1])) <= lim
+            and max(abs(w - c.wh[0]), abs(h - c.wh[1])) <= lim
         )
 
     def _lain(self, track: Track, t: float, seconds: float) -> bool:
