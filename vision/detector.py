@@ -338,12 +338,13 @@ class OpenVinoFinder:
         folder: an Ultralytics OpenVINO export (one ``.xml`` with its ``.bin``).
         imgsz: working size; a static export runs at its own size only
             (ValueError otherwise), a dynamic one is fixed to this size.
-        threads: CPU threads for OpenVINO; ``None`` lets its latency hint pick.
+
+    OpenVINO's latency hint picks the threads (every core for one request).
     """
 
     MAX_WH = 7680  # Ultralytics' per-class offset for class-aware NMS
 
-    def __init__(self, folder: Path, imgsz: int, threads: int | None = None) -> None:
+    def __init__(self, folder: Path, imgsz: int) -> None:
         import openvino as ov
 
         xmls = sorted(Path(folder).glob("*.xml"))
@@ -360,10 +361,9 @@ class OpenVinoFinder:
             )
         if shape.is_dynamic:
             model.reshape({model.input(0): [1, 3, imgsz, imgsz]})
-        config = {"PERFORMANCE_HINT": "LATENCY"}
-        if threads:
-            config["INFERENCE_NUM_THREADS"] = int(threads)
-        self.compiled = core.compile_model(model, "CPU", config)
+        self.compiled = core.compile_model(
+            model, "CPU", {"PERFORMANCE_HINT": "LATENCY"}
+        )
         self.request = self.compiled.create_infer_request()
         self.imgsz = int(imgsz)
 
