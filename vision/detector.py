@@ -28,6 +28,7 @@ import numpy as np
 
 from referee.cards import CLASSES
 from vision.detections import Detections
+from vision.ultralytics_setup import nms_numpy
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 PT_NAME = "uno-yolo11n.pt"
@@ -397,8 +398,6 @@ class OpenVinoFinder:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Boxes (N, 4) xyxy in the frame's pixels, scores (N,), class ids (N,),
         best score first."""
-        from vision.ultralytics_setup import nms_numpy
-
         x, (gain_x, gain_y, pad_x, pad_y) = self.letterbox(frame)
         pred = self.request.infer({0: x})[self.compiled.output(0)][0]  # (4 + nc, A)
         scores = pred[4:]
