@@ -15,7 +15,7 @@ Exceptions are for malformed input only, and :func:`replay` turns those into
 from __future__ import annotations
 
 import gc
-from typing import Any, ClassVar, Iterable
+from typing import Any, ClassVar, Iterable, Mapping
 
 from .cards import CardError
 from .log import Event, Header, LogError, TableLog, read_log
@@ -27,14 +27,36 @@ class GameError(ValueError):
 
 
 class Game:
-    """Base class of every game. Subclasses set ``name`` and implement the hooks."""
+    """Base class of every game: dispatch, rulings and views in one shape.
+
+    A subclass sets ``name`` and ``handlers`` (event type -> method name,
+    extended as ``{**Base.handlers, "x": "on_x"}``) and writes one method per
+    event. :meth:`apply` dispatches; an event type the game does not know is
+    an ``info`` ruling (``<prefix>.unknown-event``) that changes nothing. A
+    known event may be refused before its handler runs by :meth:`refusal`
+    (the game is over, the event is out of its phase ...).
+
+    Every ruling is built by :meth:`ruling`, named ``<prefix>.<rule>`` where
+    ``prefix`` is the preset's name (``official``, ``tgus-2``, ``junocos``);
+    the rule names shared by all games are listed in docs/rules.md.
+
+    Views: :meth:`state` is the referee's full view; :meth:`observe` computes
+    what one viewer may see (``None``: the table, what everyone may see; a
+    player's name: that player's view, their own hand too) from the state, in
+    the manner of OpenSpiel's observers; :meth:`public_view` is
+    ``observe(None)``.
+    """
 
     name: ClassVar[str] = ""
     aliases: ClassVar[tuple[str, ...]] = ()
+    #: event type -> name of the method that handles it.
+    handlers: ClassVar[dict[str, str]] = {}
 
     def __init__(self, header: Header):
         self.header = header
         self.players: tuple[str, ...] = header.players
+        #: the first part of every rule name: the preset (``header.rules``).
+        self.prefix: str = header.rules or self.name
 
     # -- presets ---------------------------------------------------------------
     @classmethod
@@ -46,19 +68,62 @@ class Game:
     def handles(cls, rules: str) -> bool:
         return rules in cls.presets()
 
+    # -- rulings ---------------------------------------------------------------
+    def ruling(self, event: int, kind: str, rule: str, text: str, *,
+               player: str | None = None, draw: int | None = None,
+               scores: Mapping[str, int] | None = None, **extra: Any) -> Ruling:
+        """A ruling on the event at line ``event`` under ``<prefix>.<rule>``.
+
+        Args:
+            event: the line number of the event it answers (header = 0).
+            kind: one of :data:`referee.rulings.KINDS`.
+            rule: the rule's name after the preset (``uno-call``, ``deck``).
+            text: one sentence that says why.
+            player: the name of the player who must act, if any.
+            draw: how many cards that player must take.
+            scores: player -> total, on ``round-end`` and ``game-end``.
+            **extra: further fields of the ruling (``ranking`` ...).
+        """
+        return Ruling(event, kind, f"{self.prefix}.{rule}", text, player, draw,
+                      scores, extra)
+
     # -- events ----------------------------------------------------------------
     def apply(self, event: Event) -> list[Ruling]:
         """Apply one event and return the rulings it produced."""
-        raise NotImplementedError
+        method = self.handlers.get(event.type)
+        if method is None:
+            return [self.unknown_event(event)]
+        refused = self.refusal(event)
+        if refused is not None:
+            return [refused]
+        return getattr(self, method)(event)
+
+    def unknown_event(self, event: Event) -> Ruling:
+        """The ruling on an event type this game does not know: it is ignored."""
+        return self.ruling(event.index, "info", "unknown-event",
+                           f"{self.prefix} has no '{event.type}' event, so it was "
+                           "ignored.")
+
+    def refusal(self, event: Event) -> Ruling | None:
+        """A ruling refusing a known event before its handler runs, or None."""
+        return None
 
     # -- views -----------------------------------------------------------------
     def state(self) -> dict[str, Any]:
         """The referee's full view of the state (spec: "Final state" and more)."""
         raise NotImplementedError
 
-    def public_view(self) -> dict[str, Any]:
-        """What may be shown to the players; hides what the game keeps secret."""
+    def observe(self, viewer: str | None = None) -> dict[str, Any]:
+        """What ``viewer`` may see: ``None`` is the table, a name is that player.
+
+        The base game keeps no secret, so every viewer sees :meth:`state`; a
+        game with hidden information builds each view from its state.
+        """
         return self.state()
+
+    def public_view(self) -> dict[str, Any]:
+        """What may be shown to everyone at the table: ``observe(None)``."""
+        return self.observe(None)
 
     @property
     def over(self) -> bool:

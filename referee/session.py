@@ -109,6 +109,10 @@ class Referee:
     def state(self) -> dict[str, Any]:
         return self.game.state()
 
+    def observe(self, viewer: str | None = None) -> dict[str, Any]:
+        """What ``viewer`` may see (``None``: the table); see :meth:`Game.observe`."""
+        return self.game.observe(viewer)
+
     def public_view(self) -> dict[str, Any]:
         return self.game.public_view()
 
