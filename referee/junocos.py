@@ -190,6 +190,11 @@ class Junocos(PhasedGame):
         if player != self.turn:
             text = f"It is {self.turn}'s turn, not {player}'s; {player} takes it back."
             return self.one(event, "illegal", "turn", text, player=player)
+        if not self.full[card]:
+            size = sum(self.full.values())
+            text = (f"{card} is not in the {size}-card junocos deck{note}; take it back "
+                    "and play another card.")
+            return self.one(event, "illegal", "deck", text, player=player)
         why = self._refusal(player, card, source)
         if why:
             text = f"{why}{note}; take it back and play another card."

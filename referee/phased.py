@@ -112,6 +112,20 @@ class PhasedGame(Game):
         """A list holding one ruling (most handlers answer with one)."""
         return [self.rule(event, kind, rule, text, **kw)]
 
+    def off_deck(self, event: Event, cards: list[Card], deck: frozenset[Card],
+                 what: str, player: str | None = None, note: str = "") -> list[Ruling]:
+        """A ``deck`` ruling for the first of ``cards`` not in ``deck``, or [].
+
+        A card of another deck (the 東幻符闘祭 deck's ``red-hit2``, ``counter``)
+        is not counted and the game goes on; ``what`` names the game's deck.
+        """
+        for card in cards:
+            if card not in deck:
+                text = (f"{card} is not in the {self.name} deck ({what}){note}: take "
+                        "it back; it was not counted.")
+                return self.one(event, "illegal", "deck", text, player=player)
+        return []
+
     def who(self, event: Event) -> tuple[str, str]:
         """The acting player and a note for the ruling when the event named nobody."""
         player = event.player

@@ -80,7 +80,10 @@ class NarabeRuno(PhasedGame):
             raise GameError(f"narabe-runo is for 2 to 4 players, not {n}")
         self.options: NarabeOptions = self.options_from(NarabeOptions, header)
         self.hands = {p: self.options.hand_size for p in self.players}
-        deck_size = len(standard_deck(self.options.extra_wilds))
+        cards = standard_deck(self.options.extra_wilds)
+        #: the cards of this game's deck (003: an UNO deck); others are refused
+        self.deck = frozenset(cards)
+        deck_size = len(cards)
         self.pile = deck_size - self.options.hand_size * n
         self.discards = 0
         if header.dealer:
@@ -102,6 +105,9 @@ class NarabeRuno(PhasedGame):
         if self.start is not None:
             text = "The start card is already down; this second one was ignored."
             return self.one(event, "info", "start", text)
+        refused = self._off_deck(event, [card])
+        if refused:
+            return refused
         cell = cell_of(event.get("at", [0, 0]))
         color = event.get("color") if card.is_wild else card.color
         self.start = Placed(cell, card, color)
@@ -172,6 +178,9 @@ class NarabeRuno(PhasedGame):
         if player != self.turn:
             text = f"It is {self.turn}'s turn, not {player}'s; {player} takes it back."
             return self.one(event, "illegal", "turn", text, player=player)
+        refused = self._off_deck(event, [card], player, note)
+        if refused:
+            return refused
         rule, why, matching = self._refusal(card, cell)
         if why:
             text = f"{player}'s {card} cannot go there{note}: {why}; take it back."
@@ -215,6 +224,12 @@ class NarabeRuno(PhasedGame):
             out.append(self.rule(event, "ok", "end-of-play", text))
         return out
 
+    def _off_deck(self, event: Event, cards: list[Card], player: str | None = None,
+                  note: str = "") -> list[Ruling]:
+        what = ("the 112-card UNO deck" if self.options.extra_wilds
+                else "the 108-card UNO deck")
+        return self.off_deck(event, cards, self.deck, what, player, note)
+
     def _owe(self, player: str, count: int) -> int:
         room = self.options.hand_limit - self.hands[player] - self.owed[player]
         take = max(0, min(count, room))
@@ -227,6 +242,9 @@ class NarabeRuno(PhasedGame):
         if player != self.turn:
             text = f"It is {self.turn}'s turn, not {player}'s; {player} takes it back."
             return self.one(event, "illegal", "turn", text, player=player)
+        refused = self._off_deck(event, [card], player, note)
+        if refused:
+            return refused
         self.hands[player] -= 1
         self.discards += 1
         draw = self._owe(player, 1)
@@ -237,7 +255,8 @@ class NarabeRuno(PhasedGame):
     def _on_draw(self, event: Event) -> list[Ruling]:
         player, note = self.who_draws(event, self.owed)
         count = count_of(event)
-        take = min(count, self.owed[player])
+        owed = self.owed[player]
+        take = min(count, owed)
         out: list[Ruling] = []
         if take > self.pile:
             self.pile += self.discards
@@ -249,8 +268,14 @@ class NarabeRuno(PhasedGame):
         self.hands[player] += take
         self.pile -= take
         if take < count:
-            text = (f"{player} may draw only {take} (hand limit "
-                    f"{self.options.hand_limit}){note}; put {count - take} back.")
+            if self.hands[player] >= self.options.hand_limit:
+                why = f"hand limit {self.options.hand_limit}"
+            elif take < owed:
+                why = "the pile and the discards hold no more"
+            else:
+                why = (f"{player} owed {owed or 'no'} card{'s' * (owed != 1)} for "
+                       "the last play or discard")
+            text = f"{player} may draw only {take} ({why}){note}; put {count - take} back."
             return out + self.one(event, "illegal", "draw", text, player=player)
         return out + self.one(event, "ok", "draw", f"{player} drew {take}{note}.")
 
@@ -258,6 +283,9 @@ class NarabeRuno(PhasedGame):
     def _on_reveal(self, event: Event) -> list[Ruling]:
         player, _ = self.who(event)
         cards = cards_of(event)
+        refused = self._off_deck(event, cards, player)
+        if refused:
+            return refused
         if player in self.revealed or len(cards) != self.captured[player]:
             text = (f"{player} captured {self.captured[player]} score cards and shows "
                     "them once; show exactly those.")
@@ -268,6 +296,9 @@ class NarabeRuno(PhasedGame):
     def _on_score_draw(self, event: Event) -> list[Ruling]:
         player, _ = self.who(event)
         cards = cards_of(event)
+        refused = self._off_deck(event, cards, player)
+        if refused:
+            return refused
         shown = self.revealed.get(player, [])
         if missing_draws(shown, self.picks[player], len(cards)) <= 0:
             text = (f"{player} has no shown Draw score card that draws {len(cards)}; "

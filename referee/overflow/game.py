@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import COLORS, Card
+from ..cards import ACTIONS, COLORS, NUMBERS, Card
 from ..game import GameError, register
 from ..log import Event, Header
 from ..rulings import Ruling
@@ -29,6 +29,11 @@ from ..phased import PhasedGame, card_of, cards_of, count_of
 LIMIT_VALUES = ("reverse", "0", "1", "2", "3")
 #: Play cards: 108 less 4 Wild Draw Fours and the 20 limit-deck cards.
 PLAY_CARDS = 84
+#: The cards of overflow's deck (004): the four colours and four Wilds, the Wild
+#: Draw Fours removed. A card of any other deck is refused (rule ``deck``).
+DECK = frozenset(Card(color, value) for color in COLORS
+                 for value in (*NUMBERS, *ACTIONS)) | {Card(None, "wild")}
+DECK_TEXT = "the four colours and four Wilds, no Wild Draw Four"
 
 
 @dataclass(frozen=True)
@@ -125,6 +130,10 @@ class Overflow(PhasedGame):
     def _on_limit_break(self, event: Event) -> list[Ruling]:
         player, note = self.who(event)
         card = card_of(event) if event.get("card") is not None else None
+        refused = self.off_deck(event, [card] if card else [], DECK, DECK_TEXT, player,
+                                note)
+        if refused:
+            return refused
         if player in self.face_down:
             text = f"{player} already has a face-down card this round; take it back."
             return self.one(event, "illegal", "limit-break", text, player=player)
@@ -159,6 +168,9 @@ class Overflow(PhasedGame):
         cards = cards_of(event)
         size = self.options.hand_size - 1
         why = ""
+        refused = self.off_deck(event, cards, DECK, DECK_TEXT, player, note)
+        if player == self.turn and refused:
+            return refused
         if player != self.turn:
             why = f"it is {self.turn}'s turn"
         elif self.bonus_this_turn:
@@ -189,10 +201,9 @@ class Overflow(PhasedGame):
             text = (f"It is {self.turn}'s turn to insert, not {player}'s; {player} "
                     "takes the card back.")
             return self.one(event, "illegal", "turn", text, player=player)
-        if card.value == "wild-draw4":
-            text = ("Wild Draw Fours are not used in overflow; take it back and insert "
-                    "another card.")
-            return self.one(event, "illegal", "insert", text, player=player)
+        refused = self.off_deck(event, [card], DECK, DECK_TEXT, player, note)
+        if refused:
+            return refused
         if self.hands[player] <= 0:
             text = f"{player} has no card in hand to insert; draw first."
             return self.one(event, "illegal", "insert", text, player=player)
@@ -243,6 +254,9 @@ class Overflow(PhasedGame):
         if not isinstance(raw, list) or len(raw) != 1:
             raise GameError("'reveal' needs the face-down card as 'card' or 'cards'")
         card = Card.from_label(raw[0])
+        refused = self.off_deck(event, [card], DECK, DECK_TEXT, player)
+        if refused:
+            return refused
         if self.phase == "limit" and self.rounds and not self.limit_cards:
             # a reveal of the round just judged from the logged face-down cards
             was = self.rounds[-1]["face_down"].get(player)

@@ -70,6 +70,13 @@ def _check(
         return None
     if player != t.turn:
         return "turn", f"it is {t.turn}'s turn, not {player}'s"
+    if player in t.all_hit_open and o.rank(eff) > 0:
+        # 000 §T2: All Hit+2 answers no draw card, and precedence forbids the
+        # reverse: a share is drawn or bounced with a Counter, never passed on.
+        return "precedence", (
+            f"{player} owes a share of the All Hit+2, which only "
+            f"{answers(game, o.rank(ALL_HIT2))} may answer; draw the 2 first"
+        )
     if t.chain is not None:
         rank = o.rank(eff)
         if rank == 0 or rank < t.chain.rank or eff == ALL_HIT2:

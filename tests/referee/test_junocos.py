@@ -316,3 +316,15 @@ def test_options_change_the_length_of_the_game():
     assert len(res.game.state()["rounds"]) == 3 and res.game.over
     assert [r.rule for r in res.rulings].count("junocos.game-over") > 0
     assert run([], players=["A", "B"]).game is None  # 3 or 4 players
+
+
+def test_a_card_outside_the_junocos_deck_is_named_as_such():
+    # 002: the 3-player deck is Skip, 0-6 and two 7s a colour; no Draw Two, no 9.
+    for card in ("red-draw2", "red-9", "red-hit2"):
+        res = run(drafted() + [play("A", card)])
+        last = res.rulings[-1]
+        assert (last.ruling, last.rule) == ("illegal", "junocos.deck")
+        assert "not in the 40-card junocos deck" in last.text
+        assert "already face up" not in last.text
+    res = run(drafted() + [play("A", "red-draw2"), play("A", "red-4")])
+    assert res.rulings[-1].ruling == "ok"

@@ -156,7 +156,7 @@ def test_resolve_card_gamble_cannot_be_all_hit2():
 def test_the_example_of_the_events_doc_replays_as_described():
     from pathlib import Path
 
-    doc = Path(__file__).resolve().parents[2] / "docs" / "events-tgus-t.md"
+    doc = Path(__file__).resolve().parents[3] / "docs" / "events-tgus-t.md"
     block = doc.read_text(encoding="utf-8").split("## Example")[1]
     lines = block.split("```json")[1].split("```")[0].strip().splitlines()
     log = read_log(lines)

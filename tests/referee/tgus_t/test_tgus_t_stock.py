@@ -183,3 +183,27 @@ def test_leftover_report_with_a_number_card_shown_forces_nothing():
     report = {"type": "picture-leftover", "player": "B", "cards": ["red-3", "wild"]}
     state, by = run("tgus-t1", [report])
     assert by[2][0].ruling == "info" and state["owed"] == {}
+
+
+def test_t2_an_all_hit2_share_cannot_be_answered_with_a_hit2():
+    # 000 §T2: Hit+2 cannot answer All Hit+2 (precedence); only a Counter may.
+    events = [
+        play("A", "gamble", effect="all-hit2", color="red"),
+        play("B", "red-hit2"),
+        play("B", "counter"),
+    ]
+    state, by = run("tgus-t2", events, hand_size=2)
+    assert rules_of(by[3]) == [("illegal", "precedence")]
+    assert "Counter" in by[3][0].text and by[3][0].player == "B"
+    assert rules_of(by[4])[0] == ("ok", "counter")
+    assert state["owed"] == {"A": 2, "C": 2} and state["pending_draw"] == 0
+
+
+def test_t2_after_drawing_the_share_a_hit2_is_an_ordinary_play():
+    events = [
+        play("A", "gamble", effect="all-hit2", color="red"),
+        draw("B", 2),
+        play("B", "red-hit2"),
+    ]
+    state, by = run("tgus-t2", events, hand_size=2)
+    assert by[4][0].ruling == "pending" and state["pending_draw"] == 2

@@ -37,7 +37,7 @@ def test_deck_has_the_documented_counts():
 def test_documented_deck_table_matches_the_code():
     from pathlib import Path
 
-    doc = Path(__file__).resolve().parents[2] / "docs" / "cards-tgus-t.md"
+    doc = Path(__file__).resolve().parents[3] / "docs" / "cards-tgus-t.md"
     text = doc.read_text(encoding="utf-8")
     for label, count in deck_counts().items():
         if "-" in label and label.split("-", 1)[0] in (

@@ -274,7 +274,7 @@ def test_a_draw_naming_nobody_is_the_player_who_owes():
 
 
 def test_cli_replay_with_vision_positions(tmp_path, capsys):
-    from referee.cli import main as cli_main
+    from tableref.cli import main as cli_main
 
     head = {"type": "game", "game": "narabe-runo", "rules": "narabe-runo",
             "players": ["A", "B"]}
@@ -288,3 +288,24 @@ def test_cli_replay_with_vision_positions(tmp_path, capsys):
     rulings = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert [r["rule"] for r in rulings][-1] == "narabe-runo.capture"
     assert json.loads((tmp_path / "s.json").read_text())["captured"] == {"A": 0, "B": 1}
+
+
+def test_an_extra_draw_names_what_was_owed_not_the_hand_limit():
+    # A holds 2 after a play and owes 1; drawing 2 is refused because only 1 is owed.
+    res = run(setup() + [play("A", "red-6", [1, 0]), draw("A", 2)])
+    assert last(res).ruling == "illegal" and last(res).rule == "narabe-runo.draw"
+    assert "hand limit" not in last(res).text and "owed 1 card" in last(res).text
+    assert res.game.state()["hand_counts"]["A"] == 3
+
+
+def test_cards_of_another_deck_are_refused_and_the_game_goes_on():
+    # 003 plays with an UNO deck: 東幻符闘祭 cards (red-hit2, counter) are no cards.
+    for card in ("red-hit2", "counter"):
+        res = run(setup() + [play("A", card, [1, 0])])
+        assert (last(res).ruling, last(res).rule) == ("illegal", "narabe-runo.deck")
+        assert res.game.state()["hand_counts"]["A"] == 3
+        assert res.game.state()["branches"] == []
+    res = run(setup() + [play("A", "counter", [1, 0]), play("A", "red-6", [1, 0])])
+    assert last(res).ruling == "ok" and res.game.state()["turn"] == "B"
+    res = run(setup() + [{"type": "discard", "player": "A", "card": "red-hit2"}])
+    assert last(res).rule == "narabe-runo.deck"

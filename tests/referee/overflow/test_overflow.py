@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from referee.cards import COLORS
-from referee.cli import main as cli_main
+from tableref.cli import main as cli_main
 from referee.game import replay
 
 PLAYERS = ["A", "B", "C"]
@@ -329,3 +329,22 @@ def test_refill_draw_logged_after_the_judgement_still_counts():
     res = run(events)
     assert res.rulings[-1].ruling == "ok"
     assert res.game.state()["hand_counts"] == {"A": 5, "B": 5, "C": 5}
+
+
+def test_cards_of_another_deck_are_refused_and_the_game_goes_on():
+    # 004: the four colours and four Wilds, Draw Fours removed; a 東幻符闘祭 card
+    # (red-hit2, counter) is no card of overflow.
+    res = run(limits() + breaks() + [{"type": "insert", "player": "A",
+                                      "card": "red-hit2"}])
+    last = res.rulings[-1]
+    assert (last.ruling, last.rule) == ("illegal", "overflow.deck")
+    assert res.game.state()["box"] == [] and res.game.state()["turn"] == "A"
+    res = run(limits() + breaks() + ins("A", "counter") + ins("A", "red-7"))
+    assert by_event(res, 8)[0].rule == "overflow.deck"
+    assert [b["card"] for b in res.game.state()["box"]] == ["red-7"]
+    res = run(limits() + breaks(("counter", "yellow-5", "blue-5")))
+    assert by_event(res, 5)[0].rule == "overflow.deck"
+    assert res.game.state()["face_down_placed"] == ["B", "C"]
+    res = run(limits() + breaks() + [{"type": "insert", "player": "A",
+                                      "card": "wild-draw4"}])
+    assert res.rulings[-1].rule == "overflow.deck"
