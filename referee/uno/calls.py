@@ -213,6 +213,8 @@ class CallsMixin:
             if s.discard < 1 and s.top is not None and s.draw_pile:
                 s.draw_pile, s.discard = s.draw_pile - 1, 1  # reshuffled meanwhile
             s.turn = p
+            s.wild_player = rec.prev_wild_player
+            s.wd4_returned = p
             s.called[p] = False
             s.catchable.pop(p, None)
             text = (
@@ -226,16 +228,50 @@ class CallsMixin:
         return [self.ruling(ev.index, "penalty", "wd4-challenge", text, p, 4)]
 
     def on_color(self: "UnoGame", ev: Event) -> list[Ruling]:
-        """Project event ``{"type": "color", "color": "blue"}``: a wild's colour."""
+        """Project event ``{"type": "color", "color": "blue"}``: a wild's colour.
+
+        001: the player who plays the Wild names the colour, once. A colour
+        event without a player is taken as theirs; one from another player, or
+        a second naming, is refused and the colour named first stays.
+        """
         s = self.s
         color = self.color_of(ev)
         if color is None:
             raise GameError("a color event needs a 'color'")
+        top = s.top
+        if (top is not None and top.is_wild and s.round_winner is not None
+                and s.phase in ("scoring", "setup")):
+            return [self.ruling(
+                ev.index, "info", "wild",
+                f"{color.capitalize()} is noted for the {card_name(top)} that won "
+                f"round {s.round}, but no colour is needed once the round is won, so "
+                "it changes nothing.")]
         in_play = s.phase in ("turn", "drawn", "challenge")
-        if s.top is None or not s.top.is_wild or not in_play:
+        if top is None or not top.is_wild or not in_play:
             return [self.ruling(
                 ev.index, "info", "wild",
                 f"No wild card is on top, so naming {color} has no effect.")]
+        owner = s.wild_player
+        p, _ = self.who(ev, owner)
+        if owner is not None and p != owner:
+            stays = f"stays {s.color}" if s.color else "is still to be named by them"
+            return [self.ruling(
+                ev.index, "illegal", "wild",
+                f"Only {self.nm(owner)}, who played the {card_name(top)}, names its "
+                f"colour, so {self.nm(p)}'s {color} is refused and the colour "
+                f"{stays}.")]
+        if s.color is not None:
+            named = (f"{self.nm(owner)} already named {s.color}" if owner is not None
+                     else f"The colour {s.color} was already named")
+            if color == s.color:
+                return [self.ruling(
+                    ev.index, "info", "wild",
+                    f"{named} for the {card_name(top)}; naming it again changes "
+                    "nothing.")]
+            return [self.ruling(
+                ev.index, "illegal", "wild",
+                f"{named} for the {card_name(top)}, so naming {color} now is refused "
+                f"and the colour stays {s.color}.")]
         s.color = color
         return [self.ruling(ev.index, "ok", "wild",
-                            f"The colour of the {card_name(s.top)} is {color}.")]
+                            f"The colour of the {card_name(top)} is {color}.")]

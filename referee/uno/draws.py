@@ -155,6 +155,7 @@ class DrawsMixin:
         if s.phase == "drawn":
             out = self.close_windows(ev.index, p, played=False)
             s.turn, s.phase, s.drawn_card = s.step(p, 1), "turn", None
+            s.wd4_returned = None
             return out + [self.ruling(ev.index, "ok", "pass",
                                       f"{self.nm(p)} passes after drawing{note}; it is "
                                       f"{self.nm(s.turn)}'s turn.")]

@@ -202,7 +202,7 @@ class UnoGame(TgusMixin, TurnsMixin, CallsMixin, ScoringMixin, Game):
             s.turn = s.dealer
             text = f"{r}: dealer {dealer} plays first and play goes counter-clockwise."
         elif card.is_wild:
-            s.turn, s.color = left, color
+            s.turn, s.color, s.wild_player = left, color, left
             named = f" and names {color}" if color else " and names the colour"
             text = f"{r}: {self.nm(left)}, left of dealer {dealer}, plays first{named}."
         else:

@@ -249,7 +249,8 @@ class Simulator:
         s = self.game.s
         return [c for c in self.hands[p]
                 if first_card_problem(c, s.top, s.color, s.pending, s.pending_kind,
-                                      self.o) is None]
+                                      self.o) is None
+                and not (c.value == "wild-draw4" and s.wd4_returned == p)]
 
     def group(self, p: int, first: Card) -> list[Card]:
         """``first`` plus the cards it may go down with (multi-play)."""
@@ -294,6 +295,9 @@ class Simulator:
 
     def act(self, p: int) -> None:
         s, o, rng = self.game.s, self.o, self.rng
+        if s.owed[p]:  # a debt is drawn before anything else (001: before going out)
+            self.pay(p, s.owed[p])
+            return
         if s.pending:
             rec = s.wd4
             if rec and rec.challengeable and rec.victim == p and rng.random() < 0.35:

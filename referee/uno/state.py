@@ -38,6 +38,7 @@ class Wd4Record:
     prev_pending_kind: str | None
     challengeable: bool
     count_after: int = -1  # the player's hand count right after the play
+    prev_wild_player: int | None = None  # who named the colour of ``prev_top``
 
 
 @dataclass
@@ -74,6 +75,8 @@ class UnoState:
     challenger: int | None = None
     winner: int | None = None
     out: set[int] = field(default_factory=set)  # out of the round (tgus play_to_last)
+    wild_player: int | None = None  # who names the colour of the wild on top (001)
+    wd4_returned: int | None = None  # holds a Wild Draw Four found guilty: plays another
     start_sizes: list[int] | None = None  # per-player hands of the next deal (tgus)
 
     def __post_init__(self) -> None:
@@ -133,6 +136,8 @@ class UnoState:
         self.secret_reveal = {}
         self.wd4 = None
         self.challenger = None
+        self.wild_player = None
+        self.wd4_returned = None
 
     def take_from_pile(self, count: int) -> int:
         """Remove up to ``count`` cards from the pile, reshuffling the discards in.

@@ -109,6 +109,12 @@ class TurnsMixin(DrawsMixin):
                     ev.index, "illegal", "drawn-card",
                     "After drawing, only the card just drawn may be played, so "
                     f"{back()}.", p)]
+        if s.wd4_returned == p and cards[0].value == "wild-draw4":
+            return out + [self.ruling(
+                ev.index, "illegal", "wd4-challenge",
+                f"{name}'s Wild Draw Four was found guilty and went back to the hand, "
+                f"so {name} must play another card now, not a Wild Draw Four; "
+                f"{back()}.", p)]
         problem = first_card_problem(
             cards[0], s.top, s.color, s.pending, s.pending_kind, o)
         if problem:
@@ -126,6 +132,11 @@ class TurnsMixin(DrawsMixin):
                 f"{back()}.", p)]
         left = s.hand_counts[p] - len(cards)
         if left == 0:
+            if s.owed[p]:
+                return out + [self.ruling(
+                    ev.index, "illegal", "going-out",
+                    f"{name} still owes {cards_n(s.owed[p])} and must draw them before "
+                    f"going out, so {back()}.", p, s.owed[p])]
             if not o.out_on_action and cards[-1].is_action:
                 return out + [self.ruling(
                     ev.index, "illegal", "going-out",
@@ -151,7 +162,9 @@ class TurnsMixin(DrawsMixin):
         last = cards[-1]
         s.top = last
         s.color = last.color or color
-        s.phase, s.drawn_card, s.wd4 = "turn", None, None
+        prev_wild = s.wild_player
+        s.wild_player = p if last.is_wild else None
+        s.phase, s.drawn_card, s.wd4, s.wd4_returned = "turn", None, None, None
         count = s.hand_counts[p]
         if count == 1 and not s.called[p]:
             s.catchable[p] = ev.index
@@ -170,7 +183,7 @@ class TurnsMixin(DrawsMixin):
             s.wd4 = Wd4Record(p, s.turn, len(cards), *prev,
                               challengeable=o.challenge and not (
                                   prev[3] and prev[4] == "wild-draw4"),
-                              count_after=count)
+                              count_after=count, prev_wild_player=prev_wild)
         rule = "jump-in" if jump else (
             "stacking" if prev[3] and s.pending else _RULE_OF.get(last.value, "match"))
         if s.pending:
@@ -243,10 +256,13 @@ class TurnsMixin(DrawsMixin):
         victim = None
         if s.pending:
             victim = s.turn
+            before = s.owed[victim]
             s.owed[victim] += s.pending
-            tail = (
-                f"{self.nm(victim)} still draws {s.pending} (they count in the "
-                f"score), then {tail}")
+            more = (f" ({s.pending} for the {card_name(s.top)} and {before} owed "
+                    "before, all counting in the score)" if before
+                    else " (they count in the score)")
+            tail = (f"{self.nm(victim)} still draws {s.owed[victim]}{more}, then "
+                    f"{tail}")
         s.pending, s.pending_kind = 0, None
         name = self.nm(p)
         return [self.ruling(

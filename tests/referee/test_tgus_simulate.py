@@ -56,7 +56,7 @@ MUST = {
 @pytest.mark.parametrize("rules", sorted(MUST))
 def test_random_playouts_of_each_tgus_preset(rules):
     seen: Counter[str] = Counter()
-    for seed in range(6):
+    for seed in range(8):
         for players in (2, 3, 4, 6):
             sim = simulate_tgus(seed * 10 + players, players, rules, {"rounds": 2})
             assert sim.game.s.phase == "over", (rules, seed, players, len(sim.events))
