@@ -47,6 +47,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         SSE_SECONDS=300.0,
         VIDEO_FPS=10.0,
         VIDEO_SECONDS=4 * 3600.0,
+        VIDEO_IDLE=30.0,  # seconds without a new frame before a video stream ends
         EVIDENCE_DIRS=[os.path.join(app.instance_path, "evidence")],
         CALIBRATION=None,
         JSON_SORT_KEYS=False,

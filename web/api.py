@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
 from .memstore import game_list
-from .security import require_token
+from .security import has_token, require_token
 from .table import game_presets, get_table
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -56,7 +56,10 @@ def public():
 
 @bp.get("/rulings")
 def rulings():
-    """Every ruling of the current game, or those after index ``since``."""
+    """Every ruling of the current game, or those after index ``since``.
+
+    Without the token, the texts are those of the table view (no hidden card).
+    """
     since = request.args.get("since", "-1")
     try:
         since_i = int(since)
@@ -65,7 +68,11 @@ def rulings():
     return jsonify(
         {
             "game": get_table().gid,
-            "rulings": [r for r in get_table().rulings() if r["index"] > since_i],
+            "rulings": [
+                r
+                for r in get_table().rulings(public=not has_token())
+                if r["index"] > since_i
+            ],
         }
     )
 
@@ -212,6 +219,7 @@ def stream():
     """Server-sent events: rulings, corrections, pauses and new games, with ids."""
     table = get_table()
     last = _last_id()
+    public = not has_token()  # the table view's texts: no hidden card
     heartbeat = float(current_app.config["SSE_HEARTBEAT"])
     deadline = time.monotonic() + float(current_app.config["SSE_SECONDS"])
 
@@ -219,7 +227,7 @@ def stream():
         nonlocal last
         yield "retry: 2000\n: connected\n\n"
         while time.monotonic() < deadline:
-            messages = table.messages_after(last, heartbeat)
+            messages = table.messages_after(last, heartbeat, public=public)
             if not messages:
                 yield ": heartbeat\n\n"
                 continue

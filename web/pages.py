@@ -8,6 +8,8 @@ stream says something changed, so every user string is escaped in one place.
 from __future__ import annotations
 
 import json
+import select
+import socket
 import time
 from pathlib import Path
 from typing import Any
@@ -31,6 +33,8 @@ from .table import game_presets, get_table
 bp = Blueprint("pages", __name__)
 
 PARTIALS = ("state", "rulings", "events", "scores", "change", "camera_status")
+REFEREE_PARTIALS = ("events", "change")  # the event log and corrections: token only
+PUBLIC_PARTIALS = tuple(n for n in PARTIALS if n not in REFEREE_PARTIALS)
 SHOWN = {
     "game",
     "rules",
@@ -90,6 +94,7 @@ def context(view: str) -> dict[str, Any]:
         "directions": DIRECTIONS,
         "colors": COLORS,
         "players": list(header.get("players") or []),
+        "video": has_token(),  # the camera's picture is the referee's
     }
 
 
@@ -125,11 +130,14 @@ def scores():
 @bp.get("/partials")
 def partials():
     """Server-rendered fragments of a page, ``{name: html}``, for the live refresh."""
-    names = request.args.get("names", ",".join(PARTIALS)).split(",")
+    view = _view()
+    shown = PARTIALS if view == "referee" else PUBLIC_PARTIALS
+    names = request.args.get("names", ",".join(shown)).split(",")
     unknown = [n for n in names if n not in PARTIALS]
     if unknown:
         abort(404, f"no fragment {unknown[0][:40]!r}; fragments: {', '.join(PARTIALS)}")
-    view = _view()
+    if any(n in REFEREE_PARTIALS for n in names):
+        require_token()
     ctx = context(view)
     return jsonify({name: render_template(f"_{name}.html", **ctx) for name in names})
 
@@ -154,7 +162,8 @@ def setup():
 
 @bp.get("/frame.jpg")
 def frame():
-    """The latest camera frame with the pipeline's overlays."""
+    """The latest camera frame with the pipeline's overlays (token only)."""
+    require_token()
     cam = get_table().camera
     jpeg = cam.jpeg() if cam else None
     if jpeg is None:
@@ -164,19 +173,32 @@ def frame():
 
 @bp.get("/video.mjpeg")
 def video():
-    """The camera as MJPEG (multipart/x-mixed-replace) from the latest frames."""
+    """The camera as MJPEG (multipart/x-mixed-replace) from the latest frames.
+
+    Token only. The stream ends when the client hangs up (checked between
+    frames, so a camera without frames does not keep a thread), after
+    ``VIDEO_IDLE`` seconds without a new frame (the page then asks again) and
+    after ``VIDEO_SECONDS`` in all.
+    """
+    require_token()
     cam = get_table().camera
     if cam is None or (cam.jpeg() is None and getattr(cam, "pipeline", None) is None):
         abort(404, "the camera is not available")
     period = 1.0 / float(current_app.config["VIDEO_FPS"])
+    idle = float(current_app.config.get("VIDEO_IDLE", 30.0))
     deadline = time.monotonic() + float(current_app.config["VIDEO_SECONDS"])
+    sock = request.environ.get("werkzeug.socket")
 
     def generate():
         last = None
-        while time.monotonic() < deadline:
+        seen = time.monotonic()
+        while True:
+            now = time.monotonic()
+            if now >= deadline or now - seen > idle or _hung_up(sock):
+                return
             jpeg = cam.jpeg()
             if jpeg is not None and jpeg is not last:
-                last = jpeg
+                last, seen = jpeg, now
                 yield (
                     b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
                     + str(len(jpeg)).encode()
@@ -193,9 +215,21 @@ def video():
     )
 
 
+def _hung_up(sock: Any) -> bool:
+    """True once the client of a streamed response has closed its connection."""
+    if sock is None:  # not served by werkzeug (a test client): rely on the limits
+        return False
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+        return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):  # closed or reset
+        return True
+
+
 @bp.get("/evidence/<int:line>")
 def evidence(line: int):
     """The camera frame an event was seen in (only from the evidence folders)."""
+    require_token()
     snap = get_table().snapshot(public=False)
     events = snap.get("events") or []
     if not 1 <= line <= len(events):

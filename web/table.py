@@ -24,6 +24,7 @@ from referee.log import Header, LogError
 from referee.session import Change, Referee
 
 from .events import check_event, check_header
+from .privacy import public_change, public_rulings
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +69,11 @@ class Table:
         self.paused = False
         self.dropped = 0  # camera/voice events ignored while paused
         self.last_change: dict[str, Any] | None = None
-        self.feed: deque[tuple[int, str, dict[str, Any]]] = deque(maxlen=FEED_SIZE)
+        self.last_change_public: dict[str, Any] | None = None  # no hidden card
+        # (id, kind, data, the data as the table view may see it)
+        self.feed: deque[tuple[int, str, dict[str, Any], dict[str, Any]]] = deque(
+            maxlen=FEED_SIZE
+        )
         # Feed ids start from the clock so that they never repeat across restarts
         # of the server: a page reconnecting with an old Last-Event-ID always
         # gets a reset instead of silently missing what happened in between.
@@ -77,17 +82,23 @@ class Table:
         self.finished: set[int] = set()
 
     # -- the feed ---------------------------------------------------------------
-    def _announce(self, kind: str, data: dict[str, Any]) -> None:
+    def _announce(
+        self, kind: str, data: dict[str, Any], public: dict[str, Any] | None = None
+    ) -> None:
+        """Put a message on the feed; ``public`` is what the table view may see."""
         self.seq += 1
-        self.feed.append((self.seq, kind, data))
+        self.feed.append((self.seq, kind, data, data if public is None else public))
         self.changed.notify_all()
 
-    def messages_after(self, last: int, timeout: float) -> list[tuple[int, str, dict]]:
+    def messages_after(
+        self, last: int, timeout: float, public: bool = False
+    ) -> list[tuple[int, str, dict]]:
         """Feed messages with an id above ``last``, waiting up to ``timeout`` for one.
 
         A client whose ``last`` has already left the feed, or comes from another
         run of the server, gets one ``reset`` message alone: it reloads the state
-        and goes on from the reset's id.
+        and goes on from the reset's id. With ``public`` the messages are those
+        the table view may see (no hidden card in a ruling's text).
         """
         with self.lock:
             reset = [(self.seq, "reset", {"game": self.gid})]
@@ -98,7 +109,11 @@ class Table:
                 return reset
             if not self.feed or self.feed[-1][0] <= last:
                 self.changed.wait(timeout)
-            return [m for m in self.feed if m[0] > last]
+            return [
+                (seq, kind, shown if public else data)
+                for seq, kind, data, shown in self.feed
+                if seq > last
+            ]
 
     # -- games ------------------------------------------------------------------
     def _referee(self) -> Referee:
@@ -122,6 +137,7 @@ class Table:
                 gid = int(self.store.create_game(referee.header.to_dict()))
             self.gid, self.referee = gid, referee
             self.paused, self.dropped, self.last_change = False, 0, None
+            self.last_change_public = None
             self._announce("game", {"game": gid})
             return gid
 
@@ -151,6 +167,7 @@ class Table:
                     continue  # the store only holds checked events; be tolerant anyway
             self.gid, self.referee = int(gid), referee
             self.paused, self.dropped, self.last_change = False, 0, None
+            self.last_change_public = None
             self._announce("game", {"game": self.gid})
             return True
 
@@ -182,8 +199,9 @@ class Table:
                 ) from exc
             start = len(referee.rulings) - len(new)
             out = [self._ruling(r, start + i) for i, r in enumerate(new)]
-            for item in out:
-                self._announce("ruling", item)
+            shown = public_rulings(out, referee.events, referee.public_view)
+            for item, public in zip(out, shown):
+                self._announce("ruling", item, public)
             if not out:
                 self._announce("event", {"line": line})
             self._finish_if_over()
@@ -236,8 +254,12 @@ class Table:
                 "removed": [r.to_dict() for r in change.removed],
                 "added": [r.to_dict() for r in change.added],
             }
+            after = self._referee()
             self.last_change = result
-            self._announce("change", result)
+            self.last_change_public = public_change(
+                result, before, after.events, after.public_view
+            )
+            self._announce("change", result, self.last_change_public)
             self._finish_if_over()
             return result
 
@@ -321,11 +343,16 @@ class Table:
         item["index"] = index
         return item
 
-    def rulings(self) -> list[dict[str, Any]]:
+    def rulings(self, public: bool = False) -> list[dict[str, Any]]:
+        """Every ruling of the game; with ``public`` as the table view may see them."""
         with self.lock:
             if self.referee is None:
                 return []
-            return [self._ruling(r, i) for i, r in enumerate(self.referee.rulings)]
+            out = [self._ruling(r, i) for i, r in enumerate(self.referee.rulings)]
+            if public:
+                referee = self.referee
+                return public_rulings(out, referee.events, referee.public_view)
+            return out
 
     def snapshot(self, public: bool) -> dict[str, Any]:
         """Everything a page shows, read under the lock: state, rulings, events."""
@@ -334,15 +361,19 @@ class Table:
                 return {"game": None}
             referee = self.referee
             state = referee.public_view() if public else referee.state()
+            events = [dict(e) for e in referee.events]
+            rulings = [self._ruling(r, i) for i, r in enumerate(referee.rulings)]
+            if public:  # the table view: no event log, no hidden card in a text
+                rulings = public_rulings(rulings, events, state)
             return {
                 "game": self.gid,
                 "header": referee.header.to_dict(),
                 "state": state,
-                "rulings": self.rulings(),
-                "events": [dict(e) for e in referee.events],
+                "rulings": rulings,
+                "events": [] if public else events,
                 "paused": self.paused,
                 "dropped": self.dropped,
-                "last_change": self.last_change,
+                "last_change": self.last_change_public if public else self.last_change,
                 "seq": self.seq,
             }
 

@@ -151,7 +151,10 @@ document.addEventListener("submit", (ev) => {
 
 const video = document.getElementById("video");
 if (video) {
-  video.addEventListener("error", () => { video.hidden = true; });  // no frame (yet)
+  // No frame (yet), or the stream ended after a while without frames: ask again.
+  const again = () => { video.src = `/video.mjpeg?t=${Date.now()}`; };
+  video.addEventListener("error", () => { video.hidden = true; setTimeout(again, 5000); });
+  video.addEventListener("load", () => { video.hidden = false; });
 }
 if (document.querySelector("[data-poll]")) {
   setInterval(() => refresh("[data-poll]"), 5000);  // camera status has no SSE message
