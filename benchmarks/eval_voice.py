@@ -19,7 +19,7 @@ Every keyword hit is recorded once with its measurements (``gates=False``), and
 every window score of the neural spotter once; each threshold setting is then
 applied to the same hits and scores, so the sweeps cost nothing.
 
-This is held-out data for the neural spotter: ``voice/train.py`` trains on other
+This is held-out data for the neural spotter: ``training/voice/`` trains on other
 espeak-ng voices and variants (en-gb-scotland, en-gb-x-gbclan, en-gb-x-gbcwmd,
 en-029, en-us-nyc, es, it, pt, ... with variants m1, f1, klatt, ...; never the
 voices of EN_VOICES and JA_VOICES below: the Japanese base voice ``ja`` is

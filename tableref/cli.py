@@ -1,9 +1,11 @@
 """The ``tableref`` command line.
 
-Each subcommand lives in the package it belongs to, as a pair of functions
-``<name>_arguments(parser)`` and ``<name>(args) -> int`` in the module named in
-:data:`COMMANDS`. Only the module of the subcommand being run is imported, so
-``tableref replay`` never loads torch or OpenCV.
+Each subcommand is a pair of functions ``<name>_arguments(parser)`` and
+``<name>(args) -> int`` in the module named in :data:`COMMANDS`: the referee's
+own in this package, the camera's, page's, voice's, data sets' and training's in
+the package they drive. Only the module of the subcommand being run is imported,
+so ``tableref replay`` never loads torch or OpenCV
+(``tests/tableref/test_cli.py`` checks it).
 """
 
 from __future__ import annotations
@@ -12,30 +14,35 @@ import argparse
 import importlib
 import sys
 
+_GAME = "tableref.game_commands"
+_STORE = "tableref.store_commands"
+_VISION = "vision.commands"
+_TRAINING = "training.commands"
+
 # name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "replay": ("referee.commands", "replay a table log and print the rulings as JSON lines"),
-    "rules": ("referee.commands", "list rule presets and options, or show one preset"),
-    "demo": ("vision.commands", "run the referee on the bundled demo table"),
+    "replay": (_GAME, "replay a table log and print the rulings as JSON lines"),
+    "rules": (_GAME, "list rule presets and options, or show one preset"),
+    "demo": (_VISION, "run the referee on the bundled demo table"),
     "synth": ("datasets.commands", "render synthetic table scenes for training"),
-    "train": ("vision.detector_cli", "train the card detector from synthetic data"),
-    "detect": ("vision.detector_cli", "detect cards in images, one JSON line per image"),
-    "evaluate": ("vision.detector_cli", "measure the detector on real and synthetic images"),
-    "markers": ("vision.commands", "write a printable sheet of ArUco calibration markers"),
-    "calibrate": ("vision.commands", "calibrate the table geometry from a camera frame"),
-    "watch": ("vision.commands", "referee a live table from a camera or video (headless)"),
+    "train": (_TRAINING, "train the card detector or crop classifier"),
+    "detect": ("vision.detector_cli", "detect cards in images, one JSON line each"),
+    "evaluate": (_TRAINING, "measure the detector on real and synthetic images"),
+    "markers": (_VISION, "write a printable sheet of ArUco calibration markers"),
+    "calibrate": (_VISION, "calibrate the table geometry from a camera frame"),
+    "watch": (_VISION, "referee a live table from a camera or video (headless)"),
     "serve": ("web.commands", "serve the referee's page (live table, rulings, scores)"),
     "listen": ("voice.commands", "listen for UNO calls on a microphone or audio file"),
-    "history": ("referee.store_cli", "list stored games, or show one game's rulings"),
-    "export": ("referee.store_cli", "export a stored game as a table log"),
-    "import": ("referee.store_cli", "import a table log into the game store"),
+    "history": (_STORE, "list stored games, or show one game's rulings"),
+    "export": (_STORE, "export a stored game as a table log"),
+    "import": (_STORE, "import a table log into the game store"),
 }
 
 
 def _usage() -> str:
     width = max(len(n) for n in COMMANDS)
     lines = ["usage: tableref COMMAND [ARGS...]", "", "commands:"]
-    lines += [f"  {name.ljust(width)}  {help_}" for name, (_, help_) in COMMANDS.items()]
+    lines += [f"  {name.ljust(width)}  {text}" for name, (_, text) in COMMANDS.items()]
     lines += ["", "Run 'tableref COMMAND --help' for a command's arguments."]
     return "\n".join(lines)
 
@@ -56,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
         add_arguments = getattr(module, f"{name}_arguments")
         run = getattr(module, name.replace("-", "_") if name != "import" else "import_")
     except (ImportError, AttributeError) as exc:
-        print(f"tableref {name}: not available in this installation ({exc})", file=sys.stderr)
+        print(f"tableref {name}: not available in this installation ({exc})",
+              file=sys.stderr)
         return 2
     parser = argparse.ArgumentParser(prog=f"tableref {name}", description=help_)
     add_arguments(parser)

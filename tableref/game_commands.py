@@ -1,4 +1,9 @@
-"""Referee subcommands: ``replay`` and ``rules`` (``demo`` lives in ``vision.commands``)."""
+"""The referee's subcommands ``replay`` and ``rules``.
+
+``demo`` lives in ``vision.commands``.
+
+Both import only :mod:`referee`, which is pure Python.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from .game import replay as replay_log
-
-DEMO_LOG = Path(__file__).resolve().parent / "data" / "demo-game.jsonl"
+from referee.game import replay as replay_log
 
 
 def replay_arguments(p: argparse.ArgumentParser) -> None:
@@ -44,12 +47,13 @@ def replay(args: argparse.Namespace) -> int:
 
 
 def rules_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("name", nargs="?", help="a preset (official, tgus-1 ...) or game name")
+    p.add_argument("name", nargs="?",
+                   help="a preset (official, tgus-1 ...) or game name")
 
 
 def rules(args: argparse.Namespace) -> int:
     """List presets and options, or show one preset's options and their sources."""
-    from .presets_doc import describe, overview
+    from referee.presets_doc import describe, overview
 
     if args.name is None:
         print(overview())

@@ -1,4 +1,4 @@
-"""Store subcommands: ``history``, ``export``, ``import``."""
+"""The game store's subcommands: ``history``, ``export``, ``import``."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import sys
 import time
 from pathlib import Path
 
-from .game import replay
-from .store import GameStore, StoreError, default_db_path
+from referee.game import replay
+from referee.store import GameStore, StoreError, default_db_path
 
 
 def _db_argument(p: argparse.ArgumentParser) -> None:
@@ -21,7 +21,8 @@ def _open(args: argparse.Namespace) -> GameStore:
 
 
 def history_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("game", nargs="?", type=int, help="a game id: step through its rulings")
+    p.add_argument("game", nargs="?", type=int,
+                   help="a game id: step through its rulings")
     _db_argument(p)
 
 
@@ -88,7 +89,8 @@ def import_(args: argparse.Namespace) -> int:
         if args.log == "-":
             lines = sys.stdin.read().splitlines()
         else:
-            lines = Path(args.log).read_text(encoding="utf-8", errors="replace").splitlines()
+            text = Path(args.log).read_text(encoding="utf-8", errors="replace")
+            lines = text.splitlines()
         gid, skipped = _open(args).import_log(lines)
     except (OSError, StoreError) as exc:
         print(f"tableref import: {exc}", file=sys.stderr)

@@ -3,7 +3,7 @@
 A small 1-D convolutional network (depthwise-separable blocks along time, the 40
 log-mel bands as channels, about 30 k parameters) looks at the last second of audio
 and says how likely it holds a whole call word said as a call. It was trained here on
-espeak-ng speech mixed with table noise (``python -m voice.train``; recipe and
+espeak-ng speech mixed with table noise (``python -m training.voice``; recipe and
 numbers in ``models/VOICE_MODEL_CARD.md``) and ships as ``models/uno-kws.pt``.
 
 Streaming (:class:`NeuralSpotter`): the last :data:`WINDOW_FRAMES` frames are scored
@@ -164,7 +164,7 @@ class KwsModel:
         self.path = Path(path) if path is not None else DEFAULT_MODEL
         if not self.path.is_file():
             raise ModelError(f"keyword model not found: {self.path} "
-                             "(train one with 'python -m voice.train')")
+                             "(train one with 'python -m training.voice')")
         try:
             blob = torch.load(self.path, map_location="cpu", weights_only=True)
             meta = blob["meta"]

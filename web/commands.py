@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from referee.commands import DEMO_LOG
+from referee.data import DEMO_LOG
 
 from .camera import Camera, LogPlayer, bundled_demo, read_demo_log
 from .security import LOOPBACK

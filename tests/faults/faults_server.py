@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
 START_TIMEOUT = 60.0  # seconds for ``tableref serve`` to print its URL
 
@@ -75,8 +74,8 @@ class Server:
 
     def start(self, timeout: float = START_TIMEOUT) -> "Server":
         """Start the process and wait (bounded) for it to print its URL."""
-        env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
-        cmd = [sys.executable, "-m", "referee.cli", "serve", "--host", HOST,
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        cmd = [sys.executable, "-m", "tableref", "serve", "--host", HOST,
                "--port", "0", "--db", str(self.db), "--demo-log", *self.extra]
         self.started_at = time.monotonic()
         self.proc = subprocess.Popen(

@@ -14,12 +14,12 @@ import os
 import subprocess
 import sys
 
-from faults_server import ROOT, Server, clean_replay, event_stream, export_lines, normal
+from faults_server import Server, clean_replay, event_stream, export_lines, normal
 
 
 def _tableref(*argv: str, cwd) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "referee.cli", *argv], cwd=cwd,
+    env = dict(os.environ)
+    return subprocess.run([sys.executable, "-m", "tableref", *argv], cwd=cwd,
                           env=env, capture_output=True, text=True, timeout=60)
 
 

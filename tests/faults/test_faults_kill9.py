@@ -18,7 +18,7 @@ import sys
 
 import pytest
 
-from faults_server import ROOT, Server, create_game, event_stream, kill_cycles
+from faults_server import Server, create_game, event_stream, kill_cycles
 
 KILLS = 3
 
@@ -63,9 +63,9 @@ def test_restart_resumes_the_same_game_not_a_new_one(tmp_path):
     finally:
         server.stop()
     # the killed session's game is in the history, open, with every event
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ)
     done = subprocess.run(
-        [sys.executable, "-m", "referee.cli", "history", "--db", str(db)],
+        [sys.executable, "-m", "tableref", "history", "--db", str(db)],
         env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert f"#{gid}" in done.stdout and f"{len(events)} events  open" in done.stdout

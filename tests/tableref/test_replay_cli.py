@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from referee.cli import main
-from referee.commands import DEMO_LOG
+from tableref.cli import main
+from referee.data import DEMO_LOG
 
 LOG = [{"type": "game", "game": "uno", "rules": "official", "players": ["A", "B"],
         "dealer": "B", "options": {"rounds": 1}},
@@ -58,7 +58,7 @@ def test_replay_missing_file(tmp_path, capsys):
 def test_replay_as_a_subprocess(tmp_path):
     log = write_log(tmp_path)
     out = subprocess.run(
-        [sys.executable, "-m", "referee.cli", "replay", "-"], input=log.read_text(),
+        [sys.executable, "-m", "tableref", "replay", "-"], input=log.read_text(),
         capture_output=True, text=True, timeout=60, check=True)
     assert json.loads(out.stdout.splitlines()[-1])["ruling"] == "ok"
 

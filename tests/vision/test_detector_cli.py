@@ -11,7 +11,7 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 
 from referee.cards import CLASSES  # noqa: E402
-from referee.cli import main  # noqa: E402
+from tableref.cli import main  # noqa: E402
 from vision import detector as detector_module  # noqa: E402
 from vision.detections import Detections  # noqa: E402
 

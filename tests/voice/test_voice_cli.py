@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.cli import main
+from tableref.cli import main
 from voice import audio
 from voice.audio import Microphone
 

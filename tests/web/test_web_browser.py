@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(
 )
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-from referee.commands import DEMO_LOG  # noqa: E402
+from referee.data import DEMO_LOG  # noqa: E402
 from referee.game import replay  # noqa: E402
 from web import create_app  # noqa: E402
 from web.camera import LogPlayer, read_demo_log  # noqa: E402

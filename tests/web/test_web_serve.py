@@ -11,7 +11,6 @@ import threading
 import time
 import types
 import urllib.request
-from pathlib import Path
 
 import pytest
 from webtest_game import PLAYERS, header
@@ -19,7 +18,6 @@ from webtest_game import PLAYERS, header
 from web.camera import Camera, LogPlayer, read_demo_log
 from web.commands import _header, is_loopback, serve_arguments
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def parse(*argv):
@@ -83,12 +81,12 @@ def test_loopback_detection(host, loop):
 
 
 def start_serve(tmp_path, *extra):
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
         [
             sys.executable,
             "-m",
-            "referee.cli",
+            "tableref",
             "serve",
             "--port",
             "0",
@@ -142,7 +140,7 @@ def stop(proc):
 
 
 def test_serve_replays_the_demo_to_the_end(tmp_path):
-    from referee.commands import DEMO_LOG
+    from referee.data import DEMO_LOG
 
     header_, events = read_demo_log(DEMO_LOG)
     proc, url, lines = start_serve(tmp_path, "--demo-log")
@@ -371,12 +369,12 @@ def test_serve_says_so_when_the_port_is_taken(tmp_path):
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        env = dict(os.environ)
         done = subprocess.run(
             [
                 sys.executable,
                 "-m",
-                "referee.cli",
+                "tableref",
                 "serve",
                 "--demo-log",
                 "--port",
