@@ -8,11 +8,13 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
+from .events import EventError, text_only
 from .memstore import game_list
 from .security import has_token, require_token
 from .table import game_presets, get_table
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+SCAN_REFUSED = ("error", "ended", "unavailable")  # camera states with no frames to come
 
 
 def _no_constant(name: str) -> Any:
@@ -25,11 +27,16 @@ def body() -> Any:
     if not raw.strip():
         abort(400, "the request body is empty; send a JSON object")
     try:
-        return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+        obj = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except UnicodeDecodeError:
         abort(400, "the request body is not UTF-8 text")
     except (ValueError, RecursionError) as exc:
         abort(400, f"the request body is not valid JSON ({exc.__class__.__name__})")
+    try:
+        text_only(obj, "the request body")
+    except EventError as exc:
+        abort(400, exc.message)
+    return obj
 
 
 def _object() -> dict[str, Any]:
@@ -200,6 +207,10 @@ def scan():
     pipeline = getattr(cam, "pipeline", None)
     if pipeline is None or not hasattr(pipeline, "set_scan"):
         abort(409, "no camera pipeline is running to scan the hands")
+    status = cam.status() if hasattr(cam, "status") else {}
+    if status.get("state") in SCAN_REFUSED:
+        why = status.get("message") or status.get("state")
+        abort(409, f"the camera cannot scan the hands: {why}")
     pipeline.set_scan(on)
     return jsonify({"scan": on})
 

@@ -42,6 +42,23 @@ class EventError(ValueError):
         self.message = message
 
 
+def text_only(obj: Any, what: str) -> None:
+    """Refuse a lone UTF-16 surrogate (JSON's ``"\\ud800"``) anywhere in ``obj``.
+
+    Such a string is no text: it cannot be written as UTF-8, so a stored one
+    would break every page that shows it.
+    """
+    try:
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise EventError(
+            f"{what} contains a lone UTF-16 surrogate (such as \\ud800), which is "
+            "not a character; send proper Unicode text"
+        ) from None
+    except (TypeError, ValueError):
+        return  # not JSON data: the other checks say what is wrong
+
+
 def _text(value: Any, name: str) -> str:
     if not isinstance(value, str):
         raise EventError(f"'{name}' must be a string, got {type(value).__name__}")
@@ -68,6 +85,7 @@ def check_event(obj: Any) -> dict[str, Any]:
         raise EventError(f"an event must be a JSON object, got {type(obj).__name__}")
     if len(obj) > MAX_FIELDS:
         raise EventError(f"an event may have at most {MAX_FIELDS} fields")
+    text_only(obj, "the event")
     event = dict(obj)
     kind = event.get("type")
     if not isinstance(kind, str) or not kind.strip():
@@ -114,6 +132,7 @@ def check_header(obj: Any) -> dict[str, Any]:
         raise EventError(
             f"a game header must be a JSON object, got {type(obj).__name__}"
         )
+    text_only(obj, "the game header")
     header = dict(obj)
     header["type"] = "game"
     for name in ("game", "rules", "dealer"):
