@@ -1,12 +1,12 @@
 """Milliseconds per frame of the runtime card detector (goal: <= 10 ms at the
 working size, 256).
 
-    .venv/bin/python benchmarks/bench_detector.py [--runs 200] [--model FOLDER]
+    .venv/bin/python -m benchmarks.bench_detector [--runs 200] [--model FOLDER]
 
 Times ``Detector.detect`` (letterbox, inference, NMS, boxes back in the frame's
 pixels, the classifier naming each box) on one 640x480 synthetic table frame,
 batch 1, after a warm-up, for the shipped OpenVINO export (or ``--model``, e.g.
-an INT8 export from ``benchmarks/export_int8.py``) and the PyTorch weights (torch
+an INT8 export from ``python -m benchmarks.export_int8``) and the PyTorch weights (torch
 at 2 threads).
 Prints the median and the 90th percentile. Each backend runs in its own process
 so thread settings do not leak between them.
@@ -21,9 +21,6 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 
 def frame_640x480():

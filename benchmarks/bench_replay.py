@@ -11,7 +11,7 @@ process (``time.process_time``). On a shared, loaded machine the CPU-second
 figure is the comparable one (the wall clock also counts time the scheduler
 gave to other jobs); the goal is read against it.
 
-    .venv/bin/python benchmarks/bench_replay.py [--events 200000] [--players 4]
+    .venv/bin/python -m benchmarks.bench_replay [--events 200000] [--players 4]
         [--rules official|tgus-1|tgus-2|tgus-3]
 """
 
@@ -25,15 +25,12 @@ import os
 import platform
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from referee.commands import _write_replay  # noqa: E402
-from referee.game import apply_safely, new_game, replay  # noqa: E402
-from referee.log import read_log  # noqa: E402
-from referee.uno.simulate import simulate  # noqa: E402
-from referee.uno.tgus_simulate import simulate_tgus  # noqa: E402
+from referee.game import apply_safely, new_game, replay
+from referee.log import read_log
+from referee.uno.simulate import simulate
+from referee.uno.tgus_simulate import simulate_tgus
+from tableref.game_commands import _write_replay
 
 
 def main(argv: list[str] | None = None) -> int:

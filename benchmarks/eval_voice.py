@@ -30,10 +30,10 @@ TALK_*, CONFUSABLE); its threshold was tuned on its own validation streams.
 
 Usage::
 
-    .venv/bin/python benchmarks/eval_voice.py            # ~1 h of negatives
-    .venv/bin/python benchmarks/eval_voice.py --quick    # a smaller run
+    .venv/bin/python -m benchmarks.eval_voice            # ~1 h of negatives
+    .venv/bin/python -m benchmarks.eval_voice --quick    # a smaller run
     # two models on the same audio, without the (slow) keyword search:
-    .venv/bin/python benchmarks/eval_voice.py --no-search \
+    .venv/bin/python -m benchmarks.eval_voice --no-search \
         --model models/uno-kws.pt --model /tmp/kws2/uno-kws.pt
 
 Needs the Debian packages espeak-ng and sox.
@@ -56,12 +56,10 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from voice.audio import RATE, to_pcm16  # noqa: E402
-from voice.kws import (KwsConfig, KwsModel, ModelError,  # noqa: E402
+from voice.audio import RATE, to_pcm16
+from voice.kws import (KwsConfig, KwsModel, ModelError,
                        NeuralSpotter, replay)
-from voice.spotter import Detection, PhoneticSpotter, SpotterConfig  # noqa: E402
+from voice.spotter import Detection, PhoneticSpotter, SpotterConfig
 
 EN_VOICES = ["en", "en-us", "en-gb-x-rp", "en+f3", "en+m3", "en-us+f2", "en+f4"]
 JA_VOICES = ["ja", "ja+f2", "ja+m3", "ja+f4"]

@@ -1,11 +1,11 @@
 """Make an INT8 OpenVINO export of the shipped card finder, to measure it.
 
     .venv/bin/pip install nncf==3.4.0       # not a dependency of tableref
-    .venv/bin/python benchmarks/export_int8.py --out /tmp/int8
+    .venv/bin/python -m benchmarks.export_int8 --out /tmp/int8
     M=/tmp/int8/uno-yolo11n_int8_openvino_model
-    .venv/bin/python benchmarks/eval_detector.py --model $M
-    .venv/bin/python benchmarks/bench_detector.py --model $M
-    .venv/bin/python benchmarks/eval_pipeline.py --detector model --seed 54 --fps 15 \\
+    .venv/bin/python -m benchmarks.eval_detector --model $M
+    .venv/bin/python -m benchmarks.bench_detector --model $M
+    .venv/bin/python -m benchmarks.eval_pipeline --detector model --seed 54 --fps 15 \\
         --model $M
 
 Ultralytics' OpenVINO export with NNCF's post-training quantisation (mixed preset;
@@ -14,8 +14,7 @@ of the finder's own synthetic training set (158 rendered images, no real photo;
 rendered under ``--data-root`` first if missing). The calibration loader's order
 draws from the global generators, which this script seeds: unseeded, two exports
 of the same weights differed by up to 0.048 in box scores; seeded, they are the
-same bytes. Tried and not shipped (``models/MODEL_CARD.md``, session 9): about
-0.7 ms a frame faster, but three of the 26 rendered camera-pipeline runs went wrong.
+same bytes. Tried and not shipped: ``models/MODEL_CARD.md`` gives the measurements.
 """
 
 from __future__ import annotations
@@ -27,8 +26,6 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -49,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     from vision.detector import IMGSZ, MODEL_DIR, PT_NAME
-    from vision.detector_cli import RECIPE, recipe_data
+    from training.detector import RECIPE, recipe_data
     from vision.ultralytics_setup import setup
 
     stage = RECIPE["stages"][-1]

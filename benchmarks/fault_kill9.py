@@ -11,7 +11,9 @@ Prints kills, events acknowledged, events lost (must be 0) and the resume time
 (ms from process start to the first good ``/api/state`` answer). Exit status 1
 if anything was lost or a restart did not match a clean replay.
 
-    .venv/bin/python benchmarks/fault_kill9.py [--kills 50] [--seed 1] [--undo-every 4]
+    .venv/bin/python -m benchmarks.fault_kill9 [--kills 50] [--seed 1] [--undo-every 4]
+
+The server harness is the fault tests' (``tests/faults/faults_server.py``).
 """
 
 from __future__ import annotations
@@ -24,11 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "faults")]
-
-from faults_server import KillReport, event_stream, kill_cycles  # noqa: E402
-from faults_sse import percentile  # noqa: E402
+from tests.faults.faults_server import KillReport, event_stream, kill_cycles
+from tests.faults.faults_sse import percentile
 
 
 def main(argv: list[str] | None = None) -> int:

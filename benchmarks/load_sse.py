@@ -7,7 +7,9 @@ the moment the POST is sent to the moment a viewer has parsed the first
 message about that event) as p50/p95/max ms over every viewer and event, and
 whether every viewer received every ruling, in order. Exit status 1 if not.
 
-    .venv/bin/python benchmarks/load_sse.py [--viewers 16] [--events 200] [--rate 20]
+    .venv/bin/python -m benchmarks.load_sse [--viewers 16] [--events 200] [--rate 20]
+
+The server harness and viewers are the fault tests' (``tests/faults/``).
 """
 
 from __future__ import annotations
@@ -18,11 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "faults")]
-
-from faults_server import Server, create_game, event_stream  # noqa: E402
-from faults_sse import load, percentile  # noqa: E402
+from tests.faults.faults_server import Server, create_game, event_stream
+from tests.faults.faults_sse import load, percentile
 
 
 def main(argv: list[str] | None = None) -> int:

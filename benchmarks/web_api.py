@@ -1,7 +1,9 @@
-"""Page throughput: events/s through POST /api/events (durable GameStore, real uno engine)
-and the delay from an append to its SSE message reaching a waiting client."""
-import sys, tempfile, threading, time, json, http.client
-sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))
+"""Page throughput: events/s through POST /api/events (durable GameStore, real uno
+engine) and the delay from an append to its SSE message reaching a waiting client.
+
+    .venv/bin/python -m benchmarks.web_api
+"""
+import tempfile, threading, time, http.client
 from werkzeug.serving import make_server
 from web import create_app
 

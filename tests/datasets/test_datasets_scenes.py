@@ -10,7 +10,7 @@ from datasets.cards import CARD_ASPECT
 from datasets.commands import label_lines, write_dataset
 from datasets.scenes import compose_scene, compose_single
 from referee.cards import CLASSES
-from referee.cli import main
+from tableref.cli import main
 
 
 def test_same_seed_same_scene_and_different_seeds_differ() -> None:

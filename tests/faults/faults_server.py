@@ -3,7 +3,7 @@
 Everything stays on 127.0.0.1, every wait has a timeout, and a started server
 is always stopped (``Server.stop`` / ``Server.kill9``) by its caller's
 ``finally``. Used by ``tests/faults/`` and ``benchmarks/fault_kill9.py`` /
-``benchmarks/load_sse.py`` (which put this folder on ``sys.path``).
+``benchmarks/load_sse.py`` (which import it as ``tests.faults.faults_server``).
 """
 
 from __future__ import annotations

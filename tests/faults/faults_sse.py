@@ -12,9 +12,18 @@ import socket
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from faults_server import HOST, Server
+HOST = "127.0.0.1"  # where faults_server.Server listens
+
+
+class Served(Protocol):
+    """What :func:`load` needs of a running server (``faults_server.Server``)."""
+
+    port: int
+
+    def request(self, method: str, path: str, body: Any = None,
+                timeout: float = 10.0) -> tuple[int, Any]: ...
 
 
 @dataclass
@@ -119,7 +128,7 @@ def message_line(msg: Message) -> int | None:
     return None
 
 
-def load(server: Server, events: list[dict[str, Any]], viewers: int, rate: float | None,
+def load(server: Served, events: list[dict[str, Any]], viewers: int, rate: float | None,
          timeout: float = 60.0) -> dict[str, Any]:
     """Open ``viewers`` streams, POST ``events`` at ``rate``/s, collect what they got.
 

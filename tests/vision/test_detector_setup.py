@@ -15,7 +15,6 @@ torch = pytest.importorskip("torch")
 
 from vision.ultralytics_setup import nms, nms_numpy, setup  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def reference_nms(
@@ -109,7 +108,6 @@ def refuse(*args, **kwargs):
 socket.socket.connect = refuse
 socket.create_connection = refuse
 socket.getaddrinfo = refuse
-sys.path.insert(0, sys.argv[1])
 from vision.ultralytics_setup import setup
 setup()
 import torchvision
@@ -127,7 +125,7 @@ def test_setup_makes_no_network_attempt(tmp_path) -> None:
     env = dict(os.environ, HOME=str(tmp_path), YOLO_CONFIG_DIR=str(tmp_path / "yolo"))
     env.pop("YOLO_OFFLINE", None)
     out = subprocess.run(
-        [sys.executable, "-c", PROBE, str(ROOT)],
+        [sys.executable, "-c", PROBE],
         env=env,
         cwd=tmp_path,
         capture_output=True,
