@@ -7,6 +7,7 @@ import ipaddress
 import json
 import logging
 import secrets
+import socket
 import sys
 import threading
 import time
@@ -209,6 +210,33 @@ def _demo_fallback(
     threading.Thread(target=run, name="demo-fallback", daemon=True).start()
 
 
+# Documentation addresses (RFC 5737, RFC 3849): a UDP socket "connected" to one
+# tells which local address the system would route from; connect() sends nothing.
+ROUTE_PROBE = {socket.AF_INET: "192.0.2.1", socket.AF_INET6: "2001:db8::1"}
+
+
+def reachable_host(host: str) -> str:
+    """An address other machines can open for a server bound to ``host``.
+
+    A wildcard bind (``0.0.0.0``, ``::``) gives this machine's LAN address (the
+    source address of its route out, found without sending anything), else
+    its host name; any other address is itself.
+    """
+    if host not in ("0.0.0.0", "::", ""):
+        return host
+    family = socket.AF_INET6 if host == "::" else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect((ROUTE_PROBE[family], 9))
+            address = str(probe.getsockname()[0])
+        ip = ipaddress.ip_address(address.split("%")[0])
+        if not ip.is_unspecified and not ip.is_loopback:
+            return address
+    except (OSError, ValueError):  # no route out (an offline machine)
+        pass
+    return socket.gethostname() or "localhost"
+
+
 def serve(args: argparse.Namespace) -> int:
     """Start the pipeline, the referee and the page; print the URL; serve until ^C."""
     from werkzeug.serving import make_server
@@ -295,7 +323,8 @@ def serve(args: argparse.Namespace) -> int:
         )
         camera.stop.set()
         return 2
-    host = args.host if ":" not in args.host else f"[{args.host}]"
+    host = reachable_host(args.host)
+    host = host if ":" not in host else f"[{host.split('%')[0]}]"
     url = f"http://{host}:{server.server_port}/"
     if token:
         url += f"?token={token}"

@@ -7,8 +7,12 @@
   never grants) and, where the browser names an
   ``Origin`` or ``Referer``, it must be this server.
 - With ``TOKEN`` set (``tableref serve`` sets it when bound to an address other
-  than loopback), control actions and the referee's view need the token: the
-  ``X-Tableref-Token`` header, or the cookie set by opening ``/?token=...``.
+  than loopback), control actions, the referee's view, the event log and the
+  camera need the token: the ``X-Tableref-Token`` header, or the cookie set by
+  opening ``/?token=...`` once. That first visit answers with a redirect to
+  the same address without the token (so it stays out of the history, the
+  bookmarks and the access log, where it is masked); a token in a query string
+  is never a credential by itself.
 - Errors are JSON ``{"error", "message", "status"}`` under ``/api`` and a short
   page elsewhere; never a traceback.
 """
@@ -17,9 +21,19 @@ from __future__ import annotations
 
 import hmac
 import logging
-from urllib.parse import urlsplit
+import re
+from urllib.parse import urlencode, urlsplit
 
-from flask import Flask, Response, abort, current_app, jsonify, render_template, request
+from flask import (
+    Flask,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+)
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .events import EventError
@@ -38,13 +52,45 @@ def has_token() -> bool:
     token = current_app.config.get("TOKEN")
     if not token:
         return True
-    given = (
-        request.headers.get(TOKEN_HEADER)
-        or request.cookies.get(TOKEN_COOKIE)
-        or (request.args.get("token") if request.method == "GET" else None)
-        or ""
+    given = request.headers.get(TOKEN_HEADER) or request.cookies.get(TOKEN_COOKIE) or ""
+    return _is_token(given)
+
+
+def _is_token(given: str) -> bool:
+    token = current_app.config.get("TOKEN")
+    return bool(token) and hmac.compare_digest(
+        given.encode("utf-8", "replace"), str(token).encode("utf-8", "replace")
     )
-    return hmac.compare_digest(given.encode(), str(token).encode())
+
+
+def _token_visit() -> Response:
+    """``?token=...``: the cookie (if it is the token) and the same URL without it."""
+    given = request.args.get("token", "")
+    rest = [(k, v) for k, v in request.args.items(multi=True) if k != "token"]
+    target = request.path + ("?" + urlencode(rest) if rest else "")
+    resp = redirect(target, 303)
+    resp.headers["Cache-Control"] = "no-store"
+    if _is_token(given):
+        resp.set_cookie(
+            TOKEN_COOKIE, given, httponly=True, samesite="Strict", path="/"
+        )
+    return resp
+
+
+class RedactToken(logging.Filter):
+    """Masks ``token=...`` in log lines (werkzeug's access log shows each URL)."""
+
+    pattern = re.compile(r"(\btoken=)[^&\s\"']+")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = self.pattern.sub(r"\1***", record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                self.pattern.sub(r"\1***", a) if isinstance(a, str) else a
+                for a in record.args
+            )
+        return True
 
 
 def require_token() -> None:
@@ -58,19 +104,29 @@ def require_token() -> None:
 
 
 def _same_origin(url: str) -> bool:
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # not a URL at all
+        return False
     return f"{parts.scheme}://{parts.netloc}" == request.host_url.rstrip("/")
 
 
-def _guard() -> None:
+def _guard() -> Response | None:
     allowed = current_app.config.get("ALLOWED_HOSTS")
-    if allowed and (urlsplit("//" + request.host).hostname or "") not in allowed:
+    try:
+        hostname = urlsplit("//" + request.host).hostname or ""
+    except ValueError:  # an unparsable Host header (a bad port, brackets ...)
+        hostname = None
+    if allowed and hostname not in allowed:
         abort(
             400,
-            f"unknown Host {request.host!r}; open the address 'tableref serve' printed",
+            f"unknown Host {request.host[:80]!r}; open the address 'tableref serve' "
+            "printed",
         )
+    if request.method in ("GET", "HEAD") and "token" in request.args:
+        return _token_visit()
     if request.method not in UNSAFE:
-        return
+        return None
     origin = request.headers.get("Origin")
     referer = request.headers.get("Referer")
     if origin is not None and not _same_origin(origin):
@@ -80,6 +136,7 @@ def _guard() -> None:
     if request.method != "DELETE" and request.mimetype != "application/json":
         abort(415, "send the request body as JSON (Content-Type: application/json)")
     require_token()
+    return None
 
 
 def _error(exc: HTTPException) -> Response | tuple:
@@ -97,12 +154,12 @@ def init_app(app: Flask) -> None:
     """Install the guards and the error handlers."""
     app.before_request(_guard)
 
+    access = logging.getLogger("werkzeug")
+    if not any(isinstance(f, RedactToken) for f in access.filters):
+        access.addFilter(RedactToken())
+
     @app.after_request
-    def _token_cookie(resp: Response) -> Response:
-        token = current_app.config.get("TOKEN")
-        given = request.args.get("token")
-        if token and given and hmac.compare_digest(given.encode(), str(token).encode()):
-            resp.set_cookie(TOKEN_COOKIE, given, httponly=True, samesite="Strict")
+    def _headers(resp: Response) -> Response:
         resp.headers.setdefault("X-Content-Type-Options", "nosniff")
         resp.headers.setdefault("X-Frame-Options", "DENY")
         resp.headers.setdefault("Referrer-Policy", "same-origin")
