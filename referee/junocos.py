@@ -84,6 +84,8 @@ class Junocos(PhasedGame):
     """Junocos (002): must-follow tricks, trump drafted from face-up cards."""
 
     name = "junocos"
+    handlers = {**PhasedGame.handlers, "deal": "on_deal", "take": "on_take",
+                "play": "on_play"}
     PHASES = {"deal": ("deal",), "take": ("take",), "play": ("play",)}
 
     @classmethod
@@ -120,7 +122,7 @@ class Junocos(PhasedGame):
         self.revokes: list[dict[str, Any]] = []
 
     # -- deal and draft ---------------------------------------------------------
-    def _on_deal(self, event: Event) -> list[Ruling]:
+    def on_deal(self, event: Event) -> list[Ruling]:
         row, aside = cards_of(event), cards_of(event, "aside", required=False)
         why = ""
         if len(row) != self.row_size:
@@ -132,36 +134,37 @@ class Junocos(PhasedGame):
             extra = ", ".join(c.label for c in Counter(row + aside) - self.full)
             why = f"{extra} is not in the {sum(self.full.values())}-card deck"
         if why:
-            return self.one(event, "illegal", "deal", f"Deal again: {why}.")
+            return [self.ruling(event.index, "illegal", "deal", f"Deal again: {why}.")]
         self.row, self.aside = row, aside
         self.seen.update(row + aside)
         self.hands = {p: HAND for p in self.players}
         self.phase = "take"
         text = (f"{len(row)} cards are face up and everyone holds {HAND}; "
                 f"{self.start} takes the first card.")
-        return self.one(event, "ok", "deal", text)
+        return [self.ruling(event.index, "ok", "deal", text)]
 
-    def _on_take(self, event: Event) -> list[Ruling]:
+    def on_take(self, event: Event) -> list[Ruling]:
         player, note = self.who(event)
         card = card_of(event)
         if player != self.turn:
             text = (f"It is {self.turn}'s turn to take a card, not {player}'s; put it "
                     "back.")
-            return self.one(event, "illegal", "draft", text, player=player)
+            return [self.ruling(event.index, "illegal", "draft", text, player=player)]
         if card not in self.row:
             text = f"{card} is not among the face-up cards; take one of them."
-            return self.one(event, "illegal", "draft", text, player=player)
+            return [self.ruling(event.index, "illegal", "draft", text, player=player)]
         self.row.remove(card)
         self.public[player].append(card)
         self.turn = self.next_player(player)
         if len(self.row) > 1:
-            return self.one(event, "ok", "draft", f"{player} took {card}{note}.")
+            text = f"{player} took {card}{note}."
+            return [self.ruling(event.index, "ok", "draft", text)]
         self.trump = trump = self.row[0]
         self.phase = "play"
         self.turn = self.start
         text = (f"{player} took {card}{note}; the last card, {trump}, makes "
                 f"{trump.color} and {trump.value} trump, and {self.start} leads.")
-        return self.one(event, "ok", "trump", text)
+        return [self.ruling(event.index, "ok", "trump", text)]
 
     # -- tricks -----------------------------------------------------------------
     def _refusal(self, player: str, card: Card, source: str) -> str:
@@ -178,7 +181,7 @@ class Junocos(PhasedGame):
             return f"every {card} is already face up or played, so none is in a hand"
         return ""
 
-    def _on_play(self, event: Event) -> list[Ruling]:
+    def on_play(self, event: Event) -> list[Ruling]:
         player, note = self.who(event)
         card = card_of(event)
         source = event.get("from")
@@ -189,22 +192,22 @@ class Junocos(PhasedGame):
             source = "public" if card in public else "hand"
         if player != self.turn:
             text = f"It is {self.turn}'s turn, not {player}'s; {player} takes it back."
-            return self.one(event, "illegal", "turn", text, player=player)
+            return [self.ruling(event.index, "illegal", "turn", text, player=player)]
         if not self.full[card]:
             size = sum(self.full.values())
-            text = (f"{card} is not in the {size}-card junocos deck{note}; take it back "
-                    "and play another card.")
-            return self.one(event, "illegal", "deck", text, player=player)
+            text = (f"{card} is not in the {size}-card junocos deck{note}; take it "
+                    "back and play another card.")
+            return [self.ruling(event.index, "illegal", "deck", text, player=player)]
         why = self._refusal(player, card, source)
         if why:
             text = f"{why}{note}; take it back and play another card."
-            return self.one(event, "illegal", "card", text, player=player)
+            return [self.ruling(event.index, "illegal", "card", text, player=player)]
         led = self.trick[0][1].color if self.trick else card.color
         playable = public if len(public) > 1 else []
         if card.color != led and any(c.color == led for c in playable):
             text = (f"{player} must follow {led} with a public card in front of them; "
                     f"take {card} back and play {led}.")
-            return self.one(event, "illegal", "revoke", text, player=player)
+            return [self.ruling(event.index, "illegal", "revoke", text, player=player)]
         out = self._late_revokes(event, player, card) if source == "hand" else []
         if card.color != led:
             self.suspects.append((self.trick_no, player, led or ""))
@@ -216,7 +219,8 @@ class Junocos(PhasedGame):
         self.trick.append((player, card))
         self.turn = self.next_player(player)
         if len(self.trick) < len(self.players):
-            return out + self.one(event, "ok", "play", f"{player} played {card}{note}.")
+            text = f"{player} played {card}{note}."
+            return out + [self.ruling(event.index, "ok", "play", text)]
         return out + self._end_trick(event)
 
     def _late_revokes(self, event: Event, player: str, card: Card) -> list[Ruling]:
@@ -230,8 +234,8 @@ class Junocos(PhasedGame):
             text = (f"{player} did not follow {card.color} in trick {item[0]} although "
                     f"{card} was in hand: revoke, -{self.options.revoke_penalty} "
                     "points.")
-            out.append(self.rule(event, "penalty", "revoke", text, player=player,
-                                 extra={"trick": item[0]}))
+            out.append(self.ruling(event.index, "penalty", "revoke", text,
+                                   player=player, trick=item[0]))
         return out
 
     def _end_trick(self, event: Event) -> list[Ruling]:
@@ -247,8 +251,8 @@ class Junocos(PhasedGame):
         self.turn = winner
         if self.trick_no <= TRICKS:
             text += " and leads next."
-            return self.one(event, "ok", "trick", text, player=winner)
-        return self.one(event, "ok", "trick", f"{text}.", player=winner) + \
+            return [self.ruling(event.index, "ok", "trick", text, player=winner)]
+        return [self.ruling(event.index, "ok", "trick", f"{text}.", player=winner)] + \
             self._end_round(event)
 
     def _end_round(self, event: Event) -> list[Ruling]:
@@ -267,7 +271,8 @@ class Junocos(PhasedGame):
             "revokes": list(self.revokes), "deltas": deltas})
         parts = ", ".join(f"{p} {d:+d}" for p, d in deltas.items())
         text = f"Round {len(self.rounds)} is over: {parts}."
-        out = self.one(event, "round-end", "score", text, scores=dict(self.scores))
+        out = [self.ruling(event.index, "round-end", "round-end", text,
+                           scores=dict(self.scores))]
         if len(self.rounds) >= self.options.laps * len(self.players):
             laps = self.options.laps
             out.append(self.finish(event, f"The marker has gone round {laps} times"))

@@ -1,11 +1,13 @@
 """What the three non-UNO games (overflow, junocos, narabe-runo) share.
 
-A small base class, :class:`PhasedGame`: events are dispatched to
-``_on_<type>`` methods, an event outside its phase is an ``illegal`` ruling
-(``<game>.phase``) that changes nothing, a missing ``player`` is the player
-whose turn it is (and the ruling says so), and the common keys of ``state()``
-(``game, rules, players, turn, scores, rounds, over, winner, winners``) are
-built in one place. Options are a frozen dataclass per game, overridden by the
+A small base class, :class:`PhasedGame`, on :class:`referee.game.Game`'s
+dispatch (``handlers``) and rulings (``Game.ruling``): an event after the game
+ended is ``<game>.game-over``, an event outside its phase is an ``illegal``
+ruling (``<game>.phase``) that changes nothing, a missing ``player`` is the
+player whose turn it is (and the ruling says so), a card of another deck is
+``<game>.deck``, and the common keys of ``state()`` (``game, rules, players,
+turn, scores, rounds, over, winner, winners``) are built in one place.
+Options are a frozen dataclass per game, overridden by the
 header's ``options`` (:func:`build_options`).
 """
 
@@ -77,6 +79,7 @@ def count_of(event: Event) -> int:
 class PhasedGame(Game):
     """Base of a game whose events belong to phases. Subclasses set ``PHASES``.
 
+    ``handlers`` maps an event type to its method (``Game.apply`` dispatches);
     ``PHASES`` maps an event type to the phases it is allowed in; a type not
     listed is allowed in any phase. Subclasses keep ``self.phase``,
     ``self.turn``, ``self.scores``, ``self.rounds`` and ``self.winners``.
@@ -102,16 +105,6 @@ class PhasedGame(Game):
     def over(self) -> bool:
         return bool(self.winners)
 
-    def rule(self, event: Event, kind: str, rule: str, text: str, **kw: Any) -> Ruling:
-        """A ruling on ``event`` under ``<game>.<rule>``."""
-        return Ruling(event.index, kind, f"{self.name}.{rule}", text, **kw)
-
-    def one(
-        self, event: Event, kind: str, rule: str, text: str, **kw: Any
-    ) -> list[Ruling]:
-        """A list holding one ruling (most handlers answer with one)."""
-        return [self.rule(event, kind, rule, text, **kw)]
-
     def off_deck(self, event: Event, cards: list[Card], deck: frozenset[Card],
                  what: str, player: str | None = None, note: str = "") -> list[Ruling]:
         """A ``deck`` ruling for the first of ``cards`` not in ``deck``, or [].
@@ -123,7 +116,8 @@ class PhasedGame(Game):
             if card not in deck:
                 text = (f"{card} is not in the {self.name} deck ({what}){note}: take "
                         "it back; it was not counted.")
-                return self.one(event, "illegal", "deck", text, player=player)
+                return [self.ruling(event.index, "illegal", "deck", text,
+                                    player=player)]
         return []
 
     def who(self, event: Event) -> tuple[str, str]:
@@ -153,24 +147,22 @@ class PhasedGame(Game):
         return self.players[(self.players.index(player) + steps) % n]
 
     def apply(self, event: Event) -> list[Ruling]:
-        notes = [self.rule(event, "info", "options", n) for n in self.notes]
+        """Header problems first (once), then ``game-over`` or the dispatch."""
+        notes = [self.ruling(event.index, "info", "options", n) for n in self.notes]
         self.notes = []
-        return notes + self._apply(event)
-
-    def _apply(self, event: Event) -> list[Ruling]:
         if self.over:
             text = "The game is over; this event was not refereed."
-            return self.one(event, "info", "game-over", text)
-        handler = getattr(self, "_on_" + event.type.replace("-", "_"), None)
-        if handler is None:
-            text = f"{self.name} has no '{event.type}' event, so it was ignored."
-            return self.one(event, "info", "unknown-event", text)
+            return notes + [self.ruling(event.index, "info", "game-over", text)]
+        return notes + super().apply(event)
+
+    def refusal(self, event: Event) -> Ruling | None:
+        """An ``illegal`` ``phase`` ruling for an event outside its phases."""
         allowed = self.PHASES.get(event.type)
         if allowed is not None and self.phase not in allowed:
             text = (f"A '{event.type}' does not belong in the {self.phase} phase; "
                     "it was not counted.")
-            return self.one(event, "illegal", "phase", text)
-        return handler(event)
+            return self.ruling(event.index, "illegal", "phase", text)
+        return None
 
     def finish(self, event: Event, why: str) -> Ruling:
         """End the game: the highest score wins, ties share; the game-end ruling."""
@@ -178,7 +170,8 @@ class PhasedGame(Game):
         self.winners = [p for p in self.players if self.scores[p] == best]
         verb = "wins" if len(self.winners) == 1 else "share the win"
         text = f"{why}: {' and '.join(self.winners)} {verb} with {best}."
-        return self.rule(event, "game-end", "end", text, scores=dict(self.scores))
+        return self.ruling(event.index, "game-end", "game-end", text,
+                           scores=dict(self.scores))
 
     def common_state(self) -> dict[str, Any]:
         """The keys every game's state has (the page's scoreboard reads these)."""

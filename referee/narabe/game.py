@@ -66,6 +66,10 @@ class NarabeRuno(PhasedGame):
 
     name = "narabe-runo"
     aliases = ("narabe",)
+    handlers = {**PhasedGame.handlers, "start": "on_start",
+                "score-cards": "on_score_cards", "play": "on_play",
+                "discard": "on_discard", "draw": "on_draw", "reveal": "on_reveal",
+                "score-draw": "on_score_draw"}
     PHASES = {"start": ("setup",), "score-cards": ("setup",), "play": ("play",),
               "discard": ("play",), "reveal": ("scoring",), "score-draw": ("scoring",)}
 
@@ -100,11 +104,11 @@ class NarabeRuno(PhasedGame):
         self.picks: dict[str, list[list[Card]]] = {p: [] for p in self.players}
 
     # -- setup ------------------------------------------------------------------
-    def _on_start(self, event: Event) -> list[Ruling]:
+    def on_start(self, event: Event) -> list[Ruling]:
         card = card_of(event)
         if self.start is not None:
             text = "The start card is already down; this second one was ignored."
-            return self.one(event, "info", "start", text)
+            return [self.ruling(event.index, "info", "start", text)]
         refused = self._off_deck(event, [card])
         if refused:
             return refused
@@ -113,27 +117,27 @@ class NarabeRuno(PhasedGame):
         self.start = Placed(cell, card, color)
         self.pile -= 1
         text = f"The start card is {card}; {self.turn} plays first."
-        return self.one(event, "ok", "start", text)
+        return [self.ruling(event.index, "ok", "start", text)]
 
-    def _on_score_cards(self, event: Event) -> list[Ruling]:
+    def on_score_cards(self, event: Event) -> list[Ruling]:
         raw = event.get("at")
         if not isinstance(raw, list) or not raw:
             raise GameError("'score-cards' needs 'at': a list of [x, y] positions")
         spots = [cell_of(p) for p in raw]
         if self.start is None:
             text = "Lay the start card first, then the score cards around it."
-            return self.one(event, "illegal", "score-cards", text)
+            return [self.ruling(event.index, "illegal", "score-cards", text)]
         if (len(set(spots)) != len(spots) or self.start.cell in spots
                 or len(spots) <= self.options.end_left or self.all_spots
                 or outside_boundary(self.start.cell, spots)):
             text = (f"Lay the score cards again: more than {self.options.end_left}, "
                     "each on its own place, around the start card and not on it.")
-            return self.one(event, "illegal", "score-cards", text)
+            return [self.ruling(event.index, "illegal", "score-cards", text)]
         self.spots, self.all_spots = list(spots), list(spots)
         self.pile -= len(spots)
         self.phase = "play"
         text = f"{len(spots)} score cards lie face down around the start card."
-        return self.one(event, "ok", "score-cards", text)
+        return [self.ruling(event.index, "ok", "score-cards", text)]
 
     # -- play -------------------------------------------------------------------
     def _anchors(self) -> list[tuple[int | None, Placed]]:
@@ -169,7 +173,7 @@ class NarabeRuno(PhasedGame):
             return "boundary", why, []
         return "", "", matching
 
-    def _on_play(self, event: Event) -> list[Ruling]:
+    def on_play(self, event: Event) -> list[Ruling]:
         player, note = self.who(event)
         card = card_of(event)
         if "at" not in event.data:
@@ -177,14 +181,14 @@ class NarabeRuno(PhasedGame):
         cell = cell_of(event.get("at"))
         if player != self.turn:
             text = f"It is {self.turn}'s turn, not {player}'s; {player} takes it back."
-            return self.one(event, "illegal", "turn", text, player=player)
+            return [self.ruling(event.index, "illegal", "turn", text, player=player)]
         refused = self._off_deck(event, [card], player, note)
         if refused:
             return refused
         rule, why, matching = self._refusal(card, cell)
         if why:
             text = f"{player}'s {card} cannot go there{note}: {why}; take it back."
-            return self.one(event, "illegal", rule, text, player=player)
+            return [self.ruling(event.index, "illegal", rule, text, player=player)]
         branch = matching[0][0]
         color = (event.get("color") or None) if card.is_wild else card.color
         placed = Placed(cell, card, color)
@@ -202,26 +206,28 @@ class NarabeRuno(PhasedGame):
             self.current, self.must = None, "free"
             text = (f"{player} reached a score card and takes it face down; the branch "
                     f"is discarded and {player} draws {draw}.")
-            out = self.one(event, "ok", "capture", text, player=player, draw=draw)
+            out = [self.ruling(event.index, "ok", "capture", text, player=player,
+                               draw=draw)]
         else:
             self.current = branch
             self.must = "other" if card.value == "reverse" else "continue"
             text = f"{player} played {card}{note} and draws {draw}."
-            out = self.one(event, "ok", "play", text, player=player, draw=draw)
+            out = [self.ruling(event.index, "ok", "play", text, player=player,
+                               draw=draw)]
         skipped = card.value == "skip"
         self.turn = self.next_player(player, 2 if skipped else 1)
         if skipped:
             text = f"{self.next_player(player)} loses the turn to the Skip."
-            out.append(self.rule(event, "ok", "skip", text))
+            out.append(self.ruling(event.index, "ok", "skip", text))
         elif self.must == "other":
             text = (f"{self.turn} must connect to another branch or start a new one at "
                     "the start card.")
-            out.append(self.rule(event, "ok", "reverse", text))
+            out.append(self.ruling(event.index, "ok", "reverse", text))
         if len(self.spots) <= self.options.end_left:
             self.phase = "scoring"
             text = (f"Only {len(self.spots)} score card is left: the game ends; show "
                     "the captured score cards.")
-            out.append(self.rule(event, "ok", "end-of-play", text))
+            out.append(self.ruling(event.index, "ok", "end-of-play", text))
         return out
 
     def _off_deck(self, event: Event, cards: list[Card], player: str | None = None,
@@ -236,12 +242,12 @@ class NarabeRuno(PhasedGame):
         self.owed[player] += take
         return take
 
-    def _on_discard(self, event: Event) -> list[Ruling]:
+    def on_discard(self, event: Event) -> list[Ruling]:
         player, note = self.who(event)
         card = card_of(event)
         if player != self.turn:
             text = f"It is {self.turn}'s turn, not {player}'s; {player} takes it back."
-            return self.one(event, "illegal", "turn", text, player=player)
+            return [self.ruling(event.index, "illegal", "turn", text, player=player)]
         refused = self._off_deck(event, [card], player, note)
         if refused:
             return refused
@@ -250,9 +256,10 @@ class NarabeRuno(PhasedGame):
         draw = self._owe(player, 1)
         self.turn = self.next_player(player)
         text = f"{player} discarded {card}{note} and draws {draw}."
-        return self.one(event, "ok", "discard", text, player=player, draw=draw)
+        return [self.ruling(event.index, "ok", "discard", text, player=player,
+                            draw=draw)]
 
-    def _on_draw(self, event: Event) -> list[Ruling]:
+    def on_draw(self, event: Event) -> list[Ruling]:
         player, note = self.who_draws(event, self.owed)
         count = count_of(event)
         owed = self.owed[player]
@@ -262,7 +269,7 @@ class NarabeRuno(PhasedGame):
             self.pile += self.discards
             self.discards = 0
             text = "The pile is short: shuffle the discards into a new pile."
-            out = self.one(event, "info", "reshuffle", text)
+            out = [self.ruling(event.index, "info", "reshuffle", text)]
         take = min(take, self.pile)
         self.owed[player] -= take
         self.hands[player] += take
@@ -275,12 +282,15 @@ class NarabeRuno(PhasedGame):
             else:
                 why = (f"{player} owed {owed or 'no'} card{'s' * (owed != 1)} for "
                        "the last play or discard")
-            text = f"{player} may draw only {take} ({why}){note}; put {count - take} back."
-            return out + self.one(event, "illegal", "draw", text, player=player)
-        return out + self.one(event, "ok", "draw", f"{player} drew {take}{note}.")
+            text = (f"{player} may draw only {take} ({why}){note}; put "
+                    f"{count - take} back.")
+            return out + [self.ruling(event.index, "illegal", "draw", text,
+                                      player=player)]
+        text = f"{player} drew {take}{note}."
+        return out + [self.ruling(event.index, "ok", "draw", text)]
 
     # -- scoring ----------------------------------------------------------------
-    def _on_reveal(self, event: Event) -> list[Ruling]:
+    def on_reveal(self, event: Event) -> list[Ruling]:
         player, _ = self.who(event)
         cards = cards_of(event)
         refused = self._off_deck(event, cards, player)
@@ -289,11 +299,11 @@ class NarabeRuno(PhasedGame):
         if player in self.revealed or len(cards) != self.captured[player]:
             text = (f"{player} captured {self.captured[player]} score cards and shows "
                     "them once; show exactly those.")
-            return self.one(event, "illegal", "reveal", text)
+            return [self.ruling(event.index, "illegal", "reveal", text)]
         self.revealed[player] = cards
         return self._score(event)
 
-    def _on_score_draw(self, event: Event) -> list[Ruling]:
+    def on_score_draw(self, event: Event) -> list[Ruling]:
         player, _ = self.who(event)
         cards = cards_of(event)
         refused = self._off_deck(event, cards, player)
@@ -303,7 +313,7 @@ class NarabeRuno(PhasedGame):
         if missing_draws(shown, self.picks[player], len(cards)) <= 0:
             text = (f"{player} has no shown Draw score card that draws {len(cards)}; "
                     "put the cards back.")
-            return self.one(event, "illegal", "score-draw", text)
+            return [self.ruling(event.index, "illegal", "score-draw", text)]
         self.picks[player].append(cards)
         self.pile -= len(cards)
         return self._score(event)
@@ -316,7 +326,7 @@ class NarabeRuno(PhasedGame):
                     or missing_draws(cs, self.picks[p], 4)}
         if waiting:
             text = f"Still to show: {', '.join(sorted(waiting))}."
-            return self.one(event, "pending", "score", text)
+            return [self.ruling(event.index, "pending", "score", text)]
         deltas = score_cards(self.players, self.revealed, self.picks, self.options.gift)
         self.scores = dict(deltas)
         labels = {p: [c.label for c in cs] for p, cs in self.revealed.items()}

@@ -8,9 +8,10 @@ colour), then players insert cards into the box, calling the colour (a Wild:
 insert. Judgement turns the face-down cards up, fixes the final limits and
 gives -3 to whoever was wrong. The game ends when someone is at -8 or below.
 
-The box is the game's secret: :meth:`Overflow.public_view` never shows the
-colours in the box, their counts, the face-down cards or the final limits
-before the judgement; :meth:`Overflow.state` is the referee's view. Events and
+The box is the game's secret: :meth:`Overflow.observe` (the table's view,
+``public_view()``, or one player's) never shows the colours in the box, their
+counts, the others' face-down cards or the final limits before the judgement;
+:meth:`Overflow.state` is the referee's view. Events and
 interpretations: ``docs/events-overflow.md``.
 """
 
@@ -71,6 +72,9 @@ class Overflow(PhasedGame):
     """Overflow limits (004): fill a box without passing its secret colour limits."""
 
     name = "overflow"
+    handlers = {**PhasedGame.handlers, "limit": "on_limit",
+                "limit-break": "on_limit_break", "draw": "on_draw", "bonus": "on_bonus",
+                "insert": "on_insert", "overflow": "on_overflow", "reveal": "on_reveal"}
     PHASES = {"limit": ("limit",), "limit-break": ("limit-break",),
               "insert": ("insert",), "bonus": ("insert",), "overflow": ("insert",)}
 
@@ -103,31 +107,31 @@ class Overflow(PhasedGame):
         self.accusation: tuple[str, Insert] | None = None
 
     # -- limit and limit-break phases -------------------------------------------
-    def _on_limit(self, event: Event) -> list[Ruling]:
+    def on_limit(self, event: Event) -> list[Ruling]:
         card = card_of(event)
         if card.color is None or card.value not in LIMIT_VALUES:
             text = (f"{card} is not a limit-deck card (Reverse or 0-3 of a colour); "
                     "turn the limit deck's card instead.")
-            return self.one(event, "illegal", "limit-deck", text)
+            return [self.ruling(event.index, "illegal", "limit-deck", text)]
         if card.color in self.limit_cards:
             was = self.limit_cards[card.color]
             text = (f"The {card.color} limit is already {was}, "
                     "so this second card was ignored.")
-            return self.one(event, "info", "limit-deck", text)
+            return [self.ruling(event.index, "info", "limit-deck", text)]
         shown = sum(c.value == "reverse" for c in self.limit_cards.values())
         if card.value == "reverse" and shown >= self.options.max_reverses:
             text = (f"{shown} Reverses are already shown: put {card} under the "
                     f"{card.color} limit deck and turn its next card.")
-            return self.one(event, "pending", "third-reverse", text)
+            return [self.ruling(event.index, "pending", "third-reverse", text)]
         self.limit_cards[card.color] = card
         text = f"The {card.color} limit card is {card}"
         if len(self.limit_cards) < len(COLORS):
-            return self.one(event, "ok", "limit", text + ".")
+            return [self.ruling(event.index, "ok", "limit", text + ".")]
         self.phase = "limit-break"
         text += "; every player now puts one hand card face down."
-        return self.one(event, "ok", "limit", text)
+        return [self.ruling(event.index, "ok", "limit", text)]
 
-    def _on_limit_break(self, event: Event) -> list[Ruling]:
+    def on_limit_break(self, event: Event) -> list[Ruling]:
         player, note = self.who(event)
         card = card_of(event) if event.get("card") is not None else None
         refused = self.off_deck(event, [card] if card else [], DECK, DECK_TEXT, player,
@@ -136,23 +140,24 @@ class Overflow(PhasedGame):
             return refused
         if player in self.face_down:
             text = f"{player} already has a face-down card this round; take it back."
-            return self.one(event, "illegal", "limit-break", text, player=player)
+            return [self.ruling(event.index, "illegal", "limit-break", text,
+                                player=player)]
         self.face_down[player] = card
         self.hands[player] -= 1
         text = f"{player} put one card face down{note}"
         if len(self.face_down) < len(self.players):
-            return self.one(event, "ok", "limit-break", text + ".")
+            return [self.ruling(event.index, "ok", "limit-break", text + ".")]
         self.phase = "insert"
         text += f"; {self.turn} inserts first."
-        return self.one(event, "ok", "limit-break", text)
+        return [self.ruling(event.index, "ok", "limit-break", text)]
 
     # -- insert phase -----------------------------------------------------------
-    def _on_draw(self, event: Event) -> list[Ruling]:
+    def on_draw(self, event: Event) -> list[Ruling]:
         player, note = self.who_draws(event, self.owed)
         count = count_of(event)
         if self.owed[player] == 0:
             text = f"{player} owes no card{note}; put the {count} drawn back."
-            return self.one(event, "illegal", "draw", text, player=player)
+            return [self.ruling(event.index, "illegal", "draw", text, player=player)]
         take = min(count, self.owed[player], self.pile)
         self.owed[player] -= take
         self.hands[player] += take
@@ -160,10 +165,10 @@ class Overflow(PhasedGame):
         if count > take:
             text = (f"{player} may draw only {take}{note}; put {count - take} back on "
                     "the pile.")
-            return self.one(event, "illegal", "draw", text, player=player)
-        return self.one(event, "ok", "draw", f"{player} drew {take}{note}.")
+            return [self.ruling(event.index, "illegal", "draw", text, player=player)]
+        return [self.ruling(event.index, "ok", "draw", f"{player} drew {take}{note}.")]
 
-    def _on_bonus(self, event: Event) -> list[Ruling]:
+    def on_bonus(self, event: Event) -> list[Ruling]:
         player, note = self.who(event)
         cards = cards_of(event)
         size = self.options.hand_size - 1
@@ -181,7 +186,7 @@ class Overflow(PhasedGame):
             why = "the shown cards are not all one colour (Wilds may join any colour)"
         if why:
             text = f"No bonus for {player}: {why}; take the cards back."
-            return self.one(event, "illegal", "bonus", text, player=player)
+            return [self.ruling(event.index, "illegal", "bonus", text, player=player)]
         points = self.options.bonus_points
         self.bonus_this_turn = True
         self.scores[player] += points
@@ -191,37 +196,37 @@ class Overflow(PhasedGame):
         self.owed[player] += size
         text = (f"{player} showed {size} cards of one colour{note}: +{points} points, "
                 f"draw {size}, shuffle the shown cards under the pile, then insert.")
-        return self.one(event, "ok", "bonus", text, player=player, draw=size)
+        return [self.ruling(event.index, "ok", "bonus", text, player=player, draw=size)]
 
-    def _on_insert(self, event: Event) -> list[Ruling]:
+    def on_insert(self, event: Event) -> list[Ruling]:
         player, note = self.who(event)
         card = card_of(event)
         call = event.get("call")
         if player != self.turn:
             text = (f"It is {self.turn}'s turn to insert, not {player}'s; {player} "
                     "takes the card back.")
-            return self.one(event, "illegal", "turn", text, player=player)
+            return [self.ruling(event.index, "illegal", "turn", text, player=player)]
         refused = self.off_deck(event, [card], DECK, DECK_TEXT, player, note)
         if refused:
             return refused
         if self.hands[player] <= 0:
             text = f"{player} has no card in hand to insert; draw first."
-            return self.one(event, "illegal", "insert", text, player=player)
+            return [self.ruling(event.index, "illegal", "insert", text, player=player)]
         self.hands[player] -= 1
         self.box.append(Insert(len(self.box) + 1, player, card))
         self.owed[player] += 1
         self.turn = self.next_player(player)
         self.bonus_this_turn = False
         text = f"{player} put card {len(self.box)} into the box{note} and draws 1."
-        out = self.one(event, "ok", "insert", text, player=player, draw=1)
+        out = [self.ruling(event.index, "ok", "insert", text, player=player, draw=1)]
         want = "pass" if card.is_wild else card.color
         if call is not None and str(call).lower() != want:
             text = (f"{player}'s call does not match the card put in: the card counts "
                     "as it is and the call must be corrected aloud.")
-            out.append(self.rule(event, "illegal", "call", text, player=player))
+            out.append(self.ruling(event.index, "illegal", "call", text, player=player))
         return out
 
-    def _on_overflow(self, event: Event) -> list[Ruling]:
+    def on_overflow(self, event: Event) -> list[Ruling]:
         player, note = self.who(event)
         target = event.get("target")
         if target not in self.players:
@@ -229,7 +234,7 @@ class Overflow(PhasedGame):
         if player != self.turn:
             text = (f"Only {self.turn}, whose turn it is, may call Overflow now; "
                     f"{player}'s call does not count.")
-            return self.one(event, "illegal", "call", text)
+            return [self.ruling(event.index, "illegal", "call", text)]
         own = [i.n for i in self.box if i.player == player]
         since = own[-1] if own else 0
         mine = [i for i in self.box if i.player == target and i.n > since]
@@ -241,14 +246,14 @@ class Overflow(PhasedGame):
             text = (f"{player} cannot accuse {target} of {what}: only another player's "
                     f"insert made after {player}'s own last insert may be accused; "
                     f"{player} inserts or calls again.")
-            return self.one(event, "illegal", "call", text, player=player)
+            return [self.ruling(event.index, "illegal", "call", text, player=player)]
         self.accusation = (player, mine[-1])
         self.phase = "judgement"
         text = (f"{player} calls Overflow on {target}'s insert {mine[-1].n}{note}: "
                 "everyone turns up the face-down card.")
-        return self.one(event, "pending", "call", text) + self._judge(event)
+        return [self.ruling(event.index, "pending", "call", text)] + self._judge(event)
 
-    def _on_reveal(self, event: Event) -> list[Ruling]:
+    def on_reveal(self, event: Event) -> list[Ruling]:
         player, _ = self.who(event)
         raw = event.get("cards") or ([event.get("card")] if event.get("card") else None)
         if not isinstance(raw, list) or len(raw) != 1:
@@ -262,24 +267,24 @@ class Overflow(PhasedGame):
             was = self.rounds[-1]["face_down"].get(player)
             if was == card.label:
                 text = f"{player}'s face-down card {card} is the one judged."
-                return self.one(event, "ok", "reveal", text)
+                return [self.ruling(event.index, "ok", "reveal", text)]
             text = (f"{player} shows {card}, but the judgement used the logged "
                     f"face-down card {was}.")
-            return self.one(event, "info", "reveal", text)
+            return [self.ruling(event.index, "info", "reveal", text)]
         if self.phase != "judgement":
             text = (f"A 'reveal' does not belong in the {self.phase} phase; it was not "
                     "counted.")
-            return self.one(event, "illegal", "phase", text)
+            return [self.ruling(event.index, "illegal", "phase", text)]
         if player not in self.face_down:
             text = f"{player} placed no face-down card this round, so this was ignored."
-            return self.one(event, "info", "reveal", text)
+            return [self.ruling(event.index, "info", "reveal", text)]
         before = self.face_down[player]
         self.face_down[player] = card
         out = []
         if before is not None and before != card:
             text = (f"{player}'s face-down card was logged as {before} but shows "
                     f"{card}; the shown card counts.")
-            out = self.one(event, "info", "reveal", text)
+            out = [self.ruling(event.index, "info", "reveal", text)]
         return out + self._judge(event)
 
     # -- judgement --------------------------------------------------------------
@@ -320,8 +325,8 @@ class Overflow(PhasedGame):
             "face_down": {p: c.label for p, c in self.face_down.items() if c},
         })
         text = f"{what}, so {loser} scores -{penalty} and starts the next round."
-        out = self.one(event, "round-end", "judgement", text, player=loser,
-                       scores=dict(self.scores))
+        out = [self.ruling(event.index, "round-end", "round-end", text, player=loser,
+                       scores=dict(self.scores))]
         self.pile += len(self.box)  # the box is shuffled under the pile
         for p in self.face_down:
             self.hands[p] += 1
@@ -333,7 +338,12 @@ class Overflow(PhasedGame):
         return out
 
     # -- views ------------------------------------------------------------------
-    def _view(self) -> dict[str, Any]:
+    def _table(self) -> dict[str, Any]:
+        """What lies open on the table: the common keys and the turned limit cards.
+
+        The turned limit cards are shown because they lie face up on the table
+        (004 §限界フェイズ); who inserted is seen, never what.
+        """
         out = self.common_state()
         accused = self.accusation
         out.update({
@@ -348,9 +358,22 @@ class Overflow(PhasedGame):
         })
         return out
 
+    def observe(self, viewer: str | None = None) -> dict[str, Any]:
+        """What ``viewer`` may see: the table, and a player's own face-down card.
+
+        The colours in the box, their counts, the others' face-down cards and
+        the final limits stay hidden until the judgement (004 §判定フェイズ).
+        """
+        out = self._table()
+        out["inserts"] = [{"n": i.n, "player": i.player} for i in self.box]
+        own = self.face_down.get(viewer) if viewer is not None else None
+        if own is not None:
+            out["face_down"] = {viewer: own.label}
+        return out
+
     def state(self) -> dict[str, Any]:
         """The referee's view: the box, the face-down cards and the counts too."""
-        out = self._view()
+        out = self._table()
         out["box"] = [{"n": i.n, "player": i.player, "card": i.card.label}
                       for i in self.box]
         out["box_counts"] = dict(Counter(i.card.color or "pass" for i in self.box))
@@ -359,15 +382,4 @@ class Overflow(PhasedGame):
         known = len(down) == len(self.players) and all(down.values())
         if len(self.limit_cards) == len(COLORS) and known:
             out["final_limits"] = self.final_limits()
-        return out
-
-    def public_view(self) -> dict[str, Any]:
-        """What the players' page may show: who inserted, never what or how many.
-
-        The turned limit cards are shown because they lie face up on the table
-        (004 §限界フェイズ); the face-down cards, the colours in the box and the
-        final limits stay hidden until the judgement.
-        """
-        out = self._view()
-        out["inserts"] = [{"n": i.n, "player": i.player} for i in self.box]
         return out

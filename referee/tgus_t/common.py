@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from referee.cards import Card
 from referee.log import Event
 from referee.rulings import Ruling
 
 from .cards import ALL_HIT2, NAMES, deck_counts
+from .context import TgusTReferee
 
-if TYPE_CHECKING:
-    from .game import TgusTGame
 
 DECK_LABELS = frozenset(deck_counts())
 
@@ -21,7 +19,7 @@ def names(cards: list[Card]) -> str:
     return " + ".join(c.label for c in cards)
 
 
-def answers(game: TgusTGame, rank: int) -> str:
+def answers(game: TgusTReferee, rank: int) -> str:
     """The cards that may answer a pending draw of ``rank``, for a ruling's text."""
     names = [
         NAMES.get(e, e) for e, r in game.opts.precedence if r >= rank and e != ALL_HIT2
@@ -30,7 +28,7 @@ def answers(game: TgusTGame, rank: int) -> str:
 
 
 def discard(
-    game: TgusTGame,
+    game: TgusTReferee,
     player: str,
     cards: list[Card],
     eff: str,
@@ -44,7 +42,7 @@ def discard(
     if missing > 0:  # the referee's count was off: the cards came from somewhere
         out.append(
             game.ruling(
-                ev,
+                ev.index,
                 "info",
                 "count",
                 f"{player} played {len(cards)} cards but the referee "

@@ -6,21 +6,19 @@ share is aimed at, or by the target of a pending Hit chain (000 §T1, §T2).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from referee.cards import Card
 from referee.log import Event
 from referee.rulings import Ruling
 
 from .common import answers, discard, names
+from .context import TgusTReferee
 from .table import Chain, ChangeHit
 
-if TYPE_CHECKING:
-    from .game import TgusTGame
 
 
 def counter(
-    game: TgusTGame,
+    game: TgusTReferee,
     ev: Event,
     player: str,
     cards: list[Card],
@@ -74,7 +72,7 @@ def counter(
         )
         return [
             game.ruling(
-                ev,
+                ev.index,
                 "illegal",
                 "counter",
                 f"{player} played {names(cards)} but {why}: take it back" f"{note}.",
@@ -87,7 +85,7 @@ def counter(
     out.insert(
         0,
         game.ruling(
-            ev,
+            ev.index,
             kind,
             rule,
             f"{player} counters{once}: {text}{note}.",
@@ -99,7 +97,7 @@ def counter(
     return out
 
 
-def after_play(game: TgusTGame, ev: Event, player: str, out: list[Ruling]) -> None:
+def after_play(game: TgusTReferee, ev: Event, player: str, out: list[Ruling]) -> None:
     """Going out, the name-call window, and the end of the game."""
     t = game.t
     left = t.hands[player]
@@ -112,7 +110,7 @@ def after_play(game: TgusTGame, ev: Event, player: str, out: list[Ruling]) -> No
     if t.owed.get(player) or t.stock.get(player):
         out.append(
             game.ruling(
-                ev,
+                ev.index,
                 "info",
                 "stock",
                 f"{player} has no cards left but still has draws owed or "
@@ -139,12 +137,12 @@ def after_play(game: TgusTGame, ev: Event, player: str, out: list[Ruling]) -> No
             t.turn = t.chain.target
         out.append(
             game.ruling(
-                ev,
+                ev.index,
                 "ok",
                 "going-out",
                 f"{player} goes out in place {place}; play goes on until "
                 "one player is left.",
-                extra={"place": place},
+                **{"place": place},
             )
         )
         return
@@ -160,12 +158,12 @@ def after_play(game: TgusTGame, ev: Event, player: str, out: list[Ruling]) -> No
     )
     out.append(
         game.ruling(
-            ev,
+            ev.index,
             "game-end",
-            "ranking",
+            "game-end",
             f"{player} goes out in place {place} and {active[0]} is last"
             f"{confess}: {order}.",
             scores=dict(game.wins),
-            extra={"ranking": list(t.ranking)},
+            ranking=list(t.ranking),
         )
     )

@@ -14,18 +14,17 @@ that bring no number card); a missed report is caught with
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from referee.cards import parse_cards
 from referee.game import GameError
 from referee.log import Event
 from referee.rulings import Ruling
 
-if TYPE_CHECKING:
-    from .game import TgusTGame
+from .context import TgusTReferee
 
 
-def on_draw(game: TgusTGame, ev: Event) -> list[Ruling]:
+
+def on_draw(game: TgusTReferee, ev: Event) -> list[Ruling]:
     """Cards taken from the pile."""
     t = game.t
     notes: list[str] = []
@@ -37,7 +36,7 @@ def on_draw(game: TgusTGame, ev: Event) -> list[Ruling]:
     if player in t.ranking:
         return [
             game.ruling(
-                ev,
+                ev.index,
                 "illegal",
                 "going-out",
                 f"{player} has already gone out and draws nothing: put the "
@@ -47,7 +46,7 @@ def on_draw(game: TgusTGame, ev: Event) -> list[Ruling]:
     if t.hitx is not None:
         return [
             game.ruling(
-                ev,
+                ev.index,
                 "illegal",
                 "hit-x",
                 f"The cards for {t.hitx.player}'s Hit+? must be turned before "
@@ -64,7 +63,7 @@ def on_draw(game: TgusTGame, ev: Event) -> list[Ruling]:
         took_chain = True
         out.append(
             game.ruling(
-                ev,
+                ev.index,
                 "ok",
                 "precedence",
                 f"{player} takes the pending draw: {text}; {t.turn} "
@@ -87,7 +86,7 @@ def on_draw(game: TgusTGame, ev: Event) -> list[Ruling]:
             extra = "" if rest == 1 else f" ({rest} cards, only 1 was needed)"
             out.append(
                 game.ruling(
-                    ev,
+                    ev.index,
                     "ok",
                     "draw",
                     f"{player} draws for the turn{extra} and may play or "
@@ -99,7 +98,7 @@ def on_draw(game: TgusTGame, ev: Event) -> list[Ruling]:
             counted -= rest
             out.append(
                 game.ruling(
-                    ev,
+                    ev.index,
                     "illegal",
                     "draw",
                     f"{player} drew {rest} card{'s' * (rest > 1)} nobody "
@@ -121,7 +120,7 @@ def on_draw(game: TgusTGame, ev: Event) -> list[Ruling]:
             t.leftover.discard(player)
             out.append(
                 game.ruling(
-                    ev,
+                    ev.index,
                     "ok",
                     "leftover",
                     f"{player} has drawn the forced cards; if there is "
@@ -131,13 +130,16 @@ def on_draw(game: TgusTGame, ev: Event) -> list[Ruling]:
         elif not out:
             out.append(
                 game.ruling(
-                    ev, "ok", "draw", f"{player} has drawn what was owed" f"{note}."
+                    ev.index,
+                    "ok",
+                    "draw",
+                    f"{player} has drawn what was owed{note}.",
                 )
             )
     elif left:
         out.append(
             game.ruling(
-                ev,
+                ev.index,
                 "pending",
                 "draw",
                 f"{player} still owes {left} card{'s' * (left > 1)}{note}.",
@@ -148,7 +150,7 @@ def on_draw(game: TgusTGame, ev: Event) -> list[Ruling]:
     return out
 
 
-def leftover(game: TgusTGame, ev: Event) -> list[Ruling]:
+def leftover(game: TgusTReferee, ev: Event) -> list[Ruling]:
     """A self-report: the player's hand holds no number card (絵札残り)."""
     t, o = game.t, game.opts
     player = ev.get("player")
@@ -156,7 +158,7 @@ def leftover(game: TgusTGame, ev: Event) -> list[Ruling]:
         raise GameError(f"a leftover report needs a player, got {player!r}")
     if not o.leftover_draw:
         return _leftover_info(
-            game, ev, f"{game.rules} has no forced draw for a hand without numbers."
+            game, ev, f"{game.prefix} has no forced draw for a hand without numbers."
         )
     shown = ev.get("cards")
     if shown is not None and any(c.is_number for c in parse_cards(shown)):
@@ -176,13 +178,13 @@ def leftover(game: TgusTGame, ev: Event) -> list[Ruling]:
     ]
 
 
-def _leftover_info(game: TgusTGame, ev: Event, text: str) -> list[Ruling]:
+def _leftover_info(game: TgusTReferee, ev: Event, text: str) -> list[Ruling]:
     """An ``info`` ruling under the leftover rule: nothing is owed."""
-    return [game.ruling(ev, "info", "leftover", text)]
+    return [game.ruling(ev.index, "info", "leftover", text)]
 
 
 def _force(
-    game: TgusTGame, ev: Event, player: str, count: int, penalty: int, why: str
+    game: TgusTReferee, ev: Event, player: str, count: int, penalty: int, why: str
 ) -> Ruling:
     t = game.t
     before = t.stock.get(player, 0)
@@ -194,7 +196,7 @@ def _force(
     kind = "penalty" if penalty else "pending"
     rule = "leftover-penalty" if penalty else "leftover"
     return game.ruling(
-        ev,
+        ev.index,
         kind,
         rule,
         f"{why}: {text}, and 2 more each time no number card arrives.",
@@ -204,13 +206,13 @@ def _force(
 
 
 def catch_leftover(
-    game: TgusTGame, ev: Event, player: str, target: str
+    game: TgusTReferee, ev: Event, player: str, target: str
 ) -> list[Ruling]:
     """A player points out that ``target`` missed the forced leftover draw."""
     t, o = game.t, game.opts
     if not o.leftover_draw:
         return _leftover_info(
-            game, ev, f"{game.rules} has no forced draw for a hand without numbers."
+            game, ev, f"{game.prefix} has no forced draw for a hand without numbers."
         )
     shown = ev.get("cards")
     if shown is not None and any(c.is_number for c in parse_cards(shown)):
@@ -220,7 +222,7 @@ def catch_leftover(
     if target in t.leftover or t.hands.get(target, 0) == 0 or target in t.ranking:
         return [
             game.ruling(
-                ev,
+                ev.index,
                 "info",
                 "leftover",
                 f"{player}'s catch fails: {target} is already drawing for "

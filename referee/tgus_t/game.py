@@ -42,7 +42,6 @@ class TgusTGame(Game):
 
     def __init__(self, header: Header):
         super().__init__(header)
-        self.rules = header.rules
         base = PRESETS.get(header.rules)
         if base is None:
             raise GameError(f"{header.rules!r} is not a tgus-t preset")
@@ -61,10 +60,6 @@ class TgusTGame(Game):
         return dict(PRESETS)
 
     # -- helpers -------------------------------------------------------------------
-    def ruling(self, ev: Event, kind: str, rule: str, text: str, **kw: Any) -> Ruling:
-        """A ruling of this preset (``tgus-t1.<rule>``)."""
-        return Ruling(ev.index, kind, f"{self.rules}.{rule}", text, **kw)
-
     def who(self, ev: Event, notes: list[str]) -> str:
         """The acting player: the event's, or the player on turn (said in ``notes``)."""
         player = ev.get("player")
@@ -90,40 +85,54 @@ class TgusTGame(Game):
     rebuild = pile.rebuild
 
     # -- events ---------------------------------------------------------------------
-    def apply(self, event: Event) -> list[Ruling]:
-        """Apply one event (see docs/events-tgus-t.md) and return its rulings."""
-        handler = getattr(self, "on_" + event.type.replace("-", "_"), None)
+    #: event type -> handler (see docs/events-tgus-t.md); ``call`` is ``uno``'s
+    #: other name and ``leftover`` is ``picture-leftover``'s.
+    handlers = {
+        **Game.handlers,
+        "start": "on_start",
+        "play": "on_play",
+        "turned": "on_turned",
+        "color": "on_color",
+        "draw": "on_draw",
+        "pass": "on_pass",
+        "uno": "on_uno",
+        "call": "on_uno",
+        "catch": "on_catch",
+        "picture-leftover": "on_picture_leftover",
+        "leftover": "on_picture_leftover",
+        "challenge": "on_challenge",
+        "reveal": "on_reveal",
+    }
+
+    def unknown_event(self, event: Event) -> Ruling:
+        """An event type tgus-t does not know is ignored (``unknown-event``)."""
+        return self.ruling(
+            event.index,
+            "info",
+            "unknown-event",
+            f"Event type {event.type!r} means nothing in {self.prefix} "
+            "and was ignored.",
+        )
+
+    def refusal(self, event: Event) -> Ruling | None:
+        """Before the first card only ``start`` counts; after the game, nothing."""
         if event.type == "start":
-            return self.on_start(event)
-        if handler is None:
-            return [
-                self.ruling(
-                    event,
-                    "info",
-                    "event",
-                    f"Event type {event.type!r} means nothing in {self.rules} "
-                    "and was ignored.",
-                )
-            ]
+            return None
         if not self.t.started:
-            return [
-                self.ruling(
-                    event,
-                    "info",
-                    "start",
-                    "No first card has been turned yet, so this was ignored.",
-                )
-            ]
+            return self.ruling(
+                event.index,
+                "info",
+                "start",
+                "No first card has been turned yet, so this was ignored.",
+            )
         if self.t.over:
-            return [
-                self.ruling(
-                    event,
-                    "info",
-                    "over",
-                    "The game is over (every place is decided); this was ignored.",
-                )
-            ]
-        return handler(event)
+            return self.ruling(
+                event.index,
+                "info",
+                "game-over",
+                "The game is over (every place is decided); this was ignored.",
+            )
+        return None
 
     on_play = plays.on_play
     on_turned = turned.on_turned
@@ -135,7 +144,7 @@ class TgusTGame(Game):
         if t.started and not t.over:
             return [
                 self.ruling(
-                    ev,
+                    ev.index,
                     "info",
                     "start",
                     "The round is already under way; this start was ignored.",
@@ -146,16 +155,18 @@ class TgusTGame(Game):
             raise GameError(f"{card.label} is not a card of the 東幻符闘祭 deck")
         out: list[Ruling] = []
         for why in self.refused:
-            out.append(self.ruling(ev, "info", "options", f"Header {why}: ignored."))
+            out.append(
+                self.ruling(ev.index, "info", "options", f"Header {why}: ignored.")
+            )
         self.refused = []
         size = self.opts.hand_size
         if not self.opts.hand_size_min <= size <= self.opts.hand_size_max:
             out.append(
                 self.ruling(
-                    ev,
+                    ev.index,
                     "info",
                     "hand-size",
-                    f"{self.rules} deals {self.opts.hand_size_min}-"
+                    f"{self.prefix} deals {self.opts.hand_size_min}-"
                     f"{self.opts.hand_size_max} cards but this table dealt {size}; "
                     f"the referee counts {size}.",
                 )
@@ -179,7 +190,7 @@ class TgusTGame(Game):
         t.turn = first or t.next(self.dealer)
         out.append(
             self.ruling(
-                ev,
+                ev.index,
                 "ok",
                 "start",
                 f"Round {t.round} starts on {card.label} with {size} cards each; the "
@@ -202,7 +213,7 @@ class TgusTGame(Game):
         if player != t.turn:
             return [
                 self.ruling(
-                    ev,
+                    ev.index,
                     "illegal",
                     "turn",
                     f"{player} passed but it is {t.turn}'s turn{note}.",
@@ -211,7 +222,7 @@ class TgusTGame(Game):
         if t.chain is not None:
             return [
                 self.ruling(
-                    ev,
+                    ev.index,
                     "illegal",
                     "precedence",
                     f"{player} cannot pass under a pending draw: draw "
@@ -221,7 +232,7 @@ class TgusTGame(Game):
         if not t.drew:
             return [
                 self.ruling(
-                    ev,
+                    ev.index,
                     "illegal",
                     "pass",
                     f"{player} must draw a card before passing{note}.",
@@ -231,7 +242,7 @@ class TgusTGame(Game):
         t.turn, t.drew = t.next(player), False
         return [
             self.ruling(
-                ev, "ok", "pass", f"{player} passes; {t.turn} plays next{note}."
+                ev.index, "ok", "pass", f"{player} passes; {t.turn} plays next{note}."
             )
         ]
 
@@ -250,10 +261,10 @@ class TgusTGame(Game):
         if plain and not self.opts.plain_uno:
             return [
                 self.ruling(
-                    ev,
+                    ev.index,
                     "illegal",
-                    "call",
-                    f"{player} called a plain UNO, but {self.rules} needs a "
+                    "uno-call",
+                    f"{player} called a plain UNO, but {self.prefix} needs a "
                     "character's name, so it does not count: call again with "
                     "a name.",
                 )
@@ -261,9 +272,9 @@ class TgusTGame(Game):
         if t.hands.get(player, 0) > 2:
             return [
                 self.ruling(
-                    ev,
+                    ev.index,
                     "info",
-                    "call",
+                    "uno-call",
                     f"{player} called with {t.hands[player]} cards; a call "
                     "only counts at two cards or fewer.",
                 )
@@ -272,9 +283,12 @@ class TgusTGame(Game):
         if t.exposed == player:
             t.exposed = None
         said = "UNO" if plain else name.strip()
-        return [self.ruling(ev, "ok", "call", f"{player} called {said!r} in time.")]
+        return [
+            self.ruling(
+                ev.index, "ok", "uno-call", f"{player} called {said!r} in time."
+            )
+        ]
 
-    on_call = on_uno
 
     def on_catch(self, ev: Event) -> list[Ruling]:
         """A missing name call (default) or a missed forced leftover draw (``for``)."""
@@ -298,7 +312,10 @@ class TgusTGame(Game):
             )
             return [
                 self.ruling(
-                    ev, "info", "catch", f"{player}'s catch fails: {target} {why}."
+                    ev.index,
+                    "info",
+                    "uno-missed",
+                    f"{player}'s catch fails: {target} {why}.",
                 )
             ]
         t.exposed = None
@@ -308,9 +325,9 @@ class TgusTGame(Game):
         )
         return [
             self.ruling(
-                ev,
+                ev.index,
                 "penalty",
-                "catch",
+                "uno-missed",
                 f"{target} held one card without calling a name and was caught "
                 f"by {player}: {text}{why}.",
                 player=target,
@@ -325,16 +342,15 @@ class TgusTGame(Game):
         """
         return draws.leftover(self, ev)
 
-    on_leftover = on_picture_leftover
 
     def on_challenge(self, ev: Event) -> list[Ruling]:
         """Wild Hit+4 cannot be challenged in these presets."""
         return [
             self.ruling(
-                ev,
+                ev.index,
                 "info",
                 "no-challenge",
-                f"{self.rules} has no challenge of a Wild Hit+4, so this was "
+                f"{self.prefix} has no challenge of a Wild Hit+4, so this was "
                 "ignored.",
             )
         ]
@@ -344,7 +360,7 @@ class TgusTGame(Game):
         parse_cards(ev.get("cards", []))
         return [
             self.ruling(
-                ev,
+                ev.index,
                 "info",
                 "reveal",
                 "A shown hand changes nothing in the count; noted.",
@@ -362,7 +378,7 @@ class TgusTGame(Game):
         t = self.t
         return {
             "game": self.name,
-            "rules": self.rules,
+            "rules": self.prefix,
             "players": list(self.players),
             "turn": t.turn,
             "direction": t.direction,

@@ -10,16 +10,15 @@ stock. The game binds these functions as methods.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from referee.log import Event
 from referee.rulings import Ruling
 
-if TYPE_CHECKING:
-    from .game import TgusTGame
+from .context import TgusTReferee
 
 
-def owe(game: TgusTGame, player: str, count: int) -> str:
+
+def owe(game: TgusTReferee, player: str, count: int) -> str:
     """Make ``player`` owe ``count`` cards; T2 stocks what the pile cannot give."""
     t = game.t
     if not game.opts.stock:
@@ -36,7 +35,9 @@ def owe(game: TgusTGame, player: str, count: int) -> str:
     )
 
 
-def take_from_pile(game: TgusTGame, ev: Event, count: int, out: list[Ruling]) -> None:
+def take_from_pile(
+    game: TgusTReferee, ev: Event, count: int, out: list[Ruling]
+) -> None:
     """Move ``count`` cards from the pile, rebuilding it when it runs low."""
     t = game.t
     if count > t.pile:
@@ -45,7 +46,7 @@ def take_from_pile(game: TgusTGame, ev: Event, count: int, out: list[Ruling]) ->
         short = count - t.pile
         out.append(
             game.ruling(
-                ev,
+                ev.index,
                 "info",
                 "pile",
                 f"The referee counted only {t.pile} cards in the pile but {count} "
@@ -58,7 +59,9 @@ def take_from_pile(game: TgusTGame, ev: Event, count: int, out: list[Ruling]) ->
     rebuild(game, ev, out)
 
 
-def rebuild(game: TgusTGame, ev: Event, out: list[Ruling], force: bool = False) -> None:
+def rebuild(
+    game: TgusTReferee, ev: Event, out: list[Ruling], force: bool = False
+) -> None:
     """Shuffle the discards (but the top card) into the pile when it runs low."""
     t = game.t
     if t.discards <= 1 or not (force or t.pile <= game.opts.rebuild_at):
@@ -68,7 +71,7 @@ def rebuild(game: TgusTGame, ev: Event, out: list[Ruling], force: bool = False) 
     t.discards = 1
     out.append(
         game.ruling(
-            ev,
+            ev.index,
             "info",
             "rebuild",
             f"Shuffle the {moved} discards under the top card into the pile, "
@@ -79,7 +82,7 @@ def rebuild(game: TgusTGame, ev: Event, out: list[Ruling], force: bool = False) 
     supply_stock(game, ev, out)
 
 
-def supply_stock(game: TgusTGame, ev: Event, out: list[Ruling]) -> None:
+def supply_stock(game: TgusTReferee, ev: Event, out: list[Ruling]) -> None:
     """After a rebuild, stocked draws are taken in turn order above the floor."""
     t = game.t
     if not t.stock or t.turn is None:
@@ -93,7 +96,7 @@ def supply_stock(game: TgusTGame, ev: Event, out: list[Ruling]) -> None:
         if room <= 0:
             out.append(
                 game.ruling(
-                    ev,
+                    ev.index,
                     "pending",
                     "stock",
                     f"{player}'s {have} stocked cards wait: stocked draws never "
@@ -112,7 +115,7 @@ def supply_stock(game: TgusTGame, ev: Event, out: list[Ruling]) -> None:
             t.picture_stock.discard(player)
         out.append(
             game.ruling(
-                ev,
+                ev.index,
                 "pending",
                 "stock",
                 f"The pile is rebuilt, so {player} now draws {take} stocked cards"
@@ -128,7 +131,7 @@ def supply_stock(game: TgusTGame, ev: Event, out: list[Ruling]) -> None:
         )
 
 
-def _order_from(game: TgusTGame, start: str) -> list[str]:
+def _order_from(game: TgusTReferee, start: str) -> list[str]:
     i = game.players.index(start)
     n = len(game.players)
     return [game.players[(i + k * game.t.direction) % n] for k in range(n)]

@@ -4,13 +4,13 @@ A play is checked (turn, matching, multi-play, precedence against a pending
 draw, Change / Replace targets) and then applied: Hit cards build the pending
 draw, Hit+? waits for turned cards, Skip / Reverse move the turn, Change waits
 for its colour, Replace swaps hands, a Gamble acts as the effect it names.
-Functions take the game (:class:`referee.tgus_t.game.TgusTGame`) as first
+Functions take the game (:class:`referee.tgus_t.game.TgusTReferee`) as first
 argument; the game binds ``on_play`` as a method.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.cards import COLORS, Card, parse_cards
 from referee.game import GameError
@@ -19,17 +19,16 @@ from referee.rulings import Ruling
 
 from .cards import ALL_HIT2, GAMBLE_EFFECTS, HAND2, effect_of
 from .common import DECK_LABELS, answers, discard, names
+from .context import TgusTReferee
 from .counter import after_play, counter
 from .table import Chain, ChangeHit, HitX
 
-if TYPE_CHECKING:
-    from .game import TgusTGame
 
 _DRAW = {"hit2": 2, "reverse-hit2": 2, "wild-hit4": 4}
 
 
 def _check(
-    game: TgusTGame, player: str, cards: list[Card], effs: list[str], ev: Event
+    game: TgusTReferee, player: str, cards: list[Card], effs: list[str], ev: Event
 ) -> tuple[str, str] | None:
     """Why the play is illegal as (rule, text), or ``None`` when it may stand."""
     t, o = game.t, game.opts
@@ -48,11 +47,11 @@ def _check(
         if eff != "counter" and len(wilds) > 1 and not o.multi_wild:
             return (
                 "multi-wild",
-                f"{game.rules} forbids playing several colourless cards at once",
+                f"{game.prefix} forbids playing several colourless cards at once",
             )
     if eff == ALL_HIT2:
         if not o.all_hit2:
-            return "gamble", f"All Hit+2 is no Gamble effect in {game.rules}"
+            return "gamble", f"All Hit+2 is no Gamble effect in {game.prefix}"
         if t.hands[player] > 2:
             return "all-hit2", (
                 f"a Gamble makes All Hit+2 only from a hand of 2 or fewer "
@@ -112,7 +111,7 @@ def _check(
     return None
 
 
-def on_play(game: TgusTGame, ev: Event) -> list[Ruling]:
+def on_play(game: TgusTReferee, ev: Event) -> list[Ruling]:
     """A play: checked against turn, precedence and matching, then its effect."""
     t = game.t
     notes: list[str] = []
@@ -125,7 +124,7 @@ def on_play(game: TgusTGame, ev: Event) -> list[Ruling]:
         if card.label not in DECK_LABELS:
             return [
                 game.ruling(
-                    ev,
+                    ev.index,
                     "illegal",
                     "deck",
                     f"{card.label} is no card of the 東幻符闘祭 deck: take it "
@@ -143,10 +142,10 @@ def on_play(game: TgusTGame, ev: Event) -> list[Ruling]:
         if named not in allowed:
             return [
                 game.ruling(
-                    ev,
+                    ev.index,
                     "illegal",
                     "gamble",
-                    f"A Gamble cannot act as {named!r} in {game.rules} (it may "
+                    f"A Gamble cannot act as {named!r} in {game.prefix} (it may "
                     f"be {', '.join(allowed)}): take it back{note}.",
                 )
             ]
@@ -156,7 +155,7 @@ def on_play(game: TgusTGame, ev: Event) -> list[Ruling]:
         rule, why = problem
         return [
             game.ruling(
-                ev,
+                ev.index,
                 "illegal",
                 rule,
                 f"{player} played {names(cards)} but {why}: take it back" f"{note}.",
@@ -187,13 +186,13 @@ def on_play(game: TgusTGame, ev: Event) -> list[Ruling]:
         else "play"
     )
     ruling = game.ruling(
-        ev,
+        ev.index,
         kind,
         rule,
         f"{player} plays {names(cards)}: {text}{note}.",
         player=chain.target if chain else None,
         draw=chain.amount if chain else None,
-        extra=extra,
+        **extra,
     )
     out.insert(0, ruling)
     after_play(game, ev, player, out)
@@ -201,7 +200,7 @@ def on_play(game: TgusTGame, ev: Event) -> list[Ruling]:
 
 
 def _effect(
-    game: TgusTGame,
+    game: TgusTReferee,
     ev: Event,
     player: str,
     cards: list[Card],

@@ -1,12 +1,11 @@
 """Hit+? turned cards, colours named after a play, and what the referee waits for.
 
-Functions take the game (:class:`referee.tgus_t.game.TgusTGame`) as first
+Functions take the game (:class:`referee.tgus_t.game.TgusTReferee`) as first
 argument; the game binds them as methods.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from referee.cards import COLORS, parse_cards
 from referee.game import GameError
@@ -14,21 +13,20 @@ from referee.log import Event
 from referee.rulings import Ruling
 
 from .common import DECK_LABELS, answers
+from .context import TgusTReferee
 from .hitx import resolve_all
 from .table import Chain
 
-if TYPE_CHECKING:
-    from .game import TgusTGame
 
 
-def on_turned(game: TgusTGame, ev: Event) -> list[Ruling]:
+def on_turned(game: TgusTReferee, ev: Event) -> list[Ruling]:
     """Cards turned from the pile for a Hit+? (000 §T2's table)."""
     t = game.t
     hx = t.hitx
     if hx is None:
         return [
             game.ruling(
-                ev,
+                ev.index,
                 "info",
                 "hit-x",
                 "No Hit+? is waiting for turned cards; this was ignored.",
@@ -58,7 +56,7 @@ def on_turned(game: TgusTGame, ev: Event) -> list[Ruling]:
         out.insert(
             0,
             game.ruling(
-                ev,
+                ev.index,
                 "pending",
                 "hit-x",
                 f"Turn {more} more card{'s' * (more > 1)} for the Hit+?.",
@@ -86,26 +84,26 @@ def on_turned(game: TgusTGame, ev: Event) -> list[Ruling]:
     said = "; ".join(s.text for s in steps)
     table = (
         " (by T2's table, which the project applies to T1 as T1 prints none)"
-        if game.rules == "tgus-t1"
+        if game.prefix == "tgus-t1"
         else ""
     )
     out.insert(
         0,
         game.ruling(
-            ev,
+            ev.index,
             "pending",
             "hit-x",
             f"Hit+? turned {said}{table}: {target} must draw {total} or answer "
             f"with {answers(game, t.chain.rank)}.",
             player=target,
             draw=total,
-            extra={"turned": [c.label for c in hx.cards[: len(steps)]]},
+            **{"turned": [c.label for c in hx.cards[: len(steps)]]},
         ),
     )
     return out
 
 
-def on_color(game: TgusTGame, ev: Event) -> list[Ruling]:
+def on_color(game: TgusTReferee, ev: Event) -> list[Ruling]:
     """A colour named after the play: Change (its chooser), or a late wild colour."""
     t = game.t
     player, color = ev.get("player"), ev.get("color")
@@ -119,7 +117,7 @@ def on_color(game: TgusTGame, ev: Event) -> list[Ruling]:
         t.color = color
         return [
             game.ruling(
-                ev,
+                ev.index,
                 "ok",
                 "change",
                 f"{victim}'s hand is changed (put under the pile and as many "
@@ -130,10 +128,10 @@ def on_color(game: TgusTGame, ev: Event) -> list[Ruling]:
     if t.awaiting_color == player:
         t.awaiting_color = None
         t.color = color
-        return [game.ruling(ev, "ok", "color", f"{player} names {color}.")]
+        return [game.ruling(ev.index, "ok", "color", f"{player} names {color}.")]
     return [
         game.ruling(
-            ev,
+            ev.index,
             "illegal",
             "color",
             f"{player} has no colour to name now, so {color} does not count.",
@@ -141,7 +139,7 @@ def on_color(game: TgusTGame, ev: Event) -> list[Ruling]:
     ]
 
 
-def awaiting(game: TgusTGame) -> str | None:
+def awaiting(game: TgusTReferee) -> str | None:
     """What the referee waits for, in words (for the state and the page)."""
     t = game.t
     if t.hitx is not None:

@@ -128,7 +128,7 @@ def test_accused_over_the_final_limit_scores_minus_three():
     assert st["rounds"][0]["deltas"] == {"A": 0, "B": 0, "C": -3}
     assert st["start_player"] == "C" and st["turn"] == "C"
     assert any(
-        r.ruling == "round-end" and r.rule == "overflow.judgement" for r in res.rulings
+        r.ruling == "round-end" and r.rule == "overflow.round-end" for r in res.rulings
     )
 
 

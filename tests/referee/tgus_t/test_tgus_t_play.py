@@ -129,7 +129,7 @@ def test_missing_call_caught_draws_the_penalty():
         hand_size=2,
     )
     r = by[3][0]
-    assert (r.ruling, r.rule, r.player, r.draw) == ("penalty", "tgus-t1.catch", "A", 2)
+    assert (r.ruling, r.rule, r.player, r.draw) == ("penalty", "tgus-t1.uno-missed", "A", 2)
     assert state["owed"] == {"A": 2}
 
 
@@ -156,7 +156,7 @@ def test_plain_uno_counts_in_t1_but_not_in_t2():
     _, by = run("tgus-t1", events, hand_size=2)
     assert by[3][0].ruling == "ok" and by[4][0].ruling == "info"
     _, by = run("tgus-t2", events, hand_size=2)
-    assert kinds(by[3]) == [("illegal", "tgus-t2.call")]
+    assert kinds(by[3]) == [("illegal", "tgus-t2.uno-call")]
     assert by[4][0].ruling == "penalty"
 
 
@@ -328,7 +328,7 @@ def test_play_goes_on_until_one_player_is_left():
     state, by = run("tgus-t1", events, hand_size=1)
     assert kinds(by[2]) == [("ok", "tgus-t1.play"), ("ok", "tgus-t1.going-out")]
     end = by[3][-1]
-    assert (end.ruling, end.rule) == ("game-end", "tgus-t1.ranking")
+    assert (end.ruling, end.rule) == ("game-end", "tgus-t1.game-end")
     assert end.extra["ranking"] == ["A", "B", "C"]
     assert state["over"] and state["winner"] == "A" and state["scores"]["A"] == 1
     assert by[4][0].ruling == "info"  # nothing after the end counts
@@ -355,7 +355,7 @@ def test_a_new_start_after_the_end_begins_round_two_and_keeps_the_wins():
 def test_unknown_event_type_and_bad_player_do_not_stop_the_game():
     events = [{"type": "dance", "player": "A"}, play("Z", "red-7"), play("A", "red-7")]
     state, by = run("tgus-t1", events)
-    assert kinds(by[2]) == [("info", "tgus-t1.event")]
+    assert kinds(by[2]) == [("info", "tgus-t1.unknown-event")]
     assert by[3][0].rule == "log.malformed" and "'Z'" in by[3][0].text
     assert by[4][0].ruling == "ok" and state["hand_counts"]["A"] == 6
 

@@ -42,10 +42,10 @@ def test_playouts_exercise_the_special_rules():
         "change",
         "replace",
         "leftover",
-        "catch",
+        "uno-missed",
         "rebuild",
         "going-out",
-        "ranking",
+        "game-end",
         "precedence",
     ):
         assert rule in seen, rule
