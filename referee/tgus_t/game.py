@@ -10,10 +10,13 @@ give. None of that exists with the standard deck, and none of the standard
 engine's Wild Draw Four challenge or scoring applies here. The two presets are
 instances of one options type (:mod:`.options`).
 
-The class handles the bookkeeping events (start, pass, calls, catches); plays
-live in :mod:`.plays` (Counter and going out in :mod:`.counter`), draws and
-leftovers in :mod:`.draws`, Hit+? turned cards and named colours in
-:mod:`.turned`, the pile (owed draws, rebuild, stock) in :mod:`.pile`.
+The class dispatches events (``handlers``) and handles the bookkeeping ones
+(start, pass, reveal, challenge); the rule modules take the game as their first
+argument: plays in :mod:`.plays` (Counter and going out in :mod:`.counter`),
+the name call and the catch in :mod:`.calls`, draws and leftovers in
+:mod:`.draws`, Hit+? turned cards and named colours in :mod:`.turned`, the pile
+(owed draws, rebuild, stock) in :mod:`.pile`. They see the game through the
+:class:`.context.TgusTReferee` protocol and never import this module.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from referee.game import Game, GameError, register
 from referee.log import Event, Header
 from referee.rulings import Ruling
 
-from . import draws, pile, plays, turned
+from . import calls, draws, pile, plays, turned
 from .cards import deck
 from .common import DECK_LABELS
 from .options import PRESETS, TgusTOptions
@@ -246,94 +249,8 @@ class TgusTGame(Game):
             )
         ]
 
-    def on_uno(self, ev: Event) -> list[Ruling]:
-        """The name call made instead of "UNO" (also accepted as type ``call``)."""
-        t = self.t
-        player = ev.get("player")
-        if player not in self.players:
-            raise GameError(f"a call needs a player, got {player!r}")
-        name = ev.get("name")
-        plain = (
-            not isinstance(name, str)
-            or not name.strip()
-            or name.strip().lower() == "uno"
-        )
-        if plain and not self.opts.plain_uno:
-            return [
-                self.ruling(
-                    ev.index,
-                    "illegal",
-                    "uno-call",
-                    f"{player} called a plain UNO, but {self.prefix} needs a "
-                    "character's name, so it does not count: call again with "
-                    "a name.",
-                )
-            ]
-        if t.hands.get(player, 0) > 2:
-            return [
-                self.ruling(
-                    ev.index,
-                    "info",
-                    "uno-call",
-                    f"{player} called with {t.hands[player]} cards; a call "
-                    "only counts at two cards or fewer.",
-                )
-            ]
-        t.called.add(player)
-        if t.exposed == player:
-            t.exposed = None
-        said = "UNO" if plain else name.strip()
-        return [
-            self.ruling(
-                ev.index, "ok", "uno-call", f"{player} called {said!r} in time."
-            )
-        ]
-
-
-    def on_catch(self, ev: Event) -> list[Ruling]:
-        """A missing name call (default) or a missed forced leftover draw (``for``)."""
-        t = self.t
-        player, target = ev.get("player"), ev.get("target")
-        if player not in self.players or target not in self.players:
-            raise GameError(
-                f"a catch needs a player and a target, got {player!r}, {target!r}"
-            )
-        if ev.get("for") == "leftover":
-            return draws.catch_leftover(self, ev, player, target)
-        if t.exposed != target:
-            why = (
-                "has already gone out"
-                if target in t.ranking
-                else "has called"
-                if target in t.called
-                else "does not hold one card"
-                if t.hands.get(target) != 1
-                else "can no longer be caught: the next player has already acted"
-            )
-            return [
-                self.ruling(
-                    ev.index,
-                    "info",
-                    "uno-missed",
-                    f"{player}'s catch fails: {target} {why}.",
-                )
-            ]
-        t.exposed = None
-        text = self.owe(target, self.opts.uno_penalty)
-        why = " (000 gives no count; 2 is 001's official one)" * (
-            self.opts.uno_penalty == 2
-        )
-        return [
-            self.ruling(
-                ev.index,
-                "penalty",
-                "uno-missed",
-                f"{target} held one card without calling a name and was caught "
-                f"by {player}: {text}{why}.",
-                player=target,
-                draw=self.opts.uno_penalty,
-            )
-        ]
+    on_uno = calls.on_uno
+    on_catch = calls.on_catch
 
     def on_picture_leftover(self, ev: Event) -> list[Ruling]:
         """Self-report: the player's hand holds no number card (絵札残り).

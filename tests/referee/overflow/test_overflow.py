@@ -348,3 +348,15 @@ def test_cards_of_another_deck_are_refused_and_the_game_goes_on():
     res = run(limits() + breaks() + [{"type": "insert", "player": "A",
                                       "card": "wild-draw4"}])
     assert res.rulings[-1].rule == "overflow.deck"
+
+
+def test_each_viewer_sees_the_table_and_only_their_own_face_down_card():
+    res = run(limits() + breaks() + ins("A", "red-7"))
+    game = res.game
+    table = game.observe(None)
+    assert table == game.public_view()
+    assert "face_down" not in table and "box" not in table
+    assert table["inserts"] == [{"n": 1, "player": "A"}]
+    mine = game.observe("B")
+    assert mine["face_down"] == {"B": "yellow-5"} and "box" not in mine
+    assert game.state()["face_down"] == {"A": "red-5", "B": "yellow-5", "C": "blue-5"}
