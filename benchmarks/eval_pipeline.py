@@ -23,11 +23,13 @@ referee switches the round-end scan on), and reports:
 The 30 fps video is rendered once into ``$TMPDIR/tableref-demo-30fps`` (the
 renderer is deterministic; the bundled video is 15 fps). ``--seed`` renders and
 measures another scripted game, a check that the pipeline was not fitted to
-the one demo (``docs/vision.md`` says which seeds were looked at while tuning;
+the one demo (``CHANGELOG.md`` says which seeds were looked at while tuning;
 some seeds give a game the script cannot lay out, and say so). ``oracle`` is the
 renderer's perfect detector, ``oracle+noise`` the same with one-frame misreads
 and phantom cards at the ``--noise`` rate per frame; ``model`` is the shipped
-detector (``vision.detector.Detector``).
+detector (``vision.detector.Detector``). ``--config``/``--set`` change the
+pipeline's thresholds (``vision.config``); ``--events DIR`` writes each run's
+camera events, so two versions of the pipeline can be compared event by event.
 """
 
 from __future__ import annotations
@@ -36,21 +38,18 @@ import argparse
 import json
 import math
 import os
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from referee.game import replay  # noqa: E402
-from vision.commands import LiveTable  # noqa: E402
-from vision.demo.evaluate import brief, compare, percentile  # noqa: E402
-from vision.demo.oracle import OracleDetector  # noqa: E402
-from vision.demo.run import SpokenFeed  # noqa: E402
-from vision.pipeline import DEMO_DIR, TablePipeline, load_default_detector  # noqa: E402
+from referee.game import replay
+from vision.config import PipelineConfig, add_config_arguments, config_from_args
+from vision.demo.evaluate import brief, compare, percentile
+from vision.demo.oracle import OracleDetector
+from vision.demo.run import SpokenFeed
+from vision.live import LiveTable
+from vision.pipeline import DEMO_DIR, TablePipeline, load_default_detector
 
 PLAYERS = ["Aiko", "Ben", "Chie"]
 DEMO_SEED = 23  # the bundled demo's; see vision/demo/render.py
@@ -117,8 +116,11 @@ class Timed:
         return out
 
 
-def run(folder: Path, detector) -> dict:
-    """Pipeline, live referee and spoken events, as ``tableref demo`` runs them."""
+def run(folder: Path, detector, config: PipelineConfig | None = None) -> dict:
+    """Pipeline, live referee and spoken events, as ``tableref demo`` runs them.
+
+    ``events`` in the result are the camera's table events, in order.
+    """
     events: list[dict] = []
     timed = Timed(detector)
     truth = [
@@ -139,6 +141,7 @@ def run(folder: Path, detector) -> dict:
         realtime=False,
         options=truth[0].get("options"),
         game_state=table.state,
+        config=config,
     )
     table.pipeline = pipe
     cpu0, wall0 = time.process_time(), time.perf_counter()
@@ -162,6 +165,7 @@ def run(folder: Path, detector) -> dict:
         "who": who,
         "final": table.state().get("scores"),
         "expected": expected,
+        "events": events,
     }
 
 
@@ -253,7 +257,15 @@ def main(argv: list[str] | None = None) -> int:
         default=DEMO_SEED,
         help="render and measure another scripted game (e.g. 33, 47)",
     )
+    p.add_argument(
+        "--events",
+        metavar="DIR",
+        help="also write each run's camera events as JSON lines into DIR "
+        "(DETECTOR-sSEED-FPSfps.jsonl)",
+    )
+    add_config_arguments(p)
     args = p.parse_args(argv)
+    config = config_from_args(args)
     print(f"tableref pipeline benchmark on {os.cpu_count()} CPU(s)")
     model = None
     if args.detector in ("model", "both"):
@@ -263,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
 
                 model = Detector(args.model)
             else:
-                model = load_default_detector()
+                model = load_default_detector(config.detector)
         except (RuntimeError, OSError, ValueError) as exc:
             print(f"(no model run: {exc})")
     for fps in args.fps:
@@ -273,17 +285,33 @@ def main(argv: list[str] | None = None) -> int:
             print(f"(no video for seed {args.seed}: {exc!r})")
             return 2
         oracle_path = folder / "demo-table.oracle.json.gz"
+        runs = []
         if args.detector in ("oracle", "both"):
-            report("oracle", fps, run(folder, OracleDetector(oracle_path)))
             noisy = OracleDetector(
                 oracle_path, misread=args.noise, phantom=args.noise / 2, seed=1
             )
-            report(
-                f"oracle+noise ({args.noise:g} misreads/frame)", fps, run(folder, noisy)
-            )
+            runs += [
+                ("oracle", "oracle", OracleDetector(oracle_path)),
+                ("oracle-noise", f"oracle+noise ({args.noise:g} misreads/frame)", noisy),
+            ]
         if model is not None:
-            report("model", fps, run(folder, model))
+            runs.append(("model", "model", model))
+        for key, name, detector in runs:
+            result = run(folder, detector, config)
+            report(name, fps, result)
+            if args.events:
+                _write_events(Path(args.events) / f"{key}-s{args.seed}-{fps}fps.jsonl",
+                              result["events"])
     return 0
+
+
+def _write_events(path: Path, events: list[dict]) -> None:
+    """The camera's events as JSON lines (keys sorted), to compare two runs."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as fh:
+        for e in events:
+            fh.write(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n")
+    print(f"  wrote {len(events)} events to {path}")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 """Camera subcommands: ``markers``, ``calibrate``, ``watch`` and ``demo``.
 
-``watch`` and ``demo`` feed the pipeline's events to a live
-:class:`referee.session.Referee` through :class:`LiveTable`, which prints each
-ruling as it happens, writes the table log, and switches the round-end
-scoring scan on when the referee asks for the losers' hands.
+``watch`` and ``demo`` feed the pipeline's events to a live referee through
+:class:`vision.live.LiveTable`, and take the pipeline's thresholds from
+``--config FILE`` and ``--set SECTION.FIELD=VALUE`` (:mod:`vision.config`;
+``--help-config`` lists them).
 """
 
 from __future__ import annotations
@@ -14,81 +14,13 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, Callable
 
-from referee.log import Header, LogError, dump_event
-from referee.session import Referee
+from referee.log import Header, LogError
 
+from .config import ConfigError, add_config_arguments, config_from_args
 from .geometry import TABLE_MM, CalibrationError
-
-
-class LiveTable:
-    """Events in, rulings out: the referee side of a camera session.
-
-    Args:
-        header: the table-log header.
-        out: where rulings are printed (one line each); standard output by default.
-        log_path: the table log to write (header first), or ``None``.
-    """
-
-    def __init__(
-        self,
-        header: dict[str, Any],
-        out: TextIO | None = None,
-        log_path: str | None = None,
-    ):
-        self.referee = Referee(header)
-        self._out = out
-        self.log = open(log_path, "w", encoding="utf-8") if log_path else None
-        if self.log:
-            self.log.write(dump_event(self.referee.header.to_dict()) + "\n")
-            self.log.flush()
-        self.pipeline: Any = None
-        self.lock = threading.Lock()
-
-    @property
-    def out(self) -> TextIO:
-        return self._out if self._out is not None else sys.stdout
-
-    def append(self, event: dict[str, Any]) -> list:
-        """Record one event, print its rulings; start the scan at a round's end."""
-        with self.lock:
-            try:
-                rulings = self.referee.append(event)
-            except LogError as exc:
-                print(
-                    f"[---] skipped an event that is not one: {exc.message}",
-                    file=self.out,
-                )
-                return []
-            if self.log:
-                self.log.write(dump_event(event) + "\n")
-                self.log.flush()
-            line = len(self.referee.events)
-            for r in rulings:
-                src = event.get("source", "")
-                print(
-                    f"[{line:>3}] {float(event.get('t', 0)):6.1f}s {src:<6} "
-                    f"{r.ruling:<9} "
-                    f"{r.rule:<24} {r.text}",
-                    file=self.out,
-                    flush=True,
-                )
-                if (
-                    r.rule.endswith("round-end")
-                    and r.ruling == "pending"
-                    and self.pipeline
-                ):
-                    self.pipeline.set_scan(True)
-            return rulings
-
-    def state(self) -> dict[str, Any]:
-        with self.lock:
-            return self.referee.state()
-
-    def close(self) -> None:
-        if self.log:
-            self.log.close()
+from .live import LiveTable
 
 
 # -- markers ---------------------------------------------------------------------------
@@ -298,6 +230,7 @@ def watch_arguments(p: argparse.ArgumentParser) -> None:
         metavar="DEVICE|FILE",
         help="also listen for UNO calls (microphone, or an audio file)",
     )
+    add_config_arguments(p)
 
 
 def _listen(spec: str, table: LiveTable, clock: Callable[[], float]) -> Any:
@@ -342,9 +275,10 @@ def watch(args: argparse.Namespace) -> int:
         "options": {},
     }
     try:
+        config = config_from_args(args)
         Header.from_dict(header)
         table = LiveTable(header, log_path=args.log)
-    except (LogError, ValueError, OSError) as exc:
+    except (LogError, ValueError, OSError) as exc:  # ConfigError is a ValueError
         print(f"tableref watch: {exc}", file=sys.stderr)
         return 2
     pipeline = TablePipeline(
@@ -358,6 +292,7 @@ def watch(args: argparse.Namespace) -> int:
         realtime=args.realtime,
         attribute_players=args.attribute_players,
         game_state=table.state,
+        config=config,
     )
     table.pipeline = pipeline
     started = time.monotonic()
@@ -412,10 +347,16 @@ def demo_arguments(p: argparse.ArgumentParser) -> None:
         help="process at most this many frames a second (default: all)",
     )
     p.add_argument("--evidence", help="folder for the evidence JPEGs (default: none)")
+    add_config_arguments(p)
 
 
 def demo(args: argparse.Namespace) -> int:
     """Referee the bundled demo video; compare what was seen with the ground truth."""
     from .demo.run import run_demo
 
-    return run_demo(args)
+    try:
+        config = config_from_args(args)
+    except ConfigError as exc:
+        print(f"tableref demo: {exc}", file=sys.stderr)
+        return 2
+    return run_demo(args, config)

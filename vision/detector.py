@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from referee.cards import CLASSES
+from vision.config import DetectorConfig
 from vision.detections import Detections
 from vision.ultralytics_setup import nms_numpy
 
@@ -34,9 +35,11 @@ MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 PT_NAME = "uno-yolo11n.pt"
 OPENVINO_NAME = "uno-yolo11n_openvino_model"
 CLASSIFIER_NAME = "uno-cardnet.pt"
-IMGSZ = 256
-CONF = 0.35
-BOX_CONF = 0.5  # YOLO score a box needs before the classifier looks at it
+# The defaults and their meaning live in vision.config.DetectorConfig.
+_DEFAULTS = DetectorConfig()
+IMGSZ = _DEFAULTS.imgsz
+CONF = _DEFAULTS.conf
+BOX_CONF = _DEFAULTS.box_conf  # YOLO score a box needs before the classifier looks
 CROP = 64
 SURE = 0.9  # a crop named with at least this probability needs no second look
 
@@ -167,12 +170,12 @@ class Detector:
         model_path: str | Path | None = None,
         imgsz: int = IMGSZ,
         conf: float = CONF,
-        iou: float = 0.5,
-        max_det: int = 50,
+        iou: float = _DEFAULTS.iou,
+        max_det: int = _DEFAULTS.max_det,
         torch_threads: int | None = None,
         classifier: str | Path | bool | None = None,
         box_conf: float = BOX_CONF,
-        views: int = 3,
+        views: int = _DEFAULTS.views,
     ) -> None:
         path = Path(model_path) if model_path is not None else default_model()
         if not path.exists():

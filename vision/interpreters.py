@@ -1,7 +1,7 @@
 """Interpreters for the other games played with the UNO deck.
 
 Each maps tracked detections to that game's table events (``docs/events-*.md``)
-with the same stages as classic UNO: a :class:`~vision.plays.PileWatcher` per
+with the same stages as classic UNO: a :class:`~vision.pile.PileWatcher` per
 zone decides when a card has landed (settled, untouched, not seen there before).
 
 - **overflow**: a card landing in the ``box`` is an ``insert`` (the colour
@@ -19,14 +19,17 @@ zone decides when a card has landed (settled, untouched, not seen there before).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
+from .config import PlayConfig
 from .detections import Detections
 from .geometry import TableGeometry
-from .plays import PileWatcher, PlayConfig
-from .tracking import Reach, Track
+from .hands import Reach
+from .pile import PileWatcher
+from .tracking import Track
 
 LIMIT_ZONES = ("limit-red", "limit-yellow", "limit-green", "limit-blue")
 
@@ -91,7 +94,8 @@ class JunocosInterpreter:
 
     def __init__(self, geometry: TableGeometry, config: PlayConfig | None = None):
         self.geometry = geometry
-        cfg = config or PlayConfig(clear_s=1.5)
+        config = config or PlayConfig()
+        cfg = replace(config, clear_s=config.trick_clear_s)
         self.trick = PileWatcher(geometry, "trick", cfg, stacked=False)
 
     def update(
@@ -121,8 +125,10 @@ class NarabeInterpreter:
 
     def __init__(self, geometry: TableGeometry, config: PlayConfig | None = None):
         self.geometry = geometry
+        config = config or PlayConfig()
         self.field = PileWatcher(
-            geometry, "field", config or PlayConfig(clear_s=3600.0), stacked=False
+            geometry, "field", replace(config, clear_s=config.field_clear_s),
+            stacked=False,
         )
         self.origin: tuple[float, float] | None = None
 
@@ -166,8 +172,10 @@ class NarabeInterpreter:
         return []
 
 
-def interpreter_for(game: str, geometry: TableGeometry):
-    """The interpreter of ``game``.
+def interpreter_for(
+    game: str, geometry: TableGeometry, config: PlayConfig | None = None
+):
+    """The interpreter of ``game``, with the play thresholds ``config``.
 
     Raises:
         ValueError: no interpreter for that game.
@@ -183,4 +191,4 @@ def interpreter_for(game: str, geometry: TableGeometry):
             f"no camera interpreter for game {game!r}; "
             f"known: uno, {', '.join(sorted(table))}"
         )
-    return table[game](geometry)
+    return table[game](geometry, config)

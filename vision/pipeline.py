@@ -9,7 +9,8 @@ Every stage maps detections to detections (supervision's style)::
 in a background thread), retries a failing source with back-off, keeps the
 newest frame with overlays for the page, and calls ``on_event`` for every table
 event, in order, each with ``"source": "vision"``, ``t`` and an evidence JPEG.
-The detector is injected, so tests drive the pipeline with an oracle.
+The detector is injected, so tests drive the pipeline with an oracle. Every
+stage's thresholds come from one :class:`~vision.config.PipelineConfig`.
 """
 
 from __future__ import annotations
@@ -17,32 +18,24 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Protocol, Sequence
 
 import cv2
 import numpy as np
 
+from .config import DetectorConfig, PipelineConfig, PlayConfig
 from .detections import Detections
 from .geometry import CalibrationError, TableGeometry, table_path
-from .plays import PlayConfig, UnoPlayDetector
+from .hands import HandTracker
+from .overlay import draw_overlay
+from .plays import UnoPlayDetector
 from .scan import HandScan, deck_labels, seat_close_ups
 from .sources import Frame, FrameSource, RetryingSource
-from .tracking import CardTracker, HandTracker
+from .tracking import CardTracker
 
-WORK_WIDTH = 640
 MAX_FAILURES = 50  # frames in a row that fail before the pipeline gives up
-#: During the round-end scan, the detector's proposal threshold (its
-#: ``box_conf``) is lowered to this: hands laid out on the far side of the
-#: table are small and get weak proposals, and the scan's own checks (still
-#: for a second, a card of the deck, appeared after the round ended) keep out
-#: what the lower threshold lets in.
-SCAN_BOX_CONF = 0.25
-#: During the round-end scan the seats are also detected tile by tile
-#: (:func:`~vision.scan.seat_close_ups`, 2 x 2 tiles): cards laid side by side
-#: or next to a corner marker merge or fade at the whole frame's working size.
-#: Four more detector calls per frame, only while a hand is still to be read.
-SCAN_GRID = 2
 log = logging.getLogger(__name__)
 DEMO_DIR = Path(__file__).resolve().parent / "demo" / "data"
 DEMO_VIDEO = DEMO_DIR / "demo-table.mp4"
@@ -62,8 +55,8 @@ def bundled_demo() -> tuple[Path, dict[str, Any]]:
     return DEMO_VIDEO, header
 
 
-def load_default_detector() -> DetectorLike:
-    """The shipped detector (``vision.detector.Detector``).
+def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
+    """The shipped detector (``vision.detector.Detector``) set up by ``config``.
 
     Raises:
         RuntimeError: the detector module or its model is missing, saying so.
@@ -72,8 +65,16 @@ def load_default_detector() -> DetectorLike:
         from .detector import Detector  # type: ignore[import-not-found]
     except ImportError as exc:
         raise RuntimeError(f"the card detector is not installed ({exc})") from None
+    cfg = config or DetectorConfig()
     try:
-        return Detector()
+        return Detector(
+            imgsz=cfg.imgsz,
+            conf=cfg.conf,
+            iou=cfg.iou,
+            max_det=cfg.max_det,
+            box_conf=cfg.box_conf,
+            views=cfg.views,
+        )
     except Exception as exc:  # a missing or broken model file
         raise RuntimeError(
             f"the card detector could not load its model: {exc}"
@@ -86,19 +87,26 @@ def make_interpreter(
     options: dict[str, Any],
     attribute_players: bool = False,
     game_state: Callable[[], dict[str, Any]] | None = None,
+    config: PlayConfig | None = None,
 ):
-    """The stage that turns tracks into events for ``game``."""
+    """The stage that turns tracks into events for ``game``.
+
+    UNO plays are grouped over ``config.multi_group_s`` when the house rules
+    allow several cards a turn (``multi_play``, ``two_card``).
+    """
+    config = config or PlayConfig()
     if game == "uno":
-        group = 1.0 if options.get("multi_play") or options.get("two_card") else 0.0
+        if options.get("multi_play") or options.get("two_card"):
+            config = replace(config, group_s=config.multi_group_s)
         return UnoPlayDetector(
             geometry,
-            PlayConfig(group_s=group),
+            config,
             attribute_players=attribute_players,
             game_state=game_state,
         )
     from .interpreters import interpreter_for
 
-    return interpreter_for(game, geometry)
+    return interpreter_for(game, geometry, config)
 
 
 class TablePipeline:
@@ -125,6 +133,9 @@ class TablePipeline:
         game_state: returns the live referee's state (``Referee.state``):
             UNO play detection then settles close calls between two labels
             in favour of the legal play (see ``docs/vision.md``).
+        config: every stage's thresholds (:class:`~vision.config.PipelineConfig`;
+            ``None``: the defaults). Its ``detector`` section applies when the
+            pipeline loads the shipped detector itself.
     """
 
     def __init__(
@@ -143,7 +154,9 @@ class TablePipeline:
         max_retries: int | None = None,
         attribute_players: bool = False,
         game_state: Callable[[], dict[str, Any]] | None = None,
+        config: PipelineConfig | None = None,
     ):
+        self.config = config or PipelineConfig()
         self.source = (
             source
             if isinstance(source, FrameSource)
@@ -202,7 +215,12 @@ class TablePipeline:
         """Process frames until the source ends, gives up, or ``stop`` is set."""
         if self.detector is None:
             try:
-                self.detector = load_default_detector()
+                wanted = self.config.detector
+                self.detector = (
+                    load_default_detector()
+                    if wanted == DetectorConfig()
+                    else load_default_detector(wanted)
+                )
             except RuntimeError as exc:
                 self._set_status("error", str(exc))
                 return
@@ -241,22 +259,46 @@ class TablePipeline:
         h, w = image.shape[:2]
         geo = self._load_geometry(image)
         self.geometry = geo.with_players(self.players).scaled_to((w, h))
+        cfg = self.config
         self.stages = {
-            "hands": HandTracker(self.geometry),
-            "tracker": CardTracker(self.geometry),
+            "hands": HandTracker(self.geometry, cfg.hands),
+            "tracker": CardTracker(self.geometry, cfg.tracking),
             "game": make_interpreter(
                 self.game,
                 self.geometry,
                 self.options,
                 self.attribute_players,
                 self.game_state,
+                cfg.play,
             ),
             "scan": HandScan(
                 self.geometry,
+                cfg.scan,
                 allowed=deck_labels(self.game, self.options),
                 game_state=self.game_state if self.game == "uno" else None,
             ),
         }
+        self._check_history()
+
+    def _check_history(self) -> None:
+        """Warn when a track's history is shorter than the longest still-window
+        of the play stage at the source's frame rate (that window is then
+        cut short: set ``tracking.history_frames`` higher)."""
+        fps = self.source.fps or 0.0
+        if self.fps_cap:
+            fps = min(fps, self.fps_cap) if fps else self.fps_cap
+        play = self.config.play
+        longest = max(
+            play.evidence_s,
+            max(play.unsure_s, play.loose_s) + play.still_margin_s,
+        )
+        frames = self.config.tracking.history_frames
+        if fps and longest * fps > frames:
+            log.warning(
+                "tracking.history_frames = %d holds %.2f s at %.0f fps, less than "
+                "the play stage's longest window (%.2f s): raise it to %d",
+                frames, frames / fps, fps, longest, int(longest * fps) + 1,
+            )
 
     def _load_geometry(self, image: np.ndarray) -> TableGeometry:
         h, w = image.shape[:2]
@@ -275,13 +317,23 @@ class TablePipeline:
         assert self.detector is not None
         scan = self.stages.get("scan")
         normal = getattr(self.detector, "box_conf", None)
+        cfg = self.config.scan
         if scan is not None and scan.active and isinstance(normal, float):
-            self.detector.box_conf = min(normal, SCAN_BOX_CONF)
+            # Hands laid out on the far side of the table are small and get
+            # weak proposals; the scan's own checks (still for a while, a card
+            # of the deck, appeared after the round ended) keep out what the
+            # lower threshold lets in. While a hand is still to be read the
+            # seats are also detected tile by tile: cards laid side by side or
+            # next to a corner marker merge or fade at the frame's working size.
+            self.detector.box_conf = min(normal, cfg.box_conf)
             try:
                 dets = self._detect_once(frame, image)
                 tiles = self._tile_detect() if scan.waiting else None
-                if tiles is not None and SCAN_GRID > 1 and self.geometry is not None:
-                    dets = seat_close_ups(tiles, image, dets, self.geometry, SCAN_GRID)
+                if tiles is not None and cfg.grid > 1 and self.geometry is not None:
+                    dets = seat_close_ups(
+                        tiles, image, dets, self.geometry, cfg.grid, cfg.overlap,
+                        config=cfg,
+                    )
                 return dets
             finally:
                 self.detector.box_conf = normal
@@ -313,11 +365,12 @@ class TablePipeline:
             return []
         self._last_t = frame.t
         image = frame.image
-        if image.shape[1] > WORK_WIDTH:
-            scale = WORK_WIDTH / image.shape[1]
+        width = self.config.detector.work_width
+        if image.shape[1] > width:
+            scale = width / image.shape[1]
             image = cv2.resize(
                 image,
-                (WORK_WIDTH, int(round(image.shape[0] * scale))),
+                (width, int(round(image.shape[0] * scale))),
                 interpolation=cv2.INTER_AREA,
             )
         if self.geometry is None:
@@ -336,7 +389,9 @@ class TablePipeline:
         if any(e["type"] == "start" for e in events):
             scan.active = False
         events += scan.update(dets, frame.t, tracks, hands.reaches)
-        overlay = self._draw(image, dets, events)
+        overlay = draw_overlay(
+            image, dets, events, self.geometry, self.game, self.stages["hands"].reaches
+        )
         for event in events:
             self._emit(event, overlay)
         self._tick(frame, overlay)
@@ -366,62 +421,3 @@ class TablePipeline:
             self._status["fps"] = (
                 round((len(self._times) - 1) / span, 1) if span > 0 else 0.0
             )
-
-    # -- overlay ---------------------------------------------------------------------
-    def _draw(
-        self, image: np.ndarray, dets: Detections, events: list[dict[str, Any]]
-    ) -> np.ndarray:
-        out = image.copy()
-        geo = self.geometry
-        assert geo is not None
-        shown = {
-            "uno": ("discard", "draw"),
-            "junocos": ("trick",),
-            "narabe-runo": ("field",),
-            "overflow": (
-                "box",
-                "limit-red",
-                "limit-yellow",
-                "limit-green",
-                "limit-blue",
-            ),
-        }.get(self.game, ())
-        for name in shown:
-            if name in geo.zones:
-                poly = geo.to_image(geo.zones[name].polygon).astype(np.int32)
-                cv2.polylines(out, [poly], True, (255, 200, 0), 1, cv2.LINE_AA)
-        touched = dets.data.get("touched", np.zeros(len(dets), bool))
-        for i, (label, conf, box) in enumerate(dets):
-            x0, y0, x1, y1 = (int(v) for v in box)
-            colour = (0, 0, 255) if touched[i] else (0, 220, 0)
-            cv2.rectangle(out, (x0, y0), (x1, y1), colour, 1)
-            cv2.putText(
-                out,
-                label,
-                (x0, max(10, y0 - 3)),
-                cv2.FONT_HERSHEY_SIMPLEX,
-                0.4,
-                colour,
-                1,
-                cv2.LINE_AA,
-            )
-        for reach in self.stages["hands"].reaches:
-            tip = geo.to_image(np.array([reach.tip]))[0].astype(int)
-            cv2.circle(out, (int(tip[0]), int(tip[1])), 6, (0, 0, 255), 2)
-        for k, event in enumerate(events):
-            text = (
-                event["type"]
-                + " "
-                + " ".join(event.get("cards", [event.get("card", "")]))
-            )
-            cv2.putText(
-                out,
-                text.strip(),
-                (8, 20 + 18 * k),
-                cv2.FONT_HERSHEY_SIMPLEX,
-                0.55,
-                (0, 255, 255),
-                2,
-                cv2.LINE_AA,
-            )
-        return out

@@ -21,9 +21,11 @@ import numpy as np
 
 from referee.cards import Card, CardError
 
+from .config import ScanConfig
 from .detections import Detections, box_iou
 from .geometry import TableGeometry
-from .tracking import Reach, Track
+from .hands import Reach
+from .tracking import Track
 
 PILES = ("discard", "draw")
 
@@ -88,9 +90,10 @@ def seat_close_ups(
     image: np.ndarray,
     dets: Detections,
     geometry: TableGeometry,
-    grid: int = 2,
-    overlap: float = 0.25,
+    grid: int = ScanConfig.grid,
+    overlap: float = ScanConfig.overlap,
     exclude: tuple[str, ...] = PILES,
+    config: ScanConfig | None = None,
 ) -> Detections:
     """The frame's detections with the seats' cards looked at close up.
 
@@ -102,8 +105,10 @@ def seat_close_ups(
     the whole frame saw there when it lies in a player's seat (outside the
     piles) and inside the tile (not cut by the tile's inner edges); tiles that
     overlap keep the surer of two boxes on one card. Everything else (the piles,
-    cards outside the seats) stays as the whole frame saw it.
+    cards outside the seats) stays as the whole frame saw it. ``config`` gives
+    the edge and overlap thresholds (:class:`~vision.config.ScanConfig`).
     """
+    cfg = config or ScanConfig()
     h, w = image.shape[:2]
     tw, th = w / (grid - (grid - 1) * overlap), h / (grid - (grid - 1) * overlap)
     found: list[Detections] = []
@@ -116,7 +121,7 @@ def seat_close_ups(
             if not len(part):
                 continue
             part.xyxy = part.xyxy + np.array([x1, y1, x1, y1], np.float32)
-            edge = 2.0  # px: a box touching an inner edge is a card the tile cuts
+            edge = cfg.tile_edge_px  # a box touching an inner edge: a card cut
             inside = np.ones(len(part), bool)
             if x1 > 0:
                 inside &= part.xyxy[:, 0] > x1 + edge
@@ -139,7 +144,11 @@ def seat_close_ups(
 
         from .ultralytics_setup import nms
 
-        keep = nms(torch.from_numpy(close.xyxy), torch.from_numpy(close.confidence), 0.5)
+        keep = nms(
+            torch.from_numpy(close.xyxy),
+            torch.from_numpy(close.confidence),
+            cfg.merge_iou,
+        )
         close = close[keep.numpy()]
     if not len(close):
         return dets
@@ -153,7 +162,7 @@ def seat_close_ups(
             & (c[None, :, 1] >= dets.xyxy[:, None, 1])
             & (c[None, :, 1] <= dets.xyxy[:, None, 3])
         )
-        overlaps = box_iou(dets.xyxy, close.xyxy) > 0.2
+        overlaps = box_iou(dets.xyxy, close.xyxy) > cfg.replace_iou
         replaced = overlaps.any(axis=1) | holds.any(axis=1)
         dets = dets[np.nonzero(~replaced)[0]]
     return _concat([dets, close])
@@ -161,28 +170,28 @@ def seat_close_ups(
 
 def _still(track: Track, now: float, seconds: float, move_mm: float) -> bool:
     """The track's reads of the last ``seconds`` stay within ``move_mm``."""
-    recent = [h for h in track.history if now - h[0] <= seconds + 1e-9]
+    recent = [r for r in track.history if now - r.t <= seconds + 1e-9]
     if len(recent) < 2 or now - track.born < seconds:
         return False
-    pts = np.array([h[2:4] for h in recent])
+    pts = np.array([(r.x, r.y) for r in recent])
     return bool(np.max(np.linalg.norm(pts - pts[-1], axis=1)) <= move_mm)
 
 
 class HandScan:
     """Collects laid-out hands per seat while active.
 
+    A seat's cards must stay unchanged and still for ``settle_s``; a card
+    counts once tracked ``min_age_s``; a card seen first more than
+    ``before_s`` before the scan began lay on the table all along (a corner
+    marker, a card left out) and is nobody's hand; a card lies still when its
+    reads of the last ``still_s`` stay within ``move_mm`` (a card still being
+    laid or held keeps its seat waiting).
+
     Args:
         geometry: the table's seat zones.
-        settle_s: how long a seat's cards must stay unchanged (and still).
+        config: those thresholds (:class:`~vision.config.ScanConfig`).
         exclude: zones whose cards are not anyone's hand (the piles).
-        min_age_s: a card counts once it has been tracked this long.
         allowed: whether a label can be a card of the game (``None``: any).
-        before_s: a card must have appeared at most this long before the
-            scan began: what lay on the table all along (a corner marker,
-            a card left out) is nobody's hand.
-        still_s, move_mm: a card lies still when its reads of the last
-            ``still_s`` seconds stay within ``move_mm`` (a card still being
-            laid or held keeps its seat waiting).
         game_state: the referee's state (``hand_counts`` per player): a seat
             is revealed only once it shows as many cards as the referee says
             that player holds (a card the detector misses, or one it sees
@@ -192,23 +201,21 @@ class HandScan:
     def __init__(
         self,
         geometry: TableGeometry,
-        settle_s: float = 1.0,
+        config: ScanConfig | None = None,
+        *,
         exclude: tuple[str, ...] = PILES,
-        min_age_s: float = 0.4,
         allowed: Callable[[str], bool] | None = None,
-        before_s: float = 2.0,
-        still_s: float = 0.5,
-        move_mm: float = 8.0,
         game_state: Callable[[], Mapping[str, Any]] | None = None,
     ):
+        cfg = self.config = config or ScanConfig()
         self.geometry = geometry
         self.exclude = exclude
-        self.min_age_s = min_age_s
-        self.settle_s = settle_s
+        self.min_age_s = cfg.min_age_s
+        self.settle_s = cfg.settle_s
         self.allowed = allowed
-        self.before_s = before_s
-        self.still_s = still_s
-        self.move_mm = move_mm
+        self.before_s = cfg.before_s
+        self.still_s = cfg.still_s
+        self.move_mm = cfg.move_mm
         self.game_state = game_state
         self._since: float | None = None
         self._active = False

@@ -15,7 +15,9 @@ from vision.interpreters import (
     interpreter_for,
 )
 from vision.scan import HandScan, cards_in_zone, deck_labels
-from vision.tracking import CardTracker, Reach
+from vision.config import ScanConfig
+from vision.hands import Reach
+from vision.tracking import CardTracker
 
 FPS = 15.0
 
@@ -127,7 +129,7 @@ def test_unknown_game_is_refused_with_the_known_ones():
 
 def hand_scan(players=("A", "B", "C")):
     geo = TableGeometry.default((560, 420), players)
-    return Run(HandScan(geo, settle_s=1.0), players)
+    return Run(HandScan(geo, ScanConfig(settle_s=1.0)), players)
 
 
 def test_scan_reveals_a_laid_out_hand_once_it_lies_still():

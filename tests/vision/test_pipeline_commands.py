@@ -7,7 +7,7 @@ import json
 import cv2
 import pytest
 
-from referee.cli import main
+from tableref.cli import main
 from referee.game import replay
 from vision import pipeline as pipeline_module
 from vision.demo.game import check, simulate

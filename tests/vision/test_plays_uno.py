@@ -8,14 +8,12 @@ import pytest
 from referee.cards import CLASSES
 from vision.detections import Detections
 from vision.geometry import TableGeometry
-from vision.plays import (
-    PlayConfig,
-    UnoPlayDetector,
-    card_scale,
-    choose_label,
-    uno_legal,
-)
-from vision.tracking import CardTracker, Reach
+from vision.card_scale import card_scale
+from vision.config import PlayConfig
+from vision.hands import Reach
+from vision.plays import UnoPlayDetector
+from vision.prior import choose_label, uno_legal
+from vision.tracking import CardTracker
 
 PLAYERS = ("A", "B", "C")
 FPS = 15.0

@@ -9,7 +9,9 @@ import pytest
 from referee.cards import CLASSES
 from vision.detections import Detections
 from vision.geometry import TableGeometry
-from vision.tracking import CardTracker, HandTracker, covered_by_held
+from vision.config import TrackingConfig
+from vision.hands import HandTracker
+from vision.tracking import CardTracker, covered_by_held
 
 PLAYERS = ("A", "B", "C", "D")
 CLOTH = (60, 110, 50)
@@ -112,7 +114,7 @@ def test_settled_needs_enough_time_and_stillness_and_no_hand():
 
 
 def test_an_unseen_track_is_dropped():
-    tracker = CardTracker(geometry(), keep_s=0.5)
+    tracker = CardTracker(geometry(), TrackingConfig(keep_s=0.5))
     tracker.update(dets(("red-5", 100, 100)), 0.0)
     tracker.update(dets(), 0.3)
     assert len(tracker.tracks) == 1

@@ -19,6 +19,8 @@ from typing import Any
 from referee.game import replay
 
 from .. import pipeline as pipeline_module
+from ..config import DetectorConfig, PipelineConfig
+from ..live import LiveTable
 from ..pipeline import DEMO_LOG, DEMO_VIDEO, TablePipeline
 from .evaluate import compare, summary_lines
 
@@ -76,10 +78,9 @@ def _replay_truth(reason: str) -> int:
     return 0
 
 
-def run_demo(args: argparse.Namespace) -> int:
+def run_demo(args: argparse.Namespace, config: PipelineConfig | None = None) -> int:
     """Run the demo as ``tableref demo`` asks; returns the exit status."""
-    from ..commands import LiveTable
-
+    config = config or PipelineConfig()
     if not DEMO_VIDEO.is_file() or not DEMO_LOG.is_file():
         print(
             f"tableref demo: the bundled demo is missing ({DEMO_VIDEO})",
@@ -95,7 +96,11 @@ def run_demo(args: argparse.Namespace) -> int:
         name = "the renderer's oracle detector"
     else:
         try:
-            detector = pipeline_module.load_default_detector()
+            detector = (
+                pipeline_module.load_default_detector()
+                if config.detector == DetectorConfig()
+                else pipeline_module.load_default_detector(config.detector)
+            )
         except RuntimeError as exc:
             return _replay_truth(f"The shipped card detector cannot be used: {exc}.")
         name = "the shipped card detector"
@@ -132,6 +137,7 @@ def run_demo(args: argparse.Namespace) -> int:
         realtime=False,
         options=header.get("options"),
         game_state=table.state,
+        config=config,
     )
     table.pipeline = pipeline
     started = time.monotonic()

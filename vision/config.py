@@ -1,0 +1,447 @@
+"""The camera pipeline's configuration: every threshold, with its unit and meaning.
+
+One frozen dataclass per stage, gathered in :class:`PipelineConfig`::
+
+    detector  -> the shipped card detector (sizes, confidences)
+    tracking  -> cards followed over frames (vision/tracking.py)
+    hands     -> arms and hands found by background subtraction (vision/hands.py)
+    play      -> when a card counts as played or drawn (vision/pile.py, plays.py)
+    scan      -> the round-end scan of laid-out hands (vision/scan.py)
+
+Every field carries ``help`` (one sentence) and ``unit`` in its metadata, like
+the house-rule options of ``referee/uno/options.py``. A configuration is read
+from a JSON or TOML file (``{"play": {"settle_s": 0.2}}`` or ``[play]
+settle_s = 0.2``) and overridden on the command line
+(``--set play.settle_s=0.2``); ``tableref watch --help-config`` lists every
+field. An unknown field or a bad value raises :class:`ConfigError` naming it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
+
+
+class ConfigError(ValueError):
+    """A configuration field that does not exist, or a value it cannot take."""
+
+
+def _f(
+    default: Any,
+    unit: str,
+    help_: str,
+    *,
+    choices: tuple[Any, ...] = (),
+    minimum: float | None = 0,
+    maximum: float | None = None,
+) -> Any:
+    meta: dict[str, Any] = {"unit": unit, "help": help_}
+    if choices:
+        meta["choices"] = choices
+    if minimum is not None:
+        meta["minimum"] = minimum
+    if maximum is not None:
+        meta["maximum"] = maximum
+    return field(default=default, metadata=meta)
+
+
+class _Section:
+    """Checks every field's type and range when a section is made."""
+
+    def __post_init__(self) -> None:
+        for f in fields(self):  # type: ignore[arg-type]
+            object.__setattr__(self, f.name, _checked(self, f, getattr(self, f.name)))
+
+
+def _checked(section: Any, f: Any, value: Any) -> Any:
+    name = f"{SECTION_NAMES.get(type(section), '?')}.{f.name}"
+    kind = type(f.default)
+    if kind is bool:
+        ok = isinstance(value, bool)
+    elif kind is float:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        value = float(value) if ok else value
+    elif kind is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    else:
+        ok = isinstance(value, kind)
+    if not ok:
+        raise ConfigError(
+            f"{name} must be {_kind_name(kind)} ({f.metadata['unit']}), got {value!r}"
+        )
+    meta = f.metadata
+    if "choices" in meta and value not in meta["choices"]:
+        raise ConfigError(f"{name} must be one of {meta['choices']}, got {value!r}")
+    if meta.get("minimum") is not None and value < meta["minimum"]:
+        raise ConfigError(f"{name} must be at least {meta['minimum']}, got {value!r}")
+    if meta.get("maximum") is not None and value > meta["maximum"]:
+        raise ConfigError(f"{name} must be at most {meta['maximum']}, got {value!r}")
+    return value
+
+
+def _kind_name(kind: type) -> str:
+    return {bool: "true or false", float: "a number", int: "a whole number"}.get(
+        kind, "text"
+    )
+
+
+@dataclass(frozen=True)
+class DetectorConfig(_Section):
+    """The shipped card detector (used when the pipeline loads it itself)."""
+
+    work_width: int = _f(640, "px", "frames wider than this are scaled down to it "
+                         "before every stage", minimum=64)
+    imgsz: int = _f(256, "px", "the square the detector letterboxes a frame into "
+                    "(the size the model was trained at)", minimum=32)
+    conf: float = _f(0.35, "probability", "least confidence of a card the detector "
+                     "returns", maximum=1)
+    box_conf: float = _f(0.5, "score", "least YOLO score of a box before the crop "
+                         "classifier names it", maximum=1)
+    iou: float = _f(0.5, "IoU", "boxes overlapping more than this are one card "
+                    "(non-maximum suppression)", maximum=1)
+    max_det: int = _f(50, "cards", "most cards returned per frame", minimum=1)
+    views: int = _f(3, "crops", "crops the classifier averages for a box it is "
+                    "unsure of: 1 the box, 2 also turned 180 degrees, 3 also 4 % "
+                    "larger", choices=(1, 2, 3))
+
+
+@dataclass(frozen=True)
+class TrackingConfig(_Section):
+    """Cards followed over frames on the table plane (:mod:`vision.tracking`)."""
+
+    match_mm: float = _f(35.0, "mm", "farthest a detection may lie from a track's "
+                         "last position and still continue it")
+    label_penalty_mm: float = _f(15.0, "mm", "added to that distance when the labels "
+                                 "differ, so a card meets a track of its own label "
+                                 "first")
+    keep_s: float = _f(0.6, "s", "a track unseen for longer is dropped")
+    history_frames: int = _f(30, "frames", "reads kept per track: a track's label "
+                             "is weighed over all of them, and no still-window of "
+                             "the play stage sees further back (30 frames is 2 s at "
+                             "15 fps, 1 s at 30 fps; the pipeline warns when the "
+                             "longest window does not fit)", minimum=2)
+    cover_share: float = _f(0.15, "fraction", "a box counts as covered when a "
+                            "card in a hand overlaps at least this share of it",
+                            maximum=1)
+
+
+@dataclass(frozen=True)
+class HandsConfig(_Section):
+    """Arms and hands found by background subtraction (:mod:`vision.hands`)."""
+
+    mm_px: float = _f(4.0, "mm/px", "millimetres per pixel of the top-down "
+                      "working image", minimum=0.5)
+    min_area_mm2: float = _f(1500.0, "mm²", "smaller foreground blobs are noise")
+    threshold: float = _f(60.0, "BGR levels", "summed colour difference from the "
+                          "background that is foreground")
+    card_core: float = _f(0.85, "scale", "the part of a card's box (scaled about "
+                          "its centre) taken out of the foreground as card, not "
+                          "hand", maximum=1)
+    card_rim: float = _f(1.1, "scale", "a blob mostly inside the cards' boxes grown "
+                         "by this is the rim of a card just laid, not a hand")
+    touch_ring: float = _f(1.35, "scale", "a card is touched when hand pixels lie "
+                           "in its box grown by this")
+    edge_share: float = _f(0.2, "fraction", "a blob is an arm when it comes within "
+                           "this share of the table's depth of its edge", maximum=1)
+    orphan_s: float = _f(3.0, "s", "a hand whose arm faded into the background stays "
+                         "a hand this long after its pixels were last part of an arm")
+    orphan_mm2: float = _f(3000.0, "mm²", "least area of such a hand")
+    orphan_share: float = _f(0.25, "fraction", "share of such a blob that must "
+                             "overlap last frame's hands, and have been arm within "
+                             "orphan_s", maximum=1)
+    rim_share: float = _f(0.6, "fraction", "a blob with at least this share inside "
+                          "the grown card boxes is a card's rim", maximum=1)
+    light_s: float = _f(30.0, "s", "time constant of the brightness reference (a "
+                        "lamp switched on is divided out)", minimum=0.001)
+    fast_s: float = _f(1.3, "s", "time constant of the background where the frame "
+                       "matches it", minimum=0.001)
+    slow_s: float = _f(6.6, "s", "time constant of the background where it does "
+                       "not (a lasting change fades in, a moving hand stays "
+                       "foreground)", minimum=0.001)
+
+
+@dataclass(frozen=True)
+class PlayConfig(_Section):
+    """When a card counts as played, drawn or gathered (:mod:`vision.pile`,
+    :mod:`vision.plays`, :mod:`vision.interpreters`)."""
+
+    settle_frames: int = _f(3, "frames", "a card counts as lying still once it has "
+                            "lain still and untouched for this many frames ...",
+                            minimum=1)
+    settle_s: float = _f(0.12, "s", "... spanning at least this long: the time a "
+                         "card must lie still before it counts as played")
+    move_mm: float = _f(8.0, "mm", "reads whose position and size stay within this "
+                        "of the newest lie still")
+    evidence_s: float = _f(0.5, "s", "reads of a still card back to this long are "
+                           "the evidence for its label (at least settle_s + "
+                           "still_margin_s)")
+    still_margin_s: float = _f(0.25, "s", "a lain-still check for a longer time "
+                               "(unsure_s, loose_s) looks this much further back, so "
+                               "a frame older than the time is in it at any frame "
+                               "rate")
+    decide_margin: float = _f(1.0, "log-probability", "a card whose best label leads "
+                              "the runner-up by less waits for more reads (up to "
+                              "unsure_s); labels that close are remembered as torn")
+    unsure_s: float = _f(0.8, "s", "longest a card with disagreeing reads waits "
+                         "before the best label is taken")
+    legal_margin: float = _f(1.6, "log-probability", "a legal label within this of "
+                             "an illegal best one is taken instead (the referee's "
+                             "prior; 1.6 is a fifth of the probability)")
+    min_scale: float = _f(0.75, "card sizes", "a smaller box is part of a card (one "
+                          "under others or a hand), not a card that landed")
+    max_scale: float = _f(1.26, "card sizes", "a larger box is a card held above the "
+                          "table (nearer the camera) ...")
+    loose_scale: float = _f(1.45, "card sizes", "... unless it is at most this large, "
+                            "within the pile's extent, and has lain still loose_s: a "
+                            "loose box taking in the edges of the cards below")
+    loose_s: float = _f(0.6, "s", "how long a loose box on the pile must lie still, "
+                        "with no hand reaching into the zone")
+    same_spot_mm: float = _f(10.0, "mm", "a box lying and measuring within this of "
+                             "where a pile card lay is in that card's place")
+    same_card_mm: float = _f(22.0, "mm", "a box of a pile card's label within this of "
+                             "it is that card, unless a second copy is seen coming")
+    same_size_mm: float = _f(15.0, "mm", "a second copy measuring this much "
+                             "differently (turned) after a hand reached in is new")
+    shrunk: float = _f(0.85, "fraction", "a box under this share of a pile card's "
+                       "size, lying on it, is that card partly covered", maximum=1)
+    whole_min: float = _f(0.95, "card sizes", "a pile card's own box is taken as at "
+                          "least this large when judging shrunk ...")
+    whole_max: float = _f(1.05, "card sizes", "... and at most this large")
+    top_visible_share: float = _f(0.8, "fraction", "the top card is in view when a "
+                                  "box of its label shows this share of its area",
+                                  maximum=1)
+    carry_mm: float = _f(200.0, "mm", "a card of a pile card's label seen in a hand or "
+                         "moving within this of it marks a second copy on its way in")
+    carry_scale: float = _f(0.85, "card sizes", "a carried box smaller than this is "
+                            "part of a card, not one held up")
+    carry_conf: float = _f(0.6, "probability", "least confidence of a carried card's "
+                           "read", maximum=1)
+    carry_memory_s: float = _f(3.0, "s", "how long a carried card is remembered")
+    group_s: float = _f(0.0, "s", "cards landing within this of each other form one "
+                        "play (0: only cards of the same frame)")
+    multi_group_s: float = _f(1.0, "s", "group_s used when the house rules allow "
+                              "several cards a turn (multi_play, two_card)")
+    reach_memory_s: float = _f(3.0, "s", "an arm seen on the discard pile this "
+                               "recently names the seat of the card that lands")
+    clear_s: float = _f(3.0, "s", "a discard pile that stays empty and unreached this "
+                        "long was gathered for a new round")
+    trick_clear_s: float = _f(1.5, "s", "junocos: the trick area empty this long "
+                              "was gathered")
+    field_clear_s: float = _f(3600.0, "s", "narabe-runo: the field empty this long "
+                              "was gathered (never, within a round)")
+    draw_dwell_s: float = _f(0.25, "s", "an arm's tip resting on the draw pile this "
+                             "long, then leaving, took a card")
+    draw_still_mm_s: float = _f(250.0, "mm/s", "a tip slower than this rests (an arm "
+                                "passing over the pile does not)")
+    draw_leave_s: float = _f(0.095, "s", "the arm has left the draw pile once unseen "
+                             "there this long")
+    draw_group_s: float = _f(1.5, "s", "takes by one seat within this form one draw "
+                             "event with their count")
+
+
+@dataclass(frozen=True)
+class ScanConfig(_Section):
+    """The round-end scan of laid-out hands (:mod:`vision.scan`)."""
+
+    settle_s: float = _f(1.0, "s", "a seat's cards must stay unchanged and still this "
+                         "long before they are its hand")
+    still_s: float = _f(0.5, "s", "a card lies still when its reads of this long ...")
+    move_mm: float = _f(8.0, "mm", "... stay within this")
+    min_age_s: float = _f(0.4, "s", "a card counts once tracked this long")
+    before_s: float = _f(2.0, "s", "a card seen first more than this before the scan "
+                         "began lay there all along: nobody's hand")
+    box_conf: float = _f(0.25, "score", "the detector's box_conf while the scan runs "
+                         "(small, far hands get weak proposals)", maximum=1)
+    grid: int = _f(2, "tiles", "the seats are also detected in grid x grid tiles (1: "
+                   "off) while a hand is still to be read", minimum=1)
+    overlap: float = _f(0.25, "fraction", "how much neighbouring tiles overlap",
+                        maximum=0.9)
+    tile_edge_px: float = _f(2.0, "px", "a tile's box this near an inner edge is a "
+                             "card the tile cuts")
+    merge_iou: float = _f(0.5, "IoU", "two tiles' boxes overlapping more are one card",
+                          maximum=1)
+    replace_iou: float = _f(0.2, "IoU", "a whole-frame box overlapping a close-up's "
+                            "more is replaced by it", maximum=1)
+
+
+SECTIONS: dict[str, type] = {
+    "detector": DetectorConfig,
+    "tracking": TrackingConfig,
+    "hands": HandsConfig,
+    "play": PlayConfig,
+    "scan": ScanConfig,
+}
+SECTION_NAMES = {cls: name for name, cls in SECTIONS.items()}
+
+
+@dataclass(frozen=True)
+class PipelineConfig:
+    """Every threshold of the camera pipeline, one section per stage."""
+
+    detector: DetectorConfig = field(default_factory=DetectorConfig)
+    tracking: TrackingConfig = field(default_factory=TrackingConfig)
+    hands: HandsConfig = field(default_factory=HandsConfig)
+    play: PlayConfig = field(default_factory=PlayConfig)
+    scan: ScanConfig = field(default_factory=ScanConfig)
+
+    def items(self) -> Iterator[tuple[str, Any, Any]]:
+        """``("section.field", value, dataclass field)`` for every field."""
+        for name in SECTIONS:
+            section = getattr(self, name)
+            for f in fields(section):
+                yield f"{name}.{f.name}", getattr(section, f.name), f
+
+    def updated(self, values: Mapping[str, Any]) -> PipelineConfig:
+        """A copy with ``{"section.field": value}`` set (values already typed).
+
+        Raises:
+            ConfigError: an unknown field, or a value it cannot take.
+        """
+        changes: dict[str, dict[str, Any]] = {}
+        for dotted, value in values.items():
+            section, name = _split(dotted)
+            changes.setdefault(section, {})[name] = value
+        out = self
+        for section, sets in changes.items():
+            out = replace(out, **{section: replace(getattr(out, section), **sets)})
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], where: str = "") -> PipelineConfig:
+        """A configuration from ``{"section": {"field": value}}`` (a file's shape)."""
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"{where or 'a configuration'} must be a table of sections")
+        flat: dict[str, Any] = {}
+        for section, values in data.items():
+            if not isinstance(values, Mapping):
+                _split(f"{section}.x")  # an unknown section is named as such
+                raise ConfigError(f"[{section}] must be a table of fields")
+            for name, value in values.items():
+                flat[f"{section}.{name}"] = value
+        return cls().updated(flat)
+
+
+def _split(dotted: str) -> tuple[str, str]:
+    """``"play.settle_s"`` -> ``("play", "settle_s")``, checked against the fields."""
+    section, _, name = dotted.partition(".")
+    if section not in SECTIONS:
+        hint = difflib.get_close_matches(section, SECTIONS, 1)
+        raise ConfigError(
+            f"unknown config section {section!r} in {dotted!r}"
+            + (f" (did you mean {hint[0]!r}?)" if hint else "")
+            + f"; sections: {', '.join(SECTIONS)}"
+        )
+    known = [f.name for f in fields(SECTIONS[section])]
+    if name not in known:
+        hint = difflib.get_close_matches(name, known, 1)
+        raise ConfigError(
+            f"unknown config field {dotted!r}"
+            + (f" (did you mean '{section}.{hint[0]}'?)" if hint else "")
+            + f"; 'tableref watch --help-config' lists every field"
+        )
+    return section, name
+
+
+def parse_set(text: str) -> tuple[str, Any]:
+    """``"play.settle_s=0.2"`` -> ``("play.settle_s", 0.2)``, typed by the field."""
+    dotted, sep, raw = text.partition("=")
+    dotted, raw = dotted.strip(), raw.strip()
+    if not sep or not dotted:
+        raise ConfigError(f"--set needs SECTION.FIELD=VALUE, got {text!r}")
+    section, name = _split(dotted)
+    kind = type(next(f for f in fields(SECTIONS[section]) if f.name == name).default)
+    try:
+        if kind is bool:
+            if raw.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise ValueError(raw)
+            value: Any = raw.lower() in ("true", "1", "yes")
+        else:
+            value = kind(raw)
+    except ValueError:
+        raise ConfigError(
+            f"{dotted} must be {_kind_name(kind)}, got {raw!r}"
+        ) from None
+    return dotted, value
+
+
+def load_config(path: str | Path | None = None, sets: Sequence[str] = ()) -> (
+    PipelineConfig
+):
+    """The defaults, then the file at ``path`` (JSON or TOML), then ``sets``.
+
+    Raises:
+        ConfigError: an unreadable file, an unknown field, or a bad value.
+    """
+    config = PipelineConfig()
+    if path is not None:
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"cannot read config file {p}: {exc.strerror}") from None
+        try:
+            if p.suffix.lower() == ".toml":
+                import tomllib
+
+                data = tomllib.loads(text)
+            else:
+                data = json.loads(text)
+        except ValueError as exc:
+            raise ConfigError(f"config file {p} is not valid: {exc}") from None
+        config = PipelineConfig.from_dict(data, str(p))
+    return config.updated(dict(parse_set(s) for s in sets))
+
+
+def describe(config: PipelineConfig | None = None) -> str:
+    """Every field as ``section.field = value unit: meaning``, one a line."""
+    config = config or PipelineConfig()
+    lines = []
+    for dotted, value, f in config.items():
+        lines.append(f"{dotted} = {value!r} {f.metadata['unit']}: {f.metadata['help']}")
+    return "\n".join(lines)
+
+
+def markdown_table(config: PipelineConfig | None = None) -> str:
+    """The fields as a Markdown table (docs/vision.md holds one)."""
+    config = config or PipelineConfig()
+    rows = ["| field | default | unit | meaning |", "|---|---|---|---|"]
+    for dotted, value, f in config.items():
+        rows.append(f"| `{dotted}` | {value!r} | {f.metadata['unit']} | "
+                    f"{f.metadata['help']} |")
+    return "\n".join(rows)
+
+
+# -- command line ------------------------------------------------------------------
+class _HelpConfig(argparse.Action):
+    def __init__(self, option_strings: Sequence[str], dest: str, **kw: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help=kw.get("help"))
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:  # noqa: ANN001
+        print(describe())
+        parser.exit()
+
+
+def add_config_arguments(p: argparse.ArgumentParser) -> None:
+    """``--config FILE``, ``--set SECTION.FIELD=VALUE`` and ``--help-config``."""
+    p.add_argument("--config", metavar="FILE",
+                   help="pipeline thresholds from a JSON or TOML file")
+    p.add_argument("--set", dest="config_set", action="append", default=[],
+                   metavar="SECTION.FIELD=VALUE",
+                   help="set one pipeline threshold (repeatable), e.g. "
+                   "play.settle_s=0.2")
+    p.add_argument("--help-config", action=_HelpConfig,
+                   help="list every pipeline threshold with its unit and meaning")
+
+
+def config_from_args(args: argparse.Namespace) -> PipelineConfig:
+    """The configuration that ``--config`` and ``--set`` ask for.
+
+    Raises:
+        ConfigError: as :func:`load_config`.
+    """
+    return load_config(getattr(args, "config", None), getattr(args, "config_set", ()))

@@ -1,0 +1,239 @@
+"""Cards landing in one zone of the table: :class:`PileWatcher`.
+
+A settled, untouched, whole card in the zone has *landed* unless the zone
+already holds it: :meth:`PileWatcher.landed` names each way a card the zone
+holds can show again (the same track undisturbed, the same card read two ways,
+its reads torn as before, a second look at a known card, a corner of a lower
+card peeking out). The UNO discard pile (:mod:`vision.plays`) and the other
+games' zones (:mod:`vision.interpreters`) each use one watcher per zone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .card_scale import card_scale
+from .config import PlayConfig
+from .detections import Detections
+from .geometry import TableGeometry
+from .hands import Reach
+from .pile_memory import PileCard, PileMemory
+from .prior import LegalCheck, choose_label
+from .tracking import Track, label_scores
+
+
+class PileWatcher:
+    """Cards landing in one zone: a pile (stacked) or a field (side by side).
+
+    Remembers every card the zone has taken (label and position); a settled,
+    untouched card that is not one of them has *landed*. For a stacked pile a
+    card whose label lies lower in the pile counts only while the current top
+    card is hidden (else it is a corner of the old card peeking out).
+
+    Args:
+        geometry: the table's zones.
+        zone: the zone watched.
+        config: thresholds.
+        stacked: cards pile on top of each other.
+    """
+
+    def __init__(
+        self,
+        geometry: TableGeometry,
+        zone: str,
+        config: PlayConfig | None = None,
+        *,
+        stacked: bool = True,
+    ):
+        self.geometry = geometry
+        self.zone = zone
+        self.config = config or PlayConfig()
+        self.stacked = stacked
+        self.memory = PileMemory(geometry, self.config, stacked)
+        self._done_tracks: dict[
+            tuple[int, str], tuple[np.ndarray, np.ndarray, float]
+        ] = {}
+        self._last_busy = 0.0
+
+    @property
+    def pile(self) -> list[PileCard]:
+        """The cards the zone has taken, oldest first (the top card last)."""
+        return self.memory.pile
+
+    @pile.setter
+    def pile(self, cards: list[PileCard]) -> None:
+        self.memory.pile = cards
+
+    def _same_spot(
+        self,
+        seen: tuple[np.ndarray, np.ndarray, float],
+        xy: np.ndarray,
+        wh: np.ndarray,
+    ) -> bool:
+        lim = self.config.same_spot_mm
+        return bool(
+            np.hypot(*(seen[0] - xy)) <= lim and np.max(np.abs(seen[1] - wh)) <= lim
+        )
+
+    def _lain(self, track: Track, t: float, seconds: float) -> bool:
+        """The card has lain still (``move_mm``) and untouched for ``seconds``
+        (the window reaches ``still_margin_s`` further back, so that a frame
+        older than ``seconds`` is in it whatever the frame rate)."""
+        cfg = self.config
+        reads = track.still_reads(
+            t, cfg.settle_frames, seconds, cfg.move_mm, seconds + cfg.still_margin_s
+        )
+        return reads is not None
+
+    @staticmethod
+    def _covered(dets: Detections, i: int) -> bool:
+        """A card in a hand covers part of it: not all of it shows (yet)."""
+        covered = dets.data.get("covered")
+        return bool(covered[i]) if covered is not None else False
+
+    def _size_ok(self, dets: Detections, i: int, t: float, track: Track) -> bool:
+        """A whole card lying on the table: not held up, not partly covered.
+
+        A card that has just landed is the top of the pile, so all of it shows;
+        a smaller box is part of a card under others (or under a hand). A
+        larger box is a card held above the table, or a loose box: on a messy
+        pile the detector's box of the top card may take in the edges of the
+        cards below that stick out (:meth:`_loose_on_pile`).
+        """
+        cfg = self.config
+        w, h = (float(v) for v in dets.data["table_wh"][i])
+        scale = card_scale(w, h, self.geometry.card)
+        if cfg.min_scale <= scale <= cfg.max_scale:
+            return True
+        return scale <= cfg.loose_scale and self._loose_on_pile(
+            dets.data["table_xy"][i], (w, h), t, track
+        )
+
+    def _loose_on_pile(
+        self, xy: np.ndarray, wh: tuple[float, float], t: float, track: Track
+    ) -> bool:
+        """A box somewhat over ``max_scale`` that is a card on the pile, boxed
+        with the edges of the cards below it: the box lies within the pile's
+        extent (the boxes of the cards it holds, ``same_spot_mm`` to spare),
+        and the card has lain still and untouched for ``loose_s`` with no hand
+        reaching into the zone meanwhile. A card held up over the pile measures
+        as much, but a hand holds it (and reaches there), and it does not stay
+        within ``move_mm`` that long; one held off the pile's extent sticks out
+        of it."""
+        cfg = self.config
+        if not (self.stacked and self.pile) or self.memory.last_reach > t - cfg.loose_s:
+            return False
+        if not self._lain(track, t, cfg.loose_s):
+            return False
+        lo = np.min([np.subtract(c.xy, np.divide(c.wh, 2)) for c in self.pile], axis=0)
+        hi = np.max([np.add(c.xy, np.divide(c.wh, 2)) for c in self.pile], axis=0)
+        half = np.array(wh) / 2
+        spare = cfg.same_spot_mm
+        return bool(
+            np.all(xy - half >= lo - spare) and np.all(xy + half <= hi + spare)
+        )
+
+    def landed(
+        self,
+        dets: Detections,
+        t: float,
+        tracks: dict[int, Track],
+        reaches: list[Reach] = (),
+        legal: LegalCheck | None = None,
+    ) -> list[PileCard]:
+        """Cards that have landed in the zone with this frame (now remembered).
+
+        A detection in the zone lands when its track has lain still and
+        untouched for ``settle_frames`` frames spanning ``settle_s``
+        (:meth:`Track.still_reads`), it is not covered by a card in a hand,
+        it measures as a whole card lying flat (:meth:`_size_ok`), its reads
+        agree (or it has waited ``unsure_s``), it was not decided already,
+        and it is not a card the zone holds (:meth:`PileMemory.held_already`). Its label
+        is the one with the most evidence over the frames it has lain still
+        (:func:`~vision.tracking.label_scores`), weighed with ``legal`` (the
+        referee's prior, :func:`choose_label`) when given.
+        """
+        cfg = self.config
+        if any(self.geometry.inside(self.zone, np.array([r.tip]))[0] for r in reaches):
+            self.memory.last_reach = t
+        if not len(dets):
+            return []
+        self.memory.remember_carried(dets, t, tracks)
+        in_zone = self.geometry.inside(self.zone, dets.data["table_xy"])
+        out: list[tuple[float, PileCard]] = []
+        for i in np.nonzero(in_zone)[0]:
+            tid = int(dets.tracker_id[i])
+            track = tracks.get(tid)
+            xy = dets.data["table_xy"][i]
+            wh = dets.data["table_wh"][i]
+            if track is None:
+                continue
+            reads = track.still_reads(
+                t,
+                cfg.settle_frames,
+                cfg.settle_s,
+                cfg.move_mm,
+                max(cfg.evidence_s, cfg.settle_s + cfg.still_margin_s),
+            )
+            if (
+                reads is None
+                or self._covered(dets, i)
+                or not self._size_ok(dets, i, t, track)
+            ):
+                continue
+            scores = label_scores(reads, track.names)
+            runner_up, best = np.sort(scores)[-2:]
+            close = frozenset(
+                track.names[int(k)]
+                for k in np.flatnonzero(scores >= best - cfg.decide_margin)
+            )
+            if best - runner_up < cfg.decide_margin and not self._lain(
+                track, t, cfg.unsure_s
+            ):
+                continue  # the reads disagree: gather more (up to unsure_s)
+            label = choose_label(scores, track.names, legal, cfg.legal_margin)
+            done = self._done_tracks.get((tid, label))
+            if (
+                done is not None
+                and track.disturbed <= done[2]
+                and self._same_spot(done, xy, wh)
+            ):
+                continue  # decided already, and nothing happened to it since
+            self._done_tracks[(tid, label)] = (xy.copy(), wh.copy(), t)
+            if self.memory.held_already(dets, tracks, i, label, close) is not None:
+                continue
+            out.append(
+                (
+                    track.born,
+                    PileCard(
+                        label,
+                        (float(xy[0]), float(xy[1])),
+                        t,
+                        (float(wh[0]), float(wh[1])),
+                        tid,
+                        close if len(close) > 1 else frozenset(),
+                    ),
+                )
+            )
+        out.sort(key=lambda pair: pair[0])
+        cards = [card for _, card in out]
+        self.pile += cards
+        return cards
+
+    def check_clear(
+        self, dets: Detections, t: float, reaches: list[Reach] = ()
+    ) -> bool:
+        """Forget the pile once the zone stayed empty and unreached ``clear_s``."""
+        busy = bool(len(dets)) and bool(
+            self.geometry.inside(self.zone, dets.data["table_xy"]).any()
+        )
+        busy = busy or any(
+            self.geometry.inside(self.zone, np.array([r.tip]))[0] for r in reaches
+        )
+        if busy:
+            self._last_busy = t
+        elif self.pile and t - self._last_busy >= self.config.clear_s:
+            self.pile = []
+            self._done_tracks.clear()
+            return True
+        return False

@@ -1,0 +1,306 @@
+"""What a zone remembers of the cards it took, and how one shows again.
+
+:class:`PileMemory` holds the cards a zone has taken (:class:`PileCard`: label,
+place, size, the track it was read from, the labels its reads were torn
+between), the whole cards recently seen in a hand or moving, and when an arm
+last reached into the zone. :meth:`PileMemory.held_already` says whether a
+card that has just settled in the zone is one of those cards showing again,
+and which situation makes it so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from .card_scale import card_scale
+from .config import PlayConfig
+from .detections import Detections
+from .geometry import TableGeometry
+from .tracking import Track
+
+
+class _Carried(NamedTuple):
+    """A whole card seen in a hand or moving (for :meth:`PileMemory._known`)."""
+
+    t: float
+    label: str
+    x: float
+    y: float
+    track: int
+
+
+@dataclass
+class PileCard:
+    """A card the zone has taken: label, place and size (mm), when (s)."""
+
+    label: str
+    xy: tuple[float, float]
+    t: float
+    wh: tuple[float, float] = (0.0, 0.0)
+    track: int = -1  # the track it was read from
+    # The labels its reads could not tell apart when it was taken (within
+    # ``decide_margin`` of the best, the taken one included).
+    torn: frozenset[str] = frozenset()
+
+    @property
+    def area(self) -> float:
+        return self.wh[0] * self.wh[1]
+
+
+class PileMemory:
+    """The cards a zone holds, and the checks that a settled card is one of them.
+
+    Args:
+        geometry: the table (its card size).
+        config: thresholds.
+        stacked: cards pile on top of each other (a lower card's corner can
+            peek out).
+    """
+
+    def __init__(self, geometry: TableGeometry, config: PlayConfig, stacked: bool):
+        self.geometry = geometry
+        self.config = config
+        self.stacked = stacked
+        self.pile: list[PileCard] = []
+        #: when an arm last reached into the zone
+        self.last_reach = -1.0
+        # cards seen in a hand or moving, the last ``carry_memory_s``
+        self._carried: list[_Carried] = []
+
+    def held_already(
+        self,
+        dets: Detections,
+        tracks: dict[int, Track],
+        i: int,
+        label: str,
+        close: frozenset[str],
+    ) -> str | None:
+        """Why settled detection ``i``, read as ``label``, is a card the zone
+        already holds; ``None`` when it is a new card.
+
+        A card the zone took shows again as if it had just landed whenever
+        something passes over it, its box jitters or its reads change. Each
+        situation below is one such way, tried in order (the first that
+        fits is the answer):
+
+        - ``"same-track"``: the track it was taken from, seen whole and
+          untouched in every frame since (:meth:`_same_card`);
+        - ``"read-two-ways"``: that track again, under another label, lying
+          and measuring as it did with no hand in the zone since
+          (:meth:`_reread`);
+        - ``"torn-again"``: the top card, whose reads were torn between two
+          labels, read as the other of the two where it lay
+          (:meth:`_torn_again`);
+        - ``"known"``: a card of its label at about its place, with no sign
+          of a second copy coming in, or that card partly covered
+          (:meth:`_known`);
+        - ``"corner-below"``: on a pile, a card of its label lies lower down
+          and the top card is in view, so this is a corner of the lower card
+          peeking out (:meth:`_top_visible`).
+        """
+        tid = int(dets.tracker_id[i])
+        track = tracks[tid]
+        xy, wh = dets.data["table_xy"][i], dets.data["table_wh"][i]
+        if self._same_card(tid, label, track):
+            return "same-track"
+        if self._reread(tid, track, xy, wh):
+            return "read-two-ways"
+        if self._torn_again(label, close, xy, wh):
+            return "torn-again"
+        if self._known(label, xy, wh):
+            return "known"
+        if (
+            self.stacked
+            and any(c.label == label for c in self.pile)
+            and self._top_visible(dets, tracks, i)
+        ):
+            return "corner-below"
+        return None
+
+    def _same_card(self, tid: int, label: str, track: Track) -> bool:
+        """The zone took this card from this very track, and the track has been
+        seen in every frame since, untouched, unmoved and uncovered
+        (``Track.disturbed``): the same card, however its box jitters (a hand
+        passing near shifts a detector's box by up to 8 mm)."""
+        return any(
+            c.track == tid and c.label == label and track.disturbed <= c.t
+            for c in self.pile
+        )
+
+    def _reread(
+        self, tid: int, track: Track, xy: np.ndarray, wh: np.ndarray
+    ) -> bool:
+        """A card the zone took from this very track, now read under another
+        label: no arm has reached into the zone since, no read of the track
+        since was touched by a hand, and every read since (and this box) lies
+        and measures as the card did (within ``same_spot_mm``). The same card
+        read two ways (a card the classifier is torn about flips between its
+        two best labels as its box shifts by a pixel, and drops out of a few
+        frames when its best probability dips under the detector's threshold),
+        not a second card: a card put on it comes in a hand. When the track's
+        reads do not reach back to the card's landing, the track must not have
+        been disturbed since (``Track.disturbed``: touched, covered or unseen).
+        """
+        for c in self.pile:
+            if c.track != tid or self.last_reach > c.t:
+                continue
+            if not self._where_it_lay(*(float(v) for v in (*xy, *wh)), c):
+                continue
+            if track.history and track.history[0].t <= c.t:
+                since = [r for r in track.history if r.t >= c.t]
+                if all(not r.touched and self._where_it_lay(*r.box, c) for r in since):
+                    return True
+            elif track.disturbed <= c.t:
+                return True
+        return False
+
+    def _torn_again(
+        self, label: str, close: frozenset[str], xy: np.ndarray, wh: np.ndarray
+    ) -> bool:
+        """The pile's top card read again, whatever passed over it: it was taken
+        from reads torn between two labels, this card's reads are torn between
+        the same two (this label and the top card's), and it lies and measures
+        as the top card did (``same_spot_mm``). Such reads cannot tell a second
+        card from the first, and a card put down lies visibly elsewhere or reads
+        clearly (a hand passing over the pile leaves the card where it was, and
+        its reads torn as before). A clear read of a new card on the same spot
+        still counts."""
+        if not self.pile:
+            return False
+        top = self.pile[-1]
+        return (
+            label != top.label
+            and label in top.torn
+            and top.label in close
+            and self._where_it_lay(*(float(v) for v in (*xy, *wh)), top)
+        )
+
+    def _known(self, label: str, xy: np.ndarray, wh: np.ndarray) -> bool:
+        """A card the zone already holds: same label at about the same place.
+
+        Two copies of one card can land almost on the same spot; the second
+        counts as new when a hand has reached into the zone since the first
+        landed and it lies (``same_spot_mm``) or measures (its rotation
+        changes its box; ``same_size_mm``) visibly differently, or when a card
+        of that label was seen on its way in since (read whole, in a hand or
+        moving, farther than ``same_card_mm`` from the first copy but within
+        ``carry_mm``): a detector's box jitters by about as much as two
+        copies' places may differ, so the carrying is the surer sign. A box
+        that measures less than ``shrunk`` of the first copy's card size
+        (:func:`card_scale`, whatever the turn; that size taken as between
+        ``whole_min`` and ``whole_max``, what a whole card's box measures) is that card partly covered
+        (an arm over one end of the pile), not a whole second copy, if it lies
+        within ``same_card_mm`` of it or its centre lies inside that card's box
+        (``same_spot_mm`` to spare: what is left of a card half hidden is off
+        its centre, and its box may take in an edge of the cards below). The
+        carried card must be another track than the first copy's (a hand
+        hovering a card over the pile drags the pile card's own box along,
+        and its uncertain reads may name the card beneath).
+        """
+        cfg = self.config
+        card = self.geometry.card
+        for c in self.pile:
+            if c.label != label:
+                continue
+            moved = float(np.hypot(*(np.array(c.xy) - xy)))
+            # a whole card's box measures about one card (a little loose or
+            # tight); the first copy's box may have taken in more (a card below)
+            whole = min(
+                max(card_scale(c.wh[0], c.wh[1], card), cfg.whole_min), cfg.whole_max
+            )
+            smaller = card_scale(float(wh[0]), float(wh[1]), card) < cfg.shrunk * whole
+            inside = bool(np.all(
+                np.abs(xy - np.array(c.xy)) <= np.array(c.wh) / 2 + cfg.same_spot_mm
+            ))
+            if smaller and (moved <= cfg.same_card_mm or inside):
+                return True  # that card with part of it covered: no whole card
+            if moved > cfg.same_card_mm:
+                continue
+            carried = any(
+                k.t > c.t
+                and k.label == label
+                and k.track != c.track
+                and cfg.same_card_mm
+                < np.hypot(k.x - c.xy[0], k.y - c.xy[1])
+                <= cfg.carry_mm
+                for k in self._carried
+            )
+            differs = (
+                carried
+                or moved > cfg.same_spot_mm
+                or float(np.max(np.abs(np.array(c.wh) - wh))) > cfg.same_size_mm
+            )
+            if differs and self.last_reach > c.t:
+                continue
+            return True
+        return False
+
+    def remember_carried(
+        self, dets: Detections, t: float, tracks: dict[int, Track]
+    ) -> None:
+        """Note the whole cards seen in a hand or on the move this frame,
+        read with at least ``carry_conf`` (for :meth:`_known`): a card lying
+        on the table does neither."""
+        cfg = self.config
+        keep = t - cfg.carry_memory_s
+        self._carried = [c for c in self._carried if c.t >= keep]
+        touched = dets.data.get("touched", np.zeros(len(dets), bool))
+        for i in range(len(dets)):
+            track = tracks.get(int(dets.tracker_id[i]))
+            moving = (
+                track is not None
+                and len(track.history) >= 2
+                and float(
+                    np.hypot(
+                        track.history[-1].x - track.history[-2].x,
+                        track.history[-1].y - track.history[-2].y,
+                    )
+                )
+                > cfg.move_mm
+            )
+            if not (touched[i] or moving) or dets.confidence[i] < cfg.carry_conf:
+                continue
+            w, h = dets.data["table_wh"][i]
+            scale = card_scale(float(w), float(h), self.geometry.card)
+            if scale < cfg.carry_scale:
+                continue  # part of a card (one a hand covers), not one held up
+            x, y = dets.data["table_xy"][i]
+            self._carried.append(
+                _Carried(t, dets.labels[i], float(x), float(y), int(dets.tracker_id[i]))
+            )
+
+    def _where_it_lay(
+        self, x: float, y: float, w: float, h: float, c: PileCard
+    ) -> bool:
+        """A box (centre, size) that lies and measures as card ``c`` did, within
+        ``same_spot_mm``."""
+        lim = self.config.same_spot_mm
+        return (
+            float(np.hypot(x - c.xy[0], y - c.xy[1])) <= lim
+            and max(abs(w - c.wh[0]), abs(h - c.wh[1])) <= lim
+        )
+
+    def _top_visible(
+        self, dets: Detections, tracks: dict[int, Track], but: int
+    ) -> bool:
+        """The top card is in view, whole, as another detection than ``but``."""
+        if not self.pile:
+            return False
+        top = self.pile[-1]
+        for i, tid in enumerate(dets.tracker_id):
+            if i == but:
+                continue
+            tr = tracks.get(int(tid))
+            w, h = dets.data["table_wh"][i]
+            if (
+                tr is not None
+                and dets.labels[i] == top.label
+                and np.hypot(*(dets.data["table_xy"][i] - np.array(top.xy)))
+                <= self.config.same_card_mm
+                and w * h >= self.config.top_visible_share * top.area
+            ):
+                return True
+        return False
