@@ -8,7 +8,8 @@ is not checked). Paths resolve against the Markdown file's folder.
 The pages also name files in code spans (`` `vision/detector.py` ``); a span
 that starts with one of the project's top-level folders and ends in a file
 extension must name an existing file, from the repository root or the page's
-folder.
+folder. ``CHANGELOG.md`` is history and names files that have since moved, so
+only its links are checked.
 """
 
 from __future__ import annotations
@@ -98,6 +99,8 @@ def test_relative_links_resolve(path):
     assert broken_links(path) == [], f"{_name(path)}: broken links"
 
 
-@pytest.mark.parametrize("path", MARKDOWN, ids=_name)
+@pytest.mark.parametrize(
+    "path", [p for p in MARKDOWN if p.name != "CHANGELOG.md"], ids=_name
+)
 def test_files_named_in_code_spans_exist(path):
     assert missing_code_paths(path) == [], f"{_name(path)}: names missing files"
