@@ -73,7 +73,7 @@ def rebuild(
         game.ruling(
             ev.index,
             "info",
-            "rebuild",
+            "reshuffle",
             f"Shuffle the {moved} discards under the top card into the pile, "
             f"which now holds {t.pile} cards (rebuilt at {game.opts.rebuild_at} "
             "cards or fewer).",

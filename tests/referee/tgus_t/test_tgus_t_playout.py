@@ -43,7 +43,7 @@ def test_playouts_exercise_the_special_rules():
         "replace",
         "leftover",
         "uno-missed",
-        "rebuild",
+        "reshuffle",
         "going-out",
         "game-end",
         "precedence",

@@ -96,7 +96,7 @@ def test_draw_larger_than_the_pile_is_stocked_and_drawn_after_the_rebuild():
     line9 = rules_of(by[9])
     assert line9 == [
         ("ok", "precedence"),
-        ("info", "rebuild"),
+        ("info", "reshuffle"),
         ("pending", "stock"),
         ("pending", "draw"),
     ]
@@ -123,7 +123,7 @@ def test_stocked_draws_pause_while_the_pile_holds_15_or_fewer():
     ]
     state, by = run("tgus-t2", STOCK_GAME + more, options={"deck_size": 52})
     last = len(STOCK_GAME) + len(more) + 1
-    assert ("info", "rebuild") in rules_of(by[last])
+    assert ("info", "reshuffle") in rules_of(by[last])
     assert ("pending", "stock") in rules_of(by[last])
     assert "wait" in by[last][-1].text
     assert state["stock"] == {"A": 14} and state["pile"] == 11
@@ -134,7 +134,7 @@ def test_t2_rebuilds_at_10_cards():
     state, by = run(
         "tgus-t2", [play("A", "red-7"), draw("B")], options={"deck_size": 42}
     )
-    assert ("info", "rebuild") in rules_of(by[3])
+    assert ("info", "reshuffle") in rules_of(by[3])
     assert (state["pile"], state["discards"]) == (11, 1)
 
 
@@ -142,8 +142,8 @@ def test_t1_rebuilds_only_when_the_pile_is_empty():
     # 24 cards: 21 dealt, 1 start card, 2 in the pile
     events = [play("A", "red-7"), draw("B"), pass_("B"), draw("C")]
     state, by = run("tgus-t1", events, options={"deck_size": 24})
-    assert not any(r.rule.endswith("rebuild") for r in by[3])
-    assert ("info", "rebuild") in rules_of(by[5])
+    assert not any(r.rule.endswith("reshuffle") for r in by[3])
+    assert ("info", "reshuffle") in rules_of(by[5])
     assert (state["pile"], state["discards"]) == (1, 1)
 
 
