@@ -167,7 +167,7 @@ class Junocos(PhasedGame):
         return [self.ruling(event.index, "ok", "trump", text)]
 
     # -- tricks -----------------------------------------------------------------
-    def _refusal(self, player: str, card: Card, source: str) -> str:
+    def _unplayable(self, player: str, card: Card, source: str) -> str:
         """Why the card cannot be played from ``source`` at all ("" when it can)."""
         public = self.public[player]
         if source == "public":
@@ -198,7 +198,7 @@ class Junocos(PhasedGame):
             text = (f"{card} is not in the {size}-card junocos deck{note}; take it "
                     "back and play another card.")
             return [self.ruling(event.index, "illegal", "deck", text, player=player)]
-        why = self._refusal(player, card, source)
+        why = self._unplayable(player, card, source)
         if why:
             text = f"{why}{note}; take it back and play another card."
             return [self.ruling(event.index, "illegal", "card", text, player=player)]

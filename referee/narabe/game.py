@@ -155,7 +155,7 @@ class NarabeRuno(PhasedGame):
             return True
         return card.color == anchor.color or card.value == anchor.card.value
 
-    def _refusal(self, card: Card, cell: Cell) -> tuple[str, str, list]:
+    def _misplaced(self, card: Card, cell: Cell) -> tuple[str, str, list]:
         """(rule, why, matching anchors): why ``card`` may not go on ``cell``."""
         assert self.start is not None
         used = {p.cell for b in self.branches for p in b} | {self.start.cell}
@@ -185,7 +185,7 @@ class NarabeRuno(PhasedGame):
         refused = self._off_deck(event, [card], player, note)
         if refused:
             return refused
-        rule, why, matching = self._refusal(card, cell)
+        rule, why, matching = self._misplaced(card, cell)
         if why:
             text = f"{player}'s {card} cannot go there{note}: {why}; take it back."
             return [self.ruling(event.index, "illegal", rule, text, player=player)]

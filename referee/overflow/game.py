@@ -173,9 +173,10 @@ class Overflow(PhasedGame):
         cards = cards_of(event)
         size = self.options.hand_size - 1
         why = ""
-        refused = self.off_deck(event, cards, DECK, DECK_TEXT, player, note)
-        if player == self.turn and refused:
-            return refused
+        if player == self.turn:
+            refused = self.off_deck(event, cards, DECK, DECK_TEXT, player, note)
+            if refused:
+                return refused
         if player != self.turn:
             why = f"it is {self.turn}'s turn"
         elif self.bonus_this_turn:
