@@ -1,0 +1,96 @@
+"""What a spotter reports (:class:`Detection`) and how it decides (:class:`SpotterConfig`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ENGINES = ("auto", "neural", "pocketsphinx")
+
+
+@dataclass(frozen=True)
+class SpotterConfig:
+    """Which spotter hears the UNO call, and the decision thresholds (defaults
+    chosen on validation data; measured with eval_voice.py).
+
+    Attributes:
+        engine: ``"auto"`` (the neural spotter for the UNO call, falling back to
+            keyword search when its model cannot be loaded), ``"neural"`` (no
+            fallback: a missing model raises :class:`voice.kws.ModelError`) or
+            ``"pocketsphinx"`` (keyword search for every word).
+        model: the neural spotter's model file (default ``models/uno-kws.pt``).
+        threshold: the neural spotter's call probability threshold (default: the
+            one tuned at training, stored in the model file).
+        min_hits: consecutive windows over the threshold before the neural
+            spotter fires (default: from the model file).
+
+    The remaining attributes belong to the keyword search (:class:`PhoneticSpotter`):
+
+        levels: keyword-search thresholds tried, as exponents (``10`` is ``1e-10``);
+            larger is more permissive.
+        max_level: the most permissive level that still counts as a hit.
+        min_rise_db: how far above the background the word's loud frames must be.
+        max_length: the longest loud stretch (seconds) that still counts as a call
+            said on its own.
+        island_ratio: a frame is loud when it is this fraction of the word's rise
+            above the background.
+        max_dip: quiet stretches shorter than this (seconds) do not end a word.
+        hold: seconds of audio after the keyword before deciding.
+        merge: hits closer than this (seconds) belong to the same spoken word.
+        min_ratio: the verifier's log-likelihood ratio per frame (call word
+            against free phones, :mod:`voice.verify`) that a call must reach.
+        gates: False reports every keyword hit with its measurements (for tuning).
+    """
+
+    engine: str = "auto"
+    model: str | None = None
+    threshold: float | None = None
+    min_hits: int | None = None
+    levels: tuple[int, ...] = (5, 10, 15, 20, 25)
+    max_level: int = 20
+    min_rise_db: float = 6.0
+    max_length: float = 1.0
+    min_ratio: float = -10.0
+    island_ratio: float = 0.4
+    max_dip: float = 0.25
+    hold: float = 0.4
+    merge: float = 0.1
+    pad: float = 0.0
+    gates: bool = True
+
+    def accepts(self, det: "Detection") -> bool:
+        """Whether a measured keyword hit passes this configuration's gates."""
+        return (det.level <= self.max_level and det.rise_db >= self.min_rise_db
+                and det.length <= self.max_length and det.ratio >= self.min_ratio)
+
+
+@dataclass(frozen=True)
+class Detection:
+    """A spotted call word.
+
+    Attributes:
+        word: the call word's name (``"uno"``).
+        start: seconds from the start of the audio to the start of the word.
+        end: seconds from the start of the audio to the end of the word.
+        level: the strictest threshold exponent the word passed (smaller is surer).
+        rise_db: loudness of the word above the background.
+        length: seconds of the loud stretch around the keyword (short dips
+            bridged); a call said on its own is short, the same sounds inside a
+            sentence make it long.
+        ratio: the verifier's log-likelihood ratio per frame (-inf: the word
+            does not fit the stretch at all).
+        score: a 0..1 summary for display (1 is the surest, 0.5 at the threshold).
+        engine: which spotter heard it, ``"pocketsphinx"`` or ``"neural"``. The
+            neural spotter measures none of ``level`` (0), ``rise_db`` and
+            ``ratio`` (both inf), and ``start`` is ``end`` minus a typical word
+            length.
+    """
+
+    word: str
+    start: float
+    end: float
+    level: int
+    rise_db: float
+    length: float
+    ratio: float
+    score: float
+    engine: str = "pocketsphinx"
