@@ -93,3 +93,15 @@ def test_public_view_of_the_session():
     ref = feed(EVENTS[:2] + [{"type": "draw", "player": "B", "cards": ["green-1"]}])
     assert ref.state()["drawn_card"] == "green-1"
     assert "drawn_card" not in ref.public_view()
+
+
+def test_observe_gives_each_viewer_their_view():
+    ref = Referee({"type": "game", "game": "overflow", "rules": "overflow",
+                   "players": ["A", "B", "C"]})
+    for color, value in (("red", "1"), ("yellow", "2"), ("green", "3"), ("blue", "0")):
+        ref.append({"type": "limit", "card": f"{color}-{value}"})
+    ref.append({"type": "limit-break", "player": "A", "card": "red-5"})
+    assert ref.observe(None) == ref.public_view()
+    assert "face_down" not in ref.observe(None)
+    assert ref.observe("A")["face_down"] == {"A": "red-5"}
+    assert ref.state()["face_down"] == {"A": "red-5"}
