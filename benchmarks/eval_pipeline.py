@@ -44,7 +44,8 @@ import time
 from pathlib import Path
 
 from referee.game import replay
-from vision.config import PipelineConfig, add_config_arguments, config_from_args
+from vision.config import PipelineConfig
+from vision.config_load import add_config_arguments, config_from_args
 from vision.demo.evaluate import brief, compare, percentile
 from vision.demo.oracle import OracleDetector
 from vision.demo.run import SpokenFeed
@@ -292,7 +293,11 @@ def main(argv: list[str] | None = None) -> int:
             )
             runs += [
                 ("oracle", "oracle", OracleDetector(oracle_path)),
-                ("oracle-noise", f"oracle+noise ({args.noise:g} misreads/frame)", noisy),
+                (
+                    "oracle-noise",
+                    f"oracle+noise ({args.noise:g} misreads/frame)",
+                    noisy,
+                ),
             ]
         if model is not None:
             runs.append(("model", "model", model))

@@ -18,7 +18,8 @@ from typing import Any, Callable
 
 from referee.log import Header, LogError
 
-from .config import ConfigError, add_config_arguments, config_from_args
+from .config import ConfigError
+from .config_load import add_config_arguments, config_from_args
 from .geometry import TABLE_MM, CalibrationError
 from .live import LiveTable
 

@@ -12,18 +12,16 @@ Every field carries ``help`` (one sentence) and ``unit`` in its metadata, like
 the house-rule options of ``referee/uno/options.py``. A configuration is read
 from a JSON or TOML file (``{"play": {"settle_s": 0.2}}`` or ``[play]
 settle_s = 0.2``) and overridden on the command line
-(``--set play.settle_s=0.2``); ``tableref watch --help-config`` lists every
-field. An unknown field or a bad value raises :class:`ConfigError` naming it.
+(``--set play.settle_s=0.2``) by :mod:`vision.config_load`; ``tableref watch
+--help-config`` lists every field. An unknown field or a bad value raises
+:class:`ConfigError` naming it.
 """
 
 from __future__ import annotations
 
-import argparse
 import difflib
-import json
 from dataclasses import dataclass, field, fields, replace
-from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Iterator, Mapping
 
 
 class ConfigError(ValueError):
@@ -71,7 +69,7 @@ def _checked(section: Any, f: Any, value: Any) -> Any:
         ok = isinstance(value, kind)
     if not ok:
         raise ConfigError(
-            f"{name} must be {_kind_name(kind)} ({f.metadata['unit']}), got {value!r}"
+            f"{name} must be {kind_name(kind)} ({f.metadata['unit']}), got {value!r}"
         )
     meta = f.metadata
     if "choices" in meta and value not in meta["choices"]:
@@ -83,7 +81,7 @@ def _checked(section: Any, f: Any, value: Any) -> Any:
     return value
 
 
-def _kind_name(kind: type) -> str:
+def kind_name(kind: type) -> str:
     return {bool: "true or false", float: "a number", int: "a whole number"}.get(
         kind, "text"
     )
@@ -303,7 +301,7 @@ class PipelineConfig:
         """
         changes: dict[str, dict[str, Any]] = {}
         for dotted, value in values.items():
-            section, name = _split(dotted)
+            section, name = split_name(dotted)
             changes.setdefault(section, {})[name] = value
         out = self
         for section, sets in changes.items():
@@ -314,18 +312,20 @@ class PipelineConfig:
     def from_dict(cls, data: Mapping[str, Any], where: str = "") -> PipelineConfig:
         """A configuration from ``{"section": {"field": value}}`` (a file's shape)."""
         if not isinstance(data, Mapping):
-            raise ConfigError(f"{where or 'a configuration'} must be a table of sections")
+            raise ConfigError(
+                f"{where or 'a configuration'} must be a table of sections"
+            )
         flat: dict[str, Any] = {}
         for section, values in data.items():
             if not isinstance(values, Mapping):
-                _split(f"{section}.x")  # an unknown section is named as such
+                split_name(f"{section}.x")  # an unknown section is named as such
                 raise ConfigError(f"[{section}] must be a table of fields")
             for name, value in values.items():
                 flat[f"{section}.{name}"] = value
         return cls().updated(flat)
 
 
-def _split(dotted: str) -> tuple[str, str]:
+def split_name(dotted: str) -> tuple[str, str]:
     """``"play.settle_s"`` -> ``("play", "settle_s")``, checked against the fields."""
     section, _, name = dotted.partition(".")
     if section not in SECTIONS:
@@ -344,104 +344,3 @@ def _split(dotted: str) -> tuple[str, str]:
             + f"; 'tableref watch --help-config' lists every field"
         )
     return section, name
-
-
-def parse_set(text: str) -> tuple[str, Any]:
-    """``"play.settle_s=0.2"`` -> ``("play.settle_s", 0.2)``, typed by the field."""
-    dotted, sep, raw = text.partition("=")
-    dotted, raw = dotted.strip(), raw.strip()
-    if not sep or not dotted:
-        raise ConfigError(f"--set needs SECTION.FIELD=VALUE, got {text!r}")
-    section, name = _split(dotted)
-    kind = type(next(f for f in fields(SECTIONS[section]) if f.name == name).default)
-    try:
-        if kind is bool:
-            if raw.lower() not in ("true", "false", "1", "0", "yes", "no"):
-                raise ValueError(raw)
-            value: Any = raw.lower() in ("true", "1", "yes")
-        else:
-            value = kind(raw)
-    except ValueError:
-        raise ConfigError(
-            f"{dotted} must be {_kind_name(kind)}, got {raw!r}"
-        ) from None
-    return dotted, value
-
-
-def load_config(path: str | Path | None = None, sets: Sequence[str] = ()) -> (
-    PipelineConfig
-):
-    """The defaults, then the file at ``path`` (JSON or TOML), then ``sets``.
-
-    Raises:
-        ConfigError: an unreadable file, an unknown field, or a bad value.
-    """
-    config = PipelineConfig()
-    if path is not None:
-        p = Path(path)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ConfigError(f"cannot read config file {p}: {exc.strerror}") from None
-        try:
-            if p.suffix.lower() == ".toml":
-                import tomllib
-
-                data = tomllib.loads(text)
-            else:
-                data = json.loads(text)
-        except ValueError as exc:
-            raise ConfigError(f"config file {p} is not valid: {exc}") from None
-        config = PipelineConfig.from_dict(data, str(p))
-    return config.updated(dict(parse_set(s) for s in sets))
-
-
-def describe(config: PipelineConfig | None = None) -> str:
-    """Every field as ``section.field = value unit: meaning``, one a line."""
-    config = config or PipelineConfig()
-    lines = []
-    for dotted, value, f in config.items():
-        lines.append(f"{dotted} = {value!r} {f.metadata['unit']}: {f.metadata['help']}")
-    return "\n".join(lines)
-
-
-def markdown_table(config: PipelineConfig | None = None) -> str:
-    """The fields as a Markdown table (docs/vision.md holds one)."""
-    config = config or PipelineConfig()
-    rows = ["| field | default | unit | meaning |", "|---|---|---|---|"]
-    for dotted, value, f in config.items():
-        rows.append(f"| `{dotted}` | {value!r} | {f.metadata['unit']} | "
-                    f"{f.metadata['help']} |")
-    return "\n".join(rows)
-
-
-# -- command line ------------------------------------------------------------------
-class _HelpConfig(argparse.Action):
-    def __init__(self, option_strings: Sequence[str], dest: str, **kw: Any) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
-                         help=kw.get("help"))
-
-    def __call__(self, parser, namespace, values, option_string=None) -> None:  # noqa: ANN001
-        print(describe())
-        parser.exit()
-
-
-def add_config_arguments(p: argparse.ArgumentParser) -> None:
-    """``--config FILE``, ``--set SECTION.FIELD=VALUE`` and ``--help-config``."""
-    p.add_argument("--config", metavar="FILE",
-                   help="pipeline thresholds from a JSON or TOML file")
-    p.add_argument("--set", dest="config_set", action="append", default=[],
-                   metavar="SECTION.FIELD=VALUE",
-                   help="set one pipeline threshold (repeatable), e.g. "
-                   "play.settle_s=0.2")
-    p.add_argument("--help-config", action=_HelpConfig,
-                   help="list every pipeline threshold with its unit and meaning")
-
-
-def config_from_args(args: argparse.Namespace) -> PipelineConfig:
-    """The configuration that ``--config`` and ``--set`` ask for.
-
-    Raises:
-        ConfigError: as :func:`load_config`.
-    """
-    return load_config(getattr(args, "config", None), getattr(args, "config_set", ()))

@@ -191,8 +191,9 @@ class PileMemory:
         copies' places may differ, so the carrying is the surer sign. A box
         that measures less than ``shrunk`` of the first copy's card size
         (:func:`card_scale`, whatever the turn; that size taken as between
-        ``whole_min`` and ``whole_max``, what a whole card's box measures) is that card partly covered
-        (an arm over one end of the pile), not a whole second copy, if it lies
+        ``whole_min`` and ``whole_max``, what a whole card's box measures) is
+        that card partly covered (an arm over one end of the pile), not a
+        whole second copy, if it lies
         within ``same_card_mm`` of it or its centre lies inside that card's box
         (``same_spot_mm`` to spare: what is left of a card half hidden is off
         its centre, and its box may take in an edge of the cards below). The

@@ -7,7 +7,8 @@ field of :class:`~vision.config.PlayConfig`; the watching of the pile is
 :class:`~vision.pile.PileWatcher`). Its label is the one
 with the most evidence over the frames it has lain still (the classifier's
 log-probabilities, summed: :func:`~vision.tracking.label_scores`); given the
-referee's state, a close call goes to the legal play (:func:`~vision.prior.choose_label`).
+referee's state, a close call goes to the legal play
+(:func:`~vision.prior.choose_label`).
 That rules out the three classic false alarms:
 
 - a hand passing over the pile hides cards but adds none;
@@ -29,7 +30,8 @@ cost of that much latency.
 **Draws** are seen from the hands: an arm whose tip rests on the draw pile
 (moving slower than ``draw_still_mm_s``) for ``draw_dwell_s`` and then leaves
 (unseen there for ``draw_leave_s``) took a card (an arm passing over the pile
-on its way does not rest); takes by the same seat within ``draw_group_s`` form one ``draw`` event with their count.
+on its way does not rest); takes by the same seat within ``draw_group_s`` form
+one ``draw`` event with their count.
 Reaches into the draw pile before the round's first card (turning the start
 card) are not draws.
 """

@@ -14,14 +14,8 @@ import pytest
 
 from referee.cards import CLASSES
 from tableref.cli import main
-from vision.config import (
-    SECTIONS,
-    ConfigError,
-    PipelineConfig,
-    PlayConfig,
-    load_config,
-    parse_set,
-)
+from vision.config import SECTIONS, ConfigError, PipelineConfig, PlayConfig
+from vision.config_load import load_config, parse_set
 from vision.detections import Detections
 from vision.geometry import TableGeometry
 from vision.plays import UnoPlayDetector
@@ -152,6 +146,11 @@ def test_watch_lists_the_fields_and_refuses_an_unknown_one(capsys, tmp_path):
     )
     assert code == 2
     assert "unknown config field 'play.x'" in capsys.readouterr().err
+
+
+def test_serve_takes_the_config_and_refuses_a_bad_one(capsys):
+    assert main(["serve", "--set", "hands.mm_px=0"]) == 2
+    assert "hands.mm_px must be at least 0.5" in capsys.readouterr().err
 
 
 def test_demo_refuses_a_bad_config(capsys):
