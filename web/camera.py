@@ -42,12 +42,14 @@ class Camera:
         evidence_dir: str | None = None,
         table: Any = None,
         game_state: Callable[[], dict[str, Any]] | None = None,
+        config: Any = None,
     ) -> bool:
         """Start the pipeline on ``source``; False (and :attr:`error` set) if not.
 
         ``game_state`` returns the live referee's state: UNO play detection
         settles close calls in favour of the legal play, and the round-end scan
-        checks hand counts (see ``docs/vision.md``).
+        checks hand counts (see ``docs/vision.md``). ``config`` is the
+        pipeline's :class:`vision.config.PipelineConfig` (``None``: defaults).
         """
         self.source = str(source)
         try:
@@ -65,6 +67,7 @@ class Camera:
                 on_event=on_event,
                 options=dict(header.get("options") or {}),
                 game_state=game_state,
+                **({} if config is None else {"config": config}),
             )
         except Exception as exc:
             self.error = f"the camera could not start on {source}: {exc}"

@@ -75,6 +75,9 @@ def serve_arguments(p: argparse.ArgumentParser) -> None:
         default=2.0,
         help="seconds between events when the demo log is replayed",
     )
+    from vision.config_load import add_config_arguments
+
+    add_config_arguments(p)  # the camera pipeline's thresholds
 
 
 def _header(args: argparse.Namespace) -> dict[str, Any] | None:
@@ -241,7 +244,16 @@ def serve(args: argparse.Namespace) -> int:
     """Start the pipeline, the referee and the page; print the URL; serve until ^C."""
     from werkzeug.serving import make_server
 
+    from vision.config import ConfigError
+    from vision.config_load import config_from_args
+
     from . import create_app
+
+    try:
+        pipeline_config = config_from_args(args)
+    except ConfigError as exc:
+        print(f"tableref serve: {exc}", file=sys.stderr)
+        return 2
 
     config: dict[str, Any] = {}
     if args.db:
@@ -296,6 +308,7 @@ def serve(args: argparse.Namespace) -> int:
             evidence_dir=str(evidence / f"camera-{table.gid}"),
             table=current["calibration"],
             game_state=lambda: _game_state(table),
+            config=pipeline_config,
         )
         return camera.status()
 
