@@ -41,9 +41,11 @@ class HandTracker:
     (so a lamp switched on does not look like a hand), and compared with an
     adaptive background model. Foreground that is not a detected card is
     "hand" (see :meth:`_foreground`). :meth:`update` marks every detection a
-    hand touches (``data["touched"]``) and lists the arms reaching onto the table: blobs
-    that come within a fifth of the table's depth of its edge (a blob in the
-    middle of the table, such as a draw pile that changed, is no arm).
+    hand touches (``data["touched"]``) and lists the arms reaching onto the
+    table: blobs that come within ``edge_share`` of the table's depth of its
+    edge (a blob in the middle of the table, such as a draw pile that changed,
+    is no arm). Names in double backquotes are fields of
+    :class:`~vision.config.HandsConfig`.
 
     Args:
         geometry: the table's homography and zones.
@@ -166,16 +168,16 @@ class HandTracker:
         """Arms among the foreground blobs, and the mask of those arms' hands.
 
         A hand-sized blob in mid-table that overlaps last frame's hands is
-        still a hand while a quarter of it was part of an arm within
+        still a hand while ``orphan_share`` of it was part of an arm within
         ``orphan_s`` (its arm faded into the background); it touches cards but
         reaches nowhere. The time is that of the blob's own pixels, not of any
         arm anywhere: the footprint of a pile just gathered (foreground until
         the background takes in the bare cloth) stops being a hand ``orphan_s``
         after the arm that gathered it left, however busy the other seats are.
-        Nor is a blob mostly within the cards' boxes (``boxes``, grown 10 %) a
-        hand: that is the rim of a card just laid on bare cloth, outside the
-        core of its box that is taken out as "card", which the arm that laid
-        it passed over a moment ago.
+        Nor is a blob mostly (``rim_share``) within the cards' boxes (``boxes``,
+        grown by ``card_rim``) a hand: that is the rim of a card just laid on
+        bare cloth, outside the core of its box that is taken out as "card",
+        which the arm that laid it passed over a moment ago.
         """
         cv2 = self._cv2
         hand = np.zeros(moving.shape, bool)

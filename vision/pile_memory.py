@@ -287,7 +287,13 @@ class PileMemory:
     def _top_visible(
         self, dets: Detections, tracks: dict[int, Track], but: int
     ) -> bool:
-        """The top card is in view, whole, as another detection than ``but``."""
+        """The top card is in view, whole (``top_visible_share`` of its area,
+        within ``same_card_mm`` of it), as another detection than ``but``.
+
+        Then a settled detection of a label that lies lower in the pile is a
+        corner of that lower card peeking out from under the top one: a card
+        put on the pile would cover the top card.
+        """
         if not self.pile:
             return False
         top = self.pile[-1]
