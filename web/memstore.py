@@ -112,12 +112,26 @@ def game_list(store: Any) -> list[dict[str, Any]]:
     for item in store.games():
         row = item.to_dict() if hasattr(item, "to_dict") else dict(item)
         out.append(
-            {
-                k: row.get(k)
-                for k in ("id", "game", "rules", "players", "events", "finished")
-            }
+            _unicode(
+                {
+                    k: row.get(k)
+                    for k in ("id", "game", "rules", "players", "events", "finished")
+                }
+            )
         )
     return out
+
+
+def _unicode(value: Any) -> Any:
+    """``value`` with any lone UTF-16 surrogate (not text) replaced by "?"."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+        return value
+    except UnicodeEncodeError:
+        text = json.dumps(value, ensure_ascii=False)
+        return json.loads(text.encode("utf-8", "replace").decode("utf-8"))
+    except (TypeError, ValueError):
+        return value
 
 
 def open_store(path: str | Path, evidence_dir: str | Path | None = None) -> Any:

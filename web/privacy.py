@@ -7,11 +7,17 @@ challenged hand, a draw's ruling may name the cards drawn. The table view
 shows the same rulings with such texts re-worded from the ruling's structure
 (kind, player, cards to draw), never the referee's text.
 
-The decision uses the event a ruling answers, not the rule's name (rule names
-differ between games and change): an event that carries cards (``card`` or
-``cards``) and is not one that lays them face up on the table (a play, the
-first card, cards turned from the pile) shows them to the referee only, unless
-the public view itself lists the same cards (a hand laid out for scoring).
+The decision uses the event a ruling answers and the game's two views, not
+the rule's name (rule names differ between games and change). It is taken
+once, when the event is applied (:func:`is_secret`), because a game forgets a
+private reveal later and the decision must not change then:
+
+- cards laid face up (``play``, ``start``, ``turned``) are public;
+- cards shown (``reveal``, ``doubt``) are public unless, right after the event,
+  the referee's state holds them in a part the public view leaves out (the
+  challenged hand a game keeps for the challenger only);
+- any other event's cards (a ``draw``'s drawn cards, a ``face-down`` card, an
+  event this module does not know) are the referee's.
 """
 
 from __future__ import annotations
@@ -21,14 +27,16 @@ from typing import Any
 
 # Events whose cards every player sees (laid face up on the table).
 FACE_UP_EVENTS = frozenset({"play", "start", "turned"})
+# Events that show cards: public unless the game keeps them for the referee.
+SHOWING_EVENTS = frozenset({"reveal", "doubt"})
 CARD_FIELDS = ("card", "cards")
 # Ruling fields the re-worded ruling keeps (the rest may carry hidden cards).
 KEPT = ("index", "event", "ruling", "rule", "player", "draw", "scores")
 
 
-def hidden_cards(event: Any) -> list[str]:
-    """The card labels ``event`` shows to the referee only (empty if none)."""
-    if not isinstance(event, Mapping) or event.get("type") in FACE_UP_EVENTS:
+def event_cards(event: Any) -> list[str]:
+    """The card labels an event names (``card`` and ``cards``)."""
+    if not isinstance(event, Mapping):
         return []
     cards: list[str] = []
     for name in CARD_FIELDS:
@@ -40,31 +48,53 @@ def hidden_cards(event: Any) -> list[str]:
     return cards
 
 
-def _card_lists(value: Any, found: set[tuple[str, ...]]) -> set[tuple[str, ...]]:
-    """Every list of strings inside ``value``, sorted (to compare hands)."""
-    if isinstance(value, Mapping):
+def _strings(value: Any, found: set[str]) -> set[str]:
+    if isinstance(value, str):
+        found.add(value)
+    elif isinstance(value, Mapping):
         for item in value.values():
-            _card_lists(item, found)
-    elif isinstance(value, (list, tuple)):
-        if value and all(isinstance(v, str) for v in value):
-            found.add(tuple(sorted(value)))
+            _strings(item, found)
+    elif isinstance(value, (list, tuple, set)):
         for item in value:
-            _card_lists(item, found)
+            _strings(item, found)
     return found
 
 
-def _event_of(ruling: Mapping[str, Any], events: Sequence[Any]) -> Any:
-    line = ruling.get("event")
-    if isinstance(line, int) and not isinstance(line, bool) and 1 <= line <= len(events):
-        return events[line - 1]
-    return None
+def referee_only(state: Mapping[str, Any], public: Mapping[str, Any]) -> set[str]:
+    """The strings in the parts of ``state`` that the public view leaves out."""
+    found: set[str] = set()
+    for key, value in state.items():
+        if key not in public:
+            _strings(value, found)
+        elif public[key] != value:
+            found |= _strings(value, set()) - _strings(public[key], set())
+    return found
 
 
-def reworded(ruling: Mapping[str, Any], event: Mapping[str, Any]) -> dict[str, Any]:
+def is_secret(
+    event: Any, views: Callable[[], tuple[Mapping[str, Any], Mapping[str, Any]]]
+) -> bool:
+    """True if ``event`` names cards only the referee may see.
+
+    ``views()`` gives the referee's state and the table's view right after the
+    event was applied (called only for an event that shows cards).
+    """
+    cards = event_cards(event)
+    kind = event.get("type") if isinstance(event, Mapping) else None
+    if not cards or kind in FACE_UP_EVENTS:
+        return False
+    if kind in SHOWING_EVENTS:
+        state, public = views()
+        return bool(set(cards) & referee_only(state, public))
+    return True
+
+
+def reworded(ruling: Mapping[str, Any], event: Any) -> dict[str, Any]:
     """The ruling said from its structure alone, naming no card."""
     out = {k: ruling[k] for k in KEPT if k in ruling}
+    event = event if isinstance(event, Mapping) else {}
     who = event.get("player")
-    kind = event.get("type")
+    kind = event.get("type") or "event"
     first = (
         f"{who}'s {kind}: the cards are shown to the referee only."
         if isinstance(who, str) and who
@@ -93,40 +123,38 @@ def reworded(ruling: Mapping[str, Any], event: Mapping[str, Any]) -> dict[str, A
 def public_rulings(
     rulings: Iterable[Mapping[str, Any]],
     events: Sequence[Any],
-    public_state: Mapping[str, Any] | Callable[[], Mapping[str, Any]],
+    secret: Sequence[bool],
 ) -> list[dict[str, Any]]:
-    """``rulings`` as the table view may show them (``events``: the game's log).
+    """``rulings`` as the table view may show them.
 
-    ``public_state`` is the game's public view (or a function returning it,
-    called only when a ruling answers an event with hidden cards).
+    ``events`` is the game's log and ``secret`` says, event by event, whether
+    it names cards only the referee may see (:func:`is_secret`).
     """
-    shown: set[tuple[str, ...]] | None = None
     out = []
     for ruling in rulings:
-        event = _event_of(ruling, events)
-        cards = hidden_cards(event)
-        if cards:
-            if shown is None:
-                state = public_state() if callable(public_state) else public_state
-                shown = _card_lists(state, set())
-            if tuple(sorted(cards)) not in shown:
-                out.append(reworded(ruling, event))
-                continue
-        out.append(dict(ruling))
+        line = ruling.get("event")
+        if (
+            isinstance(line, int)
+            and not isinstance(line, bool)
+            and 1 <= line <= len(events)
+            and (line > len(secret) or secret[line - 1])  # unknown: the referee's
+        ):
+            out.append(reworded(ruling, events[line - 1]))
+        else:
+            out.append(dict(ruling))
     return out
 
 
 def public_change(
     change: Mapping[str, Any] | None,
-    before: Sequence[Any],
-    after: Sequence[Any],
-    public_state: Mapping[str, Any] | Callable[[], Mapping[str, Any]],
+    before: tuple[Sequence[Any], Sequence[bool]],
+    after: tuple[Sequence[Any], Sequence[bool]],
 ) -> dict[str, Any] | None:
     """A correction's summary for the table view: removed rulings read against
-    the log ``before`` it, added ones against the log ``after``."""
+    the log (and its secrets) ``before`` it, added ones against those ``after``."""
     if change is None:
         return None
     out = dict(change)
-    out["removed"] = public_rulings(change.get("removed", []), before, public_state)
-    out["added"] = public_rulings(change.get("added", []), after, public_state)
+    out["removed"] = public_rulings(change.get("removed", []), *before)
+    out["added"] = public_rulings(change.get("added", []), *after)
     return out

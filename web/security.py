@@ -22,6 +22,7 @@ from __future__ import annotations
 import hmac
 import logging
 import re
+from html import escape
 from urllib.parse import urlencode, urlsplit
 
 from flask import (
@@ -147,7 +148,15 @@ def _error(exc: HTTPException) -> Response | tuple:
         or request.accept_mimetypes.best == "application/json"
     ):
         return jsonify(body), code
-    return render_template("error.html", error=body), code
+    try:
+        return render_template("error.html", error=body), code
+    except Exception:  # no page to render with (a Host no URL can be built for)
+        text = escape(f"{code} {exc.name}: {exc.description}")
+        return Response(
+            f"<!doctype html><title>{code}</title><p>{text}</p>\n",
+            code,
+            mimetype="text/html",
+        )
 
 
 def init_app(app: Flask) -> None:

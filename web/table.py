@@ -23,8 +23,8 @@ from referee.game import GameError
 from referee.log import Header, LogError
 from referee.session import Change, Referee
 
-from .events import check_event, check_header
-from .privacy import public_change, public_rulings
+from .events import EventError, check_event, check_header, text_only
+from .privacy import is_secret, public_change, public_rulings
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +70,9 @@ class Table:
         self.dropped = 0  # camera/voice events ignored while paused
         self.last_change: dict[str, Any] | None = None
         self.last_change_public: dict[str, Any] | None = None  # no hidden card
+        # Event by event: does it name cards only the referee may see (decided
+        # when it is applied: see web.privacy)
+        self.secret: list[bool] = []
         # (id, kind, data, the data as the table view may see it)
         self.feed: deque[tuple[int, str, dict[str, Any], dict[str, Any]]] = deque(
             maxlen=FEED_SIZE
@@ -135,7 +138,7 @@ class Table:
         with self.lock:
             with _storing():
                 gid = int(self.store.create_game(referee.header.to_dict()))
-            self.gid, self.referee = gid, referee
+            self.gid, self.referee, self.secret = gid, referee, []
             self.paused, self.dropped, self.last_change = False, 0, None
             self.last_change_public = None
             self._announce("game", {"game": gid})
@@ -154,18 +157,26 @@ class Table:
                 header = self.store.header(gid)
             except (KeyError, RuntimeError):
                 raise TableError(f"there is no stored game {gid}", 404) from None
+            events = list(self.store.events(gid))
+            try:  # a store written before the check may hold a lone surrogate
+                text_only(header, f"stored game {gid}'s header")
+                text_only(events, f"stored game {gid}'s log")
+            except EventError as exc:
+                raise TableError(exc.message, 409) from None
             try:
                 referee = Referee(Header.from_dict(header))
             except (LogError, GameError, ValueError, ImportError) as exc:
                 raise TableError(
                     f"stored game {gid} cannot be refereed: {exc}", 409
                 ) from None
-            for event in self.store.events(gid):
+            secret = []
+            for event in events:
                 try:
                     referee.append(event)
                 except LogError:
                     continue  # the store only holds checked events; be tolerant anyway
-            self.gid, self.referee = int(gid), referee
+                secret.append(_secret_after(referee, event))
+            self.gid, self.referee, self.secret = int(gid), referee, secret
             self.paused, self.dropped, self.last_change = False, 0, None
             self.last_change_public = None
             self._announce("game", {"game": self.gid})
@@ -192,14 +203,18 @@ class Table:
                 new = referee.append(event)
             except Exception as exc:  # an engine bug must not take the table down
                 log.exception("the referee failed on line %s", line)
+                while len(self.secret) < len(referee.events):  # keep its cards hidden
+                    self.secret.append(True)
                 raise TableError(
                     f"line {line} was recorded, but the referee failed on it "
                     f"({exc.__class__.__name__}); correct or delete it",
                     422,
                 ) from exc
+            if len(self.secret) == len(referee.events) - 1:
+                self.secret.append(_secret_after(referee, event))
             start = len(referee.rulings) - len(new)
             out = [self._ruling(r, start + i) for i, r in enumerate(new)]
-            shown = public_rulings(out, referee.events, referee.public_view)
+            shown = public_rulings(out, referee.events, self.secret)
             for item, public in zip(out, shown):
                 self._announce("ruling", item, public)
             if not out:
@@ -230,11 +245,13 @@ class Table:
         """
         with self.lock:
             before = list(self._referee().events)
+            secret_before = list(self.secret)
             try:
                 change: Change = apply()
             except Exception as exc:  # an engine bug: keep the table as it was
                 log.exception("the referee could not replay after %s %s", action, line)
                 self.referee = self._replayed(before)
+                self.secret = secret_before
                 raise TableError(
                     f"the referee could not replay the log after this {action} "
                     f"({exc.__class__.__name__}); nothing was changed",
@@ -247,6 +264,7 @@ class Table:
                     )
             except TableError:
                 self.referee = self._replayed(before)
+                self.secret = secret_before
                 raise
             result = {
                 "action": action,
@@ -254,14 +272,31 @@ class Table:
                 "removed": [r.to_dict() for r in change.removed],
                 "added": [r.to_dict() for r in change.added],
             }
-            after = self._referee()
+            after = list(self._referee().events)
+            self.secret = self._secrets(after)
             self.last_change = result
             self.last_change_public = public_change(
-                result, before, after.events, after.public_view
+                result, (before, secret_before), (after, self.secret)
             )
             self._announce("change", result, self.last_change_public)
             self._finish_if_over()
             return result
+
+    def _secrets(self, events: list[dict]) -> list[bool]:
+        """:func:`web.privacy.is_secret` for each event of a corrected log, by a
+        replay of its own (only where an event shows cards)."""
+        if not any(e.get("type") in ("reveal", "doubt") for e in events):
+            return [is_secret(e, lambda: ({}, {})) for e in events]
+        referee = Referee(self._referee().header)
+        out = []
+        for event in events:
+            try:
+                referee.append(event)
+            except Exception:  # the engine failed on it: keep its cards hidden
+                out.append(True)
+                continue
+            out.append(_secret_after(referee, event))
+        return out
 
     def _replayed(self, events: list[dict]) -> Referee:
         referee = Referee(self._referee().header)
@@ -350,8 +385,7 @@ class Table:
                 return []
             out = [self._ruling(r, i) for i, r in enumerate(self.referee.rulings)]
             if public:
-                referee = self.referee
-                return public_rulings(out, referee.events, referee.public_view)
+                return public_rulings(out, self.referee.events, self.secret)
             return out
 
     def snapshot(self, public: bool) -> dict[str, Any]:
@@ -364,7 +398,7 @@ class Table:
             events = [dict(e) for e in referee.events]
             rulings = [self._ruling(r, i) for i, r in enumerate(referee.rulings)]
             if public:  # the table view: no event log, no hidden card in a text
-                rulings = public_rulings(rulings, events, state)
+                rulings = public_rulings(rulings, events, self.secret)
             return {
                 "game": self.gid,
                 "header": referee.header.to_dict(),
@@ -376,6 +410,11 @@ class Table:
                 "last_change": self.last_change_public if public else self.last_change,
                 "seq": self.seq,
             }
+
+
+def _secret_after(referee: Referee, event: Mapping[str, Any]) -> bool:
+    """Whether ``event``, just applied, names cards only the referee may see."""
+    return is_secret(event, lambda: (referee.state(), referee.public_view()))
 
 
 def init_app(app: Flask) -> None:

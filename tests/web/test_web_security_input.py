@@ -112,3 +112,20 @@ def test_scan_with_a_camera_that_failed_to_start_is_a_409(app, client, game):
     app.extensions["tableref.table"].camera = cam
     resp = client.post("/api/camera/scan", json={"on": True})
     assert resp.status_code == 409 and "no such device" in resp.get_json()["message"]
+
+
+def test_a_stored_game_with_a_lone_surrogate_breaks_no_page(store, tmp_path):
+    """A store written before this check may hold one: it is not resumed, and
+    the list of games still shows (with the character replaced)."""
+    from web import create_app
+
+    store.create_game({**header(), "players": ["\ud800", "B", "C"]})
+    app = create_app({"TESTING": True, "STORE": store})
+    client = app.test_client()
+    assert app.extensions["tableref.table"].gid is None  # not resumed
+    for url in ("/", "/table", "/setup", "/api/camera", "/api/games", "/scores"):
+        assert client.get(url).status_code == 200, url
+    listed = client.get("/api/games").get_json()["games"][0]["players"]
+    assert listed[1:] == ["B", "C"] and listed[0] != "\ud800"
+    resp = client.post(f"/api/games/{client.get('/api/games').get_json()['games'][0]['id']}/resume", json={})
+    assert resp.status_code == 409 and "surrogate" in resp.get_json()["message"]

@@ -149,13 +149,56 @@ def test_a_correction_shown_on_the_table_names_no_hidden_card(guarded):
     assert "red 5" in stream  # the referee's stream keeps the full texts
 
 
-def test_a_public_scoring_reveal_is_still_shown(guarded):
-    """A hand every player sees (scoring) is not hidden: only private ones are."""
-    from web.privacy import public_rulings
+def test_a_scoring_reveal_is_public_and_stays_so():
+    """Hands laid out for scoring are seen by everyone: their rulings keep their
+    text on the table view (only hands shown to one player are re-worded)."""
+    app = create_app({"TESTING": True, "STORE": MemoryStore()})
+    client = app.test_client()
+    client.post("/api/games", json={"game": "uno", "players": ["A", "B"], "hand_size": 2})
+    for event in (
+        {"type": "start", "card": "red-7"},
+        {"type": "play", "player": "A", "cards": ["red-1"]},
+        {"type": "uno", "player": "A"},
+        {"type": "play", "player": "B", "cards": ["red-2"]},
+        {"type": "play", "player": "A", "cards": ["red-3"]},
+        {"type": "reveal", "player": "B", "cards": ["blue-9"]},
+    ):
+        assert client.post("/api/events", json=event).status_code == 201
+    table = app.extensions["tableref.table"]
+    assert table.secret == [False] * 6
+    assert table.rulings(public=True) == table.rulings()
+    client.put("/api/events/2", json={"type": "play", "player": "A", "cards": ["red-1"]})
+    assert table.secret == [False] * 6  # the same after a correction's replay
 
-    events = [{"type": "reveal", "player": "B", "cards": ["red-1", "blue-2"]}]
-    ruling = {"event": 1, "ruling": "ok", "rule": "x.reveal", "text": "B shows red 1"}
+
+def test_the_decision_is_kept_on_resume(guarded):
+    """A server restarted on the same store hides the same texts."""
+    app = guarded.application
+    store = app.extensions["tableref.store"]
+    again = create_app({"TESTING": True, "STORE": store, "TOKEN": TOKEN,
+                        "ALLOWED_HOSTS": None})
+    table = again.extensions["tableref.table"]
+    assert table.secret == app.extensions["tableref.table"].secret
+    assert table.secret == [False, False, False, True, True]
+    text = again.test_client().get("/api/rulings").get_data(as_text=True)
+    assert leaks(text) == []
+
+
+def test_is_secret_from_the_two_views():
+    from web.privacy import is_secret, public_rulings
+
+    reveal = {"type": "reveal", "player": "B", "cards": ["red-1", "blue-2"]}
+    kept = {"revealed": {}, "for_the_challenger": {"B": ["red-1", "blue-2"]}}
     shown = {"revealed": {"B": ["blue-2", "red-1"]}}
-    assert public_rulings([ruling], events, shown)[0]["text"] == "B shows red 1"
-    hidden = public_rulings([ruling], events, {"revealed": {}})[0]
+    assert is_secret(reveal, lambda: (kept, {"revealed": {}})) is True
+    assert is_secret(reveal, lambda: (shown, shown)) is False
+    assert is_secret({"type": "draw", "cards": ["red-1"]}, lambda: ({}, {})) is True
+    assert is_secret({"type": "play", "cards": ["red-1"]}, lambda: ({}, {})) is False
+    assert is_secret({"type": "uno", "player": "B"}, lambda: ({}, {})) is False
+    assert is_secret({"type": "face-down", "card": "red-1"}, lambda: ({}, {}))
+    ruling = {"event": 1, "ruling": "ok", "rule": "x.reveal", "text": "B shows red 1"}
+    assert public_rulings([ruling], [reveal], [False])[0]["text"] == "B shows red 1"
+    hidden = public_rulings([ruling], [reveal], [True])[0]
     assert "red 1" not in hidden["text"] and hidden["hidden"] is True
+    unknown = public_rulings([ruling], [reveal], [])[0]  # not decided: hidden
+    assert unknown["hidden"] is True
