@@ -1,0 +1,171 @@
+"""A multi-scale pass of the card detector, for still photos.
+
+The finder was trained on table scenes where a card covers a few percent of the
+frame. A close-up, where one card fills 60-95 % of the photo, is outside what it
+learned: it misses the card or boxes a part of it (the big centre number, a corner
+index). This pass runs the detector on the frame as it is and again zoomed out
+(the frame pasted in the middle of a larger grey canvas, so the card becomes
+finder-sized), maps every box back to the frame's pixels, and keeps one box per
+card: a box lying inside a larger card box is a part of that card and is dropped,
+and duplicates of one card across the scales are merged by overlap.
+
+    from vision.detector import Detector
+    from vision.multiscale import detect_multiscale
+    dets = detect_multiscale(Detector(), photo)            # zooms (1.0, 0.5)
+
+It costs one detector run per zoom, so it serves ``tableref detect`` on photos and
+deck enrollment, not the live path (:mod:`vision.live` runs one scale).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, Sequence
+
+import numpy as np
+
+from vision.detections import Detections, box_iou
+
+#: Zooms of the default pass: the frame as it is, and shrunk to half its size on a
+#: canvas twice as large (a card filling 95 % of the photo then fills about half).
+ZOOMS: tuple[float, ...] = (1.0, 0.5)
+#: Share of a box's area that must lie inside a larger box for it to be called a
+#: part of that card.
+INSIDE = 0.8
+#: A box counts as "larger" when its area is at least this many times the other's.
+LARGER = 1.6
+#: Boxes of two scales overlapping at least this much (IoU) are one card.
+SAME_CARD_IOU = 0.6
+#: Grey of the canvas around a zoomed-out frame (the finder's letterbox grey).
+CANVAS_GREY = 114
+
+
+class CardDetector(Protocol):
+    """Anything with the :class:`vision.detector.Detector` ``detect`` method."""
+
+    def detect(self, frame_bgr: np.ndarray) -> Detections: ...
+
+
+def parse_zooms(text: str) -> tuple[float, ...]:
+    """``"1,0.5"`` -> ``(1.0, 0.5)``; each zoom in (0, 1].
+
+    Raises:
+        ValueError: a zoom that is not a number in (0, 1], or none at all.
+    """
+    try:
+        zooms = tuple(float(t) for t in text.split(",") if t.strip())
+    except ValueError:
+        raise ValueError(f"zooms must be numbers like 1,0.5, got {text!r}") from None
+    if not zooms or any(not 0 < z <= 1 for z in zooms):
+        raise ValueError(f"each zoom must lie in (0, 1], got {text!r}")
+    return zooms
+
+
+def zoom_out(frame: np.ndarray, zoom: float) -> tuple[np.ndarray, tuple[int, int]]:
+    """The frame in the middle of a grey canvas ``1 / zoom`` times its size.
+
+    Returns:
+        The canvas and the (x, y) pixel offset of the frame's corner on it.
+    """
+    if zoom >= 1:
+        return frame, (0, 0)
+    h, w = frame.shape[:2]
+    big_h, big_w = round(h / zoom), round(w / zoom)
+    oy, ox = (big_h - h) // 2, (big_w - w) // 2
+    canvas = np.full((big_h, big_w, 3), CANVAS_GREY, np.uint8)
+    canvas[oy : oy + h, ox : ox + w] = frame[:, :, :3]
+    return canvas, (ox, oy)
+
+
+def _areas(xyxy: np.ndarray) -> np.ndarray:
+    return np.prod(np.clip(xyxy[:, 2:] - xyxy[:, :2], 0, None), axis=1)
+
+
+def drop_nested(
+    dets: Detections, inside: float = INSIDE, larger: float = LARGER,
+    same_card_iou: float = SAME_CARD_IOU,
+) -> Detections:
+    """One box per card: boxes inside a larger box go, duplicates merge.
+
+    A box is dropped when at least ``inside`` of its area lies within a box at
+    least ``larger`` times its area (a part of that card). Of boxes overlapping by
+    ``same_card_iou`` or more, the most confident stays.
+
+    Returns:
+        The kept detections, most confident first.
+    """
+    if len(dets) < 2:
+        return dets
+    xyxy = dets.xyxy
+    area = _areas(xyxy)
+    lo = np.maximum(xyxy[:, None, :2], xyxy[None, :, :2])
+    hi = np.minimum(xyxy[:, None, 2:], xyxy[None, :, 2:])
+    inter = np.prod(np.clip(hi - lo, 0, None), axis=2)
+    # nested[i, j]: box i lies inside the larger box j.
+    nested = (inter >= inside * area[:, None]) & (area[None, :] >= larger * area[:, None])
+    keep = ~nested.any(axis=1)
+    order = [i for i in np.argsort(-dets.confidence, kind="stable") if keep[i]]
+    iou = box_iou(xyxy, xyxy)
+    chosen: list[int] = []
+    for i in order:
+        if all(iou[i, j] < same_card_iou for j in chosen):
+            chosen.append(int(i))
+    return dets[np.array(chosen, dtype=np.int64)]
+
+
+def detect_multiscale(
+    detector: CardDetector, frame: np.ndarray, zooms: Sequence[float] = ZOOMS
+) -> Detections:
+    """Cards in one BGR photo, found at several zooms (see the module's docstring).
+
+    Args:
+        detector: a :class:`vision.detector.Detector` (or anything with ``detect``).
+        frame: (H, W, 3) BGR uint8 photo.
+        zooms: each in (0, 1]; 1 is the frame as it is, 0.5 the frame at half
+            size on a canvas twice as large.
+
+    Returns:
+        Detections in the frame's pixels, one per card, most confident first.
+    """
+    frame = np.asarray(frame)
+    if frame.ndim == 2:
+        frame = np.repeat(frame[:, :, None], 3, axis=2)
+    h, w = frame.shape[:2]
+    parts = []
+    for zoom in zooms:
+        canvas, (ox, oy) = zoom_out(frame, float(zoom))
+        dets = detector.detect(canvas)
+        if not len(dets):
+            continue
+        xyxy = dets.xyxy - np.array([ox, oy, ox, oy], np.float32)
+        xyxy[:, [0, 2]] = xyxy[:, [0, 2]].clip(0, w)
+        xyxy[:, [1, 3]] = xyxy[:, [1, 3]].clip(0, h)
+        ok = _areas(xyxy) > 0
+        dets.xyxy = xyxy
+        parts.append(dets[ok])
+    if not parts:
+        return _empty_like(detector)
+    merged = _concat(parts)
+    return drop_nested(merged)
+
+
+def largest(dets: Detections) -> Detections:
+    """The detection with the largest box (a photo of one card: that card)."""
+    if not len(dets):
+        return dets
+    return dets[int(np.argmax(_areas(dets.xyxy)))]
+
+
+def _empty_like(detector: CardDetector) -> Detections:
+    names = getattr(detector, "labels", None) or getattr(detector, "names", None)
+    return Detections.empty(names) if names else Detections.empty()
+
+
+def _concat(parts: list[Detections]) -> Detections:
+    keys = set.intersection(*(set(p.data) for p in parts))
+    return Detections(
+        np.concatenate([p.xyxy for p in parts]),
+        np.concatenate([p.confidence for p in parts]),
+        np.concatenate([p.class_id for p in parts]),
+        names=parts[0].names,
+        data={k: np.concatenate([p.data[k] for p in parts]) for k in sorted(keys)},
+    )
