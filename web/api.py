@@ -10,10 +10,11 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request
 
 from .events import EventError, text_only
 from .memstore import game_list
-from .security import has_token, require_token
+from .security import has_token, hung_up, require_token
 from .table import game_presets, get_table
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+STREAM_POLL = 1.0  # seconds between checks that an SSE client is still there
 SCAN_REFUSED = ("error", "ended", "unavailable")  # camera states with no frames to come
 
 
@@ -232,16 +233,22 @@ def stream():
     last = _last_id()
     public = not has_token()  # the table view's texts: no hidden card
     heartbeat = float(current_app.config["SSE_HEARTBEAT"])
+    poll = min(heartbeat, STREAM_POLL)  # how soon a client that left is noticed
     deadline = time.monotonic() + float(current_app.config["SSE_SECONDS"])
+    sock = request.environ.get("werkzeug.socket")
 
     def generate():
         nonlocal last
         yield "retry: 2000\n: connected\n\n"
-        while time.monotonic() < deadline:
-            messages = table.messages_after(last, heartbeat, public=public)
+        beat = time.monotonic() + heartbeat
+        while time.monotonic() < deadline and not hung_up(sock):
+            messages = table.messages_after(last, poll, public=public)
             if not messages:
-                yield ": heartbeat\n\n"
+                if time.monotonic() >= beat:
+                    beat = time.monotonic() + heartbeat
+                    yield ": heartbeat\n\n"
                 continue
+            beat = time.monotonic() + heartbeat
             for seq, kind, data in messages:
                 text = json.dumps(data, ensure_ascii=False)
                 yield f"id: {seq}\nevent: {kind}\ndata: {text}\n\n"

@@ -8,8 +8,6 @@ stream says something changed, so every user string is escaped in one place.
 from __future__ import annotations
 
 import json
-import select
-import socket
 import time
 from pathlib import Path
 from typing import Any
@@ -27,7 +25,7 @@ from flask import (
 
 from .memstore import game_list
 from .scores import build_board
-from .security import has_token, require_token
+from .security import has_token, hung_up, require_token
 from .table import game_presets, get_table
 
 bp = Blueprint("pages", __name__)
@@ -194,7 +192,7 @@ def video():
         seen = time.monotonic()
         while True:
             now = time.monotonic()
-            if now >= deadline or now - seen > idle or _hung_up(sock):
+            if now >= deadline or now - seen > idle or hung_up(sock):
                 return
             jpeg = cam.jpeg()
             if jpeg is not None and jpeg is not last:
@@ -213,17 +211,6 @@ def video():
         mimetype="multipart/x-mixed-replace; boundary=frame",
         headers={"Cache-Control": "no-store"},
     )
-
-
-def _hung_up(sock: Any) -> bool:
-    """True once the client of a streamed response has closed its connection."""
-    if sock is None:  # not served by werkzeug (a test client): rely on the limits
-        return False
-    try:
-        readable, _, _ = select.select([sock], [], [], 0)
-        return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
-    except (OSError, ValueError):  # closed or reset
-        return True
 
 
 @bp.get("/evidence/<int:line>")

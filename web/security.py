@@ -22,7 +22,10 @@ from __future__ import annotations
 import hmac
 import logging
 import re
+import select
+import socket
 from html import escape
+from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from flask import (
@@ -102,6 +105,22 @@ def require_token() -> None:
             "this action needs the token printed by 'tableref serve' "
             "(open the printed URL once, or send the X-Tableref-Token header)",
         )
+
+
+def hung_up(sock: Any) -> bool:
+    """True once the client of a streamed response has closed its connection.
+
+    ``sock`` is werkzeug's ``environ["werkzeug.socket"]``; a closed connection
+    reads as end of file (peeked, so nothing is consumed). Without a socket (a
+    test client) it is False and the streams' time limits apply.
+    """
+    if sock is None:
+        return False
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+        return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):  # closed or reset
+        return True
 
 
 def _same_origin(url: str) -> bool:

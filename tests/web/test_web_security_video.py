@@ -1,4 +1,4 @@
-"""Issue 26: ``/video.mjpeg`` needs the token and leaves no thread behind.
+"""Issue 26: ``/video.mjpeg`` needs the token; video and SSE leave no thread behind.
 
 Every test here talks to a real threaded werkzeug server on the loopback
 interface only (port chosen by the system), with a camera that never has a
@@ -68,9 +68,11 @@ def server():
     thread.join(5)
 
 
-def request(port: int, auth: str | None, wait: float = 0.0) -> bytes:
-    """GET /video.mjpeg; read what comes within ``wait`` seconds, then hang up."""
-    lines = ["GET /video.mjpeg HTTP/1.1", f"Host: 127.0.0.1:{port}"]
+def request(
+    port: int, auth: str | None, wait: float = 0.0, path: str = "/video.mjpeg"
+) -> bytes:
+    """GET ``path``; read what comes within ``wait`` seconds, then hang up."""
+    lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}"]
     if auth == "cookie":
         lines.append(f"Cookie: tableref_token={TOKEN}")
     elif auth == "header":
@@ -156,3 +158,18 @@ def test_a_stream_with_frames_ends_when_the_client_leaves(server):
     finally:
         stop.set()
         feeder.join(2)
+
+
+def test_event_streams_that_hang_up_leave_no_thread(server):
+    """The SSE stream noticed a gone client only at its next heartbeat (15 s):
+    a page reloaded 50 times held 50 threads that long; now about a second."""
+    server.app.config.update(SSE_HEARTBEAT=15.0, SSE_SECONDS=300.0)
+    request(server.port, None, wait=0.2, path="/api/stream")
+    baseline = settle(threading.active_count() - 1, limit=3)
+    for i in range(50):
+        got = request(server.port, None, wait=0.05 if i % 10 == 0 else 0.0,
+                      path="/api/stream")
+        assert i % 10 or got.startswith(b"HTTP/1.1 200"), got[:100]
+    after = settle(baseline, limit=5.0)
+    print(f"stream: 50 connections, threads before {baseline}, after {after}")
+    assert after <= baseline
