@@ -27,6 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "synth": ("datasets.commands", "render synthetic table scenes for training"),
     "train": (_TRAINING, "train the card detector or crop classifier"),
     "detect": ("vision.detector_cli", "detect cards in images, one JSON line each"),
+    "enroll": ("vision.enroll_cli", "teach the card reader your own deck from photos"),
+    "decks": ("vision.enroll_cli", "list the enrolled decks"),
     "evaluate": (_TRAINING, "measure the detector on real and synthetic images"),
     "markers": (_VISION, "write a printable sheet of ArUco calibration markers"),
     "calibrate": (_VISION, "calibrate the table geometry from a camera frame"),

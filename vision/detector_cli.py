@@ -25,6 +25,13 @@ def detect_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--conf", type=float, default=None, help="confidence threshold")
     parser.add_argument("--imgsz", type=int, default=None, help="inference size")
+    parser.add_argument(
+        "--zooms", "--scales", default="1,0.5",
+        help="zooms of the multi-scale pass (vision.multiscale), e.g. 1,0.5; "
+             "1 for one pass",
+    )
+    parser.add_argument("--deck", default=None,
+                        help="read with an enrolled deck (tableref decks)")
 
 
 def detect(args: argparse.Namespace) -> int:
@@ -32,7 +39,8 @@ def detect(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
 
-    from vision.detector import Detector
+    from vision.decks import open_detector
+    from vision.multiscale import detect_multiscale, parse_zooms
 
     try:
         kwargs = {
@@ -40,7 +48,8 @@ def detect(args: argparse.Namespace) -> int:
             for k, v in (("conf", args.conf), ("imgsz", args.imgsz))
             if v is not None
         }
-        detector = Detector(args.model, **kwargs)
+        zooms = parse_zooms(args.zooms)
+        detector = open_detector(args.deck, model_path=args.model, **kwargs)
     except (FileNotFoundError, RuntimeError, ValueError) as exc:
         print(f"tableref detect: {exc}", file=sys.stderr)
         return 2
@@ -52,7 +61,7 @@ def detect(args: argparse.Namespace) -> int:
             frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
             if frame is None:
                 raise ValueError("not a readable image")
-            record["cards"] = detector.detect(frame).to_json()
+            record["cards"] = detect_multiscale(detector, frame, zooms).to_json()
         except (OSError, ValueError) as exc:
             reason = (
                 "file not found" if isinstance(exc, FileNotFoundError) else str(exc)

@@ -1,0 +1,191 @@
+"""The multi-scale pass and deck enrollment, on rendered close-ups of cards."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detections import Detections
+from vision.multiscale import detect_multiscale, drop_nested, largest, parse_zooms
+
+
+def _close_up(label: str, fill: float, seed: int, design: str = "classic"):
+    """A 480x640 photo of one rendered card ``fill`` of the frame high, and its box."""
+    from datasets.cards import render_card
+
+    rng = np.random.default_rng(seed)
+    frame = np.empty((480, 640, 3), np.uint8)
+    frame[:] = rng.integers(60, 200, 3)
+    frame = cv2.add(frame, rng.integers(0, 30, frame.shape).astype(np.uint8))
+    rgba = np.asarray(render_card(label, design, height=int(480 * fill)))
+    bgr, alpha = rgba[:, :, 2::-1], rgba[:, :, 3:] / 255.0
+    h, w = bgr.shape[:2]
+    y, x = (480 - h) // 2, (640 - w) // 2 + int(rng.integers(-30, 31))
+    frame[y:y + h, x:x + w] = (bgr * alpha + frame[y:y + h, x:x + w] * (1 - alpha))
+    return frame, np.array([x, y, x + w, y + h], np.float32)
+
+
+class _PartsOnlyAtFullSize:
+    """A stand-in detector for a close-up: at full size it boxes the card's centre
+    number and a corner index; zoomed out it boxes the whole card."""
+
+    def __init__(self, card: np.ndarray, frame_shape: tuple[int, int]) -> None:
+        self.card, self.shape = card, frame_shape
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        x1, y1, x2, y2 = self.card
+        if frame.shape[:2] == self.shape:  # zoom 1: parts of the card
+            w, h = x2 - x1, y2 - y1
+            centre = [x1 + 0.3 * w, y1 + 0.3 * h, x2 - 0.3 * w, y2 - 0.3 * h]
+            index = [x1 + 2, y1 + 2, x1 + 0.2 * w, y1 + 0.15 * h]
+            return Detections([centre, index], [0.9, 0.8], [7, 7])
+        oy = (frame.shape[0] - self.shape[0]) // 2
+        ox = (frame.shape[1] - self.shape[1]) // 2
+        return Detections([[x1 + ox, y1 + oy, x2 + ox, y2 + oy]], [0.7], [7])
+
+
+def test_zoomed_out_pass_boxes_the_whole_card_not_its_parts() -> None:
+    frame = np.zeros((400, 300, 3), np.uint8)
+    card = np.array([10, 8, 290, 392], np.float32)  # 95 % of the frame
+    fake = _PartsOnlyAtFullSize(card, frame.shape[:2])
+    one = detect_multiscale(fake, frame, (1.0,))
+    assert len(one) == 2  # one pass: two parts of the card
+    dets = detect_multiscale(fake, frame, (1.0, 0.5))
+    assert len(dets) == 1
+    np.testing.assert_allclose(dets.xyxy[0], card, atol=1)
+
+
+def test_drop_nested_keeps_separate_cards_and_merges_duplicates() -> None:
+    dets = Detections(
+        [[0, 0, 110, 160], [30, 40, 60, 80],  # a card and its centre number
+         [200, 0, 300, 150], [202, 1, 301, 149]],  # another card, boxed twice
+        [0.6, 0.95, 0.8, 0.7], [1, 2, 3, 3])
+    kept = drop_nested(dets)
+    assert sorted(kept.xyxy[:, 0].tolist()) == [0, 200]
+    assert kept.confidence.tolist() == pytest.approx([0.8, 0.6])
+    assert largest(kept).xyxy[0, 0] == 0
+
+
+def test_parse_zooms() -> None:
+    assert parse_zooms("1, 0.5") == (1.0, 0.5)
+    for bad in ("", "0", "2", "a"):
+        with pytest.raises(ValueError):
+            parse_zooms(bad)
+
+
+@pytest.fixture(scope="module")
+def detector():
+    from vision.detector import Detector
+
+    return Detector()
+
+
+@pytest.mark.parametrize("fill", [0.6, 0.95])
+def test_multiscale_boxes_a_close_up_whole(detector, fill) -> None:
+    frame, card = _close_up("blue-7", fill, seed=3)
+    best = largest(detect_multiscale(detector, frame))
+    assert best.labels == ["blue-7"]
+    x1, y1, x2, y2 = best.xyxy[0]
+    covered = (min(x2, card[2]) - max(x1, card[0])) * (min(y2, card[3]) - max(y1, card[1]))
+    assert covered >= 0.8 * (card[2] - card[0]) * (card[3] - card[1])
+
+
+LABELS = ("red-7", "blue-draw2", "wild-draw4")
+
+
+@pytest.fixture(scope="module")
+def photo_folder(tmp_path_factory):
+    root = tmp_path_factory.mktemp("photos")
+    for i, label in enumerate(LABELS):
+        (root / label).mkdir()
+        for j in range(2):
+            frame, _ = _close_up(label, 0.7 + 0.1 * j, seed=10 * i + j)
+            cv2.imwrite(str(root / label / f"{j}.png"), frame)
+    return root
+
+
+@pytest.fixture(scope="module")
+def enrolled(photo_folder, tmp_path_factory):
+    """``tableref enroll`` into a fresh store folder: (store, exit code, output)."""
+    import contextlib
+    import io
+
+    from tableref.cli import main
+
+    store = tmp_path_factory.mktemp("store")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["enroll", "--deck", "kitchen", str(photo_folder),
+                     "--steps", "6", "--decks-dir", str(store / "decks")])
+    return store, code, out.getvalue()
+
+
+def test_enroll_stores_the_deck_and_reports_what_is_missing(enrolled) -> None:
+    from referee.cards import CLASSES
+
+    store, code, text = enrolled
+    assert code == 0, text
+    folder = store / "decks" / "kitchen"
+    manifest = json.loads((folder / "deck.json").read_text())
+    assert manifest["photos"] == {label: 2 for label in LABELS}
+    assert set(manifest["missing"]) == set(CLASSES) - set(LABELS)
+    assert "missing labels: red-0" in text and "fine-tuning network 2/2" in text
+    assert (folder / "cardnet.pt").is_file()
+
+
+def test_fine_tuning_stays_close_to_the_shipped_weights(enrolled) -> None:
+    import torch
+
+    from vision.detector import CLASSIFIER_NAME, MODEL_DIR
+
+    store, _, _ = enrolled
+    tuned = torch.load(store / "decks" / "kitchen" / "cardnet.pt", weights_only=True)
+    base = torch.load(MODEL_DIR / CLASSIFIER_NAME, weights_only=True)
+    assert tuned["labels"] and tuned["base"] == CLASSIFIER_NAME
+    for a, b in zip(tuned["members"], base["members"]):
+        moved = sum(float((a[k].float() - b[k].float()).norm()) for k in b)
+        size = sum(float(b[k].float().norm()) for k in b)
+        assert 0 < moved < 0.05 * size
+
+
+def test_decks_lists_and_detect_reads_with_an_enrolled_deck(
+    enrolled, photo_folder, monkeypatch, capsys,
+) -> None:
+    from tableref.cli import main
+
+    store, _, _ = enrolled
+    monkeypatch.setenv("TABLEREF_DB", str(store / "tableref.sqlite3"))
+    assert main(["decks"]) == 0
+    assert capsys.readouterr().out.startswith("kitchen\t6 photos of 3 cards")
+    photo = photo_folder / "red-7" / "0.png"
+    assert main(["detect", "--deck", "kitchen", str(photo)]) == 0
+    cards = json.loads(capsys.readouterr().out)["cards"]
+    assert cards[0]["label"] == "red-7"
+
+
+def test_unknown_deck_is_a_clear_error(enrolled, monkeypatch, capsys) -> None:
+    from tableref.cli import main
+
+    store, _, _ = enrolled
+    monkeypatch.setenv("TABLEREF_DB", str(store / "tableref.sqlite3"))
+    assert main(["detect", "--deck", "garage", "x.png"]) == 2
+    err = capsys.readouterr().err
+    assert "no enrolled deck 'garage'" in err and "kitchen" in err
+
+
+def test_enroll_refuses_folders_that_name_no_card(tmp_path, capsys) -> None:
+    from tableref.cli import main
+    from vision.enroll import EnrollError, read_photo_folder
+
+    (tmp_path / "purple-3").mkdir()
+    cv2.imwrite(str(tmp_path / "purple-3" / "a.png"), np.zeros((8, 8, 3), np.uint8))
+    with pytest.raises(EnrollError, match="purple-3"):
+        read_photo_folder(tmp_path)
+    assert main(["enroll", "--deck", "x", str(tmp_path)]) == 2
+    assert "not a card label" in capsys.readouterr().err
+    with pytest.raises(EnrollError, match="no photos"):
+        read_photo_folder(tmp_path / "purple-3")
+    assert main(["enroll", "--deck", "../up", str(tmp_path)]) == 2

@@ -1,0 +1,377 @@
+"""Deck enrollment: teach the crop classifier the physical deck on the table.
+
+No renderer draws every print of every deck. Enrollment takes a few photos of
+each card of the user's own deck, finds the card in each photo (the shipped
+finder at several zooms, :mod:`vision.multiscale`; the largest box), and
+fine-tunes the shipped crop classifier (``models/uno-cardnet.pt``, every member
+of it) on augmented crops of those cards, kept close to the shipped weights:
+
+- an L2-SP pull (``l2sp`` times the squared distance of every weight to its
+  shipped value) keeps what the network already reads on other decks and
+  cameras;
+- batch-norm statistics stay the shipped ones (the network runs in eval mode
+  while it learns: a batch of one deck's crops would move them);
+- a share of each batch is rendered "no card" crops, so the classifier keeps
+  rejecting boxes around table, hands and card backs;
+- few steps at a low learning rate (:class:`EnrollConfig`, chosen on
+  real-uno-dev's ``valid`` split, ``benchmarks/eval_enroll.py``).
+
+    from vision.enroll import enroll, read_photo_folder
+    result = enroll("my-deck", read_photo_folder(Path("photos")))
+    result.missing, result.confused          # what to photograph again
+
+The result is stored by :mod:`vision.decks` beside the saved tables.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from referee.cards import CLASSES, Card, CardError
+from vision.detections import Detections
+from vision.multiscale import ZOOMS, detect_multiscale, largest
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+#: An enrollment read below this probability is reported as unsure.
+SURE = 0.9
+
+
+class EnrollError(ValueError):
+    """Enrollment input that cannot be used (no photos, an unknown label)."""
+
+
+@dataclass(frozen=True)
+class EnrollConfig:
+    """How the classifier is fine-tuned on a deck's photos.
+
+    Attributes:
+        steps: optimizer steps per member network.
+        batch: crops per step.
+        lr: AdamW learning rate at the start (cosine decay to 0).
+        l2sp: weight of the squared distance of the weights to the shipped ones.
+        views: augmented crops made of each photo's card.
+        background: share of "no card" crops in the training pool.
+        seed: seed of the augmentation and the batches.
+        threads: torch threads (``None``: torch's default).
+    """
+
+    steps: int = 60
+    batch: int = 48
+    lr: float = 1e-3
+    l2sp: float = 0.01
+    views: int = 16
+    background: float = 0.2
+    seed: int = 0
+    threads: int | None = None
+
+
+@dataclass
+class Shot:
+    """One enrollment photo: its label, the frame, and the card's box in it
+    (``None`` when the finder found no card)."""
+
+    label: str
+    frame: np.ndarray
+    box: np.ndarray | None = None
+    source: str = ""
+
+
+@dataclass
+class EnrollResult:
+    """What :func:`fine_tune` made: the checkpoint and how it reads the shots.
+
+    Attributes:
+        checkpoint: the fine-tuned classifier (the format of
+            :func:`vision.detector.load_classifier`, plus ``labels``).
+        photos: label -> photos used.
+        missing: labels of ``CLASSES`` without a photo.
+        unfound: sources of photos where no card was found.
+        confused: ``[label, read as, probability]`` for each enrollment photo
+            read wrong or below :data:`SURE` after fine-tuning.
+        seconds: wall time of the fine-tuning.
+    """
+
+    checkpoint: dict
+    photos: dict[str, int]
+    missing: list[str]
+    unfound: list[str] = field(default_factory=list)
+    confused: list[list] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def canonical_label(text: str) -> str:
+    """A folder's name as a card label of the detector (``R7`` -> ``red-7``).
+
+    Raises:
+        EnrollError: the name is no card, or a card this classifier cannot name.
+    """
+    try:
+        label = Card.from_label(text).label
+    except CardError:
+        raise EnrollError(f"{text!r} is not a card label (e.g. red-7)") from None
+    if label not in CLASSES:
+        raise EnrollError(
+            f"{label!r} is a card the crop classifier has no class for yet "
+            f"(it reads the {len(CLASSES)} labels of referee.cards.CLASSES)"
+        )
+    return label
+
+
+def read_photo_folder(folder: Path) -> dict[str, list[Path]]:
+    """``folder/<label>/*.jpg`` -> label -> photo paths (sorted).
+
+    Raises:
+        EnrollError: the folder is missing, holds no photo, or a sub-folder's
+            name is no card label.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise EnrollError(f"no folder {folder}")
+    out: dict[str, list[Path]] = {}
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+        photos = sorted(p for p in sub.iterdir()
+                        if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
+        if photos:
+            out.setdefault(canonical_label(sub.name), []).extend(photos)
+    if not out:
+        raise EnrollError(f"no photos in {folder}/<label>/ (e.g. {folder}/red-7/a.jpg)")
+    return out
+
+
+class CardFinder:
+    """The finder stage of a :class:`vision.detector.Detector` alone: boxes the
+    finder scores at least ``box_conf``, unnamed (every box is ``card``). An
+    unfamiliar print may be called "no card" by the shipped classifier; the
+    finder still boxes it."""
+
+    names = ("card",)
+
+    def __init__(self, detector) -> None:  # noqa: ANN001
+        self.detector = detector
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        d = self.detector
+        frame = np.ascontiguousarray(frame[:, :, :3])
+        if d.backend == "openvino":
+            xyxy, conf, _ = d.model(frame, d.box_conf, d.iou, d.max_det, agnostic=True)
+        else:
+            boxes = d.model.predict(frame, imgsz=d.imgsz, conf=d.box_conf, iou=d.iou,
+                                    max_det=d.max_det, verbose=False, device="cpu",
+                                    agnostic_nms=True)[0].boxes
+            xyxy = boxes.xyxy.cpu().numpy() if boxes is not None else np.zeros((0, 4))
+            conf = boxes.conf.cpu().numpy() if boxes is not None else np.zeros(0)
+        return Detections(xyxy, conf, np.zeros(len(xyxy)), names=self.names)
+
+
+def find_card(finder, frame: np.ndarray, zooms: Sequence[float] = ZOOMS):  # noqa: ANN001, ANN201
+    """The largest card box the finder draws at any of ``zooms``, or ``None``."""
+    best = largest(detect_multiscale(finder, frame, zooms))
+    return best.xyxy[0].copy() if len(best) else None
+
+
+def _load_frame(path: Path) -> np.ndarray:
+    import cv2
+
+    data = np.fromfile(str(path), dtype=np.uint8)
+    frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if frame is None:
+        raise EnrollError(f"{path}: not a readable image")
+    return frame
+
+
+def find_shots(
+    photos: dict[str, list[Path]], detector=None,  # noqa: ANN001
+    zooms: Sequence[float] = ZOOMS, progress: Callable[[str], None] = print,
+) -> list[Shot]:
+    """Load every photo and box its card (``box`` ``None`` where none is found)."""
+    if detector is None:
+        from vision.detector import Detector
+
+        detector = Detector()
+    finder = CardFinder(detector)
+    shots = []
+    total = sum(len(v) for v in photos.values())
+    for label, paths in photos.items():
+        for path in paths:
+            frame = _load_frame(path)
+            shots.append(Shot(label, frame, find_card(finder, frame, zooms), str(path)))
+            if len(shots) % 10 == 0 or len(shots) == total:
+                progress(f"finding cards: {len(shots)}/{total} photos")
+    return shots
+
+
+def augmented_crops(
+    frame: np.ndarray, box: np.ndarray, count: int, rng: np.random.Generator,
+    size: int = 64,
+) -> np.ndarray:
+    """``count`` crops of the card in ``box`` as the detector might see it: the
+    box's sides moved by a few percent, turned up to 10 degrees, either way up,
+    with other light, colour and focus. The first crop is the box as it is."""
+    import cv2
+
+    x1, y1, x2, y2 = (float(v) for v in box)
+    bw, bh = max(x2 - x1, 2.0), max(y2 - y1, 2.0)
+    # Work on a copy about 2 * size pixels across the card (warping a large photo
+    # straight down to 64 px would alias).
+    shrink = min(1.0, 2 * size / max(bw, bh))
+    small = cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    out = np.empty((count, size, size, 3), np.uint8)
+    for i in range(count):
+        jitter = np.zeros(4) if i == 0 else rng.normal(0, 0.035, 4)
+        a = (x1 + jitter[0] * bw) * shrink
+        b = (y1 + jitter[1] * bh) * shrink
+        c = (x2 + jitter[2] * bw) * shrink
+        d = (y2 + jitter[3] * bh) * shrink
+        angle = 0.0 if i == 0 else float(rng.uniform(-10, 10))
+        centre = ((a + c) / 2, (b + d) / 2)
+        rot = cv2.getRotationMatrix2D(centre, angle, 1.0)
+        scale = np.diag([size / max(c - a, 1), size / max(d - b, 1)])
+        m = scale @ rot
+        m[:, 2] = scale @ rot[:, 2] - scale @ np.array(centre) + size / 2
+        crop = cv2.warpAffine(small, m, (size, size), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REFLECT)
+        if i:
+            crop = _photometric(crop, rng)
+        out[i] = crop
+    return out
+
+
+def _photometric(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    import cv2
+
+    x = crop.astype(np.float32) / 255
+    x = x ** float(rng.uniform(0.7, 1.4))
+    x = x * rng.uniform(0.75, 1.2, 3) + float(rng.uniform(-0.08, 0.08))
+    if rng.random() < 0.3:
+        x = cv2.GaussianBlur(x, (0, 0), float(rng.uniform(0.5, 1.5)))
+    x = x + rng.normal(0, float(rng.uniform(0, 0.03)), x.shape)
+    if rng.random() < 0.5:
+        x = x[::-1, ::-1]
+    return (np.clip(x, 0, 1) * 255).astype(np.uint8)
+
+
+def training_pool(
+    shots: Sequence[Shot], config: EnrollConfig, size: int = 64
+) -> tuple[np.ndarray, np.ndarray]:
+    """Augmented card crops of every found shot, and rendered "no card" crops:
+    (N, size, size, 3) uint8 BGR and (N,) class ids (``len(CLASSES)``: no card)."""
+    from datasets.crops import background_crop
+
+    rng = np.random.default_rng(config.seed)
+    xs, ys = [], []
+    for shot in shots:
+        if shot.box is None:
+            continue
+        xs.append(augmented_crops(shot.frame, shot.box, config.views, rng, size))
+        ys.append(np.full(config.views, CLASSES.index(shot.label)))
+    n_cards = sum(len(y) for y in ys)
+    n_bg = int(round(n_cards * config.background / max(1e-9, 1 - config.background)))
+    if n_bg:
+        xs.append(np.stack([background_crop(rng, size, ornaments=True)
+                            for _ in range(n_bg)]))
+        ys.append(np.full(n_bg, len(CLASSES)))
+    if not xs:
+        raise EnrollError("no card was found in any photo")
+    return np.concatenate(xs), np.concatenate(ys).astype(np.int64)
+
+
+def fine_tune(
+    shots: Sequence[Shot], base: Path | None = None,
+    config: EnrollConfig = EnrollConfig(),
+    progress: Callable[[str], None] = print,
+) -> EnrollResult:
+    """Fine-tune the crop classifier ``base`` (default: the shipped one) on the
+    cards boxed in ``shots`` (see the module's docstring)."""
+    import torch
+
+    from training.classifier import _augment
+    from vision.detector import CLASSIFIER_NAME, MODEL_DIR, card_net, crops_to_tensor
+
+    t0 = time.time()
+    base = Path(base) if base is not None else MODEL_DIR / CLASSIFIER_NAME
+    ckpt = torch.load(str(base), map_location="cpu", weights_only=True)
+    width, size = int(ckpt.get("width", 16)), int(ckpt.get("size", 64))
+    if config.threads:
+        torch.set_num_threads(config.threads)
+    x, y = training_pool(shots, config, size)
+    progress(f"training crops: {len(x)} ({int((y < len(CLASSES)).sum())} of cards)")
+    x_t, y_t = crops_to_tensor(x), torch.from_numpy(y)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    states = ckpt.get("members") or [ckpt["state_dict"]]
+    tuned = []
+    for m, state in enumerate(states):
+        torch.manual_seed(config.seed + m)
+        gen = torch.Generator().manual_seed(config.seed + m)
+        net = card_net(width=width)
+        net.load_state_dict(state)
+        net.eval()  # batch-norm statistics stay the shipped ones
+        anchor = [p.detach().clone() for p in net.parameters()]
+        opt = torch.optim.AdamW(net.parameters(), lr=config.lr, weight_decay=0.0)
+        sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(1, config.steps))
+        for step in range(config.steps):
+            idx = torch.randint(len(x_t), (config.batch,), generator=gen)
+            batch = _augment(x_t[idx], gen)
+            loss = loss_fn(net(batch), y_t[idx])
+            pull = sum(((p - a) ** 2).sum() for p, a in zip(net.parameters(), anchor))
+            (loss + config.l2sp * pull).backward()
+            opt.step()
+            opt.zero_grad()
+            sched.step()
+            if (step + 1) % 20 == 0 or step + 1 == config.steps:
+                progress(f"fine-tuning network {m + 1}/{len(states)}: step "
+                         f"{step + 1}/{config.steps} loss {loss.item():.3f}")
+        tuned.append({k: v.detach().clone() for k, v in net.state_dict().items()})
+    checkpoint = {
+        "members": tuned, "size": size, "width": width, "labels": list(CLASSES),
+        "base": base.name, "enroll": asdict(config),
+    }
+    photos: dict[str, int] = {}
+    for shot in shots:
+        if shot.box is not None:
+            photos[shot.label] = photos.get(shot.label, 0) + 1
+    result = EnrollResult(
+        checkpoint, photos, [c for c in CLASSES if c not in photos],
+        [s.source for s in shots if s.box is None],
+    )
+    result.confused = confusions(checkpoint, shots)
+    result.seconds = time.time() - t0
+    return result
+
+
+def confusions(checkpoint: dict, shots: Sequence[Shot]) -> list[list]:
+    """``[label, read as, probability]`` for each found shot whose card the
+    classifier reads wrong, or right below :data:`SURE` (then "read as" is the
+    runner-up), worst first."""
+    import torch
+
+    from vision.detector import card_net, crop_boxes, crops_to_tensor
+
+    found = [s for s in shots if s.box is not None]
+    if not found:
+        return []
+    size = int(checkpoint["size"])
+    crops = np.concatenate([crop_boxes(s.frame, s.box[None], size) for s in found])
+    probs = 0
+    with torch.no_grad():
+        for state in checkpoint["members"]:
+            net = card_net(width=int(checkpoint["width"]))
+            net.load_state_dict(state)
+            probs = probs + torch.softmax(net.eval()(crops_to_tensor(crops)), 1).numpy()
+    probs = probs / len(checkpoint["members"])
+    labels = list(CLASSES) + ["no card"]
+    wrong, unsure = [], []
+    for shot, p in zip(found, probs):
+        truth = CLASSES.index(shot.label)
+        top = int(np.argmax(p))
+        if top != truth:
+            wrong.append([shot.label, labels[top], round(float(p[top]), 3)])
+        elif p[truth] < SURE:
+            runner = int(np.argsort(p)[-2])
+            unsure.append([shot.label, labels[runner], round(float(p[runner]), 3)])
+    return (sorted(wrong, key=lambda row: -row[2])
+            + sorted(unsure, key=lambda row: -row[2]))

@@ -1,0 +1,103 @@
+"""``tableref enroll`` and ``tableref decks``: teach the reader a deck, list decks.
+
+    tableref enroll --deck kitchen photos/     # photos/<label>/*.jpg
+    tableref decks                             # the enrolled decks
+    tableref detect --deck kitchen photo.jpg   # read with the enrolled deck
+
+See :mod:`vision.enroll` for what enrollment does and :mod:`vision.decks` for
+where decks are kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+
+def enroll_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``tableref enroll``."""
+    from vision.enroll import EnrollConfig
+
+    d = EnrollConfig()
+    parser.add_argument("folder", type=Path,
+                        help="folder of sub-folders named by label (red-7/, "
+                             "wild-draw4/ ...), each with photos of that card")
+    parser.add_argument("--deck", required=True, help="the deck's name")
+    parser.add_argument("--steps", type=int, default=d.steps,
+                        help=f"fine-tuning steps per network (default {d.steps})")
+    parser.add_argument("--lr", type=float, default=d.lr,
+                        help=f"learning rate (default {d.lr})")
+    parser.add_argument("--l2sp", type=float, default=d.l2sp,
+                        help=f"pull toward the shipped weights (default {d.l2sp})")
+    parser.add_argument("--seed", type=int, default=d.seed, help="augmentation seed")
+    parser.add_argument("--threads", type=int, default=None, help="torch threads")
+    parser.add_argument("--decks-dir", type=Path, default=None,
+                        help="where decks are kept (default: beside the game store)")
+
+
+def enroll(args: argparse.Namespace) -> int:
+    """Run ``tableref enroll``: 0 enrolled, 2 bad input."""
+    from vision.decks import DeckError, DeckManifest, check_name, save_deck
+    from vision.enroll import EnrollConfig, EnrollError, find_shots, fine_tune
+    from vision.enroll import read_photo_folder
+
+    t0 = time.time()
+    try:
+        check_name(args.deck)
+        photos = read_photo_folder(args.folder)
+        config = EnrollConfig(steps=args.steps, lr=args.lr, l2sp=args.l2sp,
+                              seed=args.seed, threads=args.threads)
+        print(f"{sum(len(v) for v in photos.values())} photos of "
+              f"{len(photos)} cards", flush=True)
+
+        def progress(text: str) -> None:
+            print(text, flush=True)
+
+        shots = find_shots(photos, progress=progress)
+        result = fine_tune(shots, config=config, progress=progress)
+    except (DeckError, EnrollError, FileNotFoundError) as exc:
+        print(f"tableref enroll: {exc}", file=sys.stderr)
+        return 2
+    manifest = DeckManifest(
+        name=args.deck, labels=result.checkpoint["labels"], photos=result.photos,
+        missing=result.missing, confused=result.confused,
+        base=result.checkpoint["base"], recipe=result.checkpoint["enroll"],
+        seconds=round(time.time() - t0, 1),
+        created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    )
+    folder = save_deck(args.deck, result.checkpoint, manifest, args.decks_dir)
+    for source in result.unfound:
+        print(f"no card found in {source}: photograph it again closer or flatter")
+    print("missing labels: " + (", ".join(result.missing) or "none"))
+    if result.confused:
+        print("still confused on the enrollment photos (card, read as, probability):")
+        for label, other, prob in result.confused:
+            print(f"  {label} ~ {other} {prob:.2f}")
+    else:
+        print("every enrollment photo reads right and sure")
+    print(f"enrolled deck {args.deck!r} in {manifest.seconds:.0f} s: {folder}")
+    return 0
+
+
+def decks_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``tableref decks``."""
+    parser.add_argument("--decks-dir", type=Path, default=None,
+                        help="where decks are kept (default: beside the game store)")
+
+
+def decks(args: argparse.Namespace) -> int:
+    """Run ``tableref decks``: one line per enrolled deck."""
+    from vision.decks import decks_root, list_decks
+
+    found = list_decks(args.decks_dir)
+    if not found:
+        print(f"no enrolled decks in {args.decks_dir or decks_root()}; "
+              "run 'tableref enroll --deck NAME FOLDER'")
+        return 0
+    for m in found:
+        print(f"{m.name}\t{sum(m.photos.values())} photos of {len(m.photos)} cards"
+              f"\tmissing {len(m.missing)}\tunsure {len(m.confused)}\t{m.created}")
+    return 0
