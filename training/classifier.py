@@ -28,7 +28,7 @@ CLASSIFIER_RECIPE: dict = {
     # Busier "no card" crops: ornamental tiles, tread plate, lattices, clutter.
     "ornaments": True,
     # Share of card crops showing a card under others (datasets.crops.covered_crop);
-    # 0.2 was tried and not shipped (models/MODEL_CARD.md).
+    # off in the shipped recipe (models/MODEL_CARD.md gives what 0.2 measured).
     "covered": 0.0,
     # Networks trained with seeds seed, seed + 1, ...; the runtime averages their
     # probabilities (one retrain alone moves the real-photo scores by points).

@@ -16,13 +16,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The shipped model's recipe (models/MODEL_CARD.md quotes it): a one-class card
-# finder trained from yolo11n's yaml on the seed-0 set. (The first release also ran
-# a 56-class stage first, but Ultralytics' ``pretrained=False`` discarded its
-# weights when the next stage started: the one-class run began from scratch, so
-# that stage is gone. A fine-tuning stage on 1600 fresh scenes with 35 % close-ups,
-# seed 3, 4 epochs, was tried and measured no better: see the model card.) More
-# stages can be appended: each starts from the previous stage's last.pt.
+# The shipped model's recipe (models/MODEL_CARD.md quotes it, with the stages
+# that were tried and not shipped): a one-class card finder trained from
+# yolo11n's yaml on the seed-0 set. More stages can be appended: each starts from
+# the previous stage's last.pt (with ``pretrained=True``, see :func:`train_once`).
 RECIPE: dict = {
     "synth_imgsz": 320,
     "val_fraction": 0.05,
