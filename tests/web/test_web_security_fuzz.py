@@ -1,4 +1,4 @@
-"""Issue 26: a fuzz of every route: 0 answers 5xx, 0 protected answers without the token.
+"""Issue 26: a fuzz of every route: no 5xx, no protected answer without the token.
 
 Every rule of the app's URL map is requested with every method, with URL
 parameters (in range, out of range, huge), query strings, odd headers and
@@ -140,7 +140,9 @@ def random_query(rng: random.Random) -> str:
     values = ["table", "referee", "events", "state,rulings", "events,change",
               "camera_status", "-1", "0", "99999999999999999999999", "ja", "en",
               "xx", "%00", "%ff%fe", "%ED%A0%80", "a" * 3000, TOKEN[:-1] + "x", ""]
-    parts = [f"{rng.choice(keys)}={rng.choice(values)}" for _ in range(rng.randint(0, 4))]
+    parts = [
+        f"{rng.choice(keys)}={rng.choice(values)}" for _ in range(rng.randint(0, 4))
+    ]
     if rng.random() < 0.1:
         parts.append(rng.choice(["&&&", "=", "view", "names=,,,", "%zz=1"]))
     return "&".join(parts)
@@ -283,7 +285,8 @@ def test_fuzz_every_route(apps):
         full = url + ("?" + query if query else "")
         headers = random_headers(rng, guarded)
         ctype = headers.pop("Content-Type", "application/json")
-        data = random_body(rng) if method in ("POST", "PUT", "PATCH", "DELETE") else None
+        body = method in ("POST", "PUT", "PATCH", "DELETE")
+        data = random_body(rng) if body else None
         client = app.test_client()
         if rng.random() < 0.2:  # cookies set through the jar, as a browser would
             client.set_cookie("tableref_lang", rng.choice(["ja", "en", "\u00e9", ""]))

@@ -60,7 +60,6 @@ def test_lone_surrogates_are_a_400_and_never_stored(
 
 def test_the_event_checks_refuse_surrogates_from_any_source(app, game):
     """The camera and voice listener call the table directly: same check."""
-    from web.table import TableError  # noqa: F401  (EventError is a 400 too)
     from web.events import EventError, check_event, check_header
 
     with pytest.raises(EventError, match="surrogate"):
@@ -76,7 +75,8 @@ def test_the_event_checks_refuse_surrogates_from_any_source(app, game):
 
 
 def test_proper_unicode_still_passes(client, game):
-    ok = client.post("/api/events", json={"type": "uno", "player": A, "note": "🂡 é"})
+    event = {"type": "uno", "player": A, "note": "🂡 é"}
+    ok = client.post("/api/events", json=event)
     assert ok.status_code == 201
     ok = send(client, "POST", "/api/events", b'{"type": "uno", "n": "\\ud83c\\udca1"}')
     assert ok.status_code == 201  # a surrogate pair is one character: fine
@@ -127,5 +127,6 @@ def test_a_stored_game_with_a_lone_surrogate_breaks_no_page(store, tmp_path):
         assert client.get(url).status_code == 200, url
     listed = client.get("/api/games").get_json()["games"][0]["players"]
     assert listed[1:] == ["B", "C"] and listed[0] != "\ud800"
-    resp = client.post(f"/api/games/{client.get('/api/games').get_json()['games'][0]['id']}/resume", json={})
+    gid = client.get("/api/games").get_json()["games"][0]["id"]
+    resp = client.post(f"/api/games/{gid}/resume", json={})
     assert resp.status_code == 409 and "surrogate" in resp.get_json()["message"]

@@ -154,7 +154,8 @@ def test_a_scoring_reveal_is_public_and_stays_so():
     text on the table view (only hands shown to one player are re-worded)."""
     app = create_app({"TESTING": True, "STORE": MemoryStore()})
     client = app.test_client()
-    client.post("/api/games", json={"game": "uno", "players": ["A", "B"], "hand_size": 2})
+    uno = {"game": "uno", "players": ["A", "B"], "hand_size": 2}
+    assert client.post("/api/games", json=uno).status_code == 201
     for event in (
         {"type": "start", "card": "red-7"},
         {"type": "play", "player": "A", "cards": ["red-1"]},
@@ -167,7 +168,8 @@ def test_a_scoring_reveal_is_public_and_stays_so():
     table = app.extensions["tableref.table"]
     assert table.secret == [False] * 6
     assert table.rulings(public=True) == table.rulings()
-    client.put("/api/events/2", json={"type": "play", "player": "A", "cards": ["red-1"]})
+    again = {"type": "play", "player": "A", "cards": ["red-1"]}
+    assert client.put("/api/events/2", json=again).status_code == 200
     assert table.secret == [False] * 6  # the same after a correction's replay
 
 
