@@ -1,7 +1,7 @@
 """Make Ultralytics, torchvision and OpenVINO work offline on this CPU-only install.
 
 Call :func:`setup` before the first ``import ultralytics`` (or ``torchvision``).
-It is idempotent and does, in order (see ``shared/VISION-NOTES.md``):
+It is idempotent and does, in order:
 
 1. environment: ``YOLO_OFFLINE=1`` (no DNS probes, analytics, sync or installs),
    ``YOLO_AUTOINSTALL=False``, ``YOLO_VERBOSE`` as asked, and ``YOLO_CONFIG_DIR``
