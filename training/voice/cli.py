@@ -10,6 +10,7 @@ from .speech import BANK_FILE, make_bank
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
+        prog="python -m training.voice",
         description="Train the neural UNO-call spotter (models/uno-kws.pt).")
     parser.add_argument("--data", default="/tmp/kws-data",
                         help="where the speech bank is cached (default %(default)s)")
