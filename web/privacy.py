@@ -13,9 +13,12 @@ once, when the event is applied (:func:`is_secret`), because a game forgets a
 private reveal later and the decision must not change then:
 
 - cards laid face up (``play``, ``start``, ``turned``) are public;
-- cards shown (``reveal``, ``doubt``) are public unless, right after the event,
+- cards shown (``reveal``, ``doubt``) are public when, right after the event,
+  the public view lists that very hand (a hand laid out for scoring) or the
+  event ended the round or the game (every hand is laid out), and never when
   the referee's state holds them in a part the public view leaves out (the
-  challenged hand a game keeps for the challenger only);
+  challenged hand a game keeps for the challenger); otherwise they are the
+  referee's (a hand shown to one player, as for a challenge);
 - any other event's cards (a ``draw``'s drawn cards, a ``face-down`` card, an
   event this module does not know) are the referee's.
 """
@@ -30,6 +33,8 @@ FACE_UP_EVENTS = frozenset({"play", "start", "turned"})
 # Events that show cards: public unless the game keeps them for the referee.
 SHOWING_EVENTS = frozenset({"reveal", "doubt"})
 CARD_FIELDS = ("card", "cards")
+# Ruling kinds after which every hand is laid out for scoring.
+ENDS = frozenset({"round-end", "game-end"})
 # Ruling fields the re-worded ruling keeps (the rest may carry hidden cards).
 KEPT = ("index", "event", "ruling", "rule", "player", "draw", "scores")
 
@@ -71,22 +76,41 @@ def referee_only(state: Mapping[str, Any], public: Mapping[str, Any]) -> set[str
     return found
 
 
+def _lists(value: Any, found: set[tuple[str, ...]]) -> set[tuple[str, ...]]:
+    """Every list of strings inside ``value``, sorted (to compare hands)."""
+    if isinstance(value, Mapping):
+        for item in value.values():
+            _lists(item, found)
+    elif isinstance(value, (list, tuple)):
+        if value and all(isinstance(v, str) for v in value):
+            found.add(tuple(sorted(value)))
+        for item in value:
+            _lists(item, found)
+    return found
+
+
 def is_secret(
-    event: Any, views: Callable[[], tuple[Mapping[str, Any], Mapping[str, Any]]]
+    event: Any,
+    views: Callable[[], tuple[Mapping[str, Any], Mapping[str, Any]]],
+    kinds: Iterable[str] = (),
 ) -> bool:
     """True if ``event`` names cards only the referee may see.
 
     ``views()`` gives the referee's state and the table's view right after the
-    event was applied (called only for an event that shows cards).
+    event was applied (called only for an event that shows cards); ``kinds``
+    are the kinds of the rulings the event got (``round-end`` ...).
     """
     cards = event_cards(event)
     kind = event.get("type") if isinstance(event, Mapping) else None
     if not cards or kind in FACE_UP_EVENTS:
         return False
-    if kind in SHOWING_EVENTS:
-        state, public = views()
-        return bool(set(cards) & referee_only(state, public))
-    return True
+    if kind not in SHOWING_EVENTS:
+        return True
+    state, public = views()
+    if set(cards) & referee_only(state, public):
+        return True
+    listed = tuple(sorted(cards)) in _lists(public, set())
+    return not (listed or ENDS & set(kinds))
 
 
 def reworded(ruling: Mapping[str, Any], event: Any) -> dict[str, Any]:
@@ -96,9 +120,9 @@ def reworded(ruling: Mapping[str, Any], event: Any) -> dict[str, Any]:
     who = event.get("player")
     kind = event.get("type") or "event"
     first = (
-        f"{who}'s {kind}: the cards are shown to the referee only."
+        f"{who}'s {kind}: the cards stay hidden on the table view."
         if isinstance(who, str) and who
-        else f"A {kind}: the cards are shown to the referee only."
+        else f"A {kind}: the cards stay hidden on the table view."
     )
     player, draw = ruling.get("player"), ruling.get("draw")
     verdict = {

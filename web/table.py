@@ -172,10 +172,10 @@ class Table:
             secret = []
             for event in events:
                 try:
-                    referee.append(event)
+                    new = referee.append(event)
                 except LogError:
                     continue  # the store only holds checked events; be tolerant anyway
-                secret.append(_secret_after(referee, event))
+                secret.append(_secret_after(referee, event, new))
             self.gid, self.referee, self.secret = int(gid), referee, secret
             self.paused, self.dropped, self.last_change = False, 0, None
             self.last_change_public = None
@@ -211,7 +211,7 @@ class Table:
                     422,
                 ) from exc
             if len(self.secret) == len(referee.events) - 1:
-                self.secret.append(_secret_after(referee, event))
+                self.secret.append(_secret_after(referee, event, new))
             start = len(referee.rulings) - len(new)
             out = [self._ruling(r, start + i) for i, r in enumerate(new)]
             shown = public_rulings(out, referee.events, self.secret)
@@ -291,11 +291,11 @@ class Table:
         out = []
         for event in events:
             try:
-                referee.append(event)
+                new = referee.append(event)
             except Exception:  # the engine failed on it: keep its cards hidden
                 out.append(True)
                 continue
-            out.append(_secret_after(referee, event))
+            out.append(_secret_after(referee, event, new))
         return out
 
     def _replayed(self, events: list[dict]) -> Referee:
@@ -412,9 +412,14 @@ class Table:
             }
 
 
-def _secret_after(referee: Referee, event: Mapping[str, Any]) -> bool:
-    """Whether ``event``, just applied, names cards only the referee may see."""
-    return is_secret(event, lambda: (referee.state(), referee.public_view()))
+def _secret_after(referee: Referee, event: Mapping[str, Any], new: list) -> bool:
+    """Whether ``event``, just applied (``new``: its rulings), names cards only
+    the referee may see."""
+    return is_secret(
+        event,
+        lambda: (referee.state(), referee.public_view()),
+        [r.ruling for r in new],
+    )
 
 
 def init_app(app: Flask) -> None:

@@ -194,6 +194,10 @@ def test_is_secret_from_the_two_views():
     shown = {"revealed": {"B": ["blue-2", "red-1"]}}
     assert is_secret(reveal, lambda: (kept, {"revealed": {}})) is True
     assert is_secret(reveal, lambda: (shown, shown)) is False
+    # a game that forgets the challenged hand at once: shown to one player
+    assert is_secret(reveal, lambda: ({}, {})) is True
+    assert is_secret(reveal, lambda: ({}, {}), ["ok", "round-end"]) is False
+    assert is_secret(reveal, lambda: (kept, {}), ["round-end"]) is True
     assert is_secret({"type": "draw", "cards": ["red-1"]}, lambda: ({}, {})) is True
     assert is_secret({"type": "play", "cards": ["red-1"]}, lambda: ({}, {})) is False
     assert is_secret({"type": "uno", "player": "B"}, lambda: ({}, {})) is False
