@@ -1,46 +1,48 @@
-"""Classic UNO (official rules of seed 001, its local rules as options).
+"""Classic UNO (official rules of seed 001) and its TGUS house rules (seed 000).
 
-``UnoGame`` is registered as game ``uno``; its presets are the instances in
-:data:`referee.uno.options.PRESETS` (``official`` ...). A header's ``options``
-override single fields of :class:`UnoOptions` by name (``tableref rules
+Two game classes, found through the registry by preset (python-chess style):
+:class:`UnoGame` runs ``official`` (:data:`~referee.uno.options.PRESETS`) and
+:class:`TgusGame`, a subclass, runs ``tgus-1``, ``tgus-2`` and ``tgus-3``
+(:data:`~referee.uno.tgus_presets.TGUS_PRESETS`). A header's ``options``
+override single fields of the preset's options by name (``tableref rules
 official`` lists them with their sources).
 
-Modules: ``options`` (house rules, presets), ``state`` (what the referee
-knows), ``plays`` (legality, the deck check), ``turns`` (plays and card
-effects), ``draws`` (draws and passes), ``calls`` (UNO, catch, challenge,
-reveal, colour), ``scoring`` (round and game end), ``engine`` (the class,
-dispatch, first card, catch windows, views), ``simulate`` (random playouts
-with known hands, for tests and benchmarks); ``tgus*`` the TGUS presets.
+Layers, imports running one way (each module imports only those above it):
 
-Speed: ``UnoGame(header)`` decides once whether any TGUS option is on; if
-none is, the game is a ``PlainUnoGame`` whose hooks go straight to the
-engine's own methods (same rulings, no per-event TGUS bookkeeping).
+- data: ``options`` (:class:`UnoOptions`, frozen, every house rule and every
+  penalty size a field with ``help``/``source`` and, for a penalty, the
+  ``rule`` it belongs to), ``tgus_presets`` (:class:`TgusOptions` and the
+  presets), ``state`` (:class:`~referee.uno.state.UnoState`, what the referee
+  knows), ``tgus_state`` (the TGUS part), ``plays`` (legality of cards, the
+  deck check, card names), ``tgus`` (pure TGUS values: ranking, weights);
+- rules, plain functions over (state, options, event) that return rulings
+  named through ``say`` (the game's ``ruling``): ``calls`` (UNO call, catch,
+  colour), ``challenge`` (``wd4-challenge``), ``turns`` (plays and card
+  effects), ``draws`` (draws and passes), ``start`` (the first card),
+  ``scoring`` (reveals, round and game end), ``house`` (house-rule events a
+  preset does not use, Shuffle Hands), ``tgus_rules`` and ``tgus_facedown``;
+- views: ``observe`` (what the table, a player or the referee may see);
+- games: ``game`` (:class:`UnoGame`: dispatch through ``handlers`` and the
+  steps of a turn), ``tgus_game`` (:class:`TgusGame`, overriding only the
+  steps its rules change);
+- tools: ``simulate`` / ``tgus_simulate`` (random playouts with known hands).
 
-Extension points (for further presets such as tgus-1/2/3):
-    - Options: add fields to ``UnoOptions`` (with ``help``/``source``
-      metadata) and a preset instance to ``PRESETS``; ``tableref rules``
-      shows them automatically. The stacking answer table is data
-      (``stack_answers``: ``"draw2>reverse"`` lets a Reverse deflect a Draw
-      Two; the answer's own effect decides who owes next).
-    - New events: add ``"type": "method_name"`` to ``UnoGame.handlers`` (a
-      subclass or a mixin registered in the class) and write the method as
-      ``def on_x(self, ev) -> list[Ruling]``; ``self.ruling(...)`` names the
-      rule ``<preset>.<rule>``.
-    - Hooks to override: ``first_card_problem`` (in ``plays``) for what may
-      be played, ``card_effect`` for what a card does, ``play_cards`` for
-      everything after a play was found legal, ``go_out`` for a player
-      emptying their hand, ``close_windows`` for UNO-call windows,
-      ``finish_round``/``end_game`` for scoring, ``judge_challenge``.
-      A TGUS hook that overrides one of these must also be listed in
-      ``PlainUnoGame`` (test_uno_fastpath checks it), and a new TGUS option
-      goes after ``hand_size_max`` so that it switches the hooks on.
-    - State: ``UnoState`` is a plain mutable dataclass; add fields with
-      defaults and show them in ``UnoState.to_dict``.
+To change a rule, find its name (``official.wd4-challenge``) in
+docs/rules-uno.md or docs/rules-tgus.md: it names the one module that
+implements it and the option that sizes it (the Wild Draw Four challenge
+penalties are ``wd4_guilty_penalty`` and ``wd4_challenge_penalty`` in
+``options``). To add an event, add ``"type": "on_x"`` to a class's
+``handlers`` and write ``on_x(self, ev) -> list[Ruling]`` calling a rule
+function. To add a variant, subclass :class:`UnoGame` with its own
+``PRESETS`` and register it.
 """
 
 from __future__ import annotations
 
-from .engine import UnoGame
+from .game import UnoGame
 from .options import PRESETS, UnoOptions
+from .tgus_game import TgusGame
+from .tgus_presets import TGUS_PRESETS, TgusOptions
 
-__all__ = ["UnoGame", "UnoOptions", "PRESETS"]
+__all__ = ["UnoGame", "TgusGame", "UnoOptions", "TgusOptions", "PRESETS",
+           "TGUS_PRESETS"]

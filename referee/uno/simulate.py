@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import COLORS, Card, standard_deck
-from ..game import apply_safely
+from ..game import apply_safely, new_game
 from ..log import Event, Header
 from ..rulings import Ruling
-from .engine import UnoGame
+from .game import UnoGame
 from .plays import first_card_problem, hand_points, wd4_offending_card
 
 
@@ -64,7 +64,9 @@ class Simulator:
         if hand_size is not None:
             head["hand_size"] = hand_size
         self.sim = Simulation(head)
-        self.game = UnoGame(Header.from_dict(head))
+        game = new_game(Header.from_dict(head))
+        assert isinstance(game, UnoGame)
+        self.game = game
         self.sim.game = self.game
         self.o = self.game.options
         self.check = check
@@ -232,14 +234,14 @@ class Simulator:
         assert s.wd4 is not None
         accused = s.wd4.player
         k = s.wd4.cards
+        judged = s.verdict
         out = self.emit({"type": "reveal", "player": s.players[accused],
                          "cards": [c.label for c in self.hands[accused]]})
-        verdict = [r for r in out if r.rule.endswith("wd4-challenge")]
-        guilty = bool(verdict) and verdict[0].player == s.players[accused]
+        guilty = s.verdict is not judged and s.verdict == (accused, True)
         if self.check and guilty != self.bluffed:
             raise SimulationError(
                 f"line {len(self.sim.events)}: bluff={self.bluffed} but ruled "
-                f"{verdict[0].to_dict() if verdict else None}")
+                f"{[r.to_dict() for r in out]}")
         if guilty and self.o.wd4_guilty_takeback:
             back, self.discard = self.discard[-k:], self.discard[:-k]
             self.hands[accused] += back

@@ -3,7 +3,9 @@
 The referee never sees hands: it tracks hand *counts*, the draw pile count,
 the top card and the colour in force, the turn and direction, draws owed, UNO
 calls and open catch windows, the Wild Draw Four challenge window, and scores.
-Players are indices into ``players`` internally; views use names.
+Players are indices into ``players`` internally; rulings and views use names
+(:meth:`UnoState.name`). What a viewer may see of it is computed by
+:mod:`referee.uno.observe`.
 
 Phases:
     ``setup``     waiting for the ``start`` of a round (first card turned).
@@ -19,9 +21,25 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping, Protocol
 
 from ..cards import Card
+from ..game import GameError
+from ..log import Event
+from ..rulings import Ruling
+
+
+class Say(Protocol):
+    """How a rule function names its ruling: the game's ``ruling`` method.
+
+    ``say(event, kind, rule, text, player=name, draw=n)`` gives the ruling
+    ``<preset>.<rule>`` (:meth:`referee.game.Game.ruling`).
+    """
+
+    def __call__(self, event: int, kind: str, rule: str, text: str, *,
+                 player: str | None = None, draw: int | None = None,
+                 scores: Mapping[str, int] | None = None,
+                 **extra: Any) -> Ruling: ...
 
 
 @dataclass
@@ -76,10 +94,13 @@ class UnoState:
     winner: int | None = None
     out: set[int] = field(default_factory=set)  # out of the round (tgus play_to_last)
     wild_player: int | None = None  # who names the colour of the wild on top (001)
-    wd4_returned: int | None = None  # holds a Wild Draw Four found guilty: plays another
+    wd4_returned: int | None = None  # its guilty Wild Draw Four came back: play another
+    verdict: tuple[int, bool] | None = None  # last challenge: (accused, guilty)
+    reveal_viewer: dict[int, int] = field(default_factory=dict)  # accused -> challenger
     start_sizes: list[int] | None = None  # per-player hands of the next deal (tgus)
 
     def __post_init__(self) -> None:
+        self.seats = {name: i for i, name in enumerate(self.players)}
         n = len(self.players)
         self.hand_counts = self.hand_counts or [0] * n
         self.owed = self.owed or [0] * n
@@ -112,6 +133,30 @@ class UnoState:
     def name(self, player: int | None) -> str | None:
         return None if player is None else self.players[player]
 
+    def who(self, ev: Event, default: int | None,
+            key: str = "player") -> tuple[int | None, bool]:
+        """The seat an event names under ``key``, or ``default`` (implied=True).
+
+        Raises:
+            GameError: the name is not one of the players.
+        """
+        name = ev.data.get(key)
+        if name is None:
+            return default, True
+        seat = self.seats.get(name) if isinstance(name, str) else None
+        if seat is None:
+            raise GameError(f"{key} {name!r} is not one of the players "
+                            f"({', '.join(self.players)})")
+        return seat, False
+
+    def implied_note(self, player: int, implied: bool) -> str:
+        """`` (no player was logged, so it is taken as B's, whose turn it is)``."""
+        if not implied:
+            return ""
+        return (
+            f" (no player was logged, so it is taken as {self.players[player]}'s, "
+            "whose turn it is)")
+
     # -- round set-up --------------------------------------------------------------
     def deal(self) -> None:
         """Deal a new round: full hands, fresh pile, calls and debts cleared."""
@@ -138,6 +183,8 @@ class UnoState:
         self.challenger = None
         self.wild_player = None
         self.wd4_returned = None
+        self.verdict = None
+        self.reveal_viewer = {}
 
     def take_from_pile(self, count: int) -> int:
         """Remove up to ``count`` cards from the pile, reshuffling the discards in.
@@ -153,39 +200,3 @@ class UnoState:
 
     def snapshot(self) -> "UnoState":
         return copy.deepcopy(self)
-
-    # -- views ---------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        """The full state with player names (the referee's view)."""
-        names = self.players
-        return {
-            "phase": self.phase,
-            "round": self.round,
-            "dealer": names[self.dealer],
-            "turn": (names[self.turn] if self.phase in ("turn", "drawn", "challenge")
-                     else None),
-            "direction": self.direction,
-            "top": self.top.label if self.top else None,
-            "color": self.color,
-            "pending_draw": self.pending,
-            "owed": {names[i]: c for i, c in enumerate(self.owed) if c},
-            "hand_counts": dict(zip(names, self.hand_counts)),
-            "scores": dict(zip(names, self.scores)),
-            "uno": [names[i] for i, c in enumerate(self.called) if c],
-            "uno_calls": dict(zip(names, self.uno_calls)),
-            "catchable": [names[i] for i in sorted(self.catchable)],
-            "draw_pile": self.draw_pile,
-            "discard_pile": self.discard,
-            "challenge": (
-                {"challenger": names[self.challenger],
-                 "accused": names[self.wd4.player]}
-                if (self.phase == "challenge" and self.wd4
-                    and self.challenger is not None)
-                else None),
-            "revealed": {names[i]: [c.label for c in cards]
-                         for i, cards in self.revealed.items()},
-            "challenge_reveal": {names[i]: [c.label for c in cards]
-                                 for i, cards in self.secret_reveal.items()},
-            "drawn_card": self.drawn_card.label if self.drawn_card else None,
-            "round_winner": self.name(self.round_winner),
-        }

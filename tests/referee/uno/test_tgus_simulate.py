@@ -15,9 +15,7 @@ import pytest
 from referee.game import replay
 from referee.uno.tgus_simulate import simulate_tgus
 
-from test_tgus_support import needs_engine
 
-pytestmark = needs_engine
 
 MUST = {
     "tgus-1": (

@@ -6,9 +6,8 @@ Seats A B C D clockwise, dealer D, so A plays first; lines count from the header
 
 from __future__ import annotations
 
-from test_tgus_support import draw, ev, needs_engine, play, run, start
+from test_tgus_support import draw, ev, play, run, start
 
-pytestmark = needs_engine
 CW = ev("direction", direction=1)
 THREE = {"players": ("A", "B", "C"), "dealer": "C", "hand_size": 1}
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from test_tgus_support import draw, ev, needs_engine, play, run, start
+from test_tgus_support import draw, ev, play, run, start
 
-pytestmark = needs_engine
 CW = ev("direction", direction=1)
 BOTH = pytest.mark.parametrize("preset", ["tgus-2", "tgus-3"])
 
@@ -174,7 +173,8 @@ def test_failed_challenge_challenger_draws_six_and_may_not_deflect():
     )
     assert any(r["draw"] == 6 and r["player"] == "B" for r in res.at(5) if "draw" in r)
     assert (
-        res.one(6)["ruling"] == "illegal" and res.one(6)["rule"] == "tgus-2.challenge"
+        res.one(6)["ruling"] == "illegal"
+        and res.one(6)["rule"] == "tgus-2.wd4-challenge"
     )
     assert res.state["hand_counts"]["B"] == 13
 

@@ -66,18 +66,42 @@ def simulated_rules() -> dict[str, str]:
     return seen
 
 
+def _names_a_ruling(node: ast.Call) -> bool:
+    """``self.ruling(...)`` in a game class or ``say(...)`` in a rule function."""
+    func = node.func
+    return ((isinstance(func, ast.Attribute) and func.attr == "ruling")
+            or (isinstance(func, ast.Name) and func.id == "say"))
+
+
 def source_rules() -> dict[str, str]:
-    """rule -> ``file:line`` for each literal rule name given to ``self.ruling``."""
+    """rule -> ``file:line`` for each literal rule name a ruling is given."""
     found: dict[str, str] = {}
     for path in sorted((ROOT / "referee" / "uno").glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr == "ruling" and len(node.args) >= 3
-                    and isinstance(node.args[2], ast.Constant)
+            if (isinstance(node, ast.Call) and _names_a_ruling(node)
+                    and len(node.args) >= 3 and isinstance(node.args[2], ast.Constant)
                     and isinstance(node.args[2].value, str)):
                 found.setdefault(node.args[2].value, f"{path.name}:{node.lineno}")
     return found
+
+
+def implemented_in(*names: str) -> dict[str, set[str]]:
+    """rule -> the modules named in the last column of the pages' rule tables."""
+    out: dict[str, set[str]] = {}
+    for name in names:
+        in_table = False
+        for line in (DOCS / name).read_text(encoding="utf-8").splitlines():
+            if line.startswith("| rule |"):
+                in_table = "implemented in" in line
+            elif not line.startswith("|"):
+                in_table = False
+            elif in_table and not line.startswith("| ---"):
+                cells = line.split("|")
+                modules = set(re.findall(r"`([a-z_]+\.py)`", cells[-2]))
+                for rule in re.findall(r"`([a-z0-9][a-z0-9-]*)`", cells[1]):
+                    out.setdefault(rule, set()).update(modules)
+    return out
 
 
 def test_every_rule_the_simulators_emit_is_documented():
@@ -92,6 +116,27 @@ def test_every_rule_name_in_the_engine_source_is_documented():
     assert {"match", "deck", "first-card", "wd4-challenge"} <= set(found)
     missing = {rule: where for rule, where in found.items() if rule not in DOCUMENTED}
     assert not missing, f"rules missing from docs/rules-*.md: {missing}"
+
+
+def test_every_documented_rule_names_modules_that_exist():
+    where = implemented_in("rules-uno.md", "rules-tgus.md")
+    assert where["wd4-challenge"] >= {"challenge.py", "options.py"}
+    for rule, modules in where.items():
+        assert modules, f"{rule}: no module named in its table row"
+        for module in modules:
+            assert (ROOT / "referee" / "uno" / module).exists(), (rule, module)
+
+
+def test_the_wild_draw_four_penalty_is_one_option_found_from_its_rule_name():
+    """Changing it is a one-file change: the options field whose metadata names it."""
+    from dataclasses import fields
+
+    from referee.uno.options import UnoOptions
+
+    sized = {f.name for f in fields(UnoOptions)
+             if f.metadata.get("rule") == "wd4-challenge" and isinstance(f.default, int)
+             and not isinstance(f.default, bool)}
+    assert sized == {"wd4_guilty_penalty", "wd4_challenge_penalty"}
 
 
 def test_only_the_rule_tables_count_as_documentation():

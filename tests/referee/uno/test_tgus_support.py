@@ -14,9 +14,7 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-READY = (ROOT / "referee" / "uno" / "READY").exists()
-needs_engine = pytest.mark.skipif(not READY, reason="the uno engine is not ready yet")
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @dataclass

@@ -6,9 +6,8 @@ The other tgus-1 rules are in test_tgus_one.py.
 
 from __future__ import annotations
 
-from test_tgus_support import ev, needs_engine, play, run, start
+from test_tgus_support import ev, play, run, start
 
-pytestmark = needs_engine
 
 
 # -- play on until one player is left --------------------------------------------------
