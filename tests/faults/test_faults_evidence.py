@@ -33,7 +33,7 @@ class _EvidencePipeline:
     """Emits one ``start`` event with an evidence frame, as the real pipeline does."""
 
     def __init__(self, source, *, game, players, table, evidence_dir, on_event,
-                 options, game_state=None):
+                 options, game_state=None, config=None):
         self.evidence_dir = Path(evidence_dir)
         self.on_event = on_event
 

@@ -212,7 +212,7 @@ class FakePipeline:
 
     def __init__(
         self, source, *, game, players, table, evidence_dir, on_event, options,
-        game_state=None,
+        game_state=None, config=None,
     ):
         self.args = dict(
             source=source,
