@@ -13,8 +13,11 @@ of it) on augmented crops of those cards, kept close to the shipped weights:
   while it learns: a batch of one deck's crops would move them);
 - a share of each batch is rendered "no card" crops, so the classifier keeps
   rejecting boxes around table, hands and card backs;
-- few steps at a low learning rate (:class:`EnrollConfig`, chosen on
-  real-uno-dev's ``valid`` split, ``benchmarks/eval_enroll.py``).
+- the first layers (the stem, :attr:`EnrollConfig.frozen`) stay as shipped: each
+  training crop goes through them once, and only the layers after them learn
+  (about 4x less work a step, the enrollment's time goal);
+- few steps at a low learning rate (:class:`EnrollConfig`; see
+  ``benchmarks/eval_enroll.py`` for how they were checked).
 
     from vision.enroll import enroll, read_photo_folder
     result = enroll("my-deck", read_photo_folder(Path("photos")))
@@ -57,6 +60,8 @@ class EnrollConfig:
         views: augmented crops made of each photo's card.
         background: share of "no card" crops in the training pool.
         seed: seed of the augmentation and the batches.
+        frozen: leading modules of :func:`vision.detector.card_net` kept as
+            shipped (6: the two convolution blocks at 32x32).
         threads: torch threads (``None``: torch's default).
     """
 
@@ -67,6 +72,7 @@ class EnrollConfig:
     views: int = 16
     background: float = 0.2
     seed: int = 0
+    frozen: int = 6
     threads: int | None = None
 
 
@@ -289,7 +295,6 @@ def fine_tune(
     cards boxed in ``shots`` (see the module's docstring)."""
     import torch
 
-    from training.classifier import _augment
     from vision.detector import CLASSIFIER_NAME, MODEL_DIR, card_net, crops_to_tensor
 
     t0 = time.time()
@@ -300,7 +305,7 @@ def fine_tune(
         torch.set_num_threads(config.threads)
     x, y = training_pool(shots, config, size)
     progress(f"training crops: {len(x)} ({int((y < len(CLASSES)).sum())} of cards)")
-    x_t, y_t = crops_to_tensor(x), torch.from_numpy(y)
+    y_t = torch.from_numpy(y)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     states = ckpt.get("members") or [ckpt["state_dict"]]
     tuned = []
@@ -310,14 +315,18 @@ def fine_tune(
         net = card_net(width=width)
         net.load_state_dict(state)
         net.eval()  # batch-norm statistics stay the shipped ones
-        anchor = [p.detach().clone() for p in net.parameters()]
-        opt = torch.optim.AdamW(net.parameters(), lr=config.lr, weight_decay=0.0)
+        stem, head = net[: config.frozen], net[config.frozen :]
+        with torch.no_grad():
+            feats = torch.cat([stem(crops_to_tensor(x[i : i + 256]))
+                               for i in range(0, len(x), 256)])
+        params = list(head.parameters())
+        anchor = [p.detach().clone() for p in params]
+        opt = torch.optim.AdamW(params, lr=config.lr, weight_decay=0.0)
         sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(1, config.steps))
         for step in range(config.steps):
-            idx = torch.randint(len(x_t), (config.batch,), generator=gen)
-            batch = _augment(x_t[idx], gen)
-            loss = loss_fn(net(batch), y_t[idx])
-            pull = sum(((p - a) ** 2).sum() for p, a in zip(net.parameters(), anchor))
+            idx = torch.randint(len(feats), (config.batch,), generator=gen)
+            loss = loss_fn(head(feats[idx]), y_t[idx])
+            pull = sum(((p - a) ** 2).sum() for p, a in zip(params, anchor))
             (loss + config.l2sp * pull).backward()
             opt.step()
             opt.zero_grad()
