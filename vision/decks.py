@@ -17,6 +17,11 @@ import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import numpy as np
+
+from vision.detections import Detections
+from vision.detector import Detector
+
 WEIGHTS = "cardnet.pt"
 MANIFEST = "deck.json"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -129,18 +134,15 @@ def open_detector(name: str | None = None, root: Path | None = None, **kwargs): 
     Raises:
         DeckError: no such deck.
     """
-    from vision.detector import Detector
-
     if name is None:
         return Detector(**kwargs)
     from referee.cards import CLASSES
 
     manifest = load_manifest(name, root)
-    if list(manifest.labels) != list(CLASSES):
-        raise DeckError(
-            f"deck {name!r} names labels this detector cannot report yet"
-        )
-    return Detector(classifier=deck_folder(name, root) / WEIGHTS, **kwargs)
+    weights = deck_folder(name, root) / WEIGHTS
+    if list(manifest.labels) == list(CLASSES):
+        return Detector(classifier=weights, **kwargs)
+    return DeckDetector(weights, manifest.labels, **kwargs)
 
 
 def save_deck(
@@ -158,3 +160,102 @@ def save_deck(
     tmp.replace(folder / WEIGHTS)
     (folder / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
     return folder
+
+
+class CardFinder:
+    """The finder stage of a :class:`vision.detector.Detector` alone: boxes the
+    finder scores at least ``box_conf``, unnamed (every box is ``card``). An
+    unfamiliar print may be called "no card" by the shipped classifier; the
+    finder still boxes it."""
+
+    names = ("card",)
+
+    def __init__(self, detector: Detector) -> None:
+        self.detector = detector
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        d = self.detector
+        frame = np.ascontiguousarray(frame[:, :, :3])
+        if d.backend == "openvino":
+            xyxy, conf, _ = d.model(frame, d.box_conf, d.iou, d.max_det, agnostic=True)
+        else:
+            boxes = d.model.predict(frame, imgsz=d.imgsz, conf=d.box_conf, iou=d.iou,
+                                    max_det=d.max_det, verbose=False, device="cpu",
+                                    agnostic_nms=True)[0].boxes
+            xyxy = boxes.xyxy.cpu().numpy() if boxes is not None else np.zeros((0, 4))
+            conf = boxes.conf.cpu().numpy() if boxes is not None else np.zeros(0)
+        return Detections(xyxy, conf, np.zeros(len(xyxy)), names=self.names)
+
+
+def load_deck_classifier(path: Path):  # noqa: ANN201
+    """An enrolled classifier with its own ``labels`` (more than the shipped
+    ones): one module answering the log of its members' mean probabilities, and
+    its crop size."""
+    import torch
+    import torch.nn as nn
+
+    from vision.detector import card_net
+
+    ckpt = torch.load(str(path), map_location="cpu", weights_only=True)
+    n_classes, width = len(ckpt["labels"]) + 1, int(ckpt["width"])
+    nets = []
+    for state in ckpt["members"]:
+        net = card_net(n_classes, width)
+        net.load_state_dict(state)
+        nets.append(net.eval())
+
+    class MeanOfNets(nn.Module):
+        def __init__(self, members: list) -> None:
+            super().__init__()
+            self.members = nn.ModuleList(members)
+
+        def forward(self, x):  # noqa: ANN001, ANN202
+            probs = torch.stack([torch.softmax(m(x), dim=1) for m in self.members])
+            return torch.log(probs.mean(dim=0).clamp_min(1e-12))
+
+    return MeanOfNets(nets).eval(), int(ckpt["size"])
+
+
+class DeckDetector(Detector):
+    """A :class:`vision.detector.Detector` whose classifier names a deck's own
+    labels (the shipped ones and, say, the tgus-t deck's Counter and Hit+2):
+    the finder proposes boxes, the enrolled classifier names them, and the
+    detections carry ``labels`` as their names.
+
+    Args:
+        weights: the enrolled classifier (``cardnet.pt`` with ``labels``).
+        labels: its labels in class-id order ("no card" is the class after them).
+        **kwargs: as for :class:`vision.detector.Detector`.
+    """
+
+    def __init__(self, weights: Path, labels: list[str], **kwargs) -> None:
+        super().__init__(**kwargs)
+        from vision.openvino_runtime import openvino_classifier
+
+        self.labels = tuple(labels)
+        self.classifier, self.crop = load_deck_classifier(weights)
+        self._classifier_ov = (
+            openvino_classifier(self.classifier, self.crop)
+            if self.backend == "openvino" else None
+        )
+
+    def detect(self, frame_bgr: np.ndarray) -> Detections:
+        """Cards in one BGR frame, named with the deck's labels."""
+        frame = np.asarray(frame_bgr)
+        if frame.ndim == 2:
+            frame = np.repeat(frame[:, :, None], 3, axis=2)
+        if frame.ndim != 3 or frame.shape[2] not in (3, 4) or min(frame.shape[:2]) < 2:
+            raise ValueError(f"expected an (H, W, 3) image, got shape {frame.shape}")
+        frame = np.ascontiguousarray(frame[:, :, :3]).astype(np.uint8, copy=False)
+        boxes = CardFinder(self).detect(frame)
+        if not len(boxes):
+            return Detections.empty(self.labels)
+        probs = self._classify(frame, boxes.xyxy)
+        class_id = probs.argmax(axis=1)
+        confidence = probs[np.arange(len(probs)), class_id]
+        keep = (class_id < len(self.labels)) & (confidence >= self.conf)
+        order = np.argsort(-confidence[keep], kind="stable")
+        return Detections(
+            boxes.xyxy[keep][order], confidence[keep][order], class_id[keep][order],
+            names=self.labels, data={"probs": probs[keep, : len(self.labels)][order]},
+        )

@@ -36,7 +36,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from referee.cards import CLASSES, Card, CardError
-from vision.detections import Detections
+from vision.decks import CardFinder
 from vision.multiscale import ZOOMS, detect_multiscale, largest
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
@@ -110,22 +110,41 @@ class EnrollResult:
     seconds: float = 0.0
 
 
+def _other_deck_labels() -> tuple[str, ...]:
+    """Labels of the decks beside the standard one (the tgus-t deck's), in its
+    deck order, without the standard labels."""
+    from referee.tgus_t.cards import deck_counts
+
+    return tuple(label for label in deck_counts() if label not in CLASSES)
+
+
 def canonical_label(text: str) -> str:
-    """A folder's name as a card label of the detector (``R7`` -> ``red-7``).
+    """A folder's name as a card label (``R7`` -> ``red-7``, ``CT`` -> ``counter``):
+    a label of ``referee.cards.CLASSES`` or of the tgus-t deck.
 
     Raises:
-        EnrollError: the name is no card, or a card this classifier cannot name.
+        EnrollError: the name is no card of those decks.
     """
+    extra = _other_deck_labels()  # registers the tgus-t deck's labels
     try:
         label = Card.from_label(text).label
     except CardError:
         raise EnrollError(f"{text!r} is not a card label (e.g. red-7)") from None
-    if label not in CLASSES:
-        raise EnrollError(
-            f"{label!r} is a card the crop classifier has no class for yet "
-            f"(it reads the {len(CLASSES)} labels of referee.cards.CLASSES)"
-        )
+    if label not in CLASSES and label not in extra:
+        raise EnrollError(f"{label!r} is a card of no deck the reader knows")
     return label
+
+
+def deck_labels(present: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The classifier's labels for a deck whose photos show ``present``, and the
+    labels that deck should have: ``CLASSES`` (the shipped classes keep their
+    ids), then the other deck's own labels when any of them is present."""
+    extra = _other_deck_labels()
+    if not any(label in extra for label in present):
+        return list(CLASSES), list(CLASSES)
+    from referee.tgus_t.cards import deck_counts
+
+    return list(CLASSES) + list(extra), list(deck_counts())
 
 
 def read_photo_folder(folder: Path) -> dict[str, list[Path]]:
@@ -147,31 +166,6 @@ def read_photo_folder(folder: Path) -> dict[str, list[Path]]:
     if not out:
         raise EnrollError(f"no photos in {folder}/<label>/ (e.g. {folder}/red-7/a.jpg)")
     return out
-
-
-class CardFinder:
-    """The finder stage of a :class:`vision.detector.Detector` alone: boxes the
-    finder scores at least ``box_conf``, unnamed (every box is ``card``). An
-    unfamiliar print may be called "no card" by the shipped classifier; the
-    finder still boxes it."""
-
-    names = ("card",)
-
-    def __init__(self, detector) -> None:  # noqa: ANN001
-        self.detector = detector
-
-    def detect(self, frame: np.ndarray) -> Detections:
-        d = self.detector
-        frame = np.ascontiguousarray(frame[:, :, :3])
-        if d.backend == "openvino":
-            xyxy, conf, _ = d.model(frame, d.box_conf, d.iou, d.max_det, agnostic=True)
-        else:
-            boxes = d.model.predict(frame, imgsz=d.imgsz, conf=d.box_conf, iou=d.iou,
-                                    max_det=d.max_det, verbose=False, device="cpu",
-                                    agnostic_nms=True)[0].boxes
-            xyxy = boxes.xyxy.cpu().numpy() if boxes is not None else np.zeros((0, 4))
-            conf = boxes.conf.cpu().numpy() if boxes is not None else np.zeros(0)
-        return Detections(xyxy, conf, np.zeros(len(xyxy)), names=self.names)
 
 
 def find_card(finder, frame: np.ndarray, zooms: Sequence[float] = ZOOMS):  # noqa: ANN001, ANN201
@@ -262,10 +256,13 @@ def _photometric(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def training_pool(
-    shots: Sequence[Shot], config: EnrollConfig, size: int = 64
+    shots: Sequence[Shot], config: EnrollConfig, labels: Sequence[str] = CLASSES,
+    size: int = 64,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Augmented card crops of every found shot, and rendered "no card" crops:
-    (N, size, size, 3) uint8 BGR and (N,) class ids (``len(CLASSES)``: no card)."""
+    (N, size, size, 3) uint8 BGR and (N,) class ids (indices into ``labels``;
+    ``len(labels)``: no card)."""
+    labels = list(labels)
     from datasets.crops import background_crop
 
     rng = np.random.default_rng(config.seed)
@@ -274,13 +271,13 @@ def training_pool(
         if shot.box is None:
             continue
         xs.append(augmented_crops(shot.frame, shot.box, config.views, rng, size))
-        ys.append(np.full(config.views, CLASSES.index(shot.label)))
+        ys.append(np.full(config.views, labels.index(shot.label)))
     n_cards = sum(len(y) for y in ys)
     n_bg = int(round(n_cards * config.background / max(1e-9, 1 - config.background)))
     if n_bg:
         xs.append(np.stack([background_crop(rng, size, ornaments=True)
                             for _ in range(n_bg)]))
-        ys.append(np.full(n_bg, len(CLASSES)))
+        ys.append(np.full(n_bg, len(labels)))
     if not xs:
         raise EnrollError("no card was found in any photo")
     return np.concatenate(xs), np.concatenate(ys).astype(np.int64)
@@ -295,7 +292,7 @@ def fine_tune(
     cards boxed in ``shots`` (see the module's docstring)."""
     import torch
 
-    from vision.detector import CLASSIFIER_NAME, MODEL_DIR, card_net, crops_to_tensor
+    from vision.detector import CLASSIFIER_NAME, MODEL_DIR, crops_to_tensor
 
     t0 = time.time()
     base = Path(base) if base is not None else MODEL_DIR / CLASSIFIER_NAME
@@ -303,8 +300,9 @@ def fine_tune(
     width, size = int(ckpt.get("width", 16)), int(ckpt.get("size", 64))
     if config.threads:
         torch.set_num_threads(config.threads)
-    x, y = training_pool(shots, config, size)
-    progress(f"training crops: {len(x)} ({int((y < len(CLASSES)).sum())} of cards)")
+    labels, expected = deck_labels([s.label for s in shots if s.box is not None])
+    x, y = training_pool(shots, config, labels, size)
+    progress(f"training crops: {len(x)} ({int((y < len(labels)).sum())} of cards)")
     y_t = torch.from_numpy(y)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     states = ckpt.get("members") or [ckpt["state_dict"]]
@@ -312,8 +310,7 @@ def fine_tune(
     for m, state in enumerate(states):
         torch.manual_seed(config.seed + m)
         gen = torch.Generator().manual_seed(config.seed + m)
-        net = card_net(width=width)
-        net.load_state_dict(state)
+        net = _grown_net(state, width, len(labels))
         net.eval()  # batch-norm statistics stay the shipped ones
         stem, head = net[: config.frozen], net[config.frozen :]
         with torch.no_grad():
@@ -336,7 +333,7 @@ def fine_tune(
                          f"{step + 1}/{config.steps} loss {loss.item():.3f}")
         tuned.append({k: v.detach().clone() for k, v in net.state_dict().items()})
     checkpoint = {
-        "members": tuned, "size": size, "width": width, "labels": list(CLASSES),
+        "members": tuned, "size": size, "width": width, "labels": labels,
         "base": base.name, "enroll": asdict(config),
     }
     photos: dict[str, int] = {}
@@ -344,7 +341,7 @@ def fine_tune(
         if shot.box is not None:
             photos[shot.label] = photos.get(shot.label, 0) + 1
     result = EnrollResult(
-        checkpoint, photos, [c for c in CLASSES if c not in photos],
+        checkpoint, photos, [c for c in expected if c not in photos],
         [s.source for s in shots if s.box is None],
     )
     result.confused = confusions(checkpoint, shots)
@@ -368,14 +365,14 @@ def confusions(checkpoint: dict, shots: Sequence[Shot]) -> list[list]:
     probs = 0
     with torch.no_grad():
         for state in checkpoint["members"]:
-            net = card_net(width=int(checkpoint["width"]))
+            net = card_net(len(checkpoint["labels"]) + 1, int(checkpoint["width"]))
             net.load_state_dict(state)
             probs = probs + torch.softmax(net.eval()(crops_to_tensor(crops)), 1).numpy()
     probs = probs / len(checkpoint["members"])
-    labels = list(CLASSES) + ["no card"]
+    labels = list(checkpoint["labels"]) + ["no card"]
     wrong, unsure = [], []
     for shot, p in zip(found, probs):
-        truth = CLASSES.index(shot.label)
+        truth = labels.index(shot.label)
         top = int(np.argmax(p))
         if top != truth:
             wrong.append([shot.label, labels[top], round(float(p[top]), 3)])
@@ -384,3 +381,26 @@ def confusions(checkpoint: dict, shots: Sequence[Shot]) -> list[list]:
             unsure.append([shot.label, labels[runner], round(float(p[runner]), 3)])
     return (sorted(wrong, key=lambda row: -row[2])
             + sorted(unsure, key=lambda row: -row[2]))
+
+
+def _grown_net(state: dict, width: int, n_labels: int):  # noqa: ANN202
+    """The shipped network ``state`` with a last layer for ``n_labels`` labels and
+    "no card": the shipped labels keep their rows, "no card" moves to the end,
+    a new label starts at zero weights and the mean card bias."""
+    import torch
+
+    from vision.detector import card_net
+
+    net = card_net(n_labels + 1, width)
+    old = {k: v.clone() for k, v in state.items()}
+    w_key, b_key = [k for k in state if k.endswith((".weight", ".bias"))][-2:]
+    shipped = old[w_key].shape[0] - 1
+    if n_labels != shipped:
+        w, b = old[w_key], old[b_key]
+        new_w = torch.zeros(n_labels + 1, w.shape[1])
+        new_b = torch.full((n_labels + 1,), float(b[:shipped].mean()))
+        new_w[:shipped], new_b[:shipped] = w[:shipped], b[:shipped]
+        new_w[-1], new_b[-1] = w[shipped], b[shipped]
+        old[w_key], old[b_key] = new_w, new_b
+    net.load_state_dict(old)
+    return net
