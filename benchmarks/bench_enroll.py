@@ -58,7 +58,8 @@ def main(argv: list[str] | None = None) -> int:
         for i, label in enumerate(CLASSES[: args.cards]):
             (root / label).mkdir()
             for j in range(args.photos):
-                cv2.imwrite(str(root / label / f"{j}.jpg"), close_up(label, 100 * i + j))
+                photo = close_up(label, 100 * i + j)
+                cv2.imwrite(str(root / label / f"{j}.jpg"), photo)
         t0 = time.perf_counter()
         detector = Detector()
         t1 = time.perf_counter()
@@ -72,8 +73,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{config.threads or torch.get_num_threads()}, {config.steps} steps x "
           f"{len(result.checkpoint['members'])} networks:")
     print(f"  load the detector  {t1 - t0:6.1f} s")
-    print(f"  find the cards     {t2 - t1:6.1f} s  ({sum(s.box is None for s in shots)} "
-          "photos without a card)")
+    unfound = sum(s.box is None for s in shots)
+    print(f"  find the cards     {t2 - t1:6.1f} s  ({unfound} photos without a card)")
     print(f"  fine-tune + check  {t3 - t2:6.1f} s  ({len(result.confused)} photos "
           "still unsure)")
     print(f"  total              {t3 - t0:6.1f} s  (goal <= 60 s)")

@@ -69,7 +69,8 @@ def photos(data: Path, split: str) -> list[Photo]:
             continue
         h, w = cv2.imread(str(image)).shape[:2]
         cx, cy, bw, bh = (float(v) for v in rows[0][1:5])
-        box = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
+        box = ((cx - bw / 2) * w, (cy - bh / 2) * h,
+               (cx + bw / 2) * w, (cy + bh / 2) * h)
         tail = image.name.split("-", 1)[-1]
         kind = ("deck-b" if split == "test" else "webcam" if tail.startswith("WIN")
                 else "phone" if tail.startswith("IMG") else "scan")
@@ -91,7 +92,9 @@ def outcome(detector, photo: Photo, zooms) -> str:  # noqa: ANN001
     a1, b1, a2, b2 = photo.index_box
     h, w = frame.shape[:2]
     cx, cy = (a1 + a2) / 2, (b1 + b2) / 2
-    holds = (x1 - 0.02 * w <= cx <= x2 + 0.02 * w) and (y1 - 0.02 * h <= cy <= y2 + 0.02 * h)
+    slack_x, slack_y = 0.02 * w, 0.02 * h
+    holds = (x1 - slack_x <= cx <= x2 + slack_x
+             and y1 - slack_y <= cy <= y2 + slack_y)
     if not holds or (x2 - x1) * (y2 - y1) < 4 * (a2 - a1) * (b2 - b1):
         return "partial"
     return "ok" if best.labels[0] == photo.label else "wrong"
@@ -160,7 +163,8 @@ def main(argv: list[str] | None = None) -> int:
         by_label.setdefault(p.label, []).append(p)
     shots_all = {}
     for label, items in by_label.items():
-        found = find_shots({label: [p.path for p in items]}, base, progress=lambda _: None)
+        found = find_shots({label: [p.path for p in items]}, base,
+                           progress=lambda _: None)
         shots_all[label] = list(zip(items, found))
     missed = sum(s.box is None for v in shots_all.values() for _, s in v)
     print(f"enrollment photos (valid): {len(valid)}, no card found in {missed}")

@@ -127,7 +127,9 @@ def load_manifest(name: str, root: Path | None = None) -> DeckManifest:
     return DeckManifest.from_json((folder / MANIFEST).read_text("utf-8"))
 
 
-def open_detector(name: str | None = None, root: Path | None = None, **kwargs):  # noqa: ANN201
+def open_detector(  # noqa: ANN201
+    name: str | None = None, root: Path | None = None, **kwargs
+):
     """A :class:`vision.detector.Detector` reading cards with the enrolled deck
     ``name``'s classifier (the shipped one when ``name`` is ``None``).
 

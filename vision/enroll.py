@@ -168,7 +168,9 @@ def read_photo_folder(folder: Path) -> dict[str, list[Path]]:
     return out
 
 
-def find_card(finder, frame: np.ndarray, zooms: Sequence[float] = ZOOMS):  # noqa: ANN001, ANN201
+def find_card(  # noqa: ANN201
+    finder: CardFinder, frame: np.ndarray, zooms: Sequence[float] = ZOOMS
+):
     """The largest card box the finder draws at any of ``zooms``, or ``None``."""
     best = largest(detect_multiscale(finder, frame, zooms))
     return best.xyxy[0].copy() if len(best) else None

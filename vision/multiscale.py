@@ -101,7 +101,9 @@ def drop_nested(
     hi = np.minimum(xyxy[:, None, 2:], xyxy[None, :, 2:])
     inter = np.prod(np.clip(hi - lo, 0, None), axis=2)
     # nested[i, j]: box i lies inside the larger box j.
-    nested = (inter >= inside * area[:, None]) & (area[None, :] >= larger * area[:, None])
+    nested = (inter >= inside * area[:, None]) & (
+        area[None, :] >= larger * area[:, None]
+    )
     keep = ~nested.any(axis=1)
     order = [i for i in np.argsort(-dets.confidence, kind="stable") if keep[i]]
     iou = box_iou(xyxy, xyxy)

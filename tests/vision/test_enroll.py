@@ -89,7 +89,8 @@ def test_multiscale_boxes_a_close_up_whole(detector, fill) -> None:
     best = largest(detect_multiscale(detector, frame))
     assert best.labels == ["blue-7"]
     x1, y1, x2, y2 = best.xyxy[0]
-    covered = (min(x2, card[2]) - max(x1, card[0])) * (min(y2, card[3]) - max(y1, card[1]))
+    covered = ((min(x2, card[2]) - max(x1, card[0]))
+               * (min(y2, card[3]) - max(y1, card[1])))
     assert covered >= 0.8 * (card[2] - card[0]) * (card[3] - card[1])
 
 

@@ -21,10 +21,12 @@ def _stand_in(text: str, colour: tuple, seed: int) -> np.ndarray:
     frame = np.empty((480, 640, 3), np.uint8)
     frame[:] = rng.integers(60, 200, 3)
     frame = cv2.add(frame, rng.integers(0, 30, frame.shape).astype(np.uint8))
-    rgba = np.asarray(render_card("wild", "classic", height=int(480 * rng.uniform(0.6, 0.8))))
+    height = int(480 * rng.uniform(0.6, 0.8))
+    rgba = np.asarray(render_card("wild", "classic", height=height))
     h, w = rgba.shape[:2]
     face = np.ascontiguousarray(rgba[:, :, 2::-1])
-    cv2.rectangle(face, (int(w * .12), int(h * .1)), (int(w * .88), int(h * .9)), colour, -1)
+    panel = (int(w * .12), int(h * .1)), (int(w * .88), int(h * .9))
+    cv2.rectangle(face, *panel, colour, -1)
     cv2.putText(face, text, (int(w * .16), int(h * .58)), cv2.FONT_HERSHEY_DUPLEX,
                 w / 90, (255, 255, 255), max(2, w // 40))
     alpha = rgba[:, :, 3:] / 255.0
@@ -45,7 +47,8 @@ def tgus_deck(tmp_path_factory):
     for i, (label, (text, colour)) in enumerate(STAND_INS.items()):
         (photos / label).mkdir()
         for j in range(3):
-            cv2.imwrite(str(photos / label / f"{j}.png"), _stand_in(text, colour, 10 * i + j))
+            photo = _stand_in(text, colour, 10 * i + j)
+            cv2.imwrite(str(photos / label / f"{j}.png"), photo)
     store = tmp_path_factory.mktemp("store")
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
