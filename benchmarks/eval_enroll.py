@@ -8,6 +8,8 @@ the deck of ``train`` and ``valid``; deck B, of ``test``, is another print, one
 photo per card. Nothing learned here is kept: each enrollment is written to a
 temporary folder and deleted.
 
+- ``--empties`` counts the empty backgrounds of ``train`` and ``test`` on which
+  a card is found, zero-shot and after enrolling K = 3.
 - ``--tune`` uses ``valid`` alone (3 phone photos per card): K = 1 photo per
   card enrolled (seeded draws, ``--repeats``), the other two read. The fine-tuning
   settings (:class:`vision.enroll.EnrollConfig`) and the zooms of the
@@ -78,6 +80,27 @@ def photos(data: Path, split: str) -> list[Photo]:
     return out
 
 
+def empties(data: Path, splits: tuple[str, ...] = ("train", "test")) -> list[Path]:
+    """The empty backgrounds (no card) of ``splits``."""
+    out = []
+    for split in splits:
+        for image in sorted((data / "images" / split).iterdir()):
+            lab = data / "labels" / split / (image.stem + ".txt")
+            if not lab.is_file() or not lab.read_text().strip():
+                out.append(image)
+    return out
+
+
+def false_cards(detector, paths: list[Path], zooms) -> int:  # noqa: ANN001
+    """How many of the empty photos get a card."""
+    import cv2
+
+    from vision.multiscale import detect_multiscale
+
+    return sum(len(detect_multiscale(detector, cv2.imread(str(p)), zooms)) > 0
+               for p in paths)
+
+
 def outcome(detector, photo: Photo, zooms) -> str:  # noqa: ANN001
     """``ok``, ``wrong``, ``partial`` or ``miss`` for one photo (module docstring)."""
     import cv2
@@ -144,6 +167,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lr", type=float, default=None)
     parser.add_argument("--l2sp", type=float, default=None)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--empties", action="store_true",
+                        help="only count cards found on the empty backgrounds of "
+                             "train and test, zero-shot and after K = 3")
     args = parser.parse_args(argv)
 
     from vision.detector import Detector
@@ -181,6 +207,15 @@ def main(argv: list[str] | None = None) -> int:
 
     tmp = Path(tempfile.mkdtemp(prefix="eval-enroll-"))
     try:
+        if args.empties:
+            paths = empties(args.data)
+            shots, _ = draw(3, 0)
+            det, _ = enrolled_detector(shots, config, tmp)
+            for name, d in (("zero-shot", base), ("K=3", det)):
+                for zooms in ((1.0,), ZOOMS):
+                    print(f"empty backgrounds with a card, {name}, zooms {zooms}: "
+                          f"{false_cards(d, paths, zooms)} of {len(paths)}", flush=True)
+            return 0
         if args.tune:
             zero, k1 = [], []
             for seed in range(args.repeats):

@@ -1,6 +1,7 @@
 """``tableref enroll`` and ``tableref decks``: teach the reader a deck, list decks.
 
     tableref enroll --deck kitchen photos/     # photos/<label>/*.jpg
+    tableref enroll --deck kitchen --camera 0  # show the cards one by one
     tableref decks                             # the enrolled decks
     tableref detect --deck kitchen photo.jpg   # read with the enrolled deck
 
@@ -22,9 +23,15 @@ def enroll_arguments(parser: argparse.ArgumentParser) -> None:
     from vision.enroll import EnrollConfig
 
     d = EnrollConfig()
-    parser.add_argument("folder", type=Path,
+    parser.add_argument("folder", type=Path, nargs="?", default=None,
                         help="folder of sub-folders named by label (red-7/, "
                              "wild-draw4/ ...), each with photos of that card")
+    parser.add_argument("--camera", default=None,
+                        help="enroll from a camera (0), video or image folder instead:"
+                             " show the cards one by one as asked")
+    parser.add_argument("--labels", default="uno",
+                        help="with --camera, the cards asked for: uno (54), tgus-t, "
+                             "or labels separated by commas")
     parser.add_argument("--deck", required=True, help="the deck's name")
     parser.add_argument("--steps", type=int, default=d.steps,
                         help=f"fine-tuning steps per network (default {d.steps})")
@@ -43,22 +50,28 @@ def enroll(args: argparse.Namespace) -> int:
     from vision.decks import DeckError, DeckManifest, check_name, save_deck
     from vision.enroll import EnrollConfig, EnrollError, find_shots, fine_tune
     from vision.enroll import read_photo_folder
+    from vision.sources import SourceError
 
     t0 = time.time()
+
+    def progress(text: str) -> None:
+        print(text, flush=True)
+
     try:
         check_name(args.deck)
-        photos = read_photo_folder(args.folder)
         config = EnrollConfig(steps=args.steps, lr=args.lr, l2sp=args.l2sp,
                               seed=args.seed, threads=args.threads)
-        print(f"{sum(len(v) for v in photos.values())} photos of "
-              f"{len(photos)} cards", flush=True)
-
-        def progress(text: str) -> None:
-            print(text, flush=True)
-
-        shots = find_shots(photos, progress=progress)
+        if (args.folder is None) == (args.camera is None):
+            raise EnrollError("give a folder of photos or --camera, not both")
+        if args.camera is not None:
+            shots = _camera_shots(args.camera, args.labels, progress)
+        else:
+            photos = read_photo_folder(args.folder)
+            print(f"{sum(len(v) for v in photos.values())} photos of "
+                  f"{len(photos)} cards", flush=True)
+            shots = find_shots(photos, progress=progress)
         result = fine_tune(shots, config=config, progress=progress)
-    except (DeckError, EnrollError, FileNotFoundError) as exc:
+    except (DeckError, EnrollError, FileNotFoundError, SourceError) as exc:
         print(f"tableref enroll: {exc}", file=sys.stderr)
         return 2
     manifest = DeckManifest(
@@ -80,6 +93,27 @@ def enroll(args: argparse.Namespace) -> int:
         print("every enrollment photo reads right and sure")
     print(f"enrolled deck {args.deck!r} in {manifest.seconds:.0f} s: {folder}")
     return 0
+
+
+def _camera_shots(spec: str, labels: str, say) -> list:  # noqa: ANN001
+    """Frames of each card shown to the camera ``spec`` (vision.enroll_camera)."""
+    from vision.decks import CardFinder
+    from vision.detector import Detector
+    from vision.enroll_camera import guided_shots, label_set
+    from vision.sources import FrameSource
+
+    wanted = label_set(labels)
+    source = FrameSource(int(spec) if spec.isdigit() else spec)
+    source.open()
+
+    def frames():  # noqa: ANN202
+        while (frame := source.read()) is not None:
+            yield frame.image
+
+    try:
+        return guided_shots(frames(), wanted, CardFinder(Detector()), say=say)
+    finally:
+        source.close()
 
 
 def decks_arguments(parser: argparse.ArgumentParser) -> None:
