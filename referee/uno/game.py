@@ -67,21 +67,30 @@ class UnoGame(Game):
         self._early: list[Ruling] = [
             self.ruling(0, "info", "options", p[0].upper() + p[1:] + ".")
             for p in problems]
-        if len(self.players) < 2:
+        self._too_few_players = len(self.players) < 2
+        if self._too_few_players:
             self._early.append(self.ruling(
                 0, "info", "players", "UNO needs at least 2 players, so nothing can be "
                 "played in this game."))
+        if self._early:  # the header's rulings go out with the first event's
+            self.apply = self._apply_after_header  # type: ignore[method-assign]
 
     # -- dispatch ----------------------------------------------------------------------
-    def apply(self, event: Event) -> list[Ruling]:
-        """:meth:`Game.apply`, after the header's own rulings (options, players)."""
-        if self._early:
-            out, self._early = self._early, []
-            return out + Game.apply(self, event)
-        return Game.apply(self, event)
+    def _apply_after_header(self, event: Event) -> list[Ruling]:
+        """:meth:`Game.apply`, after the header's own rulings (options, players).
+
+        Set on the instance only while such rulings wait, so that every other
+        event goes straight to :meth:`Game.apply` (replay speed).
+        """
+        if not self._early:
+            return Game.apply(self, event)
+        out, self._early = self._early, []
+        self.__dict__.pop("apply", None)
+        return out + Game.apply(self, event)
 
     def refusal(self, event: Event) -> Ruling | None:
-        if len(self.players) < 2:
+        """Refuse every event of a game with too few players or already over."""
+        if self._too_few_players:
             return self._too_few(event)
         if self.s.phase == "over":
             return self.ruling(event.index, "info", "game-over",
@@ -90,7 +99,7 @@ class UnoGame(Game):
         return None
 
     def unknown_event(self, event: Event) -> Ruling:
-        if len(self.players) < 2:
+        if self._too_few_players:
             return self._too_few(event)
         return self.ruling(event.index, "info", "unknown-event",
                            f"Line {event.index} has the event type {event.type!r}, "
@@ -155,7 +164,12 @@ class UnoGame(Game):
         turns.shuffle_hands(self.s, p)
 
     def play_rule(self, before: Before, last: Card, jump: bool) -> str:
-        return turns.play_rule(before, self.s, last, jump)
+        """The rule a legal play is ruled under (see :func:`turns.play_rule`)."""
+        if jump:
+            return "jump-in"
+        if before.pending and self.s.pending:
+            return "stacking"
+        return turns.RULE_OF.get(last.value, "match")
 
     def cards_said(self, p: int, cards: list[Card], rule: str) -> str:
         """The cards as the ruling names them (``red 7``, ``Wild Draw Four``)."""

@@ -6,11 +6,10 @@ jump-in), writes the table log a camera and a microphone would give (reveals
 included) and feeds it to the engine as it goes. With ``check=True`` it asserts
 after every event that the engine's hand counts, draw pile and discard pile
 equal the real ones, that every card is accounted for, that no legal move was
-ruled illegal, that a bluffed Wild Draw Four is found guilty and an honest one
-innocent, that each round has one winner, and that scores follow the revealed
-hands. Whose turn it is and what is owed are read from the engine (the
-simulator plays *for* the table; the invariants check the referee's
-bookkeeping against the real cards).
+ruled illegal, that a bluffed Wild Draw Four is found guilty (the verdict is
+read from ``UnoState.verdict``) and an honest one innocent, that each round
+has one winner, and that scores follow the revealed hands. Turn and debts are
+read from the engine (the simulator plays *for* the table).
 
 ``python -m referee.uno.simulate --seed 1`` prints a game's table log.
 """
@@ -266,12 +265,11 @@ class Simulator:
         return [first]
 
     def may_finish(self, p: int, cards: list[Card]) -> bool:
-        s, o = self.game.s, self.o
+        o = self.o
         if len(cards) < len(self.hands[p]):
             return True
         if not o.out_on_action and cards[-1].is_action:
             return False
-        del s
         return len(cards) <= 2 or o.multi_out == "allowed"
 
     def play(self, p: int, cards: list[Card], jump: bool = False) -> None:
@@ -347,10 +345,7 @@ class Simulator:
         self.play(p, cards)
 
     def pay_pending(self, p: int) -> None:
-        s = self.game.s
-        count = max(1, min(s.pending, self.available()))
-        self.draw_cards(p, count)
-        self.emit({"type": "draw", "player": s.players[p], "count": count})
+        self.pay(p, self.game.s.pending)
 
     def try_jump_in(self) -> bool:
         s = self.game.s
