@@ -176,3 +176,48 @@ class LogPlayer:
                 self.append(event)
             except Exception as exc:
                 log.warning("demo event not applied: %s", exc)
+
+
+VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v")
+MAX_FILES = 50  # video files listed per folder
+
+
+def camera_choices(
+    video_dirs: Iterable[str | Path] = (),
+    current: str | None = None,
+    devices: str = "/dev/video*",
+) -> list[dict[str, str]]:
+    """What the setup page offers as the camera: ``{value, kind, label}`` each.
+
+    Kinds: ``keep`` (the camera running now, value ``""``: the game starts
+    without restarting it), ``index`` (a camera found as ``/dev/videoN``),
+    ``file`` (a video file in ``video_dirs``), ``demo`` (the bundled demo
+    video). The labels are the raw names; the page says them in its language.
+    """
+    import glob
+    import re
+
+    out: list[dict[str, str]] = []
+    if current:
+        out.append({"value": "", "kind": "keep", "label": str(current)})
+    seen = {str(current)} if current else set()
+    for dev in sorted(glob.glob(devices)):
+        m = re.fullmatch(r".*?video(\d+)", dev)
+        if m and m.group(1) not in seen:
+            seen.add(m.group(1))
+            out.append({"value": m.group(1), "kind": "index", "label": dev})
+    for folder in video_dirs:
+        try:
+            files = sorted(
+                p for p in Path(folder).iterdir() if p.suffix.lower() in VIDEO_SUFFIXES
+            )[:MAX_FILES]
+        except OSError:
+            continue
+        for path in files:
+            if str(path) not in seen:
+                seen.add(str(path))
+                out.append({"value": str(path), "kind": "file", "label": path.name})
+    demo = bundled_demo()
+    if demo is not None and demo[0] not in seen:
+        out.append({"value": demo[0], "kind": "demo", "label": Path(demo[0]).name})
+    return out

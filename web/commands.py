@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
-import json
 import logging
 import secrets
 import socket
@@ -29,16 +28,9 @@ def serve_arguments(p: argparse.ArgumentParser) -> None:
         nargs="?",
         help="camera index, device or video file (none: the bundled demo)",
     )
-    p.add_argument("--game", help="uno, junocos, narabe-runo, overflow (default uno)")
-    p.add_argument("--rules", help="rules preset (official, tgus-1 ...)")
-    p.add_argument(
-        "--players", nargs="+", metavar="NAME", help="players in seating order"
-    )
-    p.add_argument("--dealer", help="the dealer (one of the players)")
-    p.add_argument("--scoring", choices=("japan", "international"))
-    p.add_argument("--rounds", type=int, help="rounds of japan scoring")
-    p.add_argument("--target", type=int, help="points that end international scoring")
-    p.add_argument("--options", default="{}", help="house-rule options as JSON")
+    from vision.header_args import add_game_arguments
+
+    add_game_arguments(p)  # the same game options as 'tableref watch'
     p.add_argument("--calibration", help="table calibration file for the camera")
     p.add_argument(
         "--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)"
@@ -81,28 +73,12 @@ def serve_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _header(args: argparse.Namespace) -> dict[str, Any] | None:
-    if not args.players:
-        return None
+    from vision.header_args import HeaderError, header_from_args
+
     try:
-        options = json.loads(args.options)
-    except ValueError as exc:
-        raise SystemExit(f"tableref serve: --options is not JSON: {exc}") from None
-    if not isinstance(options, dict):
-        raise SystemExit("tableref serve: --options must be a JSON object")
-    for name in ("scoring", "rounds", "target"):
-        if getattr(args, name) is not None:
-            options[name] = getattr(args, name)
-    game = args.game or "uno"
-    header = {
-        "type": "game",
-        "game": game,
-        "rules": args.rules or ("official" if game == "uno" else game),
-        "players": args.players,
-        "options": options,
-    }
-    if args.dealer:
-        header["dealer"] = args.dealer
-    return header
+        return header_from_args(args)
+    except HeaderError as exc:
+        raise SystemExit(f"tableref serve: {exc}") from None
 
 
 def is_loopback(host: str) -> bool:
@@ -377,7 +353,10 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
             else:
                 Path(frame).unlink(missing_ok=True)
                 event = {**event, "evidence": kept}
-        table.append(event, source="vision")
+        from vision.handsfree import complete  # who played, passes, colours
+
+        for e in complete(event, _game_state(table)):
+            table.append(e, source="vision")
     except Exception as exc:
         why = getattr(exc, "message", None) or str(exc)
         log.warning("camera event %s refused: %s", event.get("type"), why)

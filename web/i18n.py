@@ -1,7 +1,9 @@
 """A small message catalogue: English and Japanese, chosen by ``?lang=`` or a cookie.
 
-Templates call ``_("key")``. The rulings themselves are the referee's
-sentences and are shown as written.
+Templates call ``_("key")``; the page's script gets its messages from
+``script_messages()`` (a ``data-messages`` attribute). The rulings' sentences
+are the referee's and are shown as written, under a headline said in the
+viewer's language from the ruling's data (:func:`web.display.headline`).
 """
 
 from __future__ import annotations
@@ -115,7 +117,179 @@ MESSAGES: dict[str, dict[str, str]] = {
     "yellow": {"en": "yellow", "ja": "黄"},
     "green": {"en": "green", "ja": "緑"},
     "blue": {"en": "blue", "ja": "青"},
+    # the table display
+    "display": {"en": "Table display", "ja": "テーブル表示"},
+    "owed_none": {"en": "none", "ja": "なし"},
+    "owed_stack": {"en": "{player} draws {n}", "ja": "{player}が{n}枚引く"},
+    "owed_penalty": {
+        "en": "{player} draws {n} (penalty)",
+        "ja": "{player}が{n}枚引く（ペナルティ）",
+    },
+    "watch": {"en": "One card, no UNO called", "ja": "残り1枚・ウノ未宣言"},
+    "watch_none": {"en": "nobody", "ja": "なし"},
+    "last_ruling": {"en": "Last ruling", "ja": "最新の裁定"},
+    "no_ruling": {"en": "No ruling yet.", "ja": "裁定はまだありません。"},
+    "sound": {"en": "Sound for illegal plays", "ja": "反則時に音を鳴らす"},
+    "sound_on": {"en": "Sound: on", "ja": "音: オン"},
+    "sound_off": {"en": "Sound: off", "ja": "音: オフ"},
+    "next_first_card": {
+        "en": "Next: turn up the first card of the round and enter it here.",
+        "ja": "次に: ラウンドの最初の札をめくって、ここに入力してください。",
+    },
+    "next_first_card_table": {
+        "en": "Next: the dealer turns up the first card.",
+        "ja": "次に: ディーラーが最初の札をめくります。",
+    },
+    "first_card": {"en": "First card (e.g. red-7, R7)", "ja": "最初の札（例: red-7, R7）"},
+    "turn_up": {"en": "Turn up", "ja": "めくった札を記録"},
+    "against": {"en": "against {player}", "ja": "{player}に対して"},
+    "challenger": {"en": "Challenger", "ja": "チャレンジする人"},
+    "catcher": {"en": "Caught by", "ja": "指摘した人"},
+    "caught": {"en": "Player caught", "ja": "指摘された人"},
+    "rule_name": {"en": "rule", "ja": "ルール"},
+    "edit": {"en": "Edit", "ja": "編集"},
+    # confirmations
+    "confirm": {"en": "Please confirm", "ja": "確認"},
+    "cancel": {"en": "Cancel", "ja": "キャンセル"},
+    "confirm_delete": {
+        "en": "Delete line {line}? The referee replays the game without it.",
+        "ja": "{line}行目を削除しますか？ 審判はそれを除いてゲームを再生します。",
+    },
+    "confirm_new_round": {
+        "en": "A round is being played. Start a new round and abandon this one?",
+        "ja": "ラウンドの途中です。このラウンドを破棄して新しいラウンドを始めますか？",
+    },
+    "yes_delete": {"en": "Delete", "ja": "削除する"},
+    "yes_new_round": {"en": "Abandon and start", "ja": "破棄して開始"},
+    # the status bar (said by the page's script)
+    "st_ok": {"en": "Recorded.", "ja": "記録しました。"},
+    "st_undo_append": {
+        "en": "Undone: line {line} is removed.",
+        "ja": "取り消しました: {line}行目を削除しました。",
+    },
+    "st_undo_delete": {
+        "en": "Undone: the deleted line {line} is back.",
+        "ja": "取り消しました: 削除した{line}行目を戻しました。",
+    },
+    "st_undo_correct": {
+        "en": "Undone: line {line} is as it was before the correction.",
+        "ja": "取り消しました: {line}行目を修正前に戻しました。",
+    },
+    "st_undo_insert": {
+        "en": "Undone: the inserted line {line} is removed.",
+        "ja": "取り消しました: 挿入した{line}行目を削除しました。",
+    },
+    "st_correct": {"en": "Line {line} corrected.", "ja": "{line}行目を修正しました。"},
+    "st_delete": {"en": "Line {line} deleted.", "ja": "{line}行目を削除しました。"},
+    "st_insert": {
+        "en": "Inserted before line {line}.",
+        "ja": "{line}行目の前に挿入しました。",
+    },
+    "st_changes": {
+        "en": "{removed} ruling(s) withdrawn, {added} new.",
+        "ja": "裁定 {removed}件 取り消し、{added}件 追加。",
+    },
+    "st_paused": {"en": "Paused.", "ja": "一時停止しました。"},
+    "st_resumed": {"en": "Resumed.", "ja": "再開しました。"},
+    "st_error": {"en": "Not recorded", "ja": "記録されませんでした"},
+    "st_bad_json": {"en": "Not JSON", "ja": "JSONではありません"},
+    "st_game": {
+        "en": "Game started. Next: turn up the first card.",
+        "ja": "ゲームを開始しました。次に: 最初の札をめくってください。",
+    },
+    # event types, for the log
+    "ev_start": {"en": "first card", "ja": "最初の札"},
+    "ev_play": {"en": "plays", "ja": "出す"},
+    "ev_draw": {"en": "draws", "ja": "引く"},
+    "ev_pass": {"en": "passes", "ja": "パス"},
+    "ev_uno": {"en": "calls UNO", "ja": "ウノ宣言"},
+    "ev_catch": {"en": "catches", "ja": "指摘"},
+    "ev_challenge": {"en": "challenges", "ja": "チャレンジ"},
+    "ev_reveal": {"en": "shows", "ja": "公開"},
+    # camera states and the page's own camera messages
+    "cam_starting": {"en": "starting", "ja": "起動中"},
+    "cam_running": {"en": "running", "ja": "動作中"},
+    "cam_scanning": {"en": "scanning the hands", "ja": "手札を読み取り中"},
+    "cam_ended": {"en": "ended", "ja": "終了"},
+    "cam_error": {"en": "error", "ja": "エラー"},
+    "cam_unavailable": {"en": "unavailable", "ja": "使用不可"},
+    "no camera was started": {
+        "en": "no camera was started",
+        "ja": "カメラは起動されていません",
+    },
+    "no camera started": {
+        "en": "no camera started",
+        "ja": "カメラは起動されていません",
+    },
+    "no camera": {"en": "no camera", "ja": "カメラなし"},
+    "no game is running": {
+        "en": "no game is running",
+        "ja": "ゲームが始まっていません",
+    },
+    "no camera source; replaying the demo table log": {
+        "en": "no camera source; replaying the demo table log",
+        "ja": "カメラ入力がないため、デモの記録を再生しています",
+    },
+    "this server runs without a camera pipeline": {
+        "en": "this server runs without a camera pipeline",
+        "ja": "このサーバーはカメラ処理なしで動いています",
+    },
+    "frames": {"en": "frames", "ja": "フレーム"},
+    # the setup page
+    "cam_keep": {"en": "Keep the current camera ({name})", "ja": "今のカメラのまま（{name}）"},
+    "cam_index": {"en": "Camera {n} ({name})", "ja": "カメラ {n}（{name}）"},
+    "cam_file": {"en": "Video file: {name}", "ja": "動画ファイル: {name}"},
+    "cam_demo": {"en": "The demo video ({name})", "ja": "デモ動画（{name}）"},
+    "cam_manual": {
+        "en": "No camera: events entered by hand",
+        "ja": "カメラなし（手入力）",
+    },
+    "cam_other": {"en": "Other source (index or file path)", "ja": "その他（番号またはファイルのパス）"},
+    "cam_none_found": {"en": "No camera found", "ja": "カメラが見つかりません"},
+    "hand_size": {"en": "Cards dealt", "ja": "配る枚数"},
+    "scoring": {"en": "Scoring", "ja": "得点方式"},
+    "japan": {
+        "en": "Japan (fixed rounds, losers go minus)",
+        "ja": "日本式（ラウンド数固定・敗者はマイナス）",
+    },
+    "international": {
+        "en": "International (first to the target)",
+        "ja": "国際式（目標点に先に到達）",
+    },
+    "rounds": {"en": "Rounds", "ja": "ラウンド数"},
+    "target": {"en": "Target points", "ja": "目標点"},
+    "players_help": {
+        "en": "After “Start game”, turn up the first card and enter it.",
+        "ja": "「ゲーム開始」の後、最初の札をめくって入力します。",
+    },
+    "current_camera": {"en": "Camera now", "ja": "現在のカメラ"},
+    "log": {"en": "log", "ja": "記録"},
 }
+
+# Messages the page's script writes into the status bar and dialogs.
+SCRIPT_KEYS = (
+    "st_ok",
+    "st_undo_append",
+    "st_undo_delete",
+    "st_undo_correct",
+    "st_undo_insert",
+    "st_correct",
+    "st_delete",
+    "st_insert",
+    "st_changes",
+    "st_paused",
+    "st_resumed",
+    "st_error",
+    "st_bad_json",
+    "st_game",
+    "confirm_delete",
+    "confirm_new_round",
+    "yes_delete",
+    "yes_new_round",
+    "cancel",
+    "sound_on",
+    "sound_off",
+)
 
 
 def pick_lang() -> str:
@@ -148,4 +322,21 @@ def init_app(app: Flask) -> None:
             resp.set_cookie(COOKIE, asked, max_age=365 * 86400, samesite="Lax")
         return resp
 
-    app.jinja_env.globals.update(_=translate, LANGS=LANGS)
+    app.jinja_env.globals.update(
+        _=translate,
+        LANGS=LANGS,
+        script_messages=script_messages,
+        cam_states=[k for k in MESSAGES if k.startswith("cam_")],
+    )
+    app.jinja_env.filters["cam"] = camera_message
+
+
+def script_messages() -> dict[str, str]:
+    """The messages the page's script needs, in the request's language."""
+    return {key: translate(key) for key in SCRIPT_KEYS}
+
+
+def camera_message(message: object) -> str:
+    """A camera message in the request's language where the page knows it."""
+    text = str(message or "")
+    return translate(text) if text in MESSAGES else text

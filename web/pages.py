@@ -17,12 +17,15 @@ from flask import (
     Response,
     abort,
     current_app,
+    g,
     jsonify,
     render_template,
     request,
     send_file,
 )
 
+from .camera import camera_choices
+from .display import card_name, color_name, form_defaults, headline, table_display
 from .memstore import game_list
 from .scores import build_board
 from .security import has_token, hung_up, require_token
@@ -30,8 +33,18 @@ from .table import game_presets, get_table
 
 bp = Blueprint("pages", __name__)
 
-PARTIALS = ("state", "rulings", "events", "scores", "change", "camera_status")
-REFEREE_PARTIALS = ("events", "change")  # the event log and corrections: token only
+PARTIALS = (
+    "display",
+    "controls",
+    "state",
+    "rulings",
+    "events",
+    "scores",
+    "change",
+    "camera_status",
+)
+# the event log, corrections and the controls: token only
+REFEREE_PARTIALS = ("events", "change", "controls")
 PUBLIC_PARTIALS = tuple(n for n in PARTIALS if n not in REFEREE_PARTIALS)
 SHOWN = {
     "game",
@@ -50,6 +63,8 @@ SHOWN = {
     "uno",
     "catchable",
     "options",
+    "owed",
+    "phase",
 }
 DIRECTIONS = {1: "clockwise", -1: "counterclockwise"}
 COLORS = ("red", "yellow", "green", "blue")
@@ -76,6 +91,9 @@ def context(view: str) -> dict[str, Any]:
         if table.camera
         else {"state": "unavailable", "message": "no camera was started"}
     )
+    rulings = snap.get("rulings") or []
+    lang = getattr(g, "lang", "en")
+    display = table_display(state, rulings, lang)
     details = [
         (key, value if isinstance(value, str) else _tojson_compact(value))
         for key, value in state.items()
@@ -93,6 +111,10 @@ def context(view: str) -> dict[str, Any]:
         "colors": COLORS,
         "players": list(header.get("players") or []),
         "video": has_token(),  # the camera's picture is the referee's
+        "display": display,
+        "defaults": form_defaults(
+            state, snap.get("events") or [], rulings, header.get("players") or []
+        ),
     }
 
 
@@ -147,15 +169,44 @@ def setup():
     found = game_presets()
     table = get_table()
     header = table.referee.header.to_dict() if table.referee else {}
+    camera = table.camera.status() if table.camera else None
     return render_template(
         "setup.html",
         games=found,
+        defaults=preset_defaults(found),
         header=header,
         stored=game_list(table.store),
         current=table.gid,
-        camera=table.camera.status() if table.camera else None,
+        camera=camera,
+        cameras=camera_choices(
+            current_app.config.get("VIDEO_DIRS", ()),
+            (camera or {}).get("source"),
+        ),
         calibration=current_app.config.get("CALIBRATION"),
     )
+
+
+SETUP_FIELDS = ("hand_size", "scoring", "rounds", "target")
+
+
+def preset_defaults(found: list[tuple[str, list[str]]]) -> dict[str, dict[str, Any]]:
+    """Each preset's own hand size and scoring (``{preset: {field: value}}``),
+    read from the game's options type, so the setup page starts from them."""
+    from referee.game import find_game
+
+    out: dict[str, dict[str, Any]] = {}
+    for name, presets in found:
+        for preset in presets:
+            try:
+                options = find_game(name, preset).presets().get(preset)
+            except Exception:  # a game that fails to load has no defaults to offer
+                options = None
+            out[preset] = {
+                f: getattr(options, f)
+                for f in SETUP_FIELDS
+                if isinstance(getattr(options, f, None), (int, str))
+            }
+    return out
 
 
 @bp.get("/frame.jpg")
@@ -235,6 +286,49 @@ def evidence(line: int):
 
 def _tojson_compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=False)
+
+
+@bp.app_template_filter("card")
+def card_filter(label: Any) -> str:
+    """A card label in the viewer's language (``yellow-draw2`` -> ``黄 ドロー2``)."""
+    return card_name(label, getattr(g, "lang", "en"))
+
+
+@bp.app_template_filter("colour")
+def colour_filter(color: Any) -> str:
+    """A colour in the viewer's language."""
+    return color_name(color, getattr(g, "lang", "en"))
+
+
+@bp.app_template_filter("headline")
+def headline_filter(ruling: Any) -> str:
+    """A ruling in a few words, in the viewer's language (from its data)."""
+    return headline(ruling, getattr(g, "lang", "en")) if ruling else ""
+
+
+@bp.app_template_filter("event_text")
+def event_text(event: Any) -> str:
+    """An event said plainly for the log: who, what, which cards."""
+    if not isinstance(event, dict):
+        return str(event)
+    from .i18n import translate
+
+    kind = str(event.get("type", "?"))
+    parts = [str(event.get("player") or ""), translate("ev_" + kind)]
+    if kind == "catch" and event.get("target"):
+        parts.append(str(event["target"]))
+    cards = event.get("cards")
+    if isinstance(cards, list):
+        parts.append(", ".join(card_filter(c) for c in cards))
+    elif isinstance(event.get("card"), str):
+        parts.append(card_filter(event["card"]))
+    if isinstance(event.get("color"), str):
+        parts.append("→ " + colour_filter(event["color"]))
+    if isinstance(event.get("count"), int):
+        parts.append(f"×{event['count']}")
+    if event.get("source") not in (None, "manual"):
+        parts.append(f"({event['source']})")
+    return " ".join(p for p in parts if p)
 
 
 @bp.app_template_filter("event_json")

@@ -90,12 +90,16 @@ def build_board(state: Mapping[str, Any], header: Mapping[str, Any]) -> Board:
 def chart(
     players: list[str],
     rounds: list[dict[str, Any]],
-    width: int = 520,
-    height: int = 220,
-    pad: int = 36,
+    width: int = 420,
+    height: int = 240,
+    pad: int = 40,
     label_room: int = 110,
 ) -> dict[str, Any]:
-    """SVG geometry of each player's running total after each round (0 first)."""
+    """SVG geometry of each player's running total after each round (0 first).
+
+    The chart is drawn in a 420-unit-wide box with 15-unit labels, so that on a
+    phone (about 350 px wide) a label is still 12 px or more.
+    """
     series = {p: [0] + [r["totals"][p] for r in rounds] for p in players}
     values = [v for vals in series.values() for v in vals] or [0]
     low, high = min(values + [0]), max(values + [0])
@@ -125,10 +129,10 @@ def chart(
                 "ly": y(vals[-1]),
             }
         )
-    placed: list[float] = []  # keep the end labels 12 px apart
+    placed: list[float] = []  # keep the end labels one line (16 units) apart
     for item in sorted(lines, key=lambda item: item["ly"]):
-        if placed and item["ly"] < placed[-1] + 12:
-            item["ly"] = round(placed[-1] + 12, 1)
+        if placed and item["ly"] < placed[-1] + 16:
+            item["ly"] = round(placed[-1] + 16, 1)
         placed.append(item["ly"])
     ticks = [{"x": x(i), "label": str(i)} for i in range(steps + 1)]
     return {

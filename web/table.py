@@ -25,6 +25,7 @@ from referee.session import Change, Referee
 
 from .events import EventError, check_event, check_header, text_only
 from .privacy import is_secret, public_change, public_rulings
+from .undo import MAX_STEPS, Step, take_back
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +83,7 @@ class Table:
         # gets a reset instead of silently missing what happened in between.
         self.seq = time.time_ns() // 1_000_000
         self.camera: Any = None  # web.camera.Camera, set by the serve command
+        self.steps: deque[Step] = deque(maxlen=MAX_STEPS)  # what undo takes back
         self.finished: set[int] = set()
 
     # -- the feed ---------------------------------------------------------------
@@ -139,6 +141,7 @@ class Table:
             with _storing():
                 gid = int(self.store.create_game(referee.header.to_dict()))
             self.gid, self.referee, self.secret = gid, referee, []
+            self.steps.clear()
             self.paused, self.dropped, self.last_change = False, 0, None
             self.last_change_public = None
             self._announce("game", {"game": gid})
@@ -177,6 +180,7 @@ class Table:
                     continue  # the store only holds checked events; be tolerant anyway
                 secret.append(_secret_after(referee, event, new))
             self.gid, self.referee, self.secret = int(gid), referee, secret
+            self.steps.clear()
             self.paused, self.dropped, self.last_change = False, 0, None
             self.last_change_public = None
             self._announce("game", {"game": self.gid})
@@ -212,6 +216,7 @@ class Table:
                 ) from exc
             if len(self.secret) == len(referee.events) - 1:
                 self.secret.append(_secret_after(referee, event, new))
+            self.steps.append(Step("append", len(referee.events)))
             start = len(referee.rulings) - len(new)
             out = [self._ruling(r, start + i) for i, r in enumerate(new)]
             shown = public_rulings(out, referee.events, self.secret)
@@ -236,12 +241,18 @@ class Table:
                 log.exception("could not mark game %s finished", self.gid)
 
     def _edit(
-        self, action: str, line: int, events: list[dict], apply
+        self,
+        action: str,
+        line: int,
+        events: list[dict],
+        apply,
+        step: Step | None = None,
     ) -> dict[str, Any]:
         """Replay the corrected log, store it (one ``set_events``), announce the change.
 
         The replay runs first so that a log the engine cannot replay changes
         nothing; the answer is sent only once the store holds the new list.
+        ``step`` is what undo will take back (none for an undo itself).
         """
         with self.lock:
             before = list(self._referee().events)
@@ -272,6 +283,8 @@ class Table:
                 "removed": [r.to_dict() for r in change.removed],
                 "added": [r.to_dict() for r in change.added],
             }
+            if step is not None:
+                self.steps.append(step)
             after = list(self._referee().events)
             self.secret = self._secrets(after)
             self.last_change = result
@@ -321,9 +334,14 @@ class Table:
             referee = self._referee()
             self._check_line(line)
             events = list(referee.events)
+            old = dict(events[line - 1])
             events[line - 1] = event
             return self._edit(
-                "correct", line, events, lambda: referee.correct(line, event)
+                "correct",
+                line,
+                events,
+                lambda: referee.correct(line, event),
+                Step("correct", line, old),
             )
 
     def insert(self, line: Any, obj: Any) -> dict[str, Any]:
@@ -344,7 +362,11 @@ class Table:
             events = list(referee.events)
             events.insert(line - 1, event)
             return self._edit(
-                "insert", line, events, lambda: referee.insert(line, event)
+                "insert",
+                line,
+                events,
+                lambda: referee.insert(line, event),
+                Step("insert", line),
             )
 
     def delete(self, line: Any) -> dict[str, Any]:
@@ -353,17 +375,46 @@ class Table:
             referee = self._referee()
             self._check_line(line)
             events = list(referee.events)
-            del events[line - 1]
-            return self._edit("delete", line, events, lambda: referee.delete(line))
+            removed = events.pop(line - 1)
+            return self._edit(
+                "delete",
+                line,
+                events,
+                lambda: referee.delete(line),
+                Step("delete", line, dict(removed)),
+            )
 
     def undo(self) -> dict[str, Any]:
-        """Remove the last event and replay."""
+        """Take back the last change to the log and replay (see :mod:`web.undo`).
+
+        The answer says which change was taken back (``undid``: ``append``,
+        ``correct``, ``insert`` or ``delete``) and on which line.
+        """
         with self.lock:
             referee = self._referee()
-            if not referee.events:
-                raise TableError("there is no event to undo", 409)
-            line = len(referee.events)
-            return self._edit("undo", line, referee.events[:-1], referee.undo)
+            events = list(referee.events)
+            step = self.steps[-1] if self.steps else None
+            if step is None:  # a resumed game: the log alone says what came last
+                if not events:
+                    raise TableError("there is no event to undo", 409)
+                step = Step("append", len(events))
+            try:
+                events, action, line, event = take_back(step, events)
+            except ValueError:  # cannot happen while every change goes through here
+                self.steps.clear()
+                raise TableError("the last change can no longer be undone", 409)
+            apply = {
+                "insert": lambda: referee.insert(line, event),
+                "correct": lambda: referee.correct(line, event),
+                "delete": lambda: referee.delete(line),
+            }[action]
+            result = self._edit("undo", line, events, apply)
+            if self.steps and self.steps[-1] is step:
+                self.steps.pop()
+            result["undid"] = step.action
+            if self.last_change is result and self.last_change_public is not None:
+                self.last_change_public["undid"] = step.action
+            return result
 
     def set_paused(self, paused: bool) -> None:
         with self.lock:

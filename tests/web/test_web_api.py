@@ -85,9 +85,17 @@ def test_insert_delete_and_undo(client, store, game):
     resp = client.delete("/api/events/3")
     assert resp.status_code == 200 and resp.get_json()["action"] == "delete"
     assert len(store.events(game)) == 2
+    deleted = store.events(game)
+    # undo takes back the delete: B's play is back on line 3, nothing else moves
     resp = post(client, "/api/undo")
-    assert resp.get_json()["action"] == "undo" and resp.get_json()["line"] == 2
-    assert [e["type"] for e in store.events(game)] == ["start"]
+    body = resp.get_json()
+    assert body["action"] == "undo" and body["undid"] == "delete" and body["line"] == 3
+    assert [e.get("player") for e in store.events(game)] == [None, A, B]
+    # then the insert, then the two events, newest first
+    assert post(client, "/api/undo").get_json()["undid"] == "insert"
+    assert [e.get("player") for e in store.events(game)] == [None, B]
+    assert post(client, "/api/undo").get_json()["undid"] == "append"
+    assert store.events(game) == deleted[:1]
 
 
 def test_unknown_lines_are_404_with_a_reason(client, game):

@@ -69,10 +69,12 @@ def test_referee_view_has_controls_and_table_view_has_none(client, game):
 def test_state_panel_shows_top_card_turn_and_hand_counts(client, game):
     client.post("/api/events", json={"type": "start", "card": "red-7"})
     client.post("/api/events", json={"type": "play", "player": A, "cards": ["red-1"]})
-    html = client.get("/partials?view=table&names=state").get_json()["state"]
-    assert re.search(r'id="top-card" class="card c-red">red-1<', html)
-    assert re.search(r'id="turn">&lt;b&gt;Ben&lt;/b&gt;<', html)
-    assert 'id="pending-draw">0<' in html
+    frags = client.get("/partials?view=table&names=display,state").get_json()
+    display, html = frags["display"], frags["state"]
+    chip = r'id="top-card" class="card big c-red" data-card="red-1">red 1<'
+    assert re.search(chip, display)
+    assert re.search(r'id="turn">&lt;b&gt;Ben&lt;/b&gt;<', display)
+    assert 'id="pending-draw">none<' in display
     counts = re.findall(r'<td class="count">(\d+)</td>', html)
     assert counts == ["1", "2", "2"]
 

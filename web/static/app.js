@@ -1,10 +1,21 @@
-// The referee's page: live refresh over SSE and the control buttons.
+// The referee's page: live refresh over SSE, the control forms, confirmations,
+// the display's highlight and optional sound.
 // Every fragment is rendered (and escaped) by the server; this script only
 // swaps fragments in, and writes messages with textContent.
 "use strict";
 
 const body = document.body;
 const view = body.dataset.view || "table";
+let messages = {};
+try { messages = JSON.parse(body.dataset.messages || "{}"); } catch (err) { messages = {}; }
+
+function fmt(key, values) {
+  let text = messages[key] || key;
+  for (const [name, value] of Object.entries(values || {})) {
+    text = text.split(`{${name}}`).join(String(value));
+  }
+  return text;
+}
 
 function say(text, bad) {
   const el = document.getElementById("status");
@@ -13,7 +24,79 @@ function say(text, bad) {
   el.className = "status" + (bad ? " bad" : " good");
 }
 
-async function refresh(selector) {
+// -- sound and highlight of illegal and penalty rulings --------------------------
+const SOUND_KEY = "tableref_sound";
+let audio = null;
+function soundOn() {
+  try { return localStorage.getItem(SOUND_KEY) === "on"; } catch (err) { return false; }
+}
+function showSound() {
+  const btn = document.getElementById("sound-toggle");
+  if (!btn) return;
+  const on = soundOn();
+  btn.setAttribute("aria-pressed", on ? "true" : "false");
+  btn.textContent = on ? btn.dataset.on : btn.dataset.off;
+}
+function beep() {
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = 660;
+    gain.gain.value = 0.2;
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.35);
+    body.dataset.beeps = String(Number(body.dataset.beeps || 0) + 1);
+  } catch (err) { /* no audio on this device */ }
+}
+let lastSeen = null;  // the index of the last ruling shown on the display
+function noticeRuling() {
+  const box = document.getElementById("last-ruling");
+  if (!box) return;
+  const index = Number(box.dataset.index);
+  if (lastSeen !== null && index > lastSeen && box.classList.contains("alert")) {
+    box.classList.add("flash");
+    if (soundOn()) beep();
+  }
+  lastSeen = index;
+}
+
+// -- fragments ------------------------------------------------------------------
+function busy(el) {
+  // true while the referee is typing or choosing in this fragment
+  const active = document.activeElement;
+  if (!active || !el.contains(active)) return false;
+  if (!["INPUT", "SELECT", "TEXTAREA"].includes(active.tagName)) return false;
+  const form = active.form;
+  return !form || form.dataset.dirty === "1" || active.tagName === "INPUT";
+}
+
+function focusKey(el) {
+  const active = document.activeElement;
+  if (!active || !el.contains(active)) return null;
+  const form = active.closest("form");
+  return {
+    form: form ? (form.dataset.type || form.dataset.api || "") : "",
+    name: active.name || "",
+    text: active.tagName === "BUTTON" ? active.textContent : "",
+  };
+}
+
+function restoreFocus(el, key) {
+  if (!key) return;
+  for (const form of el.querySelectorAll("form")) {
+    if ((form.dataset.type || form.dataset.api || "") !== key.form) continue;
+    for (const item of form.elements) {
+      if ((key.name && item.name === key.name) || (key.text && item.textContent === key.text)) {
+        item.focus();
+        return;
+      }
+    }
+  }
+}
+
+async function refresh(selector, force) {
   const parts = document.querySelectorAll(selector || "[data-partial]");
   if (!parts.length) return;
   const names = Array.from(parts, (el) => el.dataset.partial).join(",");
@@ -27,17 +110,19 @@ async function refresh(selector) {
   for (const el of parts) {
     const name = el.dataset.partial;
     if (!(name in html)) continue;
-    if (name === "events" && el.contains(document.activeElement) &&
-        document.activeElement.tagName === "INPUT") continue;  // do not eat an edit
+    if (!force && busy(el)) continue;  // do not eat an entry being typed
+    const key = focusKey(el);
     el.innerHTML = html[name];
+    restoreFocus(el, key);
   }
+  noticeRuling();
   body.dispatchEvent(new CustomEvent("refreshed"));
 }
 
 let pending = null;
 function soon() {
   if (pending) return;
-  pending = setTimeout(() => { pending = null; refresh(); }, 80);
+  pending = setTimeout(() => { pending = null; refresh(); }, 40);
 }
 
 function listen() {
@@ -54,32 +139,41 @@ function listen() {
   }
 }
 
+// -- sending ----------------------------------------------------------------------
+function summary(data) {
+  if (data.action === "undo") {
+    return fmt(`st_undo_${data.undid || "append"}`, {line: data.line});
+  }
+  if (data.action) {
+    const did = fmt(`st_${data.action}`, {line: data.line});
+    return `${did} ${fmt("st_changes", {removed: data.removed.length, added: data.added.length})}`;
+  }
+  if (data.paused === true) return fmt("st_paused");
+  if (data.paused === false) return fmt("st_resumed");
+  if (data.line) return `${fmt("st_ok")} (${data.line})`;
+  return fmt("st_ok");
+}
+
 async function send(url, method, payload, then) {
   let resp;
   try {
     resp = await fetch(url, {
       method: method, credentials: "same-origin",
       headers: {"Content-Type": "application/json", "Accept": "application/json"},
-      body: JSON.stringify(payload),
+      body: method === "DELETE" ? undefined : JSON.stringify(payload),
     });
   } catch (err) {
-    say(String(err), true);
+    say(`${fmt("st_error")}: ${err}`, true);
     return null;
   }
   let data = {};
   try { data = await resp.json(); } catch (err) { data = {}; }
   if (!resp.ok) {
-    say(`${resp.status}: ${data.message || resp.statusText}`, true);
+    say(`${fmt("st_error")} — ${resp.status}: ${data.message || resp.statusText}`, true);
     return null;
   }
-  if (data.rulings && data.rulings.length) {
-    say(data.rulings.map((r) => r.text).join(" "), false);
-  } else if (data.action) {
-    say(`${data.action} ${data.line}: -${data.removed.length} +${data.added.length}`, false);
-  } else {
-    say("OK", false);
-  }
-  if (then) location.href = then; else soon();
+  say(summary(data), false);
+  if (then) location.href = then;
   return data;
 }
 
@@ -97,6 +191,40 @@ function formEvent(form) {
   return event;
 }
 
+// -- the setup page -----------------------------------------------------------------
+function presetDefaults(form) {
+  const chosen = form.elements.rules && form.elements.rules.selectedOptions[0];
+  if (!chosen) return;
+  let defaults = {};
+  try { defaults = JSON.parse(chosen.dataset.defaults || "{}"); } catch (err) { defaults = {}; }
+  const f = form.elements;
+  const hand = form.querySelector(".needs-hand_size");
+  if (hand) {
+    hand.hidden = !("hand_size" in defaults);
+    f.hand_size.disabled = hand.hidden;
+    if ("hand_size" in defaults) f.hand_size.value = defaults.hand_size;
+  }
+  const scoring = form.querySelector(".needs-scoring");
+  if (scoring) {
+    scoring.hidden = !("scoring" in defaults);
+    scoring.disabled = scoring.hidden;
+    if ("scoring" in defaults) {
+      for (const radio of form.querySelectorAll("input[name=scoring]")) {
+        radio.checked = radio.value === defaults.scoring;
+      }
+      if ("rounds" in defaults) f.rounds.value = defaults.rounds;
+      if ("target" in defaults) f.target.value = defaults.target;
+    }
+  }
+}
+
+function showOtherSource(form) {
+  const choice = form.elements.camera_choice;
+  const other = form.querySelector(".other-source");
+  if (!choice || !other) return;
+  other.hidden = choice.value !== "-other";
+}
+
 function setupHeader(form) {
   const f = form.elements;
   const chosen = f.rules.selectedOptions[0];
@@ -105,49 +233,108 @@ function setupHeader(form) {
     options = JSON.parse(f.options.value);  // a bad JSON throws: reported by the caller
   }
   const scoring = form.querySelector("input[name=scoring]:checked");
-  if (scoring && !("scoring" in options)) options.scoring = scoring.value;
+  if (scoring && !scoring.disabled && !("scoring" in options)) options.scoring = scoring.value;
   if (options.scoring === "japan" && !("rounds" in options)) options.rounds = parseInt(f.rounds.value, 10);
   if (options.scoring === "international" && !("target" in options)) options.target = parseInt(f.target.value, 10);
   const header = {
     game: chosen ? chosen.dataset.game : "uno",
     rules: chosen ? chosen.value : "official",
     players: f.players.value.split(/\n/).map((s) => s.trim()).filter(Boolean),
-    hand_size: parseInt(f.hand_size.value, 10),
     options: options,
   };
+  if (!f.hand_size.disabled) header.hand_size = parseInt(f.hand_size.value, 10);
   if (f.dealer.value.trim()) header.dealer = f.dealer.value.trim();
-  if (f.camera.value.trim()) header.camera = f.camera.value.trim();
+  const choice = f.camera_choice ? f.camera_choice.value : "-other";
+  const camera = choice === "-other" ? f.camera.value.trim() : choice;
+  if (camera) header.camera = camera;
   if (f.calibration.value.trim()) header.calibration = f.calibration.value.trim();
   return header;
 }
 
-document.addEventListener("click", (ev) => {
+// -- confirmations --------------------------------------------------------------------
+function confirmFirst(key, yes, values) {
+  const dialog = document.getElementById("confirm");
+  const text = fmt(key, values);
+  if (!dialog || !dialog.showModal) return Promise.resolve(window.confirm(text));
+  document.getElementById("confirm-text").textContent = text;
+  document.getElementById("confirm-ok").textContent = fmt(yes);
+  document.getElementById("confirm-cancel").textContent = fmt("cancel");
+  dialog.returnValue = "";
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), {once: true});
+    dialog.showModal();
+    document.getElementById("confirm-cancel").focus();
+  });
+}
+
+// -- wiring -------------------------------------------------------------------------
+document.addEventListener("click", async (ev) => {
+  const toggle = ev.target.closest("#sound-toggle");
+  if (toggle) {
+    try { localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on"); } catch (err) { /* private mode */ }
+    showSound();
+    if (soundOn()) beep();  // a first sound, allowed after a click
+    return;
+  }
   const btn = ev.target.closest("[data-post]");
   if (!btn) return;
   ev.preventDefault();
   let payload = {};
   try { payload = JSON.parse(btn.dataset.body || "{}"); } catch (err) { payload = {}; }
-  send(btn.dataset.post, btn.dataset.method || "POST", payload, btn.dataset.then);
+  btn.disabled = true;
+  const done = await send(btn.dataset.post, btn.dataset.method || "POST", payload, btn.dataset.then);
+  btn.disabled = false;
+  if (done) refresh(null, true);
 });
 
-document.addEventListener("submit", (ev) => {
+for (const kind of ["input", "change"]) {
+  document.addEventListener(kind, (ev) => {
+    const form = ev.target.form;
+    if (form) form.dataset.dirty = "1";
+    if (form && form.hasAttribute("data-setup")) {
+      if (ev.target.name === "rules") presetDefaults(form);
+      if (ev.target.name === "camera_choice") showOtherSource(form);
+    }
+  });
+}
+
+document.addEventListener("submit", async (ev) => {
   const form = ev.target.closest("form[data-api]");
   if (!form) return;
   ev.preventDefault();
   const submitter = ev.submitter || {dataset: {}};
   const url = submitter.dataset.url || form.dataset.api;
   const method = submitter.dataset.method || form.dataset.method || "POST";
+  const ask = submitter.dataset.confirm || form.dataset.confirm;
+  if (ask) {
+    const yes = submitter.dataset.confirmYes || form.dataset.confirmYes || "st_ok";
+    const line = submitter.dataset.line || "";
+    if (!(await confirmFirst(ask, yes, {line: line}))) return;
+  }
   let payload;
   try {
     if (form.hasAttribute("data-setup")) payload = setupHeader(form);
     else if (form.hasAttribute("data-json")) payload = method === "DELETE" ? {} : JSON.parse(form.elements.event.value);
     else payload = formEvent(form);
   } catch (err) {
-    say(`JSON: ${err.message}`, true);
+    say(`${fmt("st_bad_json")} (JSON: ${err.message})`, true);
     return;
   }
-  send(url, method, payload, form.hasAttribute("data-setup") ? "/" : null);
+  const buttons = Array.from(form.querySelectorAll("button"));
+  for (const b of buttons) b.disabled = true;
+  const done = await send(url, method, payload, form.hasAttribute("data-setup") ? "/" : null);
+  for (const b of buttons) b.disabled = false;
+  if (!done) return;
+  form.reset();  // Enter does not record the same event twice
+  delete form.dataset.dirty;
+  refresh(null, true);  // the forms come back on the new sensible players
 });
+
+const setupForm = document.querySelector("form[data-setup]");
+if (setupForm) {
+  presetDefaults(setupForm);
+  showOtherSource(setupForm);
+}
 
 const video = document.getElementById("video");
 if (video) {
@@ -160,4 +347,6 @@ if (document.querySelector("[data-poll]")) {
   setInterval(() => refresh("[data-poll]"), 5000);  // camera status has no SSE message
 }
 
+showSound();
+noticeRuling();
 listen();
