@@ -7,7 +7,8 @@
 For each detector and input frame rate it runs the whole pipeline (decode,
 resize, detector, hands, tracking, play detection, evidence off) over the demo
 video as fast as it can, feeding a live referee as ``tableref demo`` does (the
-referee switches the round-end scan on), and reports:
+referee switches the round-end scan on; nothing is fed from the ground truth:
+passes and colours are the live table's inferences), and reports:
 
 - play-event precision and recall against the ground-truth log (``start`` and
   ``play``; draws and reveals on their own lines);
@@ -48,7 +49,6 @@ from vision.config import PipelineConfig
 from vision.config_load import add_config_arguments, config_from_args
 from vision.demo.evaluate import brief, compare, percentile
 from vision.demo.oracle import OracleDetector
-from vision.demo.run import SpokenFeed
 from vision.live import LiveTable
 from vision.pipeline import DEMO_DIR, TablePipeline, load_default_detector
 
@@ -118,7 +118,7 @@ class Timed:
 
 
 def run(folder: Path, detector, config: PipelineConfig | None = None) -> dict:
-    """Pipeline, live referee and spoken events, as ``tableref demo`` runs them.
+    """Pipeline and live referee, as ``tableref demo`` runs them.
 
     ``events`` in the result are the camera's table events, in order.
     """
@@ -128,11 +128,10 @@ def run(folder: Path, detector, config: PipelineConfig | None = None) -> dict:
         json.loads(x) for x in (folder / "demo-table.jsonl").read_text().splitlines()
     ]
     table = LiveTable(truth[0], out=open(os.devnull, "w"))
-    feed = SpokenFeed(truth[1:], table.append)
 
     def on_event(event: dict) -> None:
         events.append(event)
-        feed.seen(event)
+        table.append(event)
 
     pipe = TablePipeline(
         str(folder / "demo-table.mp4"),
@@ -148,7 +147,7 @@ def run(folder: Path, detector, config: PipelineConfig | None = None) -> dict:
     cpu0, wall0 = time.process_time(), time.perf_counter()
     pipe.run(threading.Event())
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    feed.finish()
+    table.finish()
     expected = replay(json.dumps(e) for e in truth).state().get("scores")
     scores = compare(truth[1:], events)
     fps = pipe.source.fps

@@ -14,14 +14,17 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from referee.log import Header, LogError
+from referee.log import LogError
 
 from .config import ConfigError
 from .config_load import add_config_arguments, config_from_args
 from .geometry import TABLE_MM, CalibrationError
-from .live import LiveTable
+from .header_args import HeaderError, add_game_arguments, header_from_args
+from .live import LiveTable, drain, start_listening
+
+_listen = start_listening  # the old name
 
 
 # -- markers ---------------------------------------------------------------------------
@@ -195,19 +198,7 @@ def watch_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "source", help="camera index, video file, image folder or stream URL"
     )
-    p.add_argument(
-        "--game", default="uno", help="uno, junocos, narabe-runo or overflow"
-    )
-    p.add_argument(
-        "--rules", help="rules preset (default: official for uno, else the game)"
-    )
-    p.add_argument(
-        "--players",
-        type=_players,
-        required=True,
-        help="names in seating order, seat 0 nearest the camera",
-    )
-    p.add_argument("--dealer", help="the dealer (default: the last player)")
+    add_game_arguments(p)
     p.add_argument("--log", help="write the table log (JSON lines) here")
     p.add_argument(
         "--table", help="a table saved by 'tableref calibrate' (name or .json)"
@@ -222,75 +213,43 @@ def watch_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--attribute-players",
         action="store_true",
-        help="name the player whose arm reached in (else the player whose turn it is)",
+        help="the pipeline writes the player itself (the live table always names "
+        "the player whose arm reached in; kept for old scripts)",
     )
     p.add_argument(
         "--listen",
         nargs="?",
         const="",
         metavar="DEVICE|FILE",
-        help="also listen for UNO calls (microphone, or an audio file)",
+        help="also listen for UNO calls (microphone, or an audio file: the "
+        "recording's sound track)",
     )
     add_config_arguments(p)
-
-
-def _listen(spec: str, table: LiveTable, clock: Callable[[], float]) -> Any:
-    try:
-        from voice.bridge import listen_into  # type: ignore[import-not-found]
-    except ImportError as exc:
-        print(
-            f"listening is not available in this installation ({exc}); "
-            "going on without it",
-            file=sys.stderr,
-        )
-        return None
-    device = file = None
-    if spec and Path(spec).is_file():
-        file = spec
-    elif spec:
-        device = int(spec) if spec.isdigit() else spec
-    try:
-        return listen_into(
-            lambda e: table.append({**e, "source": e.get("source", "voice")}),
-            table.state,
-            device=device,
-            file=file,
-            clock=clock,
-        )
-    except Exception as exc:  # no microphone, unreadable file: the camera goes on
-        print(f"cannot listen ({exc}); going on without it", file=sys.stderr)
-        return None
 
 
 def watch(args: argparse.Namespace) -> int:
     """Referee a live table headless: rulings printed as they happen."""
     from .pipeline import TablePipeline
 
-    rules = args.rules or ("official" if args.game == "uno" else args.game)
-    header = {
-        "type": "game",
-        "game": args.game,
-        "rules": rules,
-        "players": args.players,
-        "dealer": args.dealer or args.players[-1],
-        "options": {},
-    }
     try:
+        header = header_from_args(args)
+        if header is None:
+            raise HeaderError("give --players (A,B,C) or --header FILE")
         config = config_from_args(args)
-        Header.from_dict(header)
         table = LiveTable(header, log_path=args.log)
     except (LogError, ValueError, OSError) as exc:  # ConfigError is a ValueError
         print(f"tableref watch: {exc}", file=sys.stderr)
         return 2
     pipeline = TablePipeline(
         args.source,
-        game=args.game,
-        players=args.players,
+        game=header["game"],
+        players=header["players"],
         table=args.table,
         evidence_dir=args.evidence,
         on_event=table.append,
         fps=args.fps,
         realtime=args.realtime,
+        options=header.get("options"),
         attribute_players=args.attribute_players,
         game_state=table.state,
         config=config,
@@ -298,7 +257,7 @@ def watch(args: argparse.Namespace) -> int:
     table.pipeline = pipeline
     started = time.monotonic()
     handle = (
-        _listen(args.listen, table, lambda: time.monotonic() - started)
+        start_listening(args.listen, table, lambda: time.monotonic() - started)
         if args.listen is not None
         else None
     )
@@ -323,7 +282,7 @@ def watch(args: argparse.Namespace) -> int:
         runner.join(5)
     finally:
         if handle is not None and hasattr(handle, "stop"):
-            handle.stop()
+            drain(handle)
         table.close()
     print(json.dumps(table.state(), ensure_ascii=False))
     return 1 if pipeline.status()["state"] == "error" else 0
@@ -348,6 +307,12 @@ def demo_arguments(p: argparse.ArgumentParser) -> None:
         help="process at most this many frames a second (default: all)",
     )
     p.add_argument("--evidence", help="folder for the evidence JPEGs (default: none)")
+    p.add_argument(
+        "--listen",
+        metavar="FILE",
+        help="the sound track to listen to (default: demo-table.wav, .flac or "
+        ".ogg beside the video, when there is one)",
+    )
     add_config_arguments(p)
 
 

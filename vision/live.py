@@ -4,16 +4,26 @@
 :class:`referee.session.Referee` through a :class:`LiveTable`, which prints
 each ruling as it happens, writes the table log, and switches the round-end
 scoring scan on when the referee asks for the losers' hands.
+
+Camera events are completed first (:func:`vision.handsfree.complete`): the
+player from the arm that reached, a ``pass`` inferred for a player who drew
+when the next seat acts, a wild's colour inferred from the next play. An
+inferred event's printed ruling ends with ``[inferred: why]``; an event the
+evidence cannot settle carries a ``question``, printed as ``[ask]`` and kept
+in :attr:`LiveTable.questions` (line, question).
 """
 
 from __future__ import annotations
 
 import sys
 import threading
-from typing import Any, TextIO
+from pathlib import Path
+from typing import Any, Callable, TextIO
 
 from referee.log import LogError, dump_event
 from referee.session import Referee
+
+from .handsfree import complete
 
 
 class LiveTable:
@@ -39,47 +49,129 @@ class LiveTable:
             self.log.flush()
         self.pipeline: Any = None
         self.lock = threading.Lock()
+        #: (log line, question) for every event the evidence could not settle
+        self.questions: list[tuple[int, str]] = []
+        #: heard events waiting for the camera to reach their time (a recording)
+        self.held: list[dict[str, Any]] = []
 
     @property
     def out(self) -> TextIO:
         return self._out if self._out is not None else sys.stdout
 
     def append(self, event: dict[str, Any]) -> list:
-        """Record one event, print its rulings; start the scan at a round's end."""
+        """Record one event (completed if the camera's), print its rulings; start
+        the scan at a round's end. Returns the rulings of every event appended."""
         with self.lock:
+            rulings: list = []
+            if event.get("source") == "vision" and self.held:
+                rulings += self._release(float(event.get("t", 0)))
             try:
-                rulings = self.referee.append(event)
-            except LogError as exc:
-                print(
-                    f"[---] skipped an event that is not one: {exc.message}",
-                    file=self.out,
-                )
-                return []
-            if self.log:
-                self.log.write(dump_event(event) + "\n")
-                self.log.flush()
-            line = len(self.referee.events)
-            for r in rulings:
-                src = event.get("source", "")
-                print(
-                    f"[{line:>3}] {float(event.get('t', 0)):6.1f}s {src:<6} "
-                    f"{r.ruling:<9} "
-                    f"{r.rule:<24} {r.text}",
-                    file=self.out,
-                    flush=True,
-                )
-                if (
-                    r.rule.endswith("round-end")
-                    and r.ruling == "pending"
-                    and self.pipeline
-                ):
-                    self.pipeline.set_scan(True)
+                events = complete(event, self.referee.state())
+            except Exception:  # a state the completion cannot read: as it came
+                events = [dict(event)]
+            for e in events:
+                rulings += self._append(e)
             return rulings
+
+    def hear(self, event: dict[str, Any]) -> None:
+        """A heard event from a recording: held until the camera's events reach
+        its time (a recording is heard faster than the video is watched), so
+        the log keeps the table's order. :meth:`finish` releases the rest."""
+        with self.lock:
+            self.held.append(dict(event))
+            self.held.sort(key=lambda e: float(e.get("t", 0)))
+
+    def _release(self, t: float) -> list:
+        rulings: list = []
+        while self.held and float(self.held[0].get("t", 0)) <= t:
+            rulings += self._append(self.held.pop(0))
+        return rulings
+
+    def finish(self) -> list:
+        """Append what is still held (the end of a recording)."""
+        with self.lock:
+            return self._release(float("inf"))
+
+    def _append(self, event: dict[str, Any]) -> list:
+        try:
+            rulings = self.referee.append(event)
+        except LogError as exc:
+            print(
+                f"[---] skipped an event that is not one: {exc.message}",
+                file=self.out,
+            )
+            return []
+        if self.log:
+            self.log.write(dump_event(event) + "\n")
+            self.log.flush()
+        line = len(self.referee.events)
+        why = f" [inferred: {event['inferred']}]" if event.get("inferred") else ""
+        for r in rulings:
+            src = event.get("source", "")
+            print(
+                f"[{line:>3}] {float(event.get('t', 0)):6.1f}s {src:<6} "
+                f"{r.ruling:<9} "
+                f"{r.rule:<24} {r.text}{why}",
+                file=self.out,
+                flush=True,
+            )
+            if (
+                r.rule.endswith("round-end")
+                and r.ruling == "pending"
+                and self.pipeline
+            ):
+                self.pipeline.set_scan(True)
+        if event.get("question"):
+            self.questions.append((line, str(event["question"])))
+            print(f"[{line:>3}] [ask] {event['question']}", file=self.out, flush=True)
+        return rulings
 
     def state(self) -> dict[str, Any]:
         with self.lock:
             return self.referee.state()
 
     def close(self) -> None:
+        self.finish()
         if self.log:
             self.log.close()
+
+
+def start_listening(spec: str, table: LiveTable, clock: Callable[[], float]) -> Any:
+    """Start the voice listener into ``table`` (a microphone, or an audio file
+    whose heard events are held until the camera reaches their time); ``None``
+    when it cannot run (said on standard error; the camera goes on)."""
+    try:
+        from voice.bridge import listen_into  # type: ignore[import-not-found]
+    except ImportError as exc:
+        print(
+            f"listening is not available in this installation ({exc}); "
+            "going on without it",
+            file=sys.stderr,
+        )
+        return None
+    device = file = None
+    if spec and Path(spec).is_file():
+        file = spec
+    elif spec:
+        device = int(spec) if spec.isdigit() else spec
+    feed = table.hear if file else table.append
+    try:
+        return listen_into(
+            lambda e: feed({**e, "source": e.get("source", "voice")}),
+            table.state,
+            device=device,
+            file=file,
+            clock=clock,
+        )
+    except Exception as exc:  # no microphone, unreadable file: the camera goes on
+        print(f"cannot listen ({exc}); going on without it", file=sys.stderr)
+        return None
+
+
+def drain(handle: Any, wait_s: float = 30.0) -> None:
+    """Let a listener reading a file finish (its thread ends at the file's end);
+    stop a microphone."""
+    thread = getattr(handle, "_thread", None)
+    if thread is not None and getattr(handle, "_mic", None) is None:
+        thread.join(wait_s)
+    handle.stop()

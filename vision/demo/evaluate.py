@@ -127,3 +127,131 @@ def summary_lines(scores: dict[str, Score]) -> list[str]:
 def brief(e: dict[str, Any]) -> str:
     what = e.get("cards") or e.get("card") or e.get("count", "")
     return f"{e['type']} {what} at {float(e.get('t', 0)):.2f} s"
+
+
+# -- the whole refereed log against the truth ----------------------------------------
+#: every event type a table log holds, scored by :func:`score_log`
+LOG_TYPES = ("start", "play", "draw", "pass", "color", "uno", "catch", "reveal")
+#: how late (and early) a refereed event may be against the truth's, in seconds:
+#: an inferred pass or colour is written at the next seat's action
+LOG_WINDOW = {"pass": (-1.0, 8.0), "color": (-1.0, 10.0)}
+
+
+def _log_items(events: Iterable[dict[str, Any]]) -> list[tuple[str, tuple, float]]:
+    """(type, key, t) per event; a play's colour is also a ``color`` item."""
+    out = []
+    for e in events:
+        kind, t = e.get("type"), float(e.get("t", 0))
+        if kind == "start":
+            out.append(("start", (e.get("card"),), t))
+        elif kind == "play":
+            cards = tuple(e.get("cards") or [e.get("card")])
+            out.append(("play", (e.get("player"), cards), t))
+            if e.get("color"):
+                out.append(("color", (e["color"],), t))
+        elif kind == "draw":
+            out.append(("draw", (e.get("player"), int(e.get("count", 1))), t))
+        elif kind in ("pass", "uno"):
+            out.append((kind, (e.get("player"),), t))
+        elif kind == "color":
+            out.append(("color", (e.get("color"),), t))
+        elif kind == "catch":
+            out.append(("catch", (e.get("player"), e.get("target")), t))
+        elif kind == "reveal":
+            out.append(("reveal", (e.get("player"), tuple(sorted(e["cards"]))), t))
+    return out
+
+
+def score_log(
+    truth: Iterable[dict[str, Any]], log: Iterable[dict[str, Any]]
+) -> dict[str, Score]:
+    """Every event type of a refereed table log against the truth's.
+
+    An event matches the first unmatched truth event of its type with the same
+    content (the player too: who played, drew, passed, called) within the
+    type's time window. A play whose player the log leaves out (taken as the
+    turn's) counts under the player the referee took only if that is the
+    truth's, so a log where every play is booked one seat off scores 0.
+    """
+    gt, seen = _log_items(truth), _log_items(log)
+    scores = {k: Score(k) for k in LOG_TYPES}
+    used: set[int] = set()
+    for kind, _, _ in gt:
+        scores[kind].truth += 1
+    for kind, key, t in seen:
+        s = scores[kind]
+        s.detected += 1
+        lo, hi = LOG_WINDOW.get(kind, (-1.0, 5.0))
+        hit = next(
+            (
+                i
+                for i, (k, g, gt_t) in enumerate(gt)
+                if i not in used and k == kind and g == key and lo <= t - gt_t <= hi
+            ),
+            None,
+        )
+        if hit is None:
+            s.extra.append({"type": kind, "key": key, "t": t})
+            continue
+        used.add(hit)
+        s.matched += 1
+        s.latencies.append(t - gt[hit][2])
+    for i, (kind, key, t) in enumerate(gt):
+        if i not in used:
+            scores[kind].missed.append({"type": kind, "key": key, "t": t})
+    return scores
+
+
+def with_players(
+    header: dict[str, Any], log: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The log replayed: events that leave ``player`` out (play, draw, pass)
+    get the player whose turn it was, as the referee takes it; and the final
+    scores."""
+    from referee.session import Referee
+
+    referee = Referee(header)
+    out = []
+    for e in log:
+        if "player" not in e and e.get("type") in ("play", "draw", "pass"):
+            e = {**e, "player": referee.state().get("turn")}
+        referee.append(e)
+        out.append(e)
+    return out, referee.state().get("scores", {})
+
+
+def handsfree_lines(
+    truth: list[dict[str, Any]],
+    header: dict[str, Any],
+    log: list[dict[str, Any]],
+    expected: dict[str, Any],
+) -> list[str]:
+    """Per event type: truth, refereed, matched, precision, recall; then the
+    final scores against ``expected``, and where the log's events came from."""
+    log, final = with_players(header, log)
+    scores = score_log(truth, log)
+    lines = []
+    for kind in LOG_TYPES:
+        s = scores[kind]
+        if not s.truth and not s.detected:
+            continue
+        lines.append(
+            f"{kind:<7} truth {s.truth:>3}  refereed {s.detected:>3}  right "
+            f"{s.matched:>3}  precision {s.precision:.3f}  recall {s.recall:.3f}"
+        )
+        for e in s.missed[:6]:
+            lines.append(f"    missed: {e['key']} at {e['t']:.2f} s")
+        for e in s.extra[:6]:
+            lines.append(f"    wrong:  {e['key']} at {e['t']:.2f} s")
+    same = "equal to" if final == expected else "DIFFERENT from"
+    lines.append(f"final scores {final} {same} the truth's {expected}")
+    sources: dict[str, int] = {}
+    for e in log:
+        what = str(e.get("source", "?")) + (" inferred" if e.get("inferred") else "")
+        sources[what] = sources.get(what, 0) + 1
+    lines.append(
+        "events by source: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(sources.items()))
+        + " (none from the ground truth)"
+    )
+    return lines

@@ -1,10 +1,13 @@
 """``tableref demo``: the pipeline on the bundled video, refereed live.
 
-The camera sees plays, draws, first cards and laid-out hands. What the players
-*say* (UNO calls, "pass", the colour named for a wild) comes, in a real game,
-from the microphone or the page; here it is taken from the ground-truth log at
-the moment it was said and marked ``"source": "voice"``. At the end the events
-the camera produced are compared with the ground truth.
+The camera sees plays, draws, first cards and laid-out hands; the live table
+(:mod:`vision.handsfree`) names who played from the arm that reached, infers
+the passes of players who drew and the colours of wilds the next play shows.
+What the players *say* (UNO calls, colours) comes from an audio track beside
+the video (``demo-table.wav``, ``.flac`` or ``.ogg``, or ``--listen FILE``)
+when there is one and the listener is installed. No event comes from the
+ground-truth log: it is used only afterwards, to score what was refereed
+(:func:`vision.demo.evaluate.handsfree_lines`).
 """
 
 from __future__ import annotations
@@ -20,52 +23,20 @@ from referee.game import replay
 
 from .. import pipeline as pipeline_module
 from ..config import DetectorConfig, PipelineConfig
-from ..live import LiveTable
+from ..live import LiveTable, drain, start_listening
 from ..pipeline import DEMO_LOG, DEMO_VIDEO, TablePipeline
-from .evaluate import compare, summary_lines
+from .evaluate import compare, handsfree_lines, summary_lines
 
 ORACLE = DEMO_LOG.with_name(DEMO_LOG.name.replace(".jsonl", ".oracle.json.gz"))
 
 
-class SpokenFeed:
-    """Puts the ground truth's spoken events between the camera's, by time."""
-
-    def __init__(self, truth: list[dict[str, Any]], append):
-        self.append = append
-        self.spoken = [e for e in truth if e.get("source") == "voice"]
-        self.colours = [
-            (float(e["t"]), e["cards"][-1], e["color"])
-            for e in truth
-            if e["type"] == "play" and "color" in e
-        ]
-
-    def _say_until(self, t: float) -> None:
-        while self.spoken and float(self.spoken[0]["t"]) <= t:
-            self.append(self.spoken.pop(0))
-
-    def seen(self, event: dict[str, Any]) -> None:
-        """A camera event: first what was said before it, then it, then its colour."""
-        t = float(event.get("t", 0))
-        self._say_until(t)
-        self.append(event)
-        cards = event.get("cards") or []
-        if event["type"] == "play" and cards and cards[-1].startswith("wild"):
-            near = [
-                c for c in self.colours if c[1] == cards[-1] and -0.5 <= t - c[0] <= 3.0
-            ]
-            if near:
-                self.colours.remove(near[0])
-                self.append(
-                    {
-                        "type": "color",
-                        "color": near[0][2],
-                        "t": round(t + 0.2, 3),
-                        "source": "voice",
-                    }
-                )
-
-    def finish(self) -> None:
-        self._say_until(float("inf"))
+def audio_beside(video) -> Any:
+    """The audio track beside a video (same stem, .wav/.flac/.ogg), or None."""
+    for ext in (".wav", ".flac", ".ogg"):
+        path = video.with_suffix(ext)
+        if path.is_file():
+            return path
+    return None
 
 
 def _replay_truth(reason: str) -> int:
@@ -112,20 +83,22 @@ def run_demo(args: argparse.Namespace, config: PipelineConfig | None = None) -> 
     with DEMO_LOG.open(encoding="utf-8") as fh:
         lines = [json.loads(line) for line in fh if line.strip()]
     header, truth = lines[0], lines[1:]
+    audio = getattr(args, "listen", None) or audio_beside(DEMO_VIDEO)
     print(
         f"Refereeing {DEMO_VIDEO.name} ({', '.join(header['players'])}; "
         f"official rules) with {name}.\nColumns: log line, time, source, ruling, "
-        "rule, text. The camera "
-        "gives plays, draws and laid-out hands; UNO calls, passes and wild colours are "
-        "what the players say (from the script).\n"
+        "rule, text. The camera gives plays (the player from the arm), draws and "
+        "laid-out hands; passes and wild colours are inferred from them "
+        "([inferred: ...]); UNO calls and spoken colours come from "
+        + (f"the audio track {audio}." if audio else "no audio track (none found).")
+        + " Nothing is taken from the ground truth.\n"
     )
     table = LiveTable(header)
-    feed = SpokenFeed(truth, table.append)
     seen: list[dict[str, Any]] = []
 
     def on_event(event: dict[str, Any]) -> None:
         seen.append(event)
-        feed.seen(event)
+        table.append(event)
 
     pipeline = TablePipeline(
         str(DEMO_VIDEO),
@@ -141,8 +114,13 @@ def run_demo(args: argparse.Namespace, config: PipelineConfig | None = None) -> 
     )
     table.pipeline = pipeline
     started = time.monotonic()
+    heard = None
+    if audio:
+        heard = start_listening(str(audio), table, _video_clock(pipeline))
     pipeline.run(threading.Event())
-    feed.finish()
+    if heard is not None and hasattr(heard, "stop"):
+        drain(heard)
+    table.finish()
     took = time.monotonic() - started
     status = pipeline.status()
     print(
@@ -155,6 +133,19 @@ def run_demo(args: argparse.Namespace, config: PipelineConfig | None = None) -> 
     print("Camera events against the ground truth:")
     for line in summary_lines(compare(truth, seen)):
         print("  " + line)
+    print("The refereed table log against the ground truth (every event type):")
+    expected = replay(json.dumps(e) for e in lines).state().get("scores", {})
     state = table.state()
+    for line in handsfree_lines(truth, header, table.referee.events, expected):
+        print("  " + line)
     print("Final scores: " + json.dumps(state.get("scores", {}), ensure_ascii=False))
     return 0 if status["state"] != "error" else 1
+
+
+def _video_clock(pipeline: TablePipeline):
+    """The game clock for heard events: the video time of the newest frame."""
+
+    def clock() -> float:
+        return float(getattr(pipeline, "_last_t", 0.0) or 0.0)
+
+    return clock

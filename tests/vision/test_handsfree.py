@@ -1,0 +1,156 @@
+"""Hands-free refereeing: the live table completes the camera's events (issue 25)."""
+
+from __future__ import annotations
+
+import io
+
+from vision.handsfree import complete
+from vision.live import LiveTable
+
+HEADER = {
+    "type": "game",
+    "game": "uno",
+    "rules": "official",
+    "players": ["A", "B", "C"],
+    "dealer": "C",
+    "hand_size": 5,
+    "options": {},
+}
+
+
+def cam(kind, t, **kw):
+    return {"type": kind, "source": "vision", "t": t, **kw}
+
+
+def table(*events, header=HEADER):
+    live = LiveTable(dict(header), out=io.StringIO())
+    for e in events:
+        live.append(e)
+    return live
+
+
+def lines(live):
+    return live.out.getvalue().splitlines()
+
+
+def test_a_play_belongs_to_the_arm_that_reached_not_to_the_turn():
+    # A's turn; B's arm places the card: ruled out of turn for B, not given to A
+    live = table(cam("start", 1, card="red-7"), cam("play", 2, cards=["red-3"],
+                                                  reach_from="B"))
+    play = live.referee.events[-1]
+    assert play["player"] == "B" and play["player_from"] == "reach"
+    assert live.referee.rulings[-1].rule == "official.turn"
+    assert live.state()["turn"] == "A" and live.state()["hand_counts"]["A"] == 5
+    assert live.questions and "B play while it was A's turn" in live.questions[0][1]
+
+
+def test_an_unattributed_play_says_so_and_falls_back_to_the_turn():
+    live = table(cam("start", 1, card="red-7"), cam("play", 2, cards=["red-3"]))
+    play = live.referee.events[-1]
+    assert "player" not in play and play["player_from"] == "turn"
+    assert "whose turn it is" in live.referee.rulings[-1].text
+
+
+def test_a_jump_in_is_no_question_where_the_option_allows_it():
+    header = {**HEADER, "options": {"jump_in": True}}
+    live = table(cam("start", 1, card="red-7"),
+                 cam("play", 2, cards=["red-7"], reach_from="C"), header=header)
+    assert live.referee.rulings[-1].rule.endswith("jump-in")
+    assert not live.questions
+
+
+def test_a_pass_is_inferred_when_the_next_seat_plays_after_a_draw():
+    live = table(
+        cam("start", 1, card="red-7"),
+        cam("draw", 2, count=1, reach_from="A"),
+        cam("play", 4, cards=["red-3"], reach_from="B"),
+    )
+    kinds = [(e["type"], e.get("player")) for e in live.referee.events]
+    assert kinds[-2:] == [("pass", "A"), ("play", "B")]
+    passed = live.referee.events[-2]
+    assert passed["inferred"] == "A drew and the next seat, B, played"
+    assert any("[inferred: A drew and the next seat, B, played]" in x
+               for x in lines(live))
+    assert live.state()["turn"] == "C"
+
+
+def test_a_pass_is_inferred_when_the_next_seat_draws_too():
+    live = table(
+        cam("start", 1, card="red-7"),
+        cam("draw", 2, count=1, reach_from="A"),
+        cam("draw", 4, count=1, reach_from="B"),
+    )
+    assert [e["type"] for e in live.referee.events] == ["start", "draw", "pass", "draw"]
+    assert live.state()["turn"] == "B" and live.state()["phase"] == "drawn"
+
+
+def test_no_pass_when_the_drawer_plays_the_drawn_card():
+    live = table(
+        cam("start", 1, card="red-7"),
+        cam("draw", 2, count=1, reach_from="A"),
+        cam("play", 4, cards=["red-3"], reach_from="A"),
+    )
+    assert [e["type"] for e in live.referee.events] == ["start", "draw", "play"]
+
+
+def test_a_draw_is_counted_for_the_seat_that_reached():
+    # A plays a Draw Two; B's arm takes the cards: B's draw of 2, turn to C
+    live = table(
+        cam("start", 1, card="red-7"),
+        cam("play", 2, cards=["red-draw2"], reach_from="A"),
+        cam("draw", 4, count=2, reach_from="B"),
+    )
+    draw = live.referee.events[-1]
+    assert (draw["player"], draw["count"]) == ("B", 2)
+    assert live.state()["hand_counts"]["B"] == 7 and live.state()["turn"] == "C"
+
+
+def test_a_wild_colour_is_inferred_from_the_next_play():
+    live = table(
+        cam("start", 1, card="red-7"),
+        cam("play", 2, cards=["wild"], reach_from="A"),
+        cam("play", 4, cards=["blue-3"], reach_from="B"),
+    )
+    colour = live.referee.events[-2]
+    assert colour["type"] == "color" and colour["color"] == "blue"
+    assert "blue-3" in colour["inferred"]
+    assert live.referee.rulings[-1].ruling == "ok"
+
+
+def test_a_wild_on_a_wild_leaves_the_colour_to_a_question():
+    live = table(
+        cam("start", 1, card="red-7"),
+        cam("play", 2, cards=["wild"], reach_from="A"),
+        cam("play", 4, cards=["wild"], reach_from="B"),
+    )
+    assert "color" not in [e["type"] for e in live.referee.events]
+    assert "which colour was named" in live.questions[-1][1]
+
+
+def test_a_heard_colour_is_not_overridden():
+    live = table(
+        cam("start", 1, card="red-7"),
+        cam("play", 2, cards=["wild"], reach_from="A"),
+        {"type": "color", "color": "green", "source": "voice", "t": 2.5},
+        cam("play", 4, cards=["green-3"], reach_from="B"),
+    )
+    assert [e.get("inferred") for e in live.referee.events if e["type"] == "color"] \
+        == [None]
+
+
+def test_spoken_and_clicked_events_are_taken_as_given():
+    state = {"players": ["A", "B"], "turn": "A", "phase": "drawn"}
+    said = {"type": "play", "cards": ["red-3"], "source": "voice", "reach_from": "B"}
+    assert complete(said, state) == [said]
+
+
+def test_heard_events_of_a_recording_wait_for_the_camera_to_reach_them():
+    live = table(cam("start", 1, card="red-7"))
+    live.hear({"type": "uno", "player": "A", "source": "voice", "t": 3.0})
+    live.append(cam("play", 2, cards=["red-3"], reach_from="A"))
+    assert [e["type"] for e in live.referee.events] == ["start", "play"]
+    live.append(cam("play", 4, cards=["red-4"], reach_from="B"))
+    assert [e["type"] for e in live.referee.events] == ["start", "play", "uno", "play"]
+    live.hear({"type": "uno", "player": "B", "source": "voice", "t": 9.0})
+    live.finish()
+    assert live.referee.events[-1]["type"] == "uno"
