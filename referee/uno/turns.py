@@ -25,14 +25,9 @@ RULE_OF = {"skip": "skip", "reverse": "reverse", "draw2": "draw2", "wild": "wild
            "wild-draw4": "wd4", "wild-shuffle": "shuffle-hands", "wild-custom": "wild"}
 
 
-class Play(NamedTuple):
-    """A play found legal: who, which cards, the colour named, how it came."""
-
-    player: int
-    cards: list[Card]
-    color: str | None
-    note: str = ""  # " (no player was logged ...)"
-    jump: bool = False
+#: A play found legal: (player, cards, colour named, note on an implied player,
+#: jump-in), the arguments of ``UnoGame.play_cards`` after the event.
+Play = tuple[int, list[Card], "str | None", str, bool]
 
 
 class Before(NamedTuple):
@@ -155,7 +150,7 @@ def check_play(s: UnoState, o: UnoOptions, ev: Event,
                            f"UNO, so only the {card_name(cards[0])} counts and the "
                            "rest go back to the hand.", player=name))
             cards = cards[:1]
-    return out, Play(p, cards, color, note, jump)
+    return out, (p, cards, color, note, jump)
 
 
 def put_down(s: UnoState, index: int, p: int, cards: list[Card],
@@ -168,7 +163,7 @@ def put_down(s: UnoState, index: int, p: int, cards: list[Card],
     last = cards[-1]
     s.top = last
     s.color = last.color or color
-    s.wild_player = p if last.is_wild else None
+    s.wild_player = p if last.color is None else None  # who names a wild's colour
     s.phase, s.drawn_card, s.wd4, s.wd4_returned = "turn", None, None, None
     count = s.hand_counts[p]
     if count == 1 and not s.called[p]:
