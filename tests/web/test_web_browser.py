@@ -173,8 +173,8 @@ def test_controls_record_events_and_corrections_show_what_changed(served, page):
     draw.locator("input[name=count]").fill("2")
     draw.locator("button[type=submit]").click()
     playwright_api.expect(page.locator("ol.events li")).to_have_count(n + 3)
-    drawn = events_of(app)[-1]  # the form names the player on turn (or who owes)
-    assert drawn["type"] == "draw" and drawn["count"] == 2 and drawn["player"] in players
+    drawn = events_of(app)[-1]  # the form names the player on turn, or who owes
+    assert (drawn["type"], drawn["count"]) == ("draw", 2) and drawn["player"] in players
 
     catch = page.locator("form[data-type=catch]")
     catch.locator("select[name=player]").select_option(players[0])
