@@ -209,7 +209,8 @@ def test_card_names(label, lang, name):
 
 
 def test_headline_from_the_rulings_data():
-    ruling = {"ruling": "penalty", "rule": "official.uno-call", "player": "A", "draw": 2}
+    ruling = {"ruling": "penalty", "rule": "official.uno-call", "player": "A"}
+    ruling["draw"] = 2
     assert headline(ruling, "ja") == "ペナルティ · ウノ宣言 · Aが2枚引く"
     assert headline(ruling, "en") == "Penalty · UNO call · A draws 2"
     assert headline({"ruling": "ok", "rule": "x.new-rule"}, "en") == "OK"

@@ -353,3 +353,78 @@ def test_sound_is_off_by_default_and_alerts_flash(browser, served):
     pw.expect(page.locator("#sound-toggle")).to_have_attribute("aria-pressed", "true")
     context.close()
     assert errors == []
+
+
+OBSERVE = """() => {
+  window.__seen = Number(document.querySelector('#last-ruling').dataset.index);
+  window.__clicks = []; window.__shown = [];
+  document.addEventListener('submit', () => window.__clicks.push(performance.now()), true);
+  new MutationObserver(() => {
+    const el = document.querySelector('#last-ruling');
+    if (el && Number(el.dataset.index) > window.__seen) {
+      window.__seen = Number(el.dataset.index);
+      window.__shown.push([performance.now(), Date.now(), el.className]);
+    }
+  }).observe(document.querySelector('[data-partial=display]'),
+             {childList: true, subtree: true});
+}"""
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def test_click_and_camera_rulings_reach_the_display_quickly(browser, served):
+    """Issue 26's goals: click -> ruling <= 150 ms p95, camera -> highlighted
+    <= 200 ms p95. Measured here and written to artifacts/timings.json; the
+    test's own bound is looser, for a loaded 2-core machine."""
+    import json
+    import time
+
+    app, url = served
+    table = app.extensions["tableref.table"]
+    table.new_game(
+        {"game": "uno", "rules": "official", "players": PLAYERS, "hand_size": 12}
+    )
+    table.append({"type": "start", "card": "red-0"})
+    errors: list[str] = []
+    context, page = new_page(browser, DESKTOP, errors)
+    page.goto(url + "/")
+    page.wait_for_selector("#last-ruling")
+    page.wait_for_timeout(500)  # the stream is open
+    page.evaluate(OBSERVE)
+    cards = page.locator("section.controls form[data-type=play] [name=cards]")
+    for i in range(20):
+        before = last_index(page)
+        cards.fill(f"red-{1 + i % 9}")
+        cards.press("Enter")  # the form's player is the turn
+        ruled(page, before)
+        cards = page.locator("section.controls form[data-type=play] [name=cards]")
+    clicks = page.evaluate("window.__clicks")
+    shown = page.evaluate("window.__shown")
+    click_ms = [s[0] - c for c, s in zip(clicks, shown)]
+    camera_ms = []
+    for _ in range(20):
+        before = last_index(page)
+        sent = time.time() * 1000
+        turn = table.referee.state()["turn"]
+        table.append({"type": "play", "player": turn, "cards": ["blue-4"]}, "vision")
+        ruled(page, before)
+        last = page.evaluate("window.__shown[window.__shown.length - 1]")
+        assert "alert" in last[2]
+        camera_ms.append(last[1] - sent)
+    timings = {
+        "click_to_ruling_ms_p95": round(p95(click_ms), 1),
+        "camera_to_highlight_ms_p95": round(p95(camera_ms), 1),
+        "click_to_ruling_ms": [round(t, 1) for t in click_ms],
+        "camera_to_highlight_ms": [round(t, 1) for t in camera_ms],
+    }
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "timings.json").write_text(json.dumps(timings, indent=1))
+    print(timings["click_to_ruling_ms_p95"], timings["camera_to_highlight_ms_p95"])
+    assert len(click_ms) == 20
+    assert timings["click_to_ruling_ms_p95"] < 1000
+    assert timings["camera_to_highlight_ms_p95"] < 1000
+    context.close()
+    assert errors == []
