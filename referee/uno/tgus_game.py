@@ -117,7 +117,9 @@ class TgusGame(UnoGame):
         out = super().play_cards(ev, p, cards, color, note, jump)
         if s.wd4 is not None and o.challenge_on_stack and o.challenge:
             s.wd4.challengeable = True  # 000 .2: only the Wild Draw Four just played
-        return out + tr.downpour_rulings(s, tg, ev.index, self.ruling)
+        if tg.downpour:
+            out += tr.downpour_rulings(s, tg, ev.index, self.ruling)
+        return out
 
     def card_effect(self, p: int, card: Card, k: int) -> str:
         s, o, tg = self.s, self.options, self.tg
@@ -148,8 +150,8 @@ class TgusGame(UnoGame):
         return None
 
     def play_rule(self, before: Before, last: Card, jump: bool) -> str:
-        rule = super().play_rule(before, last, jump)
-        return "white-wild" if rule == "wild" and self.tg.as_value else rule
+        rule = UnoGame.play_rule(self, before, last, jump)
+        return "white-wild" if self.tg.as_value and rule == "wild" else rule
 
     def cards_said(self, p: int, cards: list[Card], rule: str) -> str:
         """An all-mighty white wild is named with what it acts as (not going out)."""
