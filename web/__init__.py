@@ -32,7 +32,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     Args:
         test_config: settings that replace the defaults (``DATABASE``, ``STORE``
             (a store object to use as is), ``TOKEN``, ``ALLOWED_HOSTS``,
-            ``RESUME``, ``SSE_HEARTBEAT``, ``SSE_SECONDS``, ``EVIDENCE_DIRS`` ...).
+            ``RESUME``, ``SSE_HEARTBEAT``, ``SSE_SECONDS``, ``EVIDENCE_DIRS``,
+            ``VIDEO_DIRS`` (folders whose video files the setup page offers
+            as the camera; default the instance's ``videos`` folder and the
+            working directory) ...).
     """
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(
@@ -50,6 +53,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         VIDEO_IDLE=30.0,  # seconds without a new frame before a video stream ends
         EVIDENCE_DIRS=[os.path.join(app.instance_path, "evidence")],
         CALIBRATION=None,
+        VIDEO_DIRS=[os.path.join(app.instance_path, "videos"), os.getcwd()],
         JSON_SORT_KEYS=False,
     )
     if test_config is not None:

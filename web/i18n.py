@@ -235,6 +235,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "このサーバーはカメラ処理なしで動いています",
     },
     "frames": {"en": "frames", "ja": "フレーム"},
+    "ignored": {"en": "{n} ignored", "ja": "{n}件を無視"},
     # the setup page
     "cam_keep": {"en": "Keep the current camera ({name})", "ja": "今のカメラのまま（{name}）"},
     "cam_index": {"en": "Camera {n} ({name})", "ja": "カメラ {n}（{name}）"},

@@ -117,6 +117,8 @@ def chosen(page, form, name="player") -> str:
 
 
 def in_view(page, selector) -> bool:
+    """Whether ``selector`` shows at the top of the page without scrolling."""
+    page.evaluate("window.scrollTo(0, 0)")
     box = page.locator(selector).first.bounding_box()
     vp = page.viewport_size
     return bool(box) and box["y"] >= 0 and box["y"] + min(box["height"], 40) <= vp[
@@ -321,7 +323,6 @@ def test_japanese_display_status_setup_and_camera(browser, served):
     pw.expect(page.locator("#status")).to_contain_text("記録しました")
     pw.expect(page.locator("#last-ruling .headline")).to_contain_text("引く")
     assert in_view(page, "#status")  # the phone keeps the status by the thumb
-    page.evaluate("window.scrollTo(0, 0)")
     shot(page, "09-phone-ja")
     page.set_viewport_size(DESKTOP)
     shot(page, "10-desktop-ja")

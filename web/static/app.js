@@ -100,6 +100,7 @@ async function refresh(selector, force) {
   const parts = document.querySelectorAll(selector || "[data-partial]");
   if (!parts.length) return;
   const names = Array.from(parts, (el) => el.dataset.partial).join(",");
+  if (!selector) lastRefresh = performance.now();
   let html;
   try {
     const resp = await fetch(`/partials?view=${encodeURIComponent(view)}&names=${names}`,
@@ -120,9 +121,15 @@ async function refresh(selector, force) {
 }
 
 let pending = null;
+let lastRefresh = 0;  // when the last refresh began (performance.now())
 function soon() {
+  // a message from the stream: refresh, unless one began after it arrived
   if (pending) return;
-  pending = setTimeout(() => { pending = null; refresh(); }, 40);
+  const asked = performance.now();
+  pending = setTimeout(() => {
+    pending = null;
+    if (lastRefresh < asked) refresh();
+  }, 40);
 }
 
 function listen() {
