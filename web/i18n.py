@@ -8,6 +8,8 @@ viewer's language from the ruling's data (:func:`web.display.headline`).
 
 from __future__ import annotations
 
+import re
+
 from flask import Flask, Response, g, request
 
 LANGS = ("en", "ja")
@@ -211,6 +213,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "cam_running": {"en": "running", "ja": "動作中"},
     "cam_scanning": {"en": "scanning the hands", "ja": "手札を読み取り中"},
     "cam_ended": {"en": "ended", "ja": "終了"},
+    "cam_retrying": {"en": "retrying", "ja": "再試行中"},
     "cam_error": {"en": "error", "ja": "エラー"},
     "cam_unavailable": {"en": "unavailable", "ja": "使用不可"},
     "no camera was started": {
@@ -337,7 +340,34 @@ def script_messages() -> dict[str, str]:
     return {key: translate(key) for key in SCRIPT_KEYS}
 
 
+# The camera's messages with a variable part (a source, a reason), in Japanese;
+# the variable part stays as the camera said it.
+CAMERA_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.S), ja)
+    for pattern, ja in (
+        (r"not started", "未開始"),
+        (r"opening (.+)", "{0} を開いています"),
+        (r"reading (.+)", "{0} を読み込み中"),
+        (r"(.+) has ended", "{0} は終わりました"),
+        (r"(.+); retry (\d+) in ([\d.]+) s", "{0}（{2}秒後に{1}回目の再試行）"),
+        (r"(.+); gave up after (\d+) retries", "{0}（{1}回再試行して中止）"),
+        (r"the camera pipeline is not available \((.+)\)", "カメラ処理が使えません（{0}）"),
+        (r"the camera could not start on (.+?): (.+)", "{0} でカメラを起動できません: {1}"),
+        (r"the camera pipeline stopped: (.+)", "カメラ処理が止まりました: {0}"),
+        (r"(.+); replaying the demo table log instead", "{0}。代わりにデモの記録を再生中"),
+    )
+)
+
+
 def camera_message(message: object) -> str:
     """A camera message in the request's language where the page knows it."""
     text = str(message or "")
-    return translate(text) if text in MESSAGES else text
+    if text in MESSAGES:
+        return translate(text)
+    if getattr(g, "lang", "en") == "ja":
+        for pattern, ja in CAMERA_PATTERNS:
+            m = pattern.fullmatch(text)
+            if m:
+                parts = [camera_message(p) for p in m.groups()]
+                return ja.format(*parts)
+    return text

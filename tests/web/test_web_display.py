@@ -226,3 +226,29 @@ def test_owed_and_defaults_on_any_state():
     d = form_defaults({"turn": "A", "catchable": ["A"]}, [], [], ["A", "B", "C"])
     assert d["catch_target"] == "A" and d["catcher"] == "B"
     assert form_defaults({}, [], [], [])["turn"] == ""
+
+
+@pytest.mark.parametrize(
+    "message, ja",
+    [
+        ("no camera was started", "カメラは起動されていません"),
+        ("reading file demo.mp4", "file demo.mp4 を読み込み中"),
+        ("file x.mp4 has ended", "file x.mp4 は終わりました"),
+        ("cannot open 0; retry 2 in 1.5 s", "cannot open 0（1.5秒後に2回目の再試行）"),
+        (
+            "no camera; replaying the demo table log instead",
+            "カメラなし。代わりにデモの記録を再生中",
+        ),
+        ("something new", "something new"),  # unknown: as the camera said it
+    ],
+)
+def test_camera_messages_in_japanese(uno, message, ja):
+    from flask import g
+
+    from web.i18n import camera_message
+
+    with uno.application.test_request_context("/"):
+        g.lang = "ja"
+        assert camera_message(message) == ja
+        g.lang = "en"
+        assert camera_message(message) == message
