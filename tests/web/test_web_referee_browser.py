@@ -256,6 +256,17 @@ def test_a_new_referee_referees_a_three_player_round(browser, served):
     assert errors == []
 
 
+# Controls smaller than 44x44 px (a radio or a checkbox counts as its label).
+SMALL_TARGETS = """() => Array.from(document.querySelectorAll(
+    'main button, main select, main input, main textarea, main a.button, header a'))
+  .filter(el => el.offsetParent !== null)
+  .map(el => (['radio', 'checkbox'].includes(el.type) && el.labels.length)
+               ? el.labels[0] : el)
+  .map(el => [el.outerHTML.slice(0, 60), el.getBoundingClientRect()])
+  .filter(([_, r]) => r.width < 44 || r.height < 44)
+  .map(([h, r]) => `${h} ${r.width}x${r.height}`)"""
+
+
 def test_phone_layout_targets_event_text_and_chart(browser, served):
     app, url = served
     table = app.extensions["tableref.table"]
@@ -268,17 +279,11 @@ def test_phone_layout_targets_event_text_and_chart(browser, served):
         table.append(event)
     errors: list[str] = []
     context, page = new_page(browser, PHONE, errors)
-    page.goto(url + "/")
+    for path in ("/setup", "/table", "/"):  # the referee's page stays open
+        page.goto(url + path)
+        page.wait_for_selector("main")
+        assert page.evaluate(SMALL_TARGETS) == [], path
     pw.expect(page.locator("#top-card")).to_have_text("yellow 5")
-    small = page.evaluate(
-        """() => Array.from(document.querySelectorAll(
-            'main button, main select, main input, main a.button, header a'))
-          .filter(el => el.offsetParent !== null && !el.closest('ol.events'))
-          .map(el => [el.outerHTML.slice(0, 60), el.getBoundingClientRect()])
-          .filter(([_, r]) => r.width < 44 || r.height < 44)
-          .map(([h, r]) => `${h} ${r.width}x${r.height}`)"""
-    )
-    assert small == [], small
     # the controls come right after the display, under the thumb
     display = page.locator("section.display").bounding_box()
     controls = page.locator("section.controls").bounding_box()
