@@ -8,6 +8,9 @@ the deck of ``train`` and ``valid``; deck B, of ``test``, is another print, one
 photo per card. Nothing learned here is kept: each enrollment is written to a
 temporary folder and deleted.
 
+- ``--same-camera`` enrolls from K of ``train``'s webcam frames of each card
+  (a person enrolling through the camera they play with) and reads the other
+  webcam frames, zero-shot beside it.
 - ``--empties`` counts the empty backgrounds of ``train`` and ``test`` on which
   a card is found, zero-shot and after enrolling K = 3.
 - ``--tune`` uses ``valid`` alone (3 phone photos per card): K = 1 photo per
@@ -167,6 +170,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lr", type=float, default=None)
     parser.add_argument("--l2sp", type=float, default=None)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--same-camera", action="store_true",
+                        help="enroll from K of train's webcam frames a card, read "
+                             "the other webcam frames")
     parser.add_argument("--empties", action="store_true",
                         help="only count cards found on the empty backgrounds of "
                              "train and test, zero-shot and after K = 3")
@@ -183,7 +189,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"enrollment: {config}")
     print(f"zooms of the multi-scale pass: {ZOOMS}")
     base = Detector()
-    valid = photos(args.data, "valid")
+    if args.same_camera:
+        valid = [p for p in photos(args.data, "train") if p.kind == "webcam"]
+    else:
+        valid = photos(args.data, "valid")
     by_label: dict[str, list[Photo]] = {}
     for p in valid:
         by_label.setdefault(p.label, []).append(p)
@@ -193,7 +202,8 @@ def main(argv: list[str] | None = None) -> int:
                            progress=lambda _: None)
         shots_all[label] = list(zip(items, found))
     missed = sum(s.box is None for v in shots_all.values() for _, s in v)
-    print(f"enrollment photos (valid): {len(valid)}, no card found in {missed}")
+    pool = "train webcam" if args.same_camera else "valid"
+    print(f"enrollment photos ({pool}): {len(valid)}, no card found in {missed}")
 
     def draw(k: int, seed: int):
         rng = np.random.default_rng(seed)
@@ -215,6 +225,20 @@ def main(argv: list[str] | None = None) -> int:
                 for zooms in ((1.0,), ZOOMS):
                     print(f"empty backgrounds with a card, {name}, zooms {zooms}: "
                           f"{false_cards(d, paths, zooms)} of {len(paths)}", flush=True)
+            return 0
+        if args.same_camera:
+            for k in (1, 3):
+                zero, tuned = [], []
+                for seed in range(args.repeats):
+                    shots, rest = draw(k, seed)
+                    zero.append(score(base, rest, ZOOMS))
+                    det, _ = enrolled_detector(shots, replace(config, seed=seed), tmp)
+                    tuned.append(score(det, rest, ZOOMS))
+                    print(f"  K={k} draw {seed}: zero-shot {cell(zero[-1])}  "
+                          f"enrolled {cell(tuned[-1])}", flush=True)
+                print(f"webcam, enrolled from K={k} webcam frames a card, read on "
+                      f"the other {sum(zero[0].values())}: zero-shot "
+                      f"{mean_cell(zero)}  K={k} {mean_cell(tuned)}", flush=True)
             return 0
         if args.tune:
             zero, k1 = [], []
