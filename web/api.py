@@ -122,7 +122,8 @@ def insert(line: int):
 
 @bp.post("/undo")
 def undo():
-    """Remove the last recorded event and replay."""
+    """Take back the last change (a new event, a correction, an insert or a
+    delete: ``undid`` says which) and replay; see :mod:`web.undo`."""
     _object()
     return jsonify(get_table().undo())
 
