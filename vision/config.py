@@ -204,6 +204,10 @@ class PlayConfig(_Section):
                              "it is that card, unless a second copy is seen coming")
     same_size_mm: float = _f(15.0, "mm", "a second copy measuring this much "
                              "differently (turned) after a hand reached in is new")
+    twin_moved_mm: float = _f(3.0, "mm", "a copy of the top card lying this far from "
+                              "it after a hand reached in is a twin put on it ...")
+    twin_size_mm: float = _f(3.0, "mm", "... or one measuring this much differently "
+                             "(turned a few degrees)")
     shrunk: float = _f(0.85, "fraction", "a box under this share of a pile card's "
                        "size, lying on it, is that card partly covered", maximum=1)
     whole_min: float = _f(0.95, "card sizes", "a pile card's own box is taken as at "

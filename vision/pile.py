@@ -69,10 +69,19 @@ class PileWatcher:
         seen: tuple[np.ndarray, np.ndarray, float],
         xy: np.ndarray,
         wh: np.ndarray,
+        reached: bool = False,
     ) -> bool:
-        lim = self.config.same_spot_mm
+        """The box lies and measures as it did when decided (``same_spot_mm``;
+        after an arm reached into the zone, ``twin_moved_mm`` / ``twin_size_mm``:
+        a twin put on a card can continue its track with a box a few mm off)."""
+        cfg = self.config
+        moved, size = (
+            (cfg.twin_moved_mm, cfg.twin_size_mm)
+            if reached
+            else (cfg.same_spot_mm, cfg.same_spot_mm)
+        )
         return bool(
-            np.hypot(*(seen[0] - xy)) <= lim and np.max(np.abs(seen[1] - wh)) <= lim
+            np.hypot(*(seen[0] - xy)) <= moved and np.max(np.abs(seen[1] - wh)) <= size
         )
 
     def _lain(self, track: Track, t: float, seconds: float) -> bool:
@@ -196,7 +205,7 @@ class PileWatcher:
             if (
                 done is not None
                 and track.disturbed <= done[2]
-                and self._same_spot(done, xy, wh)
+                and self._same_spot(done, xy, wh, self.memory.last_reach > done[2])
             ):
                 continue  # decided already, and nothing happened to it since
             self._done_tracks[(tid, label)] = (xy.copy(), wh.copy(), t)

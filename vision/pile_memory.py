@@ -11,7 +11,7 @@ and which situation makes it so.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -69,6 +69,14 @@ class PileMemory:
         self.last_reach = -1.0
         # cards seen in a hand or moving, the last ``carry_memory_s``
         self._carried: list[_Carried] = []
+        #: label -> whether the referee expects the arm that last reached into
+        #: the zone to put that card down now (set by the game's detector)
+        self.twin_ok: Callable[[str], bool] = lambda label: False
+        self._reads_agree = False
+        # the top card is in view in the frame being judged (``_top_visible``),
+        # or no box of its label lies where it lay (``_top_hidden``)
+        self._top_seen = False
+        self._top_gone = False
 
     def held_already(
         self,
@@ -104,7 +112,14 @@ class PileMemory:
         tid = int(dets.tracker_id[i])
         track = tracks[tid]
         xy, wh = dets.data["table_xy"][i], dets.data["table_wh"][i]
-        if self._same_card(tid, label, track):
+        self._top_seen = self._top_visible(dets, tracks, i)
+        # its newest reads name this label (not a label weighed over reads of
+        # a card that lay there before: a card put on another can continue
+        # the other's track)
+        recent = list(track.history)[-max(self.config.settle_frames, 1):]
+        self._reads_agree = bool(recent) and all(r.label == label for r in recent)
+        self._top_gone = self._top_hidden(dets, i)
+        if self._same_card(tid, label, track, xy, wh):
             return "same-track"
         if self._reread(tid, track, xy, wh):
             return "read-two-ways"
@@ -115,20 +130,31 @@ class PileMemory:
         if (
             self.stacked
             and any(c.label == label for c in self.pile)
-            and self._top_visible(dets, tracks, i)
+            and self._top_seen
         ):
             return "corner-below"
         return None
 
-    def _same_card(self, tid: int, label: str, track: Track) -> bool:
+    def _same_card(
+        self, tid: int, label: str, track: Track, xy: np.ndarray, wh: np.ndarray
+    ) -> bool:
         """The zone took this card from this very track, and the track has been
         seen in every frame since, untouched, unmoved and uncovered
-        (``Track.disturbed``): the same card, however its box jitters (a hand
-        passing near shifts a detector's box by up to 8 mm)."""
-        return any(
-            c.track == tid and c.label == label and track.disturbed <= c.t
-            for c in self.pile
-        )
+        (``Track.disturbed``): the same card, however its box jitters while a
+        hand passes near (a detector's box shifts by up to 8 mm, and comes
+        back when the hand has gone). Unless it is the top card and, after an
+        arm reached into the zone, it now lies still elsewhere or turned
+        (:meth:`_top_changed`): a twin put on it took over its track in one
+        frame (the copy hidden under it at once)."""
+        for c in self.pile:
+            if c.track != tid or c.label != label or track.disturbed > c.t:
+                continue
+            moved = float(np.hypot(*(np.array(c.xy) - xy)))
+            resized = float(np.max(np.abs(np.array(c.wh) - wh)))
+            if c is self.pile[-1] and self._top_changed(c, moved, resized, wh):
+                continue
+            return True
+        return False
 
     def _reread(
         self, tid: int, track: Track, xy: np.ndarray, wh: np.ndarray
@@ -229,15 +255,74 @@ class PileMemory:
                 <= cfg.carry_mm
                 for k in self._carried
             )
+            resized = float(np.max(np.abs(np.array(c.wh) - wh)))
             differs = (
                 carried
                 or moved > cfg.same_spot_mm
-                or float(np.max(np.abs(np.array(c.wh) - wh))) > cfg.same_size_mm
+                or resized > cfg.same_size_mm
+                or self._top_changed(c, moved, resized, wh)
             )
             if differs and self.last_reach > c.t:
                 continue
             return True
         return False
+
+    def _top_changed(
+        self, c: PileCard, moved: float, resized: float, wh: np.ndarray
+    ) -> bool:
+        """After a hand reached into the zone, the pile's top changed where a
+        copy of this label lay: a twin put on it (position or turn changed by
+        ``twin_moved_mm`` / ``twin_size_mm``, when ``c`` is the top), or its
+        face (another card lay on ``c``, and a whole box of ``c``'s label is
+        the only whole card where the top card lay: a second copy now covers
+        the top card). A hand passing over the pile leaves the top card
+        where it lay, in view: no change. A detector's box of the card
+        itself may settle 10 mm off after an arm passed near it, so this
+        counts only where ``twin_ok`` says the referee expects such a card
+        from the arm that reached in (its turn, the card legal; with no
+        referee, never), and the newest reads all name the label."""
+        cfg = self.config
+        top = self.pile[-1]
+        if (
+            self.last_reach <= top.t
+            or not self._reads_agree
+            or not self.twin_ok(c.label)
+        ):
+            return False
+        if c is top:
+            card = self.geometry.card
+            whole = card_scale(float(wh[0]), float(wh[1]), card) >= cfg.whole_min * (
+                card_scale(c.wh[0], c.wh[1], card)
+            )  # a twin shows whole; the top partly covered by the next card not
+            # Turning a card changes both sides of its box the same way; a card
+            # coming over one edge of the top card cuts one side only.
+            dw, dh = float(wh[0]) - c.wh[0], float(wh[1]) - c.wh[1]
+            cut = (dw < -1.0 and abs(dh) <= 1.0) or (dh < -1.0 and abs(dw) <= 1.0)
+            return (
+                whole
+                and not cut
+                and (moved > cfg.twin_moved_mm or resized > cfg.twin_size_mm)
+            )
+        return top.label != c.label and self._top_gone
+
+    def _top_hidden(self, dets: Detections, but: int) -> bool:
+        """No whole card (``min_scale`` card sizes or more) but detection
+        ``but`` lies within ``same_card_mm`` of where the top card lay: the top
+        card is covered, and ``but`` is what now lies on top."""
+        if not self.pile:
+            return False
+        top, card = self.pile[-1], self.geometry.card
+        for j in range(len(dets)):
+            if j == but:
+                continue
+            w, h = dets.data["table_wh"][j]
+            if (
+                np.hypot(*(dets.data["table_xy"][j] - np.array(top.xy)))
+                <= self.config.same_card_mm
+                and card_scale(float(w), float(h), card) >= self.config.min_scale
+            ):
+                return False
+        return True
 
     def remember_carried(
         self, dets: Detections, t: float, tracks: dict[int, Track]

@@ -109,6 +109,48 @@ class UnoPlayDetector:
 
         return check
 
+    def _twin_ok(self, t: float) -> Callable[[str], bool]:
+        """Whether the referee expects the arm last seen on the pile to put a
+        card of this label down now: its seat is the one to move and the card
+        is legal, or the one after a player who drew (for :meth:`PileMemory._top_changed`: a twin put neatly on
+        its copy). Asked only when a card needs it."""
+        recent = self._discard_reach and (
+            t - self._discard_reach[0] <= self.config.reach_memory_s
+        )
+        if self.game_state is None or not recent:
+            return lambda label: False
+        seat = self._discard_reach[1]
+        legal = self._legal_now()
+
+        def ok(label: str) -> bool:
+            try:
+                state = self.game_state()
+                turn, phase = state.get("turn"), state.get("phase")
+                players = list(state.get("players") or [])
+                step = 1 if int(state.get("direction") or 1) >= 0 else -1
+            except Exception:  # a referee that cannot say: the camera alone
+                return False
+            if seat is not None and seat == turn:
+                return legal(label)
+            if seat is None or turn not in players:
+                return False
+
+            def after(p: str) -> str:
+                return players[(players.index(p) + step) % len(players)]
+
+            # a draw still being counted here comes before this card: the
+            # referee's turn as it will be once it is sent
+            pending = self._pending_draw
+            taker = pending["seat"] if pending is not None else None
+            if taker == turn:
+                phase = "drawn"
+            elif phase == "drawn" and taker is not None and taker == after(turn):
+                turn = taker  # the drawer passed and the next seat drew too
+            # the player to move drew: the next seat may play (they passed)
+            return phase == "drawn" and seat == after(turn)
+
+        return ok
+
     def _seat_field(self, seat: str | None) -> dict[str, Any]:
         if seat is None:
             return {}
@@ -133,6 +175,7 @@ class UnoPlayDetector:
         legal = None
         if not was_empty and self.game_state is not None and not self._pending:
             legal = self._legal_now()
+        self.watcher.memory.twin_ok = self._twin_ok(t)
         landed = self.watcher.landed(dets, t, tracks, reaches, legal=legal)
         if landed:
             events += self._flush_draw()

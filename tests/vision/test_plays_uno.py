@@ -636,3 +636,91 @@ def test_card_scale_ignores_rotation(angle):
     h = 56 * np.sin(a) + 87 * np.cos(a)
     assert card_scale(w, h, (56, 87)) == pytest.approx(1.0, abs=1e-6)
     assert card_scale(1.3 * w, 1.3 * h, (56, 87)) == pytest.approx(1.3, abs=1e-6)
+
+
+def turn_of(seat: str, top: str) -> dict:
+    """The referee's state: ``seat`` to move, ``top`` on the pile."""
+    return {"phase": "turn", "turn": seat, "top": top, "color": top.split("-")[0],
+            "pending_draw": 0}
+
+
+def test_a_twin_put_neatly_on_its_copy_is_a_play():
+    """Issue 25: a second copy lands a few mm off its twin, turned a few
+    degrees, carried in under fingers (never read in the hand): an arm of the
+    seat to move reached into the discard zone and the top changed, so it is
+    a play."""
+    state = turn_of("C", "red-7")
+    table = Table(game_state=lambda: state)
+    table.frames(6, [card("red-7", *PILE)])
+    table.frames(6, [card("red-7", *PILE), card("red-3", 331, 211, 60, 90)])
+    state.update(turn_of("B", "red-3"))
+    table.frames(4, [], reaches=[Reach("B", PILE, 9000.0)])
+    events = table.frames(6, [card("red-7", *PILE), card("red-3", 335, 212, 66, 94)])
+    assert [e["cards"] for e in events] == [["red-3"]]
+
+
+def test_a_top_card_shifted_after_another_seats_arm_passed_is_no_twin():
+    state = turn_of("C", "red-7")
+    table = Table(game_state=lambda: state)
+    table.frames(6, [card("red-7", *PILE)])
+    table.frames(6, [card("red-7", *PILE), card("red-3", 331, 211, 60, 90)])
+    state.update(turn_of("B", "red-3"))
+    table.frames(4, [], reaches=[Reach("A", PILE, 9000.0)])  # not A's turn
+    assert table.frames(6, [card("red-7", *PILE), card("red-3", 335, 212, 66, 94)]) \
+        == []
+
+
+def test_a_twin_on_a_lower_copy_is_a_play_when_the_top_is_covered():
+    """A red-3 lies under a blue-3; another red-3 lands where the first lay:
+    the top's face changed after a reach, whatever lies beneath."""
+    state = turn_of("C", "red-7")
+    table = Table(game_state=lambda: state)
+    table.frames(6, [card("red-7", *PILE)])
+    table.frames(6, [card("red-7", *PILE), card("red-3", 330, 210)])
+    table.frames(4, [], reaches=[Reach("C", PILE, 9000.0)])
+    table.frames(6, [card("red-3", 330, 210), card("blue-3", 345, 222)])
+    state.update(turn_of("A", "blue-3"))
+    table.frames(4, [], reaches=[Reach("A", PILE, 9000.0)])
+    events = table.frames(6, [card("red-3", 331, 211)])
+    assert [e["cards"] for e in events] == [["red-3"]]
+
+
+def test_an_untouched_top_card_read_again_without_a_reach_is_no_play():
+    state = turn_of("B", "red-3")
+    table = Table(game_state=lambda: state)
+    table.frames(6, [card("red-7", *PILE)])
+    table.frames(6, [card("red-7", *PILE), card("red-3", 331, 211, 60, 90)])
+    table.frames(3, [card("red-7", *PILE)])  # missed for a few frames
+    assert table.frames(6, [card("red-7", *PILE), card("red-3", 335, 212, 66, 94)]) == []
+
+
+def test_a_twin_that_continues_its_copys_track_is_a_play():
+    """Rendered seed 2: the twin's box takes over the first copy's track in
+    one frame (the copy hidden under it, no frame unseen, no touch): the
+    track's box moved 4 mm and turned after the arm of the seat to move
+    reached in."""
+    state = turn_of("C", "red-7")
+    table = Table(game_state=lambda: state)
+    table.frames(6, [card("red-7", *PILE)])
+    table.frames(6, [card("red-7", *PILE), card("red-6", 337, 210, 60, 88)])
+    state.update(turn_of("B", "red-6"))
+    reach = [Reach("B", (300, 192), 9000.0)]
+    table.frames(2, [card("red-7", *PILE), card("red-6", 337, 210, 60, 88)], reach)
+    events = table.frames(8, [card("red-7", *PILE), card("red-6", 334, 213, 67, 92)],
+                          reach)
+    events += table.frames(6, [card("red-7", *PILE), card("red-6", 334, 213, 67, 92)])
+    assert [e["cards"] for e in events] == [["red-6"]]
+    assert events[0]["reach_from"] == "B"
+
+
+def test_the_top_card_cut_on_one_side_by_the_next_card_is_no_twin():
+    """The bundled demo at 25.8 s: Chie's blue 7 comes over one edge of the blue
+    8 (her turn; a blue 8 would be legal): its box loses 5 mm on one side only."""
+    state = turn_of("C", "red-7")
+    table = Table(game_state=lambda: state)
+    table.frames(6, [card("red-7", *PILE)])
+    table.frames(6, [card("red-7", *PILE), card("blue-8", 326, 213, 66, 95)])
+    state.update(turn_of("C", "blue-8"))
+    table.frames(4, [], reaches=[Reach("C", PILE, 9000.0)])
+    assert table.frames(6, [card("red-7", *PILE), card("blue-8", 324, 214, 61, 95)]) \
+        == []

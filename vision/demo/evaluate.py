@@ -134,7 +134,7 @@ def brief(e: dict[str, Any]) -> str:
 LOG_TYPES = ("start", "play", "draw", "pass", "color", "uno", "catch", "reveal")
 #: how late (and early) a refereed event may be against the truth's, in seconds:
 #: an inferred pass or colour is written at the next seat's action
-LOG_WINDOW = {"pass": (-1.0, 8.0), "color": (-1.0, 10.0)}
+LOG_WINDOW = {"pass": (-1.0, 8.0), "color": (-1.0, 30.0)}
 
 
 def _log_items(events: Iterable[dict[str, Any]]) -> list[tuple[str, tuple, float]]:

@@ -25,8 +25,12 @@ def _playable(card: Card, top: Card, colour: str) -> bool:
     return card.is_wild or card.color == colour or card.value == top.value
 
 
-def _choose(hand: list[Card], top: Card, colour: str) -> Card | None:
+def _choose(
+    hand: list[Card], top: Card, colour: str, twins: bool = False
+) -> Card | None:
     normal = [c for c in hand if _playable(c, top, colour) and c.value != "wild-draw4"]
+    if twins:  # a copy of the top card first, then its number or symbol
+        normal.sort(key=lambda c: (c.label != top.label, c.value != top.value))
     if normal:
         return normal[0]
     return next((c for c in hand if c.value == "wild-draw4"), None)
@@ -43,8 +47,13 @@ def simulate(
     hand_size: int = 5,
     players: tuple[str, ...] = PLAYERS,
     max_turns: int = 60,
+    twins: bool = False,
 ) -> list[dict[str, Any]]:
     """Header plus events (no times) of ``rounds`` rounds of official UNO.
+
+    ``twins``: players put a copy of the top card on it whenever they hold one
+    (then a card of its number or symbol), so the game has twins landing on
+    each other (the harder rendered games of ``benchmarks/eval_handsfree.py``).
 
     Raises:
         ValueError: a round did not finish within ``max_turns`` turns.
@@ -75,7 +84,7 @@ def simulate(
         turn, direction = (dealer + 1) % n, 1
         for _turn in range(max_turns):
             hand = hands[turn]
-            card = _choose(hand, top, colour)
+            card = _choose(hand, top, colour, twins)
             drew = False
             if card is None:
                 got = pile.pop(0)

@@ -120,6 +120,15 @@ class Renderer:
             cv2.fillPoly(img, [px], colour, cv2.LINE_AA)
             cv2.fillPoly(ids, [px], -1)
 
+    def _fingers(self, img: np.ndarray, ids: np.ndarray, seat: int, held) -> None:
+        """Fingers spread over a held card: most of its face hidden."""
+        centre = _project(self.H, np.array([held.xy]))[0]
+        edge = _project(self.H, np.array([(held.xy[0] + 30, held.xy[1] + 36)]))[0]
+        axes = tuple(int(v) for v in np.abs(edge - centre) + 1)
+        c = tuple(int(v) for v in centre)
+        cv2.ellipse(img, c, axes, held.angle, 0, 360, SKIN[seat % 3], -1, cv2.LINE_AA)
+        cv2.ellipse(ids, c, axes, held.angle, 0, 360, -1, -1)
+
     def frame(self, tl: Timeline, t: float) -> tuple[np.ndarray, list[list]]:
         """The image at ``t`` and the oracle's rows ``[label, x0, y0, x1, y1]``."""
         img = self.background.copy()
@@ -153,6 +162,8 @@ class Renderer:
                     cv2.fillPoly(ids, [px.astype(np.int32)], len(faces))
                     faces.append((arm.held.label, px))
             self._arm(img, ids, arm.seat, arm.entry, arm.tip)
+            if arm.grip and arm.held is not None and arm.held.label != "back":
+                self._fingers(img, ids, arm.seat, arm.held)
         oracle = []
         for k, (label, px) in enumerate(faces):
             area = cv2.contourArea(px.astype(np.float32))
@@ -176,11 +187,17 @@ class Renderer:
 
 
 def render(
-    out_dir: Path, fps: float = 15.0, seed: int = 23, video_name: str = "demo-table.mp4"
+    out_dir: Path,
+    fps: float = 15.0,
+    seed: int = 23,
+    video_name: str = "demo-table.mp4",
+    real: bool = False,
 ) -> dict:
-    """Render the demo into ``out_dir``; returns a summary."""
+    """Render the demo into ``out_dir``; returns a summary. ``real``: twins
+    landing neatly, fingers over carried cards, lingering hands
+    (:func:`build_timeline`)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    tl = build_timeline(seed)
+    tl = build_timeline(seed, real)
     renderer = Renderer(seed)
     video = out_dir / video_name
     writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), fps, FRAME)

@@ -66,6 +66,7 @@ class ArmPose:
     entry: tuple[float, float]
     tip: tuple[float, float]
     held: CardPose | None = None
+    grip: bool = False  # fingers over the held card (a camera cannot read it)
 
 
 @dataclass
@@ -133,10 +134,12 @@ class Timeline:
 
 
 class _Builder:
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, real: bool = False):
         self.rng = random.Random(seed)
         self.tl = Timeline()
         self.t = 1.0
+        self.real = real
+        self.top: CardPose | None = None
 
     def _arm(
         self,
@@ -145,10 +148,11 @@ class _Builder:
         t0: float,
         t1: float,
         held: Callable[[float], CardPose | None] = lambda t: None,
+        grip: bool = False,
     ) -> None:
         entry = ENTRY[seat]
         self.tl.motions.append(
-            (t0, t1, lambda t: ArmPose(seat, entry, path(t), held(t)))
+            (t0, t1, lambda t: ArmPose(seat, entry, path(t), held(t), grip))
         )
 
     def _carry(
@@ -162,8 +166,12 @@ class _Builder:
         hover: float = 0.0,
         land: bool = True,
         start_at=None,
+        grip: bool = False,
+        linger: float = 0.0,
     ) -> float:
-        """Arm brings a card to ``target``; returns the landing time."""
+        """Arm brings a card to ``target``; returns the landing time (the hand
+        lets go then, and stays ``linger`` seconds at the card before it goes;
+        ``grip``: fingers cover the card on its way)."""
         entry = ENTRY[seat]
         u = np.subtract(target, start_at or entry)
         u = u / (np.hypot(*u) or 1.0)
@@ -175,10 +183,10 @@ class _Builder:
         def path(t: float) -> tuple[float, float]:
             if t < t0 + reach:
                 return _lerp(outside, hold, _ease((t - t0) / reach))
-            if t < t_land:
-                wiggle = 3 * math.sin(9 * (t - t0))
+            if t < t_land + linger:
+                wiggle = 3 * math.sin(9 * (min(t, t_land) - t0))
                 return (hold[0] + wiggle, hold[1] - wiggle)
-            p = (t - t_land) / retract
+            p = (t - t_land - linger) / retract
             back = (entry[0] - u[0] * 80, entry[1] - u[1] * 80)
             return _lerp(hold, back, 1 - (1 - min(p, 1)) ** 2)
 
@@ -197,7 +205,7 @@ class _Builder:
                 label, (tip[0] + u[0] * 50, tip[1] + u[1] * 50), angle, scale
             )
 
-        self._arm(seat, path, t0, t_land + retract, held)
+        self._arm(seat, path, t0, t_land + linger + retract, held, grip)
         return t_land
 
     def play(self, seat: int, label: str, hover: float = 0.0) -> float:
@@ -206,9 +214,23 @@ class _Builder:
             DISCARD[1] + self.rng.uniform(-12, 12),
         )
         angle = self.rng.uniform(-25, 25)
-        t_land = self._carry(seat, label, target, angle, self.t, hover=hover)
-        self.tl.changes.append((t_land, "pile", CardPose(label, target, angle)))
-        self.t = t_land + 0.35 + 0.6
+        grip = linger = 0.0
+        if self.real:
+            grip = self.rng.random() < 0.7  # fingers over most carried cards
+            linger = self.rng.choice((0.0, 0.0, 0.5, 0.9))  # a hand stays a moment
+            if self.top is not None and self.top.label == label:
+                # a twin put neatly on its copy: a few mm off, a few degrees turned
+                a = self.rng.uniform(0, 2 * math.pi)
+                r = self.rng.uniform(3.0, 6.0)
+                target = (self.top.xy[0] + r * math.cos(a),
+                          self.top.xy[1] + r * math.sin(a))
+                angle = self.top.angle + self.rng.choice((-1, 1)) * self.rng.uniform(
+                    2.0, 6.0)
+        t_land = self._carry(seat, label, target, angle, self.t, hover=hover,
+                             grip=bool(grip), linger=linger)
+        self.top = CardPose(label, target, angle)
+        self.tl.changes.append((t_land, "pile", self.top))
+        self.t = t_land + linger + 0.35 + 0.6
         return t_land
 
     def hover_and_back(self, seat: int, label: str) -> None:
@@ -273,7 +295,8 @@ class _Builder:
         self._arm(seat, lambda t: _lerp(out, tip, _ease((t - t0) / 0.45)), t0, t_take)
         self.tl.changes.append((t_take, "draw", 1))
         t_land = self._carry(seat, label, DISCARD, 3.0, t_take, reach=0.5, start_at=tip)
-        self.tl.changes.append((t_land, "pile", CardPose(label, DISCARD, 3.0)))
+        self.top = CardPose(label, DISCARD, 3.0)
+        self.tl.changes.append((t_land, "pile", self.top))
         self.t = t_land + 0.35 + 0.8
         return t_land
 
@@ -296,10 +319,15 @@ class _Builder:
         self.t = t_mid + 0.35 + 2.8
 
 
-def build_timeline(seed: int = 23) -> Timeline:
-    """The demo's time line for the game of :func:`vision.demo.game.simulate`."""
-    b = _Builder(seed)
-    events = simulate(seed)
+def build_timeline(seed: int = 23, real: bool = False) -> Timeline:
+    """The demo's time line for the game of :func:`vision.demo.game.simulate`.
+
+    ``real``: what real tables do, for the evaluation's games: players put a
+    twin on its copy whenever they can (a few millimetres off, a few degrees
+    turned), fingers cover most carried cards, hands linger after letting go.
+    """
+    b = _Builder(seed, real)
+    events = simulate(seed, twins=real)
     header, rest = events[0], events[1:]
     seat = {name: i for i, name in enumerate(PLAYERS)}
     out: list[dict[str, Any]] = [header]
