@@ -210,6 +210,8 @@ class PileWatcher:
                 continue  # decided already, and nothing happened to it since
             self._done_tracks[(tid, label)] = (xy.copy(), wh.copy(), t)
             if self.memory.held_already(dets, tracks, i, label, close) is not None:
+                if self.memory.retry:
+                    del self._done_tracks[(tid, label)]
                 continue
             out.append(
                 (

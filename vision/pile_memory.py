@@ -73,6 +73,9 @@ class PileMemory:
         #: the zone to put that card down now (set by the game's detector)
         self.twin_ok: Callable[[str], bool] = lambda label: False
         self._reads_agree = False
+        #: the last card judged may be a twin whose reads do not agree yet:
+        #: judge it again in a later frame
+        self.retry = False
         # the top card is in view in the frame being judged (``_top_visible``),
         # or no box of its label lies where it lay (``_top_hidden``)
         self._top_seen = False
@@ -112,6 +115,7 @@ class PileMemory:
         tid = int(dets.tracker_id[i])
         track = tracks[tid]
         xy, wh = dets.data["table_xy"][i], dets.data["table_wh"][i]
+        self.retry = False
         self._top_seen = self._top_visible(dets, tracks, i)
         # its newest reads name this label (not a label weighed over reads of
         # a card that lay there before: a card put on another can continue
@@ -283,12 +287,17 @@ class PileMemory:
         referee, never), and the newest reads all name the label."""
         cfg = self.config
         top = self.pile[-1]
-        if (
-            self.last_reach <= top.t
-            or not self._reads_agree
-            or not self.twin_ok(c.label)
-        ):
+        if self.last_reach <= top.t or not self.twin_ok(c.label):
             return False
+        changed = self._changed(c, top, moved, resized, wh)
+        if changed and not self._reads_agree:
+            self.retry = True  # judge it again once the newest reads agree
+        return changed and self._reads_agree
+
+    def _changed(
+        self, c: PileCard, top: PileCard, moved: float, resized: float, wh: np.ndarray
+    ) -> bool:
+        cfg = self.config
         if c is top:
             card = self.geometry.card
             whole = card_scale(float(wh[0]), float(wh[1]), card) >= cfg.whole_min * (

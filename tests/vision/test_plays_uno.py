@@ -724,3 +724,17 @@ def test_the_top_card_cut_on_one_side_by_the_next_card_is_no_twin():
     table.frames(4, [], reaches=[Reach("C", PILE, 9000.0)])
     assert table.frames(6, [card("red-7", *PILE), card("blue-8", 324, 214, 61, 95)]) \
         == []
+
+
+def test_a_twin_misread_in_a_frame_is_judged_again_once_its_reads_agree():
+    state = turn_of("C", "red-7")
+    table = Table(game_state=lambda: state)
+    table.frames(6, [card("red-7", *PILE)])
+    table.frames(6, [card("red-7", *PILE), card("red-3", 331, 211, 60, 90)])
+    state.update(turn_of("B", "red-3"))
+    table.frames(4, [], reaches=[Reach("B", PILE, 9000.0)])
+    twin = [card("red-7", *PILE), card("red-3", 335, 212, 66, 94)]
+    events = table.frames(3, twin)
+    events += table.frames(1, [card("red-7", *PILE), card("red-8", 335, 212, 66, 94)])
+    events += table.frames(8, twin)
+    assert [e["cards"] for e in events] == [["red-3"]]
