@@ -72,7 +72,8 @@ def game_folder(seed: int, fps: int) -> Path:
 
 def referee_game(folder: Path, detector, config: PipelineConfig | None) -> dict:
     """Video (and sound track) -> refereed log; scored against the truth."""
-    lines = [json.loads(x) for x in (folder / "demo-table.jsonl").read_text().splitlines()]
+    text = (folder / "demo-table.jsonl").read_text()
+    lines = [json.loads(x) for x in text.splitlines()]
     header, truth = lines[0], lines[1:]
     table = LiveTable(header, out=open(os.devnull, "w"))
     seen: list[dict] = []

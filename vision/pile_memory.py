@@ -73,11 +73,8 @@ class PileMemory:
         #: the zone to put that card down now (set by the game's detector)
         self.twin_ok: Callable[[str], bool] = lambda label: False
         self._reads_agree = False
-        #: the last card judged may be a twin whose reads do not agree yet:
-        #: judge it again in a later frame
-        self.retry = False
-        # the top card is in view in the frame being judged (``_top_visible``),
-        # or no box of its label lies where it lay (``_top_hidden``)
+        self.retry = False  # a twin whose reads do not agree yet: judge it again
+        # the top card in view (``_top_visible``), or covered (``_top_hidden``)
         self._top_seen = False
         self._top_gone = False
 
@@ -117,10 +114,9 @@ class PileMemory:
         xy, wh = dets.data["table_xy"][i], dets.data["table_wh"][i]
         self.retry = False
         self._top_seen = self._top_visible(dets, tracks, i)
-        # its newest reads name this label (not a label weighed over reads of
-        # a card that lay there before: a card put on another can continue
-        # the other's track)
-        recent = list(track.history)[-max(self.config.settle_frames, 1):]
+        # its newest reads name this label (a card put on another can
+        # continue the other's track, and its reads)
+        recent = list(track.history)[-max(self.config.settle_frames, 1) :]
         self._reads_agree = bool(recent) and all(r.label == label for r in recent)
         self._top_gone = self._top_hidden(dets, i)
         if self._same_card(tid, label, track, xy, wh):
@@ -144,12 +140,10 @@ class PileMemory:
     ) -> bool:
         """The zone took this card from this very track, and the track has been
         seen in every frame since, untouched, unmoved and uncovered
-        (``Track.disturbed``): the same card, however its box jitters while a
-        hand passes near (a detector's box shifts by up to 8 mm, and comes
-        back when the hand has gone). Unless it is the top card and, after an
-        arm reached into the zone, it now lies still elsewhere or turned
-        (:meth:`_top_changed`): a twin put on it took over its track in one
-        frame (the copy hidden under it at once)."""
+        (``Track.disturbed``): the same card, however its box jitters (up to
+        8 mm while a hand passes near). Unless it is the top card and, after
+        an arm reached in, lies still elsewhere or turned (:meth:`_top_changed`):
+        a twin put on it took over its track in one frame."""
         for c in self.pile:
             if c.track != tid or c.label != label or track.disturbed > c.t:
                 continue
@@ -294,9 +288,8 @@ class PileMemory:
             self.retry = True  # judge it again once the newest reads agree
         return changed and self._reads_agree
 
-    def _changed(
-        self, c: PileCard, top: PileCard, moved: float, resized: float, wh: np.ndarray
-    ) -> bool:
+    def _changed(self, c: PileCard, top: PileCard, moved: float, resized: float,
+                 wh: np.ndarray) -> bool:
         cfg = self.config
         if c is top:
             card = self.geometry.card

@@ -112,8 +112,9 @@ class UnoPlayDetector:
     def _twin_ok(self, t: float) -> Callable[[str], bool]:
         """Whether the referee expects the arm last seen on the pile to put a
         card of this label down now: its seat is the one to move and the card
-        is legal, or the one after a player who drew (for :meth:`PileMemory._top_changed`: a twin put neatly on
-        its copy). Asked only when a card needs it."""
+        is legal, or the one after a player who drew (for a twin put neatly
+        on its copy, :meth:`PileMemory._top_changed`). Asked only when a card
+        needs it."""
         recent = self._discard_reach and (
             t - self._discard_reach[0] <= self.config.reach_memory_s
         )

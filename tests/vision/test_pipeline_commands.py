@@ -218,3 +218,36 @@ def test_calibrate_by_hand_and_its_errors(tmp_path, monkeypatch, capsys):
     cv2.imwrite(str(blank), cv2.imread(str(frame)) * 0)
     assert main(["calibrate", str(blank)]) == 1
     assert "corner markers not seen" in capsys.readouterr().err
+
+
+def test_demo_listens_to_the_sound_track_beside_the_video(
+    tmp_path, capsys, oracle_model, monkeypatch
+):
+    """A sound track beside the video goes through the listener (here a stand-in
+    that hears Aiko's and Chie's UNO calls at their times); its events join
+    the log in the table's order, and the comparison counts them."""
+    import sys
+    import types
+
+    from vision.demo import run as demo_run
+
+    track = tmp_path / "demo-table.wav"
+    track.write_bytes(b"")
+    monkeypatch.setattr(demo_run, "audio_beside", lambda video: track)
+    heard = []
+
+    def listen_into(append, get_state, device=None, file=None, clock=None, **kw):
+        assert file == str(track)
+        for who, t in (("Aiko", 26.85), ("Chie", 28.3)):
+            append({"type": "uno", "player": who, "t": t})
+            heard.append(who)
+        return types.SimpleNamespace(stop=lambda: None, _thread=None, _mic=None)
+
+    monkeypatch.setitem(
+        sys.modules, "voice.bridge", types.SimpleNamespace(listen_into=listen_into)
+    )
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert heard == ["Aiko", "Chie"] and f"the audio track {track}" in out
+    assert "uno     truth   4  refereed   2  right   2" in out
+    assert "voice 2" in out and "official.uno-call" in out

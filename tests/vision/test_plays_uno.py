@@ -691,7 +691,8 @@ def test_an_untouched_top_card_read_again_without_a_reach_is_no_play():
     table.frames(6, [card("red-7", *PILE)])
     table.frames(6, [card("red-7", *PILE), card("red-3", 331, 211, 60, 90)])
     table.frames(3, [card("red-7", *PILE)])  # missed for a few frames
-    assert table.frames(6, [card("red-7", *PILE), card("red-3", 335, 212, 66, 94)]) == []
+    rows = [card("red-7", *PILE), card("red-3", 335, 212, 66, 94)]
+    assert table.frames(6, rows) == []
 
 
 def test_a_twin_that_continues_its_copys_track_is_a_play():
