@@ -8,7 +8,8 @@ scoring scan on when the referee asks for the losers' hands.
 Camera events are completed first (:func:`vision.handsfree.complete`): the
 player from the arm that reached, a ``pass`` inferred for a player who drew
 when the next seat acts, a wild's colour inferred from the next play. An
-inferred event's printed ruling ends with ``[inferred: why]``; an event the
+inferred event's printed ruling ends with ``[inferred: why]`` unless the
+referee's text says it already; an event the
 evidence cannot settle carries a ``question``, printed as ``[ask]`` and kept
 in :attr:`LiveTable.questions` (line, question).
 """
@@ -105,9 +106,11 @@ class LiveTable:
             self.log.write(dump_event(event) + "\n")
             self.log.flush()
         line = len(self.referee.events)
-        why = f" [inferred: {event['inferred']}]" if event.get("inferred") else ""
+        inferred = str(event.get("inferred") or "")
         for r in rulings:
             src = event.get("source", "")
+            # the referee may say it itself; else the printed line says it
+            why = f" [inferred: {inferred}]" if inferred not in r.text else ""
             print(
                 f"[{line:>3}] {float(event.get('t', 0)):6.1f}s {src:<6} "
                 f"{r.ruling:<9} "

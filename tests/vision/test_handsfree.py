@@ -69,7 +69,7 @@ def test_a_pass_is_inferred_when_the_next_seat_plays_after_a_draw():
     assert kinds[-2:] == [("pass", "A"), ("play", "B")]
     passed = live.referee.events[-2]
     assert passed["inferred"] == "A drew and the next seat, B, played"
-    assert any("[inferred: A drew and the next seat, B, played]" in x
+    assert any("inferred: A drew and the next seat, B, played" in x
                for x in lines(live))
     assert live.state()["turn"] == "C"
 
