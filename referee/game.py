@@ -51,6 +51,9 @@ class Game:
     aliases: ClassVar[tuple[str, ...]] = ()
     #: event type -> name of the method that handles it.
     handlers: ClassVar[dict[str, str]] = {}
+    #: event types whose missing ``player`` is taken from the turn: their
+    #: rulings then carry ``implied: true`` (:meth:`annotate`).
+    implied_types: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, header: Header):
         self.header = header
@@ -96,7 +99,81 @@ class Game:
         refused = self.refusal(event)
         if refused is not None:
             return [refused]
-        return getattr(self, method)(event)
+        data = event.data
+        if not ("inferred" in data or "question" in data or "player_from" in data
+                or ("player" not in data and event.type in self.implied_types)):
+            return getattr(self, method)(event)  # the usual event (replay speed)
+        asked = self.open_question(event) if "question" in data else False
+        return self.annotate(event, getattr(self, method)(event), asked)
+
+    # -- what the table log says about its evidence ----------------------------
+    def open_question(self, event: Event) -> bool:
+        """Whether the ``question`` an event carries is still open before it
+        is applied, even if the event is ruled legal (uno: a wild's colour that
+        nobody named). A question on an event the game refuses is asked anyway."""
+        return False
+
+    def annotate(self, event: Event, rulings: list[Ruling],
+                 asked: bool = False) -> list[Ruling]:
+        """The rulings of an event that says where it came from.
+
+        - ``player`` missing, or ``"player_from": "turn"``, on an event type of
+          :attr:`implied_types`: each ruling gets ``implied: true`` (the text
+          says so once a round, the game's own business).
+        - ``"inferred": "<why>"`` (an event the camera inferred): each ruling
+          gets ``inferred``; the last, the event's own, ends ``(inferred: why)``.
+        - ``"question": "<what to ask>"`` (evidence that cannot decide): see
+          :meth:`ask`.
+        """
+        data = event.data
+        out = rulings
+        if event.type in self.implied_types and (
+                "player" not in data or data.get("player_from") == "turn"):
+            out = [r.with_extra(implied=True) for r in out]
+        why = data.get("inferred")
+        if why and out:
+            out = [r.with_extra(inferred=why) for r in out]
+            clause = f" (inferred: {why})" if isinstance(why, str) else " (inferred)"
+            last = out[-1]
+            text = last.text
+            text = (text[:-1] + clause + "." if text.endswith(".")
+                    else text + clause)
+            out[-1] = last.with_text(text)
+        question = data.get("question")
+        if isinstance(question, str) and question.strip():
+            out = self.ask(event, out, question.strip(), asked)
+        return out
+
+    def ask(self, event: Event, rulings: list[Ruling], question: str,
+            open_before: bool) -> list[Ruling]:
+        """An event whose evidence is in doubt: ask instead of refusing.
+
+        Refused as logged (``illegal`` and nothing of it went through), the
+        refusal becomes one ``pending`` ruling ``<prefix>.question`` whose text
+        is the question; it keeps the refusal in ``refused`` (what stands if
+        the table answers that the event happened as logged), and the state is
+        as after the refusal: the event is held, it changes nothing. Ruled
+        legal, the question is moot (a missed event was inserted before it),
+        unless :meth:`open_question` said it was open: then a ``pending``
+        question follows the event's rulings.
+        """
+        illegal = [r for r in rulings if r.ruling == "illegal"]
+        if illegal and not any(r.ruling == "ok" for r in rulings):
+            first = illegal[0]
+            asked = self.ruling(event.index, "pending", "question", question,
+                                question=question,
+                                refused={"rule": first.rule, "text": first.text})
+            out: list[Ruling] = []
+            for r in rulings:
+                if r.ruling != "illegal":
+                    out.append(r)
+                elif r is first:
+                    out.append(asked)
+            return out
+        if open_before:
+            return rulings + [self.ruling(event.index, "pending", "question", question,
+                                          question=question)]
+        return rulings
 
     def unknown_event(self, event: Event) -> Ruling:
         """The ruling on an event type this game does not know: it is ignored."""

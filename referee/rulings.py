@@ -18,6 +18,11 @@ _encode = json.JSONEncoder(ensure_ascii=False).encode
 _quote = json.encoder.encode_basestring  # that encoder's string quoting
 
 
+def n_of(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 card``, ``3 cards``: a count and its noun agreeing, for ruling texts."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 @dataclass(frozen=True, init=False)
 class Ruling:
     """One ruling.
@@ -58,6 +63,18 @@ class Ruling:
             "event": event, "ruling": ruling, "rule": rule, "text": text,
             "player": player, "draw": draw, "scores": scores,
             "extra": {} if extra is None else extra})
+
+    def with_extra(self, **fields: Any) -> "Ruling":
+        """The same ruling with further fields (``implied``, ``inferred``)."""
+        d = self.__dict__
+        return Ruling(d["event"], d["ruling"], d["rule"], d["text"], d["player"],
+                      d["draw"], d["scores"], {**d["extra"], **fields})
+
+    def with_text(self, text: str) -> "Ruling":
+        """The same ruling saying ``text``."""
+        d = self.__dict__
+        return Ruling(d["event"], d["ruling"], d["rule"], text, d["player"],
+                      d["draw"], d["scores"], d["extra"])
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {

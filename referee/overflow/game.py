@@ -24,7 +24,7 @@ from typing import Any
 from ..cards import ACTIONS, COLORS, NUMBERS, Card
 from ..game import GameError, register
 from ..log import Event, Header
-from ..rulings import Ruling
+from ..rulings import Ruling, n_of
 from ..phased import PhasedGame, card_of, cards_of, count_of
 
 LIMIT_VALUES = ("reverse", "0", "1", "2", "3")
@@ -195,7 +195,7 @@ class Overflow(PhasedGame):
         self.hands[player] = 0
         self.pile += len(cards)  # shuffled into the bottom of the pile
         self.owed[player] += size
-        text = (f"{player} showed {size} cards of one colour{note}: +{points} points, "
+        text = (f"{player} showed {size} cards of one colour{note}: +{n_of(points, 'point')}, "
                 f"draw {size}, shuffle the shown cards under the pile, then insert.")
         return [self.ruling(event.index, "ok", "bonus", text, player=player, draw=size)]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from referee.cards import Card
 from referee.log import Event
-from referee.rulings import Ruling
+from referee.rulings import Ruling, n_of
 
 from .cards import ALL_HIT2, NAMES, deck_counts
 from .context import TgusTReferee
@@ -45,7 +45,7 @@ def discard(
                 ev.index,
                 "info",
                 "count",
-                f"{player} played {len(cards)} cards but the referee "
+                f"{player} played {n_of(len(cards), 'card')} but the referee "
                 f"counted {t.hands[player]}; the count is corrected.",
             )
         )

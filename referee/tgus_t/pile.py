@@ -12,7 +12,7 @@ from __future__ import annotations
 
 
 from referee.log import Event
-from referee.rulings import Ruling
+from referee.rulings import Ruling, n_of
 
 from .context import TgusTReferee
 
@@ -49,8 +49,8 @@ def take_from_pile(
                 ev.index,
                 "info",
                 "pile",
-                f"The referee counted only {t.pile} cards in the pile but {count} "
-                "were taken, so its count of the discards is lowered to match.",
+                f"The referee counted only {n_of(t.pile, 'card')} in the pile but "
+                f"{count} {'was' if count == 1 else 'were'} taken, so its count of the discards is lowered to match.",
             )
         )
         t.discards = max(0, t.discards - short)
@@ -75,7 +75,7 @@ def rebuild(
             "info",
             "reshuffle",
             f"Shuffle the {moved} discards under the top card into the pile, "
-            f"which now holds {t.pile} cards (rebuilt at {game.opts.rebuild_at} "
+            f"which now holds {n_of(t.pile, 'card')} (rebuilt at {game.opts.rebuild_at} "
             "cards or fewer).",
         )
     )

@@ -15,7 +15,7 @@ from typing import Any
 from referee.cards import COLORS, Card, parse_cards
 from referee.game import GameError
 from referee.log import Event
-from referee.rulings import Ruling
+from referee.rulings import Ruling, n_of
 
 from .cards import ALL_HIT2, GAMBLE_EFFECTS, HAND2, effect_of
 from .common import DECK_LABELS, answers, discard, names
@@ -266,7 +266,7 @@ def _effect(
         if left >= 2:
             t.hands[player] = 2
             t.pile += left - 2
-            what = f"puts {left - 2} cards under the pile and keeps 2"
+            what = f"puts {n_of(left - 2, 'card')} under the pile and keeps 2"
         else:
             what = game.owe(player, 2 - left)
         return (

@@ -16,7 +16,7 @@ from ..log import Event
 from ..rulings import Ruling
 from .calls import close_windows
 from .options import UnoOptions
-from .plays import card_name, wd4_offending_card
+from .plays import card_name, cards_n, wd4_offending_card
 from .state import Say, UnoState
 
 
@@ -58,10 +58,11 @@ def judge(s: UnoState, o: UnoOptions, ev: Event, p: int,
     victim, accused = s.challenger, s.players[p]
     note = ""
     if s.hand_counts[p] > rec.count_after >= 0:
-        note = (f" (the shown hand includes the {s.hand_counts[p] - rec.count_after} "
-                "card(s) drawn since the Wild Draw Four)")
+        note = (f" (the shown hand includes the "
+                f"{cards_n(s.hand_counts[p] - rec.count_after)} drawn since the Wild "
+                "Draw Four)")
     elif len(cards) != s.hand_counts[p]:
-        note = f" (the referee had counted {s.hand_counts[p]} cards)"
+        note = f" (the referee had counted {cards_n(s.hand_counts[p])})"
         s.hand_counts[p] = len(cards)
     s.secret_reveal[p] = cards
     s.reveal_viewer[p] = victim

@@ -29,7 +29,7 @@ class Draw(NamedTuple):
     player: int
     count: int
     cards: list[Card] | None
-    note: str  # " (no player was logged, so it is taken as B's)"
+    note: str  # " (player taken from the turn)", once a round (UnoState.implied_note)
 
 
 def read_draw(s: UnoState, ev: Event, say: Say) -> Draw | list[Ruling]:
@@ -53,8 +53,7 @@ def read_draw(s: UnoState, ev: Event, say: Say) -> Draw | list[Ruling]:
     p, implied = s.who(ev, default)
     if p is None:
         raise GameError("a draw needs a 'player' here: nobody owes cards")
-    note = (f" (no player was logged, so it is taken as {s.players[p]}'s)" if implied
-            else "")
+    note = s.implied_note(p, implied, "turn" if p == s.turn else "cards owed")
     return Draw(p, count, drawn_cards, note)
 
 
@@ -155,7 +154,8 @@ def refuse_rest(s: UnoState, index: int, d: Draw, left: int, say: Say) -> Ruling
     if p == s.turn and s.phase == "turn" and not s.pending:
         why = "may draw only one card"
     return say(index, "illegal", "draw",
-               f"{s.players[p]}{d.note} {why}, so {cards_n(left)} go back to the pile.",
+               f"{s.players[p]}{d.note} {why}, so {cards_n(left)} "
+               f"{'goes' if left == 1 else 'go'} back to the pile.",
                player=s.players[p])
 
 
@@ -182,7 +182,7 @@ def on_pass(s: UnoState, o: UnoOptions, ev: Event, say: Say) -> list[Ruling]:
                           f"{s.players[s.turn]}'s turn.")]
     if s.pending:
         return [say(ev.index, "illegal", "pass",
-                    f"{name} must first draw the {s.pending} cards owed{note}, so the "
+                    f"{name} must first draw the {cards_n(s.pending)} owed{note}, so the "
                     "pass is ignored.", player=name, draw=s.pending)]
     return [say(ev.index, "illegal", "pass",
                 f"{name} must draw a card before passing{note}, so it is still "

@@ -48,6 +48,9 @@ class UnoGame(Game):
         "direction": "on_direction", "face-down": "on_face_down", "doubt": "on_doubt",
         "picture-leftover": "on_picture_leftover", "stop": "on_stop",
     }
+    #: events whose missing player is the turn's (their rulings: ``implied``).
+    implied_types: ClassVar[frozenset[str]] = frozenset(
+        {"play", "draw", "pass", "face-down"})
     #: the presets this class runs: name -> options.
     PRESETS: ClassVar[dict[str, Any]] = PRESETS
 
@@ -97,6 +100,13 @@ class UnoGame(Game):
                                f"The game is over, so this {event.type} event is "
                                "ignored.")
         return None
+
+    def open_question(self, event: Event) -> bool:
+        """A play's question stays open while the wild on top has no colour
+        (the camera could not tell which colour was named)."""
+        s = self.s
+        return (event.type == "play" and s.phase in ("turn", "drawn")
+                and s.top is not None and s.top.is_wild and s.color is None)
 
     def unknown_event(self, event: Event) -> Ruling:
         if self._too_few_players:

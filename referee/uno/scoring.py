@@ -19,7 +19,7 @@ from typing import Any
 from ..cards import Card, parse_cards
 from ..game import GameError
 from ..log import Event
-from ..rulings import Ruling
+from ..rulings import Ruling, n_of
 from .options import UnoOptions
 from .plays import cards_n, hand_points, off_deck, off_deck_text
 from .state import Say, UnoState
@@ -69,7 +69,7 @@ def show_hand(s: UnoState, index: int, p: int, cards: list[Card],
     again = " again" if p in s.revealed else ""
     s.revealed[p] = cards
     return say(index, "ok", "reveal", f"{name} shows{again} {cards_n(len(cards))} "
-               f"worth {hand_points(cards)} points{note}.")
+               f"worth {n_of(hand_points(cards), 'point')}{note}.")
 
 
 def idle_reveal(s: UnoState, index: int, p: int, cards: list[Card],
@@ -136,7 +136,7 @@ def close_round(s: UnoState, o: UnoOptions, index: int, say: Say) -> list[Ruling
     s.owed = [0] * s.n
     if o.scoring == "japan":
         done = s.rounds_won >= o.rounds
-        why = f"after {s.rounds_won} round(s)"
+        why = f"after {n_of(s.rounds_won, 'round')}"
     else:
         done = max(s.scores) >= o.target
         why = f"because a total reached {o.target}"
@@ -152,11 +152,11 @@ def end_game(s: UnoState, index: int, why: str, say: Say) -> Ruling:
     scores = dict(zip(s.players, s.scores))
     if len(top) == 1:
         s.winner = top[0]
-        head = f"{s.players[top[0]]} wins with {best} points"
+        head = f"{s.players[top[0]]} wins with {n_of(best, 'point')}"
     else:
         s.winner = None
-        head = (f"{' and '.join(s.players[p] for p in top)} tie for first with {best} "
-                "points")
+        head = (f"{' and '.join(s.players[p] for p in top)} tie for first with "
+                f"{n_of(best, 'point')}")
     return say(index, "game-end", "game-end", f"The game ends {why}: {head}.",
                scores=scores, ranking=[s.players[p] for p in ranking])
 

@@ -98,6 +98,7 @@ class UnoState:
     verdict: tuple[int, bool] | None = None  # last challenge: (accused, guilty)
     reveal_viewer: dict[int, int] = field(default_factory=dict)  # accused -> challenger
     start_sizes: list[int] | None = None  # per-player hands of the next deal (tgus)
+    implied_round: int = -1  # the round whose rulings said once "player taken from ..."
 
     def __post_init__(self) -> None:
         self.seats = {name: i for i, name in enumerate(self.players)}
@@ -137,6 +138,9 @@ class UnoState:
             key: str = "player") -> tuple[int | None, bool]:
         """The seat an event names under ``key``, or ``default`` (implied=True).
 
+        A camera event whose arm could not be attributed says
+        ``"player_from": "turn"``: its player is implied too, named or not.
+
         Raises:
             GameError: the name is not one of the players.
         """
@@ -147,15 +151,18 @@ class UnoState:
         if seat is None:
             raise GameError(f"{key} {name!r} is not one of the players "
                             f"({', '.join(self.players)})")
-        return seat, False
+        return seat, key == "player" and ev.data.get("player_from") == "turn"
 
-    def implied_note(self, player: int, implied: bool) -> str:
-        """`` (no player was logged, so it is taken as B's, whose turn it is)``."""
-        if not implied:
+    def implied_note(self, player: int, implied: bool, whose: str = "turn") -> str:
+        """`` (player taken from the turn)``, said once a round; then ``""``.
+
+        The ruling carries ``implied: true`` every time (the game adds it), so
+        the fact is said once and is still in the data of every line.
+        """
+        if not implied or self.implied_round == self.round:
             return ""
-        return (
-            f" (no player was logged, so it is taken as {self.players[player]}'s, "
-            "whose turn it is)")
+        self.implied_round = self.round
+        return f" (player taken from the {whose})"
 
     # -- round set-up --------------------------------------------------------------
     def deal(self) -> None:

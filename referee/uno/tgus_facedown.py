@@ -15,7 +15,7 @@ from ..log import Event
 from ..rulings import Ruling
 from .calls import close_windows
 from .house import doubter, face_down_player
-from .plays import card_name, hand_points, off_deck, off_deck_text
+from .plays import card_name, cards_n, hand_points, off_deck, off_deck_text
 from .state import Say, UnoState
 from .tgus import FaceDown, doubt_loser
 from .tgus_presets import TgusOptions
@@ -38,7 +38,7 @@ def face_down_problem(s: UnoState, o: TgusOptions, tg: TgusTrack, p: int) -> str
         who = f"{s.players[s.turn]}'s" if s.phase in ("turn", "drawn") else "nobody's"
         return f"It is {who} turn, so {name} takes the face-down card back"
     if s.pending:
-        return (f"{name} owes {s.pending} cards, which a face-down play cannot dodge "
+        return (f"{name} owes {cards_n(s.pending)}, which a face-down play cannot dodge "
                 f"(interpreted), so {name} takes the card back")
     if s.hand_counts[p] <= 1:
         return (f"A face-down play may never be used to go out, so {name} takes the "

@@ -20,7 +20,7 @@ from ..rulings import Ruling
 from . import tgus_facedown as fd
 from . import tgus_rules as tr
 from .game import UnoGame
-from .plays import card_name, cards_name, cards_of
+from .plays import card_name, cards_n, cards_name, cards_of
 from .scoring import end_game
 from .tgus import Ranking, shuffle_hands_counts
 from .tgus_presets import TGUS_PRESETS, TgusOptions, preset_source, preset_summary
@@ -81,7 +81,7 @@ class TgusGame(UnoGame):
             if o.after_failed_challenge == "draw":
                 return out + [say(
                     ev.index, "illegal", "wd4-challenge", f"{name} lost the challenge "
-                    f"and must draw the {s.pending} cards, which may not be passed on, "
+                    f"and must draw the {cards_n(s.pending)}, which may not be passed on, "
                     f"so {name} takes the card back.", player=name, draw=s.pending)]
             if o.after_failed_challenge == "stack":
                 return out + self._stack_after_failed_challenge(ev, p)

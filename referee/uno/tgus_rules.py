@@ -17,7 +17,7 @@ from ..game import GameError
 from ..log import Event, Header
 from ..rulings import Ruling
 from .house import direction_of, reporter
-from .plays import card_name, cards_name, hand_points
+from .plays import card_name, cards_n, cards_name, hand_points
 from .state import Say, UnoState
 from .tgus import (Ranking, effective_value, finishes_on_number, next_hand_sizes,
                    ordinal, picture_only)
@@ -121,8 +121,8 @@ def all_mighty_problem(s: UnoState, o: TgusOptions, tg: TgusTrack, ev: Event,
     except ValueError as exc:
         return f"{str(exc)[0].upper()}{str(exc)[1:]}"
     if s.pending and (s.pending_kind, value) not in o.stack_table():
-        return (f"A white wild acting as {value} cannot answer the {s.pending} cards "
-                "owed")
+        return (f"A white wild acting as {value} cannot answer the "
+                f"{cards_n(s.pending)} owed")
     tg.as_value = value
     return None
 
@@ -214,7 +214,7 @@ def rank_out(s: UnoState, tg: TgusTrack, index: int, p: int, text: str, tail: st
     if s.pending:
         s.owed[last] += s.pending
     s.pending, s.pending_kind = 0, None
-    owes = f" draws the {s.owed[last]} cards owed and" if s.owed[last] else ""
+    owes = f" draws the {cards_n(s.owed[last])} owed and" if s.owed[last] else ""
     return [say(index, "pending", "ranking", f"{head} and only {names[last]} is left, "
                 f"so round {s.round} is over: {names[last]}{owes} shows their hand "
                 f"(reveal) for scoring{tail}.", player=names[last],

@@ -76,7 +76,6 @@ def check_play(s: UnoState, o: UnoOptions, ev: Event,
         return [say(ev.index, "illegal", "wd4-challenge",
                     "The challenge must be settled first (the accused shows their "
                     f"hand), so {name} takes {what()} back.", player=name)], None
-    note = s.implied_note(p, implied)
     out: list[Ruling] = []
     jump = False
     if p != s.turn:
@@ -127,7 +126,7 @@ def check_play(s: UnoState, o: UnoOptions, ev: Event,
         rule = ("stacking" if o.stacking else RULE_OF.get(s.pending_kind or "", "draw2")
                 ) if s.pending else "match"
         if s.pending:
-            problem = f"{name} owes {s.pending} cards and must draw them first"
+            problem = f"{name} owes {cards_n(s.pending)} and must draw them first"
             if s.pending_kind == "wild-draw4" and s.wd4 and s.wd4.challengeable:
                 problem += " (or challenge)"
         return out + [say(ev.index, "illegal", rule,
@@ -150,7 +149,7 @@ def check_play(s: UnoState, o: UnoOptions, ev: Event,
                            f"UNO, so only the {card_name(cards[0])} counts and the "
                            "rest go back to the hand.", player=name))
             cards = cards[:1]
-    return out, (p, cards, color, note, jump)
+    return out, (p, cards, color, s.implied_note(p, implied), jump)
 
 
 def put_down(s: UnoState, index: int, p: int, cards: list[Card],

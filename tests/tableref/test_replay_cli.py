@@ -34,7 +34,7 @@ def test_replay_writes_rulings_and_state(tmp_path, capsys):
     rulings = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert [r["event"] for r in rulings] == [1, 2, 3, 4]
     assert rulings[2]["rule"] == "log.malformed"
-    assert "no player was logged" in rulings[1]["text"]
+    assert "player taken from the turn" in rulings[1]["text"]
     final = json.loads(state.read_text())
     for key in ("turn", "direction", "top", "color", "pending_draw", "hand_counts",
                 "scores"):

@@ -39,7 +39,7 @@ def test_a_play_belongs_to_the_arm_that_reached_not_to_the_turn():
                                                   reach_from="B"))
     play = live.referee.events[-1]
     assert play["player"] == "B" and play["player_from"] == "reach"
-    assert live.referee.rulings[-1].rule == "official.turn"
+    assert live.referee.rulings[-1].extra["refused"]["rule"] == "official.turn"
     assert live.state()["turn"] == "A" and live.state()["hand_counts"]["A"] == 5
     assert live.questions and "B play while it was A's turn" in live.questions[0][1]
 
@@ -48,7 +48,7 @@ def test_an_unattributed_play_says_so_and_falls_back_to_the_turn():
     live = table(cam("start", 1, card="red-7"), cam("play", 2, cards=["red-3"]))
     play = live.referee.events[-1]
     assert "player" not in play and play["player_from"] == "turn"
-    assert "whose turn it is" in live.referee.rulings[-1].text
+    assert "player taken from the turn" in live.referee.rulings[-1].text
 
 
 def test_a_jump_in_is_no_question_where_the_option_allows_it():

@@ -140,7 +140,7 @@ def test_watch_can_name_the_player_who_reached(tmp_path, capsys, oracle_model):
         e["player"] for e in truth if e["type"] == "play"
     ]
     # with the players named, a draw without a spoken pass is still ruled right
-    assert "passes after drawing; it is Aiko's turn. [inferred:" in (
+    assert "passes after drawing; it is Aiko's turn (inferred:" in (
         capsys.readouterr().out
     )
 

@@ -106,8 +106,8 @@ def test_out_of_turn_is_illegal_and_turn_unchanged():
 def test_play_without_player_is_the_current_players_and_says_so():
     res = run([start("red-5"), play(None, "red-9")])
     r = res.one(2)
-    assert r["ruling"] == "ok" and "no player was logged" in r["text"]
-    assert "A" in r["text"]
+    assert r["ruling"] == "ok" and "player taken from the turn" in r["text"]
+    assert r["implied"] is True and "A" in r["text"]
     assert res.state["hand_counts"]["A"] == 6 and res.state["turn"] == "B"
 
 
@@ -202,7 +202,8 @@ def test_next_player_plays_after_a_draw_without_pass():
 def test_player_less_draw_is_the_current_players():
     res = run([start("red-5"), draw(None)])
     assert res.state["hand_counts"]["A"] == 8
-    assert "no player was logged" in res.one(2)["text"]
+    assert "player taken from the turn" in res.one(2)["text"]
+    assert res.one(2)["implied"] is True
 
 
 # -- Skip, Reverse, Draw Two ----------------------------------------------------------
