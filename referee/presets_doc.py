@@ -32,23 +32,46 @@ def _first_line(doc: str | None) -> str:
 
 
 def overview() -> str:
-    """Every game with its presets, then the option names of each game."""
+    """Every game once, with all its presets, then the option names.
+
+    A game run by several classes (``uno``: :class:`~referee.uno.UnoGame`,
+    ``TgusGame``, ``TgusTGame``) is listed once: each class's presets, each
+    with its one-line summary or else the class's, then that class's options.
+    """
     lines = ["Games and their rule presets (tableref rules NAME shows one):", ""]
+    by_name: dict[str, list[type]] = {}
     for cls in games():
-        lines.append(f"{cls.name}: {_first_line(cls.__doc__)}")
-        presets = cls.presets()
-        summary = getattr(cls, "preset_summary", None)  # one line per preset, if any
-        for preset in presets:
-            line = summary(preset) if summary is not None else ""
-            lines.append(f"  {preset}" + (f": {line}" if line else ""))
-        sample = next((v for v in presets.values() if is_dataclass(v)), None)
-        rows = _fields(sample)
-        if rows:
-            lines.append("  options (header \"options\" may override them by name):")
-            width = max(len(r[0]) for r in rows)
-            lines += [f"    {name.ljust(width)}  {help_}" for name, _, help_, _ in rows]
+        by_name.setdefault(cls.name, []).append(cls)
+    for name, classes in by_name.items():
+        if len(classes) == 1:
+            lines.append(f"{name}: {_first_line(classes[0].__doc__)}")
+        else:
+            every = [p for cls in classes for p in cls.presets()]
+            lines.append(f"{name}: presets {', '.join(every)}")
+        for cls in classes:
+            lines += _presets(cls, alone=len(classes) == 1)
         lines.append("")
     return "\n".join(lines).rstrip()
+
+
+def _presets(cls: type, alone: bool) -> list[str]:
+    """One class's presets and option names for :func:`overview`."""
+    lines = []
+    presets = cls.presets()
+    summary = getattr(cls, "preset_summary", None)  # one line per preset, if any
+    for preset in presets:
+        line = summary(preset) if summary is not None else ""
+        if not line and not alone:
+            line = _first_line(cls.__doc__)
+        lines.append(f"  {preset}" + (f": {line}" if line else ""))
+    sample = next((v for v in presets.values() if is_dataclass(v)), None)
+    rows = _fields(sample)
+    if rows:
+        of = "" if alone else f" of {', '.join(presets)}"
+        lines.append(f"  options{of} (header \"options\" may override them by name):")
+        width = max(len(r[0]) for r in rows)
+        lines += [f"    {name.ljust(width)}  {help_}" for name, _, help_, _ in rows]
+    return lines
 
 
 def describe(name: str) -> str:
