@@ -25,7 +25,7 @@ from .cards import COLORS, Card
 from .game import GameError, register
 from .log import Event, Header
 from .phased import PhasedGame, card_of, cards_of
-from .rulings import Ruling
+from .rulings import Ruling, n_of
 
 HAND = 9
 TRICKS = 12
@@ -232,8 +232,8 @@ class Junocos(PhasedGame):
             self.revokes.append({"trick": item[0], "player": player,
                                  "color": card.color, "shown_by": card.label})
             text = (f"{player} did not follow {card.color} in trick {item[0]} although "
-                    f"{card} was in hand: revoke, -{self.options.revoke_penalty} "
-                    "points.")
+                    f"{card} was in hand: revoke, "
+                    f"-{n_of(self.options.revoke_penalty, 'point')}.")
             out.append(self.ruling(event.index, "penalty", "revoke", text,
                                    player=player, trick=item[0]))
         return out

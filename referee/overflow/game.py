@@ -195,8 +195,9 @@ class Overflow(PhasedGame):
         self.hands[player] = 0
         self.pile += len(cards)  # shuffled into the bottom of the pile
         self.owed[player] += size
-        text = (f"{player} showed {size} cards of one colour{note}: +{n_of(points, 'point')}, "
-                f"draw {size}, shuffle the shown cards under the pile, then insert.")
+        text = (f"{player} showed {size} cards of one colour{note}: "
+                f"+{n_of(points, 'point')}, draw {size}, shuffle the shown cards under "
+                "the pile, then insert.")
         return [self.ruling(event.index, "ok", "bonus", text, player=player, draw=size)]
 
     def on_insert(self, event: Event) -> list[Ruling]:

@@ -50,7 +50,8 @@ def take_from_pile(
                 "info",
                 "pile",
                 f"The referee counted only {n_of(t.pile, 'card')} in the pile but "
-                f"{count} {'was' if count == 1 else 'were'} taken, so its count of the discards is lowered to match.",
+                f"{count} {'was' if count == 1 else 'were'} taken, so its count of "
+                "the discards is lowered to match.",
             )
         )
         t.discards = max(0, t.discards - short)
@@ -74,9 +75,9 @@ def rebuild(
             ev.index,
             "info",
             "reshuffle",
-            f"Shuffle the {moved} discards under the top card into the pile, "
-            f"which now holds {n_of(t.pile, 'card')} (rebuilt at {game.opts.rebuild_at} "
-            "cards or fewer).",
+            f"Shuffle the {n_of(moved, 'discard')} under the top card into the "
+            f"pile, which now holds {n_of(t.pile, 'card')} (rebuilt at "
+            f"{game.opts.rebuild_at} cards or fewer).",
         )
     )
     supply_stock(game, ev, out)

@@ -182,8 +182,8 @@ def on_pass(s: UnoState, o: UnoOptions, ev: Event, say: Say) -> list[Ruling]:
                           f"{s.players[s.turn]}'s turn.")]
     if s.pending:
         return [say(ev.index, "illegal", "pass",
-                    f"{name} must first draw the {cards_n(s.pending)} owed{note}, so the "
-                    "pass is ignored.", player=name, draw=s.pending)]
+                    f"{name} must first draw the {cards_n(s.pending)} owed{note}, so "
+                    "the pass is ignored.", player=name, draw=s.pending)]
     return [say(ev.index, "illegal", "pass",
                 f"{name} must draw a card before passing{note}, so it is still "
                 f"{name}'s turn.", player=name)]

@@ -38,8 +38,8 @@ def face_down_problem(s: UnoState, o: TgusOptions, tg: TgusTrack, p: int) -> str
         who = f"{s.players[s.turn]}'s" if s.phase in ("turn", "drawn") else "nobody's"
         return f"It is {who} turn, so {name} takes the face-down card back"
     if s.pending:
-        return (f"{name} owes {cards_n(s.pending)}, which a face-down play cannot dodge "
-                f"(interpreted), so {name} takes the card back")
+        return (f"{name} owes {cards_n(s.pending)}, which a face-down play cannot "
+                f"dodge (interpreted), so {name} takes the card back")
     if s.hand_counts[p] <= 1:
         return (f"A face-down play may never be used to go out, so {name} takes the "
                 "card back")

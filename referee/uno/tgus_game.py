@@ -81,8 +81,8 @@ class TgusGame(UnoGame):
             if o.after_failed_challenge == "draw":
                 return out + [say(
                     ev.index, "illegal", "wd4-challenge", f"{name} lost the challenge "
-                    f"and must draw the {cards_n(s.pending)}, which may not be passed on, "
-                    f"so {name} takes the card back.", player=name, draw=s.pending)]
+                    f"and must draw the {cards_n(s.pending)}, which may not be passed "
+                    f"on, so {name} takes the card back.", player=name, draw=s.pending)]
             if o.after_failed_challenge == "stack":
                 return out + self._stack_after_failed_challenge(ev, p)
         tg.play_cards, tg.play_called = cards, bool(s.called[p]) if cards else False
