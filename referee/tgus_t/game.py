@@ -53,6 +53,7 @@ class TgusTGame(Game):
             self.opts, _ = self.opts.with_overrides({"hand_size": header.hand_size})
         self.deck_size = self.opts.deck_size or DECK_SIZE
         self.t = Table(self.players)
+        self.implied_round = -1  # the round that said "player taken from the turn"
         self.wins = {p: 0 for p in self.players}
         self.winner: str | None = None
         self.dealer = header.dealer or self.players[-1]
@@ -64,13 +65,17 @@ class TgusTGame(Game):
 
     # -- helpers -------------------------------------------------------------------
     def who(self, ev: Event, notes: list[str]) -> str:
-        """The acting player: the event's, or the player on turn (said in ``notes``)."""
+        """The acting player: the event's, or the player on turn (said in ``notes``
+        once a round; the rulings carry ``implied: true``, :meth:`Game.annotate`)."""
         player = ev.get("player")
-        if player is None:
-            if self.t.turn is None:
+        if player is None or ev.get("player_from") == "turn":
+            if player is None and self.t.turn is None:
                 raise GameError(f"{ev.type} names no player and nobody is on turn")
-            notes.append(f"no player was named, so {self.t.turn} (on turn) is assumed")
-            return self.t.turn
+            if self.implied_round != self.t.round:
+                self.implied_round = self.t.round
+                notes.append("player taken from the turn")
+            if player is None:
+                return self.t.turn
         if player not in self.players:
             raise GameError(
                 f"{player!r} is not one of the players {list(self.players)}"
@@ -90,6 +95,8 @@ class TgusTGame(Game):
     # -- events ---------------------------------------------------------------------
     #: event type -> handler (see docs/events-tgus-t.md); ``call`` is ``uno``'s
     #: other name and ``leftover`` is ``picture-leftover``'s.
+    #: events whose missing player is the turn's (their rulings: ``implied``)
+    implied_types = frozenset({"play", "draw", "pass"})
     handlers = {
         **Game.handlers,
         "start": "on_start",

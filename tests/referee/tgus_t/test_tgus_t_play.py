@@ -23,8 +23,18 @@ def test_play_out_of_turn_is_illegal_and_changes_nothing():
 
 def test_play_without_player_is_the_player_on_turn_and_says_so():
     state, by = run("tgus-t1", [{"type": "play", "cards": ["red-7"]}])
-    assert by[2][0].ruling == "ok" and "assumed" in by[2][0].text
+    assert by[2][0].ruling == "ok" and "player taken from the turn" in by[2][0].text
+    assert by[2][0].extra["implied"] is True
     assert state["hand_counts"]["A"] == 6 and state["turn"] == "B"
+
+
+def test_a_player_taken_from_the_turn_is_said_once_a_round():
+    _, by = run("tgus-t1", [{"type": "play", "cards": ["red-7"]},
+                            {"type": "play", "cards": ["red-8"]},
+                            {"type": "play", "cards": ["red-9"], "player": "C",
+                             "player_from": "turn"}])
+    assert "taken from the turn" not in by[3][0].text + by[4][0].text
+    assert by[3][0].extra["implied"] is True and by[4][0].extra["implied"] is True
 
 
 def test_pass_needs_a_draw_first():
