@@ -38,7 +38,7 @@ def close_windows(s: UnoState, o: UnoOptions, index: int, actor: int, played: bo
 
     Called on a play (``played``) and, under ``catch_window='next-acts'``, on
     the current player's draw, pass or challenge. With ``referee_catches`` the
-    referee applies ``uno_penalty`` itself (rule ``uno-call``).
+    referee applies ``uno_penalty`` itself (rule ``uno-missed``).
     """
     if not s.catchable or (not played and o.catch_window != "next-acts"):
         return []
@@ -52,7 +52,7 @@ def close_windows(s: UnoState, o: UnoOptions, index: int, actor: int, played: bo
         if o.referee_catches and o.uno_penalty:
             s.owed[p] += o.uno_penalty
             out.append(say(
-                index, "penalty", "uno-call", f"{names[p]} went down to one card "
+                index, "penalty", "uno-missed", f"{names[p]} went down to one card "
                 f"without calling UNO and nobody caught it before {names[actor]} "
                 f"{act}, so the referee catches it: {names[p]} draws "
                 f"{o.uno_penalty}.", player=names[p], draw=o.uno_penalty))
@@ -108,35 +108,35 @@ def on_catch(s: UnoState, o: UnoOptions, ev: Event, say: Say) -> list[Ruling]:
     target, _ = s.who(ev, default, key="target")
     by = s.players[catcher] if catcher is not None else "someone"
     if target is None:
-        return [say(ev.index, "info", "uno-call",
+        return [say(ev.index, "info", "uno-missed",
                     f"{by} pointed out a missing UNO call, but no target was logged "
                     "and nobody can be caught now.")]
     name = s.players[target]
     if target == catcher:
-        return [say(ev.index, "info", "uno-call",
+        return [say(ev.index, "info", "uno-missed",
                     f"{name} cannot catch themselves, so nothing happens.")]
     if target in s.catchable and s.hand_counts[target] == 1:
         del s.catchable[target]
         if not o.uno_penalty:
-            return [say(ev.index, "info", "uno-call",
+            return [say(ev.index, "info", "uno-missed",
                         f"{name} was caught without an UNO call by {by}, but this "
                         "table's penalty is 0 cards.")]
         s.owed[target] += o.uno_penalty
         before = (f" before {s.players[s.turn]} played"
                   if s.phase in ("turn", "drawn") and s.turn != target else "")
-        return [say(ev.index, "penalty", "uno-call",
+        return [say(ev.index, "penalty", "uno-missed",
                     f"{name} went down to one card without calling UNO and was caught "
                     f"by {by}{before}: {name} draws {o.uno_penalty}.", player=name,
                     draw=o.uno_penalty)]
     if s.hand_counts[target] != 1 or s.phase not in _IN_PLAY:
         why = (f"{name} holds {s.hand_counts[target]} cards" if s.phase != "scoring"
                else "the round is already won")
-        return [say(ev.index, "info", "uno-call",
+        return [say(ev.index, "info", "uno-missed",
                     f"{by}'s catch has no effect: {why}.")]
     if s.called[target]:
-        return [say(ev.index, "info", "uno-call",
+        return [say(ev.index, "info", "uno-missed",
                     f"{name} did call UNO, so {by}'s catch has no effect.")]
-    return [say(ev.index, "info", "uno-call",
+    return [say(ev.index, "info", "uno-missed",
                 f"Too late: {name}'s missing UNO call could only be caught until the "
                 "next player had played, so there is no penalty.")]
 

@@ -103,7 +103,7 @@ class UnoOptions:
         "entries (values draw2, wild-draw4, skip, reverse)", "001 ローカルルール 6")
     uno_penalty: int = option_field(
         2, "cards drawn for a caught missing UNO call (local rule: up to 6)",
-        "spec; 001 公式 7 / ローカルルール 7", minimum=0, rule="uno-call")
+        "spec; 001 公式 7 / ローカルルール 7", minimum=0, rule="uno-missed")
     catch_window: str = option_field(
         "next-plays", "when a missing UNO call can no longer be caught: 'next-plays' "
         "(once another player has played a card, 001) or 'next-acts' (once the next "

@@ -220,7 +220,7 @@ class TgusGame(UnoGame):
 
     def on_catch(self, ev: Event) -> list[Ruling]:
         if not self.options.uno_catch:
-            return [self.ruling(ev.index, "info", "uno-call",
+            return [self.ruling(ev.index, "info", "uno-missed",
                                 "This preset does not use the catch for a missing UNO "
                                 "call, so nothing happens.")]
         return super().on_catch(ev)

@@ -81,7 +81,7 @@ def test_demo_log_shows_off_the_rules(capsys):
     rules = {(r.rule, r.ruling) for r in result.rulings}
     for need in [("official.wd4-challenge", "pending"),
                  ("official.wd4-challenge", "penalty"),
-                 ("official.uno-call", "ok"), ("official.uno-call", "penalty"),
+                 ("official.uno-call", "ok"), ("official.uno-missed", "penalty"),
                  ("official.draw2", "pending"), ("official.skip", "ok"),
                  ("official.reverse", "ok"), ("official.scoring", "round-end"),
                  ("official.game-end", "game-end")]:

@@ -209,10 +209,10 @@ def test_card_names(label, lang, name):
 
 
 def test_headline_from_the_rulings_data():
-    ruling = {"ruling": "penalty", "rule": "official.uno-call", "player": "A"}
+    ruling = {"ruling": "penalty", "rule": "official.uno-missed", "player": "A"}
     ruling["draw"] = 2
-    assert headline(ruling, "ja") == "ペナルティ · ウノ宣言 · Aが2枚引く"
-    assert headline(ruling, "en") == "Penalty · UNO call · A draws 2"
+    assert headline(ruling, "ja") == "ペナルティ · ウノ忘れ · Aが2枚引く"
+    assert headline(ruling, "en") == "Penalty · UNO not called · A draws 2"
     assert headline({"ruling": "ok", "rule": "x.new-rule"}, "en") == "OK"
 
 

@@ -134,7 +134,7 @@ def test_catch_is_not_used_by_default():
         hand_size=2,
     )
     ruling = res.one(4)
-    assert ruling["ruling"] == "info" and ruling["rule"] == "tgus-1.uno-call"
+    assert ruling["ruling"] == "info" and ruling["rule"] == "tgus-1.uno-missed"
     assert res.state["owed"] == {}
 
 

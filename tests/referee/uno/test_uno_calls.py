@@ -140,7 +140,7 @@ def test_missing_call_caught_inside_the_window():
         hand_size=3)
     assert res.state["hand_counts"]["A"] == 3
     r = res.one(7)
-    assert r["ruling"] == "penalty" and r["rule"] == "official.uno-call"
+    assert r["ruling"] == "penalty" and r["rule"] == "official.uno-missed"
     assert r["player"] == "A" and r["draw"] == 2
     assert "caught by C before B played" in r["text"]
     assert res.kinds(8) == ["ok"]
@@ -176,7 +176,7 @@ def test_next_plays_window_stays_open_while_the_next_player_draws():
 def test_referee_catches_when_the_window_closes():
     res = run(two_left() + [play("A", "red-6"), play("B", "red-7"), draw("A", 2)],
               hand_size=3, options={"referee_catches": True})
-    r = res.one(7, "official.uno-call")
+    r = res.one(7, "official.uno-missed")
     assert r["ruling"] == "penalty" and r["player"] == "A" and r["draw"] == 2
     assert "referee" in r["text"]
     assert res.state["hand_counts"]["A"] == 3

@@ -60,7 +60,7 @@ def test_random_playouts_keep_every_invariant(combo):
     if opts.get("jump_in"):
         assert seen["jump-in:ok"]
     if opts.get("referee_catches"):
-        assert seen["uno-call:penalty"]
+        assert seen["uno-missed:penalty"]
     if opts.get("deck") == 112:
         assert seen["shuffle-hands:ok"]
 
