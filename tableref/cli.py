@@ -23,6 +23,7 @@ _TRAINING = "training.commands"
 COMMANDS: dict[str, tuple[str, str]] = {
     "replay": (_GAME, "replay a table log and print the rulings as JSON lines"),
     "rules": (_GAME, "list rule presets and options, or show one preset"),
+    "simulate": (_GAME, "print the table log of a seeded random UNO playout"),
     "demo": (_VISION, "run the referee on the bundled demo table"),
     "synth": ("datasets.commands", "render synthetic table scenes for training"),
     "train": (_TRAINING, "train the card detector or crop classifier"),

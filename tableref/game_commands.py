@@ -1,4 +1,4 @@
-"""The referee's subcommands ``replay`` and ``rules``.
+"""The referee's subcommands ``replay``, ``rules`` and ``simulate``.
 
 ``demo`` lives in ``vision.commands``.
 
@@ -63,4 +63,46 @@ def rules(args: argparse.Namespace) -> int:
     except KeyError as exc:
         print(f"tableref rules: {exc.args[0]}", file=sys.stderr)
         return 2
+    return 0
+
+
+def simulate_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=int, default=1, help="random seed of the playout")
+    p.add_argument("--players", type=int, default=4, help="number of players (2-10)")
+    p.add_argument("--rules", default="official",
+                   help="preset: official, tgus-1, tgus-2 or tgus-3")
+    p.add_argument("--options", default="{}", metavar="JSON",
+                   help="header options as a JSON object, e.g. '{\"stacking\": true}'")
+
+
+def simulate(args: argparse.Namespace) -> int:
+    """Print the table log of a seeded random UNO playout (known hands, every
+    invariant checked), e.g. to try a rule or feed ``tableref replay``."""
+    from referee.uno.simulate import SimulationError, Simulator
+    from referee.uno.tgus_simulate import TgusSimulator
+
+    try:
+        options = json.loads(args.options)
+    except ValueError as exc:
+        print(f"tableref simulate: --options is not JSON: {exc}", file=sys.stderr)
+        return 2
+    if not isinstance(options, dict) or not 2 <= args.players <= 10:
+        print("tableref simulate: --options must be a JSON object and --players "
+              "2 to 10", file=sys.stderr)
+        return 2
+    if args.rules == "official":
+        sim = Simulator(args.seed, args.players, options)
+    elif args.rules in ("tgus-1", "tgus-2", "tgus-3"):
+        sim = TgusSimulator(args.seed, args.players, options, rules=args.rules)
+    else:
+        print(f"tableref simulate: no simulator for preset {args.rules!r}",
+              file=sys.stderr)
+        return 2
+    try:
+        lines = sim.run().lines()
+    except SimulationError as exc:
+        print(f"tableref simulate: the playout broke an invariant: {exc}",
+              file=sys.stderr)
+        return 1
+    sys.stdout.write("\n".join(lines) + "\n")
     return 0

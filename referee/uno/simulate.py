@@ -11,7 +11,7 @@ read from ``UnoState.verdict``) and an honest one innocent, that each round
 has one winner, and that scores follow the revealed hands. Turn and debts are
 read from the engine (the simulator plays *for* the table).
 
-``python -m referee.uno.simulate --seed 1`` prints a game's table log.
+``tableref simulate --seed 1`` prints a game's table log.
 """
 
 from __future__ import annotations
@@ -380,20 +380,3 @@ def simulate(seed: int, players: int = 4, options: dict[str, Any] | None = None,
              **kw: Any) -> Simulation:
     """Play one game; see :class:`Simulator` for the arguments."""
     return Simulator(seed, players, options, **kw).run()
-
-
-def main(argv: list[str] | None = None) -> int:  # pragma: no cover - a debugging aid
-    import argparse
-
-    ap = argparse.ArgumentParser(description="print a simulated uno table log")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--options", default="{}", help="header options as JSON")
-    args = ap.parse_args(argv)
-    sim = simulate(args.seed, args.players, json.loads(args.options))
-    sys.stdout.write("\n".join(sim.lines()) + "\n")
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

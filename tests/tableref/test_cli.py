@@ -52,6 +52,7 @@ print(json.dumps({"code": code, "heavy": sorted(m for m in %r if m in sys.module
 @pytest.mark.parametrize("argv", [
     ["replay", "-"],
     ["rules", "official"],
+    ["simulate", "--seed", "3", "--players", "3"],
     ["history", "--db", "{tmp}/games.db"],
 ])
 def test_referee_commands_load_no_heavy_module(tmp_path, argv):
@@ -64,3 +65,24 @@ def test_referee_commands_load_no_heavy_module(tmp_path, argv):
                           text=True, timeout=60, check=True)
     report = json.loads(done.stdout.splitlines()[-1])
     assert report == {"code": 0, "heavy": []}, done.stderr
+
+
+def test_simulate_prints_a_log_that_replays_to_a_finished_game(capsys):
+    from referee.game import replay
+
+    assert main(["simulate", "--seed", "5", "--players", "3",
+                 "--options", '{"rounds": 1}']) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert json.loads(lines[0])["players"] == ["P1", "P2", "P3"]
+    result = replay(lines)
+    assert result.state()["phase"] == "over"
+    assert not [r for r in result.rulings if r.rule == "log.malformed"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["--options", "[1]"], ["--options", "{"], ["--players", "1"], ["--rules", "junocos"],
+])
+def test_simulate_refuses_bad_arguments(capsys, argv):
+    assert main(["simulate", *argv]) == 2
+    assert "tableref simulate:" in capsys.readouterr().err
+
