@@ -11,6 +11,11 @@ quadrilateral; fully hidden cards and card backs are not.
 
 Everything is drawn with numpy and OpenCV at the output size, so a 320 px scene
 takes a few milliseconds; the result depends only on the generator passed in.
+
+The renderer is split by job: :mod:`datasets.scene_surface` (table, camera,
+light, degradation) and :mod:`datasets.scene_layout` (card placement, hands,
+fingers, visibility); this module composes a scene from them and re-exports
+their names.
 """
 
 from __future__ import annotations
@@ -20,21 +25,52 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from datasets.cards import CARD_ASPECT, DESIGNS, card_back, render_card
+from datasets.cards import CARD_ASPECT, DESIGNS
+from datasets.scene_layout import (
+    _TEX,
+    _TEXTURES,
+    _fingers,
+    _layout,
+    _marker_texture,
+    _markers,
+    _paste,
+    _placement,
+    _texture,
+    _visible,
+)
+from datasets.scene_surface import (
+    _SKINS,
+    CASTS,
+    _background,
+    _camera,
+    _degrade,
+    _light,
+    _smooth_noise,
+)
 from referee.cards import CLASSES
 
-_TEX = 512  # card texture height in pixels (warped down to the scene)
-_SKINS = np.array(
-    [
-        [60, 90, 150],
-        [80, 120, 190],
-        [100, 150, 220],
-        [40, 65, 110],
-        [120, 170, 230],
-        [70, 105, 165],
-    ],
-    dtype=np.float32,
-)  # BGR
+__all__ = [
+    "CASTS",
+    "Scene",
+    "compose_scene",
+    "compose_single",
+    "_SKINS",
+    "_TEX",
+    "_TEXTURES",
+    "_background",
+    "_camera",
+    "_degrade",
+    "_fingers",
+    "_layout",
+    "_light",
+    "_marker_texture",
+    "_markers",
+    "_paste",
+    "_placement",
+    "_smooth_noise",
+    "_texture",
+    "_visible",
+]
 
 
 @dataclass
@@ -59,464 +95,6 @@ class Scene:
         lo, hi = self.corners.min(axis=1), self.corners.max(axis=1)
         box = np.concatenate([lo, hi], axis=1)
         return np.clip(box, 0, [w, h, w, h]).astype(np.float32)
-
-
-def _texture(
-    label: str, design: str, variant: int, height: float
-) -> tuple[np.ndarray, np.ndarray, float]:
-    """A card face as float BGR and alpha arrays from a pyramid level near ``height``.
-
-    Returns the arrays and the scale from texture-level pixels to full ``_TEX`` pixels.
-    """
-    level = 0
-    while level < 3 and _TEX >> (level + 1) >= 1.5 * height:
-        level += 1
-    key = (label, design, variant, level)
-    if key not in _TEXTURES:
-        if label == "back":
-            rgba = np.asarray(card_back(_TEX))
-        else:
-            rgba = np.asarray(render_card(label, design, _TEX, variant))
-        for _ in range(level):
-            rgba = cv2.pyrDown(rgba)
-        bgr = rgba[:, :, 2::-1].astype(np.float32)
-        _TEXTURES[key] = (
-            np.ascontiguousarray(bgr),
-            rgba[:, :, 3].astype(np.float32) / 255,
-        )
-    bgr, alpha = _TEXTURES[key]
-    return bgr, alpha, _TEX / bgr.shape[0]
-
-
-_TEXTURES: dict[tuple[str, str, int, int], tuple[np.ndarray, np.ndarray]] = {}
-
-
-def _smooth_noise(rng: np.random.Generator, size: int, cells: int) -> np.ndarray:
-    small = rng.random((cells, cells)).astype(np.float32)
-    return cv2.resize(small, (size, size), interpolation=cv2.INTER_CUBIC)
-
-
-def _background(rng: np.random.Generator, size: int) -> tuple[np.ndarray, str]:
-    """A table surface (float32 BGR 0..255) and its kind."""
-    kind = str(
-        rng.choice(
-            ["wood", "cloth", "felt", "paper", "pattern", "dark", "room"],
-            p=[0.22, 0.14, 0.14, 0.12, 0.12, 0.12, 0.14],
-        )
-    )
-    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) / size
-    base = rng.uniform(20, 235, 3).astype(np.float32)
-    if kind == "wood":
-        base = np.array(
-            [rng.uniform(30, 110), rng.uniform(60, 140), rng.uniform(100, 200)],
-            np.float32,
-        )
-        warp = _smooth_noise(rng, size, 4) * rng.uniform(2, 8)
-        grain = np.sin((yy * rng.uniform(20, 80) + warp) * np.pi) * 0.5 + 0.5
-        shade = 0.7 + 0.3 * grain + 0.15 * (_smooth_noise(rng, size, 32) - 0.5)
-        img = base[None, None] * shade[..., None]
-        if rng.random() < 0.5:
-            img = np.ascontiguousarray(img.transpose(1, 0, 2))
-    elif kind == "cloth":
-        period = rng.uniform(0.03, 0.12)
-        a = ((xx // period) % 2).astype(np.float32)
-        b = ((yy // period) % 2).astype(np.float32)
-        light = np.array([235, 240, 240], np.float32) * rng.uniform(0.8, 1.0)
-        mix = (a + b)[..., None] / 2
-        img = light * (1 - mix) + base * mix
-    elif kind == "felt":
-        img = base[None, None] * (0.85 + 0.3 * _smooth_noise(rng, size, 64))[..., None]
-    elif kind == "paper":
-        img = np.full((size, size, 3), rng.uniform(200, 250), np.float32)
-        img *= (0.95 + 0.05 * _smooth_noise(rng, size, 8))[..., None]
-    elif kind == "pattern":
-        img = np.empty((size, size, 3), np.float32)
-        img[:] = base
-        other = rng.uniform(20, 235, 3)
-        for _ in range(int(rng.integers(10, 60))):
-            c = tuple(
-                float(v)
-                for v in (other if rng.random() < 0.7 else rng.uniform(0, 255, 3))
-            )
-            x, y = (int(v) for v in rng.integers(0, size, 2))
-            r = int(rng.integers(3, max(4, size // 10)))
-            if rng.random() < 0.5:
-                cv2.circle(img, (x, y), r, c, -1)
-            else:
-                cv2.line(img, (x - 3 * r, y), (x + 3 * r, y + r), c, max(1, r // 2))
-    elif kind == "dark":
-        img = np.full((size, size, 3), rng.uniform(5, 45), np.float32)
-        img *= (0.8 + 0.4 * _smooth_noise(rng, size, 6))[..., None]
-    else:  # a blurry room, sometimes a face: the frames of a webcam held up
-        img = np.empty((size, size, 3), np.float32)
-        img[:] = rng.uniform(120, 230, 3)
-        for _ in range(int(rng.integers(3, 9))):
-            x0, y0 = (int(v) for v in rng.integers(-size // 4, size, 2))
-            x1, y1 = (
-                x0 + int(rng.integers(size // 8, size)),
-                y0 + int(rng.integers(size // 8, size)),
-            )
-            cv2.rectangle(
-                img,
-                (x0, y0),
-                (x1, y1),
-                tuple(float(v) for v in rng.uniform(10, 240, 3)),
-                -1,
-            )
-        if rng.random() < 0.6:
-            skin = _SKINS[rng.integers(len(_SKINS))] * rng.uniform(0.7, 1.1)
-            c = (int(rng.uniform(0.2, 0.8) * size), int(rng.uniform(0.2, 0.7) * size))
-            cv2.ellipse(
-                img,
-                c,
-                (size // 6, size // 4),
-                0,
-                0,
-                360,
-                tuple(float(v) for v in skin),
-                -1,
-            )
-            cv2.ellipse(
-                img,
-                (c[0], c[1] - size // 5),
-                (size // 5, size // 8),
-                0,
-                180,
-                360,
-                (20.0, 20.0, 25.0),
-                -1,
-            )
-        img = cv2.GaussianBlur(img, (0, 0), size / 80)
-    return np.clip(img, 0, 255).astype(np.float32), kind
-
-
-def _camera(rng: np.random.Generator, size: int) -> np.ndarray:
-    """A homography for a top-down (identity-ish) or oblique view of the table."""
-    src = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
-    if rng.random() < 0.45:
-        return np.eye(3, dtype=np.float64)
-    squeeze = rng.uniform(0.05, 0.3) * size
-    jitter = rng.normal(0, 0.03 * size, (4, 2))
-    dst = src + jitter
-    dst[0, 0] += squeeze
-    dst[1, 0] -= squeeze
-    dst[0:2, 1] += rng.uniform(0, 0.15) * size
-    if rng.random() < 0.5:  # the far edge may be at any side
-        dst = np.roll(dst, int(rng.integers(1, 4)), axis=0)
-    return cv2.getPerspectiveTransform(src, dst.astype(np.float32)).astype(np.float64)
-
-
-def _placement(cx: float, cy: float, height: float, angle: float) -> np.ndarray:
-    """Affine (3x3) mapping texture pixels to table pixels."""
-    scale = height / _TEX
-    tw, th = round(_TEX * CARD_ASPECT), _TEX
-    c, s = np.cos(angle) * scale, np.sin(angle) * scale
-    return np.array(
-        [
-            [c, -s, cx - c * tw / 2 + s * th / 2],
-            [s, c, cy - s * tw / 2 - c * th / 2],
-            [0, 0, 1],
-        ],
-        dtype=np.float64,
-    )
-
-
-def _layout(
-    rng: np.random.Generator, size: int, mode: str
-) -> list[tuple[float, float, float, float]]:
-    """Card placements (cx, cy, height, angle) in back-to-front order."""
-
-    def height_for(area: float) -> float:
-        return float(np.sqrt(area * size * size / CARD_ASPECT))
-
-    out = []
-    if mode == "closeup":  # one card filling much of the frame, maybe cut by an edge
-        h = height_for(rng.uniform(0.3, 0.85))
-        out.append(
-            (
-                size / 2 + rng.normal(0, 0.12) * size,
-                size / 2 + rng.normal(0, 0.12) * size,
-                h,
-                rng.normal(0, 0.2) if rng.random() < 0.7 else rng.uniform(-np.pi, np.pi),
-            )
-        )
-    elif mode == "held":
-        h = height_for(rng.uniform(0.12, 0.4))
-        out.append(
-            (
-                rng.uniform(0.3, 0.7) * size,
-                rng.uniform(0.3, 0.7) * size,
-                h,
-                rng.normal(0, 0.15),
-            )
-        )
-    elif mode == "pile":
-        h = height_for(float(np.exp(rng.uniform(np.log(0.04), np.log(0.3)))))
-        cx, cy = rng.uniform(0.25, 0.75, 2) * size
-        for _ in range(int(rng.integers(2, 7))):
-            out.append(
-                (
-                    cx + rng.normal(0, h * 0.12),
-                    cy + rng.normal(0, h * 0.12),
-                    h,
-                    rng.uniform(-np.pi, np.pi),
-                )
-            )
-    elif mode == "hand":
-        n = int(rng.integers(3, 10))
-        h = height_for(float(np.exp(rng.uniform(np.log(0.04), np.log(0.2)))))
-        px, py = rng.uniform(0.3, 0.7, 2) * size
-        base = rng.uniform(-np.pi, np.pi)
-        spread = rng.uniform(0.12, 0.3)
-        for i in range(n):
-            a = base + (i - (n - 1) / 2) * spread
-            out.append((px + np.sin(a) * h * 0.35, py - np.cos(a) * h * 0.35, h, a))
-    elif mode == "laid":  # cards laid side by side in rows: a hand shown, a path
-        h = height_for(float(np.exp(rng.uniform(np.log(0.02), np.log(0.1)))))
-        w = h * CARD_ASPECT
-        rows, cols = int(rng.integers(1, 4)), int(rng.integers(2, 8))
-        # neighbours touch, overlap a little or leave a gap, along and across
-        gap_x = w * rng.uniform(-0.06, 0.15)
-        gap_y = h * rng.uniform(-0.04, 0.15)
-        angle = rng.normal(0, 0.12) if rng.random() < 0.6 else rng.uniform(-np.pi, np.pi)
-        c, s = np.cos(angle), np.sin(angle)
-        ox, oy = rng.uniform(0.3, 0.7, 2) * size
-        for r in range(rows):
-            for k in range(cols):
-                if rng.random() < 0.15:
-                    continue  # a hole in the row
-                u = (k - (cols - 1) / 2) * (w + gap_x) + rng.normal(0, w * 0.02)
-                v = (r - (rows - 1) / 2) * (h + gap_y) + rng.normal(0, h * 0.02)
-                out.append(
-                    (ox + c * u - s * v, oy + s * u + c * v, h,
-                     angle + rng.normal(0, 0.03))
-                )
-    else:  # scatter
-        for _ in range(int(rng.integers(2, 10))):
-            area = float(np.exp(rng.uniform(np.log(0.03), np.log(0.12))))
-            out.append(
-                (
-                    rng.uniform(0.1, 0.9) * size,
-                    rng.uniform(0.1, 0.9) * size,
-                    height_for(area),
-                    rng.uniform(-np.pi, np.pi),
-                )
-            )
-    return out
-
-
-def _paste(
-    canvas: np.ndarray,
-    owner: np.ndarray,
-    bgr: np.ndarray,
-    alpha: np.ndarray,
-    matrix: np.ndarray,
-    ident: int,
-    shadow: float,
-) -> None:
-    size = canvas.shape[0]
-    a = cv2.warpPerspective(alpha, matrix, (size, size), flags=cv2.INTER_LINEAR)
-    if shadow > 0:
-        sh = cv2.GaussianBlur(
-            np.roll(a, (int(shadow), int(shadow)), (0, 1)), (0, 0), max(1.0, shadow)
-        )
-        canvas *= (1 - 0.45 * sh)[..., None]
-    face = cv2.warpPerspective(bgr, matrix, (size, size), flags=cv2.INTER_LINEAR)
-    canvas[:] = canvas * (1 - a[..., None]) + face * a[..., None]
-    owner[a > 0.5] = ident
-
-
-def _marker_texture(rng: np.random.Generator, px: int = 96) -> np.ndarray:
-    """A printed ArUco marker (``DICT_4X4_50``, any id) on its white square, as
-    the table's corner markers are cut out (BGR float, ``px`` square)."""
-    inner = int(px * rng.uniform(0.6, 0.8))
-    code = cv2.aruco.generateImageMarker(
-        cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50),
-        int(rng.integers(50)),
-        inner,
-    )
-    paper = np.full((px, px), rng.uniform(215, 255), np.float32)
-    at = (px - inner) // 2
-    paper[at : at + inner, at : at + inner] = code.astype(np.float32) * paper[0, 0] / 255
-    if rng.random() < 0.5:  # the cut line printed around it
-        cv2.rectangle(paper, (0, 0), (px - 1, px - 1), float(rng.uniform(60, 160)), 1)
-    return np.repeat(paper[..., None], 3, axis=2)
-
-
-def _markers(
-    rng: np.random.Generator,
-    canvas: np.ndarray,
-    owner: np.ndarray,
-    cam: np.ndarray,
-    cards: list[tuple[float, float, float, float]],
-) -> None:
-    """Paste one to four table markers (not cards: never labelled), most of them
-    right beside a card, as hands are laid out next to the corner markers."""
-    size = canvas.shape[0]
-    ref = cards[0][2] if cards else size * float(rng.uniform(0.15, 0.35))
-    px = 96
-    for _ in range(int(rng.integers(1, 5))):
-        side = ref * CARD_ASPECT * rng.uniform(1.0, 1.5)
-        if cards and rng.random() < 0.7:
-            cx, cy, h, angle = cards[int(rng.integers(len(cards)))]
-            way = rng.uniform(-np.pi, np.pi)
-            reach = h / 2 + side / 2 + side * rng.uniform(0.0, 0.15)
-            cx, cy = cx + np.cos(way) * reach, cy + np.sin(way) * reach
-            angle += rng.normal(0, 0.1)
-        else:
-            cx, cy = rng.uniform(0.05, 0.95, 2) * size
-            angle = rng.uniform(-np.pi, np.pi)
-        scale = side / px
-        c, s = np.cos(angle) * scale, np.sin(angle) * scale
-        place = np.array(
-            [
-                [c, -s, cx - c * px / 2 + s * px / 2],
-                [s, c, cy - s * px / 2 - c * px / 2],
-                [0, 0, 1],
-            ],
-            dtype=np.float64,
-        )
-        alpha = np.ones((px, px), np.float32)
-        _paste(canvas, owner, _marker_texture(rng, px), alpha, cam @ place, -3, 0.0)
-
-
-def _fingers(
-    rng: np.random.Generator, canvas: np.ndarray, owner: np.ndarray, near: np.ndarray
-) -> None:
-    """Skin-coloured finger shapes over the edge of a card at corners ``near``."""
-    size = canvas.shape[0]
-    skin = tuple(
-        float(v) for v in _SKINS[rng.integers(len(_SKINS))] * rng.uniform(0.75, 1.1)
-    )
-    centre = near.mean(axis=0)
-    edge = near[rng.integers(4)] * 0.5 + near[rng.integers(4)] * 0.5
-    direction = edge - centre
-    direction /= np.linalg.norm(direction) + 1e-6
-    card_h = float(np.linalg.norm(near[0] - near[3]))
-    width = max(2, int(card_h * rng.uniform(0.08, 0.14)))
-    mask = np.zeros((size, size), np.uint8)
-    normal = np.array([-direction[1], direction[0]])
-    for k in range(int(rng.integers(1, 5))):
-        start = edge + normal * (k - 1.5) * width * 1.9 + direction * card_h * 0.8
-        end = (
-            edge
-            - direction * card_h * rng.uniform(0.05, 0.35)
-            + normal * (k - 1.5) * width * 1.9
-        )
-        cv2.line(
-            mask,
-            tuple(int(v) for v in start),
-            tuple(int(v) for v in end),
-            255,
-            width * 2,
-        )
-    m = mask.astype(np.float32)[..., None] / 255
-    shade = cv2.GaussianBlur(m, (0, 0), max(1.0, width / 2))
-    shade = shade[..., None] if shade.ndim == 2 else shade
-    colour = np.array(skin, np.float32) * (0.75 + 0.25 * shade)
-    canvas[:] = canvas * (1 - m) + colour * m
-    owner[mask > 0] = -1
-
-
-def _visible(owner: np.ndarray, matrix: np.ndarray, ident: int) -> bool:
-    """Is the card's identity readable: most of its centre, or one corner index?"""
-    tw, th = _TEX * CARD_ASPECT, _TEX
-    regions = {
-        "centre": [
-            (tw * fx, th * fy) for fx in (0.35, 0.5, 0.65) for fy in (0.38, 0.5, 0.62)
-        ],
-        "tl": [
-            (tw * fx, th * fy) for fx in (0.13, 0.2, 0.27) for fy in (0.08, 0.13, 0.18)
-        ],
-        "br": [
-            (tw * fx, th * fy) for fx in (0.73, 0.8, 0.87) for fy in (0.82, 0.87, 0.92)
-        ],
-    }
-    size = owner.shape[0]
-    for points in regions.values():
-        pts = cv2.perspectiveTransform(np.float32([points]), matrix)[0]
-        xi, yi = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
-        inside = (xi >= 0) & (xi < size) & (yi >= 0) & (yi < size)
-        hits = np.zeros(len(pts), bool)
-        hits[inside] = owner[yi[inside], xi[inside]] == ident
-        if hits.mean() >= 0.75:
-            return True
-    return False
-
-
-CASTS = {"teal": 0.1, "warm": 0.3, "cool": 0.5, "neutral": 0.8}
-
-
-def _light(
-    rng: np.random.Generator, img: np.ndarray, force: str | None = None
-) -> np.ndarray:
-    """Shadows, glare, white-balance casts and exposure (float BGR in, float out).
-
-    ``force`` picks the cast (a key of :data:`CASTS`) without changing the draws.
-    """
-    size = img.shape[0]
-    if rng.random() < 0.5:  # a soft shadow band or vignette
-        g = _smooth_noise(rng, size, 3)
-        img *= (1 - rng.uniform(0.2, 0.6) * g)[..., None]
-    if rng.random() < 0.3:  # glare
-        yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
-        cx, cy = rng.uniform(0, size, 2)
-        sx, sy = rng.uniform(0.03, 0.2, 2) * size
-        blob = np.exp(-(((xx - cx) / sx) ** 2 + ((yy - cy) / sy) ** 2))
-        img += (rng.uniform(80, 220) * blob)[..., None]
-    cast = rng.random()
-    if force is not None:
-        cast = CASTS[force]
-    gains = np.ones(3, np.float32)
-    mix = np.eye(3, dtype=np.float32)
-    if cast < 0.25:  # green/yellow webcam cast: blue turns teal
-        gains = np.array(
-            [rng.uniform(0.6, 0.9), rng.uniform(1.0, 1.15), rng.uniform(0.85, 1.05)]
-        )
-        mix[1, 0] = rng.uniform(0.1, 0.35)  # green picks up blue
-    elif cast < 0.45:  # warm light: yellow and red drift together
-        gains = np.array(
-            [rng.uniform(0.55, 0.85), rng.uniform(0.85, 1.0), rng.uniform(1.0, 1.2)]
-        )
-        mix[2, 1] = rng.uniform(0.0, 0.2)
-    elif cast < 0.6:  # cool light
-        gains = np.array(
-            [rng.uniform(1.0, 1.2), rng.uniform(0.95, 1.05), rng.uniform(0.7, 0.95)]
-        )
-    else:
-        gains = rng.uniform(0.9, 1.1, 3)
-    mix = mix / mix.sum(axis=1, keepdims=True)
-    img = img @ (mix * gains[:, None]).T.astype(np.float32)
-    exposure = rng.uniform(0.55, 1.35)
-    gamma = rng.uniform(0.75, 1.3)
-    img = 255 * (np.clip(img * exposure, 0, 255) / 255) ** gamma
-    return img
-
-
-def _degrade(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    """Blur, noise and JPEG artefacts (float in, uint8 out)."""
-    size = img.shape[0]
-    r = rng.random()
-    if r < 0.25:
-        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.6) * size / 640)
-    elif r < 0.4:  # motion blur
-        k = int(rng.integers(3, max(4, size // 40)))
-        kernel = np.zeros((k, k), np.float32)
-        kernel[k // 2] = 1 / k
-        rot = cv2.getRotationMatrix2D(
-            (k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1
-        )
-        kernel = cv2.warpAffine(kernel, rot, (k, k))
-        img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
-    if rng.random() < 0.6:
-        img = img + rng.normal(0, rng.uniform(2, 12), img.shape).astype(np.float32)
-    out = np.clip(img, 0, 255).astype(np.uint8)
-    if rng.random() < 0.6:
-        ok, buf = cv2.imencode(
-            ".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 90))]
-        )
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return out
 
 
 def compose_scene(
