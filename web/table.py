@@ -2,56 +2,36 @@
 
 Every change goes the same way: validated, written to the store (durable
 before anything else happens), applied to the :class:`referee.session.Referee`,
-then announced on the feed that the SSE stream serves. Corrections replace the
-stored event list in one ``set_events`` call and the referee replays it.
+then announced on the feed (:mod:`web.feed`) that the SSE stream serves.
+Corrections (:mod:`web.corrections`) replace the stored event list in one
+``set_events`` call and the referee replays it.
 """
 
 from __future__ import annotations
 
-import errno
 import logging
 import threading
-import time
 from collections import deque
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, current_app
 
 from referee.game import GameError
 from referee.log import Header, LogError
-from referee.session import Change, Referee
+from referee.session import Referee
 
+from . import corrections
+from .corrections import secret_after
 from .events import EventError, check_event, check_header, text_only
-from .privacy import is_secret, public_change, public_rulings
-from .undo import MAX_STEPS, Step, take_back
+from .feed import FEED_SIZE, Feed
+from .privacy import public_rulings
+from .table_error import TableError, _storing
+from .undo import MAX_STEPS, Step
 
 log = logging.getLogger(__name__)
 
-FEED_SIZE = 1000  # messages the SSE stream can resume from
-
-
-class TableError(ValueError):
-    """A request the table cannot carry out; the message says why (a 4xx)."""
-
-    def __init__(self, message: str, status: int = 400):
-        super().__init__(message)
-        self.message = message
-        self.status = status
-
-
-@contextmanager
-def _storing() -> Iterator[None]:
-    """Turn a store failure (disk full, database locked) into a 503 saying so."""
-    try:
-        yield
-    except (RuntimeError, OSError) as exc:
-        log.error("the game store failed: %s", exc)
-        full = "full" in str(exc).lower() or getattr(exc, "errno", None) == errno.ENOSPC
-        raise TableError(
-            f"the event was not recorded: the game store failed ({exc})", 507 if full else 503
-        ) from exc
+__all__ = ["FEED_SIZE", "Table", "TableError", "game_presets", "get_table", "init_app"]
 
 
 class Table:
@@ -64,7 +44,7 @@ class Table:
     def __init__(self, store: Any):
         self.store = store
         self.lock = threading.RLock()
-        self.changed = threading.Condition(self.lock)
+        self.news = Feed(self.lock)
         self.gid: int | None = None
         self.referee: Referee | None = None
         self.paused = False
@@ -74,26 +54,30 @@ class Table:
         # Event by event: does it name cards only the referee may see (decided
         # when it is applied: see web.privacy)
         self.secret: list[bool] = []
-        # (id, kind, data, the data as the table view may see it)
-        self.feed: deque[tuple[int, str, dict[str, Any], dict[str, Any]]] = deque(
-            maxlen=FEED_SIZE
-        )
-        # Feed ids start from the clock so that they never repeat across restarts
-        # of the server: a page reconnecting with an old Last-Event-ID always
-        # gets a reset instead of silently missing what happened in between.
-        self.seq = time.time_ns() // 1_000_000
         self.camera: Any = None  # web.camera.Camera, set by the serve command
         self.steps: deque[Step] = deque(maxlen=MAX_STEPS)  # what undo takes back
         self.finished: set[int] = set()
 
-    # -- the feed ---------------------------------------------------------------
+    # -- the feed (web.feed) ----------------------------------------------------
+    @property
+    def feed(self) -> deque[tuple[int, str, dict[str, Any], dict[str, Any]]]:
+        """The feed's messages: (id, kind, data, the data the table view sees)."""
+        return self.news.messages
+
+    @property
+    def seq(self) -> int:
+        """The id of the feed's last message."""
+        return self.news.seq
+
+    @property
+    def changed(self) -> threading.Condition:
+        return self.news.changed
+
     def _announce(
         self, kind: str, data: dict[str, Any], public: dict[str, Any] | None = None
     ) -> None:
         """Put a message on the feed; ``public`` is what the table view may see."""
-        self.seq += 1
-        self.feed.append((self.seq, kind, data, data if public is None else public))
-        self.changed.notify_all()
+        self.news.announce(kind, data, public)
 
     def messages_after(
         self, last: int, timeout: float, public: bool = False
@@ -106,19 +90,7 @@ class Table:
         the table view may see (no hidden card in a ruling's text).
         """
         with self.lock:
-            reset = [(self.seq, "reset", {"game": self.gid})]
-            if last > self.seq:  # an id from another run of the server
-                return reset
-            oldest = self.feed[0][0] if self.feed else self.seq + 1
-            if last > 0 and oldest > last + 1:  # what came after it is gone
-                return reset
-            if not self.feed or self.feed[-1][0] <= last:
-                self.changed.wait(timeout)
-            return [
-                (seq, kind, shown if public else data)
-                for seq, kind, data, shown in self.feed
-                if seq > last
-            ]
+            return self.news.after(last, timeout, public, {"game": self.gid})
 
     # -- games ------------------------------------------------------------------
     def _referee(self) -> Referee:
@@ -178,7 +150,7 @@ class Table:
                     new = referee.append(event)
                 except LogError:
                     continue  # the store only holds checked events; be tolerant anyway
-                secret.append(_secret_after(referee, event, new))
+                secret.append(secret_after(referee, event, new))
             self.gid, self.referee, self.secret = int(gid), referee, secret
             self.steps.clear()
             self.paused, self.dropped, self.last_change = False, 0, None
@@ -215,7 +187,7 @@ class Table:
                     422,
                 ) from exc
             if len(self.secret) == len(referee.events) - 1:
-                self.secret.append(_secret_after(referee, event, new))
+                self.secret.append(secret_after(referee, event, new))
             self.steps.append(Step("append", len(referee.events)))
             start = len(referee.rulings) - len(new)
             out = [self._ruling(r, start + i) for i, r in enumerate(new)]
@@ -240,149 +212,18 @@ class Table:
             except Exception:
                 log.exception("could not mark game %s finished", self.gid)
 
-    def _edit(
-        self,
-        action: str,
-        line: int,
-        events: list[dict],
-        apply,
-        step: Step | None = None,
-    ) -> dict[str, Any]:
-        """Replay the corrected log, store it (one ``set_events``), announce the change.
-
-        The replay runs first so that a log the engine cannot replay changes
-        nothing; the answer is sent only once the store holds the new list.
-        ``step`` is what undo will take back (none for an undo itself).
-        """
-        with self.lock:
-            before = list(self._referee().events)
-            secret_before = list(self.secret)
-            try:
-                change: Change = apply()
-            except Exception as exc:  # an engine bug: keep the table as it was
-                log.exception("the referee could not replay after %s %s", action, line)
-                self.referee = self._replayed(before)
-                self.secret = secret_before
-                raise TableError(
-                    f"the referee could not replay the log after this {action} "
-                    f"({exc.__class__.__name__}); nothing was changed",
-                    422,
-                ) from exc
-            try:
-                with _storing():
-                    self.store.set_events(
-                        self.gid, events, reason=f"{action} line {line}"
-                    )
-            except TableError:
-                self.referee = self._replayed(before)
-                self.secret = secret_before
-                raise
-            result = {
-                "action": action,
-                "line": line,
-                "removed": [r.to_dict() for r in change.removed],
-                "added": [r.to_dict() for r in change.added],
-            }
-            if step is not None:
-                self.steps.append(step)
-            after = list(self._referee().events)
-            self.secret = self._secrets(after)
-            self.last_change = result
-            self.last_change_public = public_change(
-                result, (before, secret_before), (after, self.secret)
-            )
-            self._announce("change", result, self.last_change_public)
-            self._finish_if_over()
-            return result
-
-    def _secrets(self, events: list[dict]) -> list[bool]:
-        """:func:`web.privacy.is_secret` for each event of a corrected log, by a
-        replay of its own (only where an event shows cards)."""
-        if not any(e.get("type") in ("reveal", "doubt") for e in events):
-            return [is_secret(e, lambda: ({}, {})) for e in events]
-        referee = Referee(self._referee().header)
-        out = []
-        for event in events:
-            try:
-                new = referee.append(event)
-            except Exception:  # the engine failed on it: keep its cards hidden
-                out.append(True)
-                continue
-            out.append(_secret_after(referee, event, new))
-        return out
-
-    def _replayed(self, events: list[dict]) -> Referee:
-        referee = Referee(self._referee().header)
-        for event in events:
-            try:
-                referee.append(event)
-            except Exception:  # the same engine failure as when it was first applied
-                log.exception("the referee failed on a stored event")
-        return referee
-
-    def _check_line(self, line: Any) -> None:
-        n = len(self._referee().events)
-        if not isinstance(line, int) or isinstance(line, bool) or not 1 <= line <= n:
-            raise TableError(
-                f"there is no event on line {line!r} (the log has {n})", 404
-            )
-
+    # -- corrections (web.corrections) ------------------------------------------
     def correct(self, line: Any, obj: Any) -> dict[str, Any]:
         """Replace the event on ``line`` and replay; returns what changed."""
-        event = check_event(obj)
-        with self.lock:
-            referee = self._referee()
-            self._check_line(line)
-            events = list(referee.events)
-            old = dict(events[line - 1])
-            events[line - 1] = event
-            return self._edit(
-                "correct",
-                line,
-                events,
-                lambda: referee.correct(line, event),
-                Step("correct", line, old),
-            )
+        return corrections.correct(self, line, obj)
 
     def insert(self, line: Any, obj: Any) -> dict[str, Any]:
         """Insert a forgotten event before ``line`` and replay."""
-        event = check_event(obj)
-        event.setdefault("source", "manual")
-        with self.lock:
-            referee = self._referee()
-            n = len(referee.events)
-            if (
-                not isinstance(line, int)
-                or isinstance(line, bool)
-                or not 1 <= line <= n + 1
-            ):
-                raise TableError(
-                    f"cannot insert before line {line!r} (the log has {n})", 404
-                )
-            events = list(referee.events)
-            events.insert(line - 1, event)
-            return self._edit(
-                "insert",
-                line,
-                events,
-                lambda: referee.insert(line, event),
-                Step("insert", line),
-            )
+        return corrections.insert(self, line, obj)
 
     def delete(self, line: Any) -> dict[str, Any]:
         """Remove the event on ``line`` (a misread) and replay."""
-        with self.lock:
-            referee = self._referee()
-            self._check_line(line)
-            events = list(referee.events)
-            removed = events.pop(line - 1)
-            return self._edit(
-                "delete",
-                line,
-                events,
-                lambda: referee.delete(line),
-                Step("delete", line, dict(removed)),
-            )
+        return corrections.delete(self, line)
 
     def undo(self) -> dict[str, Any]:
         """Take back the last change to the log and replay (see :mod:`web.undo`).
@@ -390,31 +231,7 @@ class Table:
         The answer says which change was taken back (``undid``: ``append``,
         ``correct``, ``insert`` or ``delete``) and on which line.
         """
-        with self.lock:
-            referee = self._referee()
-            events = list(referee.events)
-            step = self.steps[-1] if self.steps else None
-            if step is None:  # a resumed game: the log alone says what came last
-                if not events:
-                    raise TableError("there is no event to undo", 409)
-                step = Step("append", len(events))
-            try:
-                events, action, line, event = take_back(step, events)
-            except ValueError:  # cannot happen while every change goes through here
-                self.steps.clear()
-                raise TableError("the last change can no longer be undone", 409)
-            apply = {
-                "insert": lambda: referee.insert(line, event),
-                "correct": lambda: referee.correct(line, event),
-                "delete": lambda: referee.delete(line),
-            }[action]
-            result = self._edit("undo", line, events, apply)
-            if self.steps and self.steps[-1] is step:
-                self.steps.pop()
-            result["undid"] = step.action
-            if self.last_change is result and self.last_change_public is not None:
-                self.last_change_public["undid"] = step.action
-            return result
+        return corrections.undo(self)
 
     def set_paused(self, paused: bool) -> None:
         with self.lock:
@@ -461,16 +278,6 @@ class Table:
                 "last_change": self.last_change_public if public else self.last_change,
                 "seq": self.seq,
             }
-
-
-def _secret_after(referee: Referee, event: Mapping[str, Any], new: list) -> bool:
-    """Whether ``event``, just applied (``new``: its rulings), names cards only
-    the referee may see."""
-    return is_secret(
-        event,
-        lambda: (referee.state(), referee.public_view()),
-        [r.ruling for r in new],
-    )
 
 
 def init_app(app: Flask) -> None:
