@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
@@ -54,6 +55,12 @@ class LiveTable:
         self.questions: list[tuple[int, str]] = []
         #: heard events waiting for the camera to reach their time (a recording)
         self.held: list[dict[str, Any]] = []
+        #: gives a held heard event without a player its player when released
+        #: (voice.bridge.Attributor), or None
+        self.attribute: Callable[..., Any] | None = None
+        #: a listener reading a recording (``heard_until``): the camera's
+        #: events wait until it has heard up to their time
+        self.listener: Any = None
 
     @property
     def out(self) -> TextIO:
@@ -62,6 +69,11 @@ class LiveTable:
     def append(self, event: dict[str, Any]) -> list:
         """Record one event (completed if the camera's), print its rulings; start
         the scan at a round's end. Returns the rulings of every event appended."""
+        if event.get("source") == "vision" and self.listener is not None:
+            t, waited = float(event.get("t", 0)), 0.0
+            while getattr(self.listener, "heard_until", t) < t and waited < 30:
+                time.sleep(0.01)
+                waited += 0.01
         with self.lock:
             rulings: list = []
             if event.get("source") == "vision" and self.held:
@@ -85,7 +97,11 @@ class LiveTable:
     def _release(self, t: float) -> list:
         rulings: list = []
         while self.held and float(self.held[0].get("t", 0)) <= t:
-            rulings += self._append(self.held.pop(0))
+            event = self.held.pop(0)
+            if self.attribute is not None and "player" not in event:
+                event = self.attribute(event, self.referee.state())
+            if event is not None:
+                rulings += self._append(event)
         return rulings
 
     def finish(self) -> list:
@@ -158,14 +174,21 @@ def start_listening(spec: str, table: LiveTable, clock: Callable[[], float]) -> 
     elif spec:
         device = int(spec) if spec.isdigit() else spec
     feed = table.hear if file else table.append
+    later = getattr(sys.modules.get("voice.bridge"), "Attributor", None)
+    if file and later is not None:  # attributed when the camera reaches it
+        table.attribute = later()
     try:
-        return listen_into(
+        handle = listen_into(
             lambda e: feed({**e, "source": e.get("source", "voice")}),
             table.state,
             device=device,
             file=file,
             clock=clock,
+            **({"attribute_later": True} if table.attribute else {}),
         )
+        if file:
+            table.listener = handle
+        return handle
     except Exception as exc:  # no microphone, unreadable file: the camera goes on
         print(f"cannot listen ({exc}); going on without it", file=sys.stderr)
         return None

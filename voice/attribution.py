@@ -8,7 +8,9 @@ not have seen that play yet). In order:
 1. a player the referee lists as ``catchable`` (went down to one card without
    calling; the catch window is still open) and who has not called yet; with several,
    the one who played last;
-2. the player whose turn it is, holding two cards, who has not called yet;
+2. the player whose turn it is, holding two cards, who has not called yet; or,
+   when that player has drawn (and is about to pass), the next player holding
+   two cards;
 3. the player who played last (the one before ``turn`` in play order), holding one
    card, who has not called yet.
 
@@ -58,6 +60,16 @@ def previous_player(state: Mapping[str, Any]) -> str | None:
     return players[(players.index(turn) + step) % len(players)]
 
 
+def next_player(state: Mapping[str, Any]) -> str | None:
+    """The player after ``turn`` in the current direction (who plays next)."""
+    players = _players(state)
+    turn = state.get("turn")
+    if turn not in players:
+        return None
+    step = 1 if int(state.get("direction", 1) or 1) > 0 else -1
+    return players[(players.index(turn) + step) % len(players)]
+
+
 def attribute(state: Mapping[str, Any], recent: Sequence[Mapping[str, Any]] = (),
               now: float | None = None) -> Attribution:
     """Decide which player a heard call belongs to.
@@ -98,6 +110,10 @@ def attribute(state: Mapping[str, Any], recent: Sequence[Mapping[str, Any]] = ()
     if open_(turn) and counts.get(turn) == 2:
         return Attribution(turn, f"it is {turn}'s turn with two cards: the call comes "
                                  "with the next-to-last card")
+    after = next_player(state)
+    if state.get("phase") == "drawn" and open_(after) and counts.get(after) == 2:
+        return Attribution(after, f"{turn} drew and is passing, so {after} plays "
+                                  "next, with two cards")
     if open_(prev) and counts.get(prev) == 1:
         return Attribution(prev, f"{prev} played last and holds one card")
     near = sorted(p for p, c in counts.items() if c in (1, 2))
@@ -108,3 +124,29 @@ def attribute(state: Mapping[str, Any], recent: Sequence[Mapping[str, Any]] = ()
     return Attribution(None, "heard a call but neither the player to move nor the one "
                              f"who just played is down to their last cards "
                              f"({', '.join(near)} hold one or two)")
+
+
+def attribute_colour(state: Mapping[str, Any], colour: str) -> Attribution:
+    """Who named a heard colour: the player of the wild on top that waits for one.
+
+    A wild played in turn has moved the turn on, so its player is the one before
+    ``turn`` (:func:`previous_player`); a wild turned as the first card of a round
+    (one card on the discard pile) is named by the player to move. A colour heard
+    when no wild waits for one (table talk, a colour already named) is
+    unattributable: no event.
+    """
+    top = str(state.get("top") or "")
+    if not top.startswith("wild"):
+        return Attribution(None, f"heard {colour} but no wild is on top")
+    if state.get("color"):
+        return Attribution(None, f"heard {colour} but the {top}'s colour is already "
+                                 f"{state['color']}")
+    turn = state.get("turn")
+    if turn is None:
+        return Attribution(None, f"heard {colour} but no one is to move")
+    if state.get("discard_pile") == 1:
+        return Attribution(str(turn), f"the {top} was turned first; {turn} names it")
+    player = previous_player(state)
+    if player is None:
+        return Attribution(None, f"heard {colour} but the referee names no players")
+    return Attribution(player, f"{player} played the {top}")

@@ -1,4 +1,5 @@
-"""The listener as a background thread that appends ``uno`` events to a live referee.
+"""The listener as a background thread that appends ``uno`` and ``color`` events to a
+live referee.
 
 ``tableref serve --listen`` and ``tableref watch --listen`` call
 :func:`listen_into` with their referee's ``append`` and ``state``::
@@ -12,6 +13,19 @@ Each spotted call becomes ``{"type": "uno", "player": P, "source": "voice", "t":
 ``T`` is when the word ended, on the caller's clock (seconds since the listener
 started unless ``clock`` is given). A call that cannot be attributed is logged and
 dropped.
+
+A wild's colour heard (red/blue/green/yellow, 赤/青/緑/黄) becomes ``{"type":
+"color", "color": "red", "player": P, "source": "voice", "t": T, "heard": "赤",
+"score": 0.7}`` for the player of the wild on top that waits for a colour
+(:func:`voice.attribution.attribute_colour`). A colour heard before the camera
+has seen the wild waits up to :data:`COLOUR_WAIT` seconds of the game clock for
+it (``t`` is then when it was attributed); otherwise it is dropped, so table
+talk about colours makes no event.
+
+An audio file listened to beside a video (``file`` and ``clock`` given, not
+``realtime``) is read ahead, but each word is attributed only once the game
+clock (the video's time) has reached the word's end, so the state it is judged
+against is the table's at that moment.
 """
 
 from __future__ import annotations
@@ -22,12 +36,20 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from voice.attribution import attribute
+from voice.attribution import attribute, attribute_colour
 from voice.audio import RATE, Microphone, file_chunks
 from voice.spotter import Detection, Spotter, SpotterConfig
-from voice.words import parse_words
+from voice.words import colour_of, parse_words
 
 log = logging.getLogger("tableref.voice")
+
+#: seconds (game clock) a heard colour waits for the camera to see its wild
+COLOUR_WAIT = 3.0
+#: a paced file listener stops waiting when the game clock stands this long (s)
+STALL_SECONDS = 3.0
+#: seconds of audio after a word's end before the spotters have decided it
+#: (the keyword search's longest stretch and its hold, with a margin)
+DECISION_LAG = 1.8
 
 
 class ListenHandle:
@@ -37,12 +59,16 @@ class ListenHandle:
         events: the events appended so far.
         detections: every call heard, attributed or not.
         error: the exception that stopped the listener early, if any.
+        heard_until: seconds of the audio whose words are all decided (a file:
+            what was read, less :data:`DECISION_LAG`; infinite once it ended), so
+            a camera reading a video beside it can wait for the listener.
     """
 
     def __init__(self) -> None:
         self.events: list[dict[str, Any]] = []
         self.detections: list[Detection] = []
         self.error: BaseException | None = None
+        self.heard_until = 0.0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._mic: Microphone | None = None
@@ -66,7 +92,49 @@ class ListenHandle:
             self._thread.join(timeout)
 
 
+class Attributor:
+    """Gives a heard event (an ``uno`` or ``color`` event without ``player``) its
+    player from the referee's state when it joins the log, for a listener started
+    with ``attribute_later=True``: a recording heard ahead of (or behind) the
+    video whose events a live table holds until the camera reaches their time
+    (``vision.live.LiveTable.hear``). Keeps the recent calls, so a repeated call
+    counts once.
+    """
+
+    def __init__(self) -> None:
+        self.recent: list[dict[str, Any]] = []
+
+    def __call__(self, event: dict[str, Any],
+                 state: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The event with its player, or None (logged) when nobody can be meant."""
+        t = float(event.get("t", 0.0))
+        if event.get("type") == "color":
+            result = attribute_colour(state, str(event.get("color")))
+        else:
+            result = attribute(state, self.recent, now=t)
+        if result.player is None:
+            log.info("heard %r at %.2f s, no event: %s", event.get("heard") or
+                     event.get("word"), t, result.reason)
+            return None
+        out = {**event, "player": result.player}
+        self.recent.append(out)
+        del self.recent[:-20]
+        log.info("heard %r at %.2f s: %s for %s (%s)", event.get("heard") or
+                 event.get("word"), t, event.get("type"), result.player, result.reason)
+        return out
+
+
+def _unattributed(det: Detection, t: float) -> dict[str, Any]:
+    event = _event(det, "", t)
+    del event["player"]
+    return event
+
+
 def _event(det: Detection, player: str, t: float) -> dict[str, Any]:
+    colour = colour_of(det.word)
+    if colour is not None:
+        return {"type": "color", "color": colour, "player": player, "source": "voice",
+                "t": round(t, 2), "heard": det.word, "score": det.score}
     return {"type": "uno", "player": player, "source": "voice", "t": round(t, 2),
             "word": det.word, "score": det.score}
 
@@ -77,8 +145,10 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
                 words: str | None = None, *,
                 clock: Callable[[], float] | None = None,
                 config: SpotterConfig | None = None,
-                realtime: bool = False) -> ListenHandle:
-    """Listen in a thread and append an ``uno`` event for each attributed call.
+                realtime: bool = False, colours: bool = True,
+                attribute_later: bool = False) -> ListenHandle:
+    """Listen in a thread and append an ``uno`` event for each attributed call
+    (and a ``color`` event for each attributed colour word).
 
     ``append`` and ``get_state`` are called from the listener's thread; wrap them in
     the app's referee lock where other threads use the referee too.
@@ -92,6 +162,9 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
         clock: the game clock for the events' ``t``; default: seconds since this call.
         config: spotter thresholds.
         realtime: with ``file``, feed the file at the speed it was recorded.
+        colours: also hear a wild's colour (default True).
+        attribute_later: append each event without ``player``, for the caller
+            to attribute when the event joins the log (:class:`Attributor`).
 
     Returns:
         The handle; the microphone is opened before returning, so a missing
@@ -102,7 +175,7 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
         voice.words.WordError: a call word that cannot be pronounced.
     """
     call_words = parse_words(words)
-    spotter = Spotter(call_words, config)
+    spotter = Spotter(call_words, config, colours=colours)
     handle = ListenHandle()
     started = time.monotonic()
     game_clock = clock or (lambda: time.monotonic() - started)
@@ -112,24 +185,74 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
         handle._mic = Microphone(device)
         chunks = handle._mic
     recent: list[dict[str, Any]] = []
+    waiting: list[tuple[Detection, float]] = []  # colours waiting for their wild
+    paced = file is not None and clock is not None and not realtime
+
+    def emit(det: Detection, player: str, t: float, why: str) -> None:
+        event = _event(det, player, t)
+        recent.append(event)
+        del recent[:-20]
+        log.info("heard %r at %.2f s: %s for %s (%s)", det.word, t, event["type"],
+                 player, why)
+        handle.events.append(event)
+        append(event)
+
+    def try_colour(det: Detection, t: float, now: float, last: bool) -> bool:
+        """Attribute a colour; False while it may still wait for its wild."""
+        colour = colour_of(det.word) or ""
+        result = attribute_colour(get_state(), colour)
+        if result.player is not None:
+            emit(det, result.player, max(t, now), result.reason)
+            return True
+        if not last and now - t < COLOUR_WAIT:
+            return False
+        log.info("heard %r (%s) at %.2f s (score %.2f), no event: %s", det.word,
+                 colour, t, det.score, result.reason)
+        return True
+
+    def retry(now: float, last: bool = False) -> None:
+        waiting[:] = [(d, t) for d, t in waiting if not try_colour(d, t, now, last)]
+
+    def wait_for(t: float) -> None:
+        """A file beside a video: wait until the game clock reaches ``t``."""
+        seen, since = None, time.monotonic()
+        while not handle._stop.is_set():
+            now = game_clock()
+            retry(now)
+            if now >= t:
+                return
+            if now != seen:
+                seen, since = now, time.monotonic()
+            elif time.monotonic() - since > STALL_SECONDS:
+                return  # the video has ended (or stopped): judge what is left now
+            time.sleep(0.02)
 
     def on_detection(det: Detection) -> None:
         handle.detections.append(det)
+        if attribute_later:
+            event = _unattributed(det, det.end if file is not None and not realtime
+                                  else game_clock() - max(spotter.seconds - det.end,
+                                                          0.0))
+            handle.events.append(event)
+            append(event)
+            return
+        if paced:
+            wait_for(det.end)
         # the word ended (spotter.seconds - det.end) seconds of audio ago
         t = game_clock() - max(spotter.seconds - det.end, 0.0) if realtime or \
             file is None else det.end
+        if colour_of(det.word) is not None:
+            now = game_clock() if paced or file is None or realtime else t
+            if not try_colour(det, t, now, last=not (paced or file is None
+                                                      or realtime)):
+                waiting.append((det, t))
+            return
         result = attribute(get_state(), recent, now=t)
         if result.player is None:
             log.info("heard %r at %.2f s (score %.2f), no event: %s", det.word, t,
                      det.score, result.reason)
             return
-        event = _event(det, result.player, t)
-        recent.append(event)
-        del recent[:-20]
-        log.info("heard %r at %.2f s: uno for %s (%s)", det.word, t, result.player,
-                 result.reason)
-        handle.events.append(event)
-        append(event)
+        emit(det, result.player, t, result.reason)
 
     def run() -> None:
         try:
@@ -138,15 +261,22 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
                     break
                 for det in spotter.feed(chunk):
                     on_detection(det)
+                handle.heard_until = spotter.seconds - DECISION_LAG
+                if waiting and (file is None or realtime):
+                    retry(game_clock())
                 if realtime and file is not None:
                     time.sleep(len(chunk) / (2 * RATE))
             else:
                 for det in spotter.flush():
                     on_detection(det)
+                if waiting and paced:
+                    wait_for(max(t for _d, t in waiting) + COLOUR_WAIT)
+                retry(game_clock() if paced else float("inf"), last=True)
         except Exception as exc:  # the game goes on without the listener
             handle.error = exc
             log.error("the voice listener stopped: %s", exc)
         finally:
+            handle.heard_until = float("inf")
             if handle._mic is not None:
                 handle._mic.close()
 

@@ -30,6 +30,10 @@ def listen_arguments(parser: argparse.ArgumentParser) -> None:
                         help="neural spotter: call probability that fires, 0..1 "
                              "(larger errs less and hears less; default: tuned, "
                              "stored in the model)")
+    parser.add_argument("--colours", action="store_true",
+                        help="also hear a wild's colour: red/blue/green/yellow, "
+                             "赤/青/緑/黄 (aka/ao/midori/kiiro); printed with the "
+                             "colour after the word")
     parser.add_argument("--max-level", type=int, default=None, metavar="L",
                         help="keyword search: threshold 1e-L that still counts "
                              "(larger hears more and errs more; default 20)")
@@ -40,7 +44,7 @@ def listen(args: argparse.Namespace) -> int:
     from voice.audio import AudioError, Microphone, file_chunks
     from voice.kws import ModelError
     from voice.spotter import Spotter, SpotterConfig
-    from voice.words import WordError, parse_words
+    from voice.words import WordError, colour_of, parse_words
 
     if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
         print(f"tableref listen: --threshold must be between 0 and 1, not "
@@ -51,7 +55,7 @@ def listen(args: argparse.Namespace) -> int:
         extra = {} if args.max_level is None else {"max_level": args.max_level}
         config = SpotterConfig(engine=args.engine, model=args.model,
                                threshold=args.threshold, **extra)
-        spotter = Spotter(words, config)
+        spotter = Spotter(words, config, colours=args.colours)
         if spotter.fallback is not None:
             print(f"tableref listen: {spotter.fallback}; using keyword search for "
                   "the UNO call", file=sys.stderr)
@@ -72,14 +76,20 @@ def listen(args: argparse.Namespace) -> int:
               "pip install pocketsphinx==5.1.1", file=sys.stderr)
         return 2
     heard = 0
+
+    def show(det) -> None:  # noqa: ANN001
+        colour = colour_of(det.word)
+        word = f"{det.word} ({colour})" if colour and colour != det.word else det.word
+        print(f"{det.end:8.2f}  {word}  {det.score:.2f}", flush=True)
+
     try:
         for chunk in chunks:
             for det in spotter.feed(chunk):
                 heard += 1
-                print(f"{det.end:8.2f}  {det.word}  {det.score:.2f}", flush=True)
+                show(det)
         for det in spotter.flush():
             heard += 1
-            print(f"{det.end:8.2f}  {det.word}  {det.score:.2f}", flush=True)
+            show(det)
     except AudioError as exc:
         print(f"tableref listen: {exc}", file=sys.stderr)
         return 2

@@ -1,4 +1,5 @@
-"""What a spotter reports (:class:`Detection`) and how it decides (:class:`SpotterConfig`)."""
+"""What a spotter reports (:class:`Detection`) and how it decides
+(:class:`SpotterConfig`)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,9 @@ class SpotterConfig:
         merge: hits closer than this (seconds) belong to the same spoken word.
         min_ratio: the verifier's log-likelihood ratio per frame (call word
             against free phones, :mod:`voice.verify`) that a call must reach.
+        verify_silence: the verifier lets silence or noise stand before and after
+            the word (the colour words: short words in a stretch that is mostly
+            noise).
         gates: False reports every keyword hit with its measurements (for tuning).
     """
 
@@ -55,6 +59,7 @@ class SpotterConfig:
     hold: float = 0.4
     merge: float = 0.1
     pad: float = 0.0
+    verify_silence: bool = False
     gates: bool = True
 
     def accepts(self, det: "Detection") -> bool:
@@ -94,3 +99,19 @@ class Detection:
     ratio: float
     score: float
     engine: str = "pocketsphinx"
+
+
+#: The keyword search's gates for colour words (short words, said on their own
+#: right after a wild): tuned with ``benchmarks/eval_colours.py`` on its tuning
+#: voices only.
+COLOUR_GATES = {"max_level": 25, "min_rise_db": 6.0, "max_length": 1.0,
+                "min_ratio": -12.0, "verify_silence": True}
+
+
+def colour_config(config: SpotterConfig) -> SpotterConfig:
+    """``config`` with the colour words' gates (:data:`COLOUR_GATES`); a config
+    with ``gates=False`` (measuring every hit) is kept as it is."""
+    import dataclasses
+
+    return dataclasses.replace(config, **COLOUR_GATES) if config.gates else \
+        dataclasses.replace(config, verify_silence=True)

@@ -87,7 +87,7 @@ class PhoneticSpotter:
             hmm = os.path.join(get_model_path(), "en-us", "en-us")
             self._decoder = Decoder(hmm=hmm, dict=dict_path, kws=kws_path,
                                     loglevel="FATAL")
-        self._verifier = Verifier(self.words)
+        self._verifier = Verifier(self.words, silence=self.config.verify_silence)
         self._pcm = bytearray()  # the same frames as _db, as PCM
         self._last_end = -1.0  # end of the last island decided
         self._db: list[float] = []  # frame loudness (dB) since _db_offset

@@ -20,9 +20,10 @@ import math
 import threading
 from collections.abc import Iterable, Iterator
 
-from voice.detection import ENGINES, Detection, SpotterConfig
+from voice.detection import ENGINES, Detection, SpotterConfig, colour_config
 from voice.search import PhoneticSpotter
-from voice.words import UNO_ALIASES, UNO_PRONUNCIATIONS, CallWord, parse_words
+from voice.words import (UNO_ALIASES, UNO_PRONUNCIATIONS, CallWord, colour_of,
+                         colour_words, parse_words)
 
 __all__ = ["ENGINES", "Detection", "PhoneticSpotter", "Spotter", "SpotterConfig",
            "is_uno", "load_model", "spot"]
@@ -64,6 +65,10 @@ class Spotter:
     Args:
         words: the call words (default "uno" and "ウノ").
         config: engine and decision thresholds.
+        colours: also hear a wild's colour (red/blue/green/yellow, 赤/青/緑/黄 read
+            aka/ao/midori/kiiro) with keyword search under the colour gates
+            (:func:`voice.detection.colour_config`); a detection's ``word`` is then
+            the colour word's name (``voice.words.colour_of`` gives the colour).
 
     Attributes:
         engine: ``"neural"``, ``"pocketsphinx"``, or ``"neural+pocketsphinx"``
@@ -78,7 +83,7 @@ class Spotter:
     """
 
     def __init__(self, words: list[CallWord] | None = None,
-                 config: SpotterConfig | None = None):
+                 config: SpotterConfig | None = None, colours: bool = False):
         from voice.kws import KwsConfig, ModelError, NeuralSpotter
 
         self.words = words or parse_words(None)
@@ -112,14 +117,26 @@ class Spotter:
                 self._neural = NeuralSpotter(model, kws)
                 self._uno_name = uno[0].name
                 rest = [w for w in self.words if not is_uno(w)]
+        if colours:
+            rest = [w for w in rest if colour_of(w.name) is None]
         self._phonetic = PhoneticSpotter(rest, self.config) if rest else None
+        self._colours = None
+        if colours:
+            try:
+                self._colours = PhoneticSpotter(colour_words(),
+                                                colour_config(self.config))
+            except ImportError as exc:  # the UNO call is still heard
+                log.warning("colour words need pocketsphinx (%s); not hearing them",
+                            exc)
         self.engine = "+".join(name for name, part in (
-            ("neural", self._neural), ("pocketsphinx", self._phonetic)) if part)
+            ("neural", self._neural),
+            ("pocketsphinx", self._phonetic or self._colours)) if part)
 
     @property
     def seconds(self) -> float:
         """Seconds of audio fed so far."""
-        part = self._neural if self._neural is not None else self._phonetic
+        part = next(p for p in (self._neural, self._phonetic, self._colours)
+                    if p is not None)
         return part.seconds
 
     def feed(self, pcm: bytes) -> list[Detection]:
@@ -127,6 +144,8 @@ class Spotter:
         found = self._phonetic.feed(pcm) if self._phonetic is not None else []
         if self._neural is not None:
             found += [self._detection(*call) for call in self._neural.feed(pcm)]
+        if self._colours is not None:
+            found += self._colour_hits(found, self._colours.feed(pcm))
         return sorted(found, key=lambda d: d.end)
 
     def flush(self) -> list[Detection]:
@@ -134,7 +153,23 @@ class Spotter:
         found = self._phonetic.flush() if self._phonetic is not None else []
         if self._neural is not None:
             found += [self._detection(*call) for call in self._neural.flush()]
+        if self._colours is not None:
+            found += self._colour_hits(found, self._colours.flush())
         return sorted(found, key=lambda d: d.end)
+
+    def _colour_hits(self, calls: list[Detection],
+                     hits: list[Detection]) -> list[Detection]:
+        """Colour words, one per stretch of speech (the surest), none on a stretch
+        that was heard as a call word (an UNO call is not a colour)."""
+        self._said = [d for d in getattr(self, "_said", []) + calls
+                      if d.end > self.seconds - 5.0]
+        out: list[Detection] = []
+        for det in sorted(hits, key=lambda d: -d.score):
+            if any(det.start < o.end and o.start < det.end for o in self._said + out):
+                continue
+            out.append(det)
+        self._said += out
+        return out
 
     def _detection(self, start: float, end: float, prob: float,
                    _decided_at: float = 0.0) -> Detection:
@@ -146,9 +181,11 @@ class Spotter:
 
 
 def spot(chunks: Iterable[bytes], words: list[CallWord] | None = None,
-         config: SpotterConfig | None = None) -> Iterator[Detection]:
-    """All calls in a stream of PCM chunks, in order, as soon as each is decided."""
-    spotter = Spotter(words, config)
+         config: SpotterConfig | None = None,
+         colours: bool = False) -> Iterator[Detection]:
+    """All calls (and, with ``colours``, colour words) in a stream of PCM chunks,
+    in order, as soon as each is decided."""
+    spotter = Spotter(words, config, colours)
     for chunk in chunks:
         yield from spotter.feed(chunk)
     yield from spotter.flush()

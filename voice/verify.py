@@ -31,9 +31,12 @@ class Verifier:
 
     Args:
         words: the call words.
+        silence: let the forced decoding put silence (or noise) before and after
+            the word, as for short colour words whose stretch is more noise than
+            word; the stretch is then known to be short (the island gate).
     """
 
-    def __init__(self, words: list[CallWord]):
+    def __init__(self, words: list[CallWord], silence: bool = False):
         from pocketsphinx import Decoder, get_model_path
 
         model = get_model_path()
@@ -54,9 +57,9 @@ class Verifier:
                 fh.write(grammar)
             self._forced = Decoder(hmm=hmm, dict=dict_path, jsgf=gram_path,
                                    beam=1e-120, wbeam=1e-100, pbeam=1e-120,
-                                   silprob=1e-10, fillprob=1e-10, bestpath=False,
-                                   cmn="batch",
-                                   loglevel="FATAL")
+                                   silprob=0.1 if silence else 1e-10,
+                                   fillprob=0.02 if silence else 1e-10,
+                                   bestpath=False, cmn="batch", loglevel="FATAL")
         self._phones = Decoder(hmm=hmm,
                                allphone=os.path.join(model, "en-us",
                                                      "en-us-phone.lm.bin"),
@@ -78,11 +81,12 @@ class Verifier:
             return None, -math.inf
         pcm = pcm[:frames * 320]
         forced = self._decode(self._forced, pcm)
-        if forced is None or not forced.hypstr.strip():
+        if forced is None or forced.score <= 0:
             return None, -math.inf
-        word = forced.hypstr.split()[0]
-        if word not in self.names or forced.score <= 0:
+        said = [w for w in forced.hypstr.split() if w in self.names]
+        if not said:  # nothing but silence and fillers
             return None, -math.inf
+        word = said[0]
         free = self._decode(self._phones, pcm)
         if free is None or free.score <= 0:
             return self.names.index(word), 0.0

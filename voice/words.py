@@ -34,6 +34,27 @@ UNO_PRONUNCIATIONS = ("UW N OW", "AH N OW", "UW N AO")
 UNO_ALIASES = frozenset({"uno", "ウノ", "うの", "ｳﾉ"})
 DEFAULT_WORDS = "uno,ウノ"
 
+# A wild's colour, said in English or Japanese (赤 aka, 青 ao, 緑 midori, 黄 kiiro):
+# (the name reported, the colour, phone strings). Japanese r is a flap, which
+# English ears (and the English model) often take for D.
+COLOUR_WORDS = (
+    ("red", "red", ("R EH D",)),
+    ("blue", "blue", ("B L UW",)),
+    ("green", "green", ("G R IY N",)),
+    ("yellow", "yellow", ("Y EH L OW",)),
+    ("赤", "red", ("AA K AA", "AA K AH")),
+    ("青", "blue", ("AA OW", "AA AO")),
+    ("緑", "green", ("M IY D OW R IY", "M IY D OW D IY")),
+    ("黄", "yellow", ("K IY R OW", "K IY IY R OW", "K IY D OW")),
+)
+COLOUR_ALIASES = {
+    "赤": "赤", "あか": "赤", "アカ": "赤", "aka": "赤", "赤色": "赤",
+    "青": "青", "あお": "青", "アオ": "青", "ao": "青", "青色": "青",
+    "緑": "緑", "みどり": "緑", "ミドリ": "緑", "midori": "緑", "緑色": "緑",
+    "黄": "黄", "きいろ": "黄", "キイロ": "黄", "kiiro": "黄", "黄色": "黄",
+}
+COLOUR_SPEC = ",".join(name for name, _c, _p in COLOUR_WORDS)
+
 _VOWELS = {"a": "AA", "i": "IY", "u": "UW", "e": "EH", "o": "OW"}
 _CONSONANTS = {
     "ky": "K Y", "gy": "G Y", "sh": "SH", "ch": "CH", "ts": "T S", "ny": "N Y",
@@ -187,8 +208,11 @@ def call_word(spec: str) -> CallWord:
     name, sep, phones = (s.strip() for s in spec.partition("="))
     if not name:
         raise WordError(f"empty call word in {spec!r}")
+    colour = _COLOUR_ENTRY.get(COLOUR_ALIASES.get(name.lower(), name.lower()))
     if sep:
         prons = tuple(_check(name, p) for p in phones.split("|"))
+    elif colour is not None:
+        name, prons = colour[0], colour[2]
     elif name.lower() in UNO_ALIASES:
         prons = UNO_PRONUNCIATIONS
     elif any("\u3040" <= c <= "\u30ff" for c in name):
@@ -198,6 +222,22 @@ def call_word(spec: str) -> CallWord:
         prons = tuple(_check(name, p) for p in found) or (
             _check(name, romaji_phones(name)),)
     return CallWord(name, tuple(dict.fromkeys(prons)))
+
+
+_COLOUR_ENTRY = {name: entry for entry in COLOUR_WORDS for name in (entry[0],)}
+
+
+def colour_of(name: str) -> str | None:
+    """The wild colour a heard word names (``"赤"`` -> ``"red"``), or None for a
+    word that is not a colour."""
+    key = COLOUR_ALIASES.get(name.lower(), name.lower())
+    entry = _COLOUR_ENTRY.get(key)
+    return entry[1] if entry else None
+
+
+def colour_words() -> list[CallWord]:
+    """The colour words of :data:`COLOUR_WORDS` as call words."""
+    return [CallWord(name, prons) for name, _colour, prons in COLOUR_WORDS]
 
 
 def parse_words(text: str | None) -> list[CallWord]:

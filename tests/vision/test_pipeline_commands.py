@@ -73,8 +73,12 @@ def test_the_bundled_video_is_small_and_shows_the_markers():
 
 
 def test_demo_with_the_oracle_sees_everything_and_scores_like_the_truth(
-    capsys, oracle_model
+    capsys, oracle_model, monkeypatch
 ):
+    from vision.demo import run as demo_run
+
+    # the camera alone (the bundled sound track: tests/voice/test_voice_demo.py)
+    monkeypatch.setattr(demo_run, "audio_beside", lambda video: None)
     assert main(["demo"]) == 0
     out = capsys.readouterr().out
     truth = replay(DEMO_LOG.read_text(encoding="utf-8").splitlines()).state()["scores"]

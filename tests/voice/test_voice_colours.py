@@ -1,0 +1,150 @@
+"""A wild's colour heard by the listener: words, spotting in noise, attribution,
+and the ``color`` events it appends (issue 25, item 5)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from referee.session import Referee
+from voice.attribution import attribute_colour
+from voice.audio import RATE, to_pcm16
+from voice.bridge import listen_into
+from voice.spotter import Spotter
+from voice.words import colour_of, colour_words, parse_words
+from voicetest_audio import noise, write
+
+
+def test_colour_words_in_english_and_japanese():
+    assert [colour_of(w) for w in ("red", "Blue", "green", "yellow")] == [
+        "red", "blue", "green", "yellow"]
+    assert [colour_of(w) for w in ("赤", "あお", "ミドリ", "kiiro", "黄色")] == [
+        "red", "blue", "green", "yellow", "yellow"]
+    assert colour_of("uno") is None and colour_of("taro") is None
+    assert parse_words("あか")[0].name == "赤"
+    assert "AA K AA" in parse_words("aka")[0].pronunciations
+    assert {w.name for w in colour_words()} == {
+        "red", "blue", "green", "yellow", "赤", "青", "緑", "黄"}
+
+
+def _track(say, items, snr=10.0, seed=3):
+    """The clips said 2 s apart over noise at ``snr`` dB; (audio, marks)."""
+    parts, marks, pos = [np.zeros(RATE, np.float32)], [], RATE
+    for text, voice in items:
+        clip = say(text, voice)
+        clip = clip / np.sqrt(np.mean(clip[np.abs(clip) > 0.01] ** 2)) * 0.1
+        parts += [clip, np.zeros(2 * RATE, np.float32)]
+        marks.append((pos / RATE, (pos + len(clip)) / RATE, text))
+        pos += len(clip) + 2 * RATE
+    audio = np.concatenate(parts)
+    return audio + noise(len(audio) / RATE, 0.1 / 10 ** (snr / 20), seed), marks
+
+
+def _heard(audio):
+    spotter = Spotter(parse_words(None), colours=True)
+    pcm = to_pcm16(audio, RATE)
+    out = []
+    for i in range(0, len(pcm), 3200):
+        out += spotter.feed(pcm[i:i + 3200])
+    return out + spotter.flush()
+
+
+@pytest.mark.parametrize("lang,snr", [("en", 10.0), ("ja", 20.0)])
+def test_colours_heard_in_noise(say, lang, snr):
+    """espeak-ng en-us at 10 dB SNR and ja at 20 dB: each colour heard, as
+    itself. (Japanese is weaker: at 10 dB this voice's みどり and きいろ fall under
+    the verifier's threshold, and its "あか!" is heard as blue: see
+    docs/voice.md; あか is left out here.)"""
+    items = ([(w, "en-us") for w in ("Red!", "Blue!", "Green!", "Yellow!")]
+             if lang == "en" else
+             [(w, "ja") for w in ("あお!", "みどり!", "きいろ!")])
+    audio, marks = _track(say, items, snr=snr)
+    dets = [d for d in _heard(audio) if colour_of(d.word)]
+    for start, end, text in marks:
+        near = [d for d in dets if start - 0.3 <= d.end <= end + 1.0]
+        assert [colour_of(d.word) for d in near] == [colour_of(text.strip("!"))], text
+    assert len(dets) == len(marks)
+
+
+def test_colour_words_inside_sentences_and_the_uno_call_are_not_colours(say):
+    items = [("Red seven on the pile, and then a green skip.", "en-us"),
+             ("Uno!", "en-us"), ("ウノ!", "ja")]
+    audio, _ = _track(say, items, snr=20)
+    dets = _heard(audio)
+    assert [d.word for d in dets if colour_of(d.word)] == []
+    assert [d.word for d in dets] == ["uno", "uno"]
+
+
+def _wild_on_top() -> Referee:
+    ref = Referee({"type": "game", "game": "uno", "rules": "official",
+                   "players": ["A", "B", "C"], "dealer": "C", "hand_size": 5})
+    ref.append({"type": "start", "card": "red-5"})
+    ref.append({"type": "play", "player": "A", "cards": ["wild"]})
+    return ref
+
+
+def test_attribution_of_a_colour():
+    ref = _wild_on_top()
+    got = attribute_colour(ref.state(), "blue")
+    assert got.player == "A" and "played the wild" in got.reason
+    ref.append({"type": "color", "color": "blue"})
+    assert attribute_colour(ref.state(), "red").player is None
+    ref.append({"type": "play", "player": "B", "cards": ["blue-3"]})
+    assert "no wild" in attribute_colour(ref.state(), "red").reason
+
+
+def test_a_heard_colour_names_the_wild(tmp_path, say):
+    audio, _ = _track(say, [("Green!", "en-us")])
+    path = write(tmp_path / "green.wav", audio)
+    ref = _wild_on_top()
+    rulings = []
+    handle = listen_into(lambda ev: rulings.extend(ref.append(ev)), ref.state,
+                         file=str(path))
+    handle.join(60)
+    assert handle.error is None
+    (event,) = handle.events
+    assert event["type"] == "color" and event["color"] == "green"
+    assert event["player"] == "A" and event["heard"] == "green"
+    assert event["source"] == "voice"
+    assert ref.state()["color"] == "green"
+    assert [(r.rule, r.ruling) for r in rulings] == [("official.wild", "ok")]
+
+
+def test_a_colour_without_a_wild_waiting_makes_no_event(tmp_path, say, caplog):
+    audio, _ = _track(say, [("Yellow!", "en-us")])
+    path = write(tmp_path / "yellow.wav", audio)
+    ref = Referee({"type": "game", "game": "uno", "rules": "official",
+                   "players": ["A", "B", "C"], "dealer": "C", "hand_size": 5})
+    ref.append({"type": "start", "card": "red-5"})
+    with caplog.at_level("INFO", logger="tableref.voice"):
+        handle = listen_into(ref.append, ref.state, file=str(path))
+        handle.join(60)
+    assert handle.events == [] and len(handle.detections) == 1
+    assert "no wild is on top" in caplog.text
+
+
+def test_a_file_beside_a_video_is_judged_at_the_video_time(tmp_path, say):
+    """Read ahead, but attributed once the game clock reaches the word: the wild
+    that the camera sees at 1.0 s (before the word ends) is named."""
+    audio, marks = _track(say, [("Blue!", "en-us")])
+    path = write(tmp_path / "blue.wav", audio)
+    ref = Referee({"type": "game", "game": "uno", "rules": "official",
+                   "players": ["A", "B", "C"], "dealer": "C", "hand_size": 5})
+    ref.append({"type": "start", "card": "red-5"})
+    ticks = itertools.count()
+    video_t = [0.0]
+
+    def clock() -> float:  # the camera: 0.05 s of video per call; the wild at 1.0 s
+        video_t[0] = next(ticks) * 0.05
+        if video_t[0] >= 1.0 and ref.state()["top"] != "wild":
+            ref.append({"type": "play", "player": "A", "cards": ["wild"]})
+        return video_t[0]
+
+    handle = listen_into(ref.append, ref.state, file=str(path), clock=clock)
+    handle.join(60)
+    (event,) = handle.events
+    assert event["color"] == "blue" and event["player"] == "A"
+    assert 1.0 <= event["t"] <= marks[0][1] + 1.0
+    assert ref.state()["color"] == "blue"

@@ -1,0 +1,164 @@
+"""Render the demo's sound track (``vision/demo/data/demo-table.flac``).
+
+The players *say* their UNO calls and their wilds' colours; the video cannot show
+that, so the bundled demo carries a sound track beside it that ``tableref demo``
+listens to (:mod:`vision.demo.run`). This script renders it from the demo's
+scripted game (``demo-table.jsonl``, the same script the video was rendered
+from): synthetic voices (espeak-ng) say "UNO" so that the word ends at each
+``uno`` event's time, and the wild's colour starting 0.3 s after each wild is
+put down, over table noise (a pink/brown room bed, a soft slap for each card put
+down or taken) mixed at ``--snr`` dB (speech RMS over its voiced samples against
+the noise RMS; default 15). Aiko speaks Japanese (ウノ, あか/あお/みどり/きいろ), Ben
+and Chie English. The script is used only to *render* the sensor input; no event
+of it reaches the referee, which hears the track through the listener.
+
+Usage::
+
+    .venv/bin/python -m vision.demo.audio            # writes demo-table.flac
+    .venv/bin/python -m vision.demo.audio --snr 10 --out /tmp/demo-10db.flac
+
+Seeded (the noise) and deterministic (espeak-ng); needs espeak-ng and sox.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import subprocess
+import sys
+import wave
+from pathlib import Path
+
+import numpy as np
+
+RATE = 16000
+DATA = Path(__file__).parent / "data"
+SCRIPT = DATA / "demo-table.jsonl"
+TRACK = DATA / "demo-table.flac"
+
+#: each player's espeak-ng voice, speed, pitch and language
+VOICES = {"Aiko": ("ja+f2", 150, 60, "ja"), "Ben": ("en-us", 160, 40, "en"),
+          "Chie": ("en+f3", 165, 55, "en")}
+CALL = {"en": "Uno!", "ja": "ウノ!"}
+COLOUR = {
+    "en": {"red": "Red!", "blue": "Blue!", "green": "Green!", "yellow": "Yellow!"},
+    "ja": {"red": "あか!", "blue": "あお!", "green": "みどり!", "yellow": "きいろ!"},
+}
+
+
+def say(text: str, voice: str, speed: int, pitch: int) -> np.ndarray:
+    """espeak-ng speech at 16 kHz, float32, leading/trailing silence trimmed."""
+    out = subprocess.run(["espeak-ng", "-v", voice, "-s", str(speed), "-p", str(pitch),
+                          "--stdout", text], capture_output=True, check=True).stdout
+    with wave.open(io.BytesIO(out)) as w:
+        rate = w.getframerate()
+        x = np.frombuffer(w.readframes(w.getnframes()), "<i2").astype(np.float32)
+    x /= 32768.0
+    loud = np.flatnonzero(np.abs(x) > 0.01)
+    x = x[loud[0]:loud[-1] + 1] if len(loud) else x
+    n = int(len(x) * RATE / rate)
+    y = np.interp(np.arange(n) * rate / RATE, np.arange(len(x)), x)
+    return y.astype(np.float32)
+
+
+def voiced_rms(x: np.ndarray) -> float:
+    voiced = x[np.abs(x) > 0.02 * np.max(np.abs(x))]
+    return float(np.sqrt(np.mean(voiced**2)))
+
+
+def room_noise(seconds: float, rng: np.random.Generator) -> np.ndarray:
+    """A room bed: pink-ish and brown noise, unit RMS."""
+    n = int(seconds * RATE)
+    white = rng.standard_normal(n).astype(np.float32)
+    spec = np.fft.rfft(white)
+    f = np.maximum(np.fft.rfftfreq(n, 1 / RATE), 20.0)
+    pink = np.fft.irfft(spec / np.sqrt(f), n)
+    brown = np.fft.irfft(spec / f, n)
+    mix = pink / np.std(pink) + 0.5 * brown / np.std(brown)
+    return (mix / np.std(mix)).astype(np.float32)
+
+
+def slap(rng: np.random.Generator) -> np.ndarray:
+    """A card put down: 40 ms of decaying, band-limited noise."""
+    n = int(0.04 * RATE)
+    decay = np.exp(-np.arange(n) / (0.008 * RATE))
+    x = rng.standard_normal(n).astype(np.float32) * decay
+    return np.convolve(x, np.ones(4) / 4, mode="same").astype(np.float32)
+
+
+def render(lines: list[dict], snr: float = 15.0,
+           seed: int = 25) -> tuple[np.ndarray, list]:
+    """The track for a scripted game, and what is said in it: ``(start, end,
+    player, text)`` per utterance."""
+    rng = np.random.default_rng(seed)
+    events = [e for e in lines[1:] if "t" in e]
+    seconds = max(float(e["t"]) for e in events) + 6.0
+    speech = np.zeros(int(seconds * RATE), np.float32)
+    said = []
+    for e in events:
+        who = e.get("player")
+        if who not in VOICES:
+            continue
+        voice, speed, pitch, lang = VOICES[who]
+        if e["type"] == "uno":
+            text, end = CALL[lang], float(e["t"])
+            clip = say(text, voice, speed, pitch)
+            start = end - len(clip) / RATE
+        elif e["type"] == "play" and e.get("color") and str(
+                (e.get("cards") or [""])[0]).startswith("wild"):
+            text = COLOUR[lang][e["color"]]
+            clip = say(text, voice, speed, pitch)
+            start = float(e["t"]) + 0.3
+        else:
+            continue
+        clip = clip / voiced_rms(clip) * 0.1
+        i = int(start * RATE)
+        speech[i:i + len(clip)] += clip[:len(speech) - i]
+        said.append((round(start, 2), round(start + len(clip) / RATE, 2), who, text))
+    noise = room_noise(seconds, rng) * 0.1 / 10 ** (snr / 20)
+    for e in events:
+        if e["type"] in ("play", "draw", "start", "reveal"):
+            for k in range(int(e.get("count", 1) or 1)):
+                s = slap(rng) * 0.1 * rng.uniform(0.5, 1.0)
+                i = int((float(e["t"]) - 0.05 + 0.25 * k) * RATE)
+                noise[i:i + len(s)] += s[:len(noise) - i]
+    return np.clip(speech + noise, -1, 1), said
+
+
+def write(path: Path, x: np.ndarray) -> None:
+    """16 kHz mono 16-bit; FLAC/OGG through sox, WAV directly."""
+    pcm = (np.clip(x, -1, 1) * 32767).astype("<i2").tobytes()
+    if path.suffix == ".wav":
+        with wave.open(str(path), "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(RATE)
+            w.writeframes(pcm)
+        return
+    subprocess.run(["sox", "-t", "raw", "-r", str(RATE), "-e", "signed-integer",
+                    "-b", "16", "-c", "1", "-", str(path)], input=pcm, check=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--script", default=str(SCRIPT),
+                        help="the scripted game (jsonl)")
+    parser.add_argument("--out", default=str(TRACK), help="the track (.flac/.ogg/.wav)")
+    parser.add_argument("--snr", type=float, default=15.0, help="speech over noise, dB")
+    parser.add_argument("--seed", type=int, default=25)
+    args = parser.parse_args(argv)
+    with open(args.script, encoding="utf-8") as fh:
+        lines = [json.loads(line) for line in fh if line.strip()]
+    audio, said = render(lines, args.snr, args.seed)
+    out = Path(args.out)
+    write(out, audio)
+    for start, end, who, text in said:
+        print(f"{start:6.2f}-{end:6.2f}  {who:5s} {text}")
+    print(f"wrote {out} ({len(audio) / RATE:.1f} s, {out.stat().st_size / 1e6:.2f} MB, "
+          f"{args.snr:g} dB SNR)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
