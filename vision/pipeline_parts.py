@@ -1,0 +1,92 @@
+"""What a :class:`vision.pipeline.TablePipeline` is built from: the bundled demo
+(video and table-log header), the shipped detector set up by its configuration,
+and the stage that turns tracks into a game's events.
+
+:mod:`vision.pipeline` re-exports these names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable, Protocol
+
+import numpy as np
+
+from .config import DetectorConfig, PlayConfig
+from .detections import Detections
+from .geometry import TableGeometry
+from .plays import UnoPlayDetector
+
+DEMO_DIR = Path(__file__).resolve().parent / "demo" / "data"
+DEMO_VIDEO = DEMO_DIR / "demo-table.mp4"
+DEMO_LOG = DEMO_DIR / "demo-table.jsonl"
+
+
+class DetectorLike(Protocol):
+    def detect(self, frame_bgr: np.ndarray) -> Detections: ...
+
+
+def bundled_demo() -> tuple[Path, dict[str, Any]]:
+    """The bundled demo video and its table-log header (for ``tableref serve``)."""
+    import json
+
+    with DEMO_LOG.open(encoding="utf-8") as fh:
+        header = json.loads(fh.readline())
+    return DEMO_VIDEO, header
+
+
+def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
+    """The shipped detector (``vision.detector.Detector``) set up by ``config``.
+
+    Raises:
+        RuntimeError: the detector module or its model is missing, saying so.
+    """
+    try:
+        from .detector import Detector  # type: ignore[import-not-found]
+    except ImportError as exc:
+        raise RuntimeError(f"the card detector is not installed ({exc})") from None
+    cfg = config or DetectorConfig()
+    try:
+        return Detector(
+            imgsz=cfg.imgsz,
+            conf=cfg.conf,
+            iou=cfg.iou,
+            max_det=cfg.max_det,
+            box_conf=cfg.box_conf,
+            views=cfg.views,
+        )
+    except Exception as exc:  # a missing or broken model file
+        raise RuntimeError(
+            f"the card detector could not load its model: {exc}"
+        ) from None
+
+
+def make_interpreter(
+    game: str,
+    geometry: TableGeometry,
+    options: dict[str, Any],
+    attribute_players: bool = False,
+    game_state: Callable[[], dict[str, Any]] | None = None,
+    config: PlayConfig | None = None,
+):
+    """The stage that turns tracks into events for ``game``.
+
+    UNO plays are grouped over ``config.multi_group_s`` when the house rules
+    allow several cards a turn (``multi_play``, ``two_card``).
+    """
+    config = config or PlayConfig()
+    if game == "uno":
+        if options.get("multi_play") or options.get("two_card"):
+            config = replace(config, group_s=config.multi_group_s)
+        return UnoPlayDetector(
+            geometry,
+            config,
+            attribute_players=attribute_players,
+            game_state=game_state,
+        )
+    from .interpreters import interpreter_for
+
+    return interpreter_for(game, geometry, config)
+
+
