@@ -11,8 +11,9 @@ only the referee may see (see :mod:`web.privacy`).
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from referee.session import Change, Referee
 
@@ -21,8 +22,27 @@ from .privacy import is_secret, public_change
 from .table_error import TableError, _storing
 from .undo import Step, take_back
 
-if TYPE_CHECKING:
-    from .table import Table
+
+class Table(Protocol):
+    """What a correction needs of the running table (:class:`web.table.Table`
+    is one); a protocol, so that this module never imports the table's."""
+
+    store: Any
+    lock: Any
+    gid: int | None
+    referee: Referee | None
+    secret: list[bool]
+    steps: deque[Step]
+    last_change: dict[str, Any] | None
+    last_change_public: dict[str, Any] | None
+
+    def _referee(self) -> Referee: ...
+
+    def _announce(self, kind: str, data: dict[str, Any],
+                  public: dict[str, Any] | None = None) -> None: ...
+
+    def _finish_if_over(self) -> None: ...
+
 
 log = logging.getLogger("web.table")
 
