@@ -87,7 +87,7 @@ def test_demo_with_the_oracle_sees_everything_and_scores_like_the_truth(
     assert "official.round-end" in out and "vision" in out
     # nothing from the ground truth: passes and colours are the table's inferences
     assert " voice " not in out and "passes after drawing" in out
-    assert "[inferred: Chie drew and the next seat, Aiko, played]" in out
+    assert "(inferred: Chie drew and the next seat, Aiko, played)" in out
     assert "pass    truth   5  refereed   5  right   5" in out
     assert "uno     truth   4  refereed   0  right   0" in out  # no sound track
     assert "(none from the ground truth)" in out
