@@ -299,8 +299,15 @@ def serve(args: argparse.Namespace) -> int:
         if source is None:
             camera.error = "no camera source; replaying the demo table log"
         _demo_fallback(table, camera, demo_events, args.demo_interval)
-    if args.listen is not None:
-        _listen(table, args.listen)
+    listen = args.listen
+    if listen is None and args.source is None and source is not None:
+        # the bundled demo: its sound track is the table's microphone
+        from vision.demo.run import audio_beside
+
+        track = audio_beside(Path(source))
+        listen = str(track) if track is not None else None
+    if listen is not None:
+        _listen(table, listen)
 
     try:
         server = make_server(args.host, args.port, app, threaded=True)
