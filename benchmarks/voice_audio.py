@@ -7,14 +7,12 @@ None of it is in the spotter's training material (``training/voice/speech.py``;
 
 from __future__ import annotations
 
-import io
 import random
 import subprocess
-import wave
 
 import numpy as np
 
-from voice.audio import RATE
+from voice.audio import RATE, say  # noqa: F401 (say: used by the evaluations)
 
 EN_VOICES = ["en", "en-us", "en-gb-x-rp", "en+f3", "en+m3", "en-us+f2", "en+f4"]
 JA_VOICES = ["ja", "ja+f2", "ja+m3", "ja+f4"]
@@ -46,21 +44,6 @@ CONFUSABLE = [("you know", "en"), ("oh no", "en"), ("Yuno", "en"), ("who knows",
               ("きょうの ゲーム", "ja"), ("ゆうのすけ", "ja"), ("うのう", "ja"),
               ("どうの こうの", "ja")]
 NOISES = ["whitenoise", "pinknoise", "brownnoise", "shuffle", "chatter"]
-
-
-def say(text: str, voice: str, speed: int = 160, pitch: int = 50) -> np.ndarray:
-    """espeak-ng speech at 16 kHz, float32, leading/trailing silence trimmed."""
-    out = subprocess.run(["espeak-ng", "-v", voice, "-s", str(speed), "-p", str(pitch),
-                          "--stdout", text], capture_output=True, check=True).stdout
-    with wave.open(io.BytesIO(out)) as w:
-        rate = w.getframerate()
-        x = np.frombuffer(w.readframes(w.getnframes()), "<i2").astype(np.float32)
-    x /= 32768.0
-    loud = np.flatnonzero(np.abs(x) > 0.01)
-    x = x[loud[0]:loud[-1] + 1] if len(loud) else x
-    n = int(len(x) * RATE / rate)
-    y = np.interp(np.arange(n) * rate / RATE, np.arange(len(x)), x)
-    return y.astype(np.float32)
 
 
 def sox_noise(kind: str, seconds: float, rng: random.Random | None = None) -> np.ndarray:

@@ -194,9 +194,8 @@ def load_deck_classifier(path: Path):  # noqa: ANN201
     ones): one module answering the log of its members' mean probabilities, and
     its crop size."""
     import torch
-    import torch.nn as nn
 
-    from vision.detector import card_net
+    from vision.detector import card_net, mean_of_nets
 
     ckpt = torch.load(str(path), map_location="cpu", weights_only=True)
     n_classes, width = len(ckpt["labels"]) + 1, int(ckpt["width"])
@@ -205,17 +204,7 @@ def load_deck_classifier(path: Path):  # noqa: ANN201
         net = card_net(n_classes, width)
         net.load_state_dict(state)
         nets.append(net.eval())
-
-    class MeanOfNets(nn.Module):
-        def __init__(self, members: list) -> None:
-            super().__init__()
-            self.members = nn.ModuleList(members)
-
-        def forward(self, x):  # noqa: ANN001, ANN202
-            probs = torch.stack([torch.softmax(m(x), dim=1) for m in self.members])
-            return torch.log(probs.mean(dim=0).clamp_min(1e-12))
-
-    return MeanOfNets(nets).eval(), int(ckpt["size"])
+    return mean_of_nets(nets), int(ckpt["size"])
 
 
 class DeckDetector(Detector):

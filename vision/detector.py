@@ -81,7 +81,6 @@ def load_classifier(path: str | Path):  # noqa: ANN201
     its output is that mean (one network to the callers, one OpenVINO model).
     """
     import torch
-    import torch.nn as nn
 
     ckpt = torch.load(str(path), map_location="cpu", weights_only=True)
     width = int(ckpt.get("width", 16))
@@ -93,6 +92,14 @@ def load_classifier(path: str | Path):  # noqa: ANN201
     size = int(ckpt.get("size", CROP))
     if len(nets) == 1:
         return nets[0], size
+    return mean_of_nets(nets), size
+
+
+def mean_of_nets(nets: list):  # noqa: ANN201
+    """One module answering the log of ``nets``' mean probabilities (a softmax of
+    its output is that mean), in eval mode."""
+    import torch
+    import torch.nn as nn
 
     class MeanOfNets(nn.Module):
         def __init__(self, members: list) -> None:
@@ -103,7 +110,7 @@ def load_classifier(path: str | Path):  # noqa: ANN201
             probs = torch.stack([torch.softmax(m(x), dim=1) for m in self.members])
             return torch.log(probs.mean(dim=0).clamp_min(1e-12))
 
-    return MeanOfNets(nets).eval(), size
+    return MeanOfNets(nets).eval()
 
 
 def crops_to_tensor(crops: np.ndarray):

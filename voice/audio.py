@@ -9,6 +9,7 @@ installed. The microphone is read with ``sounddevice`` (PortAudio, Debian packag
 
 from __future__ import annotations
 
+import io
 import shutil
 import subprocess
 import threading
@@ -178,3 +179,19 @@ class Microphone:
 
 class _NoPortAudio(Exception):
     pass
+
+
+def say(text: str, voice: str, speed: int = 160, pitch: int = 50) -> np.ndarray:
+    """espeak-ng speech at 16 kHz, float32, leading/trailing silence trimmed (the
+    synthetic voices of the demo's sound track and of the voice evaluations)."""
+    out = subprocess.run(["espeak-ng", "-v", voice, "-s", str(speed), "-p", str(pitch),
+                          "--stdout", text], capture_output=True, check=True).stdout
+    with wave.open(io.BytesIO(out)) as w:
+        rate = w.getframerate()
+        x = np.frombuffer(w.readframes(w.getnframes()), "<i2").astype(np.float32)
+    x /= 32768.0
+    loud = np.flatnonzero(np.abs(x) > 0.01)
+    x = x[loud[0]:loud[-1] + 1] if len(loud) else x
+    n = int(len(x) * RATE / rate)
+    y = np.interp(np.arange(n) * rate / RATE, np.arange(len(x)), x)
+    return y.astype(np.float32)

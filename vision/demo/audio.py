@@ -23,7 +23,6 @@ Seeded (the noise) and deterministic (espeak-ng); needs espeak-ng and sox.
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import subprocess
 import sys
@@ -32,7 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
-RATE = 16000
+from voice.audio import RATE, say
+
 DATA = Path(__file__).parent / "data"
 SCRIPT = DATA / "demo-table.jsonl"
 TRACK = DATA / "demo-table.flac"
@@ -45,21 +45,6 @@ COLOUR = {
     "en": {"red": "Red!", "blue": "Blue!", "green": "Green!", "yellow": "Yellow!"},
     "ja": {"red": "あか!", "blue": "あお!", "green": "みどり!", "yellow": "きいろ!"},
 }
-
-
-def say(text: str, voice: str, speed: int, pitch: int) -> np.ndarray:
-    """espeak-ng speech at 16 kHz, float32, leading/trailing silence trimmed."""
-    out = subprocess.run(["espeak-ng", "-v", voice, "-s", str(speed), "-p", str(pitch),
-                          "--stdout", text], capture_output=True, check=True).stdout
-    with wave.open(io.BytesIO(out)) as w:
-        rate = w.getframerate()
-        x = np.frombuffer(w.readframes(w.getnframes()), "<i2").astype(np.float32)
-    x /= 32768.0
-    loud = np.flatnonzero(np.abs(x) > 0.01)
-    x = x[loud[0]:loud[-1] + 1] if len(loud) else x
-    n = int(len(x) * RATE / rate)
-    y = np.interp(np.arange(n) * rate / RATE, np.arange(len(x)), x)
-    return y.astype(np.float32)
 
 
 def voiced_rms(x: np.ndarray) -> float:
