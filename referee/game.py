@@ -20,6 +20,14 @@ from typing import Any, ClassVar, Iterable, Mapping
 from .cards import CardError
 from .log import Event, Header, LogError, TableLog, read_log
 from .rulings import Ruling
+from .text import Text, define, from_data
+
+define({
+    "game.unknown-event": {
+        "en": "{game} has no '{type}' event, so it was ignored.",
+        "ja": "{game}には「{type}」というイベントがないため、無視しました。",
+    },
+})
 
 
 class GameError(ValueError):
@@ -133,15 +141,16 @@ class Game:
         why = data.get("inferred")
         if why and out:
             out = [r.with_extra(inferred=why) for r in out]
-            clause = f" (inferred: {why})" if isinstance(why, str) else " (inferred)"
             last = out[-1]
-            text = last.text
-            text = (text[:-1] + clause + "." if text.endswith(".")
-                    else text + clause)
-            out[-1] = last.with_text(text)
+            reason = from_data(data.get("inferred_msg")) if "inferred_msg" in data else None
+            if not isinstance(reason, Text):
+                reason = why if isinstance(why, str) else ""
+            out[-1] = last.with_text(Text("@inferred", text=last.text, why=reason))
         question = data.get("question")
         if isinstance(question, str) and question.strip():
-            out = self.ask(event, out, question.strip(), asked)
+            said = from_data(data.get("question_msg")) if "question_msg" in data else None
+            out = self.ask(event, out, said if isinstance(said, Text)
+                           else question.strip(), asked)
         return out
 
     def ask(self, event: Event, rulings: list[Ruling], question: str,
@@ -162,7 +171,9 @@ class Game:
             first = illegal[0]
             asked = self.ruling(event.index, "pending", "question", question,
                                 question=question,
-                                refused={"rule": first.rule, "text": first.text})
+                                refused={"rule": first.rule, "text": first.text,
+                                         **({"msg": first.text.data()}
+                                            if isinstance(first.text, Text) else {})})
             out: list[Ruling] = []
             for r in rulings:
                 if r.ruling != "illegal":
@@ -178,8 +189,8 @@ class Game:
     def unknown_event(self, event: Event) -> Ruling:
         """The ruling on an event type this game does not know: it is ignored."""
         return self.ruling(event.index, "info", "unknown-event",
-                           f"{self.prefix} has no '{event.type}' event, so it was "
-                           "ignored.")
+                           Text("game.unknown-event", game=self.prefix,
+                                type=event.type))
 
     def refusal(self, event: Event) -> Ruling | None:
         """A ruling refusing a known event before its handler runs, or None."""

@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from referee.text import Text
+
 KINDS = ("ok", "illegal", "penalty", "pending", "round-end", "game-end", "info")
 _set = object.__setattr__
 # json.dumps(obj, ensure_ascii=False) builds a new encoder per call; one shared
@@ -31,7 +33,9 @@ class Ruling:
         event: 0-based line number of the event it answers (header = 0).
         ruling: one of :data:`KINDS`.
         rule: ``<preset or game>.<rule>``, a stable name documented in docs/rules.md.
-        text: one sentence a person at the table understands.
+        text: one sentence a person at the table understands; a
+            :class:`referee.text.Text` also says it in other languages and
+            is written as ``msg`` beside ``text`` in JSON.
         player: the player who must act (draw, take back) where there is one.
         draw: cards that player must take.
         scores: player -> total, on ``round-end`` and ``game-end``.
@@ -87,6 +91,8 @@ class Ruling:
             out["scores"] = dict(self.scores)
         out.update(self.extra)
         out["text"] = self.text
+        if isinstance(self.text, Text):
+            out["msg"] = self.text.data()
         return out
 
     def to_json(self) -> str:

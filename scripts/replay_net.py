@@ -211,10 +211,17 @@ def compare(before: Path, after: Path, show: int, renames: Path | None = None) -
         new = names.get(rule) or (names.get(short) and f"{prefix}.{names[short]}")
         return {**r, "rule": new} if new else r
 
+    def plain(r: dict) -> dict:
+        # ``msg`` is the structured form of ``text``: the English text is compared
+        r = {k: v for k, v in r.items() if k != "msg"}
+        if isinstance(r.get("refused"), dict):
+            r["refused"] = {k: v for k, v in r["refused"].items() if k != "msg"}
+        return r
+
     def load(p: Path, mapped: bool) -> dict[str, list]:
         with p.open(encoding="utf-8") as fh:
-            return {d["log"]: [rename(r) for r in d["rulings"]] if mapped and names
-                    else d["rulings"] for d in map(json.loads, fh)}
+            return {d["log"]: [plain(rename(r)) if mapped and names else plain(r)
+                               for r in d["rulings"]] for d in map(json.loads, fh)}
 
     a, b = load(before, True), load(after, False)
     differ = []
