@@ -239,6 +239,50 @@ def compare(before: Path, after: Path, show: int, renames: Path | None = None) -
     return 1 if differ else 0
 
 
+def languages(corpus: Path, game: str | None, show: int) -> int:
+    """Rulings not yet said in every language: a text that is not a
+    :class:`referee.text.Text`, or whose Japanese still holds English words
+    (runs of 4+ Latin letters other than the players' names and card labels).
+    Counted by rule; ``game`` keeps the rules that start with it."""
+    import re
+    from collections import Counter
+
+    from referee.game import replay
+    from referee.text import Text
+
+    word = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
+    plain: Counter[str] = Counter()
+    english: Counter[str] = Counter()
+    examples: dict[str, str] = {}
+    total = 0
+    for path in sorted(corpus.rglob("*.jsonl")):
+        with path.open(encoding="utf-8") as src:
+            result = replay(src)
+        names = set()
+        for p in getattr(result.log.header, "players", None) or []:
+            names.update(str(p).replace("-", " ").split())
+        for r in result.rulings:
+            if game and not r.rule.startswith(game):
+                continue
+            total += 1
+            if not isinstance(r.text, Text):
+                plain[r.rule] += 1
+                examples.setdefault(r.rule, r.text)
+                continue
+            ja = r.text.render("ja")
+            left = [w for w in word.findall(ja) if w not in names]
+            if left:
+                english[r.rule] += 1
+                examples.setdefault(r.rule, ja)
+    for title, counter in (("plain str (no message)", plain),
+                           ("Japanese with English words", english)):
+        print(f"{title}: {sum(counter.values())} rulings")
+        for rule, n in counter.most_common(show):
+            print(f"  {n:6d}  {rule}: {examples[rule][:150]}")
+    print(f"{total} rulings checked")
+    return 1 if plain or english else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -259,11 +303,17 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--show", type=int, default=20)
     m.add_argument("--renames", type=Path, default=None,
                    help="JSON map of renamed rules (old -> new) applied to BEFORE")
+    g = sub.add_parser("languages", help="rulings not yet said in every language")
+    g.add_argument("corpus", type=Path)
+    g.add_argument("--game", default=None, help="only rules starting with this")
+    g.add_argument("--show", type=int, default=40)
     args = ap.parse_args(argv)
     if args.cmd == "capture":
         return capture(args.corpus, args.tests)
     if args.cmd == "simulate":
         return simulate(args.corpus, args.count)
+    if args.cmd == "languages":
+        return languages(args.corpus, args.game, args.show)
     if args.cmd == "snapshot":
         return snapshot(args.corpus, args.dest)
     return compare(args.before, args.after, args.show, args.renames)
