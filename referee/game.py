@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Iterable, Mapping
 from .cards import CardError
 from .log import Event, Header, LogError, TableLog, read_log
 from .rulings import Ruling
+from . import camera_text  # noqa: F401  (the camera's messages)
 from .text import Text, define, from_data
 
 define({
