@@ -8,9 +8,11 @@ built from any game's state (``state()`` for the referee, ``public_view()``
 for the table) using the keys the games share; a game without a key shows
 nothing for it.
 
-Card names and the headline of a ruling are said in the viewer's language:
-the headline is rendered from the ruling's data (its kind, rule name, player
-and draw), so it needs no translation of the referee's English sentence.
+Card names, the headline and the sentence of a ruling are said in the
+viewer's language, from data: card names by :mod:`referee.text`'s card namers
+(the rulings name cards the same way), the headline from the ruling's kind,
+rule name, player and draw, the sentence from its ``msg``
+(:func:`referee.text.render_data`), or its English ``text`` where it has none.
 """
 
 from __future__ import annotations
@@ -18,36 +20,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from referee import text
+
 COLORS = ("red", "yellow", "green", "blue")
 ALERTS = ("illegal", "penalty")  # rulings the display highlights (and may sound)
 ROUND_ENDS = ("round-end", "game-end")
 IN_ROUND = ("turn", "drawn", "challenge", "scoring")  # uno phases of a live round
 BETWEEN_ROUNDS = ("setup", "restart")  # uno phases waiting for a first card
 
-COLOR_NAMES = {
-    "en": {"red": "red", "yellow": "yellow", "green": "green", "blue": "blue"},
-    "ja": {"red": "赤", "yellow": "黄", "green": "緑", "blue": "青"},
-}
-VALUE_NAMES = {
-    "en": {
-        "skip": "Skip",
-        "reverse": "Reverse",
-        "draw2": "Draw Two",
-        "wild": "Wild",
-        "wild-draw4": "Wild Draw Four",
-        "wild-shuffle": "Wild Shuffle Hands",
-        "wild-custom": "Blank Wild",
-    },
-    "ja": {
-        "skip": "スキップ",
-        "reverse": "リバース",
-        "draw2": "ドロー2",
-        "wild": "ワイルド",
-        "wild-draw4": "ワイルドドロー4",
-        "wild-shuffle": "シャッフルワイルド",
-        "wild-custom": "白いワイルド",
-    },
-}
+# Colour and card names are referee.text's, so that the page and the rulings
+# name a card the same way ("yellow Draw Two", 「黄のドロー2」).
+COLOR_NAMES = text.COLOR_NAMES
 
 # Rule names (the part after the preset) as a short headline; the rest show
 # the rule name as it is.
@@ -139,26 +122,40 @@ DRAWS = {"en": "{player} draws {n}", "ja": "{player}が{n}枚引く"}
 CONCERNS = {"en": "{player}", "ja": "{player}"}
 
 
-def card_name(label: Any, lang: str = "en") -> str:
-    """A card label said in ``lang``: ``yellow-draw2`` is "黄 ドロー2" in Japanese.
+def deck_of(header: Mapping[str, Any] | None) -> str:
+    """The deck whose card names a game's page uses (:func:`referee.text.define_cards`).
 
-    Short forms (``R7``, ``W4``) are read too; a label of another deck stays
-    as it is.
+    The first registered of the rules preset (``tgus-t1``), the preset without
+    its number (``tgus-t``), the game (``narabe-runo``) and its first word
+    (``narabe``); the standard UNO deck (``uno``) otherwise.
+    """
+    header = header or {}
+    rules, game = str(header.get("rules") or ""), str(header.get("game") or "")
+    known = text._CARD_NAMERS  # read only: referee.text lists no decks publicly
+    for name in (rules, rules.rstrip("0123456789"), game, game.split("-")[0]):
+        if name and name in known:
+            return name
+    return "uno"
+
+
+def card_name(label: Any, lang: str = "en", deck: str = "uno") -> str:
+    """A card label said in ``lang`` as the rulings say it (:mod:`referee.text`):
+    ``yellow-draw2`` is "yellow Draw Two", 「黄のドロー2」.
+
+    In the standard deck short forms (``R7``, ``W4``) are read too; a label
+    the deck does not know stays as it is.
     """
     if not isinstance(label, str) or not label:
         return "—"
-    try:
-        from referee.cards import Card
+    lang = lang if lang in text.LANGS else "en"
+    if deck == "uno":
+        try:
+            from referee.cards import Card
 
-        card = Card.from_label(label)
-    except Exception:  # another game's deck: its label is its name
-        return label
-    lang = lang if lang in COLOR_NAMES else "en"
-    value = VALUE_NAMES[lang].get(str(card.value), str(card.value))
-    if card.color is None:
-        return value
-    color = COLOR_NAMES[lang].get(card.color, card.color)
-    return f"{color} {value}"
+            label = Card.from_label(label).label
+        except Exception:  # another game's deck: its label is its name
+            return label
+    return text.card_name(label, lang, deck)
 
 
 def color_name(color: Any, lang: str = "en") -> str:
@@ -166,6 +163,25 @@ def color_name(color: Any, lang: str = "en") -> str:
     if not isinstance(color, str) or not color:
         return "—"
     return COLOR_NAMES.get(lang, COLOR_NAMES["en"]).get(color, color)
+
+
+def said(ruling: Any, lang: str = "en") -> str:
+    """A ruling's sentence (or a question's ``refused``) in ``lang``.
+
+    Rendered from the ruling's data (``msg``, :func:`referee.text.render_data`)
+    where it has some; its English ``text`` otherwise (a ruling not yet
+    written as a message, or a ``msg`` this installation cannot render).
+    """
+    if not isinstance(ruling, Mapping):
+        return ""
+    fallback = str(ruling.get("text") or "")
+    msg = ruling.get("msg")
+    if msg is None:
+        return fallback
+    try:
+        return text.render_data(msg, lang if lang in text.LANGS else "en", fallback)
+    except Exception:  # a message this installation cannot render: its English
+        return fallback
 
 
 def rule_short(rule: Any) -> str:
@@ -246,6 +262,7 @@ def table_display(
     state: Mapping[str, Any],
     rulings: Sequence[Mapping[str, Any]],
     lang: str = "en",
+    deck: str = "uno",
 ) -> dict[str, Any]:
     """Everything the big display shows, from the state and the rulings so far."""
     color = state.get("color")
@@ -253,11 +270,12 @@ def table_display(
     last = dict(rulings[-1]) if rulings else None
     if last is not None:
         last["headline"] = headline(last, lang)
+        last["sentence"] = said(last, lang)
         last["alert"] = last.get("ruling") in ALERTS
     return {
         "has_top": "top" in state,
         "top": top,
-        "top_name": card_name(top, lang) if top else "—",
+        "top_name": card_name(top, lang, deck) if top else "—",
         "color": color if color in COLORS else None,
         "color_name": color_name(color, lang),
         "turn": state.get("turn"),

@@ -2,8 +2,10 @@
 
 Templates call ``_("key")``; the page's script gets its messages from
 ``script_messages()`` (a ``data-messages`` attribute). The rulings' sentences
-are the referee's and are shown as written, under a headline said in the
-viewer's language from the ruling's data (:func:`web.display.headline`).
+are not in this catalogue: they are rendered from each ruling's data in the
+viewer's language (``msg``, :mod:`referee.text`; the ``said`` filter,
+:func:`web.display.said`), under a headline said from its kind and rule
+(:func:`web.display.headline`).
 """
 
 from __future__ import annotations
@@ -149,6 +151,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "catcher": {"en": "Caught by", "ja": "指摘した人"},
     "caught": {"en": "Player caught", "ja": "指摘された人"},
     "rule_name": {"en": "rule", "ja": "ルール"},
+    "as_logged": {"en": "If it happened as logged:", "ja": "記録どおりなら:"},
     "edit": {"en": "Edit", "ja": "編集"},
     # confirmations
     "confirm": {"en": "Please confirm", "ja": "確認"},

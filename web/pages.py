@@ -25,7 +25,15 @@ from flask import (
 )
 
 from .camera import camera_choices
-from .display import card_name, color_name, form_defaults, headline, table_display
+from .display import (
+    card_name,
+    color_name,
+    deck_of,
+    form_defaults,
+    headline,
+    said,
+    table_display,
+)
 from .memstore import game_list
 from .scores import build_board
 from .security import has_token, hung_up, require_token
@@ -93,7 +101,8 @@ def context(view: str) -> dict[str, Any]:
     )
     rulings = snap.get("rulings") or []
     lang = getattr(g, "lang", "en")
-    display = table_display(state, rulings, lang)
+    g.deck = deck_of(header)  # how the ``card`` filter names this game's cards
+    display = table_display(state, rulings, lang, g.deck)
     details = [
         (key, value if isinstance(value, str) else _tojson_compact(value))
         for key, value in state.items()
@@ -290,8 +299,9 @@ def _tojson_compact(value: Any) -> str:
 
 @bp.app_template_filter("card")
 def card_filter(label: Any) -> str:
-    """A card label in the viewer's language (``yellow-draw2`` -> ``黄 ドロー2``)."""
-    return card_name(label, getattr(g, "lang", "en"))
+    """A card label in the viewer's language, in the game's deck, as the
+    rulings name it (``yellow-draw2`` -> ``黄のドロー2``)."""
+    return card_name(label, getattr(g, "lang", "en"), getattr(g, "deck", "uno"))
 
 
 @bp.app_template_filter("colour")
@@ -304,6 +314,14 @@ def colour_filter(color: Any) -> str:
 def headline_filter(ruling: Any) -> str:
     """A ruling in a few words, in the viewer's language (from its data)."""
     return headline(ruling, getattr(g, "lang", "en")) if ruling else ""
+
+
+@bp.app_template_filter("said")
+def said_filter(ruling: Any) -> str:
+    """A ruling's sentence in the viewer's language, rendered from its data
+    (``msg``); its English ``text`` where it has none. Also a question's
+    ``refused`` (what stands if the event happened as logged)."""
+    return said(ruling, getattr(g, "lang", "en"))
 
 
 @bp.app_template_filter("event_text")

@@ -5,7 +5,9 @@ ruling on a Wild Draw Four challenge names the card that convicts the
 challenged hand, a draw's ruling may name the cards drawn. The table view
 (``/table``, ``/api/public``, ``/api/rulings``, the stream without the token)
 shows the same rulings with such texts re-worded from the ruling's structure
-(kind, player, cards to draw), never the referee's text.
+(kind, player, cards to draw), never the referee's text nor its ``msg`` (the
+same sentence as data, with the same cards): the re-worded sentence is a
+message of its own, so it too is said in the viewer's language.
 
 The decision uses the event a ruling answers and the game's two views, not
 the rule's name (rule names differ between games and change). It is taken
@@ -27,6 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
+
+from referee.text import Text, catalog, define, formatter, join
 
 # Events whose cards every player sees (laid face up on the table).
 FACE_UP_EVENTS = frozenset({"play", "start", "turned"})
@@ -113,33 +117,71 @@ def is_secret(
     return not (listed or ENDS & set(kinds))
 
 
+define({
+    "web.hidden-cards": {
+        "en": "{who}'s {kind}: the cards stay hidden on the table view.",
+        "ja": "{who}の{kind}: テーブルビューではカードを伏せたままにします。",
+    },
+    "web.hidden-cards-anon": {
+        "en": "A {kind}: the cards stay hidden on the table view.",
+        "ja": "{kind}: テーブルビューではカードを伏せたままにします。",
+    },
+    "web.hidden-draws": {"en": "{player} draws {draw}.", "ja": "{player}は{draw}枚引きます。"},
+    "web.hidden-concerns": {"en": "It concerns {player}.", "ja": "{player}についての裁定です。"},
+    "web.hidden-verdict": {"en": "{verdict}: {rest}", "ja": "{verdict}: {rest}"},
+    "web.hidden-verdict-only": {"en": "{verdict}.", "ja": "{verdict}。"},
+    "web.verdict-illegal": {"en": "Not allowed", "ja": "反則"},
+    "web.verdict-penalty": {"en": "Penalty", "ja": "ペナルティ"},
+    "web.verdict-pending": {"en": "Waiting", "ja": "保留"},
+    "web.verdict-round-end": {"en": "The round ends", "ja": "ラウンド終了"},
+    "web.verdict-game-end": {"en": "The game ends", "ja": "ゲーム終了"},
+})
+VERDICTS = frozenset(k for k in catalog() if k.startswith("web.verdict-"))
+# An event's type in a re-worded ruling (English says the type as it is).
+EVENT_NAMES = {
+    "ja": {
+        "draw": "ドロー", "reveal": "手札公開", "doubt": "ダウト", "face-down": "伏せ札",
+        "play": "プレイ", "challenge": "チャレンジ", "event": "イベント",
+    },
+}
+
+
+@formatter("web-event")
+def _event_name(args: Mapping[str, Any], lang: str) -> str:
+    kind = str(args["kind"])
+    return EVENT_NAMES.get(lang, {}).get(kind, kind)
+
+
 def reworded(ruling: Mapping[str, Any], event: Any) -> dict[str, Any]:
-    """The ruling said from its structure alone, naming no card."""
+    """The ruling said from its structure alone, naming no card.
+
+    Its ``text`` (English) and its ``msg`` (the same sentence as data, so the
+    table view says it in the viewer's language) are both re-worded; the
+    referee's ``msg`` and every other field that may name a card are dropped.
+    """
     out = {k: ruling[k] for k in KEPT if k in ruling}
     event = event if isinstance(event, Mapping) else {}
     who = event.get("player")
-    kind = event.get("type") or "event"
+    kind = Text("@web-event", kind=str(event.get("type") or "event"))
     first = (
-        f"{who}'s {kind}: the cards stay hidden on the table view."
+        Text("web.hidden-cards", who=who, kind=kind)
         if isinstance(who, str) and who
-        else f"A {kind}: the cards stay hidden on the table view."
+        else Text("web.hidden-cards-anon", kind=kind)
     )
     player, draw = ruling.get("player"), ruling.get("draw")
-    verdict = {
-        "illegal": "Not allowed",
-        "penalty": "Penalty",
-        "pending": "Waiting",
-        "round-end": "The round ends",
-        "game-end": "The game ends",
-    }.get(str(ruling.get("ruling")), "")
-    second = ""
+    verdict_key = "web.verdict-" + str(ruling.get("ruling"))
+    verdict = Text(verdict_key) if verdict_key in VERDICTS else None
+    second: Text | None = None
     if isinstance(player, str) and isinstance(draw, int) and draw:
-        second = f"{player} draws {draw}."
+        second = Text("web.hidden-draws", player=player, draw=draw)
     elif isinstance(player, str):
-        second = f"It concerns {player}."
-    if verdict:
-        second = f"{verdict}: {second}" if second else f"{verdict}."
-    out["text"] = f"{first} {second}".strip()
+        second = Text("web.hidden-concerns", player=player)
+    if verdict is not None:
+        second = (Text("web.hidden-verdict", verdict=verdict, rest=second)
+                  if second else Text("web.hidden-verdict-only", verdict=verdict))
+    sentence = join(first, second) if second else first
+    out["text"] = sentence
+    out["msg"] = sentence.data()
     out["hidden"] = True
     return out
 

@@ -180,7 +180,7 @@ def test_setup_offers_the_games_defaults_and_a_camera_list(uno):
 def test_japanese_card_names_status_and_setup(uno):
     send(uno, type="start", card="yellow-draw2")
     html = fragment(uno, "display", "table", lang="ja")
-    assert text_of(html, "top-card") == "黄 ドロー2"
+    assert text_of(html, "top-card") == "黄のドロー2"
     assert re.search(r'data-color="yellow"><span class="label">色</span> 黄<', html)
     assert "Aikoが2枚引く" in text_of(html, "pending-draw")
     camera = fragment(uno, "camera_status", "table", lang="ja")
@@ -195,9 +195,9 @@ def test_japanese_card_names_status_and_setup(uno):
 @pytest.mark.parametrize(
     "label, lang, name",
     [
-        ("yellow-draw2", "ja", "黄 ドロー2"),
-        ("red-7", "ja", "赤 7"),
-        ("B5", "ja", "青 5"),
+        ("yellow-draw2", "ja", "黄のドロー2"),
+        ("red-7", "ja", "赤の7"),
+        ("B5", "ja", "青の5"),
         ("wild-draw4", "ja", "ワイルドドロー4"),
         ("green-skip", "en", "green Skip"),
         ("W", "en", "Wild"),

@@ -316,7 +316,7 @@ def test_japanese_display_status_setup_and_camera(browser, served):
     errors: list[str] = []
     context, page = new_page(browser, PHONE, errors)
     page.goto(url + "/?lang=ja")
-    pw.expect(page.locator("#top-card")).to_have_text("黄 ドロー2")
+    pw.expect(page.locator("#top-card")).to_have_text("黄のドロー2")
     pw.expect(page.locator("#top-color")).to_contain_text("黄")
     pw.expect(page.locator("#pending-draw")).to_contain_text("Aikoが2枚引く")
     pw.expect(page.locator("section.video")).to_contain_text("カメラは起動されていません")
