@@ -22,8 +22,16 @@ live table and ``serve`` call it for every camera event):
 - **Questions**: where the evidence cannot decide (the camera saw a seat play
   out of turn that is not the next after a draw: a play or a draw may have been
   missed; an unnamed wild's colour that no play showed), the camera's event
-  carries ``"question": "<what to ask>"`` for the page or a person to settle.
-  The referee still rules on the event as it stands.
+  carries ``"question": "<what to ask>"`` for the page or a person to settle,
+  ``"question_msg"`` (the same question as :mod:`referee.text` data, said in
+  the viewer's language) and ``"answers"``: the choices, each
+  ``{"id", "label", "do"}`` with ``label`` a message and ``do`` the one
+  correction to the log that answer makes (``insert`` its ``event`` before
+  the question's line, ``keep`` the line as logged without its question,
+  ``delete`` the line). The referee holds the event until it is answered
+  (``Game.ask``); the page offers the answers as buttons (``web.questions``).
+- Every ``inferred`` reason has its message beside it (``inferred_msg``). The
+  messages are defined in :mod:`referee.camera_text`.
 
 Only events with ``"source": "vision"`` are completed: what a person said or
 clicked is taken as given. The function is pure: state in, events out.
@@ -32,6 +40,9 @@ clicked is taken as given. The function is pure: state in, events out.
 from __future__ import annotations
 
 from typing import Any, Mapping
+
+from referee import camera_text as say
+from referee.text import Text
 
 COLOURS = ("red", "yellow", "green", "blue")
 _IN_PLAY = ("turn", "drawn")
@@ -84,44 +95,76 @@ def complete(
     acted = "played" if ev["type"] == "play" else "drew"
     if who != turn:
         if phase == "drawn" and who == _next_seat(state, turn):
+            why = say.inferred_pass(turn, who, acted == "played")
             out.append(
                 {
                     "type": "pass",
                     "player": turn,
-                    "inferred": f"{turn} drew and the next seat, {who}, {acted}",
+                    "inferred": str(why),
+                    "inferred_msg": why.data(),
                     "source": "vision",
                     **stamp,
                 }
             )
         elif ev["type"] == "play" and not _jump_in(ev, state):
-            ev["question"] = (
-                f"The camera saw {who} play while it was {turn}'s turn: was a "
-                f"play, draw or pass of {turn}'s missed, or did {who} play out "
-                "of turn?"
-            )
+            _ask(ev, say.out_of_turn_question(who, turn),
+                 _out_of_turn_answers(state, who, turn, phase))
     top = str(state.get("top") or "")
     if ev["type"] == "play" and top.startswith("wild") and not state.get("color"):
         cards = ev.get("cards") or [ev.get("card")]
         colour = _colour(str(cards[0] or ""))
         if colour is not None:
+            why = say.inferred_colour(str(cards[0]), top, colour)
             out.insert(
                 0,
                 {
                     "type": "color",
                     "color": colour,
-                    "inferred": f"no colour was heard and the next play, "
-                    f"{cards[0]}, is legal on the {top} only if {colour} was named",
+                    "inferred": str(why),
+                    "inferred_msg": why.data(),
                     "source": "vision",
                     **stamp,
                 },
             )
-        else:
-            ev.setdefault(
-                "question",
-                f"No colour was heard for the {top} and the {cards[0]} played on it "
-                "does not show one: which colour was named?",
-            )
+        elif "question" not in ev:
+            _ask(ev, say.wild_colour_question(top, str(cards[0])), _colour_answers())
     return out + [ev]
+
+
+def _ask(ev: dict[str, Any], question: Text, answers: list[dict[str, Any]]) -> None:
+    """Put ``question`` on the event: English, its message, and the answers."""
+    ev["question"] = str(question)
+    ev["question_msg"] = question.data()
+    ev["answers"] = answers
+
+
+def _answer(id_: str, label: Text, do: str, event: dict[str, Any] | None = None
+            ) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": id_, "label": label.data(), "do": do}
+    if event is not None:
+        out["event"] = event
+    return out
+
+
+def _out_of_turn_answers(state: Mapping[str, Any], who: str, turn: str,
+                         phase: str) -> list[dict[str, Any]]:
+    """A play from ``who`` on ``turn``'s turn: a missed draw of ``turn``'s
+    (when ``who`` sits next and ``turn`` had not drawn: the referee then takes
+    ``who``'s play as ``turn``'s pass), out of turn as logged, or no play at all."""
+    answers = []
+    if phase == "turn" and who == _next_seat(state, turn):
+        answers.append(_answer("missed-draw", say.answer_missed_draw(turn), "insert",
+                               {"type": "draw", "player": turn, "count": 1}))
+    answers.append(_answer("out-of-turn", say.answer_out_of_turn(who), "keep"))
+    answers.append(_answer("misread", say.answer_misread(), "delete"))
+    return answers
+
+
+def _colour_answers() -> list[dict[str, Any]]:
+    """The colours a wild may have been given (a ``color`` event inserted before
+    the play), or none named (the play kept as logged)."""
+    return [_answer(c, say.answer_colour(c), "insert", {"type": "color", "color": c})
+            for c in COLOURS] + [_answer("no-colour", say.answer_no_colour(), "keep")]
 
 
 def _jump_in(ev: Mapping[str, Any], state: Mapping[str, Any]) -> bool:

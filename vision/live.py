@@ -10,8 +10,10 @@ player from the arm that reached, a ``pass`` inferred for a player who drew
 when the next seat acts, a wild's colour inferred from the next play. An
 inferred event's printed ruling ends with ``[inferred: why]`` unless the
 referee's text says it already; an event the
-evidence cannot settle carries a ``question``, printed as ``[ask]`` and kept
-in :attr:`LiveTable.questions` (line, question).
+evidence cannot settle carries a ``question``, printed as ``[ask]`` with the
+answers it offers and kept in :attr:`LiveTable.questions` (line, question);
+:attr:`LiveTable.asked` keeps the same questions as data (their message, their
+answers, and whether the referee holds them open).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any, Callable, TextIO
 
 from referee.log import LogError, dump_event
 from referee.session import Referee
+from referee.text import render_data
 
 from .handsfree import complete
 
@@ -53,6 +56,10 @@ class LiveTable:
         self.lock = threading.Lock()
         #: (log line, question) for every event the evidence could not settle
         self.questions: list[tuple[int, str]] = []
+        #: the same questions as data: ``{"line", "question", "question_msg",
+        #: "answers", "open"}`` (``open``: the referee asked it, a ``pending``
+        #: ``<preset>.question`` ruling, rather than finding it moot)
+        self.asked: list[dict[str, Any]] = []
         #: heard events waiting for the camera to reach their time (a recording)
         self.held: list[dict[str, Any]] = []
         #: gives a held heard event without a player its player when released
@@ -142,7 +149,20 @@ class LiveTable:
                 self.pipeline.set_scan(True)
         if event.get("question"):
             self.questions.append((line, str(event["question"])))
-            print(f"[{line:>3}] [ask] {event['question']}", file=self.out, flush=True)
+            answers = [a for a in event.get("answers") or [] if isinstance(a, dict)]
+            self.asked.append({
+                "line": line,
+                "question": str(event["question"]),
+                "question_msg": event.get("question_msg"),
+                "answers": answers,
+                "open": any(r.ruling == "pending" and r.rule.endswith(".question")
+                            for r in rulings),
+            })
+            labels = [render_data(a.get("label"), "en", str(a.get("id", "")))
+                      for a in answers]
+            offered = f" ({' / '.join(labels)})" if labels else ""
+            print(f"[{line:>3}] [ask] {event['question']}{offered}", file=self.out,
+                  flush=True)
         return rulings
 
     def state(self) -> dict[str, Any]:

@@ -8,12 +8,16 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
+from . import questions as asking
 from .events import EventError, text_only
 from .memstore import game_list
 from .security import has_token, hung_up, require_token
 from .table import game_presets, get_table
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+# the referee view's open questions, said in the viewer's language
+bp.add_app_template_global(asking.for_page, "open_questions")
+bp.add_app_template_global(asking.ui, "question_ui")
 STREAM_POLL = 1.0  # seconds between checks that an SSE client is still there
 SCAN_REFUSED = ("error", "ended", "unavailable")  # camera states with no frames to come
 
@@ -126,6 +130,20 @@ def undo():
     delete: ``undid`` says which) and replay; see :mod:`web.undo`."""
     _object()
     return jsonify(get_table().undo())
+
+
+@bp.get("/questions")
+def questions():
+    """The referee's open questions, each with its answers and its digest."""
+    require_token()
+    return jsonify({"game": get_table().gid, "questions": asking.for_api(get_table())})
+
+
+@bp.post("/questions/<int:line>/answer")
+def answer(line: int):
+    """Answer the question on a line (``{"answer": id, "digest": ...}``): one
+    correction of the log (insert, correct or delete), undoable like any."""
+    return jsonify(asking.answer(get_table(), line, _object()))
 
 
 @bp.post("/pause")

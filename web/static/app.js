@@ -291,7 +291,14 @@ document.addEventListener("click", async (ev) => {
   btn.disabled = true;
   const done = await send(btn.dataset.post, btn.dataset.method || "POST", payload, btn.dataset.then);
   btn.disabled = false;
-  if (done) refresh(null, true);
+  if (!done) return;
+  if (btn.dataset.said) say(btn.dataset.said, false);  // an answer to a question
+  await refresh(null, true);
+  if (btn.dataset.answer) {
+    // the next open question's first answer, else Undo (it takes the answer back)
+    const next = document.querySelector(".question .answer") || document.querySelector("button.undo");
+    if (next) next.focus();
+  }
 });
 
 for (const kind of ["input", "change"]) {
