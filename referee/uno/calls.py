@@ -11,9 +11,132 @@ from ..cards import COLORS
 from ..game import GameError
 from ..log import Event
 from ..rulings import Ruling
+from ..text import Text, cap, color as colour_name, define
 from .options import UnoOptions
 from .plays import card_name
 from .state import Say, UnoState
+
+define({
+    "uno.someone": {"en": "someone", "ja": "誰か"},
+    # the catch window closes (close_windows)
+    "uno.missed-referee-played": {
+        "en": "{player} went down to one card without calling UNO and nobody caught "
+              "it before {actor} played, so the referee catches it: {player} draws "
+              "{n}.",
+        "ja": "{player}はウノと言わずに残り1枚になり、{actor}がカードを出すまで誰も"
+              "指摘しなかったので、審判が指摘します。{player}は{n}枚引きます。"},
+    "uno.missed-referee-acted": {
+        "en": "{player} went down to one card without calling UNO and nobody caught "
+              "it before {actor} acted, so the referee catches it: {player} draws "
+              "{n}.",
+        "ja": "{player}はウノと言わずに残り1枚になり、{actor}が動くまで誰も"
+              "指摘しなかったので、審判が指摘します。{player}は{n}枚引きます。"},
+    "uno.missed-closed-played": {
+        "en": "{player} went down to one card without calling UNO, and now that "
+              "{actor} has played the call can no longer be caught.",
+        "ja": "{player}はウノと言わずに残り1枚になりましたが、{actor}がカードを"
+              "出したので、もう指摘できません。"},
+    "uno.missed-closed-acted": {
+        "en": "{player} went down to one card without calling UNO, and now that "
+              "{actor} has acted the call can no longer be caught.",
+        "ja": "{player}はウノと言わずに残り1枚になりましたが、{actor}が動いたので、"
+              "もう指摘できません。"},
+    # the UNO call (on_uno)
+    "uno.call-nobody": {
+        "en": "An UNO call was logged without a player and nobody is down to one or "
+              "two cards, so it is ignored.",
+        "ja": "誰のウノか記録されておらず、残り1枚か2枚の人もいないので、無視します。"},
+    "uno.call-taken-as": {"en": " (taken as {player}'s call)",
+                          "ja": "（{player}の宣言とみなします）"},
+    "uno.call-no-round": {
+        "en": "{player} called UNO{note} while no round is being played, which has no "
+              "effect.",
+        "ja": "{player}がウノと言いました{note}が、ラウンド中ではないので効果はありません。"},
+    "uno.call-holding": {
+        "en": "{player} called UNO{note} holding {n} cards, which has no effect.",
+        "ja": "{player}がウノと言いました{note}が、手札が{n}枚なので効果はありません。"},
+    "uno.call-again": {
+        "en": "{player} had already called UNO{note}.",
+        "ja": "{player}はすでにウノと言っています{note}。"},
+    "uno.call-before-caught": {
+        "en": "{player} called UNO{note} before anyone caught the missing call.",
+        "ja": "{player}は指摘される前にウノと言いました{note}。"},
+    "uno.call-two": {
+        "en": "{player} called UNO{note} before playing down to one card.",
+        "ja": "{player}は残り1枚になる前にウノと言いました{note}。"},
+    "uno.call-one": {
+        "en": "{player} called UNO{note} with one card left.",
+        "ja": "{player}は残り1枚でウノと言いました{note}。"},
+    # the catch (on_catch)
+    "uno.catch-no-target": {
+        "en": "{by} pointed out a missing UNO call, but no target was logged and "
+              "nobody can be caught now.",
+        "ja": "{by}がウノの言い忘れを指摘しましたが、相手が記録されておらず、"
+              "今指摘できる人もいません。"},
+    "uno.catch-self": {
+        "en": "{player} cannot catch themselves, so nothing happens.",
+        "ja": "{player}は自分を指摘できないので、何も起きません。"},
+    "uno.catch-no-penalty": {
+        "en": "{player} was caught without an UNO call by {by}, but this table's "
+              "penalty is 0 cards.",
+        "ja": "{player}はウノの言い忘れを{by}に指摘されましたが、このテーブルの"
+              "ペナルティは0枚です。"},
+    "uno.catch-before": {"en": " before {turn} played",
+                         "ja": "{turn}がカードを出す前に"},
+    "uno.caught": {
+        "en": "{player} went down to one card without calling UNO and was caught by "
+              "{by}{before}: {player} draws {n}.",
+        "ja": "{player}はウノと言わずに残り1枚になり、{before}{by}に指摘されました。"
+              "{player}は{n}枚引きます。"},
+    "uno.catch-holds": {"en": "{player} holds {n} cards",
+                        "ja": "{player}の手札は{n}枚です"},
+    "uno.catch-round-won": {"en": "the round is already won",
+                            "ja": "ラウンドはもう勝負がついています"},
+    "uno.catch-no-effect": {
+        "en": "{by}'s catch has no effect: {why}.",
+        "ja": "{by}の指摘は無効です。{why}。"},
+    "uno.catch-did-call": {
+        "en": "{player} did call UNO, so {by}'s catch has no effect.",
+        "ja": "{player}はウノと言っているので、{by}の指摘は無効です。"},
+    "uno.catch-too-late": {
+        "en": "Too late: {player}'s missing UNO call could only be caught until the "
+              "next player had played, so there is no penalty.",
+        "ja": "遅すぎます。{player}のウノの言い忘れは次の人がカードを出すまでしか"
+              "指摘できないので、ペナルティはありません。"},
+    # the colour of a wild (on_color)
+    "uno.color-round-won": {
+        "en": "{color} is noted for the {card} that won round {round}, but no colour "
+              "is needed once the round is won, so it changes nothing.",
+        "ja": "ラウンド{round}を決めた{card}に{color}と記録されましたが、勝負がついた"
+              "ラウンドに色は要らないので、何も変わりません。"},
+    "uno.color-no-wild": {
+        "en": "No wild card is on top, so naming {color} has no effect.",
+        "ja": "場の一番上がワイルドカードではないので、{color}の指定は無効です。"},
+    "uno.color-stays": {"en": "stays {color}", "ja": "{color}のままです"},
+    "uno.color-unnamed": {"en": "is still to be named by them",
+                          "ja": "まだその人が決めます"},
+    "uno.color-not-yours": {
+        "en": "Only {owner}, who played the {card}, names its colour, so {player}'s "
+              "{color} is refused and the colour {stays}.",
+        "ja": "色を決めるのは{card}を出した{owner}だけなので、{player}の{color}は"
+              "認められず、色は{stays}。"},
+    "uno.color-named-by": {
+        "en": "{owner} already named {color} for the {card}",
+        "ja": "{owner}はすでに{card}の色を{color}に決めています"},
+    "uno.color-named": {
+        "en": "The colour {color} was already named for the {card}",
+        "ja": "{card}の色はすでに{color}に決まっています"},
+    "uno.color-again": {
+        "en": "{named}; naming it again changes nothing.",
+        "ja": "{named}。もう一度決めても何も変わりません。"},
+    "uno.color-refused": {
+        "en": "{named}, so naming {color} now is refused and the colour stays "
+              "{current}.",
+        "ja": "{named}。今{color}を指定しても認められず、色は{current}のままです。"},
+    "uno.color-named-now": {
+        "en": "The colour of the {card} is {color}.",
+        "ja": "{card}の色は{color}です。"},
+})
 
 _IN_PLAY = ("turn", "drawn", "challenge")
 
@@ -52,15 +175,13 @@ def close_windows(s: UnoState, o: UnoOptions, index: int, actor: int, played: bo
         if o.referee_catches and o.uno_penalty:
             s.owed[p] += o.uno_penalty
             out.append(say(
-                index, "penalty", "uno-missed", f"{names[p]} went down to one card "
-                f"without calling UNO and nobody caught it before {names[actor]} "
-                f"{act}, so the referee catches it: {names[p]} draws "
-                f"{o.uno_penalty}.", player=names[p], draw=o.uno_penalty))
+                index, "penalty", "uno-missed",
+                Text(f"uno.missed-referee-{act}", player=names[p], actor=names[actor],
+                     n=o.uno_penalty), player=names[p], draw=o.uno_penalty))
         else:
             out.append(say(
-                index, "info", "uno-missed", f"{names[p]} went down to one card "
-                f"without calling UNO, and now that {names[actor]} has {act} the "
-                "call can no longer be caught."))
+                index, "info", "uno-missed",
+                Text(f"uno.missed-closed-{act}", player=names[p], actor=names[actor])))
     return out
 
 
@@ -73,32 +194,28 @@ def on_uno(s: UnoState, ev: Event, say: Say) -> list[Ruling]:
         default = s.turn
     p, implied = s.who(ev, default)
     if p is None:
-        return [say(ev.index, "info", "uno-call",
-                    "An UNO call was logged without a player and nobody is down to "
-                    "one or two cards, so it is ignored.")]
+        return [say(ev.index, "info", "uno-call", Text("uno.call-nobody"))]
     name = s.players[p]
-    note = f" (taken as {name}'s call)" if implied else ""
+    note = Text("uno.call-taken-as", player=name) if implied else ""
     count = s.hand_counts[p]
     if s.phase not in _IN_PLAY:
         return [say(ev.index, "info", "uno-call",
-                    f"{name} called UNO{note} while no round is being played, which "
-                    "has no effect.")]
+                    Text("uno.call-no-round", player=name, note=note))]
     if count not in (1, 2):
         return [say(ev.index, "info", "uno-call",
-                    f"{name} called UNO{note} holding {count} cards, which has no "
-                    "effect.")]
+                    Text("uno.call-holding", player=name, note=note, n=count))]
     if s.called[p]:
         return [say(ev.index, "info", "uno-call",
-                    f"{name} had already called UNO{note}.")]
+                    Text("uno.call-again", player=name, note=note))]
     s.called[p] = True
     s.uno_calls[p] += 1
     if s.catchable.pop(p, None) is not None:
-        text = f"{name} called UNO{note} before anyone caught the missing call."
+        key = "uno.call-before-caught"
     elif count == 2:
-        text = f"{name} called UNO{note} before playing down to one card."
+        key = "uno.call-two"
     else:
-        text = f"{name} called UNO{note} with one card left."
-    return [say(ev.index, "ok", "uno-call", text)]
+        key = "uno.call-one"
+    return [say(ev.index, "ok", "uno-call", Text(key, player=name, note=note))]
 
 
 def on_catch(s: UnoState, o: UnoOptions, ev: Event, say: Say) -> list[Ruling]:
@@ -106,39 +223,35 @@ def on_catch(s: UnoState, o: UnoOptions, ev: Event, say: Say) -> list[Ruling]:
     catcher, _ = s.who(ev, None)
     default = next(iter(s.catchable)) if len(s.catchable) == 1 else None
     target, _ = s.who(ev, default, key="target")
-    by = s.players[catcher] if catcher is not None else "someone"
+    by = s.players[catcher] if catcher is not None else Text("uno.someone")
     if target is None:
         return [say(ev.index, "info", "uno-missed",
-                    f"{by} pointed out a missing UNO call, but no target was logged "
-                    "and nobody can be caught now.")]
+                    Text("uno.catch-no-target", by=by))]
     name = s.players[target]
     if target == catcher:
         return [say(ev.index, "info", "uno-missed",
-                    f"{name} cannot catch themselves, so nothing happens.")]
+                    Text("uno.catch-self", player=name))]
     if target in s.catchable and s.hand_counts[target] == 1:
         del s.catchable[target]
         if not o.uno_penalty:
             return [say(ev.index, "info", "uno-missed",
-                        f"{name} was caught without an UNO call by {by}, but this "
-                        "table's penalty is 0 cards.")]
+                        Text("uno.catch-no-penalty", player=name, by=by))]
         s.owed[target] += o.uno_penalty
-        before = (f" before {s.players[s.turn]} played"
+        before = (Text("uno.catch-before", turn=s.players[s.turn])
                   if s.phase in ("turn", "drawn") and s.turn != target else "")
         return [say(ev.index, "penalty", "uno-missed",
-                    f"{name} went down to one card without calling UNO and was caught "
-                    f"by {by}{before}: {name} draws {o.uno_penalty}.", player=name,
-                    draw=o.uno_penalty)]
+                    Text("uno.caught", player=name, by=by, before=before,
+                         n=o.uno_penalty), player=name, draw=o.uno_penalty)]
     if s.hand_counts[target] != 1 or s.phase not in _IN_PLAY:
-        why = (f"{name} holds {s.hand_counts[target]} cards" if s.phase != "scoring"
-               else "the round is already won")
+        why = (Text("uno.catch-holds", player=name, n=s.hand_counts[target])
+               if s.phase != "scoring" else Text("uno.catch-round-won"))
         return [say(ev.index, "info", "uno-missed",
-                    f"{by}'s catch has no effect: {why}.")]
+                    Text("uno.catch-no-effect", by=by, why=why))]
     if s.called[target]:
         return [say(ev.index, "info", "uno-missed",
-                    f"{name} did call UNO, so {by}'s catch has no effect.")]
+                    Text("uno.catch-did-call", player=name, by=by))]
     return [say(ev.index, "info", "uno-missed",
-                f"Too late: {name}'s missing UNO call could only be caught until the "
-                "next player had played, so there is no penalty.")]
+                Text("uno.catch-too-late", player=name))]
 
 
 def on_color(s: UnoState, ev: Event, say: Say) -> list[Ruling]:
@@ -155,30 +268,32 @@ def on_color(s: UnoState, ev: Event, say: Say) -> list[Ruling]:
     if (top is not None and top.is_wild and s.round_winner is not None
             and s.phase in ("scoring", "setup")):
         return [say(ev.index, "info", "wild",
-                    f"{color.capitalize()} is noted for the {card_name(top)} that won "
-                    f"round {s.round}, but no colour is needed once the round is won, "
-                    "so it changes nothing.")]
+                    Text("uno.color-round-won", color=cap(colour_name(color)),
+                         card=card_name(top), round=s.round))]
     if top is None or not top.is_wild or s.phase not in _IN_PLAY:
         return [say(ev.index, "info", "wild",
-                    f"No wild card is on top, so naming {color} has no effect.")]
+                    Text("uno.color-no-wild", color=colour_name(color)))]
     owner = s.wild_player
     p, _ = s.who(ev, owner)
     if owner is not None and p != owner:
-        stays = f"stays {s.color}" if s.color else "is still to be named by them"
+        stays = (Text("uno.color-stays", color=colour_name(s.color)) if s.color
+                 else Text("uno.color-unnamed"))
         return [say(ev.index, "illegal", "wild",
-                    f"Only {s.players[owner]}, who played the {card_name(top)}, names "
-                    f"its colour, so {s.name(p)}'s {color} is refused and the colour "
-                    f"{stays}.")]
+                    Text("uno.color-not-yours", owner=s.players[owner],
+                         card=card_name(top), player=str(s.name(p)),
+                         color=colour_name(color), stays=stays))]
     if s.color is not None:
-        named = (f"{s.players[owner]} already named {s.color}" if owner is not None
-                 else f"The colour {s.color} was already named")
+        named = (Text("uno.color-named-by", owner=s.players[owner],
+                      color=colour_name(s.color), card=card_name(top))
+                 if owner is not None
+                 else Text("uno.color-named", color=colour_name(s.color),
+                           card=card_name(top)))
         if color == s.color:
-            return [say(ev.index, "info", "wild",
-                        f"{named} for the {card_name(top)}; naming it again changes "
-                        "nothing.")]
+            return [say(ev.index, "info", "wild", Text("uno.color-again", named=named))]
         return [say(ev.index, "illegal", "wild",
-                    f"{named} for the {card_name(top)}, so naming {color} now is "
-                    f"refused and the colour stays {s.color}.")]
+                    Text("uno.color-refused", named=named, color=colour_name(color),
+                         current=colour_name(s.color)))]
     s.color = color
     return [say(ev.index, "ok", "wild",
-                f"The colour of the {card_name(top)} is {color}.")]
+                Text("uno.color-named-now", card=card_name(top),
+                     color=colour_name(color)))]

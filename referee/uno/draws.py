@@ -16,9 +16,76 @@ from ..game import GameError
 from ..log import Event
 from ..rulings import Ruling
 from .calls import close_windows
+from ..text import Text, define
 from .options import UnoOptions
 from .plays import cards_n
 from .state import Say, UnoState
+
+define({
+    "uno.draw-no-round": {
+        "en": "No round is under way (the first card is not turned), so the cards go "
+              "back to the pile.",
+        "ja": "ラウンドが始まっていない（最初のカードがめくられていない）ので、"
+              "カードは山札に戻します。"},
+    "uno.draw-drops-challenge": {
+        "en": "{player} draws instead of waiting for the accused's hand, so the "
+              "challenge is dropped.",
+        "ja": "{player}は相手の手札を待たずに引いたので、チャレンジは取り下げです。"},
+    "uno.reshuffle": {
+        "en": "The draw pile ran out, so the discards except the top card are "
+              "shuffled into a new pile.",
+        "ja": "山札がなくなったので、一番上以外の捨て札を混ぜて新しい山札にします。"},
+    "uno.draw-excused": {
+        "en": "Only {cards} could be drawn, so {player} is excused the other {n}.",
+        "ja": "{cards}しか引けなかったので、{player}は残りの{n}枚を引かなくて"
+              "かまいません。"},
+    "uno.draw-still-owes": {
+        "en": "{player} drew {n}{note} and still owes {owed}.",
+        "ja": "{player}は{n}枚引きました{note}。まだ{owed}枚引かなければなりません。"},
+    "uno.draw-paid": {
+        "en": "{player} drew the {cards} owed{note}.",
+        "ja": "{player}は引くべき{cards}を引きました{note}。"},
+    "uno.draw-lose-turn": {
+        "en": "{player} drew the cards owed{note} and loses the turn; it is {next}'s "
+              "turn.",
+        "ja": "{player}は引くべきカードを引き{note}、手番を失います。{next}の番です。"},
+    "uno.draw-one": {
+        "en": "{player} draws a card{note} and may play that card or pass.",
+        "ja": "{player}はカードを1枚引きました{note}。そのカードを出すか、パスします。"},
+    "uno.refuse-drawn": {"en": "has already drawn this turn",
+                         "ja": "この手番ですでに引いている"},
+    "uno.refuse-owes-none": {"en": "owes no cards", "ja": "引くべきカードがない"},
+    "uno.refuse-not-now": {
+        "en": "may not draw now (it is not their turn and they owe no cards)",
+        "ja": "今は引けない（手番ではなく、引くべきカードもない）"},
+    "uno.refuse-only-one": {"en": "may draw only one card",
+                            "ja": "1枚しか引けない"},
+    "uno.refuse-rest-one": {
+        "en": "{player}{note} {why}, so {cards} goes back to the pile.",
+        "ja": "{player}は{why}ので{note}、{cards}を山札に戻します。"},
+    "uno.refuse-rest": {
+        "en": "{player}{note} {why}, so {cards} go back to the pile.",
+        "ja": "{player}は{why}ので{note}、{cards}を山札に戻します。"},
+    "uno.pass-not-now": {
+        "en": "Nothing is waiting on {player} to play now, so the pass is ignored.",
+        "ja": "今は{player}が出す場面ではないので、パスは無視します。"},
+    "uno.pass-not-turn": {
+        "en": "It is {turn}'s turn, not {player}'s, so the pass is ignored.",
+        "ja": "{turn}の番で{player}の番ではないので、パスは無視します。"},
+    "uno.pass-after-draw": {
+        "en": "{player} passes after drawing{note}; it is {next}'s turn.",
+        "ja": "{player}は引いた後にパスしました{note}。{next}の番です。"},
+    "uno.pass-owes": {
+        "en": "{player} must first draw the {cards} owed{note}, so the pass is "
+              "ignored.",
+        "ja": "{player}はまず引くべき{cards}を引かなければならないので{note}、"
+              "パスは無視します。"},
+    "uno.pass-draw-first": {
+        "en": "{player} must draw a card before passing{note}, so it is still "
+              "{player}'s turn.",
+        "ja": "{player}はパスの前にカードを1枚引かなければならないので{note}、"
+              "まだ{player}の番です。"},
+})
 
 _IN_PLAY = ("turn", "drawn")
 
@@ -29,7 +96,7 @@ class Draw(NamedTuple):
     player: int
     count: int
     cards: list[Card] | None
-    note: str  # " (player taken from the turn)", once a round (UnoState.implied_note)
+    note: Text | str  # " (player taken from the turn)", once a round (UnoState.implied_note)
 
 
 def read_draw(s: UnoState, ev: Event, say: Say) -> Draw | list[Ruling]:
@@ -42,9 +109,8 @@ def read_draw(s: UnoState, ev: Event, say: Say) -> Draw | list[Ruling]:
     drawn_cards = parse_cards(drawn) if drawn is not None else None
     if s.phase in ("setup", "restart"):
         who, _ = s.who(ev, None)
-        return [say(ev.index, "illegal", "draw",
-                    "No round is under way (the first card is not turned), so the "
-                    "cards go back to the pile.", player=s.name(who))]
+        return [say(ev.index, "illegal", "draw", Text("uno.draw-no-round"),
+                    player=s.name(who))]
     debtors = [i for i, c in enumerate(s.owed) if c]
     default = s.turn if s.phase in ("turn", "drawn", "challenge") else None
     free = default is None or (not s.owed[default] and not s.pending)
@@ -62,8 +128,7 @@ def drop_challenge(s: UnoState, index: int, p: int, say: Say) -> list[Ruling]:
     if s.phase == "challenge" and p == s.challenger and not s.owed[p]:
         s.phase, s.challenger = "turn", None
         return [say(index, "info", "wd4-challenge",
-                    f"{s.players[p]} draws instead of waiting for the accused's hand, "
-                    "so the challenge is dropped.")]
+                    Text("uno.draw-drops-challenge", player=s.players[p]))]
     return []
 
 
@@ -71,9 +136,7 @@ def take(s: UnoState, index: int, p: int, count: int, say: Say) -> list[Ruling]:
     """Move ``count`` cards from the pile to ``p``'s hand (reshuffle if needed)."""
     out = []
     if count > s.draw_pile and s.discard > 1:
-        out.append(say(index, "info", "reshuffle",
-                       "The draw pile ran out, so the discards except the top card "
-                       "are shuffled into a new pile."))
+        out.append(say(index, "info", "reshuffle", Text("uno.reshuffle")))
     got = s.take_from_pile(count)
     s.hand_counts[p] += got
     if got:
@@ -81,8 +144,8 @@ def take(s: UnoState, index: int, p: int, count: int, say: Say) -> list[Ruling]:
         s.catchable.pop(p, None)
     if got < count:
         out.append(say(index, "info", "reshuffle",
-                       f"Only {cards_n(got)} could be drawn, so {s.players[p]} is "
-                       f"excused the other {count - got}."))
+                       Text("uno.draw-excused", cards=cards_n(got), player=s.players[p],
+                            n=count - got)))
     return out
 
 
@@ -97,11 +160,13 @@ def pay_owed(s: UnoState, index: int, d: Draw, left: int,
         s.owed[p] = 0
     if s.owed[p]:
         out.append(say(index, "pending", "draw",
-                       f"{s.players[p]} drew {pay}{d.note} and still owes "
-                       f"{s.owed[p]}.", player=s.players[p], draw=s.owed[p]))
+                       Text("uno.draw-still-owes", player=s.players[p], n=pay,
+                            note=d.note, owed=s.owed[p]),
+                       player=s.players[p], draw=s.owed[p]))
     else:
         out.append(say(index, "ok", "draw",
-                       f"{s.players[p]} drew the {cards_n(pay)} owed{d.note}."))
+                       Text("uno.draw-paid", player=s.players[p], cards=cards_n(pay),
+                            note=d.note)))
     return out, left - pay
 
 
@@ -117,18 +182,20 @@ def pay_pending(s: UnoState, o: UnoOptions, index: int, d: Draw, left: int,
         s.pending = 0
     if s.pending:
         out.append(say(index, "pending", "draw",
-                       f"{s.players[p]} drew {pay}{d.note} and still owes "
-                       f"{s.pending}.", player=s.players[p], draw=s.pending))
+                       Text("uno.draw-still-owes", player=s.players[p], n=pay,
+                            note=d.note, owed=s.pending),
+                       player=s.players[p], draw=s.pending))
     return out, left - pay
 
 
-def lose_turn(s: UnoState, index: int, p: int, note: str, say: Say) -> list[Ruling]:
+def lose_turn(s: UnoState, index: int, p: int, note: Text | str,
+              say: Say) -> list[Ruling]:
     """The debt is paid: the player loses the turn (001 ドロー2)."""
     s.pending_kind, s.wd4 = None, None
     s.turn = s.step(p, 1)
     return [say(index, "ok", "draw",
-                f"{s.players[p]} drew the cards owed{note} and loses the turn; it is "
-                f"{s.players[s.turn]}'s turn.")]
+                Text("uno.draw-lose-turn", player=s.players[p], note=note,
+                     next=s.players[s.turn]))]
 
 
 def draw_one(s: UnoState, o: UnoOptions, index: int, d: Draw,
@@ -140,22 +207,22 @@ def draw_one(s: UnoState, o: UnoOptions, index: int, d: Draw,
     s.phase = "drawn"
     s.drawn_card = d.cards[-1] if d.cards and d.count == 1 else None
     out.append(say(index, "ok", "draw",
-                   f"{s.players[p]} draws a card{d.note} and may play that card or "
-                   "pass."))
+                   Text("uno.draw-one", player=s.players[p], note=d.note)))
     return out
 
 
 def refuse_rest(s: UnoState, index: int, d: Draw, left: int, say: Say) -> Ruling:
     """Cards drawn beyond what was owed or allowed go back to the pile."""
     p = d.player
-    why = ("has already drawn this turn" if s.phase == "drawn" and p == s.turn
-           else "owes no cards" if p == s.turn and s.phase == "turn"
-           else "may not draw now (it is not their turn and they owe no cards)")
+    why = ("uno.refuse-drawn" if s.phase == "drawn" and p == s.turn
+           else "uno.refuse-owes-none" if p == s.turn and s.phase == "turn"
+           else "uno.refuse-not-now")
     if p == s.turn and s.phase == "turn" and not s.pending:
-        why = "may draw only one card"
+        why = "uno.refuse-only-one"
     return say(index, "illegal", "draw",
-               f"{s.players[p]}{d.note} {why}, so {cards_n(left)} "
-               f"{'goes' if left == 1 else 'go'} back to the pile.",
+               Text("uno.refuse-rest-one" if left == 1 else "uno.refuse-rest",
+                    player=s.players[p], note=d.note, why=Text(why),
+                    cards=cards_n(left)),
                player=s.players[p])
 
 
@@ -165,25 +232,22 @@ def on_pass(s: UnoState, o: UnoOptions, ev: Event, say: Say) -> list[Ruling]:
     assert p is not None
     name = s.players[p]
     if s.phase not in _IN_PLAY:
-        return [say(ev.index, "info", "pass",
-                    f"Nothing is waiting on {name} to play now, so the pass is "
-                    "ignored.")]
+        return [say(ev.index, "info", "pass", Text("uno.pass-not-now", player=name))]
     if p != s.turn:
         return [say(ev.index, "illegal", "turn",
-                    f"It is {s.players[s.turn]}'s turn, not {name}'s, so the pass is "
-                    "ignored.", player=name)]
+                    Text("uno.pass-not-turn", turn=s.players[s.turn], player=name),
+                    player=name)]
     note = s.implied_note(p, implied)
     if s.phase == "drawn":
         out = close_windows(s, o, ev.index, p, False, say)
         s.turn, s.phase, s.drawn_card = s.step(p, 1), "turn", None
         s.wd4_returned = None
         return out + [say(ev.index, "ok", "pass",
-                          f"{name} passes after drawing{note}; it is "
-                          f"{s.players[s.turn]}'s turn.")]
+                          Text("uno.pass-after-draw", player=name, note=note,
+                               next=s.players[s.turn]))]
     if s.pending:
         return [say(ev.index, "illegal", "pass",
-                    f"{name} must first draw the {cards_n(s.pending)} owed{note}, so "
-                    "the pass is ignored.", player=name, draw=s.pending)]
+                    Text("uno.pass-owes", player=name, cards=cards_n(s.pending),
+                         note=note), player=name, draw=s.pending)]
     return [say(ev.index, "illegal", "pass",
-                f"{name} must draw a card before passing{note}, so it is still "
-                f"{name}'s turn.", player=name)]
+                Text("uno.pass-draw-first", player=name, note=note), player=name)]

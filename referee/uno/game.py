@@ -20,12 +20,51 @@ from ..cards import Card
 from ..game import Game, register
 from ..log import Event, Header
 from ..rulings import Ruling
+from ..text import Text, cap, define, formatter
 from . import calls, challenge, draws, house, scoring, start, turns
 from .observe import view
 from .options import PRESETS, UnoOptions, resolve
 from .plays import cards_name
 from .state import UnoState
 from .turns import Before
+
+define({
+    "uno.option-problem": {"en": "{problem}.", "ja": "{problem}。"},
+    "uno.too-few-players": {
+        "en": "UNO needs at least 2 players, so nothing can be played in this game.",
+        "ja": "UNOは2人以上で遊ぶので、このゲームでは何も出せません。"},
+    "uno.too-few-event": {
+        "en": "This event is ignored because UNO needs 2 players.",
+        "ja": "UNOは2人以上で遊ぶので、このイベントは無視します。"},
+    "uno.game-over-event": {
+        "en": "The game is over, so this {type} event is ignored.",
+        "ja": "ゲームは終わっているので、この{type}は無視します。"},
+    "uno.game-over-start": {
+        "en": "The game is over, so this start is ignored.",
+        "ja": "ゲームは終わっているので、このスタートは無視します。"},
+    "uno.unknown-event": {
+        "en": "Line {line} has the event type {type}, which uno does not use, so it is "
+              "ignored.",
+        "ja": "{line}行目のイベントの種類{type}はUNOでは使わないので、無視します。"},
+})
+
+#: How the events of the uno family are called in Japanese (``uno-event``).
+EVENT_NAMES_JA = {
+    "start": "スタート", "play": "カードを出す記録", "draw": "カードを引く記録",
+    "pass": "パス", "uno": "ウノ宣言", "catch": "ウノの指摘", "challenge": "チャレンジ",
+    "reveal": "手札の公開", "color": "色の指定", "shuffle-hands": "手札の配り直し",
+    "direction": "向きの記録", "face-down": "伏せて出す記録", "doubt": "ダウト",
+    "picture-leftover": "絵札の報告", "stop": "終了の記録",
+}
+
+
+@formatter("uno-event")
+def _event_name(args: Any, lang: str) -> str:
+    """An event type as the ruling says it: ``draw``; ``カードを引く記録``."""
+    kind = str(args["type"])
+    if lang == "ja":
+        return EVENT_NAMES_JA.get(kind, f"{kind}の記録")
+    return kind
 
 
 @register
@@ -68,13 +107,12 @@ class UnoGame(Game):
         self.s = UnoState(
             self.players, dealer, self.options.hand_size, self.options.deck)
         self._early: list[Ruling] = [
-            self.ruling(0, "info", "options", p[0].upper() + p[1:] + ".")
+            self.ruling(0, "info", "options", Text("uno.option-problem", problem=cap(p)))
             for p in problems]
         self._too_few_players = len(self.players) < 2
         if self._too_few_players:
             self._early.append(self.ruling(
-                0, "info", "players", "UNO needs at least 2 players, so nothing can be "
-                "played in this game."))
+                0, "info", "players", Text("uno.too-few-players")))
         if self._early:  # the header's rulings go out with the first event's
             self.apply = self._apply_after_header  # type: ignore[method-assign]
 
@@ -97,8 +135,8 @@ class UnoGame(Game):
             return self._too_few(event)
         if self.s.phase == "over":
             return self.ruling(event.index, "info", "game-over",
-                               f"The game is over, so this {event.type} event is "
-                               "ignored.")
+                               Text("uno.game-over-event",
+                                    type=Text("@uno-event", type=event.type)))
         return None
 
     def open_question(self, event: Event) -> bool:
@@ -112,12 +150,11 @@ class UnoGame(Game):
         if self._too_few_players:
             return self._too_few(event)
         return self.ruling(event.index, "info", "unknown-event",
-                           f"Line {event.index} has the event type {event.type!r}, "
-                           "which uno does not use, so it is ignored.")
+                           Text("uno.unknown-event", line=event.index,
+                                type=repr(event.type)))
 
     def _too_few(self, event: Event) -> Ruling:
-        return self.ruling(event.index, "info", "players",
-                           "This event is ignored because UNO needs 2 players.")
+        return self.ruling(event.index, "info", "players", Text("uno.too-few-event"))
 
     # -- round start -------------------------------------------------------------------
     def on_start(self, ev: Event) -> list[Ruling]:
@@ -131,7 +168,7 @@ class UnoGame(Game):
             out += self.finish_round(ev.index, forced=True)
             if s.phase == "over":
                 return out + [say(ev.index, "info", "game-over",
-                                  "The game is over, so this start is ignored.")]
+                                  Text("uno.game-over-start"))]
         elif s.phase in ("turn", "drawn", "challenge"):
             out += scoring.abandon_round(s, ev.index, say)
         return out + [start.turn_first_card(s, o, ev.index, card, color, say)]
@@ -181,7 +218,7 @@ class UnoGame(Game):
             return "stacking"
         return turns.RULE_OF.get(last.value, "match")
 
-    def cards_said(self, p: int, cards: list[Card], rule: str) -> str:
+    def cards_said(self, p: int, cards: list[Card], rule: str) -> Text:
         """The cards as the ruling names them (``red 7``, ``Wild Draw Four``)."""
         return cards_name(cards)
 

@@ -12,7 +12,51 @@ from __future__ import annotations
 from ..game import GameError
 from ..log import Event
 from ..rulings import Ruling
+from ..text import Text, define, formatter
 from .state import Say, UnoState
+
+define({
+    "uno.direction-off": {
+        "en": "This preset does not choose the direction by rock-paper-scissors, so "
+              "the direction event is ignored.",
+        "ja": "このプリセットではじゃんけんで向きを決めないので、向きの記録は無視します。"},
+    "uno.face-down-off": {
+        "en": "This preset does not use face-down plays, so {player} takes the card "
+              "back.",
+        "ja": "このプリセットではカードを伏せて出さないので、{player}はカードを戻します。"},
+    "uno.doubt-off": {
+        "en": "This preset has no face-down plays, so there is nothing to doubt.",
+        "ja": "このプリセットには伏せて出すカードがないので、ダウトするものはありません。"},
+    "uno.picture-leftover-off": {
+        "en": "This preset has no forced draw for a hand of picture cards, so the "
+              "report changes nothing.",
+        "ja": "このプリセットには絵札だけの手札で引く決まりがないので、報告しても何も"
+              "変わりません。"},
+    "uno.stop-off": {
+        "en": "This preset does not stop a game by points, so play goes on.",
+        "ja": "このプリセットは点数でゲームを終えないので、そのまま続けます。"},
+    "uno.shuffle-none": {
+        "en": "No Wild Shuffle Hands was just played, so the hand counts are left as "
+              "they are.",
+        "ja": "シャッフルワイルドが出された直後ではないので、手札の枚数はそのままです。"},
+    "uno.shuffle-miscount": {
+        "en": "The logged hands hold {logged} cards but {dealt} were dealt out, so the "
+              "referee keeps its even deal; please count again.",
+        "ja": "記録された手札は合わせて{logged}枚ですが、配られたのは{dealt}枚なので、"
+              "審判は均等に配った枚数のままにします。数え直してください。"},
+    "uno.shuffle-dealt": {
+        "en": "The hands were dealt out as {hands}, and the referee counts them so.",
+        "ja": "手札は{hands}と配られたので、審判はそのように数えます。"},
+})
+
+
+@formatter("uno-hands")
+def _hands(args: dict, lang: str) -> str:
+    """Players' hand counts: ``P1 5, P2 4``; ``P1 5枚、P2 4枚``."""
+    pairs = zip(args["players"], args["counts"])
+    if lang == "ja":
+        return "、".join(f"{n} {c}枚" for n, c in pairs)
+    return ", ".join(f"{n} {c}" for n, c in pairs)
 
 DIRECTIONS = {1: 1, -1: -1, "clockwise": 1, "counter-clockwise": -1,
               "counterclockwise": -1, "cw": 1, "ccw": -1}
@@ -34,8 +78,7 @@ def direction_of(ev: Event) -> int:
 
 def direction_off(s: UnoState, ev: Event, say: Say) -> list[Ruling]:
     direction_of(ev)
-    return [say(ev.index, "info", "direction", "This preset does not choose the "
-                "direction by rock-paper-scissors, so the direction event is ignored.")]
+    return [say(ev.index, "info", "direction", Text("uno.direction-off"))]
 
 
 def face_down_player(s: UnoState, ev: Event) -> int:
@@ -48,8 +91,8 @@ def face_down_player(s: UnoState, ev: Event) -> int:
 def face_down_off(s: UnoState, ev: Event, say: Say) -> list[Ruling]:
     p = face_down_player(s, ev)
     name = s.players[p]
-    return [say(ev.index, "illegal", "face-down", f"This preset does not use face-down "
-                f"plays, so {name} takes the card back.", player=name,
+    return [say(ev.index, "illegal", "face-down",
+                Text("uno.face-down-off", player=name), player=name,
                 draw=s.pending or None)]
 
 
@@ -62,8 +105,7 @@ def doubter(s: UnoState, ev: Event) -> int:
 
 def doubt_off(s: UnoState, ev: Event, say: Say) -> list[Ruling]:
     doubter(s, ev)
-    return [say(ev.index, "info", "doubt", "This preset has no face-down plays, so "
-                "there is nothing to doubt.")]
+    return [say(ev.index, "info", "doubt", Text("uno.doubt-off"))]
 
 
 def reporter(s: UnoState, ev: Event) -> int:
@@ -75,13 +117,11 @@ def reporter(s: UnoState, ev: Event) -> int:
 
 def picture_leftover_off(s: UnoState, ev: Event, say: Say) -> list[Ruling]:
     reporter(s, ev)
-    return [say(ev.index, "info", "picture-leftover", "This preset has no forced draw "
-                "for a hand of picture cards, so the report changes nothing.")]
+    return [say(ev.index, "info", "picture-leftover", Text("uno.picture-leftover-off"))]
 
 
 def stop_off(s: UnoState, ev: Event, say: Say) -> list[Ruling]:
-    return [say(ev.index, "info", "points-end", "This preset does not stop a game by "
-                "points, so play goes on.")]
+    return [say(ev.index, "info", "points-end", Text("uno.stop-off"))]
 
 
 def on_shuffle_hands(s: UnoState, ev: Event, say: Say) -> list[Ruling]:
@@ -94,15 +134,13 @@ def on_shuffle_hands(s: UnoState, ev: Event, say: Say) -> list[Ruling]:
                         f"{counts!r}")
     shuffled = s.top is not None and s.top.value == "wild-shuffle"
     if not shuffled or s.phase not in ("turn", "drawn"):
-        return [say(ev.index, "info", "shuffle-hands", "No Wild Shuffle Hands was just "
-                    "played, so the hand counts are left as they are.")]
+        return [say(ev.index, "info", "shuffle-hands", Text("uno.shuffle-none"))]
     new = [counts.get(n, s.hand_counts[i]) for i, n in enumerate(s.players)]
     if sum(new) != sum(s.hand_counts):
-        return [say(ev.index, "illegal", "shuffle-hands", f"The logged hands hold "
-                    f"{sum(new)} cards but {sum(s.hand_counts)} were dealt out, so the "
-                    "referee keeps its even deal; please count again.")]
+        return [say(ev.index, "illegal", "shuffle-hands",
+                    Text("uno.shuffle-miscount", logged=sum(new),
+                         dealt=sum(s.hand_counts)))]
     s.hand_counts = new
-    shown = ", ".join(f"{n} {c}" for n, c in zip(s.players, new))
+    shown = Text("@uno-hands", players=list(s.players), counts=list(new))
     return [say(ev.index, "ok", "shuffle-hands",
-                f"The hands were dealt out as {shown}, and the referee counts them "
-                "so.")]
+                Text("uno.shuffle-dealt", hands=shown))]

@@ -26,6 +26,33 @@ from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import lru_cache
 from typing import Any, Mapping
 
+from ..text import Text, define
+
+define({
+    "uno.option-unknown": {
+        "en": "unknown option {name} was ignored (known options: {known})",
+        "ja": "不明なオプション{name}は無視しました（使えるオプション: {known}）"},
+    "uno.option-ignored": {
+        "en": "option {name} was ignored: it {why}",
+        "ja": "オプション{name}は無視しました。{why}"},
+    "uno.option-bool": {"en": "must be true or false, got {value}",
+                        "ja": "真偽値でなければなりません（指定: {value}）"},
+    "uno.option-int": {"en": "must be a whole number, got {value}",
+                       "ja": "整数でなければなりません（指定: {value}）"},
+    "uno.option-minimum": {"en": "must be at least {minimum}, got {value}",
+                           "ja": "{minimum}以上でなければなりません（指定: {value}）"},
+    "uno.option-str": {"en": "must be a string, got {value}",
+                       "ja": "文字列でなければなりません（指定: {value}）"},
+    "uno.option-strs": {"en": "must be a list of strings, got {value}",
+                        "ja": "文字列のリストでなければなりません（指定: {value}）"},
+    "uno.option-entry": {
+        "en": "entry {entry} is not '<card>><card>' with cards from {cards}",
+        "ja": "項目{entry}は「札>札」の形ではありません（札は{cards}のどれか）"},
+    "uno.option-choice": {
+        "en": "must be one of {choices}, got {value}",
+        "ja": "{choices}のどれかでなければなりません（指定: {value}）"},
+})
+
 ACTION_VALUES = ("skip", "reverse", "draw2", "wild", "wild-draw4", "wild-shuffle",
                  "wild-custom")
 STACK_CARDS = ("draw2", "wild-draw4", "skip", "reverse")
@@ -166,34 +193,36 @@ def _coerce(f: Any, value: Any) -> Any:
         value = True
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise ValueError(f"must be true or false, got {value!r}")
+            raise ValueError(Text("uno.option-bool", value=repr(value)))
     elif isinstance(default, int):
         if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError(f"must be a whole number, got {value!r}")
+            raise ValueError(Text("uno.option-int", value=repr(value)))
         if "minimum" in meta and value < meta["minimum"]:
-            raise ValueError(f"must be at least {meta['minimum']}, got {value}")
+            raise ValueError(Text("uno.option-minimum", minimum=str(meta["minimum"]),
+                                  value=str(value)))
     elif isinstance(default, str):
         if not isinstance(value, str):
-            raise ValueError(f"must be a string, got {value!r}")
+            raise ValueError(Text("uno.option-str", value=repr(value)))
     elif isinstance(default, tuple):
         if not isinstance(value, (list, tuple)) or not all(
                 isinstance(v, str) for v in value):
-            raise ValueError(f"must be a list of strings, got {value!r}")
+            raise ValueError(Text("uno.option-strs", value=repr(value)))
         value = tuple(value)
         if name == "stack_answers":
             for entry in value:
                 a, sep, b = entry.partition(">")
                 if not sep or a not in STACK_CARDS or b not in STACK_CARDS:
-                    raise ValueError(f"entry {entry!r} is not '<card>><card>' with "
-                                     f"cards from {', '.join(STACK_CARDS)}")
+                    raise ValueError(Text("uno.option-entry", entry=repr(entry),
+                                          cards=", ".join(STACK_CARDS)))
     if "choices" in meta and value not in meta["choices"]:
-        raise ValueError(f"must be one of {', '.join(map(str, meta['choices']))}, "
-                         f"got {value!r}")
+        raise ValueError(Text("uno.option-choice",
+                              choices=", ".join(map(str, meta["choices"])),
+                              value=repr(value)))
     return value
 
 
 def resolve(preset: UnoOptions, overrides: Mapping[str, Any],
-            hand_size: int | None = None) -> tuple[UnoOptions, list[str]]:
+            hand_size: int | None = None) -> tuple[UnoOptions, list[Text]]:
     """Apply a header's ``options`` (and ``hand_size``) to a preset.
 
     Args:
@@ -202,21 +231,23 @@ def resolve(preset: UnoOptions, overrides: Mapping[str, Any],
         hand_size: the header's ``hand_size``, if any.
 
     Returns:
-        The options in force and a list of problems (one sentence each) about
-        overrides that were ignored. Never raises for bad content.
+        The options in force and a list of problems about overrides that were
+        ignored, each a :class:`~referee.text.Text` (a sentence without its
+        capital and full stop). Never raises for bad content.
     """
     known = _fields_of(type(preset))
     changes: dict[str, Any] = {}
-    problems: list[str] = []
+    problems: list[Text] = []
     for name, value in overrides.items():
         if name not in known:
-            problems.append(f"unknown option {name!r} was ignored (known options: "
-                            f"{', '.join(sorted(known))})")
+            problems.append(Text("uno.option-unknown", name=repr(name),
+                                 known=", ".join(sorted(known))))
             continue
         try:
             changes[name] = _coerce(known[name], value)
         except ValueError as exc:
-            problems.append(f"option {name!r} was ignored: it {exc}")
+            why = exc.args[0] if exc.args and isinstance(exc.args[0], Text) else str(exc)
+            problems.append(Text("uno.option-ignored", name=repr(name), why=why))
     if hand_size is not None:
         changes["hand_size"] = hand_size
     return replace(preset, **changes), problems

@@ -9,11 +9,32 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from ..cards import ACTIONS, COLORS, NUMBERS, WILDS, Card, parse_cards
+from ..text import Text, card, cards, color, count, define
 from .options import UnoOptions
 
-_NAMES = {"skip": "Skip", "reverse": "Reverse", "draw2": "Draw Two", "wild": "Wild",
-          "wild-draw4": "Wild Draw Four", "wild-shuffle": "Wild Shuffle Hands",
-          "wild-custom": "white Wild"}
+define({
+    "uno.off-deck": {
+        "en": "The {card} is not a card of this game's {deck}-card deck",
+        "ja": "{card}はこのゲームの{deck}枚のデッキにないカードです"},
+    "uno.multi-one-a-turn": {
+        "en": "only one card may be played a turn",
+        "ja": "1回の手番で出せるのは1枚だけです"},
+    "uno.multi-pairs": {
+        "en": "only two identical number cards may be played together",
+        "ja": "一緒に出せるのは同じ数字カード2枚だけです"},
+    "uno.multi-same": {
+        "en": "cards played together must share their number or symbol",
+        "ja": "一緒に出すカードは数字か記号が同じでなければなりません"},
+    "uno.owes-first": {
+        "en": "a player who owes cards must draw them first",
+        "ja": "引くべきカードがある人はまずそれを引かなければなりません"},
+    "uno.no-match": {
+        "en": "it matches neither the colour ({color}) nor the {face}",
+        "ja": "色（{color}）にも{face}にも合いません"},
+    "uno.face-top": {"en": "top card", "ja": "場のカード"},
+    "uno.face-number": {"en": "number", "ja": "数字"},
+    "uno.face-symbol": {"en": "symbol", "ja": "記号"},
+})
 
 
 _LABELS: dict[str, Card] = {}
@@ -61,29 +82,26 @@ def off_deck(cards: Iterable[Card], deck: int) -> Card | None:
     return None
 
 
-def off_deck_text(card: Card, deck: int) -> str:
-    """``The red hit2 is not a card of this game's 108-card deck``."""
-    return f"The {card_name(card)} is not a card of this game's {deck}-card deck"
+def off_deck_text(card: Card, deck: int) -> Text:
+    """``The red hit2 is not a card of this game's 108-card deck`` (no full stop:
+    a part of a sentence)."""
+    return Text("uno.off-deck", card=card_name(card), deck=deck)
 
 
-def card_name(card: Card) -> str:
-    """A card as a person says it: ``red 7``, ``blue Skip``, ``Wild Draw Four``."""
-    value = _NAMES.get(card.value, card.value)
-    return value if card.color is None else f"{card.color} {value}"
+def card_name(one: Card) -> Text:
+    """A card as a person says it: ``red 7``, ``blue Skip``, ``Wild Draw Four``;
+    ``赤の7`` in Japanese (:func:`referee.text.card`)."""
+    return card(one)
 
 
-def cards_name(cards: Sequence[Card]) -> str:
-    if len(cards) == 1:
-        return card_name(cards[0])
-    names = [card_name(c) for c in cards]
-    if len(names) <= 2:
-        return " and ".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+def cards_name(several: Sequence[Card]) -> Text:
+    """Cards as a person says them: ``red 7, blue 7 and green 7``."""
+    return cards(several)
 
 
-def cards_n(n: int) -> str:
-    """``1 card``, ``3 cards``."""
-    return f"{n} card" if n == 1 else f"{n} cards"
+def cards_n(n: int) -> Text:
+    """``1 card``, ``3 cards``; ``3枚``."""
+    return count(n, "card")
 
 
 def matches(card: Card, top: Card | None, color: str | None) -> bool:
@@ -101,46 +119,54 @@ def is_answer(card: Card, pending_kind: str | None, top: Card | None, color: str
     return (pending_kind, card.value) in table and matches(card, top, color)
 
 
-def multi_problem(cards: Sequence[Card], opts: UnoOptions) -> str | None:
+def multi_problem(cards: Sequence[Card], opts: UnoOptions) -> Text | None:
     """Why several cards may not go down together, or ``None`` when they may."""
     if len(cards) < 2:
         return None
     if opts.multi_play == "off":
-        return "only one card may be played a turn"
+        return Text("uno.multi-one-a-turn")
     first = cards[0]
     if opts.multi_play == "pairs":
         if len(cards) > 2 or not all(c.is_number and c == first for c in cards):
-            return "only two identical number cards may be played together"
+            return Text("uno.multi-pairs")
         return None
     if not all(c.value == first.value for c in cards):
-        return "cards played together must share their number or symbol"
+        return Text("uno.multi-same")
     return None
 
 
-def first_card_problem(card: Card, top: Card | None, color: str | None, pending: int,
-                       pending_kind: str | None, opts: UnoOptions) -> str | None:
-    """Why ``card`` may not be the (first) card of a play now, or ``None``."""
+def playable(one: Card, top: Card | None, colour: str | None, pending: int,
+             pending_kind: str | None, opts: UnoOptions) -> bool:
+    """Whether ``one`` may be the (first) card of a play now (no reason said)."""
     if pending:
-        table = opts.stack_table()
-        if opts.stacking and is_answer(card, pending_kind, top, color, table):
-            return None
-        return "a player who owes cards must draw them first"
-    if not matches(card, top, color):
-        return f"it matches neither the colour ({color}) nor the {_top_face(top)}"
-    return None
+        return opts.stacking and is_answer(one, pending_kind, top, colour,
+                                           opts.stack_table())
+    return matches(one, top, colour)
 
 
-def _top_face(top: Card | None) -> str:
+def first_card_problem(one: Card, top: Card | None, colour: str | None, pending: int,
+                       pending_kind: str | None, opts: UnoOptions) -> Text | None:
+    """Why ``one`` may not be the (first) card of a play now, or ``None``.
+
+    A part of a sentence (no capital, no full stop)."""
+    if playable(one, top, colour, pending, pending_kind, opts):
+        return None
+    if pending:
+        return Text("uno.owes-first")
+    return Text("uno.no-match", color=color(str(colour)), face=_top_face(top))
+
+
+def _top_face(top: Card | None) -> Text:
     if top is None or top.color is None:
-        return "top card"
-    return "number" if top.is_number else "symbol"
+        return Text("uno.face-top")
+    return Text("uno.face-number" if top.is_number else "uno.face-symbol")
 
 
-def legal_cards(hand: Iterable[Card], top: Card | None, color: str | None, pending: int,
-                pending_kind: str | None, opts: UnoOptions) -> list[Card]:
+def legal_cards(hand: Iterable[Card], top: Card | None, colour: str | None,
+                pending: int, pending_kind: str | None,
+                opts: UnoOptions) -> list[Card]:
     """The cards of ``hand`` that may start a play now (not judging Wild Draw Fours)."""
-    return [c for c in hand
-            if first_card_problem(c, top, color, pending, pending_kind, opts) is None]
+    return [c for c in hand if playable(c, top, colour, pending, pending_kind, opts)]
 
 
 def wd4_offending_card(hand: Iterable[Card], prev_top: Card | None,

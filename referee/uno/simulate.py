@@ -27,7 +27,7 @@ from ..game import apply_safely, new_game
 from ..log import Event, Header
 from ..rulings import Ruling
 from .game import UnoGame
-from .plays import first_card_problem, hand_points, wd4_offending_card
+from .plays import hand_points, playable, wd4_offending_card
 
 
 class SimulationError(AssertionError):
@@ -249,8 +249,7 @@ class Simulator:
     def legal(self, p: int) -> list[Card]:
         s = self.game.s
         return [c for c in self.hands[p]
-                if first_card_problem(c, s.top, s.color, s.pending, s.pending_kind,
-                                      self.o) is None
+                if playable(c, s.top, s.color, s.pending, s.pending_kind, self.o)
                 and not (c.value == "wild-draw4" and s.wd4_returned == p)]
 
     def group(self, p: int, first: Card) -> list[Card]:
@@ -364,8 +363,8 @@ class Simulator:
         before = self.game.state()
         other = s.step(s.turn, 2) if s.n > 2 else s.turn
         wrong = [c for c in self.hands[other] if not c.is_wild and (
-            other != s.turn or first_card_problem(c, s.top, s.color, s.pending,
-                                                  s.pending_kind, self.o))]
+            other != s.turn or not playable(c, s.top, s.color, s.pending,
+                                            s.pending_kind, self.o))]
         if not wrong or (other != s.turn and self.o.jump_in):
             return
         out = self.emit({"type": "play", "player": s.players[other],

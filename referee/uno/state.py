@@ -27,6 +27,14 @@ from ..cards import Card
 from ..game import GameError
 from ..log import Event
 from ..rulings import Ruling
+from ..text import Text, define
+
+define({
+    "uno.implied-turn": {"en": " (player taken from the turn)",
+                         "ja": "（プレイヤーは手番から判断）"},
+    "uno.implied-owed": {"en": " (player taken from the cards owed)",
+                         "ja": "（プレイヤーは引くべきカードから判断）"},
+})
 
 
 class Say(Protocol):
@@ -153,16 +161,18 @@ class UnoState:
                             f"({', '.join(self.players)})")
         return seat, key == "player" and ev.data.get("player_from") == "turn"
 
-    def implied_note(self, player: int, implied: bool, whose: str = "turn") -> str:
+    def implied_note(self, player: int, implied: bool,
+                     whose: str = "turn") -> Text | str:
         """`` (player taken from the turn)``, said once a round; then ``""``.
 
-        The ruling carries ``implied: true`` every time (the game adds it), so
-        the fact is said once and is still in the data of every line.
+        ``whose`` is ``"turn"`` or ``"cards owed"``. The ruling carries
+        ``implied: true`` every time (the game adds it), so the fact is said
+        once and is still in the data of every line.
         """
         if not implied or self.implied_round == self.round:
             return ""
         self.implied_round = self.round
-        return f" (player taken from the {whose})"
+        return Text("uno.implied-owed" if whose == "cards owed" else "uno.implied-turn")
 
     # -- round set-up --------------------------------------------------------------
     def deal(self) -> None:
