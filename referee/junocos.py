@@ -24,8 +24,124 @@ from typing import Any
 from .cards import COLORS, Card
 from .game import GameError, register
 from .log import Event, Header
-from .phased import PhasedGame, card_of, cards_of
-from .rulings import Ruling, n_of
+from .phased import PhasedGame, card_list, card_of, cards_of, deltas_text
+from .rulings import Ruling
+from .text import Text, color, count, define
+
+define({
+    "junocos.phase-deal": {"en": "deal", "ja": "カード配布"},
+    "junocos.phase-take": {"en": "take", "ja": "切り札決定"},
+    "junocos.phase-play": {"en": "play", "ja": "トリックテイキング"},
+    "junocos.event-deal": {"en": "deal", "ja": "カードの配布"},
+    "junocos.event-take": {"en": "take", "ja": "公開札を取ること"},
+    "junocos.event-play": {"en": "play", "ja": "カードのプレイ"},
+    "junocos.players": {
+        "en": "junocos is for 3 or 4 players, not {n}",
+        "ja": "ジュノコスは3〜4人で遊ぶゲームです（{n}人では遊べません）",
+    },
+    "junocos.deal-count": {
+        "en": "{want} number cards must be turned up, not {got}",
+        "ja": "表向きにする数字カードは{got}枚ではなく{want}枚です",
+    },
+    "junocos.deal-skip": {
+        "en": "a Skip was turned up; set it aside, turn another, then shuffle it back",
+        "ja": "スキップカードが表向きになりました。脇に避けて別のカードを表向きにし、"
+              "並べ終えたら残りのデッキに混ぜてください",
+    },
+    "junocos.deal-extra": {
+        "en": "{cards} is not in the {size}-card deck",
+        "ja": "{cards}は{size}枚のデッキにはありません",
+    },
+    "junocos.deal-again": {
+        "en": "Deal again: {why}.",
+        "ja": "{why}。配り直してください。",
+    },
+    "junocos.dealt": {
+        "en": "{n} cards are face up and everyone holds {hand}; {start} takes the "
+              "first card.",
+        "ja": "{n}枚が表向きに並び、全員の手札は{hand}枚です。{start}から1枚ずつ取ります。",
+    },
+    "junocos.take-turn": {
+        "en": "It is {turn}'s turn to take a card, not {player}'s; put it back.",
+        "ja": "カードを取るのは{turn}の番で、{player}の番ではありません。戻してください。",
+    },
+    "junocos.take-missing": {
+        "en": "{card} is not among the face-up cards; take one of them.",
+        "ja": "{card}は表向きのカードの中にありません。表向きのカードから1枚取ってください。",
+    },
+    "junocos.took": {
+        "en": "{player} took {card}{note}.",
+        "ja": "{player}は{card}を取りました{note}。",
+    },
+    "junocos.trump": {
+        "en": "{player} took {card}{note}; the last card, {trump}, makes {color} and "
+              "{value} trump, and {start} leads.",
+        "ja": "{player}は{card}を取りました{note}。最後に残った{trump}で、切り札は"
+              "{color}と{value}です。{start}がリードします。",
+    },
+    "junocos.not-public": {
+        "en": "{card} is not one of {player}'s public cards",
+        "ja": "{card}は{player}の公開札ではありません",
+    },
+    "junocos.last-public": {
+        "en": "{card} is {player}'s last public card, never to be played",
+        "ja": "{card}は{player}の最後の公開札なので、プレイできません",
+    },
+    "junocos.hand-empty": {
+        "en": "{player} has no card left in hand",
+        "ja": "{player}の手札はもうありません",
+    },
+    "junocos.all-seen": {
+        "en": "every {card} is already face up or played, so none is in a hand",
+        "ja": "{card}はすべて表向きかプレイ済みなので、手札にはありません",
+    },
+    "junocos.unplayable": {
+        "en": "{why}{note}; take it back and play another card.",
+        "ja": "{why}{note}。戻して別のカードをプレイしてください。",
+    },
+    "junocos.off-deck": {
+        "en": "{card} is not in the {size}-card junocos deck{note}; take it back and "
+              "play another card.",
+        "ja": "{card}は{size}枚のジュノコスのデッキにはありません{note}。"
+              "戻して別のカードをプレイしてください。",
+    },
+    "junocos.from": {
+        "en": "'from' must be 'hand' or 'public', got {source}",
+        "ja": "「from」は「hand」か「public」で指定します（{source}は使えません）",
+    },
+    "junocos.revoke-now": {
+        "en": "{player} must follow {led} with a public card in front of them; take "
+              "{card} back and play {led}.",
+        "ja": "{player}は前に並べた公開札で{led}をマストフォローしなければなりません。"
+              "{card}を戻して{led}を出してください。",
+    },
+    "junocos.played": {
+        "en": "{player} played {card}{note}.",
+        "ja": "{player}は{card}をプレイしました{note}。",
+    },
+    "junocos.revoke-late": {
+        "en": "{player} did not follow {color} in trick {trick} although {card} was in "
+              "hand: revoke, -{points}.",
+        "ja": "{player}は手札に{card}を持っていたのに、{trick}トリック目で{color}を"
+              "マストフォローしませんでした。フォロー違反で-{points}です。",
+    },
+    "junocos.trick-next": {
+        "en": "{winner} wins trick {trick} with {card} and leads next.",
+        "ja": "{winner}が{card}で{trick}トリック目に勝ち、次にリードします。",
+    },
+    "junocos.trick-last": {
+        "en": "{winner} wins trick {trick} with {card}.",
+        "ja": "{winner}が{card}で{trick}トリック目に勝ちました。",
+    },
+    "junocos.round-end": {
+        "en": "Round {round} is over: {deltas}.",
+        "ja": "第{round}ラウンド終了です: {deltas}。",
+    },
+    "junocos.laps": {
+        "en": "The marker has gone round {laps} times",
+        "ja": "スタートプレイヤーマーカーが{laps}周しました",
+    },
+})
 
 HAND = 9
 TRICKS = 12
@@ -87,6 +203,7 @@ class Junocos(PhasedGame):
     handlers = {**PhasedGame.handlers, "deal": "on_deal", "take": "on_take",
                 "play": "on_play"}
     PHASES = {"deal": ("deal",), "take": ("take",), "play": ("play",)}
+    TEXT = "junocos"
 
     @classmethod
     def presets(cls) -> dict[str, Any]:
@@ -96,7 +213,7 @@ class Junocos(PhasedGame):
         super().__init__(header)
         n = len(self.players)
         if n not in (3, 4):
-            raise GameError(f"junocos is for 3 or 4 players, not {n}")
+            raise GameError(Text("junocos.players", n=n))
         self.options: JunocosOptions = self.options_from(JunocosOptions, header)
         self.full = deck(n)
         self.row_size = 13 if n == 3 else 17
@@ -124,62 +241,61 @@ class Junocos(PhasedGame):
     # -- deal and draft ---------------------------------------------------------
     def on_deal(self, event: Event) -> list[Ruling]:
         row, aside = cards_of(event), cards_of(event, "aside", required=False)
-        why = ""
+        why: Text | None = None
         if len(row) != self.row_size:
-            why = f"{self.row_size} number cards must be turned up, not {len(row)}"
+            why = Text("junocos.deal-count", want=self.row_size, got=len(row))
         elif not all(c.is_number for c in row):
-            why = ("a Skip was turned up; set it aside, turn another, then shuffle it "
-                   "back")
+            why = Text("junocos.deal-skip")
         elif Counter(row + aside) - self.full:
-            extra = ", ".join(c.label for c in Counter(row + aside) - self.full)
-            why = f"{extra} is not in the {sum(self.full.values())}-card deck"
+            extra = card_list(list(Counter(row + aside) - self.full), "junocos")
+            why = Text("junocos.deal-extra", cards=extra, size=sum(self.full.values()))
         if why:
-            return [self.ruling(event.index, "illegal", "deal", f"Deal again: {why}.")]
+            return [self.ruling(event.index, "illegal", "deal",
+                                Text("junocos.deal-again", why=why))]
         self.row, self.aside = row, aside
         self.seen.update(row + aside)
         self.hands = {p: HAND for p in self.players}
         self.phase = "take"
-        text = (f"{len(row)} cards are face up and everyone holds {HAND}; "
-                f"{self.start} takes the first card.")
+        text = Text("junocos.dealt", n=len(row), hand=HAND, start=self.start)
         return [self.ruling(event.index, "ok", "deal", text)]
 
     def on_take(self, event: Event) -> list[Ruling]:
         player, note = self.who(event)
         card = card_of(event)
         if player != self.turn:
-            text = (f"It is {self.turn}'s turn to take a card, not {player}'s; put it "
-                    "back.")
+            text = Text("junocos.take-turn", turn=self.turn, player=player)
             return [self.ruling(event.index, "illegal", "draft", text, player=player)]
         if card not in self.row:
-            text = f"{card} is not among the face-up cards; take one of them."
+            text = Text("junocos.take-missing", card=self.card(card))
             return [self.ruling(event.index, "illegal", "draft", text, player=player)]
         self.row.remove(card)
         self.public[player].append(card)
         self.turn = self.next_player(player)
         if len(self.row) > 1:
-            text = f"{player} took {card}{note}."
+            text = Text("junocos.took", player=player, card=self.card(card), note=note)
             return [self.ruling(event.index, "ok", "draft", text)]
         self.trump = trump = self.row[0]
         self.phase = "play"
         self.turn = self.start
-        text = (f"{player} took {card}{note}; the last card, {trump}, makes "
-                f"{trump.color} and {trump.value} trump, and {self.start} leads.")
+        text = Text("junocos.trump", player=player, card=self.card(card), note=note,
+                    trump=self.card(trump), color=color(trump.color or ""),
+                    value=trump.value, start=self.start)
         return [self.ruling(event.index, "ok", "trump", text)]
 
     # -- tricks -----------------------------------------------------------------
-    def _unplayable(self, player: str, card: Card, source: str) -> str:
-        """Why the card cannot be played from ``source`` at all ("" when it can)."""
+    def _unplayable(self, player: str, card: Card, source: str) -> Text | None:
+        """Why the card cannot be played from ``source`` at all (None when it can)."""
         public = self.public[player]
         if source == "public":
             if card not in public:
-                return f"{card} is not one of {player}'s public cards"
+                return Text("junocos.not-public", card=self.card(card), player=player)
             if len(public) == 1:
-                return f"{card} is {player}'s last public card, never to be played"
+                return Text("junocos.last-public", card=self.card(card), player=player)
         elif self.hands[player] == 0:
-            return f"{player} has no card left in hand"
+            return Text("junocos.hand-empty", player=player)
         elif self.seen[card] >= self.full[card]:
-            return f"every {card} is already face up or played, so none is in a hand"
-        return ""
+            return Text("junocos.all-seen", card=self.card(card))
+        return None
 
     def on_play(self, event: Event) -> list[Ruling]:
         player, note = self.who(event)
@@ -187,26 +303,25 @@ class Junocos(PhasedGame):
         source = event.get("from")
         public = self.public[player]
         if source not in (None, "hand", "public"):
-            raise GameError(f"'from' must be 'hand' or 'public', got {source!r}")
+            raise GameError(Text("junocos.from", source=repr(source)))
         if source is None:
             source = "public" if card in public else "hand"
         if player != self.turn:
-            text = f"It is {self.turn}'s turn, not {player}'s; {player} takes it back."
+            text = Text("game.turn-take-back", turn=self.turn, player=player)
             return [self.ruling(event.index, "illegal", "turn", text, player=player)]
         if not self.full[card]:
             size = sum(self.full.values())
-            text = (f"{card} is not in the {size}-card junocos deck{note}; take it "
-                    "back and play another card.")
+            text = Text("junocos.off-deck", card=self.card(card), size=size, note=note)
             return [self.ruling(event.index, "illegal", "deck", text, player=player)]
         why = self._unplayable(player, card, source)
         if why:
-            text = f"{why}{note}; take it back and play another card."
+            text = Text("junocos.unplayable", why=why, note=note)
             return [self.ruling(event.index, "illegal", "card", text, player=player)]
         led = self.trick[0][1].color if self.trick else card.color
         playable = public if len(public) > 1 else []
         if card.color != led and any(c.color == led for c in playable):
-            text = (f"{player} must follow {led} with a public card in front of them; "
-                    f"take {card} back and play {led}.")
+            text = Text("junocos.revoke-now", player=player, led=color(led or ""),
+                        card=self.card(card))
             return [self.ruling(event.index, "illegal", "revoke", text, player=player)]
         out = self._late_revokes(event, player, card) if source == "hand" else []
         if card.color != led:
@@ -219,7 +334,7 @@ class Junocos(PhasedGame):
         self.trick.append((player, card))
         self.turn = self.next_player(player)
         if len(self.trick) < len(self.players):
-            text = f"{player} played {card}{note}."
+            text = Text("junocos.played", player=player, card=self.card(card), note=note)
             return out + [self.ruling(event.index, "ok", "play", text)]
         return out + self._end_trick(event)
 
@@ -231,9 +346,10 @@ class Junocos(PhasedGame):
             self.penalties[player] += self.options.revoke_penalty
             self.revokes.append({"trick": item[0], "player": player,
                                  "color": card.color, "shown_by": card.label})
-            text = (f"{player} did not follow {card.color} in trick {item[0]} although "
-                    f"{card} was in hand: revoke, "
-                    f"-{n_of(self.options.revoke_penalty, 'point')}.")
+            text = Text("junocos.revoke-late", player=player,
+                        color=color(card.color or ""), trick=item[0],
+                        card=self.card(card),
+                        points=count(self.options.revoke_penalty, "point"))
             out.append(self.ruling(event.index, "penalty", "revoke", text,
                                    player=player, trick=item[0]))
         return out
@@ -245,14 +361,15 @@ class Junocos(PhasedGame):
                    key=lambda i: (strength(self.trick[i][1], led, trump), i))
         winner, card = self.trick[best]
         self.won[winner] += 1
-        text = f"{winner} wins trick {self.trick_no} with {card}"
+        said = {"winner": winner, "trick": self.trick_no, "card": self.card(card)}
         self.trick = []
         self.trick_no += 1
         self.turn = winner
         if self.trick_no <= TRICKS:
-            text += " and leads next."
+            text = Text("junocos.trick-next", **said)
             return [self.ruling(event.index, "ok", "trick", text, player=winner)]
-        return [self.ruling(event.index, "ok", "trick", f"{text}.", player=winner)] + \
+        text = Text("junocos.trick-last", **said)
+        return [self.ruling(event.index, "ok", "trick", text, player=winner)] + \
             self._end_round(event)
 
     def _end_round(self, event: Event) -> list[Ruling]:
@@ -269,13 +386,13 @@ class Junocos(PhasedGame):
             "trump": self.trump.label if self.trump else None, "tricks": dict(self.won),
             "last_public": {p: c[0].label for p, c in self.public.items() if c},
             "revokes": list(self.revokes), "deltas": deltas})
-        parts = ", ".join(f"{p} {d:+d}" for p, d in deltas.items())
-        text = f"Round {len(self.rounds)} is over: {parts}."
+        text = Text("junocos.round-end", round=len(self.rounds),
+                    deltas=deltas_text(deltas))
         out = [self.ruling(event.index, "round-end", "round-end", text,
                            scores=dict(self.scores))]
         if len(self.rounds) >= self.options.laps * len(self.players):
             laps = self.options.laps
-            out.append(self.finish(event, f"The marker has gone round {laps} times"))
+            out.append(self.finish(event, Text("junocos.laps", laps=laps)))
         self._new_round()
         return out
 
