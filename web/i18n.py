@@ -184,6 +184,22 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Undone: the inserted line {line} is removed.",
         "ja": "取り消しました: 挿入した{line}行目を削除しました。",
     },
+    "undo_lost": {
+        "en": "{why}, so undo removed the last event (line {line}).",
+        "ja": "{why}ため、最後のイベント（{line}行目）を削除しました。",
+    },
+    "undo_lost_missing": {
+        "en": "No undo history was kept for this game across the restart",
+        "ja": "再起動の前の取り消し履歴が残っていない",
+    },
+    "undo_lost_unreadable": {
+        "en": "The saved undo history could not be read",
+        "ja": "保存された取り消し履歴を読み込めない",
+    },
+    "undo_lost_stale": {
+        "en": "The saved undo history does not match the stored log",
+        "ja": "保存された取り消し履歴が記録と一致しない",
+    },
     "st_correct": {"en": "Line {line} corrected.", "ja": "{line}行目を修正しました。"},
     "st_delete": {"en": "Line {line} deleted.", "ja": "{line}行目を削除しました。"},
     "st_insert": {

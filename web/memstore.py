@@ -3,7 +3,9 @@
 The page is written against the durable store's interface (``create_game``,
 ``append``, ``set_events``, ``header``, ``events``, ``games``, ``last_game``,
 ``save_evidence``, ``finish``, ``export``). This class implements the same
-interface without a disk, for tests and for an installation whose store module
+interface without a disk (and keeps the undo steps of :mod:`web.undo` beside
+each game, ``save_undo`` and ``load_undo``, which a GameStore's page keeps in
+a file beside the database), for tests and for an installation whose store module
 is missing; :func:`open_store` prefers the real one.
 """
 
@@ -99,6 +101,21 @@ class MemoryStore:
 
     def finish(self, gid: int, summary: Mapping[str, Any] | None = None) -> None:
         self._game(gid)["finished"] = True
+
+    def save_undo(self, gid: int, data: Mapping[str, Any]) -> None:
+        """Keep a game's undo steps (:mod:`web.undo`) beside its log."""
+        with self._lock:
+            self._game(gid)["undo"] = json.dumps(data, ensure_ascii=True)
+
+    def load_undo(self, gid: int) -> Any:
+        """A game's saved undo steps as data; None where none were saved.
+
+        Kept as JSON text, as a file would be, so that what comes back is a
+        copy read from the saved text.
+        """
+        with self._lock:
+            text = self._game(gid).get("undo")
+        return None if text is None else json.loads(text)
 
     def export(self, gid: int) -> list[str]:
         game = self._game(gid)

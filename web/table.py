@@ -21,13 +21,13 @@ from referee.game import GameError
 from referee.log import Header, LogError
 from referee.session import Referee
 
-from . import corrections
+from . import corrections, undo
 from .corrections import secret_after
 from .events import EventError, check_event, check_header, text_only
 from .feed import FEED_SIZE, Feed
 from .privacy import public_rulings
 from .table_error import TableError, _storing
-from .undo import MAX_STEPS, Step
+from .undo import LOST, Step, Steps
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,10 @@ class Table:
         # when it is applied: see web.privacy)
         self.secret: list[bool] = []
         self.camera: Any = None  # web.camera.Camera, set by the serve command
-        self.steps: deque[Step] = deque(maxlen=MAX_STEPS)  # what undo takes back
+        # What undo takes back, saved beside the stored game at every change
+        self.steps: Steps = Steps(self._save_steps)
+        # Why a resumed game has no saved steps (a key of web.undo.LOST), if so
+        self.undo_lost: str | None = None
         self.finished: set[int] = set()
 
     # -- the feed (web.feed) ----------------------------------------------------
@@ -113,7 +116,8 @@ class Table:
             with _storing():
                 gid = int(self.store.create_game(referee.header.to_dict()))
             self.gid, self.referee, self.secret = gid, referee, []
-            self.steps.clear()
+            self.undo_lost = None
+            self.steps.clear()  # saved: a new game has nothing to undo
             self.paused, self.dropped, self.last_change = False, 0, None
             self.last_change_public = None
             self._announce("game", {"game": gid})
@@ -152,7 +156,8 @@ class Table:
                     continue  # the store only holds checked events; be tolerant anyway
                 secret.append(secret_after(referee, event, new))
             self.gid, self.referee, self.secret = int(gid), referee, secret
-            self.steps.clear()
+            steps, self.undo_lost = undo.resumed(self.store, self.gid, referee.events)
+            self.steps.restore(steps)
             self.paused, self.dropped, self.last_change = False, 0, None
             self.last_change_public = None
             self._announce("game", {"game": self.gid})
@@ -229,9 +234,34 @@ class Table:
         """Take back the last change to the log and replay (see :mod:`web.undo`).
 
         The answer says which change was taken back (``undid``: ``append``,
-        ``correct``, ``insert`` or ``delete``) and on which line.
+        ``correct``, ``insert`` or ``delete``) and on which line. Where a
+        resumed game's saved steps could not be used and none were made since,
+        the last event is removed, and ``lost`` (a key of
+        :data:`web.undo.LOST`) and ``note`` say so.
         """
-        return corrections.undo(self)
+        with self.lock:
+            lost = self.undo_lost if not self.steps else None
+            result = corrections.undo(self)
+            if lost is not None:
+                said = {
+                    "lost": lost,
+                    "note": f"{LOST[lost]}, so undo removed the last event "
+                    f"(line {result.get('line')}) whatever the last change was.",
+                }
+                result.update(said)
+                if self.last_change is result and self.last_change_public is not None:
+                    self.last_change_public.update(said)
+            return result
+
+    def _save_steps(self) -> None:
+        """Save the undo steps beside the stored game (called at every change)."""
+        if self.gid is None or self.referee is None:
+            return
+        try:
+            undo.save(self.store, self.gid, undo.to_data(self.steps, self.referee.events))
+        except Exception:  # the change is stored; only undo after a restart falls back
+            log.warning("could not save the undo history of game %s", self.gid,
+                        exc_info=True)
 
     def set_paused(self, paused: bool) -> None:
         with self.lock:

@@ -7,16 +7,44 @@ the inserted event, after a new event it removes that event. Every change to
 the log goes through :class:`web.table.Table`, which keeps these steps in
 order, so the line each step names is still right when it is undone.
 
-A server that was restarted has no steps for the events of the game it
-resumed: undo then removes the last event, as the log alone allows.
+The steps are kept beside the stored game (:func:`save`, :func:`load`) after
+every change, so that a restarted server resumes them and undo still takes
+back exactly the last change made before the restart. They are saved with the
+number of events and a digest of the event list they lead to: steps that do
+not lead to the stored log (a crash between the two writes, a log changed by
+another program), or that are unreadable or missing, are not used; undo then
+removes the last event, as the log alone allows, and says so (:data:`LOST`).
+
+Where they are kept: a store with ``save_undo(gid, data)`` and
+``load_undo(gid)`` (:class:`web.memstore.MemoryStore`) keeps them itself;
+beside a :class:`referee.store.GameStore` at ``<db>`` they are the JSON file
+``<db>-undo/game-<gid>.json`` (as its evidence frames are ``<db>-evidence/``),
+replaced whole at each change.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+log = logging.getLogger(__name__)
+
 MAX_STEPS = 500  # changes that can be taken back, newest first
+FORMAT = 1  # the saved steps' format
+ACTIONS = ("append", "correct", "insert", "delete")
+# Why saved steps were not used (the ``why`` of an undo that fell back).
+LOST = {
+    "missing": "no undo history was saved for this game",
+    "unreadable": "the saved undo history could not be read",
+    "stale": "the saved undo history does not match the stored log",
+}
 
 
 @dataclass(frozen=True)
@@ -67,3 +95,168 @@ def take_back(
     else:
         raise ValueError(f"line {line} of a {step.action} is no longer in the log")
     return out, action, line, event
+
+
+# -- the steps, kept beside the stored game ------------------------------------------
+
+class Steps(deque):
+    """The undo steps of the running game; every change is saved at once.
+
+    A :class:`collections.deque` of :class:`Step` (newest last, at most
+    :data:`MAX_STEPS`) that calls ``on_change()`` after ``append``, ``pop``
+    and ``clear``; :meth:`restore` puts loaded steps back without saving.
+    """
+
+    def __init__(self, on_change: Callable[[], None] | None = None,
+                 maxlen: int = MAX_STEPS):
+        super().__init__((), maxlen)
+        self.on_change = on_change
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+    def append(self, step: Step) -> None:
+        super().append(step)
+        self._changed()
+
+    def pop(self) -> Step:
+        step = super().pop()
+        self._changed()
+        return step
+
+    def clear(self) -> None:
+        super().clear()
+        self._changed()
+
+    def restore(self, steps: Iterable[Step]) -> None:
+        """Replace the steps by loaded ones (nothing is saved)."""
+        super().clear()
+        super().extend(steps)
+
+
+def digest(events: Sequence[Mapping[str, Any]]) -> str:
+    """A digest of an event list (what saved steps must lead to)."""
+    text = json.dumps([dict(e) for e in events], sort_keys=True, ensure_ascii=True,
+                      separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def to_data(steps: Iterable[Step], events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The steps as JSON data, with the event list they lead to (count, digest)."""
+    return {
+        "format": FORMAT,
+        "events": len(events),
+        "digest": digest(events),
+        "steps": [
+            {"action": s.action, "line": s.line,
+             **({"event": s.event} if s.event is not None else {})}
+            for s in steps
+        ],
+    }
+
+
+class UndoDataError(ValueError):
+    """Saved steps that cannot be used; ``why`` is a key of :data:`LOST`."""
+
+    def __init__(self, why: str, detail: str = ""):
+        super().__init__(f"{LOST.get(why, why)}{': ' + detail if detail else ''}")
+        self.why = why
+
+
+def from_data(data: Any, events: Sequence[Mapping[str, Any]]) -> list[Step]:
+    """The steps saved as ``data``, checked against the log ``events``.
+
+    Raises:
+        UndoDataError: no data (``missing``), data that is not steps
+            (``unreadable``), or steps that do not lead to ``events`` or cannot
+            all be taken back on it (``stale``).
+    """
+    if data is None:
+        raise UndoDataError("missing")
+    if not isinstance(data, Mapping) or data.get("format") != FORMAT \
+            or not isinstance(data.get("steps"), list):
+        raise UndoDataError("unreadable", "not a saved undo history")
+    steps = []
+    for item in data["steps"]:
+        if not isinstance(item, Mapping):
+            raise UndoDataError("unreadable", "a step is not an object")
+        action, line, event = item.get("action"), item.get("line"), item.get("event")
+        if action not in ACTIONS or not isinstance(line, int) \
+                or isinstance(line, bool) or line < 1 \
+                or (event is not None and not isinstance(event, Mapping)) \
+                or (action in ("correct", "delete") and event is None):
+            raise UndoDataError("unreadable", f"a step reads {dict(item)!r:.80}")
+        steps.append(Step(action, line, dict(event) if event is not None else None))
+    if data.get("events") != len(events) or data.get("digest") != digest(events):
+        raise UndoDataError("stale")
+    log_now = [dict(e) for e in events]
+    for step in reversed(steps):  # every step can be taken back, newest first
+        try:
+            log_now = take_back(step, log_now)[0]
+        except ValueError:
+            raise UndoDataError("stale", f"line {step.line} of a {step.action}") from None
+    return steps[-MAX_STEPS:]
+
+
+def _file(store: Any, gid: int) -> Path | None:
+    path = getattr(store, "path", None)
+    if not isinstance(path, (str, os.PathLike)):
+        return None
+    return Path(f"{path}-undo") / f"game-{int(gid)}.json"
+
+
+def save(store: Any, gid: int, data: Mapping[str, Any]) -> None:
+    """Keep a game's steps beside it in ``store`` (see the module's doc).
+
+    Raises:
+        OSError: they could not be written (the caller logs it: the change
+            itself is stored, only undo after a restart falls back).
+    """
+    if hasattr(store, "save_undo"):
+        store.save_undo(gid, data)
+        return
+    target = _file(store, gid)
+    if target is None:
+        return  # a store that keeps no undo history: a restart falls back
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=True), encoding="ascii")
+    os.replace(tmp, target)
+
+
+def load(store: Any, gid: int) -> Any:
+    """A game's saved steps as data; None where none were saved.
+
+    Raises:
+        UndoDataError: the saved file cannot be read (``unreadable``).
+    """
+    if hasattr(store, "load_undo"):
+        return store.load_undo(gid)
+    target = _file(store, gid)
+    if target is None or not target.exists():
+        return None
+    try:
+        return json.loads(target.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UndoDataError("unreadable", str(exc)[:200]) from None
+
+
+def resumed(store: Any, gid: int, events: Sequence[Mapping[str, Any]]
+            ) -> tuple[list[Step], str | None]:
+    """The steps a resumed game's undo takes back, and why none if none.
+
+    Returns:
+        (steps, why): ``why`` is None when the saved steps were used (or the log
+        is empty, so there is nothing to undo), else a key of :data:`LOST`.
+    """
+    try:
+        return from_data(load(store, gid), events), None
+    except UndoDataError as exc:
+        if not events:
+            return [], None
+        log.warning("game %s: %s; undo removes the last event", gid, exc)
+        return [], exc.why
+    except Exception:  # a store that fails to read its own data: fall back too
+        log.exception("game %s: the undo history could not be loaded", gid)
+        return ([], "unreadable") if events else ([], None)
