@@ -13,6 +13,15 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from ..text import Text, define
+
+define({
+    "narabe.bad-at": {
+        "en": "'at' must be [x, y] in card units, got {raw}",
+        "ja": "「at」はカード単位の[x, y]で指定します（{raw}は使えません）",
+    },
+})
+
 Cell = tuple[int, int]
 Point = tuple[int, int]
 
@@ -33,7 +42,7 @@ def cell_of(raw: Any) -> Cell:
             for v in raw
         )
     ):
-        raise GameError(f"'at' must be [x, y] in card units, got {raw!r}")
+        raise GameError(Text("narabe.bad-at", raw=repr(raw)))
     return (math.floor(raw[0] + 0.5), math.floor(raw[1] + 0.5))
 
 
