@@ -328,6 +328,11 @@ def test_japanese_display_status_setup_and_camera(browser, served):
     pw.expect(page.locator("#status")).to_contain_text("記録しました")
     pw.expect(page.locator("#last-ruling .headline")).to_contain_text("引く")
     assert in_view(page, "#status")  # the phone keeps the status by the thumb
+    # a ruling with data (msg) is said in Japanese as it arrives: here the
+    # inferred clause of a camera play whose player was taken from the turn
+    table.append({"type": "play", "cards": ["yellow-5"], "inferred": "camera"})
+    pw.expect(page.locator("#last-ruling .sentence")).to_contain_text("（推定: camera）")
+    pw.expect(page.locator("#rulings li").first).to_contain_text("（推定: camera）")
     shot(page, "09-phone-ja")
     page.set_viewport_size(DESKTOP)
     shot(page, "10-desktop-ja")
