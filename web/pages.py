@@ -337,7 +337,8 @@ def event_text(event: Any) -> str:
         parts.append(str(event["target"]))
     cards = event.get("cards")
     if isinstance(cards, list):
-        parts.append(", ".join(card_filter(c) for c in cards))
+        sep = "、" if getattr(g, "lang", "en") == "ja" else ", "
+        parts.append(sep.join(card_filter(c) for c in cards))
     elif isinstance(event.get("card"), str):
         parts.append(card_filter(event["card"]))
     if isinstance(event.get("color"), str):

@@ -268,3 +268,35 @@ def test_an_upheld_challenge_names_no_card_of_the_hand_in_either_language():
     assert leaks(change) == []
     for r in snap["last_change"]["removed"] + snap["last_change"]["added"]:
         assert leaks(render_data(r.get("msg"), "ja", r["text"])) == []
+
+
+# -- card names: the game's deck, as the rulings name its cards -----------------------
+
+def test_a_games_own_deck_names_its_cards_on_the_page(client, game, monkeypatch):
+    """A game whose deck registers its card names (referee.text.define_cards)
+    has its cards named by them on the page, as its rulings name them."""
+    from referee import text
+
+    def namer(label: str, lang: str) -> str:
+        return {"en": f"the {label} card", "ja": f"{label}の札"}[lang]
+
+    monkeypatch.setitem(text._CARD_NAMERS, "webtest", namer)
+    send(client, type="start", card="red-7")
+    html = fragment(client, "display", lang="ja")
+    assert re.search(r'id="top-card"[^>]*>red-7の札<', html)
+    html = fragment(client, "display", lang="en")
+    assert re.search(r'id="top-card"[^>]*>the red-7 card<', html)
+    events = fragment(client, "events", view="referee", lang="ja")
+    assert "red-7の札" in events
+
+
+def test_deck_of_a_header(monkeypatch):
+    from referee import text
+    from web.display import deck_of
+
+    monkeypatch.setitem(text._CARD_NAMERS, "tgus-t", lambda label, lang: label)
+    monkeypatch.setitem(text._CARD_NAMERS, "narabe", lambda label, lang: label)
+    assert deck_of({"game": "uno", "rules": "tgus-t1"}) == "tgus-t"
+    assert deck_of({"game": "narabe-runo", "rules": "narabe-runo"}) == "narabe"
+    assert deck_of({"game": "uno", "rules": "official"}) == "uno"
+    assert deck_of({}) == "uno" and deck_of(None) == "uno"
