@@ -258,7 +258,8 @@ class Table:
         if self.gid is None or self.referee is None:
             return
         try:
-            undo.save(self.store, self.gid, undo.to_data(self.steps, self.referee.events))
+            data = undo.to_data(self.steps, self.referee.events, self.steps.digests)
+            undo.save(self.store, self.gid, data)
         except Exception:  # the change is stored; only undo after a restart falls back
             log.warning("could not save the undo history of game %s", self.gid,
                         exc_info=True)

@@ -111,6 +111,7 @@ class Steps(deque):
                  maxlen: int = MAX_STEPS):
         super().__init__((), maxlen)
         self.on_change = on_change
+        self.digests = Digests()  # the saved log's digest, cheaply after an append
 
     def _changed(self) -> None:
         if self.on_change is not None:
@@ -135,19 +136,53 @@ class Steps(deque):
         super().extend(steps)
 
 
-def digest(events: Sequence[Mapping[str, Any]]) -> str:
-    """A digest of an event list (what saved steps must lead to)."""
-    text = json.dumps([dict(e) for e in events], sort_keys=True, ensure_ascii=True,
+def _event_hash(event: Mapping[str, Any]) -> bytes:
+    text = json.dumps(dict(event), sort_keys=True, ensure_ascii=True,
                       separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode("ascii")).hexdigest()
+    return hashlib.sha256(text.encode("ascii")).digest()
 
 
-def to_data(steps: Iterable[Step], events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def digest(events: Sequence[Mapping[str, Any]]) -> str:
+    """A digest of an event list (what saved steps must lead to): the SHA-256
+    of its events' own SHA-256 (of their JSON, keys sorted), in order."""
+    whole = hashlib.sha256()
+    for event in events:
+        whole.update(_event_hash(event))
+    return whole.hexdigest()
+
+
+class Digests:
+    """:func:`digest` with each event's hash kept while the event is in the log.
+
+    Saving the steps after every change hashes only the events new since the
+    last save (an event's hash is kept with the event object itself, which is
+    never changed once recorded), so a long game's next event costs little.
+    """
+
+    def __init__(self) -> None:
+        self._kept: dict[int, tuple[Mapping[str, Any], bytes]] = {}
+
+    def __call__(self, events: Sequence[Mapping[str, Any]]) -> str:
+        whole = hashlib.sha256()
+        kept: dict[int, tuple[Mapping[str, Any], bytes]] = {}
+        for event in events:
+            hit = self._kept.get(id(event))
+            if hit is None or hit[0] is not event:
+                hit = (event, _event_hash(event))
+            kept[id(event)] = hit
+            whole.update(hit[1])
+        self._kept = kept
+        return whole.hexdigest()
+
+
+def to_data(steps: Iterable[Step], events: Sequence[Mapping[str, Any]],
+            digests: Callable[[Sequence[Mapping[str, Any]]], str] = digest
+            ) -> dict[str, Any]:
     """The steps as JSON data, with the event list they lead to (count, digest)."""
     return {
         "format": FORMAT,
         "events": len(events),
-        "digest": digest(events),
+        "digest": digests(events),
         "steps": [
             {"action": s.action, "line": s.line,
              **({"event": s.event} if s.event is not None else {})}

@@ -215,3 +215,20 @@ def test_the_saved_file_sits_beside_the_database(tmp_path):
     data = json.loads(srv.undo_file.read_text())
     assert data["events"] == 1 and data["steps"] == [{"action": "append", "line": 1}]
     assert srv.undo_file.parent == Path(f"{srv.database}-undo")
+
+
+def test_the_kept_digests_agree_with_a_fresh_digest_after_every_change():
+    from web.undo import Digests, digest
+
+    events = [{"type": "play", "player": "A", "cards": [f"red-{i}"]} for i in range(9)]
+    kept = Digests()
+    assert kept(events) == digest(events)
+    for changed in (
+        events + [{"type": "pass"}],  # an append
+        events[:3] + [{"type": "uno", "player": "B"}] + events[3:],  # an insert
+        events[:4] + events[5:],  # a delete
+        events[:2] + [{"type": "play", "player": "A", "cards": ["blue-1"]}] + events[3:],
+        events[::-1],  # the same events in another order
+    ):
+        assert kept(changed) == digest(changed) != digest(events)
+    assert kept([dict(e) for e in events]) == digest(events)  # copies, JSON alike
