@@ -221,6 +221,12 @@ def test_a_hidden_hand_said_as_a_message_stays_hidden(spoken):
     for url in PUBLIC_URLS:
         text = unescape(client.get(url).get_data(as_text=True))
         assert leaks(text) == [], (url, leaks(text))
+    table = client.application.extensions["tableref.table"]
+    last = table.feed[0][0] - 1  # the stream from the game's first message
+    stream = client.get(f"/api/stream?last={last}").get_data(as_text=True)
+    assert '"msg"' in stream and leaks(stream) == [], leaks(stream)
+    full_stream = client.get(f"/api/stream?last={last}", headers=AUTH)
+    assert "red-5" in full_stream.get_data(as_text=True)  # the referee's keeps it
     ja = table_rulings_said(client, "ja")
     en = table_rulings_said(client, "en")
     assert leaks(" ".join(ja + en)) == []
