@@ -166,7 +166,6 @@ def close_windows(s: UnoState, o: UnoOptions, index: int, actor: int, played: bo
     if not s.catchable or (not played and o.catch_window != "next-acts"):
         return []
     out = []
-    act = "played" if played else "acted"
     names = s.players
     for p in [q for q in s.catchable if q != actor]:
         del s.catchable[p]
@@ -176,12 +175,16 @@ def close_windows(s: UnoState, o: UnoOptions, index: int, actor: int, played: bo
             s.owed[p] += o.uno_penalty
             out.append(say(
                 index, "penalty", "uno-missed",
-                Text(f"uno.missed-referee-{act}", player=names[p], actor=names[actor],
-                     n=o.uno_penalty), player=names[p], draw=o.uno_penalty))
+                Text("uno.missed-referee-played" if played
+                     else "uno.missed-referee-acted", player=names[p],
+                     actor=names[actor], n=o.uno_penalty),
+                player=names[p], draw=o.uno_penalty))
         else:
             out.append(say(
                 index, "info", "uno-missed",
-                Text(f"uno.missed-closed-{act}", player=names[p], actor=names[actor])))
+                Text("uno.missed-closed-played" if played
+                     else "uno.missed-closed-acted", player=names[p],
+                     actor=names[actor])))
     return out
 
 

@@ -96,7 +96,7 @@ class Draw(NamedTuple):
     player: int
     count: int
     cards: list[Card] | None
-    note: Text | str  # " (player taken from the turn)", once a round (UnoState.implied_note)
+    note: Text | str  # " (player taken from the turn)" (UnoState.implied_note)
 
 
 def read_draw(s: UnoState, ev: Event, say: Say) -> Draw | list[Ruling]:

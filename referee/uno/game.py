@@ -14,6 +14,7 @@ is such a variant.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..cards import Card
@@ -59,7 +60,7 @@ EVENT_NAMES_JA = {
 
 
 @formatter("uno-event")
-def _event_name(args: Any, lang: str) -> str:
+def _event_name(args: Mapping[str, Any], lang: str) -> str:
     """An event type as the ruling says it: ``draw``; ``カードを引く記録``."""
     kind = str(args["type"])
     if lang == "ja":
@@ -107,7 +108,8 @@ class UnoGame(Game):
         self.s = UnoState(
             self.players, dealer, self.options.hand_size, self.options.deck)
         self._early: list[Ruling] = [
-            self.ruling(0, "info", "options", Text("uno.option-problem", problem=cap(p)))
+            self.ruling(0, "info", "options",
+                        Text("uno.option-problem", problem=cap(p)))
             for p in problems]
         self._too_few_players = len(self.players) < 2
         if self._too_few_players:

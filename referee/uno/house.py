@@ -9,6 +9,9 @@ says in its ruling that the rule is not used, rather than calling it unknown.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..game import GameError
 from ..log import Event
 from ..rulings import Ruling
@@ -51,12 +54,13 @@ define({
 
 
 @formatter("uno-hands")
-def _hands(args: dict, lang: str) -> str:
+def _hands(args: Mapping[str, Any], lang: str) -> str:
     """Players' hand counts: ``P1 5, P2 4``; ``P1 5枚、P2 4枚``."""
     pairs = zip(args["players"], args["counts"])
     if lang == "ja":
         return "、".join(f"{n} {c}枚" for n, c in pairs)
     return ", ".join(f"{n} {c}" for n, c in pairs)
+
 
 DIRECTIONS = {1: 1, -1: -1, "clockwise": 1, "counter-clockwise": -1,
               "counterclockwise": -1, "cw": 1, "ccw": -1}

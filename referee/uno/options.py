@@ -246,7 +246,8 @@ def resolve(preset: UnoOptions, overrides: Mapping[str, Any],
         try:
             changes[name] = _coerce(known[name], value)
         except ValueError as exc:
-            why = exc.args[0] if exc.args and isinstance(exc.args[0], Text) else str(exc)
+            why = (exc.args[0] if exc.args and isinstance(exc.args[0], Text)
+                   else str(exc))
             problems.append(Text("uno.option-ignored", name=repr(name), why=why))
     if hand_size is not None:
         changes["hand_size"] = hand_size

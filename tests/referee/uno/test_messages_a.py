@@ -117,8 +117,8 @@ def test_draw_pass_and_the_implied_player_note():
 def test_extra_cards_drawn_go_back_in_japanese():
     res = run([start("red-5"), draw("A", 3)])
     refused = [r for r in res.at(2) if r["ruling"] == "illegal"]
-    assert refused[0]["text"] == ("A has already drawn this turn, so 2 cards go back to "
-                                  "the pile.")
+    assert refused[0]["text"] == ("A has already drawn this turn, so 2 cards go back "
+                                  "to the pile.")
     assert ja(refused[0]) == "Aはこの手番ですでに引いているので、2枚を山札に戻します。"
 
 
