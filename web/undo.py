@@ -236,8 +236,8 @@ def from_data(data: Any, events: Sequence[Mapping[str, Any]]) -> list[Step]:
 
 def _file(store: Any, gid: int) -> Path | None:
     path = getattr(store, "path", None)
-    if not isinstance(path, (str, os.PathLike)):
-        return None
+    if not isinstance(path, (str, os.PathLike)) or str(path) in ("", ":memory:"):
+        return None  # a store with no file to keep them beside
     return Path(f"{path}-undo") / f"game-{int(gid)}.json"
 
 
