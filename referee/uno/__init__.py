@@ -27,6 +27,13 @@ Layers, imports running one way (each module imports only those above it):
   steps its rules change);
 - tools: ``simulate`` / ``tgus_simulate`` (random playouts with known hands).
 
+Every ruling's text is a :class:`referee.text.Text` (English as its value,
+Japanese on demand): each rule module defines its sentences, keys
+``uno.<name>``, with :func:`referee.text.define` at its top, and builds a
+ruling's whole sentence as one ``Text``; the parts it shares (a card's name,
+a count of cards, why a card may not be played, the implied-player note)
+come as ``Text`` from ``plays`` and ``state``.
+
 To change a rule, find its name (``official.wd4-challenge``) in
 docs/rules-uno.md or docs/rules-tgus.md: it names the one module that
 implements it and the option that sizes it (the Wild Draw Four challenge
