@@ -19,6 +19,23 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from .text import Text, define
+
+define({
+    "game.label-not-string": {
+        "en": "a card label must be a string, got {value}",
+        "ja": "カードのラベルは文字列で指定します（{value}は使えません）",
+    },
+    "game.unknown-label": {
+        "en": "unknown card label {value}",
+        "ja": "{value}というカードのラベルはありません",
+    },
+    "game.labels-not-list": {
+        "en": "cards must be a list of labels, got {value}",
+        "ja": "カードはラベルのリストで指定します（{value}は使えません）",
+    },
+})
+
 COLORS: tuple[str, ...] = ("red", "yellow", "green", "blue")
 NUMBERS: tuple[str, ...] = tuple(str(n) for n in range(10))
 ACTIONS: tuple[str, ...] = ("skip", "reverse", "draw2")
@@ -70,7 +87,7 @@ class Card:
     @classmethod
     def _parse(cls, text: str) -> "Card":
         if not isinstance(text, str):
-            raise CardError(f"a card label must be a string, got {text!r}")
+            raise CardError(Text("game.label-not-string", value=repr(text)))
         raw = text.strip()
         low = raw.lower()
         if low in WILDS:
@@ -81,7 +98,7 @@ class Card:
             color, _, value = low.partition("-")
             if color in COLORS and (value in NUMBERS or value in ACTIONS):
                 return cls(color, value)
-            raise CardError(f"unknown card label {text!r}")
+            raise CardError(Text("game.unknown-label", value=repr(text)))
         up = raw.upper()
         if up in _WILD_SHORT:
             return cls(None, _WILD_SHORT[up])
@@ -91,7 +108,7 @@ class Card:
                 return cls(color, rest)
             if rest in _VALUE_SHORT:
                 return cls(color, _VALUE_SHORT[rest])
-        raise CardError(f"unknown card label {text!r}")
+        raise CardError(Text("game.unknown-label", value=repr(text)))
 
     @property
     def label(self) -> str:
@@ -139,7 +156,7 @@ class Card:
 def parse_cards(items: Iterable[str]) -> list[Card]:
     """Parse a list of labels; raises :class:`CardError` naming the first bad one."""
     if isinstance(items, str) or not isinstance(items, (list, tuple)):
-        raise CardError(f"cards must be a list of labels, got {items!r}")
+        raise CardError(Text("game.labels-not-list", value=repr(items)))
     return [Card.from_label(x) for x in items]
 
 

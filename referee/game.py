@@ -274,15 +274,77 @@ def find_game(game: str, rules: str | None = None) -> type[Game]:
                     f"presets: {', '.join(known)}")
 
 
+define({
+    "game.malformed": {
+        "en": "Line {line} could not be read and was skipped: {why}.",
+        "ja": "{line}行目は読めないため、飛ばしました。{why}。",
+    },
+    "game.skipped": {
+        "en": "Line {line} ({type}) was skipped: {why}.",
+        "ja": "{line}行目（{type}）は解釈できないため、飛ばしました。{why}。",
+    },
+    "game.no-referee": {
+        "en": "Nothing can be refereed: {why}.",
+        "ja": "判定できません。{why}。",
+    },
+    "game.no-header": {
+        "en": "the log has no header line",
+        "ja": "ログにヘッダー行がありません",
+    },
+    "game.second-header": {
+        "en": "Line {line} is a second header and was ignored.",
+        "ja": "{line}行目は2つ目のヘッダーなので、無視しました。",
+    },
+    "game.unknown-game": {
+        "en": "unknown game {game}; known games: {known}",
+        "ja": "{game}というゲームはありません。遊べるゲーム: {known}",
+    },
+    "game.unknown-preset": {
+        "en": "game {game} has no rules preset {rules}; presets: {known}",
+        "ja": "ゲーム{game}にルールのプリセット{rules}はありません。プリセット: {known}",
+    },
+})
+
+
+def reason(exc: BaseException) -> Any:
+    """Why an exception was raised, as a ruling says it: the
+    :class:`referee.text.Text` it was raised with (``GameError(Text(...))``),
+    else its English text."""
+    said = exc.args[0] if len(exc.args) == 1 else None
+    if isinstance(said, Text) and str.__str__(said) == str(exc):
+        return said
+    return str(exc)
+
+
+def _header_reason(header: Header, exc: Exception) -> Any:
+    """Why a header's game cannot be refereed, as a message where
+    :func:`find_game` said it in English only (an unknown game or preset); the
+    message is used only where its English is exactly the error's."""
+    said = reason(exc)
+    if isinstance(said, Text):
+        return said
+    found = [c for c in games() if header.game == c.name or header.game in c.aliases]
+    if not found:
+        text = Text("game.unknown-game", game=repr(header.game),
+                    known=", ".join(sorted({c.name for c in games()})))
+    else:
+        text = Text("game.unknown-preset", game=repr(header.game),
+                    rules=repr(header.rules),
+                    known=", ".join(sorted(p for c in found for p in c.presets())))
+    return text if str.__str__(text) == said else said
+
+
 def malformed_ruling(err: LogError) -> Ruling:
+    """The ``info`` ruling for a line that could not be read."""
     return Ruling(err.line, "info", "log.malformed",
-                  f"Line {err.line} could not be read and was skipped: {err.message}.")
+                  Text("game.malformed", line=err.line, why=err.message))
 
 
 def skipped_ruling(event: Event, exc: Exception) -> Ruling:
     """The ``info`` ruling for an event the game could not interpret."""
     return Ruling(event.index, "info", "log.malformed",
-                  f"Line {event.index} ({event.type}) was skipped: {exc}.")
+                  Text("game.skipped", line=event.index, type=event.type,
+                       why=reason(exc)))
 
 
 def apply_safely(game: Game, event: Event) -> list[Ruling]:
@@ -334,16 +396,17 @@ def _replay(lines: Iterable[str]) -> Replay:
     if log.header is None:
         header_errors = [e for e in log.errors if "header" in e.message]
         why = (header_errors[0].message if header_errors
-               else "the log has no header line")
+               else Text("game.no-header"))
         rulings.append(Ruling(0, "info", "log.header",
-                              f"Nothing can be refereed: {why}."))
+                              Text("game.no-referee", why=why)))
         rulings += [malformed_ruling(e) for e in log.errors if e not in header_errors]
         return Replay(log, None, rulings)
     try:
         game = new_game(log.header)
     except (GameError, ValueError) as exc:
         rulings.append(Ruling(0, "info", "log.header",
-                              f"Nothing can be refereed: {exc}."))
+                              Text("game.no-referee",
+                                   why=_header_reason(log.header, exc))))
         return Replay(log, None, rulings)
     items: list[Any] = log.events
     if log.errors:  # the unreadable lines take their place in line order
@@ -356,7 +419,7 @@ def _replay(lines: Iterable[str]) -> Replay:
         elif item.type == "game":
             rulings.append(Ruling(
                 item.index, "info", "log.header",
-                f"Line {item.index} is a second header and was ignored."))
+                Text("game.second-header", line=item.index)))
         else:
             try:  # apply_safely, inlined (replay speed)
                 rulings += apply(item)

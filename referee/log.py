@@ -15,14 +15,71 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Mapping
 
+from .text import Text, define
+
 MAX_LINE = 1 << 20  # one event line may not exceed 1 MiB
+
+define({
+    "game.log-line": {"en": "line {line}: {message}", "ja": "{line}行目: {message}"},
+    "game.line-too-long": {
+        "en": "line is {n} characters long (limit {limit})",
+        "ja": "行が{n}文字あります（上限{limit}文字）",
+    },
+    "game.not-json": {
+        "en": "not valid JSON ({error}): {snippet}",
+        "ja": "JSONとして読めません（{error}）: {snippet}",
+    },
+    "game.not-an-object": {
+        "en": "an event must be a JSON object, got {type}",
+        "ja": "イベントはJSONのオブジェクトでなければなりません（{type}でした）",
+    },
+    "game.no-type": {
+        "en": "an event needs a string 'type'",
+        "ja": "イベントには文字列の「type」が必要です",
+    },
+    "game.header-first": {
+        "en": 'the first line must be the header {{"type": "game", ...}}',
+        "ja": '最初の行はヘッダー{{"type": "game", ...}}でなければなりません',
+    },
+    "game.header-string": {
+        "en": "header '{key}' must be a string, got {value}",
+        "ja": "ヘッダーの「{key}」は文字列で指定します（{value}は使えません）",
+    },
+    "game.header-players": {
+        "en": "header 'players' must be a list of names, got {value}",
+        "ja": "ヘッダーの「players」は名前のリストで指定します（{value}は使えません）",
+    },
+    "game.header-players-twice": {
+        "en": "header 'players' has a name twice: {value}",
+        "ja": "ヘッダーの「players」に同じ名前が2回あります: {value}",
+    },
+    "game.header-dealer": {
+        "en": "header 'dealer' {value} is not one of the players",
+        "ja": "ヘッダーの「dealer」の{value}はプレイヤーではありません",
+    },
+    "game.header-hand-size": {
+        "en": "header 'hand_size' must be a positive integer, got {value}",
+        "ja": "ヘッダーの「hand_size」は正の整数で指定します（{value}は使えません）",
+    },
+    "game.header-options": {
+        "en": "header 'options' must be an object, got {value}",
+        "ja": "ヘッダーの「options」はオブジェクトで指定します（{value}は使えません）",
+    },
+})
 
 
 class LogError(ValueError):
-    """A table-log line that cannot be read; carries its 0-based line number."""
+    """A table-log line that cannot be read; carries its 0-based line number.
+
+    ``message`` may be a :class:`referee.text.Text` (said in the viewer's
+    language); the exception's text is then one too.
+    """
 
     def __init__(self, line: int, message: str):
-        super().__init__(f"line {line}: {message}")
+        if isinstance(message, Text):
+            super().__init__(Text("game.log-line", line=line, message=message))
+        else:
+            super().__init__(f"line {line}: {message}")
         self.line = line
         self.message = message
 
@@ -43,38 +100,36 @@ class Header:
     def from_dict(cls, obj: Mapping[str, Any], line: int = 0) -> "Header":
         """Validate a header object; raises :class:`LogError` saying what is wrong."""
         if not isinstance(obj, Mapping) or obj.get("type") != "game":
-            raise LogError(
-                line, 'the first line must be the header {"type": "game", ...}')
+            raise LogError(line, Text("game.header-first"))
         game = obj.get("game", "uno")
         if not isinstance(game, str):
-            raise LogError(line, f"header 'game' must be a string, got {game!r}")
+            raise LogError(line, Text("game.header-string", key="game",
+                                      value=repr(game)))
         players = obj.get("players")
         if (
             not isinstance(players, list)
             or not players
             or not all(isinstance(p, str) and p.strip() for p in players)
         ):
-            raise LogError(
-                line, f"header 'players' must be a list of names, got {players!r}")
+            raise LogError(line, Text("game.header-players", value=repr(players)))
         if len(set(players)) != len(players):
-            raise LogError(line, f"header 'players' has a name twice: {players!r}")
+            raise LogError(line, Text("game.header-players-twice", value=repr(players)))
         rules = obj.get("rules", "official" if game == "uno" else game)
         if not isinstance(rules, str):
-            raise LogError(line, f"header 'rules' must be a string, got {rules!r}")
+            raise LogError(line, Text("game.header-string", key="rules",
+                                      value=repr(rules)))
         dealer = obj.get("dealer")
         if dealer is not None and dealer not in players:
-            raise LogError(
-                line, f"header 'dealer' {dealer!r} is not one of the players")
+            raise LogError(line, Text("game.header-dealer", value=repr(dealer)))
         hand_size = obj.get("hand_size")
         if hand_size is not None and (
             not isinstance(hand_size, int) or isinstance(hand_size, bool)
             or hand_size < 1
         ):
-            raise LogError(line, "header 'hand_size' must be a positive integer, "
-                           f"got {hand_size!r}")
+            raise LogError(line, Text("game.header-hand-size", value=repr(hand_size)))
         options = obj.get("options") or {}
         if not isinstance(options, Mapping):
-            raise LogError(line, f"header 'options' must be an object, got {options!r}")
+            raise LogError(line, Text("game.header-options", value=repr(options)))
         return cls(game, rules, tuple(players), dealer, hand_size, dict(options),
                    dict(obj))
 
@@ -123,7 +178,7 @@ def parse_line(text: str, line: int) -> dict[str, Any] | None:
         LogError: the line is not a JSON object with a string ``type``.
     """
     if len(text) > MAX_LINE:
-        raise LogError(line, f"line is {len(text)} characters long (limit {MAX_LINE})")
+        raise LogError(line, Text("game.line-too-long", n=len(text), limit=MAX_LINE))
     stripped = text.strip()
     if not stripped:
         return None
@@ -131,14 +186,13 @@ def parse_line(text: str, line: int) -> dict[str, Any] | None:
         obj = json.loads(stripped)
     except (ValueError, RecursionError) as exc:
         snippet = stripped[:60] + ("..." if len(stripped) > 60 else "")
-        raise LogError(line, f"not valid JSON ({exc.__class__.__name__}): "
-                       f"{snippet!r}") from None
+        raise LogError(line, Text("game.not-json", error=exc.__class__.__name__,
+                                  snippet=repr(snippet))) from None
     if not isinstance(obj, dict):
-        raise LogError(
-            line, f"an event must be a JSON object, got {type(obj).__name__}")
+        raise LogError(line, Text("game.not-an-object", type=type(obj).__name__))
     kind = obj.get("type")
     if not isinstance(kind, str) or not kind:
-        raise LogError(line, "an event needs a string 'type'")
+        raise LogError(line, Text("game.no-type"))
     return obj
 
 
@@ -198,7 +252,7 @@ def read_log(lines: Iterable[str]) -> TableLog:
                 continue
         kind = obj.get("type")
         if type(kind) is not str or not kind:
-            errors.append(LogError(number, "an event needs a string 'type'"))
+            errors.append(LogError(number, Text("game.no-type")))
         elif kind != "game" or header is not None or events:
             append(Event(number, kind, obj))
         else:

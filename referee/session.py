@@ -14,6 +14,30 @@ from typing import Any, Mapping
 from .game import Game, apply_safely, new_game
 from .log import Event, Header, LogError, dump_event
 from .rulings import Ruling
+from .text import Text, define
+
+define({
+    "game.event-not-object": {
+        "en": "an event must be an object, got {type}",
+        "ja": "イベントはオブジェクトでなければなりません（{type}でした）",
+    },
+    "game.event-type": {
+        "en": "an event needs a string 'type' other than 'game'",
+        "ja": "イベントには「game」以外の文字列の「type」が必要です",
+    },
+    "game.no-line-before": {
+        "en": "no line {line} to insert before",
+        "ja": "{line}行目がないため、その前に挿入できません",
+    },
+    "game.nothing-to-undo": {
+        "en": "there is no event to undo",
+        "ja": "取り消すイベントがありません",
+    },
+    "game.no-line": {
+        "en": "no event on line {line} (the log has {n})",
+        "ja": "{line}行目にイベントはありません（ログは{n}行です）",
+    },
+})
 
 
 @dataclass(frozen=True)
@@ -39,10 +63,10 @@ class Referee:
     @staticmethod
     def _check(obj: Any, line: int) -> dict[str, Any]:
         if not isinstance(obj, Mapping):
-            raise LogError(line, f"an event must be an object, got {type(obj).__name__}")
+            raise LogError(line, Text("game.event-not-object", type=type(obj).__name__))
         kind = obj.get("type")
         if not isinstance(kind, str) or not kind or kind == "game":
-            raise LogError(line, "an event needs a string 'type' other than 'game'")
+            raise LogError(line, Text("game.event-type"))
         return dict(obj)
 
     def append(self, obj: Mapping[str, Any]) -> list[Ruling]:
@@ -82,7 +106,7 @@ class Referee:
     def insert(self, line: int, obj: Mapping[str, Any]) -> Change:
         """Insert an event before ``line`` (a forgotten event) and replay."""
         if not 1 <= line <= len(self.events) + 1:
-            raise LogError(line, f"no line {line} to insert before")
+            raise LogError(line, Text("game.no-line-before", line=line))
         events = list(self.events)
         events.insert(line - 1, self._check(obj, line))
         return self._correct(events)
@@ -97,13 +121,13 @@ class Referee:
     def undo(self) -> Change:
         """Remove the last event and replay."""
         if not self.events:
-            raise LogError(0, "there is no event to undo")
+            raise LogError(0, Text("game.nothing-to-undo"))
         return self.delete(len(self.events))
 
     def _line(self, line: int) -> None:
         if not isinstance(line, int) or not 1 <= line <= len(self.events):
             raise LogError(line if isinstance(line, int) else -1,
-                           f"no event on line {line!r} (the log has {len(self.events)})")
+                           Text("game.no-line", line=repr(line), n=len(self.events)))
 
     # -- reading -----------------------------------------------------------------
     def state(self) -> dict[str, Any]:
