@@ -17,8 +17,9 @@ Layers, imports running one way (each module imports only those above it):
   deck check, card names), ``tgus`` (pure TGUS values: ranking, weights);
 - rules, plain functions over (state, options, event) that return rulings
   named through ``say`` (the game's ``ruling``): ``calls`` (UNO call, catch,
-  colour), ``challenge`` (``wd4-challenge``), ``turns`` (plays and card
-  effects), ``draws`` (draws and passes), ``start`` (the first card),
+  colour), ``challenge`` (``wd4-challenge``), ``play_checks`` (whether a
+  play may go down, its refusals), ``turns`` (plays and card effects),
+  ``draws`` (draws and passes), ``start`` (the first card),
   ``scoring`` (reveals, round and game end), ``house`` (house-rule events a
   preset does not use, Shuffle Hands), ``tgus_rules`` and ``tgus_facedown``;
 - views: ``observe`` (what the table, a player or the referee may see);

@@ -19,10 +19,66 @@ from typing import Any
 from ..cards import Card, parse_cards
 from ..game import GameError
 from ..log import Event
-from ..rulings import Ruling, n_of
+from ..rulings import Ruling
+from ..text import Text, count, define
 from .options import UnoOptions
 from .plays import cards_n, hand_points, off_deck, off_deck_text
 from .state import Say, UnoState
+from .turns import name_list, tally
+
+define({
+    "uno.score-deck": {
+        "en": "{problem}: {player} takes it away and shows the hand again.",
+        "ja": "{problem}。{player}はそれを除いて、手札を見せ直します。"},
+    "uno.score-draw-first": {
+        "en": "{player} must first draw the {count} owed, then show the hand again.",
+        "ja": "{player}は先に引くべき{count}を引いてから、手札を見せ直します。"},
+    "uno.score-shows": {
+        "en": "{player} shows {count} worth {points}{note}.",
+        "ja": "{player}は{count}を見せます。{points}です{note}。"},
+    "uno.score-shows-again": {
+        "en": "{player} shows again {count} worth {points}{note}.",
+        "ja": "{player}は{count}を見せ直します。{points}です{note}。"},
+    "uno.score-count-corrected": {
+        "en": " (the referee counted {n}, so the shown hand is taken as the truth)",
+        "ja": "（審判の数えは{n}枚でしたが、見せた手札を正しいものとします）"},
+    "uno.score-idle-reveal": {
+        "en": "{player} showed {count}{diff}; no ruling is waiting on it.",
+        "ja": "{player}は{count}を見せました{diff}。これを待っている裁定はありません。"},
+    "uno.score-referee-counts": {
+        "en": " (the referee counts {n})",
+        "ja": "（審判の数えでは{n}枚）"},
+    "uno.score-round": {
+        "en": "{player} wins round {round} and scores {points}{missing}; totals: "
+              "{totals}{tail}.",
+        "ja": "ラウンド{round}は{player}の勝ちで、{points}点を得ます{missing}。"
+              "合計: {totals}{tail}。"},
+    "uno.score-round-doubled": {
+        "en": "{player} wins round {round} and scores {points} after doubling by UNO "
+              "calls{missing}; totals: {totals}{tail}.",
+        "ja": "ラウンド{round}は{player}の勝ちで、ウノ宣言による倍付けで{points}点を"
+              "得ます{missing}。合計: {totals}{tail}。"},
+    "uno.score-never-showed": {
+        "en": " ({players} never showed a hand, which counts 0)",
+        "ja": "（{players}は手札を見せなかったので0点です）"},
+    "uno.game-end-after": {
+        "en": "after {count}",
+        "ja": "{count}を終えて"},
+    "uno.game-end-target": {
+        "en": "because a total reached {target}",
+        "ja": "合計が{target}点に達したので"},
+    "uno.game-end-wins": {
+        "en": "The game ends {why}: {player} wins with {points}.",
+        "ja": "{why}ゲーム終了です。{player}が{points}で勝ちです。"},
+    "uno.game-end-tie": {
+        "en": "The game ends {why}: {players} tie for first with {points}.",
+        "ja": "{why}ゲーム終了です。{players}が{points}で1位に並びます。"},
+    "uno.round-abandoned": {
+        "en": "Round {round} had no winner when a new first card was turned, so it is "
+              "abandoned without scores.",
+        "ja": "新しい最初のカードがめくられたとき、ラウンド{round}にはまだ勝者がいなかった"
+              "ので、得点なしで打ち切ります。"},
+})
 
 
 def round_deltas(hands: dict[int, int], multipliers: dict[int, int], winner: int,
@@ -48,8 +104,8 @@ def read_reveal(s: UnoState, o: UnoOptions, ev: Event,
     bad = off_deck(cards, o.deck)
     if bad is not None:
         return p, cards, [say(ev.index, "illegal", "deck",
-                              f"{off_deck_text(bad, o.deck)}: {s.players[p]} takes it "
-                              "away and shows the hand again.", player=s.players[p])]
+                              Text("uno.score-deck", problem=off_deck_text(bad, o.deck),
+                                   player=s.players[p]), player=s.players[p])]
     return p, cards, []
 
 
@@ -59,25 +115,26 @@ def show_hand(s: UnoState, index: int, p: int, cards: list[Card],
     name = s.players[p]
     if s.owed[p]:
         return say(index, "illegal", "reveal",
-                   f"{name} must first draw the {cards_n(s.owed[p])} owed, then show "
-                   "the hand again.", player=name, draw=s.owed[p])
-    note = ""
+                   Text("uno.score-draw-first", player=name, count=cards_n(s.owed[p])),
+                   player=name, draw=s.owed[p])
+    note: Text | str = ""
     if len(cards) != s.hand_counts[p]:
-        note = (f" (the referee counted {s.hand_counts[p]}, so the shown hand is "
-                "taken as the truth)")
+        note = Text("uno.score-count-corrected", n=s.hand_counts[p])
         s.hand_counts[p] = len(cards)
-    again = " again" if p in s.revealed else ""
+    key = "uno.score-shows-again" if p in s.revealed else "uno.score-shows"
     s.revealed[p] = cards
-    return say(index, "ok", "reveal", f"{name} shows{again} {cards_n(len(cards))} "
-               f"worth {n_of(hand_points(cards), 'point')}{note}.")
+    return say(index, "ok", "reveal",
+               Text(key, player=name, count=cards_n(len(cards)),
+                    points=count(hand_points(cards), "point"), note=note))
 
 
 def idle_reveal(s: UnoState, index: int, p: int, cards: list[Card],
                 say: Say) -> Ruling:
     diff = ("" if len(cards) == s.hand_counts[p]
-            else f" (the referee counts {s.hand_counts[p]})")
-    return say(index, "info", "reveal", f"{s.players[p]} showed "
-               f"{cards_n(len(cards))}{diff}; no ruling is waiting on it.")
+            else Text("uno.score-referee-counts", n=s.hand_counts[p]))
+    return say(index, "info", "reveal",
+               Text("uno.score-idle-reveal", player=s.players[p],
+                    count=cards_n(len(cards)), diff=diff))
 
 
 def all_shown(s: UnoState) -> bool:
@@ -117,15 +174,15 @@ def round_ruling(s: UnoState, o: UnoOptions, index: int, record: dict[str, Any],
     winner = s.round_winner
     assert winner is not None
     scores = dict(zip(s.players, s.scores))
-    totals = ", ".join(f"{n} {v}" for n, v in scores.items())
     missing = [s.players[p] for p in range(s.n)
                if p != winner and p not in s.revealed]
-    miss = (f" ({', '.join(missing)} never showed a hand, which counts 0)"
+    miss = (Text("uno.score-never-showed", players=name_list(missing))
             if missing else "")
-    doubled = " after doubling by UNO calls" if o.doubling else ""
+    key = "uno.score-round-doubled" if o.doubling else "uno.score-round"
     return say(index, "round-end", "scoring",
-               f"{s.players[winner]} wins round {s.round} and scores "
-               f"{deltas[winner]}{doubled}{miss}; totals: {totals}{tail}.",
+               Text(key, player=s.players[winner], round=s.round,
+                    points=deltas[winner], missing=miss,
+                    totals=tally(scores, scores.values(), "point"), tail=tail),
                scores=scores, round=s.round, deltas=record["deltas"], **extra)
 
 
@@ -136,15 +193,17 @@ def close_round(s: UnoState, o: UnoOptions, index: int, say: Say) -> list[Ruling
     s.owed = [0] * s.n
     if o.scoring == "japan":
         done = s.rounds_won >= o.rounds
-        why = f"after {n_of(s.rounds_won, 'round')}"
+        why = Text("uno.game-end-after", count=count(s.rounds_won, "round"))
     else:
         done = max(s.scores) >= o.target
-        why = f"because a total reached {o.target}"
+        why = Text("uno.game-end-target", target=o.target)
     return [end_game(s, index, why, say)] if done else []
 
 
-def end_game(s: UnoState, index: int, why: str, say: Say) -> Ruling:
-    """The ``game-end`` ruling: the highest total wins (a tie is said so)."""
+def end_game(s: UnoState, index: int, why: Text, say: Say) -> Ruling:
+    """The ``game-end`` ruling: the highest total wins (a tie is said so).
+
+    ``why`` finishes "The game ends ...": ``after 5 rounds`` (a :class:`Text`)."""
     s.phase = "over"
     best = max(s.scores)
     top = [p for p in range(s.n) if s.scores[p] == best]
@@ -152,12 +211,14 @@ def end_game(s: UnoState, index: int, why: str, say: Say) -> Ruling:
     scores = dict(zip(s.players, s.scores))
     if len(top) == 1:
         s.winner = top[0]
-        head = f"{s.players[top[0]]} wins with {n_of(best, 'point')}"
+        text = Text("uno.game-end-wins", why=why, player=s.players[top[0]],
+                    points=count(best, "point"))
     else:
         s.winner = None
-        head = (f"{' and '.join(s.players[p] for p in top)} tie for first with "
-                f"{n_of(best, 'point')}")
-    return say(index, "game-end", "game-end", f"The game ends {why}: {head}.",
+        text = Text("uno.game-end-tie", why=why,
+                    players=name_list([s.players[p] for p in top], " and "),
+                    points=count(best, "point"))
+    return say(index, "game-end", "game-end", text,
                scores=scores, ranking=[s.players[p] for p in ranking])
 
 
@@ -166,6 +227,4 @@ def abandon_round(s: UnoState, index: int, say: Say) -> list[Ruling]:
     s.rounds.append({"round": s.round, "winner": None, "reason": "abandoned",
                      "deltas": {n: 0 for n in s.players}, "hands": {}})
     s.phase = "setup"
-    return [say(index, "info", "round-end",
-                f"Round {s.round} had no winner when a new first card was turned, so "
-                "it is abandoned without scores.")]
+    return [say(index, "info", "round-end", Text("uno.round-abandoned", round=s.round))]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
 from ..cards import Card
+from ..text import STANDARD_VALUES, formatter
 from .plays import matches
 
 #: Success weight of tgus-3 for a points series (seed 000, TGUS-TGC-UNO.3 table):
@@ -170,6 +171,22 @@ def ordinal(n: int) -> str:
     if 10 <= n % 100 <= 20:
         suffix = "th"
     return f"{n}{suffix}"
+
+
+@formatter("uno-tgus-place")
+def _place(args: Mapping[str, object], lang: str) -> str:
+    """A place in the ranking: ``1st``, ``2nd``; ``1位``."""
+    n = int(str(args["n"]))
+    return f"{n}位" if lang == "ja" else ordinal(n)
+
+
+@formatter("uno-tgus-effects")
+def _effects(args: Mapping[str, object], lang: str) -> str:
+    """What a white wild acts as, by value: ``skip, draw2``; ``スキップ、ドロー2``."""
+    values = [str(v) for v in args["values"]]  # type: ignore[attr-defined]
+    if lang == "ja":
+        return "、".join(STANDARD_VALUES["ja"].get(v, v) for v in values)
+    return ", ".join(values)
 
 
 # -- plays -------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from ..cards import Card
 from ..game import register
 from ..log import Event, Header
 from ..rulings import Ruling
+from ..text import Text, define, join
 from . import tgus_facedown as fd
 from . import tgus_rules as tr
 from .game import UnoGame
@@ -26,6 +27,43 @@ from .tgus import Ranking, shuffle_hands_counts
 from .tgus_presets import TGUS_PRESETS, TgusOptions, preset_source, preset_summary
 from .tgus_state import TgusTrack
 from .turns import Before
+
+define({
+    "uno.tgus-white-wild-back": {
+        "en": "{problem}, so {player} takes it back.",
+        "ja": "{problem}。{player}はそれを戻します。"},
+    "uno.tgus-lost-challenge-draws": {
+        "en": "{player} lost the challenge and must draw the {count}, which may not be "
+              "passed on, so {player} takes the card back.",
+        "ja": "{player}はチャレンジに負けたので{count}を引かなければならず、次へ回すことは"
+              "できません。{player}はカードを戻します。"},
+    "uno.tgus-reverse-two-left": {
+        "en": "with two players left the Reverse acts as a Skip: {player} plays.",
+        "ja": "残りが2人なのでリバースはスキップと同じです。{player}の番です。"},
+    "uno.tgus-white-wild-as": {
+        "en": "white Wild as a {acting}",
+        "ja": "白いワイルド（{acting}として）"},
+    "uno.tgus-challenge-void": {
+        "en": " (the challenge's extra {n} cards are void because {player} passed the "
+              "draw on)",
+        "ja": "（{player}がドローを次へ回したので、チャレンジの追加{n}枚は無効です）"},
+    "uno.tgus-draw-then-play": {
+        "en": "{player} drew the cards owed and keeps the turn: a card may still be "
+              "played (or pass).",
+        "ja": "{player}は引くべきカードを引き、手番はそのままです。まだカードを出せます"
+              "（パスもできます）。"},
+    "uno.tgus-took-and-passes": {
+        "en": "{player} took the cards and passes; it is {next}'s turn.",
+        "ja": "{player}はカードを引いてパスします。{next}の番です。"},
+    "uno.tgus-no-catch": {
+        "en": "This preset does not use the catch for a missing UNO call, so nothing "
+              "happens.",
+        "ja": "このプリセットではウノの言い忘れを指摘するルールを使わないので、何も起きま"
+              "せん。"},
+    "uno.tgus-stopped-by-points": {
+        "en": "because the table stopped it by points",
+        "ja": "テーブルが点数で打ち切ったので"},
+})
 
 
 @register
@@ -76,13 +114,14 @@ class TgusGame(UnoGame):
             problem = tr.all_mighty_problem(s, o, tg, ev, cards)
             if problem:
                 return out + [say(ev.index, "illegal", "white-wild",
-                                  f"{problem}, so {name} takes it back.", player=name)]
+                                  Text("uno.tgus-white-wild-back", problem=problem,
+                                       player=name), player=name)]
         if tg.failed_challenger == p and p == s.turn and s.pending:
             if o.after_failed_challenge == "draw":
                 return out + [say(
-                    ev.index, "illegal", "wd4-challenge", f"{name} lost the challenge "
-                    f"and must draw the {cards_n(s.pending)}, which may not be passed "
-                    f"on, so {name} takes the card back.", player=name, draw=s.pending)]
+                    ev.index, "illegal", "wd4-challenge",
+                    Text("uno.tgus-lost-challenge-draws", player=name,
+                         count=cards_n(s.pending)), player=name, draw=s.pending)]
             if o.after_failed_challenge == "stack":
                 return out + self._stack_after_failed_challenge(ev, p)
         tg.play_cards, tg.play_called = cards, bool(s.called[p]) if cards else False
@@ -121,7 +160,7 @@ class TgusGame(UnoGame):
             out += tr.downpour_rulings(s, tg, ev.index, self.ruling)
         return out
 
-    def card_effect(self, p: int, card: Card, k: int) -> str:
+    def card_effect(self, p: int, card: Card, k: int) -> Text | str:
         s, o, tg = self.s, self.options, self.tg
         if card.value == "wild-custom" and o.white_wild == "all-mighty" and tg.as_value:
             return super().card_effect(p, Card(None, tg.as_value), k)
@@ -131,8 +170,7 @@ class TgusGame(UnoGame):
             if k % 2:
                 s.direction = -s.direction
             s.turn = s.step(p, 1 + k)
-            return (f"with two players left the Reverse acts as a Skip: "
-                    f"{s.players[s.turn]} plays.")
+            return Text("uno.tgus-reverse-two-left", player=s.players[s.turn])
         return super().card_effect(p, card, k)
 
     def shuffle_hands(self, p: int) -> None:
@@ -154,19 +192,19 @@ class TgusGame(UnoGame):
         return "white-wild" if self.tg.as_value and rule == "wild" else rule
 
     def cards_said(self, p: int, cards: list[Card], rule: str) -> str:
-        """An all-mighty white wild is named with what it acts as (not going out)."""
-        said = cards_name(cards)
-        if rule != "white-wild" or not self.s.hand_counts[p]:
-            return said
-        acting = card_name(Card(None, self.tg.as_value))
-        return said.replace("white Wild", f"white Wild as a {acting}", 1)
+        """An all-mighty white wild (played alone) is named with what it acts as
+        (not going out)."""
+        if rule != "white-wild" or not self.s.hand_counts[p] or len(cards) != 1:
+            return cards_name(cards)
+        return Text("uno.tgus-white-wild-as",
+                    acting=card_name(Card(None, self.tg.as_value)))
 
     def pending_note(self, before: Before, last: Card) -> str:
         note = super().pending_note(before, last)
         if self.tg.void is not None:
-            note += (f" (the challenge's extra {self.options.wd4_challenge_penalty} "
-                     f"cards are void because {self.s.players[self.tg.void]} passed "
-                     "the draw on)")
+            return join(note, Text("uno.tgus-challenge-void",
+                                   n=self.options.wd4_challenge_penalty,
+                                   player=self.s.players[self.tg.void]), sep="")
         return note
 
     def go_out(self, index: int, p: int, text: str, tail: str = "") -> list[Ruling]:
@@ -194,9 +232,8 @@ class TgusGame(UnoGame):
             tg.keep_turn = False
             assert p is not None
             s.turn = tg.took_draw = p
-            out.append(say(ev.index, "ok", "draw-then-play", f"{s.players[p]} drew the "
-                           "cards owed and keeps the turn: a card may still be played "
-                           "(or pass)."))
+            out.append(say(ev.index, "ok", "draw-then-play",
+                           Text("uno.tgus-draw-then-play", player=s.players[p])))
         return out
 
     def lose_turn(self, index: int, p: int, note: str) -> list[Ruling]:
@@ -214,15 +251,14 @@ class TgusGame(UnoGame):
             tg.took_draw = None
             s.turn = s.step(p, 1)
             return [self.ruling(ev.index, "ok", "draw-then-play",
-                                f"{s.players[p]} took the cards and passes; it is "
-                                f"{s.players[s.turn]}'s turn.")]
+                                Text("uno.tgus-took-and-passes", player=s.players[p],
+                                     next=s.players[s.turn]))]
         return super().on_pass(ev)
 
     def on_catch(self, ev: Event) -> list[Ruling]:
         if not self.options.uno_catch:
             return [self.ruling(ev.index, "info", "uno-missed",
-                                "This preset does not use the catch for a missing UNO "
-                                "call, so nothing happens.")]
+                                Text("uno.tgus-no-catch"))]
         return super().on_catch(ev)
 
     def judge_challenge(self, ev: Event, p: int, cards: list[Card]) -> list[Ruling]:
@@ -258,7 +294,7 @@ class TgusGame(UnoGame):
     def finish_round(self, index: int, forced: bool = False) -> list[Ruling]:
         out = super().finish_round(index, forced)
         if self.tg.stopped and self.s.phase != "over":
-            out.append(end_game(self.s, index, "because the table stopped it by points",
+            out.append(end_game(self.s, index, Text("uno.tgus-stopped-by-points"),
                                 self.ruling))
         return out
 

@@ -2,32 +2,161 @@
 
 Each function takes the state (and the options, the event, and ``say`` to
 name its rulings) and returns rulings; :class:`~referee.uno.game.UnoGame`
-calls them in order. A play that breaks a rule is an ``illegal`` ruling with
-its remedy (the cards go back to the hand, the turn is unchanged) and leaves
-the state untouched. Draws and passes live in :mod:`.draws`.
+calls them in order. Whether a play may go down at all is checked first by
+:func:`~referee.uno.play_checks.check_play` (re-exported here); draws and
+passes live in :mod:`.draws`.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from ..cards import Card
-from ..game import GameError
-from ..log import Event
+from ..cards import COLORS, Card
 from ..rulings import Ruling
-from .calls import close_windows, color_of
+from ..text import NOUNS, Text, color, define, formatter
 from .options import UnoOptions
-from .plays import (card_name, cards_n, cards_name, cards_of, first_card_problem,
-                    multi_problem, off_deck, off_deck_text)
+from .play_checks import RULE_OF, check_play  # noqa: F401 (re-exported)
+from .plays import card_name
 from .state import Say, UnoState, Wd4Record
 
-RULE_OF = {"skip": "skip", "reverse": "reverse", "draw2": "draw2", "wild": "wild",
-           "wild-draw4": "wd4", "wild-shuffle": "shuffle-hands", "wild-custom": "wild"}
+
+define({
+    # a legal play: who plays what (play_text), then its effect (card_effect)
+    "uno.play-plays": {
+        "en": "{player} plays the {cards}{note}",
+        "ja": "{player}は{cards}を出します{note}"},
+    "uno.play-plays-names": {
+        "en": "{player} plays the {cards}{note} and names {color}",
+        "ja": "{player}は{cards}を出して{color}を指定します{note}"},
+    "uno.play-plays-no-colour": {
+        "en": "{player} plays the {cards}{note} without a logged colour, so any card "
+              "may follow until one is named",
+        "ja": "{player}は{cards}を出します{note}。色が記録されていないので、色が決まるまで"
+              "どのカードでも出せます"},
+    "uno.play-jumps": {
+        "en": "{player} jumps in with the {cards}{note}",
+        "ja": "{player}は{cards}でジャンプインします{note}"},
+    "uno.play-jumps-names": {
+        "en": "{player} jumps in with the {cards}{note} and names {color}",
+        "ja": "{player}は{cards}でジャンプインして{color}を指定します{note}"},
+    "uno.play-jumps-no-colour": {
+        "en": "{player} jumps in with the {cards}{note} without a logged colour, so any "
+              "card may follow until one is named",
+        "ja": "{player}は{cards}でジャンプインします{note}。色が記録されていないので、"
+              "色が決まるまでどのカードでも出せます"},
+    "uno.effect-turn": {
+        "en": "it is {player}'s turn.",
+        "ja": "{player}の番です。"},
+    "uno.effect-skip": {
+        "en": "{skipped} is skipped and it is {player}'s turn.",
+        "ja": "{skipped}はとばされ、{player}の番です。"},
+    "uno.effect-reverse-two": {
+        "en": "with two players the Reverse acts as a Skip: {player} plays.",
+        "ja": "2人なのでリバースはスキップと同じです。{player}の番です。"},
+    "uno.effect-clockwise": {
+        "en": "play now goes clockwise and it is {player}'s turn.",
+        "ja": "ここから時計回りになり、{player}の番です。"},
+    "uno.effect-counter-clockwise": {
+        "en": "play now goes counter-clockwise and it is {player}'s turn.",
+        "ja": "ここから反時計回りになり、{player}の番です。"},
+    "uno.effect-shuffled": {
+        "en": "all hands are shuffled and dealt out again from {player} ({counts}); it "
+              "is {player}'s turn.",
+        "ja": "全員の手札を集めて混ぜ、{player}から配り直します（{counts}）。{player}の"
+              "番です。"},
+    "uno.deflect-skip": {
+        "en": " (interpreted: a Skip passes the draw over the next player, as the "
+              "seed's T2 table does)",
+        "ja": "（解釈: シードのT2の表と同じく、スキップは次の人を飛ばしてドローを回します）"},
+    "uno.deflect-reverse": {
+        "en": " (interpreted: a Reverse sends the draw back)",
+        "ja": "（解釈: リバースはドローを送り返します）"},
+    # the ruling on a legal play (play_ruling, go_out)
+    "uno.play-ok": {
+        "en": "{text}; {effect}",
+        "ja": "{text}。{effect}"},
+    "uno.play-pending": {
+        "en": "{text}: {player} draws {n} and loses the turn{tail}.",
+        "ja": "{text}。{player}は{n}枚引いて、手番を失います{tail}。"},
+    "uno.play-pending-challenge": {
+        "en": "{text}: {player} draws {n} and loses the turn unless they challenge"
+              "{tail}.",
+        "ja": "{text}。{player}はチャレンジしなければ{n}枚引いて、手番を失います{tail}。"},
+    "uno.play-pending-stack": {
+        "en": "{text}: {player} draws {n} and loses the turn unless they pass it on"
+              "{tail}.",
+        "ja": "{text}。{player}は次へ回さなければ{n}枚引いて、手番を失います{tail}。"},
+    "uno.out-reveal": {
+        "en": "every other player shows their hand (reveal) for scoring",
+        "ja": "ほかの全員が得点計算のために手札を見せます"},
+    "uno.out-owed": {
+        "en": "{player} still draws {n} (they count in the score), then {then}",
+        "ja": "{player}はまだ{n}枚引き（得点に数えます）、そのあと{then}"},
+    "uno.out-owed-before": {
+        "en": "{player} still draws {n} ({pending} for the {card} and {before} owed "
+              "before, all counting in the score), then {then}",
+        "ja": "{player}はまだ{n}枚引き（{card}の{pending}枚と前から引くべき{before}枚で、"
+              "すべて得点に数えます）、そのあと{then}"},
+    "uno.out-wins": {
+        "en": "{text}; that was {player}'s last card, so {player} wins round {round}: "
+              "{then}{tail}.",
+        "ja": "{text}。{player}の最後のカードなので、ラウンド{round}は{player}の勝ちです。"
+              "{then}{tail}。"},
+})
+
+_LIST_SEPS = {", ": "、", " and ": "と", "; ": "、"}
 
 
-#: A play found legal: (player, cards, colour named, note on an implied player,
-#: jump-in), the arguments of ``UnoGame.play_cards`` after the event.
-Play = tuple[int, list[Card], "str | None", str, bool]
+@formatter("uno-name-list")
+def _name_list(args: Any, lang: str) -> str:
+    """Players' names: ``"A and B"``, ``"A, B"`` (``sep``); ``"AとB"``, ``"A、B"``."""
+    sep = str(args.get("sep", ", "))
+    if lang == "ja":
+        sep = _LIST_SEPS.get(sep, sep)
+    return sep.join(str(n) for n in args["names"])
+
+
+@formatter("uno-tally")
+def _tally(args: Any, lang: str) -> str:
+    """Players and numbers: ``"A 5, B 7"``; ``"A 5枚、B 7枚"`` (``noun``: card, point)."""
+    pairs = zip(args["names"], args["values"])
+    if lang == "ja":
+        unit = NOUNS["ja"].get(str(args.get("noun")), "{n}")
+        return "、".join(f"{n} {unit.format(n=v)}" for n, v in pairs)
+    return ", ".join(f"{n} {v}" for n, v in pairs)
+
+
+def name_list(names: list[str], sep: str = ", ") -> Text | str:
+    """Names said one after the other (``sep`` ", " or " and "); one name as it is."""
+    if len(names) == 1:
+        return names[0]
+    return Text("@uno-name-list", names=list(names), sep=sep)
+
+
+def tally(names: Any, values: Any, noun: str) -> Text:
+    """``A 5, B 7`` with each number's noun in Japanese (``card`` or ``point``)."""
+    return Text("@uno-tally", names=list(names), values=list(values), noun=noun)
+
+
+#: Rendered once: the colours a wild names, and "it is P's turn." by name.
+_COLOURS: dict[str, Text] = {c: color(c) for c in COLORS}
+_TURN_TEXTS: dict[str, Text] = {}
+
+
+def colour_said(name: str) -> Text:
+    """A colour's name (the four are rendered once)."""
+    said = _COLOURS.get(name)
+    return said if said is not None else color(name)
+
+
+def turn_text(player: str) -> Text:
+    """``it is P2's turn.`` (kept per name: the most frequent effect of a play)."""
+    said = _TURN_TEXTS.get(player)
+    if said is None:
+        said = Text("uno.effect-turn", player=player)
+        if len(_TURN_TEXTS) < 1024:
+            _TURN_TEXTS[player] = said
+    return said
 
 
 class Before(NamedTuple):
@@ -39,117 +168,6 @@ class Before(NamedTuple):
     pending: int
     pending_kind: str | None
     wild_player: int | None
-
-
-def check_play(s: UnoState, o: UnoOptions, ev: Event,
-               say: Say) -> tuple[list[Ruling], Play | None]:
-    """``play``: whether the cards may go down; the rulings so far and the play."""
-    raw = ev.data.get("cards")
-    if raw is None and "card" in ev.data:
-        raw = [ev.data["card"]]
-    cards = cards_of(raw if raw is not None else [])
-    if not cards:
-        raise GameError("a play needs a non-empty 'cards' list")
-    color = color_of(ev)
-    p, implied = s.who(ev, s.turn)
-    assert p is not None
-    names = s.players
-    name = names[p]
-    bad = off_deck(cards, o.deck)
-    if bad is not None:
-        return [say(ev.index, "illegal", "deck",
-                    f"{off_deck_text(bad, o.deck)}: {name} takes it back.",
-                    player=name)], None
-
-    def what() -> str:  # built only for a refusal (replay speed)
-        return f"the {cards_name(cards)}"
-
-    if s.phase in ("setup", "restart"):
-        return [say(ev.index, "illegal", "first-card",
-                    f"No first card has been turned for this round yet, so {name} "
-                    f"takes {what()} back.", player=name)], None
-    if s.phase == "scoring":
-        return [say(ev.index, "illegal", "round-end",
-                    f"Round {s.round} is already won by {s.name(s.round_winner)}, so "
-                    f"{name} takes {what()} back.", player=name)], None
-    if s.phase == "challenge":
-        return [say(ev.index, "illegal", "wd4-challenge",
-                    "The challenge must be settled first (the accused shows their "
-                    f"hand), so {name} takes {what()} back.", player=name)], None
-    out: list[Ruling] = []
-    jump = False
-    if p != s.turn:
-        top = s.top
-        if (o.jump_in and top is not None and top.color is not None
-                and cards[0] == top and s.phase != "drawn"
-                and first_card_problem(cards[0], top, s.color, s.pending,
-                                       s.pending_kind, o) is None):
-            jump = True
-        elif s.phase == "drawn" and p == s.step(s.turn):
-            out.append(say(ev.index, "info", "pass",
-                           f"{names[s.turn]} drew and did not play, so the turn "
-                           f"passed to {name} (no pass was logged)."))
-            out += close_windows(s, o, ev.index, s.turn, False, say)
-            s.turn, s.phase, s.drawn_card = p, "turn", None
-        else:
-            return [say(ev.index, "illegal", "turn",
-                        f"It is {names[s.turn]}'s turn, not {name}'s, so {name} takes "
-                        f"{what()} back and play goes on with {names[s.turn]}.",
-                        player=name)], None
-
-    def back() -> str:
-        still = "" if jump else f" and it is still {name}'s turn"
-        return f"{name} takes {what()} back{still}"
-
-    if len(cards) > s.hand_counts[p]:
-        return out + [say(ev.index, "illegal", "hand-count",
-                          f"{name} holds only {cards_n(s.hand_counts[p])} by the "
-                          f"referee's count, so {back()}.", player=name)], None
-    problem = multi_problem(cards, o)
-    if problem:
-        return out + [say(ev.index, "illegal", "multi-play",
-                          f"{problem[0].upper()}{problem[1:]}, so {back()}.",
-                          player=name)], None
-    if s.phase == "drawn" and not jump:
-        other = s.drawn_card is not None and cards[0] != s.drawn_card
-        if len(cards) > 1 or other:
-            return out + [say(ev.index, "illegal", "drawn-card",
-                              "After drawing, only the card just drawn may be played, "
-                              f"so {back()}.", player=name)], None
-    if s.wd4_returned == p and cards[0].value == "wild-draw4":
-        return out + [say(ev.index, "illegal", "wd4-challenge",
-                          f"{name}'s Wild Draw Four was found guilty and went back to "
-                          f"the hand, so {name} must play another card now, not a Wild "
-                          f"Draw Four; {back()}.", player=name)], None
-    problem = first_card_problem(cards[0], s.top, s.color, s.pending, s.pending_kind, o)
-    if problem:
-        rule = ("stacking" if o.stacking else RULE_OF.get(s.pending_kind or "", "draw2")
-                ) if s.pending else "match"
-        if s.pending:
-            problem = f"{name} owes {cards_n(s.pending)} and must draw them first"
-            if s.pending_kind == "wild-draw4" and s.wd4 and s.wd4.challengeable:
-                problem += " (or challenge)"
-        return out + [say(ev.index, "illegal", rule,
-                          f"The {card_name(cards[0])} cannot be played because "
-                          f"{problem}, so {back()}.", player=name)], None
-    left = s.hand_counts[p] - len(cards)
-    if left == 0:
-        if s.owed[p]:
-            return out + [say(ev.index, "illegal", "going-out",
-                              f"{name} still owes {cards_n(s.owed[p])} and must draw "
-                              f"them before going out, so {back()}.", player=name,
-                              draw=s.owed[p])], None
-        if not o.out_on_action and cards[-1].is_action:
-            return out + [say(ev.index, "illegal", "going-out",
-                              "This table forbids going out on an action card, so "
-                              f"{back()}.", player=name)], None
-        if len(cards) > 1 and o.multi_out == "needs-call" and not s.called[p]:
-            out.append(say(ev.index, "illegal", "multi-play",
-                           f"{name} went out with {len(cards)} cards without calling "
-                           f"UNO, so only the {card_name(cards[0])} counts and the "
-                           "rest go back to the hand.", player=name))
-            cards = cards[:1]
-    return out, (p, cards, color, s.implied_note(p, implied), jump)
 
 
 def put_down(s: UnoState, index: int, p: int, cards: list[Card],
@@ -172,7 +190,7 @@ def put_down(s: UnoState, index: int, p: int, cards: list[Card],
     return before
 
 
-def card_effect(s: UnoState, p: int, card: Card, k: int) -> str:
+def card_effect(s: UnoState, p: int, card: Card, k: int) -> Text | str:
     """Apply the effect of ``k`` cards like ``card`` played by ``p``; say what.
 
     Wild Shuffle Hands is dealt by the game's ``shuffle_hands`` step first and
@@ -183,24 +201,24 @@ def card_effect(s: UnoState, p: int, card: Card, k: int) -> str:
     if v == "skip":
         skipped = [names[s.step(p, i)] for i in range(1, k + 1)]
         s.turn = s.step(p, k + 1)
-        return f"{' and '.join(skipped)} is skipped and it is {names[s.turn]}'s turn."
+        return Text("uno.effect-skip", skipped=name_list(skipped, " and "),
+                    player=names[s.turn])
     if v == "reverse":
         if k % 2:
             s.direction = -s.direction
         if s.n == 2:
             s.turn = s.step(p, 1 + k)
-            return (f"with two players the Reverse acts as a Skip: {names[s.turn]} "
-                    "plays.")
+            return Text("uno.effect-reverse-two", player=names[s.turn])
         s.turn = s.step(p, 1)
-        way = "clockwise" if s.direction == 1 else "counter-clockwise"
-        return f"play now goes {way} and it is {names[s.turn]}'s turn."
+        return Text("uno.effect-clockwise" if s.direction == 1
+                    else "uno.effect-counter-clockwise", player=names[s.turn])
     if v == "draw2" or v == "wild-draw4":
         s.pending += (2 if v == "draw2" else 4) * k
         s.pending_kind = v
         s.turn = s.step(p, 1)
         return ""
     s.turn = s.step(p, 1)
-    return f"it is {names[s.turn]}'s turn."
+    return turn_text(names[s.turn])
 
 
 def shuffle_hands(s: UnoState, p: int) -> None:
@@ -213,13 +231,11 @@ def shuffle_hands(s: UnoState, p: int) -> None:
     s.catchable.clear()
 
 
-def shuffled(s: UnoState, p: int) -> str:
+def shuffled(s: UnoState, p: int) -> Text:
     """The effect text of a Wild Shuffle Hands after the deal; the turn moves on."""
     s.turn = s.step(p, 1)
-    counts = ", ".join(f"{n} {c}" for n, c in zip(s.players, s.hand_counts))
-    nxt = s.players[s.turn]
-    return (f"all hands are shuffled and dealt out again from {nxt} ({counts}); it is "
-            f"{nxt}'s turn.")
+    return Text("uno.effect-shuffled", player=s.players[s.turn],
+                counts=tally(s.players, s.hand_counts, "card"))
 
 
 def play_rule(before: Before, s: UnoState, last: Card, jump: bool) -> str:
@@ -231,24 +247,23 @@ def play_rule(before: Before, s: UnoState, last: Card, jump: bool) -> str:
     return RULE_OF.get(last.value, "match")
 
 
-def deflect_note(before: Before, last: Card) -> str:
+def deflect_note(before: Before, last: Card) -> Text | str:
     """How a Skip or Reverse answer moves a debt on (``stack_answers``)."""
     if not before.pending or last.value not in ("skip", "reverse"):
         return ""
-    how = ("a Skip passes the draw over the next player, as the seed's T2 table does"
-           if last.value == "skip" else "a Reverse sends the draw back")
-    return f" (interpreted: {how})"
+    return Text("uno.deflect-skip" if last.value == "skip" else "uno.deflect-reverse")
 
 
 def play_text(s: UnoState, p: int, said: str, note: str, jump: bool,
-              last: Card) -> str:
+              last: Card) -> Text:
     """``B plays the red 7`` (and the colour named for a wild)."""
-    who = f"{s.players[p]} jumps in with" if jump else f"{s.players[p]} plays"
-    text = f"{who} the {said}{note}"
-    if last.is_wild:
-        text += f" and names {s.color}" if s.color else (
-            " without a logged colour, so any card may follow until one is named")
-    return text
+    how = "uno.play-jumps" if jump else "uno.play-plays"
+    if not last.is_wild:
+        return Text(how, player=s.players[p], cards=said, note=note)
+    if s.color:
+        return Text(how + "-names", player=s.players[p], cards=said, note=note,
+                    color=colour_said(s.color))
+    return Text(how + "-no-colour", player=s.players[p], cards=said, note=note)
 
 
 def record_wd4(s: UnoState, o: UnoOptions, p: int, cards: list[Card],
@@ -267,15 +282,16 @@ def play_ruling(s: UnoState, o: UnoOptions, index: int, rule: str, text: str,
     """The ruling on a legal play that did not end the round."""
     if s.pending:
         victim = s.turn
-        more = ""
         if s.wd4 and s.wd4.challengeable:
-            more = " unless they challenge"
+            key = "uno.play-pending-challenge"
         elif o.stacking:
-            more = " unless they pass it on"
+            key = "uno.play-pending-stack"
+        else:
+            key = "uno.play-pending"
         return say(index, "pending", rule,
-                   f"{text}: {s.players[victim]} draws {s.pending} and loses the "
-                   f"turn{more}{tail}.", player=s.players[victim], draw=s.pending)
-    return say(index, "ok", rule, f"{text}; {effect}")
+                   Text(key, text=text, player=s.players[victim], n=s.pending,
+                        tail=tail), player=s.players[victim], draw=s.pending)
+    return say(index, "ok", rule, Text("uno.play-ok", text=text, effect=effect))
 
 
 def go_out(s: UnoState, index: int, p: int, text: str, tail: str,
@@ -285,20 +301,22 @@ def go_out(s: UnoState, index: int, p: int, text: str, tail: str,
     s.phase = "scoring"
     s.catchable.clear()
     s.called[p] = False
-    then = "every other player shows their hand (reveal) for scoring"
+    then: Text = Text("uno.out-reveal")
     victim = None
     if s.pending:
         victim = s.turn
         before = s.owed[victim]
         s.owed[victim] += s.pending
-        more = (f" ({s.pending} for the {card_name(s.top)} and {before} owed before, "
-                "all counting in the score)" if before and s.top
-                else " (they count in the score)")
-        then = (f"{s.players[victim]} still draws {s.owed[victim]}{more}, then "
-                f"{then}")
+        if before and s.top:
+            then = Text("uno.out-owed-before", player=s.players[victim],
+                        n=s.owed[victim], pending=s.pending, card=card_name(s.top),
+                        before=before, then=then)
+        else:
+            then = Text("uno.out-owed", player=s.players[victim], n=s.owed[victim],
+                        then=then)
     s.pending, s.pending_kind = 0, None
     name = s.players[p]
     return [say(index, "pending", "round-end",
-                f"{text}; that was {name}'s last card, so {name} wins round "
-                f"{s.round}: {then}{tail}.", player=s.name(victim),
+                Text("uno.out-wins", text=text, player=name, round=s.round, then=then,
+                     tail=tail), player=s.name(victim),
                 draw=s.owed[victim] if victim is not None else None)]
