@@ -170,14 +170,15 @@ def said(ruling: Any, lang: str = "en") -> str:
 
     Rendered from the ruling's data (``msg``, :func:`referee.text.render_data`)
     where it has some; its English ``text`` otherwise (a ruling not yet
-    written as a message, or a ``msg`` this installation cannot render).
+    written as a message, or a ``msg`` this installation cannot render) and
+    in English (the text is the message's English, exactly as written).
     """
     if not isinstance(ruling, Mapping):
         return ""
     fallback = str(ruling.get("text") or "")
     msg = ruling.get("msg")
-    if msg is None:
-        return fallback
+    if msg is None or (lang not in text.LANGS[1:] and fallback):
+        return fallback  # English: the referee's text exactly as written
     try:
         return text.render_data(msg, lang if lang in text.LANGS else "en", fallback)
     except Exception:  # a message this installation cannot render: its English
