@@ -230,7 +230,8 @@ def from_data(data: Any, events: Sequence[Mapping[str, Any]]) -> list[Step]:
         try:
             log_now = take_back(step, log_now)[0]
         except ValueError:
-            raise UndoDataError("stale", f"line {step.line} of a {step.action}") from None
+            raise UndoDataError(
+                "stale", f"line {step.line} of a {step.action}") from None
     return steps[-MAX_STEPS:]
 
 

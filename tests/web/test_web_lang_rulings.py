@@ -90,7 +90,8 @@ def test_a_japanese_viewer_reads_messages_in_japanese(client, game, spoken):
     assert ja == ["あいこ" + PASS_JA, "The round starts on yellow-draw2."]
     en = texts(fragment(client, "rulings", lang="en"), "text")
     assert en == ["あいこ " + PASS_EN, "The round starts on yellow-draw2."]
-    assert en == [r["text"] for r in reversed(rulings)]  # English as the referee wrote it
+    # English exactly as the referee wrote it
+    assert en == [r["text"] for r in reversed(rulings)]
 
 
 def test_the_language_cookie_and_the_whole_page(client, game, spoken):
@@ -105,7 +106,8 @@ def test_the_language_cookie_and_the_whole_page(client, game, spoken):
     assert "あいこ " + PASS_EN in page and PASS_JA not in page
 
 
-def test_the_display_says_the_last_ruling_and_names_cards_as_it_does(client, game, spoken):
+def test_the_display_says_the_last_ruling_and_names_cards_as_it_does(
+        client, game, spoken):
     send(client, type="start", card="yellow-draw2")
     send(client, type="pass", player="あいこ")
     html = fragment(client, "display", lang="ja")

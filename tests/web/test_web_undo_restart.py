@@ -171,7 +171,8 @@ def test_lost_undo_history_falls_back_to_the_last_event_and_says_so(server, how)
     assert undone["undid"] == "append" and undone["lost"] == how
     assert "undo removed the last event" in undone["note"]
     assert server.events() == events[:-1]
-    html = unescape(client.get("/partials?view=referee&names=change").get_json()["change"])
+    html = unescape(client.get("/partials?view=referee&names=change")
+                    .get_json()["change"])
     assert 'id="undo-note"' in html and f"(line {len(events)})" in html
     ja = unescape(client.get("/partials?view=referee&names=change&lang=ja")
                   .get_json()["change"])
@@ -227,7 +228,8 @@ def test_the_kept_digests_agree_with_a_fresh_digest_after_every_change():
         events + [{"type": "pass"}],  # an append
         events[:3] + [{"type": "uno", "player": "B"}] + events[3:],  # an insert
         events[:4] + events[5:],  # a delete
-        events[:2] + [{"type": "play", "player": "A", "cards": ["blue-1"]}] + events[3:],
+        events[:2] + [{"type": "play", "player": "A", "cards": ["blue-1"]}]
+        + events[3:],  # a correction
         events[::-1],  # the same events in another order
     ):
         assert kept(changed) == digest(changed) != digest(events)
