@@ -69,7 +69,7 @@ define({
     },
     "narabe.deck": {
         "en": "the narabe-runo deck (the {size}-card UNO deck)",
-        "ja": "このゲームのデッキ（{size}枚のUNO）",
+        "ja": "このゲームのデッキ（{size}枚のウノ）",
     },
     "narabe.start-again": {
         "en": "The start card is already down; this second one was ignored.",
@@ -173,11 +173,11 @@ define({
     },
     "narabe.owed": {
         "en": "{player} owed {cards} for the last play or discard",
-        "ja": "直前のプレイか捨て札で{player}が引けるのは{cards}です",
+        "ja": "{player}の直前のプレイか捨て札の分は{cards}です",
     },
     "narabe.owed-none": {
         "en": "{player} owed no cards for the last play or discard",
-        "ja": "直前のプレイか捨て札で{player}が引けるカードはありません",
+        "ja": "{player}の直前のプレイか捨て札の分はありません",
     },
     "narabe.draw-only": {
         "en": "{player} may draw only {take} ({why}){note}; put {back} back.",
