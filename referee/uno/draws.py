@@ -51,7 +51,7 @@ define({
         "ja": "{player}は引くべきカードを引き{note}、手番を失います。{next}の番です。"},
     "uno.draw-one": {
         "en": "{player} draws a card{note} and may play that card or pass.",
-        "ja": "{player}はカードを1枚引きました{note}。そのカードを出すか、パスします。"},
+        "ja": "{player}はカードを1枚引きました{note}。そのカードを出すか、パスできます。"},
     "uno.refuse-drawn": {"en": "has already drawn this turn",
                          "ja": "この手番ですでに引いている"},
     "uno.refuse-owes-none": {"en": "owes no cards", "ja": "引くべきカードがない"},

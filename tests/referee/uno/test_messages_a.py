@@ -110,7 +110,7 @@ def test_draw_pass_and_the_implied_player_note():
     assert res.one(2)["text"] == ("A draws a card (player taken from the turn) and may "
                                   "play that card or pass.")
     assert ja(res.one(2)) == ("Aはカードを1枚引きました（プレイヤーは手番から判断）。"
-                              "そのカードを出すか、パスします。")
+                              "そのカードを出すか、パスできます。")
     assert ja(res.one(3)) == "Aは引いた後にパスしました。Bの番です。"
 
 
