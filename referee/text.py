@@ -259,9 +259,21 @@ def card_name(label: str, lang: str = "en", deck: str = "uno") -> str:
     """``label`` of ``deck`` said in ``lang`` (the label itself when unknown)."""
     namer = _CARD_NAMERS.get(deck, standard_card_name)
     try:
-        return namer(label, lang)
+        name = namer(label, lang)
     except Exception:  # a label the deck does not know is said as it is
-        return label
+        name = label
+    if name == label and lang != "en":
+        # a card of another deck (a ruling refusing it): said as its own deck says it
+        for other, namer in _CARD_NAMERS.items():
+            if other == deck:
+                continue
+            try:
+                said = namer(label, lang)
+            except Exception:  # noqa: BLE001 - not that deck's label either
+                continue
+            if said != label:
+                return said
+    return name
 
 
 @formatter("card")
