@@ -105,6 +105,9 @@ class DetectorConfig(_Section):
     views: int = _f(3, "crops", "crops the classifier averages for a box it is "
                     "unsure of: 1 the box, 2 also turned 180 degrees, 3 also 4 % "
                     "larger", choices=(1, 2, 3))
+    deck: str = _f("", "name", "an enrolled deck whose classifier names the cards "
+                   "('tableref decks'; --deck NAME); empty: the shipped classifier",
+                   minimum=None)
 
 
 @dataclass(frozen=True)

@@ -113,9 +113,12 @@ def add_config_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> PipelineConfig:
-    """The configuration that ``--config`` and ``--set`` ask for.
+    """The configuration that ``--config``, ``--set`` and ``--deck`` ask for
+    (``--deck NAME``, where the parser has it, sets ``detector.deck``).
 
     Raises:
         ConfigError: as :func:`load_config`.
     """
-    return load_config(getattr(args, "config", None), getattr(args, "config_set", ()))
+    config = load_config(getattr(args, "config", None), getattr(args, "config_set", ()))
+    deck = getattr(args, "deck", None)  # watch/serve --deck (vision.header_args)
+    return config.updated({"detector.deck": deck}) if deck else config

@@ -13,9 +13,13 @@ turns them into a table-log header (``../shared/spec/table-log.md``):
     --option NAME=VALUE    any house-rule option, repeatable (VALUE read as JSON:
                            true, 2, "x"; anything else is a string)
     --options JSON         several options as one JSON object
+    --deck NAME            read the cards with an enrolled deck (``tableref decks``);
+                           not part of the header: the pipeline's ``detector.deck``
+                           (:func:`vision.config_load.config_from_args`)
 
 A header file comes first; every flag given overrides its field (options are
-merged, a flag's option winning).
+merged, a flag's option winning). An unknown deck name is refused while the
+command line is read (exit 2, the enrolled decks listed).
 """
 
 from __future__ import annotations
@@ -68,6 +72,28 @@ def add_game_arguments(p: argparse.ArgumentParser) -> None:
         help="a house-rule option (repeatable), e.g. stacking=true",
     )
     g.add_argument("--options", help="house-rule options as one JSON object")
+    g.add_argument(
+        "--deck",
+        type=enrolled_deck,
+        metavar="NAME",
+        help="read the cards with an enrolled deck's classifier (tableref decks)",
+    )
+
+
+def enrolled_deck(name: str) -> str:
+    """``--deck``'s type: the name itself if it names an enrolled deck.
+
+    Raises:
+        argparse.ArgumentTypeError: no such deck (the message lists the enrolled
+            decks), so the parser exits 2 saying so.
+    """
+    from vision.decks import DeckError, deck_folder
+
+    try:
+        deck_folder(name)
+    except DeckError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return name
 
 
 def _value(text: str) -> Any:

@@ -37,16 +37,31 @@ def bundled_demo() -> tuple[Path, dict[str, Any]]:
 
 
 def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
-    """The shipped detector (``vision.detector.Detector``) set up by ``config``.
+    """The shipped detector (``vision.detector.Detector``) set up by ``config``;
+    with ``config.deck``, the detector of that enrolled deck
+    (:func:`vision.decks.open_detector`: the shipped finder, the deck's classifier).
 
     Raises:
-        RuntimeError: the detector module or its model is missing, saying so.
+        RuntimeError: the detector module or its model is missing, or no such
+            enrolled deck, saying so.
     """
     try:
         from .detector import Detector  # type: ignore[import-not-found]
     except ImportError as exc:
         raise RuntimeError(f"the card detector is not installed ({exc})") from None
     cfg = config or DetectorConfig()
+    if cfg.deck:
+        from .decks import DeckError, open_detector
+
+        try:
+            return open_detector(cfg.deck, imgsz=cfg.imgsz, conf=cfg.conf, iou=cfg.iou,
+                                 max_det=cfg.max_det, box_conf=cfg.box_conf,
+                                 views=cfg.views)
+        except DeckError as exc:
+            raise RuntimeError(str(exc)) from None
+        except Exception as exc:  # a broken deck file
+            raise RuntimeError(
+                f"the enrolled deck {cfg.deck!r} could not load: {exc}") from None
     try:
         return Detector(
             imgsz=cfg.imgsz,
