@@ -78,4 +78,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    from . import enroll  # the deck enrollment wizard (/enroll)
+
+    app.register_blueprint(enroll.bp)
     return app

@@ -1,0 +1,184 @@
+// The deck enrollment wizard (/enroll): start, live prompt and counts, skip,
+// take again, the sheet's pages, Enroll with its progress. Every string shown
+// comes from the server in the viewer's language (web/enroll.py).
+"use strict";
+
+const root = document.getElementById("enroll");
+const $ = (id) => document.getElementById(id);
+const msgs = root ? JSON.parse(root.dataset.messages || "{}") : {};
+let timer = null;
+let lastSeq = -1;
+let current = null;
+
+function fmt(key, values) {
+  return (msgs[key] || key).replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
+}
+
+function showError(text) {
+  const el = $("enroll-error");
+  el.textContent = text || "";
+  el.hidden = !text;
+}
+
+async function post(path, body) {
+  let resp;
+  try {
+    resp = await fetch(`/api/enroll/${path}`, {
+      method: "POST",
+      headers: {"Content-Type": "application/json"},
+      body: JSON.stringify(body || {}),
+      credentials: "same-origin",
+    });
+  } catch (err) {
+    showError(String(err));
+    return null;
+  }
+  const data = await resp.json().catch(() => ({}));
+  if (!resp.ok) {
+    showError(data.message || `${resp.status}`);
+    return null;
+  }
+  showError("");
+  render(data);
+  return data;
+}
+
+function renderCards(w) {
+  const list = $("cards");
+  const shown = w.mode === "sheet" ? new Set(w.target) : null;
+  list.replaceChildren();
+  for (const c of w.cards) {
+    const li = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = `card ${c.status}`;
+    if (w.target.includes(c.label)) button.classList.add("now");
+    if (shown && !shown.has(c.label)) li.classList.add("other-page");
+    button.dataset.label = c.label;
+    button.dataset.status = c.status;
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = c.name;
+    const state = document.createElement("span");
+    state.className = "state";
+    state.textContent = msgs[c.status] || c.status;
+    button.append(name, state);
+    if (c.status === "unsure" && c.read_name) {
+      const read = document.createElement("span");
+      read.className = "read";
+      read.textContent = `≈ ${c.read_name}`;
+      button.append(read);
+    }
+    button.title = msgs.redo;
+    li.append(button);
+    list.append(li);
+  }
+}
+
+function renderPages(w) {
+  const pick = $("page-pick");
+  pick.hidden = w.mode !== "sheet";
+  const sel = $("page");
+  if (sel.options.length !== w.pages) {
+    sel.replaceChildren();
+    for (let i = 0; i < w.pages; i++) {
+      const opt = document.createElement("option");
+      opt.value = String(i);
+      opt.textContent = fmt("page_n", {page: i + 1, pages: w.pages});
+      sel.append(opt);
+    }
+  }
+  sel.value = String(w.page);
+}
+
+function render(data) {
+  current = data;
+  const w = data.wizard;
+  const job = data.job;
+  $("wizard").hidden = !w;
+  if (w) {
+    $("prompt").textContent = w.text;
+    $("prompt").dataset.key = w.say.key;
+    $("prompt").dataset.state = w.state;
+    $("news").textContent = w.news_text || "";
+    $("news").dataset.key = w.news ? w.news.key : "";
+    for (const k of ["captured", "missing", "unsure", "skipped"]) {
+      $(`n-${k}`).textContent = String(w.counts[k]);
+    }
+    $("n-total").textContent = String(w.total);
+    if (document.activeElement !== $("mode")) $("mode").value = w.mode;
+    renderPages(w);
+    renderCards(w);
+    const taken = w.counts.captured + w.counts.unsure;
+    const training = job && job.state === "training";
+    $("train").disabled = taken === 0 || training;
+    $("skip").disabled = !["running", "loading"].includes(w.state) || !w.target.length;
+    $("stop").disabled = !["running", "loading"].includes(w.state);
+    if (w.frame_seq !== lastSeq && w.frame_seq > 0) {
+      lastSeq = w.frame_seq;
+      const img = $("enroll-frame");
+      img.src = `/enroll/frame.jpg?n=${w.frame_seq}`;
+      img.hidden = false;
+    }
+  }
+  const bar = $("job-progress");
+  bar.hidden = !job;
+  $("job-text").textContent = job ? job.text : "";
+  $("job-text").dataset.state = job ? job.state : "";
+  if (job) bar.value = job.fraction;
+  const busy = (w && ["running", "loading"].includes(w.state)) || (job && job.state === "training");
+  schedule(busy ? 400 : 0);
+}
+
+function schedule(ms) {
+  clearTimeout(timer);
+  timer = ms ? setTimeout(poll, ms) : null;
+}
+
+async function poll() {
+  try {
+    const resp = await fetch("/api/enroll", {credentials: "same-origin"});
+    const data = await resp.json();
+    if (!resp.ok) {
+      showError(data.message || `${resp.status}`);
+      schedule(2000);
+      return;
+    }
+    render(data);
+  } catch (err) {
+    schedule(2000);
+  }
+}
+
+if (root) {
+  const form = $("enroll-start");
+  const labels = form.querySelector("select[name=labels]");
+  const sheetLink = $("sheet-link");
+  const syncLink = () => {
+    const deck = form.querySelector("input[name=deck]").value;
+    sheetLink.href = `/enroll/sheet?labels=${encodeURIComponent(labels.value)}` +
+      (deck ? `&deck=${encodeURIComponent(deck)}` : "");
+  };
+  labels.addEventListener("change", syncLink);
+  form.querySelector("input[name=deck]").addEventListener("input", syncLink);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const fd = new FormData(form);
+    lastSeq = -1;
+    await post("start", {
+      deck: fd.get("deck"), labels: fd.get("labels"),
+      camera: fd.get("camera") || "0", mode: fd.get("mode") || "one",
+    });
+  });
+  $("skip").addEventListener("click", () => post("skip", {}));
+  $("stop").addEventListener("click", () => post("stop", {}));
+  $("train").addEventListener("click", () => post("train", {}));
+  $("mode").addEventListener("change", (ev) => post("mode", {mode: ev.target.value}));
+  $("page").addEventListener("change", (ev) =>
+    post("mode", {mode: "sheet", page: Number(ev.target.value)}));
+  $("cards").addEventListener("click", (ev) => {
+    const button = ev.target.closest("button.card");
+    if (button) post("redo", {label: button.dataset.label});
+  });
+  poll();
+}
