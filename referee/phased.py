@@ -9,6 +9,12 @@ player whose turn it is (and the ruling says so), a card of another deck is
 turn, scores, rounds, over, winner, winners``) are built in one place.
 Options are a frozen dataclass per game, overridden by the
 header's ``options`` (:func:`build_options`).
+
+Every ruling's text is a :class:`referee.text.Text`: the sentences shared by
+the three games are the ``game.*`` messages here, each game's own are
+``<TEXT>.*`` messages in its module (``junocos``, ``narabe``, ``overflow``);
+a card is said by the deck of that name (:func:`label_card_name`: its label
+in English, as these rulings always wrote it, its name in Japanese).
 """
 
 from __future__ import annotations

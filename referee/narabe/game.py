@@ -62,7 +62,7 @@ define({
     "narabe.event-play": {"en": "play", "ja": "カードを出すこと"},
     "narabe.event-discard": {"en": "discard", "ja": "カードを捨てること"},
     "narabe.event-reveal": {"en": "reveal", "ja": "得点カードの公開"},
-    "narabe.event-score-draw": {"en": "score-draw", "ja": "得点カードのための山札引き"},
+    "narabe.event-score-draw": {"en": "score-draw", "ja": "ドロー得点カードのカード引き"},
     "narabe.players": {
         "en": "narabe-runo is for 2 to 4 players, not {n}",
         "ja": "このゲームは2〜4人で遊びます（{n}人では遊べません）",
