@@ -32,7 +32,11 @@ HOP = 160  # 10 ms between frames
 NFFT = 512
 WINDOW_FRAMES = 100  # frames the network sees: 1.015 s of audio
 CLASSES = ("uno", "speech", "noise")
+COLOUR_CLASSES = ("red", "blue", "green", "yellow", "speech", "noise")
+"""The colour spotter's classes (``models/colour-kws.pt``): one per wild colour,
+English and Japanese words alike, then anything else said, then noise."""
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "uno-kws.pt"
+COLOUR_MODEL = DEFAULT_MODEL.with_name("colour-kws.pt")
 _HANN = np.hanning(WIN).astype(np.float32)
 
 
@@ -85,9 +89,11 @@ def normalise(feats: np.ndarray) -> np.ndarray:
     return (centred / (spread + 0.1)).astype(np.float32)
 
 
-def build_model(width: int = 64, blocks: tuple[int, ...] = (2, 1, 2, 1, 2, 1)):
+def build_model(width: int = 64, blocks: tuple[int, ...] = (2, 1, 2, 1, 2, 1),
+                classes: int = len(CLASSES)):
     """The network: a 1-D stem over the mel bands, depthwise-separable temporal
-    blocks (``blocks`` are their strides), average pooling, a linear layer."""
+    blocks (``blocks`` are their strides), average pooling, a linear layer to
+    ``classes`` logits."""
     import torch
     from torch import nn
 
@@ -115,7 +121,7 @@ def build_model(width: int = 64, blocks: tuple[int, ...] = (2, 1, 2, 1, 2, 1)):
                                       nn.BatchNorm1d(width), nn.ReLU())
             self.blocks = nn.Sequential(*[DSBlock(width, s) for s in blocks])
             self.drop = nn.Dropout(0.1)
-            self.head = nn.Linear(width, len(CLASSES))
+            self.head = nn.Linear(width, classes)
 
         def forward(self, feats: torch.Tensor) -> torch.Tensor:
             """``(batch, frames, N_MELS)`` normalised features -> class logits."""
@@ -158,13 +164,16 @@ class KwsModel:
         ImportError: torch is not installed.
     """
 
-    def __init__(self, path: str | Path | None = None):
+    def __init__(self, path: str | Path | None = None,
+                 classes: tuple[str, ...] = CLASSES):
         import torch
 
-        self.path = Path(path) if path is not None else DEFAULT_MODEL
+        self.path = Path(path) if path is not None else \
+            (DEFAULT_MODEL if classes == CLASSES else COLOUR_MODEL)
         if not self.path.is_file():
+            how = "" if classes == CLASSES else " --words colours"
             raise ModelError(f"keyword model not found: {self.path} "
-                             "(train one with 'python -m training.voice')")
+                             f"(train one with 'python -m training.voice{how}')")
         try:
             blob = torch.load(self.path, map_location="cpu", weights_only=True)
             meta = blob["meta"]
@@ -173,21 +182,25 @@ class KwsModel:
             states = blob["states"] if "states" in blob else [blob["state"]]
             self.models = []
             for state in states:
-                net = build_model(**meta.get("arch", {}))
+                net = build_model(**meta.get("arch", {}),
+                                  classes=len(meta.get("classes", CLASSES)))
                 net.load_state_dict(state)
                 self.models.append(net.eval())
         except Exception as exc:  # corrupt, truncated, or another kind of file
             raise ModelError(f"cannot load keyword model {self.path}: "
                              f"{type(exc).__name__}: {exc}") from None
-        if tuple(meta.get("classes", ())) != CLASSES:
-            raise ModelError(f"{self.path} is not an uno keyword model "
-                             f"(classes {meta.get('classes')!r})")
+        if tuple(meta.get("classes", ())) != classes:
+            kind = "an uno" if classes == CLASSES else "a colour"
+            raise ModelError(f"{self.path} is not {kind} keyword model "
+                             f"(classes {meta.get('classes')!r}, want "
+                             f"{list(classes)!r})")
+        self.classes = classes
         self.meta = meta
         self._members = [_fold(net) for net in self.models]
 
     def probabilities(self, feats: np.ndarray) -> np.ndarray:
         """Class probabilities of ``(batch, WINDOW_FRAMES, N_MELS)`` raw log-mel
-        features (normalised here): shape ``(batch, len(CLASSES))``; the mean
+        features (normalised here): shape ``(batch, len(self.classes))``; the mean
         of the members' for an ensemble."""
         x = normalise(feats).transpose(0, 2, 1)  # (batch, bands, frames)
         probs = [_forward(layers, x) for layers in self._members]
@@ -262,19 +275,30 @@ class Decider:
         self._run = 0  # consecutive windows above threshold
         self._run_start = 0.0
         self._run_peak = 0.0
+        self._run_parts: np.ndarray | None = None  # keyword classes' summed probs
         self._quiet_until = -math.inf
 
-    def step(self, t: float, prob: float,
-             level: float) -> list[tuple[float, float, float, float]]:
+    def step(self, t: float, prob: float, level: float,
+             parts=None) -> list[tuple]:
         """One scored window ending at ``t`` s, with the call probability and the
         last second's level (dBFS); returns the call decided by it, if any, as
-        ``(start, end, prob, decided_at)``."""
+        ``(start, end, prob, decided_at)``.
+
+        A model with several keyword classes (the colours) gives ``prob`` as their
+        sum and ``parts`` as each one's probability; its calls then carry a fifth
+        element, the index of the keyword class most probable over the windows
+        that fired."""
         cfg = self.config
         if prob >= cfg.threshold and level >= cfg.min_level and t >= self._quiet_until:
             if self._run == 0:
                 self._run_start, self._run_peak = t, 0.0
+                self._run_parts = None
             self._run += 1
             self._run_peak = max(self._run_peak, prob)
+            if parts is not None:
+                parts = np.asarray(parts, np.float64)
+                self._run_parts = parts if self._run_parts is None else \
+                    self._run_parts + parts
             if self._run >= cfg.min_hits:
                 return self._fire(t)
         else:
@@ -285,20 +309,24 @@ class Decider:
         """The call still being confirmed when the audio ended (at ``t`` s)."""
         return self._fire(t) if self._run else []
 
-    def _fire(self, t: float) -> list[tuple[float, float, float, float]]:
+    def _fire(self, t: float) -> list[tuple]:
         # the first window above threshold ends about one hop after the word
         word_end = max(self._run_start - self.config.hop, 0.0)
         self._quiet_until = self._run_start + self.config.refractory
         self._run = 0
-        return [(max(word_end - 0.45, 0.0), word_end, self._run_peak, t)]
+        call = (max(word_end - 0.45, 0.0), word_end, self._run_peak, t)
+        if self._run_parts is not None:
+            call += (int(np.argmax(self._run_parts)),)
+        return [call]
 
 
-def replay(trace: list[tuple[float, float, float]],
-           config: KwsConfig) -> list[tuple[float, float, float, float]]:
+def replay(trace: list[tuple], config: KwsConfig) -> list[tuple]:
     """The calls ``(start, end, prob, decided_at)`` a recorded ``(t, prob, level)``
-    trace gives under ``config``."""
+    trace gives under ``config`` (``(t, prob, level, parts)`` for a model with
+    several keyword classes: then the calls carry the class index too)."""
     decider = Decider(config)
-    found = [c for t, prob, level in trace for c in decider.step(t, prob, level)]
+    found = [c for t, prob, level, *parts in trace
+             for c in decider.step(t, prob, level, parts[0] if parts else None)]
     return found + decider.flush(trace[-1][0] if trace else 0.0)
 
 
@@ -370,14 +398,18 @@ class NeuralSpotter:
             ends.append(((at - 1) * HOP + WIN) / RATE)
         if not windows:
             return []
-        probs = self.model.probabilities(np.stack(windows))[:, 0]
+        scores = self.model.probabilities(np.stack(windows))
+        keywords = len(getattr(self.model, "classes", CLASSES)) - 2
+        probs = scores[:, :keywords].sum(axis=1)
         level = 10 * math.log10(float(np.mean(self._energy[-WINDOW_FRAMES:])) + 1e-12)
-        found: list[tuple[float, float, float, float]] = []
-        for t, prob in zip(ends, probs):
+        found: list[tuple] = []
+        for t, prob, parts in zip(ends, probs, scores[:, :keywords]):
+            parts = parts if keywords > 1 else None
             if self._record:
-                self.trace.append((round(t, 3), float(prob), round(level, 1)))
-            found += [(self._word_start(end), end, p, at)
-                      for _s, end, p, at in self._decider.step(t, float(prob), level)]
+                self.trace.append((round(t, 3), float(prob), round(level, 1)) + (
+                    () if parts is None else (parts.round(4).tolist(),)))
+            found += [(self._word_start(call[1]),) + call[1:]
+                      for call in self._decider.step(t, float(prob), level, parts)]
         return found
 
     def _word_start(self, end: float) -> float:

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from .fit import ensemble, retune, train
-from .speech import BANK_FILE, make_bank
+from .fit import ensemble, load_bank, retune, train
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m training.voice",
         description="Train the neural UNO-call spotter (models/uno-kws.pt).")
+    parser.add_argument("--words", choices=("uno", "colours"), default="uno",
+                        help="what the spotter hears: the UNO call (models/"
+                        "uno-kws.pt) or the four wild colours in English and "
+                        "Japanese (models/colour-kws.pt); default %(default)s")
     parser.add_argument("--data", default="/tmp/kws-data",
                         help="where the speech bank is cached (default %(default)s)")
-    parser.add_argument("--out", default="models/uno-kws.pt")
+    parser.add_argument("--out", default=None,
+                        help="the model file (default models/uno-kws.pt, or "
+                        "models/colour-kws.pt with --words colours)")
     parser.add_argument("--steps", type=int, default=6000)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--lr", type=float, default=3e-3)
@@ -49,11 +53,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="join these trained models into an ensemble in --out "
                         "and tune it")
     args = parser.parse_args(argv)
+    if args.out is None:
+        args.out = "models/colour-kws.pt" if args.words == "colours" else \
+            "models/uno-kws.pt"
     if args.ensemble:
         return ensemble(args)
     if args.tune_only:
         return retune(args)
     if args.bank_only:
-        make_bank(Path(args.data) / BANK_FILE, args.seed)
+        load_bank(args)
         return 0
     return train(args)

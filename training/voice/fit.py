@@ -10,11 +10,28 @@ from pathlib import Path
 
 import numpy as np
 
-from voice.kws import CLASSES, WINDOW_FRAMES, build_model
+from voice.kws import CLASSES, COLOUR_CLASSES, WINDOW_FRAMES, build_model
 
+from .colours import BANK_FILE as COLOUR_BANK_FILE
+from .colours import COLOURS, make_colour_bank
 from .mixing import Mixer, long_talk_beds, make_noise
 from .speech import BANK_FILE, make_bank
-from .tuning import tune, validation_streams
+from .tuning import tune, tune_colours, validation_streams
+
+
+def _colours(args: argparse.Namespace) -> bool:
+    return getattr(args, "words", "uno") == "colours"
+
+
+def _classes(args: argparse.Namespace) -> tuple[str, ...]:
+    return COLOUR_CLASSES if _colours(args) else CLASSES
+
+
+def load_bank(args: argparse.Namespace) -> dict:
+    """The speech bank of the words trained (``--words``), made or loaded."""
+    if _colours(args):
+        return make_colour_bank(Path(args.data) / COLOUR_BANK_FILE, args.seed)
+    return make_bank(Path(args.data) / BANK_FILE, args.seed)
 
 def train(args: argparse.Namespace) -> int:
     """Build the banks, train, tune the threshold, save the model."""
@@ -24,10 +41,13 @@ def train(args: argparse.Namespace) -> int:
     member = args.seed if args.member_seed is None else args.member_seed
     torch.manual_seed(member)
     data = Path(args.data)
-    if shutil.which("espeak-ng") is None and not (data / BANK_FILE).is_file():
+    bank_file = COLOUR_BANK_FILE if _colours(args) else BANK_FILE
+    if shutil.which("espeak-ng") is None and not (data / bank_file).is_file():
         print("training.voice: espeak-ng is not installed (apt-get install espeak-ng)")
         return 2
-    bank = make_bank(data / BANK_FILE, args.seed)
+    bank = load_bank(args)
+    classes = _classes(args)
+    keywords = COLOURS if _colours(args) else ("calls",)
     noise = make_noise(np.random.default_rng(args.seed), bank["train_talk"])
     if args.talk_beds:
         # longer babble and crowd, drawn for this member from the training talk
@@ -35,16 +55,19 @@ def train(args: argparse.Namespace) -> int:
                                     bank["train_talk"], args.talk_beds))
     val_noise = make_noise(np.random.default_rng(args.seed + 1), bank["val_talk"])
     mixer = Mixer(bank, noise, "train", member, args.after_talk, args.chatter,
-                  args.babble_negatives)
-    val_x, val_y = Mixer(bank, val_noise, "val", args.seed + 2).batch(1500, False)
-    model = build_model(width=args.width)
+                  args.babble_negatives, keywords)
+    val_x, val_y = Mixer(bank, val_noise, "val", args.seed + 2,
+                         keywords=keywords).batch(1500, False)
+    model = build_model(width=args.width, classes=len(classes))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-3)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=args.steps,
                                                 pct_start=0.05)
     # a missed call costs less than a call heard in talk: weight speech up
-    loss_fn = torch.nn.CrossEntropyLoss(weight=torch.tensor([1.0, 1.5, 1.0]),
+    weight = [1.0] * (len(classes) - 2) + [1.5, 1.0]
+    loss_fn = torch.nn.CrossEntropyLoss(weight=torch.tensor(weight),
                                         label_smoothing=0.02)
     t0 = time.time()
+    cpu0 = time.process_time()
     for step in range(1, args.steps + 1):
         model.train()
         x, y = mixer.batch(args.batch)
@@ -57,10 +80,11 @@ def train(args: argparse.Namespace) -> int:
             model.eval()
             with torch.inference_mode():
                 pred = model(torch.from_numpy(val_x)).argmax(1).numpy()
-            acc = [(pred[val_y == c] == c).mean() for c in range(len(CLASSES))]
+            acc = [(pred[val_y == c] == c).mean() for c in range(len(classes))]
             print(f"step {step}: loss {loss.item():.3f}, validation recall " +
-                  ", ".join(f"{n} {100 * a:.1f}%" for n, a in zip(CLASSES, acc)) +
-                  f" ({time.time() - t0:.0f} s)", flush=True)
+                  ", ".join(f"{n} {100 * a:.1f}%" for n, a in zip(classes, acc)) +
+                  f" ({time.time() - t0:.0f} s, CPU {time.process_time() - cpu0:.0f}"
+                  " s)", flush=True)
             _save(model, args, step, Path(args.out))
     _tune_and_save(args, bank, val_noise)
     return 0
@@ -73,8 +97,13 @@ def _tune_and_save(args: argparse.Namespace, bank: dict, val_noise: dict) -> Non
 
     from voice.kws import KwsModel
 
-    streams = validation_streams(bank, val_noise, args.seed + 3)
-    tuned = tune(KwsModel(args.out), streams)
+    if _colours(args):
+        streams = validation_streams(bank, val_noise, args.seed + 3,
+                                     keywords=COLOURS)
+        tuned = tune_colours(KwsModel(args.out, COLOUR_CLASSES), streams)
+    else:
+        streams = validation_streams(bank, val_noise, args.seed + 3)
+        tuned = tune(KwsModel(args.out), streams)
     best = tuned["best"]
     blob = torch.load(args.out, map_location="cpu", weights_only=True)
     blob["meta"].update(threshold=best["threshold"], min_hits=best["min_hits"],
@@ -89,7 +118,7 @@ def retune(args: argparse.Namespace) -> int:
     import torch
 
     torch.set_num_threads(1)
-    bank = make_bank(Path(args.data) / BANK_FILE, args.seed)
+    bank = load_bank(args)
     val_noise = make_noise(np.random.default_rng(args.seed + 1), bank["val_talk"])
     _tune_and_save(args, bank, val_noise)
     return 0
@@ -105,7 +134,7 @@ def ensemble(args: argparse.Namespace) -> int:
     from voice.kws import KwsModel
 
     torch.set_num_threads(1)
-    members = [KwsModel(path) for path in args.ensemble]
+    members = [KwsModel(path, _classes(args)) for path in args.ensemble]
     arch = members[0].meta.get("arch", {})
     for m in members:
         if m.meta.get("arch", {}) != arch or m.meta.get("seed") != args.seed:
@@ -125,7 +154,7 @@ def ensemble(args: argparse.Namespace) -> int:
     states = [net.state_dict() for m in members for net in m.models]
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     torch.save({"meta": meta, "states": states}, args.out)
-    bank = make_bank(Path(args.data) / BANK_FILE, args.seed)
+    bank = load_bank(args)
     val_noise = make_noise(np.random.default_rng(args.seed + 1), bank["val_talk"])
     _tune_and_save(args, bank, val_noise)
     return 0
@@ -137,7 +166,7 @@ def _save(model, args: argparse.Namespace, step: int, out: Path) -> None:
 
     width = getattr(args, "width", 64)
     arch = {} if width == 64 else {"width": width}
-    meta = {"classes": list(CLASSES), "arch": arch, "seed": args.seed, "steps": step,
+    meta = {"classes": list(_classes(args)), "arch": arch, "seed": args.seed, "steps": step,
             "batch": args.batch, "lr": args.lr, "window_frames": WINDOW_FRAMES}
     if getattr(args, "member_seed", None) is not None:
         meta["member_seed"] = args.member_seed

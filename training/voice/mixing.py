@@ -114,8 +114,14 @@ class Mixer:
 
     def __init__(self, bank: dict[str, list[np.ndarray]], noise: dict[str, np.ndarray],
                  split: str, seed: int, after_talk: float = 0.0,
-                 chatter: float = 0.0, babble_negatives: float = 0.0):
-        self.calls = bank[f"{split}_calls"]
+                 chatter: float = 0.0, babble_negatives: float = 0.0,
+                 keywords: tuple[str, ...] = ("calls",)):
+        # one list of clips per keyword class (the UNO call: ``calls``; the
+        # colour spotter: ``red``, ``blue``, ``green``, ``yellow``); the classes
+        # are the keywords in this order, then speech, then noise
+        self.keyword_sets = [bank[f"{split}_{k}"] for k in keywords]
+        self.calls = [c for clips in self.keyword_sets for c in clips]
+        self.colours = len(keywords) > 1
         self.after_talk = after_talk
         self.chatter = chatter
         self.babble_negatives = babble_negatives
@@ -135,10 +141,44 @@ class Mixer:
         # or crowd beds (drawn only when the option is on, so that the shipped
         # recipe's examples stay as they were)
         babble = bool(self.babble_negatives) and rng.random() < self.babble_negatives
+        kinds = len(self.keyword_sets)
         label = 2 if babble else int(rng.choice(3, p=[0.4, 0.42, 0.18]))
+        keyword = int(rng.integers(kinds)) if self.colours and label == 0 else 0
         fg = np.zeros(SAMPLES, np.float32)
         level = 1.0
-        if label == 0:
+        if label == 0 and self.colours:
+            # a colour named on its own: quiet for at least 0.12 s after it, so
+            # that "red seven" (the word with more speech right after) is not one
+            word = self._pick(self.keyword_sets[keyword])[:SAMPLES - 2400]
+            level = rms(word)
+            if rng.random() < 0.5:
+                end = SAMPLES - int(rng.uniform(0.12, 0.45) * RATE)
+            else:
+                end = int(rng.integers(len(word), SAMPLES - int(0.12 * RATE) + 1))
+            start = max(end - len(word), 0)
+            place(fg, word, start)
+            if rng.random() < 0.4:
+                lead = self._pick(self.leads)
+                lead = lead / rms(lead) * level * rng.uniform(0.5, 1.5)
+                place(fg, lead, start - int(rng.uniform(0.05, 0.6) * RATE) - len(lead))
+            if rng.random() < 0.15 and end < SAMPLES - 0.4 * RATE:
+                after = self._pick(self.talk)
+                after = after / rms(after) * level * rng.uniform(0.5, 1.5)
+                place(fg, after, end + int(rng.uniform(0.35, 0.6) * RATE))
+        elif label == 1 and self.colours and rng.random() < 0.3:
+            # a colour word inside speech: more talk follows it at once
+            word = self._pick(self.keyword_sets[int(rng.integers(kinds))])
+            level = rms(word)
+            after = self._pick(self.talk if rng.random() < 0.7 else self.confusables)
+            after = after / rms(after) * level * rng.uniform(0.6, 1.4)
+            at = int(rng.integers(-len(word) // 2, SAMPLES - len(word) // 2))
+            place(fg, word, at)
+            place(fg, after, at + len(word) + int(rng.uniform(0.0, 0.1) * RATE))
+            if rng.random() < 0.4:
+                lead = self._pick(self.talk)
+                lead = lead / rms(lead) * level * rng.uniform(0.6, 1.4)
+                place(fg, lead, at - int(rng.uniform(0.0, 0.15) * RATE) - len(lead))
+        elif label == 0:
             word = self._pick(self.calls)[:SAMPLES - 200]
             level = rms(word)
             if rng.random() < 0.5:
@@ -207,6 +247,8 @@ class Mixer:
         peak = np.max(np.abs(mix)) + 1e-9
         gain = 10 ** (rng.uniform(-40, -1) / 20) / peak
         mix = mix * gain + rng.standard_normal(SAMPLES).astype(np.float32) * 1e-5
+        if self.colours:  # the keyword classes first, then speech, then noise
+            label = keyword if label == 0 else kinds + label - 1
         return mix.astype(np.float32), label
 
     def _room(self, x: np.ndarray) -> np.ndarray:
