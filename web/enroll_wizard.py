@@ -106,8 +106,11 @@ def sheet_shots(
         if cells is None:
             still, previous, taken = 0, None, 0
             out = {label: [] for label in labels}
-            key = "sheet_rows" if len(dets) == len(labels) else "sheet_found"
-            report(key, {"n": len(dets), "of": len(labels)})
+            if not len(dets):
+                report("lay", {"n": len(labels)})
+            else:
+                key = "sheet_rows" if len(dets) == len(labels) else "sheet_found"
+                report(key, {"n": len(dets), "of": len(labels)})
             continue
         if previous is not None and bool(
             (np.diag(box_iou(cells, previous)) >= config.steady_iou).all()
