@@ -83,6 +83,11 @@ def define_cards(deck: str, namer: Callable[[str, str], str]) -> None:
     _CARD_NAMERS[deck] = namer
 
 
+def decks() -> tuple[str, ...]:
+    """The decks whose card names are defined (``uno``, ``tgus-t`` ...)."""
+    return tuple(_CARD_NAMERS)
+
+
 class Text(str):
     """A sentence or a part of one: ``key`` and ``args``; its value is English."""
 

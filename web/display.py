@@ -131,7 +131,7 @@ def deck_of(header: Mapping[str, Any] | None) -> str:
     """
     header = header or {}
     rules, game = str(header.get("rules") or ""), str(header.get("game") or "")
-    known = text._CARD_NAMERS  # read only: referee.text lists no decks publicly
+    known = text.decks()
     for name in (rules, rules.rstrip("0123456789"), game, game.split("-")[0]):
         if name and name in known:
             return name
