@@ -43,6 +43,7 @@ bp = Blueprint("pages", __name__)
 
 PARTIALS = (
     "display",
+    "questions",
     "controls",
     "state",
     "rulings",
@@ -52,7 +53,7 @@ PARTIALS = (
     "camera_status",
 )
 # the event log, corrections and the controls: token only
-REFEREE_PARTIALS = ("events", "change", "controls")
+REFEREE_PARTIALS = ("events", "change", "questions", "controls")
 PUBLIC_PARTIALS = tuple(n for n in PARTIALS if n not in REFEREE_PARTIALS)
 SHOWN = {
     "game",

@@ -250,3 +250,15 @@ def test_a_question_from_a_log_without_answers_offers_keep_and_delete(client, ta
     assert answer(client, q, "keep").status_code == 200
     assert asked(client) == []
     assert table.referee.rulings[-1].rule == "official.turn"
+
+
+def test_questions_are_a_fragment_of_their_own_that_needs_the_token(app, client, table):
+    """A question refreshes in its own fragment, so one that arrives while the
+    referee is typing in a control form still shows; it is the referee's."""
+    wild_on_wild(table)
+    part = client.get("/partials?view=referee&names=questions").get_json()["questions"]
+    assert buttons(part)[0] == ("red", "Red")
+    controls = client.get("/partials?view=referee&names=controls").get_json()["controls"]
+    assert "data-answer" not in controls
+    app.config["TOKEN"] = "s3cret"
+    assert client.get("/partials?view=table&names=questions").status_code == 403
