@@ -220,7 +220,9 @@ def render_card(
     """Draw one card face.
 
     Args:
-        label: a card label of :data:`referee.cards.CLASSES` or a short form (``R7``).
+        label: a card label of :data:`referee.cards.CLASSES` or a short form (``R7``),
+            or one of the tgus-t deck's own cards (``red-hit2``, ``counter``:
+            their stand-in faces, :mod:`datasets.card_tgus_t`).
         design: ``"modern"`` or ``"classic"``.
         height: height in pixels (width is ``round(height * CARD_ASPECT)``).
         variant: small style changes within a design, 0-7 (classic: even ring
@@ -247,9 +249,18 @@ def render_card(
         raise ValueError(f"unknown design {design!r}; expected one of {DESIGNS}")
     if height < 8:
         raise ValueError(f"height must be at least 8 pixels, got {height}")
-    canonical = Card.from_label(label).label
+    try:
+        canonical = Card.from_label(label).label
+    except ValueError:  # perhaps a label of the tgus-t deck, not registered yet
+        canonical = None
     if canonical not in CLASSES:
-        raise ValueError(f"{label!r} is not a card of the standard deck")
+        from datasets.card_tgus_t import is_stand_in, render_stand_in
+
+        if is_stand_in(label):
+            canonical = Card.from_label(label).label
+            return _resize(render_stand_in(canonical, design, int(variant) % 8),
+                           int(height))
+        raise ValueError(f"{label!r} is not a card of the standard or the tgus-t deck")
     return _resize(_render_base(canonical, design, int(variant) % 8), int(height))
 
 

@@ -46,7 +46,7 @@ def _other_deck_labels() -> tuple[str, ...]:
 
 
 def canonical_label(text: str) -> str:
-    """A folder's name as a card label (``R7`` -> ``red-7``, ``CT`` -> ``counter``):
+    """A folder's name as a card label (``R7`` -> ``red-7``, ``CO`` -> ``counter``):
     a label of ``referee.cards.CLASSES`` or of the tgus-t deck.
 
     Raises:

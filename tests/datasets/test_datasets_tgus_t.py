@@ -1,0 +1,84 @@
+"""The tgus-t deck's stand-in faces, its rendered table and its enrollment photos."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from datasets.cards import render_card
+from datasets.card_tgus_t import STAND_IN_VALUES, is_stand_in
+
+
+def _rgb(label: str, design: str = "modern", variant: int = 0) -> np.ndarray:
+    return np.asarray(render_card(label, design, 120, variant).convert("RGB"), np.float32)
+
+
+def test_every_card_of_the_tgus_t_deck_has_a_face() -> None:
+    from referee.tgus_t.cards import deck_counts
+
+    for label in deck_counts():
+        for design in ("modern", "classic"):
+            face = render_card(label, design, 100)
+            assert face.mode == "RGBA" and face.height == 100
+
+
+@pytest.mark.parametrize("a, b", [
+    ("red-hit2", "red-reverse-hit2"),   # the deck's own coloured cards
+    ("counter", "change"),              # its colourless cards
+    ("replace", "gamble"),
+    ("wild-hit4", "wild-hit-x"),
+    ("red-hit2", "red-draw2"),          # not the standard draw two
+    ("wild-hit4", "wild-draw4"),
+])
+def test_two_different_cards_have_clearly_different_faces(a, b) -> None:
+    diff = np.abs(_rgb(a) - _rgb(b)).mean()
+    assert diff > 12, f"{a} and {b} differ by {diff:.1f} on average"
+
+
+def test_a_coloured_card_has_its_colour_in_the_field() -> None:
+    red, blue = _rgb("red-hit2"), _rgb("blue-hit2")
+    field = (slice(18, 24), slice(8, 12))  # beside the diamond's top
+    assert red[field][..., 0].mean() > red[field][..., 2].mean() + 100
+    assert blue[field][..., 2].mean() > blue[field][..., 0].mean() + 100
+
+
+def test_standard_cards_keep_the_standard_look() -> None:
+    assert not is_stand_in("red-7") and not is_stand_in("wild")
+    assert not is_stand_in("red-draw2") and not is_stand_in("no such card")
+    assert all(is_stand_in(v if v.startswith("wild") or v in (
+        "counter", "change", "replace", "gamble") else f"green-{v}")
+        for v in STAND_IN_VALUES)
+    with pytest.raises(ValueError):
+        render_card("purple-hit2")
+
+
+def test_the_table_log_and_the_spoken_lines_follow_the_playout() -> None:
+    from datasets.tgus_t_table import build_timeline, playout
+
+    events = playout(6)
+    tl, truth, said = build_timeline(events, 6)
+    assert [{k: v for k, v in e.items() if k != "t"} for e in truth] == events
+    times = [e["t"] for e in truth[1:]]
+    assert times == sorted(times) and tl.duration > times[-1]
+    # every colour, target and effect said is that of a play or a turned card
+    spoken = [s["say"] for s in said if "say" in s]
+    wanted = [{k: e[k] for k in ("color", "target", "effect") if k in e}
+              for e in events[1:] if e["type"] in ("play", "turned")]
+    assert spoken == [w for w in wanted if w]
+    heard = [s["event"] for s in said if "event" in s]
+    assert heard == [e for e in events[1:] if e["type"] in (
+        "color", "call", "catch", "pass", "picture-leftover")]
+
+
+def test_enrollment_photos_are_seeded_and_show_the_card(tmp_path) -> None:
+    from datasets.tgus_t_table import enrollment_photo, enrollment_photos
+
+    a = enrollment_photo("counter", np.random.default_rng(3))
+    b = enrollment_photo("counter", np.random.default_rng(3))
+    c = enrollment_photo("counter", np.random.default_rng(4))
+    assert a.shape == (480, 640, 3) and np.array_equal(a, b) and not np.array_equal(a, c)
+    # the counter's purple field is in the middle of the photo
+    middle = a[200:280, 280:360].reshape(-1, 3).astype(int)
+    assert ((middle[:, 0] > middle[:, 1] + 30) & (middle[:, 2] > middle[:, 1] + 10)).any()
+    assert enrollment_photos(tmp_path, ["red-hit2", "gamble"], per_label=2) == 4
+    assert sorted(p.name for p in (tmp_path / "gamble").iterdir()) == ["0.jpg", "1.jpg"]
