@@ -13,9 +13,61 @@ from __future__ import annotations
 from referee.game import GameError
 from referee.log import Event
 from referee.rulings import Ruling
+from referee.text import Text, define
 
 from . import draws
+from .cards import quote
+from .common import preset
 from .context import TgusTReferee
+
+define({
+    "tgus-t.call.plain": {
+        "en": "{player} called a plain UNO, but {prefix} needs a character's name, "
+              "so it does not count: call again with a name.",
+        "ja": "{player}はただの「ウノ」を宣言しましたが、{prefix}ではキャラクターの"
+              "名前が必要なので無効です。名前で宣言し直してください。",
+    },
+    "tgus-t.call.early": {
+        "en": "{player} called with {n} cards; a call only counts at two cards "
+              "or fewer.",
+        "ja": "{player}は手札{n}枚で宣言しました。宣言は手札2枚以下のときだけ有効です。",
+    },
+    "tgus-t.call.ok": {
+        "en": "{player} called {said} in time.",
+        "ja": "{player}は{said}と宣言しました。間に合っています。",
+    },
+    "tgus-t.uno": {"en": "UNO", "ja": "ウノ"},
+    "tgus-t.catch.fails": {
+        "en": "{player}'s catch fails: {target} {why}.",
+        "ja": "{player}の指摘は不成立です。{target}{why}。",
+    },
+    "tgus-t.catch.gone-out": {
+        "en": "has already gone out",
+        "ja": "はもう上がっています",
+    },
+    "tgus-t.catch.called": {
+        "en": "has called",
+        "ja": "は宣言済みです",
+    },
+    "tgus-t.catch.not-one": {
+        "en": "does not hold one card",
+        "ja": "の手札は1枚ではありません",
+    },
+    "tgus-t.catch.late": {
+        "en": "can no longer be caught: the next player has already acted",
+        "ja": "はもう指摘できません。次のプレイヤーがすでに動きました",
+    },
+    "tgus-t.catch.penalty": {
+        "en": "{target} held one card without calling a name and was caught by "
+              "{player}: {owe}{why}.",
+        "ja": "{target}は名前を宣言しないまま1枚になっていて、{player}に指摘されました。"
+              "{owe}{why}。",
+    },
+    "tgus-t.catch.count": {
+        "en": " (000 gives no count; 2 is 001's official one)",
+        "ja": "（000には枚数がないため、001の公式ルールの2枚です）",
+    },
+})
 
 
 def on_uno(game: TgusTReferee, ev: Event) -> list[Ruling]:
@@ -36,9 +88,7 @@ def on_uno(game: TgusTReferee, ev: Event) -> list[Ruling]:
                 ev.index,
                 "illegal",
                 "uno-call",
-                f"{player} called a plain UNO, but {game.prefix} needs a "
-                "character's name, so it does not count: call again with "
-                "a name.",
+                Text("tgus-t.call.plain", player=player, prefix=preset(game.prefix)),
             )
         ]
     if t.hands.get(player, 0) > 2:
@@ -47,17 +97,19 @@ def on_uno(game: TgusTReferee, ev: Event) -> list[Ruling]:
                 ev.index,
                 "info",
                 "uno-call",
-                f"{player} called with {t.hands[player]} cards; a call "
-                "only counts at two cards or fewer.",
+                Text("tgus-t.call.early", player=player, n=t.hands[player]),
             )
         ]
     t.called.add(player)
     if t.exposed == player:
         t.exposed = None
-    said = "UNO" if plain else name.strip()
+    said = quote(Text("tgus-t.uno") if plain else name.strip())
     return [
         game.ruling(
-            ev.index, "ok", "uno-call", f"{player} called {said!r} in time."
+            ev.index,
+            "ok",
+            "uno-call",
+            Text("tgus-t.call.ok", player=player, said=said),
         )
     ]
 
@@ -73,35 +125,34 @@ def on_catch(game: TgusTReferee, ev: Event) -> list[Ruling]:
     if ev.get("for") == "leftover":
         return draws.catch_leftover(game, ev, player, target)
     if t.exposed != target:
-        why = (
-            "has already gone out"
+        why = Text(
+            "tgus-t.catch.gone-out"
             if target in t.ranking
-            else "has called"
+            else "tgus-t.catch.called"
             if target in t.called
-            else "does not hold one card"
+            else "tgus-t.catch.not-one"
             if t.hands.get(target) != 1
-            else "can no longer be caught: the next player has already acted"
+            else "tgus-t.catch.late"
         )
         return [
             game.ruling(
                 ev.index,
                 "info",
                 "uno-missed",
-                f"{player}'s catch fails: {target} {why}.",
+                Text("tgus-t.catch.fails", player=player, target=target, why=why),
             )
         ]
     t.exposed = None
     text = game.owe(target, game.opts.uno_penalty)
-    why = " (000 gives no count; 2 is 001's official one)" * (
-        game.opts.uno_penalty == 2
-    )
+    why = Text("tgus-t.catch.count") if game.opts.uno_penalty == 2 else ""
     return [
         game.ruling(
             ev.index,
             "penalty",
             "uno-missed",
-            f"{target} held one card without calling a name and was caught "
-            f"by {player}: {text}{why}.",
+            Text(
+                "tgus-t.catch.penalty", target=target, player=player, owe=text, why=why
+            ),
             player=target,
             draw=game.opts.uno_penalty,
         )

@@ -3,28 +3,110 @@
 from __future__ import annotations
 
 
+from collections.abc import Iterable, Mapping
+from typing import Any
+
 from referee.cards import Card
 from referee.log import Event
-from referee.rulings import Ruling, n_of
+from referee.rulings import Ruling
+from referee.text import Text, count, define, formatter
 
-from .cards import ALL_HIT2, NAMES, deck_counts
+from .cards import ALL_HIT2, deck_counts, effects, played
 from .context import TgusTReferee
 
 
 DECK_LABELS = frozenset(deck_counts())
 
+define({
+    "tgus-t.implied": {
+        "en": " (player taken from the turn)",
+        "ja": "（プレイヤーは手番から判断）",
+    },
+    "tgus-t.play-illegal": {
+        "en": "{player} played {cards} but {why}: take it back{note}.",
+        "ja": "{player}は{cards}を出しましたが、{why}。カードを戻します{note}。",
+    },
+    "tgus-t.count-corrected": {
+        "en": "{player} played {n} but the referee counted {counted}; "
+              "the count is corrected.",
+        "ja": "{player}は{n}出しましたが、審判は{counted}枚と数えていました。"
+              "枚数を直します。",
+    },
+})
 
-def names(cards: list[Card]) -> str:
-    """The labels of played cards joined for a ruling's text."""
-    return " + ".join(c.label for c in cards)
+
+def names(cards: list[Card]) -> Text:
+    """The played cards for a ruling's text: "red-7 + blue-7", "赤の7と青の7"."""
+    return played(cards)
 
 
-def answers(game: TgusTReferee, rank: int) -> str:
+def answers(game: TgusTReferee, rank: int) -> Text:
     """The cards that may answer a pending draw of ``rank``, for a ruling's text."""
-    names = [
-        NAMES.get(e, e) for e, r in game.opts.precedence if r >= rank and e != ALL_HIT2
-    ]
-    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+    return effects(
+        [e for e, r in game.opts.precedence if r >= rank and e != ALL_HIT2]
+    )
+
+
+def implied(notes: list[str]) -> Text | str:
+    """The note that ends a ruling whose player was taken from the turn."""
+    return Text("tgus-t.implied") if notes else ""
+
+
+def illegal_play(player: str, cards: list[Card], why: Any, note: Any) -> Text:
+    """"A played X but why: take it back." (every refused play)."""
+    return Text("tgus-t.play-illegal", player=player, cards=names(cards), why=why,
+                note=note)
+
+
+# -- formatters of the tgus-t rulings -------------------------------------------------
+@formatter("tgus-t-seq")
+def _seq(args: Mapping[str, Any], lang: str) -> str:
+    parts = [p.render(lang) if isinstance(p, Text) else str(p) for p in args["parts"]]
+    return str(args.get("ja" if lang == "ja" else "en", ", ")).join(parts)
+
+
+def seq(parts: Iterable[Any], en: str = ", ", ja: str = "、") -> Text:
+    """Parts listed with ``en`` between them in English, ``ja`` in Japanese."""
+    return Text("@tgus-t-seq", parts=list(parts), en=en, ja=ja)
+
+
+@formatter("tgus-t-preset")
+def _preset(args: Mapping[str, Any], lang: str) -> str:
+    prefix = str(args["prefix"])
+    if lang == "ja" and prefix.startswith("tgus-t"):
+        return "T" + prefix[len("tgus-t"):]  # 000 calls them T1 and T2
+    return prefix
+
+
+def preset(prefix: str) -> Text:
+    """The preset's name: "tgus-t1"; in Japanese 000's "T1"."""
+    return Text("@tgus-t-preset", prefix=str(prefix))
+
+
+@formatter("tgus-t-discards")
+def _discards(args: Mapping[str, Any], lang: str) -> str:
+    n = int(args["n"])
+    if lang == "ja":
+        return f"{n}枚"
+    return f"{n} discard{'s' * (n != 1)}"
+
+
+def discards(n: int) -> Text:
+    """"1 discard", "93 discards"; "93枚"."""
+    return Text("@tgus-t-discards", n=int(n))
+
+
+@formatter("tgus-t-ranking")
+def _ranking(args: Mapping[str, Any], lang: str) -> str:
+    players = [str(p) for p in args["players"]]
+    if lang == "ja":
+        return "、".join(f"{i}位 {p}" for i, p in enumerate(players, 1))
+    return ", ".join(f"{i}. {p}" for i, p in enumerate(players, 1))
+
+
+def ranking(players: Iterable[str]) -> Text:
+    """The finishing order: "1. A, 2. B"; "1位 A、2位 B"."""
+    return Text("@tgus-t-ranking", players=[str(p) for p in players])
 
 
 def discard(
@@ -45,8 +127,8 @@ def discard(
                 ev.index,
                 "info",
                 "count",
-                f"{player} played {n_of(len(cards), 'card')} but the referee "
-                f"counted {t.hands[player]}; the count is corrected.",
+                Text("tgus-t.count-corrected", player=player,
+                     n=count(len(cards), "card"), counted=t.hands[player]),
             )
         )
         t.hands[player] += missing

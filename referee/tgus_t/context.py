@@ -12,6 +12,7 @@ from typing import Any, Mapping, Protocol
 
 from referee.log import Event
 from referee.rulings import Ruling
+from referee.text import Text
 
 from .options import TgusTOptions
 from .table import Table
@@ -36,7 +37,7 @@ class TgusTReferee(Protocol):
     winner: str | None
     wins: dict[str, int]
 
-    def ruling(self, event: int, kind: str, rule: str, text: str, *,
+    def ruling(self, event: int, kind: str, rule: str, text: Text, *,
                player: str | None = None, draw: int | None = None,
                scores: Mapping[str, int] | None = None, **extra: Any) -> Ruling:
         """A ruling named ``<prefix>.<rule>`` (:meth:`referee.game.Game.ruling`)."""
@@ -46,8 +47,9 @@ class TgusTReferee(Protocol):
         """The acting player: the event's, or the player on turn (noted)."""
         ...
 
-    def owe(self, player: str, count: int) -> str:
-        """Make ``player`` owe ``count`` cards (:func:`.pile.owe`)."""
+    def owe(self, player: str, count: int) -> Text:
+        """Make ``player`` owe ``count`` cards (:func:`.pile.owe`); what is drawn,
+        as a part of a ruling's sentence."""
         ...
 
     def take_from_pile(self, ev: Event, count: int, out: list[Ruling]) -> None:

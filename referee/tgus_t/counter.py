@@ -10,11 +10,69 @@ from __future__ import annotations
 from referee.cards import Card
 from referee.log import Event
 from referee.rulings import Ruling
+from referee.text import Text, define
 
-from .common import answers, discard, names
+from .common import answers, discard, illegal_play, ranking
 from .context import TgusTReferee
 from .table import Chain, ChangeHit
 
+define({
+    "tgus-t.counters": {
+        "en": "{player} counters{once}: {text}{note}.",
+        "ja": "{player}はカウンターします{once}。{text}{note}。",
+    },
+    "tgus-t.counter.once": {
+        "en": " (several Counters count as one)",
+        "ja": "（複数枚のカウンターは1回分です）",
+    },
+    "tgus-t.counter.change": {
+        "en": "the Change bounces back to {back}, and {player} will name the colour "
+              "unless {back} counters again",
+        "ja": "チェンジは{back}に跳ね返ります。{back}がさらにカウンターしなければ、"
+              "{player}が色を指定します",
+    },
+    "tgus-t.counter.all-hit2": {
+        "en": "the All Hit+2 share goes back: {owe}",
+        "ja": "オールヒット2の2枚は返されます。{owe}",
+    },
+    "tgus-t.counter.chain": {
+        "en": "the draw of {amount} turns round to {back}, who may only answer with "
+              "{answers}, and play goes the other way (the project's reading of 000)",
+        "ja": "{amount}枚のドローは{back}に回ります。{back}が返せるのは{answers}だけで、"
+              "順番は逆回りになります（000の本プロジェクトでの解釈）",
+    },
+    "tgus-t.why.counter-hit-x": {
+        "en": "the Hit+? cards must be turned first",
+        "ja": "先にヒット?のカードをめくらなければなりません",
+    },
+    "tgus-t.why.counter-nothing": {
+        "en": "a Counter only answers a pending Hit, a Change aimed at its player, "
+              "or All Hit+2",
+        "ja": "カウンターで返せるのは、かかっているヒット、自分に向けられたチェンジ、"
+              "オールヒット2だけです",
+    },
+    "tgus-t.stock-no-out": {
+        "en": "{player} has no cards left but still has draws owed or stocked, "
+              "so cannot go out and plays on with 0 cards.",
+        "ja": "{player}は手札がなくなりましたが、まだ引く分かストックが残っているので"
+              "上がれません。手札0枚で続けます。",
+    },
+    "tgus-t.going-out": {
+        "en": "{player} goes out in place {place}; play goes on until one player "
+              "is left.",
+        "ja": "{player}は{place}位で上がりです。最後の1人になるまで続けます。",
+    },
+    "tgus-t.game-end": {
+        "en": "{player} goes out in place {place} and {last} is last{confess}: "
+              "{order}.",
+        "ja": "{player}が{place}位で上がり、{last}が最下位です{confess}。"
+              "順位は{order}です。",
+    },
+    "tgus-t.confess": {
+        "en": ", and {last} names their favourite character",
+        "ja": "。{last}は嫁キャラクターを暴露します",
+    },
+})
 
 
 def counter(
@@ -27,14 +85,11 @@ def counter(
 ) -> list[Ruling]:
     """A Counter: bounces a Change, an All Hit+2 share, or a pending Hit chain."""
     t, o = game.t, game.opts
-    once = " (several Counters count as one)" if len(cards) > 1 else ""
+    once = Text("tgus-t.counter.once") if len(cards) > 1 else ""
     if t.change is not None and player == t.change.target:
         back = t.change.source
         t.change = ChangeHit(player, back, player)
-        text = (
-            f"the Change bounces back to {back}, and {player} will name the colour "
-            f"unless {back} counters again"
-        )
+        text = Text("tgus-t.counter.change", back=back, player=player)
         rule, target, draw = "counter", None, None
     elif player in t.all_hit_open:
         t.all_hit_open.discard(player)
@@ -46,7 +101,7 @@ def counter(
             t.stock[player] -= stocked
             if not t.stock[player]:
                 del t.stock[player]
-        text = f"the All Hit+2 share goes back: {game.owe(source, 2)}"
+        text = Text("tgus-t.counter.all-hit2", owe=game.owe(source, 2))
         rule, target, draw = "counter", source, 2
     elif (
         t.chain is not None
@@ -57,25 +112,23 @@ def counter(
         back = t.next(player)
         t.chain = Chain(t.chain.amount, back, o.rank("counter"), player)
         t.turn = back
-        text = (
-            f"the draw of {t.chain.amount} turns round to {back}, who may only "
-            f"answer with {answers(game, t.chain.rank)}, and play goes the other way "
-            "(the project's reading of 000)"
+        text = Text(
+            "tgus-t.counter.chain",
+            amount=t.chain.amount,
+            back=back,
+            answers=answers(game, t.chain.rank),
         )
         rule, target, draw = "counter", back, t.chain.amount
     else:
-        why = (
-            "the Hit+? cards must be turned first"
-            if t.hitx
-            else "a Counter only answers a pending Hit, a Change aimed at its player, "
-            "or All Hit+2"
+        why = Text(
+            "tgus-t.why.counter-hit-x" if t.hitx else "tgus-t.why.counter-nothing"
         )
         return [
             game.ruling(
                 ev.index,
                 "illegal",
                 "counter",
-                f"{player} played {names(cards)} but {why}: take it back" f"{note}.",
+                illegal_play(player, cards, why, note),
                 player=player,
             )
         ]
@@ -88,7 +141,7 @@ def counter(
             ev.index,
             kind,
             rule,
-            f"{player} counters{once}: {text}{note}.",
+            Text("tgus-t.counters", player=player, once=once, text=text, note=note),
             player=target,
             draw=draw,
         ),
@@ -113,8 +166,7 @@ def after_play(game: TgusTReferee, ev: Event, player: str, out: list[Ruling]) ->
                 ev.index,
                 "info",
                 "stock",
-                f"{player} has no cards left but still has draws owed or "
-                "stocked, so cannot go out and plays on with 0 cards.",
+                Text("tgus-t.stock-no-out", player=player),
             )
         )
         return
@@ -140,8 +192,7 @@ def after_play(game: TgusTReferee, ev: Event, player: str, out: list[Ruling]) ->
                 ev.index,
                 "ok",
                 "going-out",
-                f"{player} goes out in place {place}; play goes on until "
-                "one player is left.",
+                Text("tgus-t.going-out", player=player, place=place),
                 **{"place": place},
             )
         )
@@ -150,19 +201,22 @@ def after_play(game: TgusTReferee, ev: Event, player: str, out: list[Ruling]) ->
     t.over = True
     t.turn = None
     t.chain = None
-    order = ", ".join(f"{i}. {p}" for i, p in enumerate(t.ranking, 1))
     confess = (
-        f", and {active[0]} names their favourite character"
-        if game.opts.last_confesses
-        else ""
+        Text("tgus-t.confess", last=active[0]) if game.opts.last_confesses else ""
     )
     out.append(
         game.ruling(
             ev.index,
             "game-end",
             "game-end",
-            f"{player} goes out in place {place} and {active[0]} is last"
-            f"{confess}: {order}.",
+            Text(
+                "tgus-t.game-end",
+                player=player,
+                place=place,
+                last=active[0],
+                confess=confess,
+                order=ranking(t.ranking),
+            ),
             scores=dict(game.wins),
             ranking=list(t.ranking),
         )

@@ -19,9 +19,102 @@ from referee.cards import parse_cards
 from referee.game import GameError
 from referee.log import Event
 from referee.rulings import Ruling
+from referee.text import Text, count as n_cards, define
 
+from .common import implied, preset
 from .context import TgusTReferee
 
+define({
+    "tgus-t.draw.gone-out": {
+        "en": "{player} has already gone out and draws nothing: put the cards "
+              "back{note}.",
+        "ja": "{player}はもう上がっているので引けません。カードを戻します{note}。",
+    },
+    "tgus-t.draw.hit-x": {
+        "en": "The cards for {player}'s Hit+? must be turned before anyone draws: "
+              "put the cards back{note}.",
+        "ja": "誰かが引く前に{player}のヒット?のカードをめくらなければなりません。"
+              "カードを戻します{note}。",
+    },
+    "tgus-t.draw.takes-chain": {
+        "en": "{player} takes the pending draw: {owe}; {next} plays next{note}.",
+        "ja": "{player}はかかっているドローを受けます。{owe}。次は{next}の番です{note}。",
+    },
+    "tgus-t.draw.turn": {
+        "en": "{player} draws for the turn{extra} and may play or pass{note}.",
+        "ja": "{player}は手番のドローをしました{extra}。出すかパスできます{note}。",
+    },
+    "tgus-t.draw.turn-extra": {
+        "en": " ({n} cards, only 1 was needed)",
+        "ja": "（{n}枚引きましたが、必要なのは1枚です）",
+    },
+    "tgus-t.draw.unowed-one": {
+        "en": "{player} drew {n} nobody owed: put it back{note}.",
+        "ja": "{player}は引く必要のない{n}を引きました。戻します{note}。",
+    },
+    "tgus-t.draw.unowed-many": {
+        "en": "{player} drew {n} nobody owed: put them back{note}.",
+        "ja": "{player}は引く必要のない{n}を引きました。戻します{note}。",
+    },
+    "tgus-t.draw.leftover-done": {
+        "en": "{player} has drawn the forced cards; if there is still no number "
+              "card, report the leftover again.",
+        "ja": "{player}は強制ドローを引き終えました。まだ数字のカードがなければ、"
+              "もう一度絵札残りを申告してください。",
+    },
+    "tgus-t.draw.paid": {
+        "en": "{player} has drawn what was owed{note}.",
+        "ja": "{player}は引く分を引き終えました{note}。",
+    },
+    "tgus-t.draw.still-owes": {
+        "en": "{player} still owes {n}{note}.",
+        "ja": "{player}はまだ{n}引かなければなりません{note}。",
+    },
+    "tgus-t.leftover.none": {
+        "en": "{prefix} has no forced draw for a hand without numbers.",
+        "ja": "{prefix}には数字のない手札の強制ドローはありません。",
+    },
+    "tgus-t.leftover.shows-number": {
+        "en": "{player}'s hand shows a number card, so there is no forced draw.",
+        "ja": "{player}の手札に数字のカードがあるので、強制ドローはありません。",
+    },
+    "tgus-t.leftover.no-cards": {
+        "en": "{player} holds no cards, so there is nothing to report.",
+        "ja": "{player}は手札がないので、申告することはありません。",
+    },
+    "tgus-t.leftover.forced": {
+        "en": "{why}: {owe}, and 2 more each time no number card arrives.",
+        "ja": "{why}。{owe}。数字のカードが来なければ、そのたびにさらに2枚引きます。",
+    },
+    "tgus-t.leftover.pictures": {
+        "en": "{player} holds only picture cards",
+        "ja": "{player}の手札は絵札だけです",
+    },
+    "tgus-t.leftover.caught": {
+        "en": "{target} missed the forced draw for a hand without number cards and "
+              "was caught by {player}{penalty}",
+        "ja": "{target}は数字のない手札の強制ドローを忘れ、{player}に指摘されました"
+              "{penalty}",
+    },
+    "tgus-t.leftover.penalty": {
+        "en": " ({n} penalty cards)",
+        "ja": "（ペナルティ{n}枚）",
+    },
+    "tgus-t.leftover.picture-stock": {
+        "en": "{owe} (a picture stock: no going out until it is drawn)",
+        "ja": "{owe}（絵札ストック: 引き終えるまで上がれません）",
+    },
+    "tgus-t.leftover.catch-number": {
+        "en": "{player}'s catch fails: {target}'s hand shows a number card.",
+        "ja": "{player}の指摘は不成立です。{target}の手札に数字のカードがあります。",
+    },
+    "tgus-t.leftover.catch-moot": {
+        "en": "{player}'s catch fails: {target} is already drawing for the "
+              "leftover or holds no cards.",
+        "ja": "{player}の指摘は不成立です。{target}はすでに絵札残りのドロー中か、"
+              "手札がありません。",
+    },
+})
 
 
 def on_draw(game: TgusTReferee, ev: Event) -> list[Ruling]:
@@ -29,7 +122,7 @@ def on_draw(game: TgusTReferee, ev: Event) -> list[Ruling]:
     t = game.t
     notes: list[str] = []
     player = game.who(ev, notes)
-    note = f" ({notes[0]})" if notes else ""
+    note = implied(notes)
     count = ev.get("count", 1)
     if not isinstance(count, int) or isinstance(count, bool) or count < 1:
         raise GameError(f"count must be a positive integer, got {count!r}")
@@ -39,8 +132,7 @@ def on_draw(game: TgusTReferee, ev: Event) -> list[Ruling]:
                 ev.index,
                 "illegal",
                 "going-out",
-                f"{player} has already gone out and draws nothing: put the "
-                f"cards back{note}.",
+                Text("tgus-t.draw.gone-out", player=player, note=note),
             )
         ]
     if t.hitx is not None:
@@ -49,8 +141,7 @@ def on_draw(game: TgusTReferee, ev: Event) -> list[Ruling]:
                 ev.index,
                 "illegal",
                 "hit-x",
-                f"The cards for {t.hitx.player}'s Hit+? must be turned before "
-                f"anyone draws: put the cards back{note}.",
+                Text("tgus-t.draw.hit-x", player=t.hitx.player, note=note),
             )
         ]
     out: list[Ruling] = []
@@ -66,8 +157,13 @@ def on_draw(game: TgusTReferee, ev: Event) -> list[Ruling]:
                 ev.index,
                 "ok",
                 "precedence",
-                f"{player} takes the pending draw: {text}; {t.turn} "
-                f"plays next{note}.",
+                Text(
+                    "tgus-t.draw.takes-chain",
+                    player=player,
+                    owe=text,
+                    next=t.turn,
+                    note=note,
+                ),
                 player=player,
                 draw=amount,
             )
@@ -83,14 +179,13 @@ def on_draw(game: TgusTReferee, ev: Event) -> list[Ruling]:
     if rest:
         if player == t.turn and not t.drew and t.chain is None and not took_chain:
             t.drew = True
-            extra = "" if rest == 1 else f" ({rest} cards, only 1 was needed)"
+            extra = "" if rest == 1 else Text("tgus-t.draw.turn-extra", n=rest)
             out.append(
                 game.ruling(
                     ev.index,
                     "ok",
                     "draw",
-                    f"{player} draws for the turn{extra} and may play or "
-                    f"pass{note}.",
+                    Text("tgus-t.draw.turn", player=player, extra=extra, note=note),
                     player=player,
                 )
             )
@@ -101,8 +196,13 @@ def on_draw(game: TgusTReferee, ev: Event) -> list[Ruling]:
                     ev.index,
                     "illegal",
                     "draw",
-                    f"{player} drew {rest} card{'s' * (rest > 1)} nobody "
-                    f"owed: put {'them' if rest > 1 else 'it'} back{note}.",
+                    Text(
+                        "tgus-t.draw.unowed-many" if rest > 1
+                        else "tgus-t.draw.unowed-one",
+                        player=player,
+                        n=n_cards(rest, "card"),
+                        note=note,
+                    ),
                     player=player,
                 )
             )
@@ -123,8 +223,7 @@ def on_draw(game: TgusTReferee, ev: Event) -> list[Ruling]:
                     ev.index,
                     "ok",
                     "leftover",
-                    f"{player} has drawn the forced cards; if there is "
-                    "still no number card, report the leftover again.",
+                    Text("tgus-t.draw.leftover-done", player=player),
                 )
             )
         elif not out:
@@ -133,7 +232,7 @@ def on_draw(game: TgusTReferee, ev: Event) -> list[Ruling]:
                     ev.index,
                     "ok",
                     "draw",
-                    f"{player} has drawn what was owed{note}.",
+                    Text("tgus-t.draw.paid", player=player, note=note),
                 )
             )
     elif left:
@@ -142,7 +241,12 @@ def on_draw(game: TgusTReferee, ev: Event) -> list[Ruling]:
                 ev.index,
                 "pending",
                 "draw",
-                f"{player} still owes {left} card{'s' * (left > 1)}{note}.",
+                Text(
+                    "tgus-t.draw.still-owes",
+                    player=player,
+                    n=n_cards(left, "card"),
+                    note=note,
+                ),
                 player=player,
                 draw=left,
             )
@@ -158,33 +262,34 @@ def leftover(game: TgusTReferee, ev: Event) -> list[Ruling]:
         raise GameError(f"a leftover report needs a player, got {player!r}")
     if not o.leftover_draw:
         return _leftover_info(
-            game, ev, f"{game.prefix} has no forced draw for a hand without numbers."
+            game, ev, Text("tgus-t.leftover.none", prefix=preset(game.prefix))
         )
     shown = ev.get("cards")
     if shown is not None and any(c.is_number for c in parse_cards(shown)):
         return _leftover_info(
-            game,
-            ev,
-            f"{player}'s hand shows a number card, so there is no forced draw.",
+            game, ev, Text("tgus-t.leftover.shows-number", player=player)
         )
     if player in t.ranking or t.hands.get(player, 0) == 0:
-        return _leftover_info(
-            game, ev, f"{player} holds no cards, so there is nothing to report."
-        )
+        return _leftover_info(game, ev, Text("tgus-t.leftover.no-cards", player=player))
     return [
         _force(
-            game, ev, player, o.leftover_draw, 0, f"{player} holds only picture cards"
+            game,
+            ev,
+            player,
+            o.leftover_draw,
+            0,
+            Text("tgus-t.leftover.pictures", player=player),
         )
     ]
 
 
-def _leftover_info(game: TgusTReferee, ev: Event, text: str) -> list[Ruling]:
+def _leftover_info(game: TgusTReferee, ev: Event, text: Text) -> list[Ruling]:
     """An ``info`` ruling under the leftover rule: nothing is owed."""
     return [game.ruling(ev.index, "info", "leftover", text)]
 
 
 def _force(
-    game: TgusTReferee, ev: Event, player: str, count: int, penalty: int, why: str
+    game: TgusTReferee, ev: Event, player: str, count: int, penalty: int, why: Text
 ) -> Ruling:
     t = game.t
     before = t.stock.get(player, 0)
@@ -192,14 +297,14 @@ def _force(
     t.leftover.add(player)
     if t.stock.get(player, 0) > before:
         t.picture_stock.add(player)
-        text += " (a picture stock: no going out until it is drawn)"
+        text = Text("tgus-t.leftover.picture-stock", owe=text)
     kind = "penalty" if penalty else "pending"
     rule = "leftover-penalty" if penalty else "leftover"
     return game.ruling(
         ev.index,
         kind,
         rule,
-        f"{why}: {text}, and 2 more each time no number card arrives.",
+        Text("tgus-t.leftover.forced", why=why, owe=text),
         player=player,
         draw=count + penalty,
     )
@@ -212,12 +317,14 @@ def catch_leftover(
     t, o = game.t, game.opts
     if not o.leftover_draw:
         return _leftover_info(
-            game, ev, f"{game.prefix} has no forced draw for a hand without numbers."
+            game, ev, Text("tgus-t.leftover.none", prefix=preset(game.prefix))
         )
     shown = ev.get("cards")
     if shown is not None and any(c.is_number for c in parse_cards(shown)):
         return _leftover_info(
-            game, ev, f"{player}'s catch fails: {target}'s hand shows a number card."
+            game,
+            ev,
+            Text("tgus-t.leftover.catch-number", player=player, target=target),
         )
     if target in t.leftover or t.hands.get(target, 0) == 0 or target in t.ranking:
         return [
@@ -225,13 +332,14 @@ def catch_leftover(
                 ev.index,
                 "info",
                 "leftover",
-                f"{player}'s catch fails: {target} is already drawing for "
-                "the leftover or holds no cards.",
+                Text("tgus-t.leftover.catch-moot", player=player, target=target),
             )
         ]
     penalty = o.leftover_penalty
-    why = (
-        f"{target} missed the forced draw for a hand without number cards and was "
-        f"caught by {player}" + (f" ({penalty} penalty cards)" if penalty else "")
+    why = Text(
+        "tgus-t.leftover.caught",
+        target=target,
+        player=player,
+        penalty=Text("tgus-t.leftover.penalty", n=penalty) if penalty else "",
     )
     return [_force(game, ev, target, o.leftover_draw, penalty, why)]

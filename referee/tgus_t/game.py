@@ -27,14 +27,78 @@ from referee.cards import COLORS, Card, parse_cards
 from referee.game import Game, GameError, register
 from referee.log import Event, Header
 from referee.rulings import Ruling
+from referee.text import Text, card, define
 
 from . import calls, draws, pile, plays, turned
-from .cards import deck
-from .common import DECK_LABELS
+from .cards import deck, quote
+from .common import DECK_LABELS, implied, preset
 from .options import PRESETS, TgusTOptions
 from .table import Table
 
 DECK_SIZE = len(deck())
+
+define({
+    "tgus-t.unknown-event": {
+        "en": "Event type {type} means nothing in {prefix} and was ignored.",
+        "ja": "{prefix}では{type}というイベントに意味がないため、無視しました。",
+    },
+    "tgus-t.not-started": {
+        "en": "No first card has been turned yet, so this was ignored.",
+        "ja": "まだ最初のカードがめくられていないため、無視しました。",
+    },
+    "tgus-t.game-over": {
+        "en": "The game is over (every place is decided); this was ignored.",
+        "ja": "ゲームは終わっています（順位はすべて決まりました）。無視しました。",
+    },
+    "tgus-t.start.again": {
+        "en": "The round is already under way; this start was ignored.",
+        "ja": "ラウンドはすでに始まっているため、この開始は無視しました。",
+    },
+    "tgus-t.start.option": {
+        "en": "Header {why}: ignored.",
+        "ja": "ヘッダーの{why}は無視しました。",
+    },
+    "tgus-t.start.hand-size": {
+        "en": "{prefix} deals {low}-{high} cards but this table dealt {size}; "
+              "the referee counts {size}.",
+        "ja": "{prefix}の配り枚数は{low}～{high}枚ですが、この卓では{size}枚配りました。"
+              "審判は{size}枚として数えます。",
+    },
+    "tgus-t.start": {
+        "en": "Round {round} starts on {card} with {size} cards each; the first "
+              "card has no effect (the project's reading of 000), and {turn} "
+              "plays first.",
+        "ja": "第{round}ラウンドを{card}から始めます。手札は各{size}枚です。"
+              "最初のカードの効果はありません（000の本プロジェクトでの解釈）。"
+              "最初は{turn}の番です。",
+    },
+    "tgus-t.pass.turn": {
+        "en": "{player} passed but it is {turn}'s turn{note}.",
+        "ja": "{player}はパスしましたが、今は{turn}の番です{note}。",
+    },
+    "tgus-t.pass.pending": {
+        "en": "{player} cannot pass under a pending draw: draw {amount} or "
+              "answer it{note}.",
+        "ja": "{player}にはドローがかかっているのでパスできません。{amount}枚引くか、"
+              "返してください{note}。",
+    },
+    "tgus-t.pass.draw-first": {
+        "en": "{player} must draw a card before passing{note}.",
+        "ja": "{player}はパスの前に1枚引かなければなりません{note}。",
+    },
+    "tgus-t.pass": {
+        "en": "{player} passes; {next} plays next{note}.",
+        "ja": "{player}はパスします。次は{next}の番です{note}。",
+    },
+    "tgus-t.no-challenge": {
+        "en": "{prefix} has no challenge of a Wild Hit+4, so this was ignored.",
+        "ja": "{prefix}にはワイルド・ヒット4へのチャレンジがないため、無視しました。",
+    },
+    "tgus-t.reveal": {
+        "en": "A shown hand changes nothing in the count; noted.",
+        "ja": "見せた手札で枚数は変わりません。記録しました。",
+    },
+})
 
 
 @register
@@ -120,8 +184,11 @@ class TgusTGame(Game):
             event.index,
             "info",
             "unknown-event",
-            f"Event type {event.type!r} means nothing in {self.prefix} "
-            "and was ignored.",
+            Text(
+                "tgus-t.unknown-event",
+                type=quote(event.type),
+                prefix=preset(self.prefix),
+            ),
         )
 
     def refusal(self, event: Event) -> Ruling | None:
@@ -133,14 +200,14 @@ class TgusTGame(Game):
                 event.index,
                 "info",
                 "start",
-                "No first card has been turned yet, so this was ignored.",
+                Text("tgus-t.not-started"),
             )
         if self.t.over:
             return self.ruling(
                 event.index,
                 "info",
                 "game-over",
-                "The game is over (every place is decided); this was ignored.",
+                Text("tgus-t.game-over"),
             )
         return None
 
@@ -157,16 +224,18 @@ class TgusTGame(Game):
                     ev.index,
                     "info",
                     "start",
-                    "The round is already under way; this start was ignored.",
+                    Text("tgus-t.start.again"),
                 )
             ]
-        card = Card.from_label(ev.get("card", ""))
-        if card.label not in DECK_LABELS:
-            raise GameError(f"{card.label} is not a card of the 東幻符闘祭 deck")
+        first_card = Card.from_label(ev.get("card", ""))
+        if first_card.label not in DECK_LABELS:
+            raise GameError(f"{first_card.label} is not a card of the 東幻符闘祭 deck")
         out: list[Ruling] = []
         for why in self.refused:
             out.append(
-                self.ruling(ev.index, "info", "options", f"Header {why}: ignored.")
+                self.ruling(
+                    ev.index, "info", "options", Text("tgus-t.start.option", why=why)
+                )
             )
         self.refused = []
         size = self.opts.hand_size
@@ -176,9 +245,13 @@ class TgusTGame(Game):
                     ev.index,
                     "info",
                     "hand-size",
-                    f"{self.prefix} deals {self.opts.hand_size_min}-"
-                    f"{self.opts.hand_size_max} cards but this table dealt {size}; "
-                    f"the referee counts {size}.",
+                    Text(
+                        "tgus-t.start.hand-size",
+                        prefix=preset(self.prefix),
+                        low=self.opts.hand_size_min,
+                        high=self.opts.hand_size_max,
+                        size=size,
+                    ),
                 )
             )
         direction = ev.get("direction", 1)
@@ -191,9 +264,9 @@ class TgusTGame(Game):
         t.hands = {p: size for p in self.players}
         t.pile = max(0, self.deck_size - size * len(self.players) - 1)
         t.discards = 1
-        t.top, t.top_effect = card, card.value
+        t.top, t.top_effect = first_card, first_card.value
         color = ev.get("color")
-        t.color = card.color or (color if color in COLORS else None)
+        t.color = first_card.color or (color if color in COLORS else None)
         first = ev.get("first")
         if first is not None and first not in self.players:
             raise GameError(f"first player {first!r} is not one of the players")
@@ -203,9 +276,13 @@ class TgusTGame(Game):
                 ev.index,
                 "ok",
                 "start",
-                f"Round {t.round} starts on {card.label} with {size} cards each; the "
-                "first card has no effect (the project's reading of 000), and "
-                f"{t.turn} plays first.",
+                Text(
+                    "tgus-t.start",
+                    round=t.round,
+                    card=card(first_card, deck="tgus-t"),
+                    size=size,
+                    turn=t.turn,
+                ),
             )
         )
         return out
@@ -219,14 +296,14 @@ class TgusTGame(Game):
         t = self.t
         notes: list[str] = []
         player = self.who(ev, notes)
-        note = f" ({notes[0]})" if notes else ""
+        note = implied(notes)
         if player != t.turn:
             return [
                 self.ruling(
                     ev.index,
                     "illegal",
                     "turn",
-                    f"{player} passed but it is {t.turn}'s turn{note}.",
+                    Text("tgus-t.pass.turn", player=player, turn=t.turn, note=note),
                 )
             ]
         if t.chain is not None:
@@ -235,8 +312,12 @@ class TgusTGame(Game):
                     ev.index,
                     "illegal",
                     "precedence",
-                    f"{player} cannot pass under a pending draw: draw "
-                    f"{t.chain.amount} or answer it{note}.",
+                    Text(
+                        "tgus-t.pass.pending",
+                        player=player,
+                        amount=t.chain.amount,
+                        note=note,
+                    ),
                 )
             ]
         if not t.drew:
@@ -245,14 +326,17 @@ class TgusTGame(Game):
                     ev.index,
                     "illegal",
                     "pass",
-                    f"{player} must draw a card before passing{note}.",
+                    Text("tgus-t.pass.draw-first", player=player, note=note),
                 )
             ]
         self.close_catch_window(player)
         t.turn, t.drew = t.next(player), False
         return [
             self.ruling(
-                ev.index, "ok", "pass", f"{player} passes; {t.turn} plays next{note}."
+                ev.index,
+                "ok",
+                "pass",
+                Text("tgus-t.pass", player=player, next=t.turn, note=note),
             )
         ]
 
@@ -274,8 +358,7 @@ class TgusTGame(Game):
                 ev.index,
                 "info",
                 "no-challenge",
-                f"{self.prefix} has no challenge of a Wild Hit+4, so this was "
-                "ignored.",
+                Text("tgus-t.no-challenge", prefix=preset(self.prefix)),
             )
         ]
 
@@ -287,7 +370,7 @@ class TgusTGame(Game):
                 ev.index,
                 "info",
                 "reveal",
-                "A shown hand changes nothing in the count; noted.",
+                Text("tgus-t.reveal"),
             )
         ]
 

@@ -24,6 +24,40 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.cards import Card
+from referee.text import Text, card as card_text, define
+
+from .cards import effect as effect_text
+
+define({
+    "tgus-t.turned.gamble-as": {
+        "en": "gamble as {effect}",
+        "ja": "ギャンブル（{effect}として）",
+    },
+    "tgus-t.turned.adds": {
+        "en": "{card} adds {n}",
+        "ja": "{card}で{n}枚追加",
+    },
+    "tgus-t.turned.skips": {
+        "en": "{card} adds 2 and skips on",
+        "ja": "{card}で2枚追加して1人飛ばします",
+    },
+    "tgus-t.turned.back": {
+        "en": "{card} adds 2 and sends it back",
+        "ja": "{card}で2枚追加して前の人に戻します",
+    },
+    "tgus-t.turned.doubles": {
+        "en": "{card} doubles it",
+        "ja": "{card}で2倍",
+    },
+    "tgus-t.turned.doubles-back": {
+        "en": "{card} doubles it and sends it back",
+        "ja": "{card}で2倍にして前の人に戻します",
+    },
+    "tgus-t.turned.more": {
+        "en": "{card} turns two more cards",
+        "ja": "{card}でさらに2枚めくります",
+    },
+})
 
 #: Effects a turned Gamble may take (one row of the table; All Hit+2 is excluded).
 TURNED_GAMBLE_EFFECTS: tuple[str, ...] = (
@@ -55,7 +89,7 @@ class Step:
     total: int
     shift: int  # 0 stays on the target, +1 passes on one, -1 sends back one
     more: int  # further cards to turn
-    text: str
+    text: Text
     flip: bool = False  # a Reverse or Counter: the direction of play turns too
 
 
@@ -69,30 +103,37 @@ def resolve_card(card: Card, total: int, effect: str | None = None) -> Step:
 
     """
     value = card.value
-    name = card.label
+    said: Text = card_text(card, deck="tgus-t")
     if value == "gamble":
         if effect not in TURNED_GAMBLE_EFFECTS:
             effect = "wild"
         value = effect
-        name = f"gamble as {effect}"
+        said = Text("tgus-t.turned.gamble-as", effect=effect_text(effect))
+    name = str(said)
     if value.isdigit():
         add = int(value) or 10
-        return Step(name, total + add, 0, 0, f"{name} adds {add}")
+        text = Text("tgus-t.turned.adds", card=said, n=add)
+        return Step(name, total + add, 0, 0, text)
     if value == "skip":
-        return Step(name, total + 2, 1, 0, f"{name} adds 2 and skips on")
+        return Step(name, total + 2, 1, 0, Text("tgus-t.turned.skips", card=said))
     if value in ("reverse", "counter"):
         return Step(
-            name, total + 2, -1, 0, f"{name} adds 2 and sends it back", flip=True
+            name, total + 2, -1, 0, Text("tgus-t.turned.back", card=said), flip=True
         )
     if value in ("hit2", "wild-hit4", "reverse-hit2"):
         new = total * 2 if total else 2
-        how = "doubles it" if total else "adds 2"
         if value == "reverse-hit2":
-            return Step(name, new, -1, 0, f"{name} {how} and sends it back", flip=True)
-        return Step(name, new, 0, 0, f"{name} {how}")
+            key = "tgus-t.turned.doubles-back" if total else "tgus-t.turned.back"
+            return Step(name, new, -1, 0, Text(key, card=said), flip=True)
+        text = (
+            Text("tgus-t.turned.doubles", card=said)
+            if total
+            else Text("tgus-t.turned.adds", card=said, n=2)
+        )
+        return Step(name, new, 0, 0, text)
     if value == "wild-hit-x":
-        return Step(name, total, 0, 2, f"{name} turns two more cards")
-    return Step(name, total + 2, 0, 0, f"{name} adds 2")
+        return Step(name, total, 0, 2, Text("tgus-t.turned.more", card=said))
+    return Step(name, total + 2, 0, 0, Text("tgus-t.turned.adds", card=said, n=2))
 
 
 def resolve_all(

@@ -11,6 +11,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from referee.text import Text, define
+
+from .cards import quote as _quote
+
+define({
+    "tgus-t.option.unknown": {
+        "en": "unknown option {name}",
+        "ja": "不明なオプション{name}",
+    },
+    "tgus-t.option.bad": {
+        "en": "option {name} cannot be {value}",
+        "ja": "オプション{name}の値{value}",
+    },
+})
+
 T1 = "000 §TGUS-TGC-UNO.T1"
 T2 = "000 §TGUS-TGC-UNO.T2"
 
@@ -130,7 +145,7 @@ class TgusTOptions:
 
     def with_overrides(
         self, overrides: Mapping[str, Any]
-    ) -> tuple[TgusTOptions, list[str]]:
+    ) -> tuple[TgusTOptions, list[Text]]:
         """A copy with header overrides applied, and a message per override refused.
 
         ``precedence`` is given as an object, effect -> rank
@@ -138,10 +153,10 @@ class TgusTOptions:
         """
         known = {f.name: f for f in fields(self)}
         changes: dict[str, Any] = {}
-        refused: list[str] = []
+        refused: list[Text] = []
         for name, value in overrides.items():
             if name not in known:
-                refused.append(f"unknown option {name!r}")
+                refused.append(Text("tgus-t.option.unknown", name=_quote(name)))
                 continue
             default = getattr(self, name)
             if isinstance(default, bool):
@@ -163,7 +178,9 @@ class TgusTOptions:
             else:
                 ok = False
             if not ok:
-                refused.append(f"option {name!r} cannot be {value!r}")
+                refused.append(
+                    Text("tgus-t.option.bad", name=_quote(name), value=_quote(value))
+                )
                 continue
             changes[name] = value
         return replace(self, **changes), refused

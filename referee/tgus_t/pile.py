@@ -12,27 +12,71 @@ from __future__ import annotations
 
 
 from referee.log import Event
-from referee.rulings import Ruling, n_of
+from referee.rulings import Ruling
+from referee.text import Text, count as n_cards, define
 
+from .common import discards
 from .context import TgusTReferee
 
+define({
+    "tgus-t.owe": {
+        "en": "{player} draws {n}",
+        "ja": "{player}は{n}枚引きます",
+    },
+    "tgus-t.owe-stocked": {
+        "en": "{player} draws {now} now and {stocked} are stocked until the pile "
+              "is rebuilt",
+        "ja": "{player}は今{now}枚引き、残りの{stocked}枚は山札が作り直されるまで"
+              "ストックします",
+    },
+    "tgus-t.pile.short-one": {
+        "en": "The referee counted only {pile} in the pile but {n} was taken, so "
+              "its count of the discards is lowered to match.",
+        "ja": "審判の数えでは山札は{pile}でしたが、{n}枚引かれたので、"
+              "捨て札の数を減らして合わせます。",
+    },
+    "tgus-t.pile.short-many": {
+        "en": "The referee counted only {pile} in the pile but {n} were taken, so "
+              "its count of the discards is lowered to match.",
+        "ja": "審判の数えでは山札は{pile}でしたが、{n}枚引かれたので、"
+              "捨て札の数を減らして合わせます。",
+    },
+    "tgus-t.reshuffle": {
+        "en": "Shuffle the {moved} under the top card into the pile, which now "
+              "holds {pile} (rebuilt at {at} cards or fewer).",
+        "ja": "場のカードの下の捨て札{moved}を切って山札に入れます。山札は{pile}に"
+              "なりました（{at}枚以下で作り直し）。",
+    },
+    "tgus-t.stock.wait": {
+        "en": "{player}'s {n} stocked cards wait: stocked draws never take the pile "
+              "below {floor} cards (the project's reading of 000).",
+        "ja": "{player}のストック{n}枚は待ちです。ストックのドローで山札を{floor}枚"
+              "より少なくはしません（000の本プロジェクトでの解釈）。",
+    },
+    "tgus-t.stock.draw": {
+        "en": "The pile is rebuilt, so {player} now draws {n} stocked cards{wait}.",
+        "ja": "山札が作り直されたので、{player}はストックから{n}枚引きます{wait}。",
+    },
+    "tgus-t.stock.left": {
+        "en": " ({n} wait until the next rebuild)",
+        "ja": "（残り{n}枚は次の作り直しまで待ちます）",
+    },
+})
 
 
-def owe(game: TgusTReferee, player: str, count: int) -> str:
+
+def owe(game: TgusTReferee, player: str, count: int) -> Text:
     """Make ``player`` owe ``count`` cards; T2 stocks what the pile cannot give."""
     t = game.t
     if not game.opts.stock:
         t.owed[player] = t.owed.get(player, 0) + count
-        return f"{player} draws {count}"
+        return Text("tgus-t.owe", player=player, n=count)
     now = max(0, min(count, t.pile - t.owed_total()))
     t.owed[player] = t.owed.get(player, 0) + now
     if now == count:
-        return f"{player} draws {count}"
+        return Text("tgus-t.owe", player=player, n=count)
     t.stock[player] = t.stock.get(player, 0) + count - now
-    return (
-        f"{player} draws {now} now and {count - now} are stocked until the pile "
-        f"is rebuilt"
-    )
+    return Text("tgus-t.owe-stocked", player=player, now=now, stocked=count - now)
 
 
 def take_from_pile(
@@ -49,9 +93,11 @@ def take_from_pile(
                 ev.index,
                 "info",
                 "pile",
-                f"The referee counted only {n_of(t.pile, 'card')} in the pile but "
-                f"{count} {'was' if count == 1 else 'were'} taken, so its count of "
-                "the discards is lowered to match.",
+                Text(
+                    "tgus-t.pile.short-one" if count == 1 else "tgus-t.pile.short-many",
+                    pile=n_cards(t.pile, "card"),
+                    n=count,
+                ),
             )
         )
         t.discards = max(0, t.discards - short)
@@ -75,9 +121,12 @@ def rebuild(
             ev.index,
             "info",
             "reshuffle",
-            f"Shuffle the {n_of(moved, 'discard')} under the top card into the "
-            f"pile, which now holds {n_of(t.pile, 'card')} (rebuilt at "
-            f"{game.opts.rebuild_at} cards or fewer).",
+            Text(
+                "tgus-t.reshuffle",
+                moved=discards(moved),
+                pile=n_cards(t.pile, "card"),
+                at=game.opts.rebuild_at,
+            ),
         )
     )
     supply_stock(game, ev, out)
@@ -100,9 +149,12 @@ def supply_stock(game: TgusTReferee, ev: Event, out: list[Ruling]) -> None:
                     ev.index,
                     "pending",
                     "stock",
-                    f"{player}'s {have} stocked cards wait: stocked draws never "
-                    f"take the pile below {game.opts.stock_floor} cards (the "
-                    "project's reading of 000).",
+                    Text(
+                        "tgus-t.stock.wait",
+                        player=player,
+                        n=have,
+                        floor=game.opts.stock_floor,
+                    ),
                     player=player,
                 )
             )
@@ -119,13 +171,14 @@ def supply_stock(game: TgusTReferee, ev: Event, out: list[Ruling]) -> None:
                 ev.index,
                 "pending",
                 "stock",
-                f"The pile is rebuilt, so {player} now draws {take} stocked cards"
-                + (
-                    f" ({have - take} wait until the next rebuild)"
+                Text(
+                    "tgus-t.stock.draw",
+                    player=player,
+                    n=take,
+                    wait=Text("tgus-t.stock.left", n=have - take)
                     if have > take
-                    else ""
-                )
-                + ".",
+                    else "",
+                ),
                 player=player,
                 draw=take,
             )

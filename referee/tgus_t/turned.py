@@ -11,11 +11,69 @@ from referee.cards import COLORS, parse_cards
 from referee.game import GameError
 from referee.log import Event
 from referee.rulings import Ruling
+from referee.text import Text, color as colour, define
 
-from .common import DECK_LABELS, answers
+from .common import DECK_LABELS, answers, seq
 from .context import TgusTReferee
 from .hitx import resolve_all
 from .table import Chain
+
+define({
+    "tgus-t.hit-x.nothing": {
+        "en": "No Hit+? is waiting for turned cards; this was ignored.",
+        "ja": "めくったカードを待っているヒット?はないため、無視しました。",
+    },
+    "tgus-t.hit-x.more-one": {
+        "en": "Turn {n} more card for the Hit+?.",
+        "ja": "ヒット?のためにあと{n}枚めくってください。",
+    },
+    "tgus-t.hit-x.more-many": {
+        "en": "Turn {n} more cards for the Hit+?.",
+        "ja": "ヒット?のためにあと{n}枚めくってください。",
+    },
+    "tgus-t.hit-x.turned": {
+        "en": "Hit+? turned {steps}{table}: {target} must draw {total} or answer "
+              "with {answers}.",
+        "ja": "ヒット?でめくったカード: {steps}{table}。{target}は{total}枚引くか、"
+              "{answers}で返します。",
+    },
+    "tgus-t.hit-x.t2-table": {
+        "en": " (by T2's table, which the project applies to T1 as T1 prints none)",
+        "ja": "（T1には表がないため、本プロジェクトはT2の表をT1にも使います）",
+    },
+    "tgus-t.color.change": {
+        "en": "{victim}'s hand is changed (put under the pile and as many cards "
+              "drawn anew, the project's reading of 000) and {player} names "
+              "{color}.",
+        "ja": "{victim}の手札はチェンジされます（山札の下に入れて同じ枚数を引き直します。"
+              "000の本プロジェクトでの解釈）。{player}は{color}を指定します。",
+    },
+    "tgus-t.color.names": {
+        "en": "{player} names {color}.",
+        "ja": "{player}は{color}を指定します。",
+    },
+    "tgus-t.color.none": {
+        "en": "{player} has no colour to name now, so {color} does not count.",
+        "ja": "{player}は今は色を指定できないので、{color}は無効です。",
+    },
+    # what the referee waits for (the state's "awaiting", for the page)
+    "tgus-t.awaiting.hit-x": {
+        "en": "cards turned for {player}'s Hit+?",
+        "ja": "{player}のヒット?のためにめくるカード",
+    },
+    "tgus-t.awaiting.change": {
+        "en": "{player} to name the colour for the Change",
+        "ja": "{player}によるチェンジの色の指定",
+    },
+    "tgus-t.awaiting.color": {
+        "en": "{player} to name a colour",
+        "ja": "{player}による色の指定",
+    },
+    "tgus-t.awaiting.draw": {
+        "en": "{player} to draw {amount} or answer",
+        "ja": "{player}が{amount}枚引くか返すこと",
+    },
+})
 
 
 
@@ -29,7 +87,7 @@ def on_turned(game: TgusTReferee, ev: Event) -> list[Ruling]:
                 ev.index,
                 "info",
                 "hit-x",
-                "No Hit+? is waiting for turned cards; this was ignored.",
+                Text("tgus-t.hit-x.nothing"),
             )
         ]
     cards = parse_cards(ev.get("cards"))
@@ -59,7 +117,10 @@ def on_turned(game: TgusTReferee, ev: Event) -> list[Ruling]:
                 ev.index,
                 "pending",
                 "hit-x",
-                f"Turn {more} more card{'s' * (more > 1)} for the Hit+?.",
+                Text(
+                    "tgus-t.hit-x.more-many" if more > 1 else "tgus-t.hit-x.more-one",
+                    n=more,
+                ),
             ),
         )
         return out
@@ -81,20 +142,22 @@ def on_turned(game: TgusTReferee, ev: Event) -> list[Ruling]:
     t.hitx = None
     t.chain = Chain(total, target, game.opts.rank("wild-hit-x"), hx.player)
     t.turn = target
-    said = "; ".join(s.text for s in steps)
-    table = (
-        " (by T2's table, which the project applies to T1 as T1 prints none)"
-        if game.prefix == "tgus-t1"
-        else ""
-    )
+    said = seq([s.text for s in steps], "; ", "、")
+    table = Text("tgus-t.hit-x.t2-table") if game.prefix == "tgus-t1" else ""
     out.insert(
         0,
         game.ruling(
             ev.index,
             "pending",
             "hit-x",
-            f"Hit+? turned {said}{table}: {target} must draw {total} or answer "
-            f"with {answers(game, t.chain.rank)}.",
+            Text(
+                "tgus-t.hit-x.turned",
+                steps=said,
+                table=table,
+                target=target,
+                total=total,
+                answers=answers(game, t.chain.rank),
+            ),
             player=target,
             draw=total,
             **{"turned": [c.label for c in hx.cards[: len(steps)]]},
@@ -120,34 +183,46 @@ def on_color(game: TgusTReferee, ev: Event) -> list[Ruling]:
                 ev.index,
                 "ok",
                 "change",
-                f"{victim}'s hand is changed (put under the pile and as many "
-                f"cards drawn anew, the project's reading of 000) and {player} "
-                f"names {color}.",
+                Text(
+                    "tgus-t.color.change",
+                    victim=victim,
+                    player=player,
+                    color=colour(color),
+                ),
             )
         ]
     if t.awaiting_color == player:
         t.awaiting_color = None
         t.color = color
-        return [game.ruling(ev.index, "ok", "color", f"{player} names {color}.")]
+        return [
+            game.ruling(
+                ev.index,
+                "ok",
+                "color",
+                Text("tgus-t.color.names", player=player, color=colour(color)),
+            )
+        ]
     return [
         game.ruling(
             ev.index,
             "illegal",
             "color",
-            f"{player} has no colour to name now, so {color} does not count.",
+            Text("tgus-t.color.none", player=player, color=colour(color)),
         )
     ]
 
 
-def awaiting(game: TgusTReferee) -> str | None:
+def awaiting(game: TgusTReferee) -> Text | None:
     """What the referee waits for, in words (for the state and the page)."""
     t = game.t
     if t.hitx is not None:
-        return f"cards turned for {t.hitx.player}'s Hit+?"
+        return Text("tgus-t.awaiting.hit-x", player=t.hitx.player)
     if t.change is not None:
-        return f"{t.change.chooser} to name the colour for the Change"
+        return Text("tgus-t.awaiting.change", player=t.change.chooser)
     if t.awaiting_color is not None:
-        return f"{t.awaiting_color} to name a colour"
+        return Text("tgus-t.awaiting.color", player=t.awaiting_color)
     if t.chain is not None:
-        return f"{t.chain.target} to draw {t.chain.amount} or answer"
+        return Text(
+            "tgus-t.awaiting.draw", player=t.chain.target, amount=t.chain.amount
+        )
     return None
