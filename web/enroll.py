@@ -134,8 +134,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "say_got_page": {"en": "Page taken: {n} cards ({unsure} unsure)",
                      "ja": "ページを撮りました: {n}枚（要確認{unsure}枚）"},
-    "say_lay": {"en": "Lay out page {page} of {pages} ({n} cards) as printed",
-                "ja": "{page}/{pages}ページの{n}枚を印刷どおりに並べてください"},
+    "say_lay": {
+        "en": "Lay out page {page} of {pages} ({n} cards) as printed; leave out "
+              "skipped cards and close up the gap",
+        "ja": "{page}/{pages}ページの{n}枚を印刷どおりに並べてください"
+              "（スキップしたカードは抜いて詰めてください）",
+    },
     "say_sheet_found": {"en": "Page {page}: {n} of {of} cards found",
                         "ja": "{page}ページ: {of}枚中{n}枚が見えています"},
     "say_sheet_rows": {"en": "Page {page}: lay the cards in straight rows",
@@ -530,5 +534,6 @@ def train():
             abort(409, "no card taken yet: show the camera at least one card")
         wizard.close()
         trainer = current_app.config.get("ENROLL_TRAINER") or default_trainer
-        holder.job = EnrollJob(wizard.deck, shots, trainer, _decks_root()).start()
+        holder.job = EnrollJob(wizard.deck, shots, trainer, _decks_root(),
+                               asked=wizard.labels).start()
     return jsonify(_state()), 202

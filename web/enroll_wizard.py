@@ -207,6 +207,7 @@ class Wizard:
         self.finder: Any = None
         self.reader: Reader | None = None
         self.released = False
+        self.need_clear = False  # a card was just taken: the table must clear first
         self.thread = threading.Thread(target=self._run, name="enroll", daemon=True)
 
     # -- the person's actions (from the page) ------------------------------------
@@ -249,7 +250,10 @@ class Wizard:
             self._bump()
             if self.mode == "one":
                 following = self._next_label()
-                self.target = [following] if following else []
+                if following:
+                    self._ask(following)
+                else:
+                    self.target = []
             return chosen
 
     def redo(self, label: str) -> None:
@@ -261,7 +265,7 @@ class Wizard:
             if self.mode == "sheet":
                 self.page = self._page_of(label)
             else:
-                self.target = [label]
+                self._ask(label)
             self._bump()
 
     def set_mode(self, mode: str, page: int | None = None) -> None:
@@ -274,6 +278,13 @@ class Wizard:
     def shots(self) -> list:
         with self.lock:
             return [s for c in self.cards.values() for s in c.shots]
+
+    def _ask(self, label: str) -> None:
+        """Ask for ``label`` next (first for a clear table if a card was just
+        taken): the prompt and the target change together."""
+        with self.lock:
+            self.target = [label]
+            self.say = ("clear", {}) if self.need_clear else ("show", {"label": label})
 
     def _bump(self) -> None:
         with self.lock:
@@ -393,16 +404,20 @@ class Wizard:
                 return
 
     def _wait_clear(self, gen: int, n: int = 0) -> bool:
-        """Frames until ``away`` in a row show no card (with ``n``: not the ``n``
-        cards of a sheet page); False if the take changed meanwhile."""
+        """After a card was taken: frames until ``away`` in a row show no card
+        (with ``n``: not the ``n`` cards of a sheet page), so that it is not
+        taken again as the next one; False if the take changed meanwhile."""
         from vision.multiscale import detect_multiscale
 
+        if not self.need_clear:
+            return True
         empty = 0
         for frame in self._frames(gen):
             dets = detect_multiscale(self.finder, frame, self.config.zooms)
             clear = (len(dets) != n) if n else not len(dets)
             empty = empty + 1 if clear else 0
             if empty >= self.config.away:
+                self.need_clear = False
                 return True
             if not clear:
                 self._set_say("clear", n=len(dets))
@@ -418,8 +433,7 @@ class Wizard:
             self._idle(gen, lambda: self._next_label() is not None
                        or self.mode != "one")
             return
-        with self.lock:
-            self.target = [label]
+        self._ask(label)
         if not self._wait_clear(gen):
             return
         self._set_say("show", label=label)
@@ -428,20 +442,30 @@ class Wizard:
         if self.generation == gen and len(shots) >= self.config.shots:
             self._record({label: shots})
 
-    def _sheet(self, gen: int) -> None:
-        pages = sheet_pages(self.labels)
+    def _sheet_todo(self) -> tuple[list[list[str]], list[int]]:
+        """The sheet's pages, each without its skipped cards, and the pages with
+        a card still to take."""
         with self.lock:
+            pages = [[x for x in p if not self.cards[x].skipped]
+                     for p in sheet_pages(self.labels)]
             todo = [i for i, p in enumerate(pages)
                     if any(not self.cards[x].shots for x in p)]
+        return pages, todo
+
+    def _sheet(self, gen: int) -> None:
+        pages, todo = self._sheet_todo()
+        with self.lock:
             if self.page not in todo and todo:
                 self.page = min((i for i in todo if i > self.page), default=todo[0])
             page = self.page if todo else None
-            self.target = list(pages[page]) if page is not None else []
+            labels = list(pages[page]) if page is not None else []
+            self.target = labels
+            if page is not None:
+                self.say = ("clear", {}) if self.need_clear else (
+                    "lay", {"page": page + 1, "pages": len(pages), "n": len(labels)})
         if page is None:
-            self._idle(gen, lambda: self.mode != "sheet" or any(
-                not c.shots for c in self.cards.values()))
+            self._idle(gen, lambda: self.mode != "sheet" or bool(self._sheet_todo()[1]))
             return
-        labels = pages[page]
         if not self._wait_clear(gen, len(labels)):
             return
         self._set_say("lay", page=page + 1, pages=len(pages), n=len(labels))
@@ -472,6 +496,8 @@ class Wizard:
                 self.last = label
             if self.first in taken:
                 self.first = None
+            self.need_clear = True
+            self.say = ("clear", {})
             if len(taken) == 1:
                 label = next(iter(taken))
                 self.news = ("got_unsure" if self.cards[label].unsure else "got",
@@ -524,8 +550,9 @@ class EnrollJob:
     """Fine-tune on the wizard's shots in a thread and save the deck."""
 
     def __init__(self, deck: str, shots: list, trainer: Trainer,
-                 root: Path | None = None) -> None:
+                 root: Path | None = None, asked: Sequence[str] = ()) -> None:
         self.deck, self.shots, self.trainer, self.root = deck, shots, trainer, root
+        self.asked = list(asked)  # the cards the wizard asked for
         self.state = "training"  # training, done, failed
         self.fraction = 0.0
         self.line = ""
@@ -575,8 +602,10 @@ class EnrollJob:
         }
         if self.manifest is not None:
             m = self.manifest
+            asked = set(self.asked or m.missing)
             out.update(folder=self.folder, photos=sum(m.photos.values()),
-                       cards=len(m.photos), missing=list(m.missing),
+                       cards=len(m.photos),
+                       missing=[x for x in m.missing if x in asked],
                        confused=[list(c) for c in m.confused],
                        seconds=m.seconds)
         return out

@@ -45,13 +45,13 @@ async function post(path, body) {
 
 function renderCards(w) {
   const list = $("cards");
-  const shown = w.mode === "sheet" ? new Set(w.target) : null;
+  const shown = w.mode === "sheet" && w.target.length ? new Set(w.target) : null;
   list.replaceChildren();
   for (const c of w.cards) {
     const li = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
-    button.className = `card ${c.status}`;
+    button.className = `enroll-card ${c.status}`;
     if (w.target.includes(c.label)) button.classList.add("now");
     if (shown && !shown.has(c.label)) li.classList.add("other-page");
     button.dataset.label = c.label;
@@ -73,6 +73,20 @@ function renderCards(w) {
     li.append(button);
     list.append(li);
   }
+}
+
+function renderLayout(w) {
+  // the sheet page to lay out now, in the sheet's rows (the skipped cards left out)
+  const layout = $("layout");
+  layout.hidden = w.mode !== "sheet" || !w.target.length;
+  const names = new Map(w.cards.map((c) => [c.label, c]));
+  layout.replaceChildren(...w.target.map((label) => {
+    const li = document.createElement("li");
+    li.textContent = names.get(label).name;
+    li.className = names.get(label).status;
+    li.dataset.label = label;
+    return li;
+  }));
 }
 
 function renderPages(w) {
@@ -108,6 +122,7 @@ function render(data) {
     $("n-total").textContent = String(w.total);
     if (document.activeElement !== $("mode")) $("mode").value = w.mode;
     renderPages(w);
+    renderLayout(w);
     renderCards(w);
     const taken = w.counts.captured + w.counts.unsure;
     const training = job && job.state === "training";
@@ -177,7 +192,7 @@ if (root) {
   $("page").addEventListener("change", (ev) =>
     post("mode", {mode: "sheet", page: Number(ev.target.value)}));
   $("cards").addEventListener("click", (ev) => {
-    const button = ev.target.closest("button.card");
+    const button = ev.target.closest("button.enroll-card");
     if (button) post("redo", {label: button.dataset.label});
   });
   poll();

@@ -1,0 +1,189 @@
+"""Enrolling a 54-card deck through the page wizard in a real browser (Debian's
+chromium, Playwright), with a fake camera that a stand-in person drives: a card
+skipped and taken later, the wrong card shown once (flagged unsure, tapped to
+take it again), a switch to laying out the printed sheet's pages, then Enroll
+with its progress, and the deck listed with the command that plays with it.
+Screenshots go to ``tests/web/artifacts/`` (git-ignored), ``enroll-*.png``.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from enroll_fakes import FakeCamera, FakeTrainer, fake_tools
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+TIMEOUT = 60_000  # ms: a loaded 2-core machine is slow to render
+
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM),
+    reason=f"Debian's chromium is not installed at {CHROMIUM}",
+)
+pw = pytest.importorskip("playwright.sync_api")
+
+from vision.enroll_camera import GuideConfig  # noqa: E402
+from web import create_app  # noqa: E402
+
+FAST = GuideConfig(steady=2, shots=2, gap=1, away=2)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with pw.sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--headless", "--no-sandbox", "--disable-gpu"],
+        )
+        yield b
+        b.close()
+
+
+class Person:
+    """Does what the wizard's prompt says: shows the card asked for (the wrong
+    card once for ``mistake``), takes it away, lays out a sheet page; nothing
+    until ``active`` is set."""
+
+    def __init__(self, app, camera: FakeCamera, mistake: tuple[str, str]) -> None:
+        self.app, self.camera, self.mistake = app, camera, mistake
+        self.active = threading.Event()
+        self.stop = threading.Event()
+        self.made_mistake = False
+        self.showing: list[str] = []
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self) -> None:
+        while not self.stop.wait(0.01):
+            holder = self.app.extensions.get("tableref.enroll")
+            wizard = holder.wizard if holder else None
+            if wizard is None or not self.active.is_set():
+                continue
+            snap = wizard.snapshot()
+            key, target = snap["say"]["key"], snap["target"]
+            if key == "clear" and self.showing:
+                self.camera.clear()
+                self.showing = []
+            elif key == "show" and target and self.showing != target[:1]:
+                shown = target[0]
+                if shown == self.mistake[0] and not self.made_mistake:
+                    shown, self.made_mistake = self.mistake[1], True
+                self.camera.one(shown)
+                self.showing = target[:1]
+            elif key in ("lay", "sheet_found", "sheet_rows") and target \
+                    and self.showing != target:
+                self.camera.grid(target)
+                self.showing = list(target)
+
+
+@pytest.fixture
+def served(tmp_path):
+    from werkzeug.serving import make_server
+
+    camera = FakeCamera()
+    trainer = FakeTrainer(hold=True)
+    app = create_app({
+        "DATABASE": str(tmp_path / "db" / "tableref.sqlite3"),
+        "EVIDENCE_DIRS": [str(tmp_path / "evidence")],
+        "DECKS_DIR": str(tmp_path / "decks"),
+        "ENROLL_SOURCE": lambda spec: camera,
+        "ENROLL_TOOLS": fake_tools,
+        "ENROLL_TRAINER": trainer,
+        "ENROLL_GUIDE": FAST,
+    })
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    person = Person(app, camera, ("red-3", "red-8"))
+    person.thread.start()
+    yield app, f"http://127.0.0.1:{server.server_port}", person, trainer
+    person.stop.set()
+    holder = app.extensions.get("tableref.enroll")
+    if holder is not None and holder.wizard is not None:
+        holder.wizard.close()
+    server.shutdown()
+    server.socket.close()
+
+
+def shot(page, name):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"enroll-{name}.png"), full_page=True)
+
+
+def test_enroll_a_deck_in_the_browser(browser, served):
+    app, base, person, trainer = served
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    page.goto(f"{base}/setup")
+    page.locator("a[href='/enroll']").click()
+    page.wait_for_url(f"{base}/enroll")
+    page.fill("input[name=deck]", "kitchen")
+    page.select_option("select[name=labels]", "uno")
+    assert "labels=uno" in page.get_attribute("#sheet-link", "href")
+    page.click("#enroll-start button[type=submit]")
+    page.wait_for_selector("#wizard:not([hidden])")
+    page.wait_for_function(
+        "() => document.querySelector('#prompt').dataset.key === 'show'")
+    assert page.inner_text("#prompt") == "Show red 0"
+    assert page.inner_text("#n-missing") == "54"
+
+    # red 0 is not at hand: skipped, then the person starts showing cards
+    page.click("#skip")
+    page.wait_for_selector("button.enroll-card.skipped[data-label='red-0']")
+    assert page.inner_text("#n-skipped") == "1"
+    person.active.set()
+
+    # red 3 asked for, red 8 shown: the page flags it; a tap takes it again
+    unsure = page.locator("button.enroll-card.unsure[data-label='red-3']")
+    unsure.wait_for()
+    assert "≈ red 8" in unsure.inner_text()
+    assert int(page.inner_text("#n-unsure")) == 1
+    shot(page, "unsure")
+    unsure.click()
+    page.wait_for_selector("button.enroll-card.captured[data-label='red-3']")
+
+    # the rest laid out as the printed sheet shows
+    page.wait_for_function("() => Number(document.querySelector('#n-captured')"
+                           ".textContent) >= 6")
+    page.select_option("#mode", "sheet")
+    page.wait_for_selector("#page-pick:not([hidden])")
+    page.wait_for_function(
+        "() => document.querySelector('#prompt').dataset.key === 'done'")
+    assert page.inner_text("#n-captured") == "53"
+    assert page.inner_text("#n-unsure") == "0"
+    # the skipped card after all: its sheet page is laid out again
+    page.click("button.enroll-card.skipped[data-label='red-0']")
+    page.wait_for_selector("button.enroll-card.captured[data-label='red-0']")
+    page.wait_for_function(
+        "() => document.querySelector('#prompt').dataset.key === 'done'")
+    assert page.inner_text("#n-captured") == "54"
+    assert page.inner_text("#n-missing") == "0"
+    assert page.locator("#enroll-frame").is_visible()
+    shot(page, "all-taken")
+
+    page.click("#train")
+    page.wait_for_function(
+        "() => document.querySelector('#job-text').textContent.includes('50 %')")
+    assert page.locator("#job-progress").is_visible()
+    trainer.go.set()
+    page.wait_for_function(
+        "() => document.querySelector('#job-text').dataset.state === 'done'")
+    text = page.inner_text("#job-text")
+    assert "Deck kitchen enrolled: 54 cards" in text
+    assert "tableref serve --deck kitchen" in text
+    assert "Missing" not in text  # wild-shuffle and wild-custom were not asked for
+    shot(page, "enrolled")
+    assert sorted({s.label for s in trainer.shots}) == sorted(
+        c["label"] for c in app.extensions["tableref.enroll"].wizard.snapshot()["cards"])
+
+    page.goto(f"{base}/enroll?lang=ja")
+    assert "kitchen: 54枚" in page.inner_text("#decks")
+    assert page.inner_text("h1") == "デッキの登録"
+    assert errors == []
+    context.close()
