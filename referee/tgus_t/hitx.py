@@ -39,11 +39,11 @@ define({
     },
     "tgus-t.turned.skips": {
         "en": "{card} adds 2 and skips on",
-        "ja": "{card}で2枚追加して1人飛ばします",
+        "ja": "{card}で2枚追加して1人飛ばし",
     },
     "tgus-t.turned.back": {
         "en": "{card} adds 2 and sends it back",
-        "ja": "{card}で2枚追加して前の人に戻します",
+        "ja": "{card}で2枚追加して前の人へ",
     },
     "tgus-t.turned.doubles": {
         "en": "{card} doubles it",
@@ -51,11 +51,11 @@ define({
     },
     "tgus-t.turned.doubles-back": {
         "en": "{card} doubles it and sends it back",
-        "ja": "{card}で2倍にして前の人に戻します",
+        "ja": "{card}で2倍にして前の人へ",
     },
     "tgus-t.turned.more": {
         "en": "{card} turns two more cards",
-        "ja": "{card}でさらに2枚めくります",
+        "ja": "{card}でさらに2枚めくる",
     },
 })
 
