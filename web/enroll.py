@@ -40,9 +40,11 @@ from flask import (
     current_app,
     g,
     jsonify,
+    make_response,
     render_template,
     request,
 )
+from werkzeug.http import HTTP_STATUS_CODES
 
 from .enroll_wizard import (
     MODES,
@@ -161,7 +163,24 @@ MESSAGES: dict[str, dict[str, str]] = {
     "job_confused": {"en": "Still unsure on its own frames: {pairs}",
                      "ja": "撮影した画像でもまだ不確か: {pairs}"},
     "job_failed": {"en": "Enrollment failed: {error}", "ja": "登録に失敗しました: {error}"},
-    "no_camera": {"en": "No camera: {reason}", "ja": "カメラがありません: {reason}"},
+    # refusals (the API's message is English; the page shows ``text``)
+    "err_no_camera": {"en": "No camera: {reason}", "ja": "カメラがありません: {reason}"},
+    "err_camera_busy": {
+        "en": "The game's camera is reading {spec}: enroll with another camera, or "
+              "before the game's camera starts",
+        "ja": "ゲームのカメラが {spec} を使っています。別のカメラで登録するか、"
+              "ゲームのカメラを始める前に登録してください",
+    },
+    "err_deck_name": {
+        "en": "Name the deck with 1-64 letters, digits, '_', '.' or '-', starting "
+              "with a letter or digit",
+        "ja": "デッキ名は英数字と _ . - の1〜64文字で、英数字で始めてください",
+    },
+    "err_nothing_taken": {"en": "No card taken yet: show the camera at least one card",
+                          "ja": "まだ1枚も撮っていません。カードを1枚以上見せてください"},
+    "err_busy": {"en": "A deck is being enrolled: wait until it is done",
+                 "ja": "デッキを登録中です。終わるまでお待ちください"},
+    "err_not_started": {"en": "Press Start first", "ja": "先に「開始」を押してください"},
 }
 
 SCRIPT_KEYS = ("start", "enroll", "skip", "redo", "captured", "missing", "unsure",
@@ -203,6 +222,14 @@ class _Holder:
 
 def _holder() -> _Holder:
     return current_app.extensions.setdefault("tableref.enroll", _Holder())
+
+
+def _refuse(code: int, message: str, key: str, **values: Any) -> None:
+    """Abort with the app's JSON error, plus ``text``: the refusal said in the
+    viewer's language."""
+    body = {"error": HTTP_STATUS_CODES.get(code, "Error"), "message": message,
+            "status": code, "text": t(key, **values)}
+    abort(make_response(jsonify(body), code))
 
 
 def _body() -> dict[str, Any]:
@@ -295,7 +322,8 @@ def shipped_reader(detector: Any):  # noqa: ANN201
 def _wizard_or_409() -> Wizard:
     wizard = _holder().wizard
     if wizard is None:
-        abort(409, "no enrollment started; POST /api/enroll/start first")
+        _refuse(409, "no enrollment started; POST /api/enroll/start first",
+                "err_not_started")
     return wizard
 
 
@@ -438,6 +466,23 @@ def state():
     return jsonify(_state())
 
 
+def _camera_free(spec: str) -> None:
+    """409 when the game's camera is reading ``spec`` now (one reader per device)."""
+    from .table import get_table
+
+    cam = getattr(get_table(), "camera", None)
+    if cam is None or str(getattr(cam, "source", None)) != spec:
+        return
+    try:
+        running = cam.status().get("state") not in ("unavailable", "ended", "error")
+    except Exception:  # a camera that cannot say is not in the way
+        return
+    if running:
+        _refuse(409, f"the game's camera is reading {spec}: enroll with another "
+                     "camera, or before the game's camera starts",
+                "err_camera_busy", spec=spec)
+
+
 @bp.post("/api/enroll/start")
 def start():
     """Open the camera and start asking for cards (replaces an unfinished wizard)."""
@@ -447,23 +492,24 @@ def start():
     try:
         deck = check_name(_text(data, "deck"))
     except DeckError as exc:
-        abort(400, str(exc))
+        _refuse(400, str(exc), "err_deck_name")
     labels, kind = _labels(_text(data, "labels", "uno"))
     camera = _text(data, "camera", "0")
     mode = data.get("mode", "one")
     if mode not in MODES:
         abort(400, f"'mode' must be one of {', '.join(MODES)}")
+    _camera_free(camera)
     holder = _holder()
     with holder.lock:
         if holder.job is not None and holder.job.state == "training":
-            abort(409, "a deck is being enrolled; wait until it is done")
+            _refuse(409, "a deck is being enrolled; wait until it is done", "err_busy")
         if holder.wizard is not None:
             holder.wizard.close()
             holder.wizard = None
         try:
             source = _open_source(camera)
         except Exception as exc:  # no camera, a missing file, an unreadable folder
-            abort(409, f"no camera: {exc}")
+            _refuse(409, f"no camera: {exc}", "err_no_camera", reason=exc)
         from vision.enroll_camera import GuideConfig
 
         holder.wizard = Wizard(
@@ -528,10 +574,11 @@ def train():
     with holder.lock:
         wizard = _wizard_or_409()
         if holder.job is not None and holder.job.state == "training":
-            abort(409, "this deck is already being enrolled")
+            _refuse(409, "this deck is already being enrolled", "err_busy")
         shots = wizard.shots()
         if not shots:
-            abort(409, "no card taken yet: show the camera at least one card")
+            _refuse(409, "no card taken yet: show the camera at least one card",
+                    "err_nothing_taken")
         wizard.close()
         trainer = current_app.config.get("ENROLL_TRAINER") or default_trainer
         holder.job = EnrollJob(wizard.deck, shots, trainer, _decks_root(),

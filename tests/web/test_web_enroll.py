@@ -276,11 +276,30 @@ def test_no_camera_is_a_clear_4xx(tmp_path, store, trainer):
     resp = ec.post("/api/enroll/start", json={"deck": "k", "camera": "3"})
     assert resp.status_code == 409
     assert resp.get_json()["message"] == "no camera: OpenCV cannot open camera 3"
+    resp = ec.post("/api/enroll/start?lang=ja", json={"deck": "k", "camera": "3"})
+    assert resp.get_json()["text"] == "カメラがありません: OpenCV cannot open camera 3"
     # the real source on a missing file says so too
     ec = make_app(tmp_path, store, None, trainer, ENROLL_SOURCE=None).test_client()
     resp = ec.post("/api/enroll/start", json={"deck": "k", "camera": "/no/such.mp4"})
     assert resp.status_code == 409
     assert "no such video file" in resp.get_json()["message"]
+
+
+def test_the_games_camera_in_use_is_a_clear_4xx(eapp, camera):
+    class Running:
+        source = "0"
+
+        def status(self):
+            return {"state": "running", "source": "0"}
+
+    eapp.extensions["tableref.table"].camera = Running()
+    ec = eapp.test_client()
+    resp = ec.post("/api/enroll/start", json={"deck": "k", "camera": "0"})
+    assert resp.status_code == 409
+    assert "the game's camera is reading 0" in resp.get_json()["message"]
+    assert not camera.frames
+    resp = ec.post("/api/enroll/start", json={"deck": "k", "camera": "1"})
+    assert resp.status_code == 201
 
 
 def test_a_finder_that_fails_to_load_is_said(tmp_path, store, camera, trainer):

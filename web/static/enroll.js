@@ -35,7 +35,7 @@ async function post(path, body) {
   }
   const data = await resp.json().catch(() => ({}));
   if (!resp.ok) {
-    showError(data.message || `${resp.status}`);
+    showError(data.text || data.message || `${resp.status}`);
     return null;
   }
   showError("");
