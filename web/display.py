@@ -259,6 +259,28 @@ def needs_first_card(
     return not rulings or str(rulings[-1].get("ruling")) in ROUND_ENDS
 
 
+def to_reveal(state: Mapping[str, Any], players: Sequence[str] = ()) -> list[str]:
+    """Who still shows a hand for scoring, in seat order (none outside scoring).
+
+    In a game's ``scoring`` phase every player but the round's winner shows
+    their hand; ``revealed`` maps those who have shown it.
+    """
+    if state.get("phase") != "scoring" or state.get("over"):
+        return []
+    names = [str(p) for p in (players or state.get("players") or [])]
+    shown = state.get("revealed")
+    shown = set(shown) if isinstance(shown, (Mapping, list, tuple)) else set()
+    winners = state.get("round_winner")
+    winners = {winners} if isinstance(winners, str) else set(_names(winners))
+    counts = state.get("hand_counts")
+    counts = counts if isinstance(counts, Mapping) else {}
+    return [
+        p
+        for p in names
+        if p not in shown and p not in winners and counts.get(p, 1) != 0
+    ]
+
+
 def table_display(
     state: Mapping[str, Any],
     rulings: Sequence[Mapping[str, Any]],
@@ -289,6 +311,7 @@ def table_display(
         "last": last,
         "mid_round": mid_round(state, rulings),
         "first_card": needs_first_card(state, rulings),
+        "to_reveal": to_reveal(state),
     }
 
 
@@ -301,19 +324,23 @@ def form_defaults(
     """The player each control form should start on.
 
     - play, pass: the player whose turn it is; draw: the first player who
-      owes cards (a penalty), else the player whose turn it is;
+      owes cards (a penalty), else the player whose turn it is, and the count
+      they owe (1 when nobody owes);
     - catch: the target is the first player who can be caught, the catcher
       the player on turn (or the next seat, never the target);
     - challenge: the challenger is the player hit by the Wild Draw Four (on
       turn), and the accused, who then shows their hand, is the player who
-      played it (the player of the last Wild Draw Four play).
+      played it (the player of the last Wild Draw Four play);
+    - reveal: that accused player during a challenge, the first player who
+      still shows a hand while a round is scored.
     """
     names = [str(p) for p in players]
     turn = state.get("turn") if state.get("turn") in names else None
     first = names[0] if names else ""
     out = {"turn": turn or first}
-    owing = [o["player"] for o in owed_draws(state) if o["player"] in names]
-    out["draw"] = owing[0] if owing else out["turn"]
+    owing = [o for o in owed_draws(state) if o["player"] in names]
+    out["draw"] = owing[0]["player"] if owing else out["turn"]
+    out["draw_count"] = str(owing[0]["count"]) if owing else "1"
     catchable = [p for p in _names(state.get("catchable")) if p in names]
     target = catchable[0] if catchable else ""
     catcher = turn or first
@@ -332,6 +359,9 @@ def form_defaults(
         accused = _wd4_player(state, events, rulings, names)
     out["accused"] = accused
     out["reveal"] = accused if isinstance(challenge, Mapping) and accused else ""
+    if not out["reveal"]:
+        showing = to_reveal(state, names)
+        out["reveal"] = showing[0] if showing else ""
     return out
 
 

@@ -144,6 +144,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Next: the dealer turns up the first card.",
         "ja": "次に: ディーラーが最初の札をめくります。",
     },
+    "next_reveal": {
+        "en": "Next: enter the hand of each player in “Reveal / score”: {players}.",
+        "ja": "次に: 「手札公開・得点」に各プレイヤーの手札を入力してください: {players}。",
+    },
+    "next_reveal_table": {
+        "en": "Next: {players} show their hands for scoring.",
+        "ja": "次に: {players}が得点計算のために手札を見せます。",
+    },
+    "list_sep": {"en": ", ", "ja": "、"},
     "first_card": {"en": "First card (e.g. red-7, R7)", "ja": "最初の札（例: red-7, R7）"},
     "turn_up": {"en": "Turn up", "ja": "めくった札を記録"},
     "against": {"en": "against {player}", "ja": "{player}に対して"},
@@ -287,7 +296,67 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "current_camera": {"en": "Camera now", "ja": "現在のカメラ"},
     "log": {"en": "log", "ja": "記録"},
+    "more_details": {"en": "More details", "ja": "詳しい状態"},
 }
+
+# The raw state box ("more details" on the page): a game's own state keys,
+# labelled in the viewer's language; a key not listed shows as it is.
+STATE_LABELS: dict[str, dict[str, str]] = {
+    "round": {"en": "Round", "ja": "ラウンド"},
+    "dealer": {"en": "Dealer", "ja": "親"},
+    "awaiting": {"en": "Waiting for", "ja": "待っているもの"},
+    "called": {"en": "Called", "ja": "宣言"},
+    "challenge": {"en": "Challenge", "ja": "チャレンジ"},
+    "challenge_reveal": {"en": "Hand shown in a challenge", "ja": "チャレンジで見せた手札"},
+    "discard_pile": {"en": "Discard pile", "ja": "捨て札の枚数"},
+    "discards": {"en": "Discards", "ja": "捨て札"},
+    "draw_pile": {"en": "Draw pile", "ja": "山札の枚数"},
+    "drawn_card": {"en": "Card just drawn", "ja": "引いたばかりの札"},
+    "face_down": {"en": "Face-down cards", "ja": "伏せ札"},
+    "face_down_left": {"en": "Face-down cards left", "ja": "残りの伏せ札"},
+    "face_down_placed": {"en": "Face-down cards placed", "ja": "置かれた伏せ札"},
+    "next_hand_sizes": {"en": "Next hand sizes", "ja": "次の配る枚数"},
+    "out": {"en": "Out", "ja": "上がった人"},
+    "pending_rank": {"en": "Rank waiting", "ja": "保留中の数字"},
+    "pending_target": {"en": "Target waiting", "ja": "保留中の対象"},
+    "picture_stock": {"en": "Picture stock", "ja": "絵札の山"},
+    "pile": {"en": "Pile", "ja": "場の山"},
+    "ranking": {"en": "Ranking", "ja": "順位"},
+    "revealed": {"en": "Hands shown", "ja": "公開された手札"},
+    "round_winner": {"en": "Round winner", "ja": "ラウンドの勝者"},
+    "stock": {"en": "Stock", "ja": "山札"},
+    "top_effect": {"en": "Top card's effect", "ja": "場札の効果"},
+    "uno_calls": {"en": "UNO calls", "ja": "ウノ宣言の回数"},
+    "winners": {"en": "Winners", "ja": "勝者"},
+    "start_player": {"en": "First player", "ja": "最初の人"},
+    "owed_draws": {"en": "Cards owed", "ja": "引くべき枚数"},
+    "accusation": {"en": "Accusation", "ja": "指摘"},
+    "box": {"en": "Box", "ja": "ボックス"},
+    "box_counts": {"en": "Box counts", "ja": "ボックスの枚数"},
+    "limit_cards": {"en": "Limit cards", "ja": "上限の札"},
+    "branches": {"en": "Branches", "ja": "枝"},
+    "current_branch": {"en": "Current branch", "ja": "今の枝"},
+    "captured": {"en": "Captured", "ja": "取った札"},
+    "must": {"en": "Must", "ja": "しなければならないこと"},
+    "score_cards": {"en": "Score cards", "ja": "得点札"},
+    "start": {"en": "Start", "ja": "開始"},
+    "aside": {"en": "Set aside", "ja": "よけた札"},
+    "public": {"en": "Shown to all", "ja": "公開情報"},
+    "revokes": {"en": "Revokes", "ja": "リボーク"},
+    "row": {"en": "Row", "ja": "列"},
+    "trick": {"en": "Trick", "ja": "トリック"},
+    "trick_no": {"en": "Trick number", "ja": "トリック番号"},
+    "tricks_won": {"en": "Tricks won", "ja": "取ったトリック"},
+    "trump": {"en": "Trump", "ja": "切り札"},
+}
+
+
+def state_label(key: str) -> str:
+    """A state key's label in the request's language (the key if unknown)."""
+    lang = getattr(g, "lang", "en")
+    labels = STATE_LABELS.get(key, {})
+    return labels.get(lang) or labels.get("en") or key
+
 
 # Messages the page's script writes into the status bar and dialogs.
 SCRIPT_KEYS = (
@@ -347,6 +416,7 @@ def init_app(app: Flask) -> None:
 
     app.jinja_env.globals.update(
         _=translate,
+        state_label=state_label,
         LANGS=LANGS,
         script_messages=script_messages,
         cam_states=[k for k in MESSAGES if k.startswith("cam_")],

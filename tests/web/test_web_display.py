@@ -14,7 +14,14 @@ from html import unescape
 import pytest
 
 from web import create_app
-from web.display import card_name, form_defaults, headline, owed_draws
+from web.display import (
+    card_name,
+    form_defaults,
+    headline,
+    owed_draws,
+    table_display,
+    to_reveal,
+)
 from web.memstore import MemoryStore
 
 PLAYERS = ["Aiko", "Ben", "Chie"]
@@ -226,6 +233,28 @@ def test_owed_and_defaults_on_any_state():
     d = form_defaults({"turn": "A", "catchable": ["A"]}, [], [], ["A", "B", "C"])
     assert d["catch_target"] == "A" and d["catcher"] == "B"
     assert form_defaults({}, [], [], [])["turn"] == ""
+
+
+def test_draw_starts_on_the_count_owed_and_reveal_on_who_still_shows():
+    names = ["A", "B", "C"]
+    d = form_defaults({"turn": "B", "owed": {"A": 2}}, [], [], names)
+    assert (d["draw"], d["draw_count"]) == ("A", "2")
+    d = form_defaults({"turn": "B", "pending_draw": 4}, [], [], names)
+    assert (d["draw"], d["draw_count"]) == ("B", "4")
+    assert form_defaults({"turn": "B"}, [], [], names)["draw_count"] == "1"
+    scoring = {
+        "phase": "scoring",
+        "turn": None,
+        "round_winner": "B",
+        "revealed": {"A": ["red-1"]},
+        "hand_counts": {"A": 1, "B": 0, "C": 2},
+    }
+    assert to_reveal(scoring, names) == ["C"]
+    assert form_defaults(scoring, [], [], names)["reveal"] == "C"
+    assert to_reveal({**scoring, "revealed": {}}, names) == ["A", "C"]
+    assert to_reveal({**scoring, "phase": "turn"}, names) == []
+    shown = table_display({**scoring, "players": names}, [], "ja")
+    assert shown["to_reveal"] == ["C"]
 
 
 @pytest.mark.parametrize(
