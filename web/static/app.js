@@ -17,11 +17,33 @@ function fmt(key, values) {
   return text;
 }
 
-function say(text, bad) {
+function say(text, bad, alert) {
   const el = document.getElementById("status");
   if (!el) return;
   el.textContent = text;
-  el.className = "status" + (bad ? " bad" : " good");
+  el.className = "status" + (bad ? " bad" : " good") + (alert ? " alert" : "");
+}
+
+function shownIndex() {
+  const box = document.getElementById("last-ruling");
+  return box ? Number(box.dataset.index) : -1;
+}
+
+function sayRuling(said, since) {
+  // What a recorded event was ruled, in the status bar too: on a phone the
+  // form tapped may be far below the display, and the bar is by the thumb.
+  const box = document.getElementById("last-ruling");
+  if (!box || Number(box.dataset.index) <= since) return;
+  const head = box.querySelector(".headline");
+  const sentence = box.querySelector(".sentence");
+  const ruling = [head ? head.textContent.trim() : "", sentence ? sentence.textContent.trim() : ""]
+    .filter(Boolean).join(" — ");
+  say(said, false, box.classList.contains("alert"));
+  const el = document.getElementById("status");
+  const more = document.createElement("span");
+  more.className = "said-ruling";
+  more.textContent = ` ${ruling}`;
+  el.appendChild(more);
 }
 
 // -- sound and highlight of illegal and penalty rulings --------------------------
@@ -289,11 +311,13 @@ document.addEventListener("click", async (ev) => {
   let payload = {};
   try { payload = JSON.parse(btn.dataset.body || "{}"); } catch (err) { payload = {}; }
   btn.disabled = true;
+  const since = shownIndex();
   const done = await send(btn.dataset.post, btn.dataset.method || "POST", payload, btn.dataset.then);
   btn.disabled = false;
   if (!done) return;
   if (btn.dataset.said) say(btn.dataset.said, false);  // an answer to a question
   await refresh(null, true);
+  if (done.line && !done.action && !btn.dataset.said) sayRuling(summary(done), since);
   if (btn.dataset.answer) {
     // the next open question's first answer, else Undo (it takes the answer back)
     const next = document.querySelector(".question .answer") || document.querySelector("button.undo");
@@ -336,12 +360,14 @@ document.addEventListener("submit", async (ev) => {
   }
   const buttons = Array.from(form.querySelectorAll("button"));
   for (const b of buttons) b.disabled = true;
+  const since = shownIndex();
   const done = await send(url, method, payload, form.hasAttribute("data-setup") ? "/" : null);
   for (const b of buttons) b.disabled = false;
   if (!done) return;
   form.reset();  // Enter does not record the same event twice
   delete form.dataset.dirty;
-  refresh(null, true);  // the forms come back on the new sensible players
+  await refresh(null, true);  // the forms come back on the new sensible players
+  if (done.line && !done.action) sayRuling(summary(done), since);
 });
 
 const setupForm = document.querySelector("form[data-setup]");
