@@ -334,7 +334,8 @@ class Junocos(PhasedGame):
         self.trick.append((player, card))
         self.turn = self.next_player(player)
         if len(self.trick) < len(self.players):
-            text = Text("junocos.played", player=player, card=self.card(card), note=note)
+            text = Text("junocos.played", player=player, card=self.card(card),
+                        note=note)
             return out + [self.ruling(event.index, "ok", "play", text)]
         return out + self._end_trick(event)
 

@@ -24,11 +24,12 @@ from typing import Any, ClassVar
 
 from collections.abc import Mapping
 
-from .cards import Card
+from .cards import ACTIONS, NUMBERS, WILDS, Card
 from .game import Game, GameError
 from .log import Event, Header
 from .rulings import Ruling
-from .text import COLOR_NAMES, Text, card_name, define, define_cards, formatter, standard_card_name
+from .text import (COLOR_NAMES, Text, card_name, define, define_cards, formatter,
+                   standard_card_name)
 
 define({
     "game.no-player": {
@@ -44,7 +45,8 @@ define({
         "ja": "オプション{key}はこのゲームにはありません（オプション: {names}）。無視しました。",
     },
     "game.option-type": {
-        "en": "Option {key} must be {type}, not {value}, so the preset's {default} applies.",
+        "en": "Option {key} must be {type}, not {value}, so the preset's {default} "
+              "applies.",
         "ja": "オプション{key}は{type}で指定します（{value}は使えません）。"
               "プリセットの{default}を使います。",
     },
@@ -95,8 +97,8 @@ define({
 })
 
 
-NUMBERS_AND_ACTIONS = frozenset([str(n) for n in range(10)] + ["skip", "reverse", "draw2"])
-WILD_LABELS = frozenset(["wild", "wild-draw4", "wild-shuffle", "wild-custom"])
+NUMBERS_AND_ACTIONS = frozenset([*NUMBERS, *ACTIONS])
+WILD_LABELS = frozenset(WILDS)
 
 
 def label_card_name(label: str, lang: str = "en") -> str:
@@ -182,8 +184,9 @@ def build_options(cls: type, header: Header) -> tuple[Any, list[str]]:
         want = type(getattr(base, key))
         if not isinstance(value, want) or isinstance(value, bool) != (want is bool):
             default = getattr(base, key)
-            problems.append(Text("game.option-type", key=repr(key), type=_type_name(want),
-                                 value=repr(value), default=repr(default)))
+            problems.append(Text("game.option-type", key=repr(key),
+                                 type=_type_name(want), value=repr(value),
+                                 default=repr(default)))
             continue
         changes[key] = value
     return replace(base, **changes), problems

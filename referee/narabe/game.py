@@ -106,8 +106,8 @@ define({
         "ja": "直前に出されたカードの隣に置かなければなりません",
     },
     "narabe.where-other": {
-        "en": "after a Reverse it must start a new branch at the start card or continue "
-              "another branch",
+        "en": "after a Reverse it must start a new branch at the start card or "
+              "continue another branch",
         "ja": "リバースの後は、スタートカードから新しい分岐を作るか、別の分岐に"
               "繋げなければなりません",
     },
@@ -151,7 +151,8 @@ define({
         "ja": "{player}は別の分岐に繋げるか、スタートカードから新しい分岐を作ります。",
     },
     "narabe.end-of-play": {
-        "en": "Only {n} score card is left: the game ends; show the captured score cards.",
+        "en": "Only {n} score card is left: the game ends; show the captured score "
+              "cards.",
         "ja": "得点カードが残り{n}枚になったので、ゲーム終了です。獲得した得点カードを"
               "公開してください。",
     },
@@ -188,12 +189,14 @@ define({
         "ja": "{player}は{take}枚引きました{note}。",
     },
     "narabe.reveal": {
-        "en": "{player} captured {n} score cards and shows them once; show exactly those.",
+        "en": "{player} captured {n} score cards and shows them once; show exactly "
+              "those.",
         "ja": "{player}が獲得した得点カードは{n}枚です。"
               "その{n}枚を1度だけ公開してください。",
     },
     "narabe.score-draw": {
-        "en": "{player} has no shown Draw score card that draws {n}; put the cards back.",
+        "en": "{player} has no shown Draw score card that draws {n}; put the cards "
+              "back.",
         "ja": "{player}には{n}枚引く公開済みのドロー得点カードがありません。"
               "カードを戻してください。",
     },
@@ -429,8 +432,8 @@ class NarabeRuno(PhasedGame):
                 why = Text("narabe.owed", player=player, cards=count(owed, "card"))
             else:
                 why = Text("narabe.owed-none", player=player)
-            text = Text("narabe.draw-only", player=player, take=take, why=why, note=note,
-                        back=wanted - take)
+            text = Text("narabe.draw-only", player=player, take=take, why=why,
+                        note=note, back=wanted - take)
             return out + [self.ruling(event.index, "illegal", "draw", text,
                                       player=player)]
         text = Text("narabe.drew", player=player, take=take, note=note)

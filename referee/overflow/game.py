@@ -60,7 +60,7 @@ define({
     },
     "overflow.limit-again": {
         "en": "The {color} limit is already {card}, so this second card was ignored.",
-        "ja": "{color}の限界はもう{card}なので、2枚目は無視しました。",
+        "ja": "{color}の限界カードはもう{card}なので、2枚目は無視しました。",
     },
     "overflow.third-reverse": {
         "en": "{shown} Reverses are already shown: put {card} under the {color} limit "
@@ -123,8 +123,8 @@ define({
         "ja": "{player}にボーナスはありません。{why}。カードを戻してください。",
     },
     "overflow.bonus": {
-        "en": "{player} showed {size} cards of one colour{note}: +{points}, draw {size}, "
-              "shuffle the shown cards under the pile, then insert.",
+        "en": "{player} showed {size} cards of one colour{note}: +{points}, "
+              "draw {size}, shuffle the shown cards under the pile, then insert.",
         "ja": "{player}は同じ色の{size}枚を公開しました{note}。+{points}です。{size}枚補充し、"
               "公開したカードをシャッフルして山札の下に戻してから投入してください。",
     },
@@ -143,8 +143,8 @@ define({
         "ja": "{player}は{n}枚目のカードを箱に投入しました{note}。1枚補充します。",
     },
     "overflow.wrong-call": {
-        "en": "{player}'s call does not match the card put in: the card counts as it is "
-              "and the call must be corrected aloud.",
+        "en": "{player}'s call does not match the card put in: the card counts as it "
+              "is and the call must be corrected aloud.",
         "ja": "{player}のコールが投入したカードと合っていません。カードはそのまま数えます。"
               "声に出してコールを訂正してください。",
     },
@@ -153,25 +153,25 @@ define({
         "ja": "「overflow」には対象のプレイヤー「target」が必要です（{target}は使えません）",
     },
     "overflow.not-caller": {
-        "en": "Only {turn}, whose turn it is, may call Overflow now; {player}'s call does "
-              "not count.",
+        "en": "Only {turn}, whose turn it is, may call Overflow now; {player}'s call "
+              "does not count.",
         "ja": "今「オーバーフロー」をコールできるのは手番の{turn}だけです。"
               "{player}のコールは数えません。",
     },
     "overflow.an-insert": {"en": "an insert", "ja": "投入"},
-    "overflow.insert-n": {"en": "insert {n}", "ja": "{n}枚目の投入"},
+    "overflow.insert-n": {"en": "insert {n}", "ja": "投入（箱の{n}枚目）"},
     "overflow.cannot-accuse": {
-        "en": "{player} cannot accuse {target} of {what}: only another player's insert "
-              "made after {player}'s own last insert may be accused; {player} inserts or "
-              "calls again.",
+        "en": "{player} cannot accuse {target} of {what}: only another player's "
+              "insert made after {player}'s own last insert may be accused; {player} "
+              "inserts or calls again.",
         "ja": "{player}は{target}の{what}に「オーバーフロー」をコールできません。"
               "コールできるのは、{player}が前回投入した後の他のプレイヤーの投入だけです。"
               "{player}は投入するか、コールし直してください。",
     },
     "overflow.call": {
-        "en": "{player} calls Overflow on {target}'s insert {n}{note}: everyone turns up "
-              "the face-down card.",
-        "ja": "{player}が{target}の{n}枚目の投入に「オーバーフロー」をコールしました{note}。"
+        "en": "{player} calls Overflow on {target}'s insert {n}{note}: everyone turns "
+              "up the face-down card.",
+        "ja": "{player}が{target}の投入（箱の{n}枚目）に「オーバーフロー」をコールしました{note}。"
               "全員、裏向きのカードを一斉に公開してください。",
     },
     "overflow.needs-reveal-card": {
@@ -201,11 +201,12 @@ define({
     },
     "overflow.judged-wild": {
         "en": "{player}'s insert {n} was a Wild (pass)",
-        "ja": "{player}の{n}枚目の投入はワイルド（パス）でした",
+        "ja": "{player}の投入（箱の{n}枚目）はワイルド（パス）でした",
     },
     "overflow.judged": {
-        "en": "{player}'s insert {n} was {color} card {count} against a limit of {limit}",
-        "ja": "{player}の{n}枚目の投入は{color}の{count}枚目で、限界値は{limit}でした",
+        "en": "{player}'s insert {n} was {color} card {count} against a limit of "
+              "{limit}",
+        "ja": "{player}の投入（箱の{n}枚目）は{color}の{count}枚目で、限界値は{limit}でした",
     },
     "overflow.no-limit": {"en": "no limit", "ja": "無限"},
     "overflow.round-end": {
@@ -318,7 +319,8 @@ class Overflow(PhasedGame):
         self.limit_cards[card.color] = card
         said = {"color": colour(card.color), "card": self.card(card)}
         if len(self.limit_cards) < len(COLORS):
-            return [self.ruling(event.index, "ok", "limit", Text("overflow.limit", **said))]
+            text = Text("overflow.limit", **said)
+            return [self.ruling(event.index, "ok", "limit", text)]
         self.phase = "limit-break"
         text = Text("overflow.limit-last", **said)
         return [self.ruling(event.index, "ok", "limit", text)]
@@ -435,7 +437,8 @@ class Overflow(PhasedGame):
         if target == player or not mine:
             what = (Text("overflow.insert-n", n=str(named)) if named is not None
                     else Text("overflow.an-insert"))
-            text = Text("overflow.cannot-accuse", player=player, target=target, what=what)
+            text = Text("overflow.cannot-accuse", player=player, target=target,
+                        what=what)
             return [self.ruling(event.index, "illegal", "call", text, player=player)]
         self.accusation = (player, mine[-1])
         self.phase = "judgement"
@@ -456,10 +459,12 @@ class Overflow(PhasedGame):
             # a reveal of the round just judged from the logged face-down cards
             was = self.rounds[-1]["face_down"].get(player)
             if was == card.label:
-                text = Text("overflow.reveal-judged", player=player, card=self.card(card))
+                text = Text("overflow.reveal-judged", player=player,
+                            card=self.card(card))
                 return [self.ruling(event.index, "ok", "reveal", text)]
+            logged = self.card(was) if was is not None else Text("overflow.no-card")
             text = Text("overflow.reveal-other", player=player, card=self.card(card),
-                        was=self.card(was) if was is not None else Text("overflow.no-card"))
+                        was=logged)
             return [self.ruling(event.index, "info", "reveal", text)]
         if self.phase != "judgement":
             text = self.out_of_phase("reveal")

@@ -122,7 +122,8 @@ def test_a_shared_win_names_both_winners():
     game = run([]).game
     game.scores = {"A": 4, "B": 2, "C": 4}
     ending = game.finish(Event(9, "play", {}), Text("junocos.laps", laps=2))
-    assert ending.text == "The marker has gone round 2 times: A and C share the win with 4."
+    assert ending.text == ("The marker has gone round 2 times: A and C share the win "
+                           "with 4.")
     assert ending.text.render("ja") == ("スタートプレイヤーマーカーが2周しました。"
                                         "AとCが4点で勝ちを分け合います。")
 
@@ -144,7 +145,8 @@ def test_unreadable_lines_and_headers_are_said_in_japanese():
                        "'Zed'はこのゲームのプレイヤーではありません。")
     assert said[6] == ("7行目（take）は解釈できないため、飛ばしました。"
                        "'red-99'というカードのラベルはありません。")
-    assert res.rulings[6].text == "Line 7 (take) was skipped: unknown card label 'red-99'."
+    assert res.rulings[6].text == ("Line 7 (take) was skipped: unknown card label "
+                                   "'red-99'.")
     for lines, ja in [
         ([], "判定できません。ログにヘッダー行がありません。"),
         ([json.dumps({"type": "game", "players": "AB"})],
@@ -158,15 +160,17 @@ def test_unreadable_lines_and_headers_are_said_in_japanese():
 
 
 def test_an_unknown_game_is_said_in_japanese_with_the_same_english():
-    (ruling,) = replay([json.dumps({"type": "game", "game": "chess", "players": P3})]).rulings
-    assert ruling.text.startswith("Nothing can be refereed: unknown game 'chess'; known")
+    head = {"type": "game", "game": "chess", "players": P3}
+    (ruling,) = replay([json.dumps(head)]).rulings
+    assert ruling.text.startswith("Nothing can be refereed: unknown game 'chess'; ")
     assert ruling.text.render("ja").startswith("判定できません。'chess'というゲームはありません。")
 
 
 def test_an_error_raised_with_a_message_is_said_in_the_viewers_language():
     event = Event(4, "play", {})
     said = skipped_ruling(event, GameError(Text("junocos.players", n=2)))
-    assert said.text == "Line 4 (play) was skipped: junocos is for 3 or 4 players, not 2."
+    assert said.text == ("Line 4 (play) was skipped: junocos is for 3 or 4 players, "
+                         "not 2.")
     assert said.text.render("ja").endswith("ジュノコスは3〜4人で遊ぶゲームです（2人では遊べません）。")
     plain = skipped_ruling(event, GameError("a plain reason"))
     assert plain.text == "Line 4 (play) was skipped: a plain reason."

@@ -78,7 +78,8 @@ def test_a_reverse_a_skip_and_a_draw_in_japanese():
 
 
 def test_a_card_of_another_deck_and_a_bad_position():
-    res = run(setup() + [play("A", "wild-shuffle", [1, 0]), play("A", "red-6", [1, "x"])])
+    res = run(setup() + [play("A", "wild-shuffle", [1, 0]),
+                         play("A", "red-6", [1, "x"])])
     said = japanese(res.rulings[:-1], P3)
     assert said[-1] == ("シャッフルワイルドはこのゲームのデッキ（108枚のウノ）にはありません。"
                         "戻してください。数えませんでした。")

@@ -60,11 +60,11 @@ def test_an_overflow_call_and_its_judgement_in_japanese():
     call, judged = res.rulings[-2:]
     assert call.text == ("C calls Overflow on B's insert 2: everyone turns up the "
                          "face-down card.")
-    assert call.text.render("ja") == ("CがBの2枚目の投入に「オーバーフロー」をコールしました。"
+    assert call.text.render("ja") == ("CがBの投入（箱の2枚目）に「オーバーフロー」をコールしました。"
                                       "全員、裏向きのカードを一斉に公開してください。")
     # red: limit 1 + A's face-down red 5 = 2, and B's was the second red
     assert judged.text.render("ja") == (
-        "Bの2枚目の投入は赤の2枚目で、限界値は2でした。"
+        "Bの投入（箱の2枚目）は赤の2枚目で、限界値は2でした。"
         "Cがマイナス3点で、次のラウンドのスタートプレイヤーになります。")
     back = json.loads(json.dumps(judged.to_dict(), ensure_ascii=False))
     assert render_data(back["msg"], "ja") == judged.text.render("ja")
@@ -83,7 +83,7 @@ def test_refusals_name_cards_colours_and_phases_in_japanese():
     said = japanese(res.rulings, PLAYERS)
     assert said[0].startswith("青の7は限界デッキのカード（各色のリバースか0〜3）ではありません。")
     assert said[1] == "限界フェイズに投入はできません。数えませんでした。"
-    assert said[3] == "赤の限界はもう赤の1なので、2枚目は無視しました。"
+    assert said[3] == "赤の限界カードはもう赤の1なので、2枚目は無視しました。"
     assert [s for s in said if s.startswith("ワイルドドロー4はこのゲームのデッキ（")]
     assert "Aのコールが投入したカードと合っていません。" in "".join(said)
     assert said[-2] == ("今「オーバーフロー」をコールできるのは手番のBだけです。"
