@@ -127,7 +127,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "say_clear": {"en": "Take the card away", "ja": "カードをどけてください"},
     "say_clear_sheet": {"en": "Clear the table for the next page",
                         "ja": "次のページのためにカードを片付けてください"},
-    "say_hold": {"en": "Hold still…", "ja": "そのまま動かさないで…"},
+    "say_hold": {"en": "Seen: hold it still…", "ja": "見えています。そのまま動かさないで…"},
     "say_got": {"en": "Got {card}", "ja": "{card}を撮りました"},
     "say_got_unsure": {
         "en": "Got {card}, but the reader saw {read}: take it again if that was "

@@ -437,7 +437,15 @@ class Wizard:
         if not self._wait_clear(gen):
             return
         self._set_say("show", label=label)
-        shots = guided_shots(self._frames(gen), [label], self.finder, self.config,
+
+        def watched() -> Iterator[np.ndarray]:
+            for image in self._frames(gen):
+                yield image  # guided_shots runs the finder on it, then asks again
+                with self.lock:
+                    seen = len(self.boxes) > 0
+                self._set_say("hold" if seen else "show", label=label)
+
+        shots = guided_shots(watched(), [label], self.finder, self.config,
                              say=lambda text: None)
         if self.generation == gen and len(shots) >= self.config.shots:
             self._record({label: shots})

@@ -46,12 +46,14 @@ class FakeCamera:
         self.closed = False
         self.frames = 0
         self.limit: int | None = None  # frames before the source ends
+        self.held = False  # cards shaking in a hand: never steady
 
     def show(self, cards) -> None:  # noqa: ANN001
         with self.lock:
             self.cards = list(cards)
 
-    def one(self, label: str) -> None:
+    def one(self, label: str, held: bool = False) -> None:
+        self.held = held
         self.show([(label, (W // 2, H // 2))])
 
     def clear(self) -> None:
@@ -66,7 +68,9 @@ class FakeCamera:
         frame = np.full((H, W, 3), 30, np.uint8)
         with self.lock:
             cards = list(self.cards)
+        shake = (20 if self.frames % 2 else -20) if self.held else 0
         for label, (cx, cy) in cards:
+            cx += shake
             frame[cy - CARD_H // 2 : cy + CARD_H // 2,
                   cx - CARD_W // 2 : cx + CARD_W // 2] = value_of(label)
         return frame

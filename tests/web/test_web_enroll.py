@@ -97,7 +97,9 @@ def test_a_card_shown_moves_from_missing_to_taken(ec, camera):
     assert w["counts"] == {"captured": 0, "unsure": 0, "missing": 3, "skipped": 0}
     data = until(ec, lambda d: d["wizard"]["say"]["key"] == "show", "the prompt")
     assert data["wizard"]["text"] == "Show red 0"
-    camera.one("red-0")
+    camera.one("red-0", held=True)
+    until(ec, lambda d: d["wizard"]["say"]["key"] == "hold", "the card seen")
+    camera.held = False
     data = until(ec, lambda d: card(d, "red-0")["status"] == "captured", "red-0 taken")
     assert data["wizard"]["counts"]["captured"] == 1
     assert data["wizard"]["counts"]["missing"] == 2
@@ -247,6 +249,19 @@ def test_a_failed_trainer_is_said_not_raised(tmp_path, store, camera):
     assert ec.post("/api/enroll/train", json={}).status_code == 202
     data = until(ec, lambda d: d["job"]["state"] == "failed", "the failure")
     assert "out of memory" in data["job"]["text"]
+
+
+def test_every_message_in_english_and_japanese_with_the_same_fields():
+    import string
+
+    from web.enroll import MESSAGES
+
+    def fields(text):
+        return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
+    for key, entry in MESSAGES.items():
+        assert set(entry) == {"en", "ja"}, key
+        assert fields(entry["en"]) == fields(entry["ja"]), key
 
 
 def test_progress_fraction_reads_fine_tune_lines():
