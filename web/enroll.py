@@ -2,7 +2,8 @@
 
 A person names the deck, picks the cards (the 54 of a UNO deck, the tgus-t
 deck's, or labels separated by commas) and the camera, and shows the cards one
-by one or lays them out as the printed sheet (``/enroll/sheet``) shows. The page
+by one (in the order asked, or in any order: the camera names each card) or
+lays them out as the printed sheet (``/enroll/sheet``) shows. The page
 says which card to show next, confirms each card taken, and keeps counts of the
 cards taken, still missing, unsure (the shipped classifier reads another card,
 or is not sure) and skipped; any card can be skipped or taken again. ``Enroll``
@@ -84,7 +85,9 @@ MESSAGES: dict[str, dict[str, str]] = {
               "入力してください。",
     },
     "mode": {"en": "How", "ja": "方法"},
-    "mode_one": {"en": "One card at a time", "ja": "1枚ずつ見せる"},
+    "mode_one": {"en": "One card at a time, as asked", "ja": "1枚ずつ（指定の順）"},
+    "mode_any": {"en": "One card at a time, any order (the camera names it)",
+                 "ja": "1枚ずつ順不同（カメラがカードを読み取る）"},
     "mode_sheet": {"en": "Laid out as on the printed sheet",
                    "ja": "印刷したシートのとおりに並べる"},
     "print_sheet": {"en": "Print the layout sheet", "ja": "配置シートを印刷"},
@@ -127,6 +130,16 @@ MESSAGES: dict[str, dict[str, str]] = {
     "say_clear": {"en": "Take the card away", "ja": "カードをどけてください"},
     "say_clear_sheet": {"en": "Clear the table for the next page",
                         "ja": "次のページのためにカードを片付けてください"},
+    "say_any": {"en": "Show any card not taken yet ({n} to go)",
+                "ja": "まだ撮っていないカードをどれでも見せてください（残り{n}枚）"},
+    "say_got_again": {"en": "{card} is already taken: show another card",
+                      "ja": "{card}は撮影済みです。別のカードを見せてください"},
+    "say_got_unknown": {
+        "en": "Not sure which card that was (it looked like {read}): go on, and "
+              "pick it by name below at the end",
+        "ja": "どのカードか確かではありません（{read}に見えました）。続けて、"
+              "最後に下の一覧から名前で選んでください",
+    },
     "say_hold": {"en": "Seen: hold it still…", "ja": "見えています。そのまま動かさないで…"},
     "say_got": {"en": "Got {card}", "ja": "{card}を撮りました"},
     "say_got_unsure": {

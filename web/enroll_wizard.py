@@ -10,6 +10,11 @@ ways:
   called for one label at a time so that the person can skip a card, redo one or
   pick another; between two cards the table must be clear for ``away`` frames,
   as in the CLI.
+- **one by one in any order** (``any``): the same guide takes whatever card is
+  shown, and the shipped classifier names it; a read under :data:`NAMED`, a
+  card not asked for or one already taken is not taken (said on the page). The
+  quickest with a shuffled deck; a card picked by name (take again) is asked
+  for by name.
 - **as on the printed sheet** (``sheet``): a page of the sheet
   (:data:`SHEET_COLUMNS` x :data:`SHEET_ROWS` cards) is laid out under the camera;
   once the finder boxes exactly that many cards in straight rows, steady by the
@@ -50,7 +55,10 @@ LOW = 0.5
 #: A row of the sheet: the centres of its boxes lie within this share of the
 #: boxes' median height.
 ROW_SPREAD = 0.5
-MODES = ("one", "sheet")
+MODES = ("one", "any", "sheet")
+#: In ``any`` order, a card the shipped classifier names at least this surely is
+#: taken as that card; a less sure read is not taken (pick that card by name).
+NAMED = 0.9
 
 Reader = Callable[[np.ndarray, np.ndarray], list[tuple[str, float]]]
 Trainer = Callable[[list, Callable[[str], None]], Any]
@@ -350,8 +358,10 @@ class Wizard:
             while not self.stop.is_set():
                 with self.lock:
                     gen, mode = self.generation, self.mode
-                if mode == "one":
+                if mode == "one" or (mode == "any" and self.first):
                     self._one(gen)
+                elif mode == "any":
+                    self._any(gen)
                 else:
                     self._sheet(gen)
         except Stopped:
@@ -430,25 +440,68 @@ class Wizard:
         if label is None:
             with self.lock:
                 self.target = []
+            mode = self.mode
             self._idle(gen, lambda: self._next_label() is not None
-                       or self.mode != "one")
+                       or self.mode != mode)
             return
         self._ask(label)
         if not self._wait_clear(gen):
             return
         self._set_say("show", label=label)
-
-        def watched() -> Iterator[np.ndarray]:
-            for image in self._frames(gen):
-                yield image  # guided_shots runs the finder on it, then asks again
-                with self.lock:
-                    seen = len(self.boxes) > 0
-                self._set_say("hold" if seen else "show", label=label)
-
-        shots = guided_shots(watched(), [label], self.finder, self.config,
-                             say=lambda text: None)
+        shots = guided_shots(self._watched(gen, "show", label=label), [label],
+                             self.finder, self.config, say=lambda text: None)
         if self.generation == gen and len(shots) >= self.config.shots:
             self._record({label: shots})
+
+    def _watched(self, gen: int, key: str, **args: Any) -> Iterator[np.ndarray]:
+        """The frames, saying "hold it still" while the finder boxes a card."""
+        for image in self._frames(gen):
+            yield image  # guided_shots runs the finder on it, then asks again
+            with self.lock:
+                seen = len(self.boxes) > 0
+            self._set_say("hold" if seen else key, **args)
+
+    def _any(self, gen: int) -> None:
+        """Any card not taken yet, named by the shipped classifier's read."""
+        from vision.enroll_camera import guided_shots
+
+        with self.lock:
+            left = sum(1 for c in self.cards.values() if not c.shots and not c.skipped)
+            self.target = []
+            if left:
+                self.say = ("clear", {}) if self.need_clear else ("any", {"n": left})
+        if not left:
+            self._idle(gen, lambda: self._next_label() is not None
+                       or self.mode != "any")
+            return
+        if not self._wait_clear(gen):
+            return
+        self._set_say("any", n=left)
+        shots = guided_shots(self._watched(gen, "any", n=left), ["?"], self.finder,
+                             self.config, say=lambda text: None)
+        if self.generation != gen or len(shots) < self.config.shots:
+            return
+        read, prob = None, 0.0
+        if self.reader is not None:
+            try:
+                got = self.reader(shots[0].frame, shots[0].box[None])
+                read, prob = got[0] if got else (None, 0.0)
+            except Exception:  # no read: the card is not taken
+                log.warning("the shipped classifier could not read a card",
+                            exc_info=True)
+        with self.lock:
+            card = self.cards.get(read) if read else None
+            if card is not None and card.shots:
+                self.news, self.need_clear = ("got_again", {"label": read}), True
+                self.say = ("clear", {})
+                return
+            if card is None or float(prob) < NAMED:
+                self.news = ("got_unknown", {"read": read})
+                self.need_clear, self.say = True, ("clear", {})
+                return
+        for shot in shots:
+            shot.label = read
+        self._record({read: shots})
 
     def _sheet_todo(self) -> tuple[list[list[str]], list[int]]:
         """The sheet's pages, each without its skipped cards, and the pages with

@@ -167,6 +167,42 @@ def test_skip_and_take_again(ec, camera):
     until(ec, lambda d: card(d, "red-0")["status"] == "captured", "red-0 taken")
 
 
+def test_any_order_takes_the_card_the_reader_names(ec, camera):
+    ec.post("/api/enroll/start",
+            json={"deck": "k", "labels": "red-0,red-1,red-2", "mode": "any"})
+    data = until(ec, lambda d: d["wizard"]["say"]["key"] == "any", "the prompt")
+    assert data["wizard"]["text"] == "Show any card not taken yet (3 to go)"
+    camera.one("red-2")
+    data = until(ec, lambda d: card(d, "red-2")["shots"], "red-2 taken")
+    assert card(data, "red-2")["status"] == "captured"
+    assert data["wizard"]["news_text"] == "Got red 2"
+    assert all(s.label == "red-2"
+               for s in ec.application.extensions["tableref.enroll"].wizard.shots())
+    camera.clear()
+    until(ec, lambda d: d["wizard"]["say"]["key"] == "any", "the next card")
+    camera.one("red-2")  # the same card again (a deck holds two of most cards)
+    data = until(ec, lambda d: (d["wizard"]["news"] or {}).get("key") == "got_again",
+                 "said already taken")
+    assert data["wizard"]["counts"]["captured"] == 1
+    camera.clear()
+    until(ec, lambda d: d["wizard"]["say"]["key"] == "any", "the next card")
+    camera.one("blue-5")  # not a card of this enrollment: not taken
+    data = until(ec, lambda d: (d["wizard"]["news"] or {}).get("key") == "got_unknown",
+                 "said unknown")
+    assert "blue 5" in data["wizard"]["news_text"]
+    assert data["wizard"]["counts"]["captured"] == 1
+    # a card picked by name is asked for by name
+    camera.clear()
+    ec.post("/api/enroll/redo", json={"label": "red-0"})
+    data = until(ec, lambda d: d["wizard"]["say"]["key"] == "show", "red-0 by name")
+    assert data["wizard"]["target"] == ["red-0"]
+    camera.one("red-0")
+    data = until(ec, lambda d: card(d, "red-0")["shots"], "red-0 taken")
+    camera.clear()
+    data = until(ec, lambda d: d["wizard"]["say"]["key"] == "any", "any order again")
+    assert data["wizard"]["text"] == "Show any card not taken yet (1 to go)"
+
+
 def test_a_sheet_page_names_each_card_by_its_place(ec, camera):
     labels = ["red-0", "red-1", "red-2", "red-3", "red-4", "red-5"]
     data = start(ec, labels=",".join(labels), mode="sheet")
