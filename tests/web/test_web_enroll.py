@@ -317,6 +317,17 @@ def test_prompts_in_japanese(ec, camera):
     assert "デッキの登録" in page and "Enroll a deck" not in page
 
 
+def test_the_tgus_t_deck_is_asked_for_with_its_own_card_names(ec, camera):
+    from referee.tgus_t.cards import deck_counts
+
+    ec.post("/api/enroll/start", json={"deck": "t1", "labels": "tgus-t"})
+    data = until(ec, lambda d: d["wizard"]["target"], "the first card")
+    assert [c["label"] for c in data["wizard"]["cards"]] == list(deck_counts())
+    assert card(state(ec, "ja"), "counter")["name"] == "カウンター"
+    sheet = ec.get("/enroll/sheet?labels=tgus-t&lang=ja").get_data(as_text=True)
+    assert "カウンター" in sheet and 'data-label="red-hit2"' in sheet
+
+
 def test_no_camera_is_a_clear_4xx(tmp_path, store, trainer):
     from vision.sources import SourceError
 
