@@ -20,6 +20,9 @@ from .plays import (card_name, cards_n, cards_name, cards_of, first_card_problem
 from .state import Say, UnoState
 
 define({
+    "uno.play-no-cards": {
+        "en": "a play needs a non-empty 'cards' list",
+        "ja": "プレイには出したカードが1枚以上必要です"},
     # refusals of a play (check_play)
     "uno.play-deck": {
         "en": "{problem}: {player} takes it back.",
@@ -27,27 +30,28 @@ define({
     "uno.play-before-first-card": {
         "en": "No first card has been turned for this round yet, so {player} takes "
               "the {cards} back.",
-        "ja": "このラウンドの最初のカードがまだめくられていないので、{player}は{cards}を"
-              "戻します。"},
+        "ja": "このラウンドの最初のカードがまだめくられていないので、"
+              "{player}は{cards}を戻します。"},
     "uno.play-round-won": {
-        "en": "Round {round} is already won by {winner}, so {player} takes the {cards} "
-              "back.",
-        "ja": "ラウンド{round}はもう{winner}が勝っているので、{player}は{cards}を戻します。"},
+        "en": "Round {round} is already won by {winner}, so {player} takes the {cards}"
+              " back.",
+        "ja": "ラウンド{round}はもう{winner}が勝っているので、"
+              "{player}は{cards}を戻します。"},
     "uno.play-challenge-first": {
         "en": "The challenge must be settled first (the accused shows their hand), so "
               "{player} takes the {cards} back.",
-        "ja": "先にチャレンジの決着をつけなければなりません（疑われた人が手札を見せます）。"
-              "{player}は{cards}を戻します。"},
+        "ja": "先にチャレンジの決着をつけなければなりません（疑われた人が手札を見せま"
+              "す）。{player}は{cards}を戻します。"},
     "uno.play-pass-implied": {
-        "en": "{before} drew and did not play, so the turn passed to {player} (no pass "
-              "was logged).",
-        "ja": "{before}は引いたカードを出さなかったので、手番は{player}に移りました"
-              "（パスは記録されていません）。"},
+        "en": "{before} drew and did not play, so the turn passed to {player} (no "
+              "pass was logged).",
+        "ja": "{before}は引いたカードを出さなかったので、"
+              "手番は{player}に移りました（パスは記録されていません）。"},
     "uno.play-not-your-turn": {
-        "en": "It is {turn}'s turn, not {player}'s, so {player} takes the {cards} back "
-              "and play goes on with {turn}.",
-        "ja": "{player}ではなく{turn}の番なので、{player}は{cards}を戻し、{turn}から"
-              "続けます。"},
+        "en": "It is {turn}'s turn, not {player}'s, so {player} takes the {cards} "
+              "back and play goes on with {turn}.",
+        "ja": "{player}ではなく{turn}の番なので、{player}は{cards}を戻し、"
+              "{turn}から続けます。"},
     "uno.play-back": {
         "en": "{player} takes the {cards} back",
         "ja": "{player}は{cards}を戻します"},
@@ -57,40 +61,39 @@ define({
     "uno.play-hand-count": {
         "en": "{player} holds only {count} by the referee's count, so {back}.",
         "ja": "審判の数えでは{player}の手札は{count}だけなので、{back}。"},
-    "uno.play-multi": {
-        "en": "{problem}, so {back}.",
-        "ja": "{problem}。{back}。"},
+    "uno.play-multi": {"en": "{problem}, so {back}.", "ja": "{problem}。{back}。"},
     "uno.play-drawn-card": {
         "en": "After drawing, only the card just drawn may be played, so {back}.",
         "ja": "引いた後に出せるのは、いま引いたカードだけです。{back}。"},
     "uno.play-wd4-returned": {
-        "en": "{player}'s Wild Draw Four was found guilty and went back to the hand, so "
-              "{player} must play another card now, not a Wild Draw Four; {back}.",
-        "ja": "{player}のワイルドドロー4は反則と判定されて手札に戻ったので、{player}は"
-              "ワイルドドロー4ではなく別のカードを出さなければなりません。{back}。"},
+        "en": "{player}'s Wild Draw Four was found guilty and went back to the hand, "
+              "so {player} must play another card now, not a Wild Draw Four; {back}.",
+        "ja": "{player}のワイルドドロー4は反則と判定されて手札に戻ったので、"
+              "{player}はワイルドドロー4ではなく別のカードを出さなければなりません。"
+              "{back}。"},
     "uno.play-owes": {
         "en": "{player} owes {count} and must draw them first",
         "ja": "{player}は{count}引く番で、先にそれを引かなければなりません"},
     "uno.play-owes-or-challenge": {
         "en": "{player} owes {count} and must draw them first (or challenge)",
-        "ja": "{player}は{count}引く番で、先にそれを引かなければなりません（チャレンジも"
-              "できます）"},
+        "ja": "{player}は{count}引く番で、先にそれを引かなければなりません（チャレン"
+              "ジもできます）"},
     "uno.play-cannot": {
         "en": "The {card} cannot be played because {problem}, so {back}.",
         "ja": "{card}は出せません。{problem}。{back}。"},
     "uno.play-out-owing": {
         "en": "{player} still owes {count} and must draw them before going out, so "
               "{back}.",
-        "ja": "{player}はまだ{count}引かなければならず、上がる前にそれを引く必要があります。"
-              "{back}。"},
+        "ja": "{player}はまだ{count}引かなければならず、上がる前にそれを引く必要があ"
+              "ります。{back}。"},
     "uno.play-out-on-action": {
         "en": "This table forbids going out on an action card, so {back}.",
         "ja": "このテーブルでは記号カードで上がることはできません。{back}。"},
     "uno.play-out-without-call": {
         "en": "{player} went out with {n} cards without calling UNO, so only the "
               "{card} counts and the rest go back to the hand.",
-        "ja": "{player}はウノを言わずに{n}枚で上がろうとしたので、{card}だけを出したことに"
-              "なり、残りは手札に戻ります。"},
+        "ja": "{player}はウノを言わずに{n}枚で上がろうとしたので、"
+              "{card}だけを出したことになり、残りは手札に戻ります。"},
 })
 
 RULE_OF = {"skip": "skip", "reverse": "reverse", "draw2": "draw2", "wild": "wild",
@@ -110,7 +113,7 @@ def check_play(s: UnoState, o: UnoOptions, ev: Event,
         raw = [ev.data["card"]]
     cards = cards_of(raw if raw is not None else [])
     if not cards:
-        raise GameError("a play needs a non-empty 'cards' list")
+        raise GameError(Text("uno.play-no-cards"))
     color = color_of(ev)
     p, implied = s.who(ev, s.turn)
     assert p is not None

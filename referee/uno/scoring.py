@@ -27,6 +27,9 @@ from .state import Say, UnoState
 from .turns import name_list, tally
 
 define({
+    "uno.score-reveal-no-player": {
+        "en": "a reveal needs the 'player' whose hand is shown",
+        "ja": "手札を見せるには、見せるプレイヤーの指定が必要です"},
     "uno.score-deck": {
         "en": "{problem}: {player} takes it away and shows the hand again.",
         "ja": "{problem}。{player}はそれを除いて、手札を見せ直します。"},
@@ -44,7 +47,8 @@ define({
         "ja": "（審判の数えは{n}枚でしたが、見せた手札を正しいものとします）"},
     "uno.score-idle-reveal": {
         "en": "{player} showed {count}{diff}; no ruling is waiting on it.",
-        "ja": "{player}は{count}を見せました{diff}。これを待っている裁定はありません。"},
+        "ja": "{player}は{count}を見せました{diff}。これを待っている裁定はありません"
+              "。"},
     "uno.score-referee-counts": {
         "en": " (the referee counts {n})",
         "ja": "（審判の数えでは{n}枚）"},
@@ -61,9 +65,7 @@ define({
     "uno.score-never-showed": {
         "en": " ({players} never showed a hand, which counts 0)",
         "ja": "（{players}は手札を見せなかったので0点です）"},
-    "uno.game-end-after": {
-        "en": "after {count}",
-        "ja": "{count}を終えて"},
+    "uno.game-end-after": {"en": "after {count}", "ja": "{count}を終えて"},
     "uno.game-end-target": {
         "en": "because a total reached {target}",
         "ja": "合計が{target}点に達したので"},
@@ -76,8 +78,8 @@ define({
     "uno.round-abandoned": {
         "en": "Round {round} had no winner when a new first card was turned, so it is "
               "abandoned without scores.",
-        "ja": "新しい最初のカードがめくられたとき、ラウンド{round}にはまだ勝者がいなかった"
-              "ので、得点なしで打ち切ります。"},
+        "ja": "新しい最初のカードがめくられたとき、"
+              "ラウンド{round}にはまだ勝者がいなかったので、得点なしで打ち切ります。"},
 })
 
 
@@ -99,7 +101,7 @@ def read_reveal(s: UnoState, o: UnoOptions, ev: Event,
     """The player and cards a ``reveal`` shows, and a refusal if a card is off-deck."""
     p, _ = s.who(ev, None)
     if p is None:
-        raise GameError("a reveal needs the 'player' whose hand is shown")
+        raise GameError(Text("uno.score-reveal-no-player"))
     cards = parse_cards(ev.data.get("cards", []))
     bad = off_deck(cards, o.deck)
     if bad is not None:

@@ -28,8 +28,8 @@ define({
     "uno.tgus-face-down-off": {
         "en": "This preset does not use face-down plays, so {player} takes the card "
               "back.",
-        "ja": "このプリセットでは裏向きに出すプレイを使わないので、{player}はカードを"
-              "戻します。"},
+        "ja": "このプリセットでは裏向きに出すプレイを使わないので、"
+              "{player}はカードを戻します。"},
     "uno.tgus-face-down-turn": {
         "en": "It is {turn}'s turn, so {player} takes the face-down card back.",
         "ja": "{turn}の番なので、{player}は裏向きのカードを戻します。"},
@@ -48,23 +48,25 @@ define({
     "uno.tgus-face-down-used": {
         "en": "{player} has used all {n} face-down plays of this game, so the card "
               "goes back to the hand.",
-        "ja": "{player}はこのゲームで裏向きに出せる{n}回をすべて使ったので、カードは"
-              "手札に戻ります。"},
+        "ja": "{player}はこのゲームで裏向きに出せる{n}回をすべて使ったので、"
+              "カードは手札に戻ります。"},
     "uno.tgus-face-down": {
-        "en": "{player} plays a card face down{note} to skip the turn ({left} left this "
-              "game); anyone may doubt it before {next} acts.",
-        "ja": "{player}はカードを裏向きに出して手番をとばします{note}（このゲームであと"
-              "{left}回）。{next}が動く前なら誰でもダウトできます。"},
+        "en": "{player} plays a card face down{note} to skip the turn ({left} left "
+              "this game); anyone may doubt it before {next} acts.",
+        "ja": "{player}はカードを裏向きに出して手番をとばします{note}（このゲームであ"
+              "と{left}回）。{next}が動く前なら誰でもダウトできます。"},
     "uno.tgus-doubt-off": {
         "en": "This preset has no face-down plays, so there is nothing to doubt.",
-        "ja": "このプリセットには裏向きに出すプレイがないので、ダウトするものはありません。"},
+        "ja": "このプリセットには裏向きに出すプレイがないので、"
+              "ダウトするものはありません。"},
     "uno.tgus-doubt-busy": {
-        "en": "{player} called doubt, but a doubt is already being settled, so nothing "
-              "happens.",
-        "ja": "{player}がダウトしましたが、すでに別のダウトを判定中なので、何も起きません。"},
+        "en": "{player} called doubt, but a doubt is already being settled, so "
+              "nothing happens.",
+        "ja": "{player}がダウトしましたが、すでに別のダウトを判定中なので、"
+              "何も起きません。"},
     "uno.tgus-doubt-none": {
-        "en": "{player} called doubt, but no face-down card can be doubted now (a doubt "
-              "must come before the next player acts), so nothing happens.",
+        "en": "{player} called doubt, but no face-down card can be doubted now (a "
+              "doubt must come before the next player acts), so nothing happens.",
         "ja": "{player}がダウトしましたが、いまダウトできる裏向きのカードはありません"
               "（ダウトは次の人が動く前にします）。何も起きません。"},
     "uno.tgus-doubt-own": {
@@ -73,19 +75,21 @@ define({
     "uno.tgus-doubt-out": {
         "en": "{player} is already out of this game, so only the players still in may "
               "doubt.",
-        "ja": "{player}はもう上がっています。ダウトできるのはまだ残っている人だけです。"},
+        "ja": "{player}はもう上がっています。ダウトできるのはまだ残っている人だけです"
+              "。"},
     "uno.tgus-doubt-deck": {
         "en": "{problem}: {player} shows the face-down card (reveal).",
         "ja": "{problem}。{player}は裏向きのカードを見せます。"},
     "uno.tgus-doubt": {
-        "en": "{player} doubts {accused}'s face-down card: {accused} shows it (reveal).",
-        "ja": "{player}が{accused}の裏向きのカードをダウトします。{accused}はそのカードを"
-              "見せます。"},
+        "en": "{player} doubts {accused}'s face-down card: {accused} shows it "
+              "(reveal).",
+        "ja": "{player}が{accused}の裏向きのカードをダウトします。"
+              "{accused}はそのカードを見せます。"},
     "uno.tgus-doubt-could": {
         "en": "The face-down card is the {card}, which could have been played on the "
               "{top} ({color}), so {player} draws {n}.",
-        "ja": "裏向きのカードは{card}で、{top}（{color}）の上に出せました。{player}が"
-              "{n}枚引きます。"},
+        "ja": "裏向きのカードは{card}で、{top}（{color}）の上に出せました。"
+              "{player}が{n}枚引きます。"},
     "uno.tgus-doubt-could-not": {
         "en": "The face-down card is the {card}, which could not have been played on "
               "the {top} ({color}), so {player} draws {n}.",
@@ -108,8 +112,8 @@ define({
     "uno.tgus-stop": {
         "en": "The game is stopped and ends by official point scoring: {players} show "
               "their hands (reveal).",
-        "ja": "ゲームを打ち切り、公式の点数計算で決着をつけます。{players}は手札を"
-              "見せます。"},
+        "ja": "ゲームを打ち切り、公式の点数計算で決着をつけます。"
+              "{players}は手札を見せます。"},
 })
 
 
@@ -263,7 +267,8 @@ def on_stop(s: UnoState, o: TgusOptions, tg: TgusTrack, ev: Event,
     for q in tg.ranking.order[1:]:
         s.revealed[q] = []
     still = name_list([s.players[q] for q in in_players(s)])
-    return [say(ev.index, "pending", "points-end", Text("uno.tgus-stop", players=still))]
+    return [say(ev.index, "pending", "points-end",
+                Text("uno.tgus-stop", players=still))]
 
 
 def stopped_all_shown(s: UnoState) -> bool:

@@ -33,10 +33,10 @@ define({
         "en": "{problem}, so {player} takes it back.",
         "ja": "{problem}。{player}はそれを戻します。"},
     "uno.tgus-lost-challenge-draws": {
-        "en": "{player} lost the challenge and must draw the {count}, which may not be "
-              "passed on, so {player} takes the card back.",
-        "ja": "{player}はチャレンジに負けたので{count}を引かなければならず、次へ回すことは"
-              "できません。{player}はカードを戻します。"},
+        "en": "{player} lost the challenge and must draw the {count}, which may not "
+              "be passed on, so {player} takes the card back.",
+        "ja": "{player}はチャレンジに負けたので{count}を引かなければならず、"
+              "次へ回すことはできません。{player}はカードを戻します。"},
     "uno.tgus-reverse-two-left": {
         "en": "with two players left the Reverse acts as a Skip: {player} plays.",
         "ja": "残りが2人なのでリバースはスキップと同じです。{player}の番です。"},
@@ -50,16 +50,16 @@ define({
     "uno.tgus-draw-then-play": {
         "en": "{player} drew the cards owed and keeps the turn: a card may still be "
               "played (or pass).",
-        "ja": "{player}は引くべきカードを引き、手番はそのままです。まだカードを出せます"
-              "（パスもできます）。"},
+        "ja": "{player}は引くべきカードを引き、手番はそのままです。"
+              "まだカードを出せます（パスもできます）。"},
     "uno.tgus-took-and-passes": {
         "en": "{player} took the cards and passes; it is {next}'s turn.",
         "ja": "{player}はカードを引いてパスします。{next}の番です。"},
     "uno.tgus-no-catch": {
         "en": "This preset does not use the catch for a missing UNO call, so nothing "
               "happens.",
-        "ja": "このプリセットではウノの言い忘れを指摘するルールを使わないので、何も起きま"
-              "せん。"},
+        "ja": "このプリセットではウノの言い忘れを指摘するルールを使わないので、"
+              "何も起きません。"},
     "uno.tgus-stopped-by-points": {
         "en": "because the table stopped it by points",
         "ja": "テーブルが点数で打ち切ったので"},

@@ -27,6 +27,11 @@ from .tgus_state import TgusTrack
 from .turns import name_list, tally, turn_text
 
 define({
+    "uno.tgus-hand-sizes-bad": {
+        "en": "header 'hand_sizes' must map players to positive whole numbers, got "
+              "{got}",
+        "ja": "ヘッダーの手札枚数の指定は、プレイヤーごとに正の整数でなければなりませ"
+              "ん（{got}）"},
     "uno.tgus-hand-sizes-unknown": {
         "en": "The header's hand_sizes name {players}, who do not play, so those "
               "entries are ignored.",
@@ -35,34 +40,37 @@ define({
     "uno.tgus-hand-over-max": {
         "en": "A hand of {n} cards is more than this preset's {max}, but the game is "
               "refereed with it.",
-        "ja": "{n}枚の手札はこのプリセットの上限{max}枚を超えていますが、そのまま審判します。"},
+        "ja": "{n}枚の手札はこのプリセットの上限{max}枚を超えていますが、"
+              "そのまま審判します。"},
     "uno.tgus-no-direction": {
-        "en": "No rock-paper-scissors result for the direction was logged, so play goes "
-              "clockwise (interpreted: the seed names no default).",
-        "ja": "向きを決めるじゃんけんの結果が記録されていないので、時計回りで進めます"
-              "（解釈: シードには決まりがありません）。"},
+        "en": "No rock-paper-scissors result for the direction was logged, so play "
+              "goes clockwise (interpreted: the seed names no default).",
+        "ja": "向きを決めるじゃんけんの結果が記録されていないので、"
+              "時計回りで進めます（解釈: シードには決まりがありません）。"},
     "uno.tgus-direction-off": {
-        "en": "This preset does not choose the direction by rock-paper-scissors, so the "
-              "direction event is ignored.",
-        "ja": "このプリセットではじゃんけんで向きを決めないので、向きの記録は無視します。"},
+        "en": "This preset does not choose the direction by rock-paper-scissors, so "
+              "the direction event is ignored.",
+        "ja": "このプリセットではじゃんけんで向きを決めないので、"
+              "向きの記録は無視します。"},
     "uno.tgus-direction-early": {
-        "en": "No first card has been turned yet, so the direction is not recorded; log "
-              "it after the start event.",
-        "ja": "まだ最初のカードがめくられていないので、向きは記録しません。最初のカードの"
-              "後に記録してください。"},
+        "en": "No first card has been turned yet, so the direction is not recorded; "
+              "log it after the start event.",
+        "ja": "まだ最初のカードがめくられていないので、向きは記録しません。"
+              "最初のカードの後に記録してください。"},
     "uno.tgus-direction-late": {
         "en": "The direction is chosen before the round's first play, so this late "
               "choice is ignored and play goes on as it was.",
-        "ja": "向きはラウンドの最初のプレイの前に決めるので、遅れた指定は無視し、今の向きの"
-              "まま続けます。"},
+        "ja": "向きはラウンドの最初のプレイの前に決めるので、遅れた指定は無視し、"
+              "今の向きのまま続けます。"},
     "uno.tgus-clockwise": {"en": "clockwise", "ja": "時計回り"},
     "uno.tgus-counter-clockwise": {"en": "counter-clockwise", "ja": "反時計回り"},
     "uno.tgus-direction-not-neighbour": {
-        "en": "{winner} is not a neighbour of the first player {first}, who should play "
-              "rock-paper-scissors, but the direction is taken as logged: play goes "
-              "{way}.",
-        "ja": "じゃんけんをするのは一番手の{first}の隣の人で、{winner}は隣ではありませんが、"
-              "記録どおりの向きとします。{way}で進めます。"},
+        "en": "{winner} is not a neighbour of the first player {first}, who should "
+              "play rock-paper-scissors, but the direction is taken as logged: play "
+              "goes {way}.",
+        "ja": "じゃんけんをするのは一番手の{first}の隣の人で、"
+              "{winner}は隣ではありませんが、記録どおりの向きとします。"
+              "{way}で進めます。"},
     "uno.tgus-direction-won": {
         "en": "{winner} won rock-paper-scissors, so play goes {way}, starting with "
               "{first}.",
@@ -83,76 +91,76 @@ define({
         "en": "every other player draws {n}; it is {player}'s turn.",
         "ja": "ほかの全員が{n}枚引きます。{player}の番です。"},
     "uno.tgus-downpour-draws": {
-        "en": "The white wild is a Wild Downpour: {player} draws {n} now (interpreted: "
-              "H2O's Downpour Draw 2, not to be passed on).",
-        "ja": "白いワイルドはワイルドダウンプアです。{player}はいま{n}枚引きます（解釈: "
-              "H2Oのダウンプアドロー2で、次へ回せません）。"},
+        "en": "The white wild is a Wild Downpour: {player} draws {n} now "
+              "(interpreted: H2O's Downpour Draw 2, not to be passed on).",
+        "ja": "白いワイルドはワイルドダウンプアです。"
+              "{player}はいま{n}枚引きます（解釈: H2Oのダウンプアドロー2で、"
+              "次へ回せません）。"},
     "uno.tgus-fine-picture": {
         "en": "{player} went out on picture cards only, so {player}'s hand held no "
-              "number card and should have drawn {n} at a time (interpreted: the cards "
-              "stay played, {player} is not out and draws {n}).",
-        "ja": "{player}は絵柄カードだけで上がりました。{player}の手札には数字カードがなく、"
-              "{n}枚ずつ引くべきでした（解釈: 出したカードはそのままで、{player}は上がりに"
-              "ならず{n}枚引きます）。"},
+              "number card and should have drawn {n} at a time (interpreted: the "
+              "cards stay played, {player} is not out and draws {n}).",
+        "ja": "{player}は絵柄カードだけで上がりました。"
+              "{player}の手札には数字カードがなく、{n}枚ずつ引くべきでした（解釈: 出"
+              "したカードはそのままで、{player}は上がりにならず{n}枚引きます）。"},
     "uno.tgus-fine-number": {
         "en": "{player} must go out on a number card, so the {cards} stay played, "
               "{player} is not out and draws {n} and play continues (interpreted: the "
               "cards keep their effect).",
-        "ja": "{player}は数字カードで上がらなければなりません。{cards}は出したままで、"
-              "{player}は上がりにならず{n}枚引き、ゲームは続きます（解釈: カードの効果は"
-              "残ります）。"},
+        "ja": "{player}は数字カードで上がらなければなりません。"
+              "{cards}は出したままで、{player}は上がりにならず{n}枚引き、"
+              "ゲームは続きます（解釈: カードの効果は残ります）。"},
     "uno.tgus-fine-multi-out": {
-        "en": "{player} went out with {k} cards without calling UNO first, so {player} "
-              "is not out and draws {n} (interpreted: the cards stay played).",
-        "ja": "{player}は先にウノを言わずに{k}枚で上がったので、上がりにならず{n}枚引きます"
-              "（解釈: 出したカードはそのままです）。"},
+        "en": "{player} went out with {k} cards without calling UNO first, so {player}"
+              " is not out and draws {n} (interpreted: the cards stay played).",
+        "ja": "{player}は先にウノを言わずに{k}枚で上がったので、"
+              "上がりにならず{n}枚引きます（解釈: 出したカードはそのままです）。"},
     "uno.tgus-out-goes-on": {
-        "en": "{text}, {player}'s last card: {player} is out in {place} place and play "
-              "goes on with {left}: {owe}.",
-        "ja": "{text}。{player}の最後のカードなので、{player}は{place}で上がりです。"
-              "{left}で続けます。{owe}。"},
+        "en": "{text}, {player}'s last card: {player} is out in {place} place and "
+              "play goes on with {left}: {owe}.",
+        "ja": "{text}。これが{player}の最後のカードで、"
+              "{player}は{place}で上がりです。{left}で続けます。{owe}。"},
     "uno.tgus-owe-draws": {
         "en": "{player} draws {n} or passes it on",
         "ja": "{player}は{n}枚引くか、次へ回します"},
     "uno.tgus-owe-turn": {"en": "it is {player}'s turn", "ja": "{player}の番です"},
     "uno.tgus-out-last": {
-        "en": "{text}, {player}'s last card: {player} is out in {place} place and only "
-              "{last} is left, so round {round} is over: {last} shows their hand "
-              "(reveal) for scoring{tail}.",
-        "ja": "{text}。{player}の最後のカードなので、{player}は{place}で上がりです。"
-              "残りは{last}だけなので、ラウンド{round}は終わりです。{last}は得点計算のために"
-              "手札を見せます{tail}。"},
-    "uno.tgus-out-last-owing": {
-        "en": "{text}, {player}'s last card: {player} is out in {place} place and only "
-              "{last} is left, so round {round} is over: {last} draws the {count} owed "
-              "and shows their hand (reveal) for scoring{tail}.",
-        "ja": "{text}。{player}の最後のカードなので、{player}は{place}で上がりです。"
-              "残りは{last}だけなので、ラウンド{round}は終わりです。{last}は引くべき{count}"
-              "を引いてから、得点計算のために手札を見せます{tail}。"},
+        "en": "{text}, {player}'s last card: {player} is out in {place} place and "
+              "only {last} is left, so round {round} is over: {last}{owes} shows "
+              "their hand (reveal) for scoring{tail}.",
+        "ja": "{text}。これが{player}の最後のカードで、"
+              "{player}は{place}で上がりです。残りは{last}だけなので、"
+              "ラウンド{round}は終わりです。{last}は{owes}得点計算のために手札を見せ"
+              "ます{tail}。"},
+    "uno.tgus-owes-first": {
+        "en": " draws the {count} owed and",
+        "ja": "引くべき{count}を引いてから、"},
     "uno.tgus-next-hands": {
         "en": "; next game's hands (success weight): {sizes}",
         "ja": "。次のゲームの手札（サクセスウェイト）: {sizes}"},
     "uno.tgus-next-hands-rank": {
         "en": "; next game's hands (success weight (interpreted: +3/+2/+1 for "
               "1st/2nd/3rd)): {sizes}",
-        "ja": "。次のゲームの手札（サクセスウェイト、解釈: 1位+3、2位+2、3位+1）: {sizes}"},
+        "ja": "。次のゲームの手札（サクセスウェイト、解釈: 1位+3、2位+2、3位+1）"
+              ": {sizes}"},
     "uno.tgus-picture-off": {
         "en": "This preset has no forced draw for a hand of picture cards, so the "
               "report changes nothing.",
-        "ja": "このプリセットには絵柄カードだけの手札で引き続けるルールがないので、申告しても"
-              "何も変わりません。"},
+        "ja": "このプリセットには絵柄カードだけの手札で引き続けるルールがないので、"
+              "申告しても何も変わりません。"},
     "uno.tgus-picture-not-playing": {
         "en": "{player} is not playing a hand now, so the report changes nothing.",
         "ja": "{player}はいま手札でプレイしていないので、申告しても何も変わりません。"},
     "uno.tgus-picture-has-number": {
         "en": "The hand shown holds the {card}, a number card, so {player} does not "
               "have to draw.",
-        "ja": "見せた手札には数字カードの{card}があるので、{player}は引かなくてかまいません。"},
+        "ja": "見せた手札には数字カードの{card}があるので、"
+              "{player}は引かなくてかまいません。"},
     "uno.tgus-picture-draws": {
-        "en": "{player}'s hand holds only picture cards, so {player} draws {n} now, and "
-              "{n} more each time no number card comes (report again).",
-        "ja": "{player}の手札は絵柄カードだけなので、{player}はいま{n}枚引き、数字カードが"
-              "来ないたびにさらに{n}枚引きます（そのたびに申告します）。"},
+        "en": "{player}'s hand holds only picture cards, so {player} draws {n} now, "
+              "and {n} more each time no number card comes (report again).",
+        "ja": "{player}の手札は絵柄カードだけなので、{player}はいま{n}枚引き、"
+              "数字カードが来ないたびにさらに{n}枚引きます（そのたびに申告します）。"},
 })
 
 
@@ -170,8 +178,7 @@ def header_hand_sizes(s: UnoState, header: Header, say: Say) -> list[Ruling]:
     if not isinstance(sizes, dict) or not all(
             isinstance(v, int) and not isinstance(v, bool) and v > 0
             for v in sizes.values()):
-        raise GameError(f"header 'hand_sizes' must map players to positive whole "
-                        f"numbers, got {sizes!r}")
+        raise GameError(Text("uno.tgus-hand-sizes-bad", got=repr(sizes)))
     unknown = [k for k in sizes if k not in s.players]
     s.start_sizes = [sizes.get(p, s.hand_size) for p in s.players]
     if unknown:
@@ -334,10 +341,11 @@ def rank_out(s: UnoState, tg: TgusTrack, index: int, p: int, text: Text,
     if s.pending:
         s.owed[last] += s.pending
     s.pending, s.pending_kind = 0, None
-    key = "uno.tgus-out-last-owing" if s.owed[last] else "uno.tgus-out-last"
+    owes = (Text("uno.tgus-owes-first", count=cards_n(s.owed[last])) if s.owed[last]
+            else "")
     return [say(index, "pending", "ranking", Text(
-        key, text=text, player=names[p], place=said, last=names[last], round=s.round,
-        count=cards_n(s.owed[last]), tail=tail), player=names[last],
+        "uno.tgus-out-last", text=text, player=names[p], place=said, last=names[last],
+        round=s.round, owes=owes, tail=tail), player=names[last],
         draw=s.owed[last] or None, place=place)]
 
 

@@ -31,8 +31,8 @@ define({
     "uno.play-plays-no-colour": {
         "en": "{player} plays the {cards}{note} without a logged colour, so any card "
               "may follow until one is named",
-        "ja": "{player}は{cards}を出します{note}。色が記録されていないので、色が決まるまで"
-              "どのカードでも出せます"},
+        "ja": "{player}は{cards}を出します{note}。色が記録されていないので、"
+              "色が決まるまでどのカードでも出せます"},
     "uno.play-jumps": {
         "en": "{player} jumps in with the {cards}{note}",
         "ja": "{player}は{cards}でジャンプインします{note}"},
@@ -40,13 +40,11 @@ define({
         "en": "{player} jumps in with the {cards}{note} and names {color}",
         "ja": "{player}は{cards}でジャンプインして{color}を指定します{note}"},
     "uno.play-jumps-no-colour": {
-        "en": "{player} jumps in with the {cards}{note} without a logged colour, so any "
-              "card may follow until one is named",
-        "ja": "{player}は{cards}でジャンプインします{note}。色が記録されていないので、"
-              "色が決まるまでどのカードでも出せます"},
-    "uno.effect-turn": {
-        "en": "it is {player}'s turn.",
-        "ja": "{player}の番です。"},
+        "en": "{player} jumps in with the {cards}{note} without a logged colour, so "
+              "any card may follow until one is named",
+        "ja": "{player}は{cards}でジャンプインします{note}。"
+              "色が記録されていないので、色が決まるまでどのカードでも出せます"},
+    "uno.effect-turn": {"en": "it is {player}'s turn.", "ja": "{player}の番です。"},
     "uno.effect-skip": {
         "en": "{skipped} is skipped and it is {player}'s turn.",
         "ja": "{skipped}はとばされ、{player}の番です。"},
@@ -60,28 +58,28 @@ define({
         "en": "play now goes counter-clockwise and it is {player}'s turn.",
         "ja": "ここから反時計回りになり、{player}の番です。"},
     "uno.effect-shuffled": {
-        "en": "all hands are shuffled and dealt out again from {player} ({counts}); it "
-              "is {player}'s turn.",
-        "ja": "全員の手札を集めて混ぜ、{player}から配り直します（{counts}）。{player}の"
-              "番です。"},
+        "en": "all hands are shuffled and dealt out again from {player} ({counts}); "
+              "it is {player}'s turn.",
+        "ja": "全員の手札を集めて混ぜ、{player}から配り直します（{counts}）。"
+              "{player}の番です。"},
     "uno.deflect-skip": {
         "en": " (interpreted: a Skip passes the draw over the next player, as the "
               "seed's T2 table does)",
-        "ja": "（解釈: シードのT2の表と同じく、スキップは次の人を飛ばしてドローを回します）"},
+        "ja": "（解釈: シードのT2の表と同じく、スキップは次の人を飛ばしてドローを回し"
+              "ます）"},
     "uno.deflect-reverse": {
         "en": " (interpreted: a Reverse sends the draw back)",
         "ja": "（解釈: リバースはドローを送り返します）"},
     # the ruling on a legal play (play_ruling, go_out)
-    "uno.play-ok": {
-        "en": "{text}; {effect}",
-        "ja": "{text}。{effect}"},
+    "uno.play-ok": {"en": "{text}; {effect}", "ja": "{text}。{effect}"},
     "uno.play-pending": {
         "en": "{text}: {player} draws {n} and loses the turn{tail}.",
         "ja": "{text}。{player}は{n}枚引いて、手番を失います{tail}。"},
     "uno.play-pending-challenge": {
         "en": "{text}: {player} draws {n} and loses the turn unless they challenge"
               "{tail}.",
-        "ja": "{text}。{player}はチャレンジしなければ{n}枚引いて、手番を失います{tail}。"},
+        "ja": "{text}。{player}はチャレンジしなければ{n}枚引いて、"
+              "手番を失います{tail}。"},
     "uno.play-pending-stack": {
         "en": "{text}: {player} draws {n} and loses the turn unless they pass it on"
               "{tail}.",
@@ -95,13 +93,13 @@ define({
     "uno.out-owed-before": {
         "en": "{player} still draws {n} ({pending} for the {card} and {before} owed "
               "before, all counting in the score), then {then}",
-        "ja": "{player}はまだ{n}枚引き（{card}の{pending}枚と前から引くべき{before}枚で、"
-              "すべて得点に数えます）、そのあと{then}"},
+        "ja": "{player}はまだ{n}枚引き（{card}の{pending}枚と前から引くべき{before}枚"
+              "で、すべて得点に数えます）、そのあと{then}"},
     "uno.out-wins": {
         "en": "{text}; that was {player}'s last card, so {player} wins round {round}: "
               "{then}{tail}.",
-        "ja": "{text}。{player}の最後のカードなので、ラウンド{round}は{player}の勝ちです。"
-              "{then}{tail}。"},
+        "ja": "{text}。これが{player}の最後のカードなので、"
+              "ラウンド{round}は{player}の勝ちです。{then}{tail}。"},
 })
 
 _LIST_SEPS = {", ": "、", " and ": "と", "; ": "、"}
@@ -118,7 +116,7 @@ def _name_list(args: Any, lang: str) -> str:
 
 @formatter("uno-tally")
 def _tally(args: Any, lang: str) -> str:
-    """Players and numbers: ``"A 5, B 7"``; ``"A 5枚、B 7枚"`` (``noun``: card, point)."""
+    """Players and numbers: ``A 5, B 7``; ``A 5枚、B 7枚`` (``noun``: card, point)."""
     pairs = zip(args["names"], args["values"])
     if lang == "ja":
         unit = NOUNS["ja"].get(str(args.get("noun")), "{n}")
@@ -138,9 +136,13 @@ def tally(names: Any, values: Any, noun: str) -> Text:
     return Text("@uno-tally", names=list(names), values=list(values), noun=noun)
 
 
-#: Rendered once: the colours a wild names, and "it is P's turn." by name.
+#: Rendered once: the colours a wild names, "it is P's turn." by name, and the
+#: sentences of a play (replay speed: most rulings are plays). A Text is never
+#: changed once made, so rulings may share one.
 _COLOURS: dict[str, Text] = {c: color(c) for c in COLORS}
 _TURN_TEXTS: dict[str, Text] = {}
+_PLAY_TEXTS: dict[tuple[Any, ...], Text] = {}
+_KEPT = 4096  # the most sentences a cache keeps before it starts again
 
 
 def colour_said(name: str) -> Text:
@@ -154,8 +156,9 @@ def turn_text(player: str) -> Text:
     said = _TURN_TEXTS.get(player)
     if said is None:
         said = Text("uno.effect-turn", player=player)
-        if len(_TURN_TEXTS) < 1024:
-            _TURN_TEXTS[player] = said
+        if len(_TURN_TEXTS) >= _KEPT:
+            _TURN_TEXTS.clear()
+        _TURN_TEXTS[player] = said
     return said
 
 
@@ -257,13 +260,24 @@ def deflect_note(before: Before, last: Card) -> Text | str:
 def play_text(s: UnoState, p: int, said: str, note: str, jump: bool,
               last: Card) -> Text:
     """``B plays the red 7`` (and the colour named for a wild)."""
+    wild = last.is_wild
+    known = (jump, s.players[p], said, getattr(said, "key", None), note, wild,
+             s.color if wild else None)
+    text = _PLAY_TEXTS.get(known)
+    if text is not None:
+        return text
     how = "uno.play-jumps" if jump else "uno.play-plays"
-    if not last.is_wild:
-        return Text(how, player=s.players[p], cards=said, note=note)
-    if s.color:
-        return Text(how + "-names", player=s.players[p], cards=said, note=note,
+    if not wild:
+        text = Text(how, player=s.players[p], cards=said, note=note)
+    elif s.color:
+        text = Text(how + "-names", player=s.players[p], cards=said, note=note,
                     color=colour_said(s.color))
-    return Text(how + "-no-colour", player=s.players[p], cards=said, note=note)
+    else:
+        text = Text(how + "-no-colour", player=s.players[p], cards=said, note=note)
+    if len(_PLAY_TEXTS) >= _KEPT:
+        _PLAY_TEXTS.clear()
+    _PLAY_TEXTS[known] = text
+    return text
 
 
 def record_wd4(s: UnoState, o: UnoOptions, p: int, cards: list[Card],
@@ -291,7 +305,14 @@ def play_ruling(s: UnoState, o: UnoOptions, index: int, rule: str, text: str,
         return say(index, "pending", rule,
                    Text(key, text=text, player=s.players[victim], n=s.pending,
                         tail=tail), player=s.players[victim], draw=s.pending)
-    return say(index, "ok", rule, Text("uno.play-ok", text=text, effect=effect))
+    known = (text, getattr(text, "key", None), effect, getattr(effect, "key", None))
+    said = _PLAY_TEXTS.get(known)
+    if said is None:
+        said = Text("uno.play-ok", text=text, effect=effect)
+        if len(_PLAY_TEXTS) >= _KEPT:
+            _PLAY_TEXTS.clear()
+        _PLAY_TEXTS[known] = said
+    return say(index, "ok", rule, said)
 
 
 def go_out(s: UnoState, index: int, p: int, text: str, tail: str,

@@ -82,7 +82,7 @@ def test_the_round_end_gives_the_points_and_totals_in_japanese():
                    {"type": "reveal", "player": "B", "cards": ["blue-skip"]}],
                   players=("A", "B"), dealer="B", hand_size=1)
     won, shown, scored = out[-3:]
-    assert ja(won).startswith("Aは赤の3を出します。Aの最後のカードなので、"
+    assert ja(won).startswith("Aは赤の3を出します。これがAの最後のカードなので、"
                               "ラウンド1はAの勝ちです。")
     assert ja(shown) == "Bは1枚を見せます。20点です。"
     assert scored.text == "A wins round 1 and scores 20; totals: A 20, B -20."
