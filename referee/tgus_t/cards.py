@@ -20,8 +20,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from referee.cards import COLORS, NUMBERS, Card, register_label
-from referee.text import (COLOR_NAMES, Text, define_cards, formatter, list_of,
-                          standard_card_name)
+from referee.text import (COLOR_NAMES, Text, define, define_cards, formatter,
+                          list_of, standard_card_name)
 
 # Coloured picture values of this deck (besides skip/reverse of the standard deck).
 COLORED_SPECIALS: tuple[str, ...] = ("hit2", "reverse-hit2")
@@ -256,4 +256,9 @@ def quote(value: Any) -> Any:
     rulings always wrote it), 「Reimu」; a value that is no string as its repr."""
     if isinstance(value, str):
         return Text("@tgus-t-quote", value=value)
+    if value is None:
+        return Text("tgus-t.nothing")
     return repr(value)
+
+
+define({"tgus-t.nothing": {"en": "None", "ja": "なし"}})

@@ -91,7 +91,7 @@ define({
     "tgus-t.why.target": {
         "en": "a {what} needs a target among the other players still in, "
               "got {target}",
-        "ja": "{what}には残っているほかのプレイヤーを指名しなければなりませんが、"
+        "ja": "{what}の対象は残っているほかのプレイヤーでなければならず、"
               "指名は{target}でした",
     },
     "tgus-t.why.change-limit": {

@@ -209,3 +209,16 @@ def test_every_tgus_t_message_is_japanese_without_english_words():
         args = {name: plain("P1") for name in fields(texts["en"])}
         ja = Text(key, **args).render("ja")
         assert not latin_words(ja, ["P1"]), (key, ja)
+
+
+def test_a_change_without_a_target_says_so_without_english():
+    _, by = support.run("tgus-t1", [play("A", "change")])
+    r = by[2][0]
+    assert r.text == (
+        "A played change but a Change needs a target among the other players "
+        "still in, got None: take it back."
+    )
+    assert r.text.render("ja") == (
+        "Aはチェンジを出しましたが、チェンジの対象は残っているほかのプレイヤーで"
+        "なければならず、指名はなしでした。カードを戻します。"
+    )
