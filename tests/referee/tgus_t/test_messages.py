@@ -12,7 +12,7 @@ import re
 
 import pytest
 import test_tgus_t_support as support
-from test_tgus_t_support import draw, play
+from test_tgus_t_support import play
 
 from referee.game import games
 from referee.tgus_t.cards import card_name
