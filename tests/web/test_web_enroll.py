@@ -105,6 +105,14 @@ def test_a_card_shown_moves_from_missing_to_taken(ec, camera):
     assert data["wizard"]["counts"]["missing"] == 2
     assert data["wizard"]["news_text"] == "Got red 0"
     assert card(data, "red-0")["shots"] == FAST.shots
+    shots = ec.application.extensions["tableref.enroll"].wizard.shots()
+    for shot in shots:  # the card and a margin kept, not the whole frame
+        h, w = shot.frame.shape[:2]
+        assert h < 360 and w < 480
+        x1, y1, x2, y2 = shot.box
+        assert 0 < x1 < x2 < w and 0 < y1 < y2 < h
+        assert (shot.frame[int(y1) + 2 : int(y2) - 2, int(x1) + 2 : int(x2) - 2, 0]
+                == value_of("red-0")).all()
     assert data["wizard"]["target"] == ["red-1"]
     # the card still lying there is not taken as red-1: the table must clear first
     time.sleep(0.2)
