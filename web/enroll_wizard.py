@@ -199,7 +199,7 @@ class Wizard:
         tools: returns ``(finder, reader)``; called in the thread (a model load
             takes seconds).
         config: :class:`vision.enroll_camera.GuideConfig`.
-        mode: ``one`` or ``sheet``.
+        mode: ``one``, ``any`` or ``sheet`` (:data:`MODES`).
         deck_kind: the card namer's deck (``uno`` or ``tgus-t``).
     """
 
