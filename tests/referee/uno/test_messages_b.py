@@ -120,3 +120,12 @@ def test_a_tgus_ranking_says_the_place_in_japanese():
     assert "1st place" in ranked.text
     assert "Aは1位で上がりです" in ja(ranked) and "BとC" not in ja(ranked)
     assert "B、Cで続けます" in ja(ranked)
+
+
+def test_a_malformed_play_is_skipped_with_a_reason_in_japanese():
+    out = rulings([{"type": "start", "card": "red-5"},
+                   {"type": "play", "player": "A", "cards": []}])
+    skipped = out[-1]
+    assert skipped.rule == "log.malformed"
+    assert "non-empty 'cards' list" in skipped.text
+    assert "プレイには出したカードが1枚以上必要です" in ja(skipped)
