@@ -20,14 +20,15 @@ cards: the stand-ins of :mod:`datasets.card_tgus_t`). It writes, like the demo:
   ``picture-leftover``) in ``"event"``;
 - ``tgus-table.oracle.json.gz``: per frame, the cards a perfect detector sees.
 
-Several cards played at once land together, fanned side by side (``FAN_MM``
-apart, a little over half of each card in sight). The draw pile is
+Several cards played at once land together, side by side (``FAN_MM`` apart,
+on either side of the first, most of each card in sight). The draw pile is
 refilled (the discards shuffled back) when it runs low.
 
 :func:`enrollment_photos` renders the photos a user would take of each card to
-enroll the deck (``DIR/<label>/<k>.jpg``): one card filling 45-85 % of the frame
-height on a plain or grained surface, turned, seen a little off-axis, under
-varied light, blur, noise and JPEG quality.
+enroll the deck (``DIR/<label>/<k>.jpg``): close-ups, one card filling 45-85 % of
+the frame height, and photos from a seat, the card lying on the table at 14-30 %
+of the frame height, foreshortened; on a plain or grained surface, turned, seen
+a little off-axis, under varied light, blur, noise and JPEG quality.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ import numpy as np
 from referee.log import dump_event
 
 PREFIX = "tgus-table"
-FAN_MM = 31.0  # cards played together lie this far apart, side by side (of 56 mm)
+FAN_MM = 40.0  # cards played together lie this far apart, side by side (of 56 mm)
 SAY_DELAY = 0.3  # s after a card lands that its player says its colour/target/effect
 _SPOKEN_FIELDS = ("color", "target", "effect")
 _SPOKEN_EVENTS = ("color", "call", "catch", "pass", "picture-leftover")
@@ -103,7 +104,7 @@ def build_timeline(events: list[dict[str, Any]], seed: int):
             side = rng.choice((-1, 1))
             for k, label in enumerate(labels[1:], 1):  # fanned beside the first
                 a = math.radians(first.angle)
-                shift = side * FAN_MM * k
+                shift = side * FAN_MM * ((k + 1) // 2) * (1 if k % 2 else -1)
                 xy = (first.xy[0] + shift * math.cos(a), first.xy[1] + shift * math.sin(a))
                 pose = CardPose(label, xy, first.angle + rng.uniform(-8, 8))
                 b.tl.changes.append((t + 1e-3 * k, "pile", pose))
@@ -174,8 +175,10 @@ def render_game(out_dir: Path, seed: int, fps: float = 15.0, players: int = 3,
 
 # -- enrollment photos ------------------------------------------------------------
 def enrollment_photo(label: str, rng: np.random.Generator,
-                     size: tuple[int, int] = (640, 480)) -> np.ndarray:
-    """One BGR photo of the card ``label`` (the table's print: modern, variant 0)."""
+                     size: tuple[int, int] = (640, 480), far: bool = False) -> np.ndarray:
+    """One BGR photo of the card ``label`` (the table's print: modern, variant 0):
+    a close-up, or (``far``) the card lying on the table seen from where a
+    player sits (14-30 % of the frame height, foreshortened by the slant)."""
     from datasets.cards import render_card
 
     w, h = size
@@ -187,7 +190,7 @@ def enrollment_photo(label: str, rng: np.random.Generator,
                                  (0, 0), sigmaX=float(rng.uniform(1, 6)),
                                  sigmaY=float(rng.uniform(0.5, 2)))
         photo += grain[:, :, None]
-    ch = int(h * rng.uniform(0.45, 0.85))
+    ch = int(h * (rng.uniform(0.14, 0.3) if far else rng.uniform(0.45, 0.85)))
     face = np.asarray(render_card(label, "modern", ch, 0))
     bgra = face[:, :, [2, 1, 0, 3]].astype(np.float32)
     fh, fw = bgra.shape[:2]
@@ -198,6 +201,10 @@ def enrollment_photo(label: str, rng: np.random.Generator,
                        h / 2 + rng.uniform(-0.06, 0.06) * h])
     corners = (src - (fw / 2, fh / 2)) @ np.float32([[c, s], [-s, c]])
     corners += rng.uniform(-0.04, 0.04, (4, 2)) * fh  # seen a little off-axis
+    if far:  # the table's plane seen at a slant: shorter, narrower further away
+        squash = rng.uniform(0.6, 0.9)
+        corners[:, 1] *= squash
+        corners[:, 0] *= 1 + 0.15 * corners[:, 1] / fh
     dst = (corners + centre).astype(np.float32)
     m = cv2.getPerspectiveTransform(src, dst)
     warped = cv2.warpPerspective(bgra, m, (w, h), flags=cv2.INTER_LINEAR,
@@ -220,16 +227,18 @@ def enrollment_photo(label: str, rng: np.random.Generator,
 
 
 def enrollment_photos(out_dir: Path, labels: list[str], per_label: int = 2,
-                      seed: int = 0) -> int:
-    """Write ``per_label`` photos of each label as ``out_dir/<label>/<k>.jpg``;
-    returns the number written. Seeded: the same seed writes the same photos."""
+                      seed: int = 0, far: int = 1) -> int:
+    """Write ``per_label`` close-ups and ``far`` photos from a seat of each label
+    as ``out_dir/<label>/<k>.jpg``; returns the number written. Seeded: the
+    same seed writes the same photos."""
     out_dir = Path(out_dir)
     count = 0
     for i, label in enumerate(labels):
         folder = out_dir / label
         folder.mkdir(parents=True, exist_ok=True)
-        for k in range(per_label):
+        for k in range(per_label + far):
             rng = np.random.default_rng([seed, i, k])
-            cv2.imwrite(str(folder / f"{k}.jpg"), enrollment_photo(label, rng))
+            photo = enrollment_photo(label, rng, far=k >= per_label)
+            cv2.imwrite(str(folder / f"{k}.jpg"), photo)
             count += 1
     return count

@@ -86,6 +86,11 @@ class EnrollConfig:
         frozen: leading modules of :func:`vision.detector.card_net` kept as
             shipped (6: the two convolution blocks at 32x32).
         threads: torch threads (``None``: torch's default).
+        probe_steps: for a deck with labels the shipped classifier has no class
+            for: steps that train the last layer alone on the crops' features
+            before the fine-tuning (its new rows start from the crops,
+            :func:`_imprint`).
+        probe_lr: their AdamW learning rate (constant).
     """
 
     steps: int = 60
@@ -97,6 +102,8 @@ class EnrollConfig:
     seed: int = 0
     frozen: int = 6
     threads: int | None = None
+    probe_steps: int = 300
+    probe_lr: float = 1e-2
 
 
 @dataclass
@@ -233,6 +240,10 @@ def fine_tune(
         with torch.no_grad():
             feats = torch.cat([stem(crops_to_tensor(x[i : i + 256]))
                                for i in range(0, len(x), 256)])
+        grown = [k for k, label in enumerate(labels) if label not in CLASSES]
+        if grown:
+            _imprint(head, feats, y_t, grown)
+            _probe(head, feats, y_t, config, loss_fn, gen)
         params = list(head.parameters())
         anchor = [p.detach().clone() for p in params]
         opt = torch.optim.AdamW(params, lr=config.lr, weight_decay=0.0)
@@ -298,6 +309,54 @@ def confusions(checkpoint: dict, shots: Sequence[Shot]) -> list[list]:
             unsure.append([shot.label, labels[runner], round(float(p[runner]), 3)])
     return (sorted(wrong, key=lambda row: -row[2])
             + sorted(unsure, key=lambda row: -row[2]))
+
+
+def _imprint(head, feats, y, rows: Sequence[int]) -> None:  # noqa: ANN001
+    """Start each new label's row of the last layer from its crops (weight
+    imprinting): the direction of its crops' mean feature away from the mean
+    feature of every crop, at the shipped rows' mean length, with the mean card
+    bias. A zero row learns too slowly in a few steps held near its start by
+    the L2-SP pull."""
+    import torch
+
+    if not rows:
+        return
+    fc = head[-1]
+    with torch.no_grad():
+        emb = torch.cat([head[:-1](feats[i : i + 512]) for i in range(0, len(feats), 512)])
+        centre = emb.mean(0)
+        new = set(rows)
+        kept = [k for k in range(fc.weight.shape[0] - 1) if k not in new]
+        length = fc.weight[kept].norm(dim=1).mean()
+        bias = fc.bias[kept].mean()
+        for k in rows:
+            chosen = y == k
+            if not bool(chosen.any()):
+                continue
+            direction = emb[chosen].mean(0) - centre
+            fc.weight[k] = direction / direction.norm().clamp_min(1e-9) * length
+            fc.bias[k] = bias
+
+
+def _probe(head, feats, y, config: EnrollConfig, loss_fn, gen) -> None:  # noqa: ANN001
+    """Train the last layer alone on the features of the crops (cheap: the
+    layers before it run once), pulled toward where it started, so that the new
+    rows learn their cards before the whole head is fine-tuned."""
+    import torch
+
+    fc = head[-1]
+    with torch.no_grad():
+        emb = torch.cat([head[:-1](feats[i : i + 512]) for i in range(0, len(feats), 512)])
+    params = [fc.weight, fc.bias]
+    anchor = [p.detach().clone() for p in params]
+    opt = torch.optim.AdamW(params, lr=config.probe_lr, weight_decay=0.0)
+    for _ in range(config.probe_steps):
+        idx = torch.randint(len(emb), (config.batch,), generator=gen)
+        loss = loss_fn(fc(emb[idx]), y[idx])
+        pull = sum(((p - a) ** 2).sum() for p, a in zip(params, anchor))
+        (loss + config.l2sp * pull).backward()
+        opt.step()
+        opt.zero_grad()
 
 
 def _grown_net(state: dict, width: int, n_labels: int):  # noqa: ANN202

@@ -80,5 +80,16 @@ def test_enrollment_photos_are_seeded_and_show_the_card(tmp_path) -> None:
     # the counter's purple field is in the middle of the photo
     middle = a[200:280, 280:360].reshape(-1, 3).astype(int)
     assert ((middle[:, 0] > middle[:, 1] + 30) & (middle[:, 2] > middle[:, 1] + 10)).any()
-    assert enrollment_photos(tmp_path, ["red-hit2", "gamble"], per_label=2) == 4
-    assert sorted(p.name for p in (tmp_path / "gamble").iterdir()) == ["0.jpg", "1.jpg"]
+    assert enrollment_photos(tmp_path, ["red-hit2", "gamble"], per_label=2, far=1) == 6
+    names = sorted(p.name for p in (tmp_path / "gamble").iterdir())
+    assert names == ["0.jpg", "1.jpg", "2.jpg"]
+    # the photo from a seat shows the card smaller than a close-up
+    import cv2
+
+    def card_share(path) -> float:  # the gold field's share of the photo
+        hsv = cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2HSV)
+        gold = (hsv[..., 0] > 15) & (hsv[..., 0] < 30) & (hsv[..., 1] > 120)
+        return float(gold.mean())
+
+    assert card_share(tmp_path / "gamble" / "2.jpg") < min(
+        card_share(tmp_path / "gamble" / n) for n in ("0.jpg", "1.jpg")) / 2

@@ -1,0 +1,359 @@
+"""A rendered tgus-t1 game read by the camera with an enrolled stand-in deck (prints numbers).
+
+    .venv/bin/python -m benchmarks.eval_tgus_t [--seeds 8 10] [--photo-seed 1]
+                                               [--per-label 2] [--fps 15]
+
+What it does, all seeded:
+
+1. **Enrollment.** Renders ``--per-label`` close-ups and one photo from a seat
+   of every card of the 東幻符闘祭 deck (63 labels: the standard numbers, skip, reverse and wild, and the deck's
+   own cards drawn as stand-ins, :mod:`datasets.card_tgus_t`) with
+   :func:`datasets.tgus_t_table.enrollment_photos` into a temporary folder and
+   enrolls them as the deck ``tgus-standin`` with ``tableref enroll`` (into a
+   temporary decks folder; nothing is kept). Prints its time.
+2. **The game.** For each seed, plays a random tgus-t1 game (3 players, hands of
+   5) and renders it as the demo table's camera sees it
+   (:func:`datasets.tgus_t_table.render_game`).
+3. **Reading it.** Runs the live pipeline (:class:`vision.pipeline.TablePipeline`,
+   cards landing within ``play.multi_group_s`` grouped, as for any game that
+   plays several cards a turn) on the video with the enrolled deck's detector
+   (:func:`vision.decks.open_detector`), and referees its events with the tgus-t1
+   referee (:class:`SpokenTable`). What the camera cannot see comes from the
+   table's spoken lines (``tgus-table.said.jsonl``, rendered beside the video: a
+   wild's colour, a Change's or Replace's target, a Gamble's effect, calls,
+   catches, passes, picture leftovers), standing in for a listener; every card
+   comes from the camera. The ground-truth log only scores.
+4. **Scores.** Cards on the pile (start, plays, cards turned for a Hit+?):
+   found (a camera event within -0.5..3 s of the card landing) and right (the
+   same cards); draws found with the right count; the referee's illegal
+   rulings; and whether the final ranking and scores equal the ground truth's.
+
+``TUNING_SEEDS`` are the games the stand-in designs, the photo renderer and
+this script's settings were looked at on; ``REPORT_SEEDS`` (the default) were
+run once for the report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+DECK = "tgus-standin"
+TUNING_SEEDS = (1, 6)
+REPORT_SEEDS = (8, 10)
+TUNING_PHOTO_SEED = 0
+REPORT_PHOTO_SEED = 1
+CARD_WINDOW = (-0.5, 3.0)  # s, camera event t minus the card's landing
+SAY_WINDOW = (-1.0, 2.5)  # s, a spoken line's t minus the camera play's t
+
+
+def enroll_deck(root: Path, per_label: int, photo_seed: int, steps: int | None = None
+                ) -> tuple[float, dict]:
+    """Render the enrollment photos and enroll them; (seconds, manifest)."""
+    from datasets.tgus_t_table import enrollment_photos
+    from referee.tgus_t.cards import deck_counts
+    from tableref.cli import main
+
+    photos = root / "photos"
+    labels = sorted(deck_counts())
+    n = enrollment_photos(photos, labels, per_label, photo_seed)
+    argv = ["enroll", "--deck", DECK, str(photos), "--decks-dir", str(root / "decks"),
+            "--threads", "1"]
+    if steps:
+        argv += ["--steps", str(steps)]
+    out = io.StringIO()
+    start, cpu0 = time.perf_counter(), time.process_time()
+    with contextlib.redirect_stdout(out):
+        code = main(argv)
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu0
+    if code != 0:
+        raise RuntimeError(f"enrollment failed ({code}):\n{out.getvalue()}")
+    manifest = json.loads((root / "decks" / DECK / "deck.json").read_text())
+    print(f"enrolled {DECK}: {n} photos of {len(labels)} cards in {seconds:.1f} s "
+          f"wall, {cpu:.1f} s of CPU (1 torch thread); missing "
+          f"{len(manifest['missing'])}, unsure/wrong on its own photos "
+          f"{len(manifest['confused'])}", flush=True)
+    return seconds, manifest
+
+
+class SpokenTable:
+    """The tgus-t1 referee fed by the camera's events and the table's spoken lines.
+
+    A camera ``play`` becomes a ``turned`` card while the referee waits for cards
+    turned for a Hit+?; a colourless card takes the spoken fields (colour,
+    target, effect) of the first unused spoken line within ``SAY_WINDOW`` of it;
+    the player is the seat whose arm reached (else the player to move). A whole
+    spoken event is appended once the camera's events have passed its time.
+    """
+
+    def __init__(self, header: dict[str, Any], said: list[dict[str, Any]]):
+        from referee.session import Referee
+
+        self.referee = Referee(header)
+        self.lines = sorted(said, key=lambda s: float(s["t"]))
+        self.used: set[int] = set()
+        self.appended: list[dict[str, Any]] = []
+        self.rulings: list = []
+
+    def state(self) -> dict[str, Any]:
+        return self.referee.state()
+
+    def _append(self, event: dict[str, Any]) -> None:
+        try:
+            got = self.referee.append(event)
+        except Exception as exc:  # a malformed event: noted, the game goes on
+            got = []
+            print(f"  skipped {event}: {exc}")
+        self.appended.append(event)
+        self.rulings += got
+
+    def _say_until(self, t: float) -> None:
+        for i, line in enumerate(self.lines):
+            if i in self.used or float(line["t"]) > t:
+                continue
+            if "event" in line:
+                self.used.add(i)
+                self._append({**line["event"], "t": line["t"], "source": "voice"})
+
+    def _spoken_fields(self, t: float) -> dict[str, Any]:
+        for i, line in enumerate(self.lines):
+            dt = float(line["t"]) - t
+            if i in self.used or "say" not in line or not (
+                    SAY_WINDOW[0] <= dt <= SAY_WINDOW[1]):
+                continue
+            self.used.add(i)
+            return dict(line["say"])
+        return {}
+
+    def camera(self, event: dict[str, Any]) -> None:
+        from referee.cards import Card
+
+        t = float(event.get("t", 0))
+        self._say_until(t)
+        kind = event.get("type")
+        state = self.state()
+        if kind == "start":
+            self._append({"type": "start", "card": event["card"], "t": t,
+                          "source": "vision"})
+            return
+        player = event.get("reach_from") or state.get("turn")
+        if kind == "draw":
+            self._append({"type": "draw", "player": player,
+                          "count": int(event.get("count", 1)), "t": t,
+                          "source": "vision"})
+            return
+        if kind != "play":
+            return
+        cards = list(event["cards"])
+        needs_words = any(Card.from_label(c).color is None for c in cards)
+        if self.referee.game.t.hitx is not None:  # a card turned for a Hit+?
+            out = {"type": "turned", "cards": cards, "t": t, "source": "vision"}
+            out.update({k: v for k, v in self._spoken_fields(t).items()
+                        if k in ("color", "effect")})
+            self._append(out)
+            return
+        out = {"type": "play", "player": player, "cards": cards, "t": t,
+               "source": "vision"}
+        if needs_words:
+            out.update(self._spoken_fields(t))
+        self._append(out)
+
+    def finish(self) -> None:
+        self._say_until(float("inf"))
+
+
+def read_game(folder: Path, detector, fps_cap: float | None = None) -> dict[str, Any]:
+    """Pipeline + :class:`SpokenTable` on a rendered game; the camera's events,
+    the table and the pipeline's timing."""
+    from vision.config import PipelineConfig, PlayConfig
+    from vision.pipeline import TablePipeline
+
+    from datasets.tgus_t_table import PREFIX
+
+    truth = [json.loads(x) for x in (folder / f"{PREFIX}.jsonl").read_text().splitlines()]
+    said = [json.loads(x) for x in (folder / f"{PREFIX}.said.jsonl").read_text()
+            .splitlines()]
+    header = truth[0]
+    table = SpokenTable(header, said)
+    events: list[dict] = []
+
+    def on_event(event: dict) -> None:
+        events.append(event)
+        table.camera(event)
+
+    config = PipelineConfig().updated({"play.group_s": PlayConfig().multi_group_s})
+    pipe = TablePipeline(str(folder / f"{PREFIX}.mp4"), players=header["players"],
+                         detector=detector, on_event=on_event, realtime=False,
+                         fps=fps_cap, options=header.get("options"),
+                         game_state=table.state, config=config)
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    pipe.run(threading.Event())
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    table.finish()
+    return {"truth": truth, "events": events, "table": table, "cpu": cpu,
+            "wall": wall, "frames": pipe.status()["frames"]}
+
+
+def _card_events(log: list[dict], kinds: tuple[str, ...]) -> list[tuple[float, list]]:
+    out = []
+    for e in log:
+        if e.get("type") in kinds:
+            cards = [e["card"]] if "card" in e else list(e.get("cards", []))
+            out.append((float(e["t"]), sorted(cards)))
+    return out
+
+
+def score(result: dict[str, Any]) -> dict[str, Any]:
+    """Cards found/right, draws, rulings and the final standing (see the docstring)."""
+    from referee.game import replay
+
+    truth, events, table = result["truth"], result["events"], result["table"]
+    want = _card_events(truth[1:], ("start", "play", "turned"))
+    seen = _card_events(events, ("start", "play"))
+    used: set[int] = set()
+    found = right = 0
+    wrong: list[str] = []
+    missed: list[str] = []
+    for t, cards in want:
+        for j, (tc, got) in enumerate(seen):
+            if j in used or not (CARD_WINDOW[0] <= tc - t <= CARD_WINDOW[1]):
+                continue
+            used.add(j)
+            found += 1
+            if got == cards:
+                right += 1
+            else:
+                wrong.append(f"{t:.1f}s {'+'.join(cards)} read as {'+'.join(got)}")
+            break
+        else:
+            missed.append(f"{t:.1f}s {'+'.join(cards)}")
+    extra = len(seen) - len(used)
+    draws = [(float(e["t"]), e["player"], e["count"]) for e in truth if e["type"] == "draw"]
+    cam_draws = [(float(e["t"]), e.get("reach_from"), e.get("count"))
+                 for e in events if e["type"] == "draw"]
+    used_d: set[int] = set()
+    draw_found = draw_right = 0
+    for t, player, count in draws:
+        for j, (tc, who, n) in enumerate(cam_draws):
+            if j in used_d or not (-1.0 <= tc - t <= 4.0):
+                continue
+            used_d.add(j)
+            draw_found += 1
+            draw_right += int(n == count and who == player)
+            break
+    expected = replay(json.dumps(e) for e in truth).state()
+    final = table.state()
+    illegal_truth = sum(1 for r in replay(json.dumps(e) for e in truth).rulings
+                        if r.ruling == "illegal")
+    illegal = Counter(r.ruling for r in table.rulings)["illegal"]
+    return {
+        "cards": len(want), "found": found, "right": right, "extra": extra,
+        "wrong": wrong, "missed": missed, "draws": len(draws), "draw_found": draw_found,
+        "draw_right": draw_right, "draw_extra": len(cam_draws) - len(used_d),
+        "illegal": illegal, "illegal_truth": illegal_truth,
+        "ranking": final.get("ranking"), "ranking_truth": expected.get("ranking"),
+        "scores": final.get("scores"), "scores_truth": expected.get("scores"),
+    }
+
+
+def report(seed: int, result: dict[str, Any], s: dict[str, Any]) -> None:
+    frames = max(result["frames"], 1)
+    print(f"\n== tgus-t1 seed {seed}: {frames} frames, "
+          f"{1000 * result['wall'] / frames:.1f} ms a frame (CPU {result['cpu']:.0f} s)")
+    print(f"  cards on the pile: {s['cards']}; found {s['found']}, right {s['right']} "
+          f"({100 * s['right'] / max(s['cards'], 1):.1f} %), extra {s['extra']}")
+    for line in s["wrong"]:
+        print(f"    wrong: {line}")
+    for line in s["missed"]:
+        print(f"    missed: {line}")
+    print(f"  draws: {s['draws']}; found {s['draw_found']}, right count and player "
+          f"{s['draw_right']}, extra {s['draw_extra']}")
+    print(f"  illegal rulings: {s['illegal']} (the ground truth's own: "
+          f"{s['illegal_truth']})")
+    same_r = "equal" if s["ranking"] == s["ranking_truth"] else "DIFFERS from"
+    same_s = "equal" if s["scores"] == s["scores_truth"] else "DIFFER from"
+    print(f"  final ranking {s['ranking']} {same_r} the ground truth's "
+          f"{s['ranking_truth']}")
+    print(f"  final scores {s['scores']} {same_s} the ground truth's "
+          f"{s['scores_truth']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seeds", type=int, nargs="+", default=list(REPORT_SEEDS),
+                   help=f"games to render and read (tuning: {TUNING_SEEDS})")
+    p.add_argument("--photo-seed", type=int, default=REPORT_PHOTO_SEED,
+                   help=f"enrollment photos' seed (tuning: {TUNING_PHOTO_SEED})")
+    p.add_argument("--per-label", type=int, default=2,
+                   help="close-ups per card (and one photo from a seat)")
+    p.add_argument("--steps", type=int, default=None, help="enrollment steps")
+    p.add_argument("--fps", type=float, default=15.0, help="the video's frame rate")
+    p.add_argument("--work", type=Path, default=None,
+                   help="folder for the rendered games and the deck (default: a "
+                   "temporary one, removed)")
+    args = p.parse_args(argv)
+    try:
+        import torch
+
+        torch.set_num_threads(1)
+    except ImportError:  # pragma: no cover
+        pass
+    print(f"tableref tgus-t1 camera benchmark on {os.cpu_count()} CPU(s)")
+    with tempfile.TemporaryDirectory(prefix="tableref-tgus-") as tmp:
+        work = args.work or Path(tmp)
+        from datasets.tgus_t_table import PREFIX, render_game
+        from vision.decks import open_detector
+
+        if args.work and (work / "decks" / DECK / "deck.json").is_file():
+            print(f"(the deck enrolled before in {work} is read again)")
+        else:
+            enroll_deck(work, args.per_label, args.photo_seed, args.steps)
+        detector = open_detector(DECK, work / "decks")
+        for seed in args.seeds:
+            folder = work / f"game-s{seed}"
+            if not (folder / f"{PREFIX}.said.jsonl").is_file():
+                info = render_game(folder, seed, fps=args.fps)
+                print(f"rendered seed {seed}: {info['seconds']} s of video, "
+                      f"{info['events']} events", flush=True)
+            result = read_game(folder, detector)
+            report(seed, result, score(result))
+            if args.work:
+                _write_events(folder / "camera-events.jsonl", result["events"])
+    return 0
+
+
+def _write_events(path: Path, events: list[dict]) -> None:
+    with path.open("w", encoding="utf-8") as fh:
+        for e in events:
+            fh.write(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+def rereferee(folder: Path) -> dict[str, Any]:
+    """:func:`read_game`'s result from the camera events a run wrote
+    (``--work``): the referee side again, without the pipeline."""
+    from datasets.tgus_t_table import PREFIX
+
+    truth = [json.loads(x) for x in (folder / f"{PREFIX}.jsonl").read_text().splitlines()]
+    said = [json.loads(x) for x in (folder / f"{PREFIX}.said.jsonl").read_text()
+            .splitlines()]
+    events = [json.loads(x) for x in (folder / "camera-events.jsonl").read_text()
+              .splitlines()]
+    table = SpokenTable(truth[0], said)
+    for e in events:
+        table.camera(e)
+    table.finish()
+    return {"truth": truth, "events": events, "table": table, "cpu": 0.0, "wall": 0.0,
+            "frames": 0}
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
