@@ -21,6 +21,14 @@ from .common import preset
 from .context import TgusTReferee
 
 define({
+    "tgus-t.error.call-player": {
+        "en": "a call needs a player, got {got}",
+        "ja": "宣言にはプレイヤーが必要ですが、{got}でした",
+    },
+    "tgus-t.error.catch": {
+        "en": "a catch needs a player and a target, got {player}, {target}",
+        "ja": "指摘にはプレイヤーと対象が必要ですが、{player}と{target}でした",
+    },
     "tgus-t.call.plain": {
         "en": "{player} called a plain UNO, but {prefix} needs a character's name, "
               "so it does not count: call again with a name.",
@@ -75,7 +83,7 @@ def on_uno(game: TgusTReferee, ev: Event) -> list[Ruling]:
     t = game.t
     player = ev.get("player")
     if player not in game.players:
-        raise GameError(f"a call needs a player, got {player!r}")
+        raise GameError(Text("tgus-t.error.call-player", got=quote(player)))
     name = ev.get("name")
     plain = (
         not isinstance(name, str)
@@ -120,7 +128,7 @@ def on_catch(game: TgusTReferee, ev: Event) -> list[Ruling]:
     player, target = ev.get("player"), ev.get("target")
     if player not in game.players or target not in game.players:
         raise GameError(
-            f"a catch needs a player and a target, got {player!r}, {target!r}"
+            Text("tgus-t.error.catch", player=quote(player), target=quote(target))
         )
     if ev.get("for") == "leftover":
         return draws.catch_leftover(game, ev, player, target)

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from referee.cards import Card
+from referee.cards import COLORS, Card
 from referee.log import Event
 from referee.rulings import Ruling
-from referee.text import Text, count, define, formatter
+from referee.text import Text, card, color as colour, count, define, formatter
 
-from .cards import ALL_HIT2, deck_counts, effects, played
+from .cards import ALL_HIT2, deck_counts, effects, played, quote
 from .context import TgusTReferee
 
 
@@ -25,6 +25,15 @@ define({
     "tgus-t.play-illegal": {
         "en": "{player} played {cards} but {why}: take it back{note}.",
         "ja": "{player}は{cards}を出しましたが、{why}。カードを戻します{note}。",
+    },
+    # malformed events (said by the log.malformed ruling, game.skipped)
+    "tgus-t.error.color": {
+        "en": "color must be one of {colors}, got {got}",
+        "ja": "色は{colors}のどれかでなければなりませんが、{got}でした",
+    },
+    "tgus-t.error.not-in-deck": {
+        "en": "{card} is not a card of the 東幻符闘祭 deck",
+        "ja": "{card}は『東幻符闘祭』のカードではありません",
     },
     "tgus-t.count-corrected": {
         "en": "{player} played {n} but the referee counted {counted}; "
@@ -45,6 +54,17 @@ def answers(game: TgusTReferee, rank: int) -> Text:
     return effects(
         [e for e, r in game.opts.precedence if r >= rank and e != ALL_HIT2]
     )
+
+
+def bad_color(got: Any) -> Text:
+    """Why a ``color`` field that names no colour cannot be read."""
+    colors = seq([colour(c) for c in COLORS], ", ", "、")
+    return Text("tgus-t.error.color", colors=colors, got=quote(got))
+
+
+def not_in_deck(label: str) -> Text:
+    """Why a card of another deck cannot be read where a deck card must be."""
+    return Text("tgus-t.error.not-in-deck", card=card(label, deck="tgus-t"))
 
 
 def implied(notes: list[str]) -> Text | str:

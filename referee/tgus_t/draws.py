@@ -21,10 +21,19 @@ from referee.log import Event
 from referee.rulings import Ruling
 from referee.text import Text, count as n_cards, define
 
+from .cards import quote
 from .common import implied, preset
 from .context import TgusTReferee
 
 define({
+    "tgus-t.error.count": {
+        "en": "count must be a positive integer, got {got}",
+        "ja": "引く枚数は正の整数でなければなりませんが、{got}でした",
+    },
+    "tgus-t.error.leftover-player": {
+        "en": "a leftover report needs a player, got {got}",
+        "ja": "絵札残りの申告にはプレイヤーが必要ですが、{got}でした",
+    },
     "tgus-t.draw.gone-out": {
         "en": "{player} has already gone out and draws nothing: put the cards "
               "back{note}.",
@@ -125,7 +134,7 @@ def on_draw(game: TgusTReferee, ev: Event) -> list[Ruling]:
     note = implied(notes)
     count = ev.get("count", 1)
     if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-        raise GameError(f"count must be a positive integer, got {count!r}")
+        raise GameError(Text("tgus-t.error.count", got=quote(count)))
     if player in t.ranking:
         return [
             game.ruling(
@@ -259,7 +268,7 @@ def leftover(game: TgusTReferee, ev: Event) -> list[Ruling]:
     t, o = game.t, game.opts
     player = ev.get("player")
     if player not in game.players:
-        raise GameError(f"a leftover report needs a player, got {player!r}")
+        raise GameError(Text("tgus-t.error.leftover-player", got=quote(player)))
     if not o.leftover_draw:
         return _leftover_info(
             game, ev, Text("tgus-t.leftover.none", prefix=preset(game.prefix))

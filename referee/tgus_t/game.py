@@ -31,13 +31,29 @@ from referee.text import Text, card, define
 
 from . import calls, draws, pile, plays, turned
 from .cards import deck, quote
-from .common import DECK_LABELS, implied, preset
+from .common import DECK_LABELS, implied, not_in_deck, preset
 from .options import PRESETS, TgusTOptions
 from .table import Table
 
 DECK_SIZE = len(deck())
 
 define({
+    "tgus-t.error.no-player": {
+        "en": "{type} names no player and nobody is on turn",
+        "ja": "{type}にはプレイヤーの指定がなく、手番の人もいません",
+    },
+    "tgus-t.error.not-a-player": {
+        "en": "{player} is not one of the players {players}",
+        "ja": "{player}はプレイヤー{players}の中にいません",
+    },
+    "tgus-t.error.direction": {
+        "en": "direction must be 1 or -1, got {got}",
+        "ja": "向きは1か-1でなければなりませんが、{got}でした",
+    },
+    "tgus-t.error.first": {
+        "en": "first player {got} is not one of the players",
+        "ja": "最初のプレイヤー{got}はプレイヤーの中にいません",
+    },
     "tgus-t.unknown-event": {
         "en": "Event type {type} means nothing in {prefix} and was ignored.",
         "ja": "{prefix}では{type}というイベントに意味がないため、無視しました。",
@@ -134,7 +150,7 @@ class TgusTGame(Game):
         player = ev.get("player")
         if player is None or ev.get("player_from") == "turn":
             if player is None and self.t.turn is None:
-                raise GameError(f"{ev.type} names no player and nobody is on turn")
+                raise GameError(Text("tgus-t.error.no-player", type=ev.type))
             if self.implied_round != self.t.round:
                 self.implied_round = self.t.round
                 notes.append("player taken from the turn")
@@ -142,7 +158,11 @@ class TgusTGame(Game):
                 return self.t.turn
         if player not in self.players:
             raise GameError(
-                f"{player!r} is not one of the players {list(self.players)}"
+                Text(
+                    "tgus-t.error.not-a-player",
+                    player=quote(player),
+                    players=str(list(self.players)),
+                )
             )
         return player
 
@@ -229,7 +249,7 @@ class TgusTGame(Game):
             ]
         first_card = Card.from_label(ev.get("card", ""))
         if first_card.label not in DECK_LABELS:
-            raise GameError(f"{first_card.label} is not a card of the 東幻符闘祭 deck")
+            raise GameError(not_in_deck(first_card.label))
         out: list[Ruling] = []
         for why in self.refused:
             out.append(
@@ -256,7 +276,7 @@ class TgusTGame(Game):
             )
         direction = ev.get("direction", 1)
         if direction not in (1, -1):
-            raise GameError(f"direction must be 1 or -1, got {direction!r}")
+            raise GameError(Text("tgus-t.error.direction", got=quote(direction)))
         self.winner = None
         self.t = t = Table(
             self.players, started=True, round=t.round + 1, direction=direction
@@ -269,7 +289,7 @@ class TgusTGame(Game):
         t.color = first_card.color or (color if color in COLORS else None)
         first = ev.get("first")
         if first is not None and first not in self.players:
-            raise GameError(f"first player {first!r} is not one of the players")
+            raise GameError(Text("tgus-t.error.first", got=quote(first)))
         t.turn = first or t.next(self.dealer)
         out.append(
             self.ruling(

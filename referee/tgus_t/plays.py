@@ -20,8 +20,8 @@ from referee.text import Text, card, color as colour, count, define, plain
 
 from .cards import (ALL_HIT2, GAMBLE_EFFECTS, HAND2, effect, effect_of, effects,
                     quote)
-from .common import (DECK_LABELS, answers, discard, illegal_play, implied, names,
-                     preset, seq)
+from .common import (DECK_LABELS, answers, bad_color, discard, illegal_play,
+                     implied, names, preset, seq)
 from .context import TgusTReferee
 from .counter import after_play, counter
 from .table import Chain, ChangeHit, HitX
@@ -30,6 +30,10 @@ from .table import Chain, ChangeHit, HitX
 _DRAW = {"hit2": 2, "reverse-hit2": 2, "wild-hit4": 4}
 
 define({
+    "tgus-t.error.play-no-cards": {
+        "en": "a play needs at least one card",
+        "ja": "出すカードが1枚もありません",
+    },
     # why a play is refused (the sentence is tgus-t.play-illegal)
     "tgus-t.why.gone-out": {
         "en": "{player} has already gone out and cannot play",
@@ -267,7 +271,7 @@ def on_play(game: TgusTReferee, ev: Event) -> list[Ruling]:
     note = implied(notes)
     cards = parse_cards(ev.get("cards"))
     if not cards:
-        raise GameError("a play needs at least one card")
+        raise GameError(Text("tgus-t.error.play-no-cards"))
     for c in cards:
         if c.label not in DECK_LABELS:
             return [
@@ -280,7 +284,7 @@ def on_play(game: TgusTReferee, ev: Event) -> list[Ruling]:
             ]
     color = ev.get("color")
     if color is not None and color not in COLORS:
-        raise GameError(f"color must be one of {', '.join(COLORS)}, got {color!r}")
+        raise GameError(bad_color(color))
     named = ev.get("effect")
     if any(c.value == "gamble" for c in cards):
         if named is None:

@@ -13,12 +13,25 @@ from referee.log import Event
 from referee.rulings import Ruling
 from referee.text import Text, color as colour, define
 
-from .common import DECK_LABELS, answers, seq
+from .cards import quote
+from .common import DECK_LABELS, answers, bad_color, not_in_deck, seq
 from .context import TgusTReferee
 from .hitx import resolve_all
 from .table import Chain
 
 define({
+    "tgus-t.error.turned-no-cards": {
+        "en": "a turned event needs at least one card",
+        "ja": "めくったカードが1枚もありません",
+    },
+    "tgus-t.error.effects": {
+        "en": "effects must be a list, got {got}",
+        "ja": "ギャンブルの効果の指定はリストでなければなりませんが、{got}でした",
+    },
+    "tgus-t.error.color-player": {
+        "en": "a colour event needs a player, got {got}",
+        "ja": "色の指定にはプレイヤーが必要ですが、{got}でした",
+    },
     "tgus-t.hit-x.nothing": {
         "en": "No Hit+? is waiting for turned cards; this was ignored.",
         "ja": "めくったカードを待っているヒット?はないため、無視しました。",
@@ -92,18 +105,18 @@ def on_turned(game: TgusTReferee, ev: Event) -> list[Ruling]:
         ]
     cards = parse_cards(ev.get("cards"))
     if not cards:
-        raise GameError("a turned event needs at least one card")
+        raise GameError(Text("tgus-t.error.turned-no-cards"))
     for card in cards:
         if card.label not in DECK_LABELS:
-            raise GameError(f"{card.label} is not a card of the 東幻符闘祭 deck")
+            raise GameError(not_in_deck(card.label))
     effects = ev.get("effects")
     if effects is None:
         effects = [ev.get("effect")] * sum(c.value == "gamble" for c in cards)
     if not isinstance(effects, list):
-        raise GameError(f"effects must be a list, got {effects!r}")
+        raise GameError(Text("tgus-t.error.effects", got=quote(effects)))
     color = ev.get("color")
     if color is not None and color not in COLORS:
-        raise GameError(f"color must be one of {', '.join(COLORS)}, got {color!r}")
+        raise GameError(bad_color(color))
     out: list[Ruling] = []
     game.take_from_pile(ev, len(cards), out)
     t.discards += len(cards)
@@ -171,9 +184,9 @@ def on_color(game: TgusTReferee, ev: Event) -> list[Ruling]:
     t = game.t
     player, color = ev.get("player"), ev.get("color")
     if player not in game.players:
-        raise GameError(f"a colour event needs a player, got {player!r}")
+        raise GameError(Text("tgus-t.error.color-player", got=quote(player)))
     if color not in COLORS:
-        raise GameError(f"color must be one of {', '.join(COLORS)}, got {color!r}")
+        raise GameError(bad_color(color))
     if t.change is not None and player == t.change.chooser:
         victim = t.change.target
         t.change = None

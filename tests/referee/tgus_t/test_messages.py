@@ -222,3 +222,15 @@ def test_a_change_without_a_target_says_so_without_english():
         "Aはチェンジを出しましたが、チェンジの対象は残っているほかのプレイヤーで"
         "なければならず、指名はなしでした。カードを戻します。"
     )
+
+
+def test_a_malformed_event_says_why_in_japanese_too():
+    _, by = support.run("tgus-t1", [play("A", "red-7", color="purple")])
+    r = by[2][0]
+    assert r.rule == "log.malformed"
+    assert r.text.endswith(
+        "color must be one of red, yellow, green, blue, got 'purple'."
+    )
+    assert "色は赤、黄、緑、青のどれかでなければなりませんが、「purple」でした。" in (
+        r.text.render("ja")
+    )
