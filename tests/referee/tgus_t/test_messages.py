@@ -166,7 +166,7 @@ def test_a_called_name_is_quoted_as_said_and_a_plain_uno_is_said_in_japanese():
     assert named.text.render("ja") == "Bは「霊夢」と宣言しました。間に合っています。"
 
 
-# -- JSON --------------------------------------------------------------------------------
+# -- JSON ------------------------------------------------------------------------------
 def test_msg_round_trips_through_json_to_the_same_japanese():
     out = playout("tgus-t2", 3, players=3)
     assert out.rulings
@@ -177,7 +177,7 @@ def test_msg_round_trips_through_json_to_the_same_japanese():
         assert render_data(d["msg"], "en") == d["text"]
 
 
-# -- whole games ---------------------------------------------------------------------------
+# -- whole games -----------------------------------------------------------------------
 @pytest.mark.parametrize("rules", ["tgus-t1", "tgus-t2"])
 def test_a_playout_gives_only_texts_whose_japanese_has_no_english(rules):
     rules_seen = set()
@@ -199,7 +199,7 @@ def test_the_state_says_what_the_referee_waits_for_in_both_languages():
     assert state["awaiting"].render("ja") == "Bが2枚引くか返すこと"
 
 
-# -- every message, even those no game reaches -------------------------------------------
+# -- every message, even those no game reaches -----------------------------------------
 def test_every_tgus_t_message_is_japanese_without_english_words():
     games()
     messages = {k: v for k, v in catalog().items() if k.startswith("tgus-t.")}
