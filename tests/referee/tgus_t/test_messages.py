@@ -117,6 +117,8 @@ def test_turned_cards_of_a_hit_x_are_said_one_after_the_other():
         "ヒット?でめくったカード: ヒット?でさらに2枚めくる、青の3で3枚追加、"
         "ギャンブル（7として）で7枚追加（T1には表がないため"
     )
+    again = render_data(json.loads(json.dumps(r.text.data())), "ja")
+    assert again == r.text.render("ja")
 
 
 def test_gamble_hand_of_two_and_several_counters():
