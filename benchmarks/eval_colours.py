@@ -1,8 +1,11 @@
 """Measure how the listener hears a wild's colour, on synthesised speech in noise.
 
-The colour words (red/blue/green/yellow, あか/あお/みどり/きいろ) are heard by keyword
-search (pocketsphinx, :class:`voice.search.PhoneticSpotter`) under the colour gates
-(:data:`voice.detection.COLOUR_GATES`). Reported:
+The colour words (red/blue/green/yellow, あか/あお/みどり/きいろ) are heard by the
+colour spotter (:mod:`voice.kws` with ``models/colour-kws.pt``, the listener's
+default), and, for comparison, by keyword search (pocketsphinx,
+:class:`voice.search.PhoneticSpotter`) under the colour gates
+(:data:`voice.detection.COLOUR_GATES`; ``--no-search`` leaves it out). Reported,
+for each:
 
 * colours heard (the right colour, within 1 s of the word's end) at 20/10/5 dB SNR
   (speech RMS over its voiced samples against the noise RMS; white, pink, brown
@@ -15,11 +18,13 @@ search (pocketsphinx, :class:`voice.search.PhoneticSpotter`) under the colour ga
   no wild waits for one (:func:`voice.attribution.attribute_colour`); that is not
   counted here.
 
-The gates were chosen on the TUNE voices (``TUNE_VOICES``, speeds 150/175, pitch
-50) with ``--tune``; the reported figure uses the HELD-OUT voices, speeds and
-pitches, which were never looked at while choosing them. Every keyword hit is
-recorded once with its measurements (``gates=False``) and each setting applied
-afterwards. Seeded: a run repeats exactly. Needs espeak-ng and sox.
+The gates and the colour spotter's setting were looked at on the TUNE voices
+(``TUNE_VOICES``, speeds 150/175, pitch 50) with ``--tune``; the reported figure
+uses the HELD-OUT voices, speeds and pitches, which were never looked at while
+choosing them. Every keyword hit is recorded once with its measurements
+(``gates=False``), and every window of the colour spotter once with its
+probabilities; each setting is applied afterwards. Seeded: a run repeats exactly.
+Needs espeak-ng and sox (and torch for the colour spotter).
 
 Usage::
 
@@ -59,16 +64,82 @@ LEADS = {"en": ["Wild card.", "Wild."], "ja": ["ワイルド。", "ワイルド 
 SNRS = [20, 10, 5]
 
 
-def hits_of(audio: np.ndarray) -> list[Detection]:
-    """Every colour-word keyword hit with its measurements, fed in 0.1 s chunks."""
-    spotter = PhoneticSpotter(colour_words(),
-                              colour_config(SpotterConfig(gates=False)))
+#: what the jobs record: ``model`` (the colour spotter's file, None: not measured)
+#: and ``search`` (keyword search too); set in each worker by :func:`_setup`
+_SETUP: dict = {"model": None, "search": True, "keep": False}
+_MODEL: dict = {}
+
+
+def _setup(model: str | None, search: bool, keep: bool = False) -> None:
+    _SETUP.update(model=model, search=search, keep=keep)
+
+
+def _model_key(path: str) -> str:
+    """The model file's name and a digest of its bytes (a cache's traces are
+    reused only for the same model)."""
+    import hashlib
+
+    return f"{Path(path).name}:{hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]}"
+
+
+def _trace(audio: np.ndarray) -> list:
+    """Every window of the colour spotter with its colour probabilities."""
+    from voice.kws import COLOUR_CLASSES, KwsConfig, KwsModel, NeuralSpotter
+
+    if _SETUP["model"] not in _MODEL:
+        _MODEL[_SETUP["model"]] = KwsModel(_SETUP["model"], COLOUR_CLASSES)
+    neural = NeuralSpotter(_MODEL[_SETUP["model"]], KwsConfig(threshold=2.0),
+                           record=True)
+    pcm = to_pcm16(audio, RATE)
+    step = int(0.1 * RATE) * 2
+    for i in range(0, len(pcm), step):
+        neural.feed(pcm[i:i + step])
+    return neural.trace
+
+
+def retrace(job: dict) -> dict:
+    """A cached job (its audio kept) traced by the colour spotter of ``_SETUP``."""
+    job = dict(job, hits=dict(job["hits"]))
+    job["hits"]["trace"] = _trace(job["audio"].astype(np.float32))
+    job["traced"] = _model_key(_SETUP["model"])
+    return job
+
+
+def hits_of(audio: np.ndarray) -> dict:
+    """Every colour-word keyword hit with its measurements, and every window of
+    the colour spotter with its colour probabilities, fed in 0.1 s chunks."""
     pcm = to_pcm16(audio, RATE)
     step = int(0.1 * RATE) * 2
     out: list[Detection] = []
-    for i in range(0, len(pcm), step):
-        out += spotter.feed(pcm[i:i + step])
-    return out + spotter.flush()
+    if _SETUP["search"]:
+        spotter = PhoneticSpotter(colour_words(),
+                                  colour_config(SpotterConfig(gates=False)))
+        for i in range(0, len(pcm), step):
+            out += spotter.feed(pcm[i:i + step])
+        out += spotter.flush()
+    trace = _trace(audio) if _SETUP["model"] else []
+    return {"search": out if _SETUP["search"] else None, "trace": trace}
+
+
+def _job(audio: np.ndarray, **fields) -> dict:
+    """A job's record: its hits, and its audio when a cache keeps it."""
+    job = dict(fields, hits=hits_of(audio), seconds=len(audio) / RATE)
+    if _SETUP["model"]:
+        job["traced"] = _model_key(_SETUP["model"])
+    if _SETUP["keep"]:
+        job["audio"] = audio.astype(np.float16)
+    return job
+
+
+@dataclasses.dataclass(frozen=True)
+class Neural:
+    """A decision setting of the colour spotter (replayed on recorded windows)."""
+
+    threshold: float
+    min_hits: int
+
+    def name(self) -> str:
+        return f"colour spotter p>={self.threshold:g} x{self.min_hits}"
 
 
 def positive_job(args: tuple[str, int, int, int, bool]) -> dict:
@@ -105,8 +176,7 @@ def positive_job(args: tuple[str, int, int, int, bool]) -> dict:
     level = rms(np.concatenate([s[0] for s in said]))
     noise = noise_bed(kind, len(speech) / RATE, rng, babble)
     audio = (speech + noise * level / 10 ** (snr / 20)) * 0.3 / level
-    return {"kind": kind, "snr": snr, "marks": marks, "hits": hits_of(audio),
-            "seconds": len(audio) / RATE}
+    return _job(audio, kind=kind, snr=snr, marks=marks)
 
 
 def _talk_audio(seed: int, seconds: float) -> np.ndarray:
@@ -131,27 +201,40 @@ def _talk_audio(seed: int, seconds: float) -> np.ndarray:
 
 def talk_hits(args: tuple[int, float]) -> dict:
     seed, seconds = args
-    audio = _talk_audio(seed, seconds)
-    return {"hits": hits_of(audio), "seconds": len(audio) / RATE}
+    return _job(_talk_audio(seed, seconds))
 
 
-def accepted(config: SpotterConfig, hits: list[Detection]) -> list[Detection]:
-    """The hits a setting keeps, one per stretch of speech (the surest), as
-    :class:`voice.spotter.Spotter` reports colours."""
+def accepted(config: SpotterConfig | Neural, hits: dict) -> list[Detection]:
+    """The colours a setting hears: keyword hits passing its gates, one per
+    stretch of speech (the surest), as :class:`voice.spotter.Spotter` reports
+    colours; or the colour spotter's calls replayed under its setting."""
+    if isinstance(config, Neural):
+        from voice.kws import COLOUR_CLASSES, KwsConfig, replay
+
+        calls = replay(hits["trace"], KwsConfig(threshold=config.threshold,
+                                                min_hits=config.min_hits))
+        return [Detection(COLOUR_CLASSES[c[4]], max(c[1] - 0.45, 0.0), c[1], 0,
+                          0.0, 0.45, c[2], c[2], "neural") for c in calls]
     out: list[Detection] = []
-    for det in sorted((d for d in hits if config.accepts(d)), key=lambda d: -d.ratio):
+    for det in sorted((d for d in hits["search"] if config.accepts(d)),
+                      key=lambda d: -d.ratio):
         if not any(det.start < o.end and o.start < det.end for o in out):
             out.append(det)
     return out
 
 
-def score(config: SpotterConfig, pos: list[dict], talk: list[dict]) -> dict:
-    """Colours heard right and wrong per SNR, and wrong colours per hour of talk."""
+def score(config: SpotterConfig | Neural, pos: list[dict], talk: list[dict]) -> dict:
+    """Colours heard right and wrong per SNR, colours heard away from any colour
+    word in those tracks (``stray``: on a lead phrase or in the noise), and
+    wrong colours per hour of talk."""
     right: dict[int, list[bool]] = {}
     wrong: dict[int, int] = {}
     per_lang: dict[tuple[int, str], list[bool]] = {}
+    stray = 0
     for job in pos:
         hits = accepted(config, job["hits"])
+        stray += sum(not any(start - 0.3 <= d.end <= end + 1.0
+                             for start, end, _t, _v in job["marks"]) for d in hits)
         for start, end, text, voice in job["marks"]:
             near = [d for d in hits if start - 0.3 <= d.end <= end + 1.0]
             want = colour_of(text.strip("!.。"))
@@ -166,71 +249,129 @@ def score(config: SpotterConfig, pos: list[dict], talk: list[dict]) -> dict:
     return {"right": {k: float(np.mean(v)) for k, v in right.items()},
             "n": {k: len(v) for k, v in right.items()}, "wrong": wrong,
             "lang": {k: float(np.mean(v)) for k, v in per_lang.items()},
+            "stray": stray,
             "talk": (n_talk, n_talk * 3600 / max(secs, 1e-9), secs)}
 
 
 def main() -> int:
+    from voice.kws import COLOUR_MODEL
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="15 min of talk")
     parser.add_argument("--tune", action="store_true",
-                        help="the tuning voices, with a sweep of the gates")
+                        help="the tuning voices, with a sweep of the settings")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--model", default=str(COLOUR_MODEL),
+                        help="the colour spotter's model (default %(default)s); "
+                        "'none' measures keyword search only")
+    parser.add_argument("--no-search", action="store_true",
+                        help="leave out keyword search (pocketsphinx)")
     parser.add_argument("--cache", metavar="PATH",
-                        help="keep the recorded hits here (pickle) and reuse them")
+                        help="keep the audio and the recorded hits here (pickle) and "
+                        "reuse them; the audio is traced again for another model")
     args = parser.parse_args()
     for tool in ("espeak-ng", "sox"):
         if shutil.which(tool) is None:
             print(f"eval_colours: {tool} is not installed "
                   "(apt-get install espeak-ng sox)")
             return 2
+    model = None if args.model == "none" else args.model
+    if model is None and args.no_search and not args.cache:
+        print("eval_colours: nothing to measure (--model none and --no-search; "
+              "with --cache the audio alone is made and kept)")
+        return 2
+    neural_settings: list[Neural] = []
+    if model is not None:
+        from voice.kws import COLOUR_CLASSES, KwsModel, ModelError
+
+        try:
+            meta = KwsModel(model, COLOUR_CLASSES).meta
+        except (ModelError, ImportError) as exc:
+            print(f"eval_colours: {exc}")
+            return 2
+        neural_settings.append(Neural(float(meta.get("threshold", 0.9)),
+                                      int(meta.get("min_hits", 2))))
+        if args.tune:
+            neural_settings += [Neural(t, h) for t in (0.5, 0.7, 0.8, 0.9, 0.95,
+                                                       0.98, 0.99)
+                                for h in (1, 2, 3, 4)]
     t0 = time.time()
     seed = args.seed + (500 if args.tune else 0)
     pos_jobs = [(k, s, seed * 1000 + i, 16, args.tune)
                 for i, (k, s) in enumerate((k, s) for s in SNRS for k in NOISES)]
     talk_s = 900.0 if args.quick or args.tune else 3600.0
     talk_jobs = [(seed + 100 + i, talk_s / 4) for i in range(4)]
+    setup = (model, not args.no_search, bool(args.cache))
+    _setup(*setup)
     if args.cache and Path(args.cache).is_file():
         with open(args.cache, "rb") as fh:
             pos, talk = pickle.load(fh)
+        if not args.no_search and any(j["hits"]["search"] is None
+                                      for j in pos + talk):
+            print("eval_colours: the cache holds no keyword search (use --no-search)")
+            return 2
+        stale = model is not None and any(j.get("traced") != _model_key(model)
+                                          for j in pos + talk)
+        if stale:  # another model: trace the cached audio again
+            with ProcessPoolExecutor(args.workers, initializer=_setup,
+                                     initargs=setup) as pool:
+                talk = list(pool.map(retrace, talk))
+                pos = list(pool.map(retrace, pos))
+            with open(args.cache, "wb") as fh:
+                pickle.dump((pos, talk), fh)
     else:
-        with ProcessPoolExecutor(args.workers) as pool:
+        with ProcessPoolExecutor(args.workers, initializer=_setup,
+                                 initargs=setup) as pool:
             talk = list(pool.map(talk_hits, talk_jobs))
             pos = list(pool.map(positive_job, pos_jobs))
         if args.cache:
             with open(args.cache, "wb") as fh:
                 pickle.dump((pos, talk), fh)
     audio = sum(j["seconds"] for j in pos + talk)
+    if model is None and args.no_search:
+        print(f"eval_colours: {audio / 60:.1f} min of audio kept in {args.cache}")
+        return 0
     which = "TUNING voices " + str(TUNE_VOICES) if args.tune else \
         "HELD-OUT voices " + str(HELD_VOICES)
     print(f"eval_colours ({which}; seed {seed}): {audio / 60:.1f} min of audio, "
           f"wall {time.time() - t0:.0f} s")
     shipped = SpotterConfig(**COLOUR_GATES)
-    settings = [shipped]
-    if args.tune:
-        settings += [dataclasses.replace(shipped, **kw) for kw in (
-            {"min_ratio": r} for r in (-8.0, -10.0, -12.0, -14.0, -18.0, -20.0, -25.0))]
-        settings += [dataclasses.replace(shipped, **kw) for kw in (
-            {"max_level": 20}, {"min_rise_db": 4.0}, {"min_rise_db": 8.0},
-            {"max_length": 0.8}, {"max_length": 1.3})]
-    print("setting (shipped first)                " + "  ".join(
-        f"{s:>3}dB" for s in SNRS) + "  wrong(pos)  wrong/h talk")
+    settings: list[SpotterConfig | Neural] = list(neural_settings)
+    if not args.no_search:
+        settings.append(shipped)
+        if args.tune:
+            settings += [dataclasses.replace(shipped, **kw) for kw in (
+                {"min_ratio": r} for r in (-8.0, -10.0, -12.0, -14.0, -18.0, -20.0,
+                                           -25.0))]
+            settings += [dataclasses.replace(shipped, **kw) for kw in (
+                {"max_level": 20}, {"min_rise_db": 4.0}, {"min_rise_db": 8.0},
+                {"max_length": 0.8}, {"max_length": 1.3})]
+    print("setting (the listener's first)           " + "  ".join(
+        f"{s:>3}dB" for s in SNRS) + "  wrong(pos)  stray  wrong/h talk")
     for cfg in settings:
         r = score(cfg, pos, talk)
-        name = (f"lvl<={cfg.max_level} rise>={cfg.min_rise_db:g} "
-                f"len<={cfg.max_length:g} LR>={cfg.min_ratio:g}")
-        print(f"{name:38s} " + "  ".join(f"{100 * r['right'][s]:4.0f}%" for s in SNRS)
-              + f"  {sum(r['wrong'].values()):10d}  {r['talk'][1]:12.1f}")
-    r = score(shipped, pos, talk)
-    print(f"colour words per SNR: {r['n'][SNRS[0]]} (half English, half Japanese); "
-          f"talk: {r['talk'][2] / 60:.0f} min")
-    for s in SNRS:
-        en, ja = r["lang"][(s, "en")], r["lang"][(s, "ja")]
-        print(f"  {s:>2} dB: heard {100 * r['right'][s]:.1f} % (en "
-              f"{100 * en:.0f} %, ja {100 * ja:.0f} %), "
-              f"wrong colour {r['wrong'][s]}")
-    print(f"wrong colours in table talk: {r['talk'][0]} in {r['talk'][2] / 3600:.2f} h "
-          f"= {r['talk'][1]:.1f} an hour (before the game-state check)")
+        name = cfg.name() if isinstance(cfg, Neural) else (
+            f"search lvl<={cfg.max_level} rise>={cfg.min_rise_db:g} "
+            f"len<={cfg.max_length:g} LR>={cfg.min_ratio:g}")
+        print(f"{name:41s} " + "  ".join(f"{100 * r['right'][s]:4.0f}%" for s in SNRS)
+              + f"  {sum(r['wrong'].values()):10d}  {r['stray']:5d}"
+              f"  {r['talk'][1]:12.1f}")
+    heads = ([("colour spotter (the listener's)", neural_settings[0])]
+             if neural_settings else []) + \
+        ([("keyword search (pocketsphinx)", shipped)] if not args.no_search else [])
+    for title, cfg in heads:
+        r = score(cfg, pos, talk)
+        print(f"{title}: colour words per SNR: {r['n'][SNRS[0]]} (half English, "
+              f"half Japanese); talk: {r['talk'][2] / 60:.0f} min")
+        for s in SNRS:
+            en, ja = r["lang"][(s, "en")], r["lang"][(s, "ja")]
+            print(f"  {s:>2} dB: heard {100 * r['right'][s]:.1f} % (en "
+                  f"{100 * en:.0f} %, ja {100 * ja:.0f} %), "
+                  f"wrong colour {r['wrong'][s]}")
+        print(f"  wrong colours in table talk: {r['talk'][0]} in "
+              f"{r['talk'][2] / 3600:.2f} h = {r['talk'][1]:.1f} an hour (before the "
+              "game-state check)")
     return 0
 
 

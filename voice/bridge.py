@@ -14,9 +14,12 @@ Each spotted call becomes ``{"type": "uno", "player": P, "source": "voice", "t":
 started unless ``clock`` is given). A call that cannot be attributed is logged and
 dropped.
 
-A wild's colour heard (red/blue/green/yellow, 赤/青/緑/黄) becomes ``{"type":
-"color", "color": "red", "player": P, "source": "voice", "t": T, "heard": "赤",
-"score": 0.7}`` for the player of the wild on top that waits for a colour
+A wild's colour heard (red/blue/green/yellow, 赤/青/緑/黄; by the colour spotter,
+``models/colour-kws.pt``) becomes ``{"type": "color", "color": "red", "player": P,
+"source": "voice", "t": T, "heard": "red", "score": 0.7}`` (``heard``: the word
+the spotter reported; the colour spotter names the colour whichever language
+said it, keyword search the word, ``"赤"``) for the player of the wild on top
+that waits for a colour
 (:func:`voice.attribution.attribute_colour`). A colour heard before the camera
 has seen the wild waits up to :data:`COLOUR_WAIT` seconds of the game clock for
 it (``t`` is then when it was attributed); otherwise it is dropped, so table

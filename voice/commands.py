@@ -32,8 +32,12 @@ def listen_arguments(parser: argparse.ArgumentParser) -> None:
                              "stored in the model)")
     parser.add_argument("--colours", action="store_true",
                         help="also hear a wild's colour: red/blue/green/yellow, "
-                             "赤/青/緑/黄 (aka/ao/midori/kiiro); printed with the "
-                             "colour after the word")
+                             "赤/青/緑/黄 (aka/ao/midori/kiiro), with the colour "
+                             "spotter (models/colour-kws.pt; keyword search with "
+                             "--engine pocketsphinx or without the model)")
+    parser.add_argument("--colour-model", metavar="PATH", default=None,
+                        help="the colour spotter's model (default "
+                             "models/colour-kws.pt)")
     parser.add_argument("--max-level", type=int, default=None, metavar="L",
                         help="keyword search: threshold 1e-L that still counts "
                              "(larger hears more and errs more; default 20)")
@@ -54,11 +58,16 @@ def listen(args: argparse.Namespace) -> int:
         words = parse_words(args.words)
         extra = {} if args.max_level is None else {"max_level": args.max_level}
         config = SpotterConfig(engine=args.engine, model=args.model,
-                               threshold=args.threshold, **extra)
+                               threshold=args.threshold,
+                               colour_model=getattr(args, "colour_model", None),
+                               **extra)
         spotter = Spotter(words, config, colours=args.colours)
         if spotter.fallback is not None:
             print(f"tableref listen: {spotter.fallback}; using keyword search for "
                   "the UNO call", file=sys.stderr)
+        if spotter.colour_fallback is not None:
+            print(f"tableref listen: {spotter.colour_fallback}; using keyword "
+                  "search for the colours", file=sys.stderr)
         mic = None
         if args.file is not None:
             chunks = file_chunks(args.file)

@@ -23,6 +23,10 @@ class SpotterConfig:
             one tuned at training, stored in the model file).
         min_hits: consecutive windows over the threshold before the neural
             spotter fires (default: from the model file).
+        colour_model, colour_threshold, colour_min_hits: the same for the
+            colour spotter (default ``models/colour-kws.pt`` and its settings);
+            ``engine`` applies to it too (``"pocketsphinx"``: colours by
+            keyword search under :data:`COLOUR_GATES`).
 
     The remaining attributes belong to the keyword search (:class:`PhoneticSpotter`):
 
@@ -49,6 +53,9 @@ class SpotterConfig:
     model: str | None = None
     threshold: float | None = None
     min_hits: int | None = None
+    colour_model: str | None = None
+    colour_threshold: float | None = None
+    colour_min_hits: int | None = None
     levels: tuple[int, ...] = (5, 10, 15, 20, 25)
     max_level: int = 20
     min_rise_db: float = 6.0

@@ -1,8 +1,11 @@
-"""Offline call-word spotting: the project's neural spotter for the UNO call, and
-keyword search with a loudness gate and a verifier for other call words.
+"""Offline call-word spotting: the project's neural spotters for the UNO call and
+for a wild's colour, and keyword search with a loudness gate and a verifier for
+other call words.
 
 :class:`Spotter` is what callers use. The UNO call ("uno", "ウノ") goes to the
 neural keyword spotter of :mod:`voice.kws` (``models/uno-kws.pt``, trained here);
+colour words, when asked for, to the colour spotter (``models/colour-kws.pt``, the
+same code and recipe with one class per colour);
 other call words (a name called instead of UNO in the tgus-t presets, ``word=PHONES``
 entries) go to :class:`PhoneticSpotter`, described below. Without a usable model
 file the UNO call falls back to :class:`PhoneticSpotter` too, with a warning on the
@@ -37,23 +40,37 @@ def is_uno(word: CallWord) -> bool:
         UNO_PRONUNCIATIONS)
 
 
-_MODELS: dict[str, object] = {}
+_MODELS: dict[tuple[str, tuple[str, ...]], object] = {}
 _MODELS_LOCK = threading.Lock()
 
 
-def load_model(path: str | None = None):
-    """The neural spotter's model, loaded once per path and shared.
+def load_model(path: str | None = None, colours: bool = False):
+    """The neural spotter's model (``colours``: the colour spotter's), loaded
+    once per path and shared.
 
     Raises:
-        voice.kws.ModelError: missing, corrupt, or not a keyword model.
+        voice.kws.ModelError: missing, corrupt, or not a keyword model (of the
+            kind asked for).
     """
-    from voice.kws import DEFAULT_MODEL, KwsModel
+    from voice.kws import CLASSES, COLOUR_CLASSES, COLOUR_MODEL, DEFAULT_MODEL, KwsModel
 
-    key = str(path or DEFAULT_MODEL)
+    key = str(path or (COLOUR_MODEL if colours else DEFAULT_MODEL))
+    classes = COLOUR_CLASSES if colours else CLASSES
     with _MODELS_LOCK:
-        if key not in _MODELS:
-            _MODELS[key] = KwsModel(key)
-        return _MODELS[key]
+        if (key, classes) not in _MODELS:
+            _MODELS[key, classes] = KwsModel(key, classes)
+        return _MODELS[key, classes]
+
+
+def _decision(model, threshold: float | None, min_hits: int | None):
+    """The neural spotter's decision settings: those given, else the model's."""
+    from voice.kws import KwsConfig
+
+    meta = model.meta
+    return KwsConfig(
+        threshold=threshold if threshold is not None else
+        float(meta.get("threshold", 0.9)),
+        min_hits=min_hits if min_hits is not None else int(meta.get("min_hits", 2)))
 
 
 class Spotter:
@@ -66,15 +83,20 @@ class Spotter:
         words: the call words (default "uno" and "ウノ").
         config: engine and decision thresholds.
         colours: also hear a wild's colour (red/blue/green/yellow, 赤/青/緑/黄 read
-            aka/ao/midori/kiiro) with keyword search under the colour gates
-            (:func:`voice.detection.colour_config`); a detection's ``word`` is then
-            the colour word's name (``voice.words.colour_of`` gives the colour).
+            aka/ao/midori/kiiro) with the colour spotter (:mod:`voice.kws`,
+            ``models/colour-kws.pt``; a detection's ``word`` is the colour,
+            ``"red"``, whichever language said it), or, with
+            ``engine="pocketsphinx"`` or without a usable colour model, with
+            keyword search under the colour gates
+            (:func:`voice.detection.colour_config`; ``word`` is then the colour
+            word's name, ``"赤"``). ``voice.words.colour_of`` gives the colour.
 
     Attributes:
         engine: ``"neural"``, ``"pocketsphinx"``, or ``"neural+pocketsphinx"``
             (the UNO call neural, other words by keyword search).
         fallback: why the neural spotter is not used although it was wanted
             (None when it is used or was not wanted).
+        colour_fallback: the same for the colour spotter.
 
     Raises:
         ImportError: pocketsphinx is not installed (and keyword search is needed).
@@ -84,7 +106,7 @@ class Spotter:
 
     def __init__(self, words: list[CallWord] | None = None,
                  config: SpotterConfig | None = None, colours: bool = False):
-        from voice.kws import KwsConfig, ModelError, NeuralSpotter
+        from voice.kws import ModelError, NeuralSpotter
 
         self.words = words or parse_words(None)
         self.config = config or SpotterConfig()
@@ -108,12 +130,7 @@ class Spotter:
                 log.warning("%s; hearing the UNO call with keyword search instead",
                             exc)
             else:
-                meta = model.meta
-                kws = KwsConfig(
-                    threshold=self.config.threshold if self.config.threshold
-                    is not None else float(meta.get("threshold", 0.9)),
-                    min_hits=self.config.min_hits if self.config.min_hits
-                    is not None else int(meta.get("min_hits", 2)))
+                kws = _decision(model, self.config.threshold, self.config.min_hits)
                 self._neural = NeuralSpotter(model, kws)
                 self._uno_name = uno[0].name
                 rest = [w for w in self.words if not is_uno(w)]
@@ -121,7 +138,23 @@ class Spotter:
             rest = [w for w in rest if colour_of(w.name) is None]
         self._phonetic = PhoneticSpotter(rest, self.config) if rest else None
         self._colours = None
-        if colours:
+        self._colour_neural = None
+        self.colour_fallback: str | None = None
+        if colours and self.config.engine != "pocketsphinx":
+            try:
+                model = load_model(self.config.colour_model, colours=True)
+            except (ModelError, ImportError) as exc:
+                if isinstance(exc, ImportError):
+                    exc = ModelError(f"the neural spotter needs torch ({exc})")
+                if self.config.engine == "neural":
+                    raise exc from None
+                self.colour_fallback = str(exc)
+                log.warning("%s; hearing colours with keyword search instead", exc)
+            else:
+                self._colour_neural = NeuralSpotter(model, _decision(
+                    model, self.config.colour_threshold, self.config.colour_min_hits))
+                self._colour_names = model.classes[:-2]
+        if colours and self._colour_neural is None:
             try:
                 self._colours = PhoneticSpotter(colour_words(),
                                                 colour_config(self.config))
@@ -129,14 +162,14 @@ class Spotter:
                 log.warning("colour words need pocketsphinx (%s); not hearing them",
                             exc)
         self.engine = "+".join(name for name, part in (
-            ("neural", self._neural),
+            ("neural", self._neural or self._colour_neural),
             ("pocketsphinx", self._phonetic or self._colours)) if part)
 
     @property
     def seconds(self) -> float:
         """Seconds of audio fed so far."""
-        part = next(p for p in (self._neural, self._phonetic, self._colours)
-                    if p is not None)
+        part = next(p for p in (self._neural, self._phonetic, self._colours,
+                                self._colour_neural) if p is not None)
         return part.seconds
 
     def feed(self, pcm: bytes) -> list[Detection]:
@@ -146,6 +179,9 @@ class Spotter:
             found += [self._detection(*call) for call in self._neural.feed(pcm)]
         if self._colours is not None:
             found += self._colour_hits(found, self._colours.feed(pcm))
+        if self._colour_neural is not None:
+            found += self._colour_hits(found, [
+                self._colour(*c) for c in self._colour_neural.feed(pcm)])
         return sorted(found, key=lambda d: d.end)
 
     def flush(self) -> list[Detection]:
@@ -155,6 +191,9 @@ class Spotter:
             found += [self._detection(*call) for call in self._neural.flush()]
         if self._colours is not None:
             found += self._colour_hits(found, self._colours.flush())
+        if self._colour_neural is not None:
+            found += self._colour_hits(found, [
+                self._colour(*c) for c in self._colour_neural.flush()])
         return sorted(found, key=lambda d: d.end)
 
     def _colour_hits(self, calls: list[Detection],
@@ -172,12 +211,22 @@ class Spotter:
         return out
 
     def _detection(self, start: float, end: float, prob: float,
-                   _decided_at: float = 0.0) -> Detection:
-        thr = self._neural.config.threshold
+                   _decided_at: float = 0.0, name: str | None = None,
+                   threshold: float | None = None) -> Detection:
+        thr = self._neural.config.threshold if threshold is None else threshold
         logit = lambda p: math.log(max(p, 1e-6) / max(1 - p, 1e-6))  # noqa: E731
         score = 1 / (1 + math.exp(-(logit(prob) - logit(min(thr, 0.999999)))))
-        return Detection(self._uno_name, round(start, 2), round(end, 2), 0, math.inf,
-                         round(end - start, 2), math.inf, round(score, 2), "neural")
+        return Detection(name or self._uno_name, round(start, 2), round(end, 2), 0,
+                         math.inf, round(end - start, 2), math.inf, round(score, 2),
+                         "neural")
+
+    def _colour(self, start: float, end: float, prob: float, decided_at: float,
+                index: int) -> Detection:
+        """A colour the colour spotter heard, named by its class (``"red"``:
+        English and Japanese words of a colour are one class)."""
+        return self._detection(start, end, prob, decided_at,
+                               self._colour_names[index],
+                               self._colour_neural.config.threshold)
 
 
 def spot(chunks: Iterable[bytes], words: list[CallWord] | None = None,

@@ -1,0 +1,126 @@
+"""The colour spotter (``models/colour-kws.pt``): the shipped model hears a
+colour said on its own and names it, stays silent on talk, and a file that is not
+a colour model is refused with a clear message; the listener falls back to
+keyword search without one."""
+
+from __future__ import annotations
+
+import logging
+import math
+
+import numpy as np
+import pytest
+
+from voice.audio import RATE, to_pcm16
+from voice.detection import SpotterConfig
+from voice.kws import (COLOUR_CLASSES, COLOUR_MODEL, DEFAULT_MODEL, Decider,
+                       KwsConfig, KwsModel, ModelError, NeuralSpotter, replay)
+from voice.spotter import Spotter
+from voice.words import colour_of, parse_words
+from voicetest_audio import noise
+
+
+def _track(say, items, snr: float = 20.0, seed: int = 5):
+    """The clips said 2 s apart over noise at ``snr`` dB; (audio, marks)."""
+    parts, marks, pos = [np.zeros(RATE, np.float32)], [], RATE
+    for text, voice in items:
+        clip = say(text, voice)
+        clip = clip / np.sqrt(np.mean(clip[np.abs(clip) > 0.01] ** 2)) * 0.1
+        parts += [clip, np.zeros(2 * RATE, np.float32)]
+        marks.append((pos / RATE, (pos + len(clip)) / RATE, text))
+        pos += len(clip) + 2 * RATE
+    audio = np.concatenate(parts)
+    return audio + noise(len(audio) / RATE, 0.1 / 10 ** (snr / 20), seed), marks
+
+
+def _colours(audio: np.ndarray) -> list:
+    spotter = Spotter(parse_words(None), colours=True)
+    assert spotter.colour_fallback is None
+    pcm = to_pcm16(audio, RATE)
+    out = []
+    for i in range(0, len(pcm), 3200):
+        out += spotter.feed(pcm[i:i + 3200])
+    return [d for d in out + spotter.flush() if colour_of(d.word)]
+
+
+@pytest.mark.parametrize("text,voice", [("Blue!", "en-us"), ("あお!", "ja")])
+def test_the_shipped_spotter_hears_blue_in_light_noise(say, text, voice):
+    audio, ((start, end, _t),) = _track(say, [(text, voice)])
+    (det,) = _colours(audio)
+    assert det.word == "blue" and det.engine == "neural"
+    assert start - 0.3 <= det.end <= end + 1.0 and 0.5 < det.score <= 1.0
+
+
+def test_the_shipped_spotter_is_silent_on_talk_without_a_colour(say):
+    audio, _ = _track(say, [("Whose turn is it after the next draw?", "en-us"),
+                            ("つぎは だれの ばん ですか。", "ja")])
+    assert _colours(audio) == []
+
+
+@pytest.mark.parametrize("content", [b"", b"\x00" * 64, b"not a model at all" * 50])
+def test_a_corrupt_colour_model_is_refused_with_a_clear_message(tmp_path, content):
+    path = tmp_path / "colour-kws.pt"
+    path.write_bytes(content)
+    with pytest.raises(ModelError, match="cannot load keyword model .*colour-kws.pt"):
+        KwsModel(path, COLOUR_CLASSES)
+    with pytest.raises(ModelError, match="cannot load keyword model"):
+        Spotter(parse_words(None), SpotterConfig(engine="neural",
+                                                 colour_model=str(path)),
+                colours=True)
+
+
+def test_the_uno_model_is_not_a_colour_model_and_back():
+    with pytest.raises(ModelError, match="not a colour keyword model"):
+        KwsModel(DEFAULT_MODEL, COLOUR_CLASSES)
+    with pytest.raises(ModelError, match="not an uno keyword model"):
+        KwsModel(COLOUR_MODEL)
+
+
+def test_without_a_colour_model_colours_fall_back_to_keyword_search(tmp_path,
+                                                                    caplog):
+    config = SpotterConfig(colour_model=str(tmp_path / "gone.pt"))
+    with caplog.at_level(logging.WARNING, logger="tableref.voice"):
+        spotter = Spotter(parse_words(None), config, colours=True)
+    assert "not found" in spotter.colour_fallback
+    assert spotter._colours is not None and spotter._neural is not None
+    assert "hearing colours with keyword search" in caplog.text
+    plain = Spotter(parse_words(None), SpotterConfig(engine="pocketsphinx"),
+                    colours=True)
+    assert plain._colour_neural is None and plain.colour_fallback is None
+
+
+def test_a_colour_call_is_named_by_its_surest_class_over_the_run():
+    cfg = KwsConfig(threshold=0.8, min_hits=3)
+    parts = [[0.5, 0.4, 0.0, 0.0], [0.2, 0.7, 0.0, 0.0], [0.1, 0.8, 0.0, 0.0]]
+    trace = [(1.0 + 0.05 * i, sum(p), -30.0, p) for i, p in enumerate(parts)]
+    ((start, end, prob, decided, index),) = replay(trace, cfg)
+    assert COLOUR_CLASSES[index] == "blue" and math.isclose(prob, 0.9)
+    assert math.isclose(end, 0.95) and math.isclose(decided, 1.1)
+    decider = Decider(cfg)  # the UNO call's windows carry no parts: 4-tuples
+    calls = [c for i in range(3) for c in decider.step(1 + 0.05 * i, 0.9, -30.0)]
+    assert len(calls) == 1 and len(calls[0]) == 4
+
+
+class _Fixed:
+    """A stand-in colour model: every window gives these probabilities."""
+
+    classes = COLOUR_CLASSES
+
+    def __init__(self, probs: list[float]):
+        self.probs = np.asarray(probs, np.float32)
+
+    def probabilities(self, feats: np.ndarray) -> np.ndarray:
+        return np.tile(self.probs, (len(feats), 1))
+
+
+def test_the_streaming_spotter_sums_the_colours_and_names_the_likeliest():
+    loud = to_pcm16(np.random.default_rng(0).standard_normal(2 * RATE) * 0.1, RATE)
+    spotter = NeuralSpotter(_Fixed([0.1, 0.05, 0.6, 0.1, 0.1, 0.05]),
+                            KwsConfig(threshold=0.8, min_hits=2), record=True)
+    calls = spotter.feed(loud)
+    assert len(calls) >= 1 and all(len(c) == 5 for c in calls)
+    assert {COLOUR_CLASSES[c[4]] for c in calls} == {"green"}
+    assert math.isclose(spotter.trace[0][1], 0.85, abs_tol=1e-5)
+    quiet = NeuralSpotter(_Fixed([0.3, 0.2, 0.2, 0.0, 0.2, 0.1]),
+                          KwsConfig(threshold=0.8, min_hits=2))
+    assert quiet.feed(loud) == []
