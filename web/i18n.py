@@ -297,6 +297,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "current_camera": {"en": "Camera now", "ja": "現在のカメラ"},
     "log": {"en": "log", "ja": "記録"},
     "more_details": {"en": "More details", "ja": "詳しい状態"},
+    "fix_cards": {"en": "Cards (fix a misread card)", "ja": "カード（誤認識を直す）"},
+    "fix_card": {"en": "Card (fix a misread card)", "ja": "カード（誤認識を直す）"},
 }
 
 # The raw state box ("more details" on the page): a game's own state keys,

@@ -119,8 +119,12 @@ FOCUSED = """() => { const el = document.activeElement;
   if (!el || el === document.body) return null;
   const panel = el.closest('main section.panel');
   const r = el.getBoundingClientRect();
+  let scrolled = 0;  // a list scrolled inside its panel moves what follows up
+  for (let e = el.parentElement; e && e !== document.body; e = e.parentElement) {
+    scrolled += e.scrollTop;
+  }
   return [panel ? panel.className : (el.closest('header') ? 'header' : 'other'),
-          r.top + window.scrollY, r.left, el.tabIndex]; }"""
+          r.top + window.scrollY + scrolled, r.left, el.tabIndex]; }"""
 
 
 def test_focus_order_follows_the_layout(page, url):
