@@ -144,14 +144,19 @@ async function refresh(selector, force) {
 
 let pending = null;
 let lastRefresh = 0;  // when the last refresh began (performance.now())
+let sending = 0;  // requests of this page in flight: each refreshes when answered
+let missed = false;  // a message came while sending
 function soon() {
-  // a message from the stream: refresh, unless one began after it arrived
+  // a message from the stream: refresh, unless one began after it arrived,
+  // or this page's own request will refresh when it is answered (one refresh
+  // a change: the machine may be small)
+  if (sending) { missed = true; return; }
   if (pending) return;
   const asked = performance.now();
   pending = setTimeout(() => {
     pending = null;
     if (lastRefresh < asked) refresh();
-  }, 40);
+  }, 10);  // the messages of one change arrive together
 }
 
 function listen() {
@@ -184,6 +189,20 @@ function summary(data) {
 }
 
 async function send(url, method, payload, then) {
+  sending += 1;
+  missed = false;
+  let data = null;
+  try {
+    data = await post(url, method, payload, then);
+  } finally {
+    sending -= 1;
+  }
+  // answered: the caller refreshes; not: what came meanwhile is shown now
+  if (!data && missed && !sending) { missed = false; soon(); }
+  return data;
+}
+
+async function post(url, method, payload, then) {
   let resp;
   try {
     resp = await fetch(url, {
@@ -217,6 +236,16 @@ function formEvent(form) {
     else if (el.hasAttribute("data-int")) event[el.name] = parseInt(value, 10);
     else event[el.name] = value;
   }
+  return event;
+}
+
+function fixCards(form, event) {
+  // a logged line's cards, retyped in their own field (a misread card): no JSON to edit
+  const fix = form.elements.fix_cards;
+  if (!fix || fix.value.trim() === fix.defaultValue.trim()) return event;
+  const words = fix.value.trim().split(/[\s,、]+/).filter(Boolean);
+  if (fix.dataset.fix === "card") event.card = words[0] || "";
+  else event.cards = words;
   return event;
 }
 
@@ -352,7 +381,7 @@ document.addEventListener("submit", async (ev) => {
   let payload;
   try {
     if (form.hasAttribute("data-setup")) payload = setupHeader(form);
-    else if (form.hasAttribute("data-json")) payload = method === "DELETE" ? {} : JSON.parse(form.elements.event.value);
+    else if (form.hasAttribute("data-json")) payload = method === "DELETE" ? {} : fixCards(form, JSON.parse(form.elements.event.value));
     else payload = formEvent(form);
   } catch (err) {
     say(`${fmt("st_bad_json")} (JSON: ${err.message})`, true);
