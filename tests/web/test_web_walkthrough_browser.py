@@ -71,6 +71,8 @@ SAYS = {
         "owed_upheld": "Ben draws 4 (penalty)",
         "corrected": "Line {line} corrected.",
         "correct_said": "Ben plays the green 3",
+        "misread": "Ben plays green 6",
+        "fixed": "Ben plays green 3",
         "undone": "Undone: line {line} is removed.",
         "out": "Chie wins round 1",
         "next_reveal": "Aiko, Ben",
@@ -101,6 +103,8 @@ SAYS = {
         "owed_upheld": "Benが4枚引く（ペナルティ）",
         "corrected": "{line}行目を修正しました。",
         "correct_said": "Benは緑の3を出します",
+        "misread": "Ben 出す 緑の6",
+        "fixed": "Ben 出す 緑の3",
         "undone": "取り消しました: {line}行目を削除しました。",
         "out": "ラウンド1はChieの勝ちです",
         "next_reveal": "Aiko、Ben",
@@ -378,6 +382,9 @@ def walk(browser, app, url, run, lang, viewport) -> Walk:
     w.submit("challenge")
     w.sees_ruling("challenge")
     assert w.chosen("reveal") == "Ben"  # the accused shows the hand
+    # and the reveal form comes first in the controls, marked as the next step
+    first_form = page.locator("section.controls form").first
+    pw.expect(first_form).to_have_attribute("data-type", "reveal")
     w.shot("challenge")
     w.submit("reveal", cards="green-2")
     w.sees_ruling("upheld", alert="penalty")
@@ -394,10 +401,13 @@ def walk(browser, app, url, run, lang, viewport) -> Walk:
     w.submit("play", cards="green-6")  # the referee typed 6; Ben played a 3
     line = len(table.referee.events)
     row = page.locator(f"ol.events li[data-line='{line}']")
-    box = row.locator("input[name=event]")
-    box.fill(box.input_value().replace("green-6", "green-3"))
+    pw.expect(row).to_contain_text(says["misread"])
+    # the line's cards are a field of their own: no JSON to edit
+    fix = row.locator("input[name=fix_cards]")
+    assert fix.input_value() == "green-6"
+    fix.fill("green-3")
     before = w.last_index()
-    row.locator("button.do-correct").click()
+    fix.press("Enter")  # Enter corrects the line
     pw.expect(page.locator("#status")).to_contain_text(
         says["corrected"].format(line=line)
     )
@@ -405,6 +415,10 @@ def walk(browser, app, url, run, lang, viewport) -> Walk:
     pw.expect(page.locator("#change-summary")).to_be_visible()
     pw.expect(page.locator("ul.added")).to_contain_text(says["correct_said"])
     assert w.last_index() >= before
+    assert table.referee.events[line - 1]["cards"] == ["green-3"]
+    assert len(table.referee.events) == line  # corrected, nothing added
+    row = page.locator(f"ol.events li[data-line='{line}']")
+    pw.expect(row).to_contain_text(says["fixed"])
     row.scroll_into_view_if_needed()
     w.shot("correction")
 
@@ -429,6 +443,11 @@ def walk(browser, app, url, run, lang, viewport) -> Walk:
     # the next step is said: who shows a hand; the form starts on the first
     pw.expect(page.locator("#next-step")).to_contain_text(says["next_reveal"])
     assert w.chosen("reveal") == "Aiko"
+    first_form = page.locator("section.controls form").first
+    pw.expect(first_form).to_have_attribute("data-type", "reveal")
+    if not w.phone:
+        page.evaluate("window.scrollTo(0, 0)")
+        assert w.in_view("section.controls form[data-type=reveal] button")
     w.shot("round-won")
     w.submit("reveal", cards="blue-9 wild")
     assert w.chosen("reveal") == "Ben"  # Aiko has shown hers
