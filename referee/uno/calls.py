@@ -17,6 +17,17 @@ from .plays import card_name
 from .state import Say, UnoState
 
 define({
+    "uno.bad-colour": {
+        "en": 'colour {got} is not one of {colours}',
+        "ja": '色 {got} は {colours} のいずれでもありません',
+    },
+    "uno.color-needs-color": {
+        "en": "a color event needs a 'color'",
+        "ja": "色の記録には 'color' が必要です",
+    },
+})
+
+define({
     "uno.someone": {"en": "someone", "ja": "誰か"},
     # the catch window closes (close_windows)
     "uno.missed-referee-played": {
@@ -151,7 +162,7 @@ def color_of(ev: Event) -> str | None:
     if color is None:
         return None
     if not isinstance(color, str) or color.lower() not in COLORS:
-        raise GameError(f"colour {color!r} is not one of {', '.join(COLORS)}")
+        raise GameError(Text("uno.bad-colour", got=repr(color), colours=", ".join(COLORS)))
     return color.lower()
 
 
@@ -266,7 +277,7 @@ def on_color(s: UnoState, ev: Event, say: Say) -> list[Ruling]:
     """
     color = color_of(ev)
     if color is None:
-        raise GameError("a color event needs a 'color'")
+        raise GameError(Text("uno.color-needs-color"))
     top = s.top
     if (top is not None and top.is_wild and s.round_winner is not None
             and s.phase in ("scoring", "setup")):

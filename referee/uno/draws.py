@@ -22,6 +22,17 @@ from .plays import cards_n
 from .state import Say, UnoState
 
 define({
+    "uno.bad-draw-count": {
+        "en": "a draw's 'count' must be a positive whole number, got {got}",
+        "ja": "引く記録の 'count' は正の整数でなければなりません（{got}）",
+    },
+    "uno.draw-needs-player": {
+        "en": "a draw needs a 'player' here: nobody owes cards",
+        "ja": "ここで引く記録には 'player' が必要です（引く義務のある人がいません）",
+    },
+})
+
+define({
     "uno.draw-no-round": {
         "en": "No round is under way (the first card is not turned), so the cards go "
               "back to the pile.",
@@ -103,8 +114,7 @@ def read_draw(s: UnoState, ev: Event, say: Say) -> Draw | list[Ruling]:
     """The draw an event asks for, or the rulings refusing it outright."""
     count = ev.data.get("count", 1)
     if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-        raise GameError(f"a draw's 'count' must be a positive whole number, got "
-                        f"{count!r}")
+        raise GameError(Text("uno.bad-draw-count", got=repr(count)))
     drawn = ev.data.get("cards")
     drawn_cards = parse_cards(drawn) if drawn is not None else None
     if s.phase in ("setup", "restart"):
@@ -118,7 +128,7 @@ def read_draw(s: UnoState, ev: Event, say: Say) -> Draw | list[Ruling]:
         default = debtors[0]
     p, implied = s.who(ev, default)
     if p is None:
-        raise GameError("a draw needs a 'player' here: nobody owes cards")
+        raise GameError(Text("uno.draw-needs-player"))
     note = s.implied_note(p, implied, "turn" if p == s.turn else "cards owed")
     return Draw(p, count, drawn_cards, note)
 

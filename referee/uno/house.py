@@ -19,6 +19,29 @@ from ..text import Text, define, formatter
 from .state import Say, UnoState
 
 define({
+    "uno.bad-direction": {
+        "en": "a direction must be 1, -1, 'clockwise' or 'counter-clockwise', got {got}",
+        "ja": "方向は 1、-1、'clockwise'、'counter-clockwise' のいずれかです（{got}）",
+    },
+    "uno.face-down-needs-player": {
+        "en": "a face-down play needs the 'player'",
+        "ja": "裏向きで出す記録には 'player' が必要です",
+    },
+    "uno.doubt-needs-player": {
+        "en": "a doubt needs the 'player' who calls it",
+        "ja": "ダウトの記録には宣言した 'player' が必要です",
+    },
+    "uno.leftover-needs-player": {
+        "en": "a picture-leftover report needs the 'player'",
+        "ja": "絵札残りの申告には 'player' が必要です",
+    },
+    "uno.bad-hand-counts": {
+        "en": "'hand_counts' must map players to card counts, got {got}",
+        "ja": "'hand_counts' はプレイヤーごとの枚数でなければなりません（{got}）",
+    },
+})
+
+define({
     "uno.direction-off": {
         "en": "This preset does not choose the direction by rock-paper-scissors, so "
               "the direction event is ignored.",
@@ -75,8 +98,7 @@ def direction_of(ev: Event) -> int:
     raw = ev.data.get("direction")
     key = raw.lower() if isinstance(raw, str) else raw
     if isinstance(raw, bool) or key not in DIRECTIONS:
-        raise GameError("a direction must be 1, -1, 'clockwise' or "
-                        f"'counter-clockwise', got {raw!r}")
+        raise GameError(Text("uno.bad-direction", got=repr(raw)))
     return DIRECTIONS[key]
 
 
@@ -88,7 +110,7 @@ def direction_off(s: UnoState, ev: Event, say: Say) -> list[Ruling]:
 def face_down_player(s: UnoState, ev: Event) -> int:
     p, _ = s.who(ev, s.turn if s.phase in ("turn", "drawn") else None)
     if p is None:
-        raise GameError("a face-down play needs the 'player'")
+        raise GameError(Text("uno.face-down-needs-player"))
     return p
 
 
@@ -103,7 +125,7 @@ def face_down_off(s: UnoState, ev: Event, say: Say) -> list[Ruling]:
 def doubter(s: UnoState, ev: Event) -> int:
     p, _ = s.who(ev, None)
     if p is None:
-        raise GameError("a doubt needs the 'player' who calls it")
+        raise GameError(Text("uno.doubt-needs-player"))
     return p
 
 
@@ -115,7 +137,7 @@ def doubt_off(s: UnoState, ev: Event, say: Say) -> list[Ruling]:
 def reporter(s: UnoState, ev: Event) -> int:
     p, _ = s.who(ev, None)
     if p is None:
-        raise GameError("a picture-leftover report needs the 'player'")
+        raise GameError(Text("uno.leftover-needs-player"))
     return p
 
 
@@ -134,8 +156,7 @@ def on_shuffle_hands(s: UnoState, ev: Event, say: Say) -> list[Ruling]:
     if not isinstance(counts, dict) or not all(
             k in s.players and isinstance(v, int) and not isinstance(v, bool)
             and v >= 0 for k, v in counts.items()):
-        raise GameError(f"'hand_counts' must map players to card counts, got "
-                        f"{counts!r}")
+        raise GameError(Text("uno.bad-hand-counts", got=repr(counts)))
     shuffled = s.top is not None and s.top.value == "wild-shuffle"
     if not shuffled or s.phase not in ("turn", "drawn"):
         return [say(ev.index, "info", "shuffle-hands", Text("uno.shuffle-none"))]

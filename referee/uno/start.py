@@ -19,6 +19,13 @@ from .plays import card_name, off_deck, off_deck_text
 from .state import Say, UnoState
 
 define({
+    "uno.start-needs-card": {
+        "en": "a start event needs the turned 'card'",
+        "ja": "開始の記録にはめくった 'card' が必要です",
+    },
+})
+
+define({
     "uno.start-off-deck": {
         "en": "{off_deck}, so this start is ignored: take it back and turn another "
               "card.",
@@ -70,7 +77,7 @@ def read_start(o: UnoOptions, ev: Event,
     """The card a ``start`` turns, its colour, and a refusal if it is off-deck."""
     card = Card.from_label(ev.data.get("card")) if "card" in ev.data else None
     if card is None:
-        raise GameError("a start event needs the turned 'card'")
+        raise GameError(Text("uno.start-needs-card"))
     color = color_of(ev)
     if off_deck((card,), o.deck) is not None:
         return card, color, [say(

@@ -30,6 +30,13 @@ from ..rulings import Ruling
 from ..text import Text, define
 
 define({
+    "uno.not-a-player": {
+        "en": '{key} {got} is not one of the players ({players})',
+        "ja": '{key} {got} はプレイヤー（{players}）の一人ではありません',
+    },
+})
+
+define({
     "uno.implied-turn": {"en": " (player taken from the turn)",
                          "ja": "（プレイヤーは手番から判断）"},
     "uno.implied-owed": {"en": " (player taken from the cards owed)",
@@ -157,8 +164,8 @@ class UnoState:
             return default, True
         seat = self.seats.get(name) if isinstance(name, str) else None
         if seat is None:
-            raise GameError(f"{key} {name!r} is not one of the players "
-                            f"({', '.join(self.players)})")
+            raise GameError(Text("uno.not-a-player", key=key, got=repr(name),
+                                 players=", ".join(self.players)))
         return seat, key == "player" and ev.data.get("player_from") == "turn"
 
     def implied_note(self, player: int, implied: bool,
