@@ -242,7 +242,8 @@ def compare(before: Path, after: Path, show: int, renames: Path | None = None) -
 def languages(corpus: Path, game: str | None, show: int) -> int:
     """Rulings not yet said in every language: a text that is not a
     :class:`referee.text.Text`, or whose Japanese still holds English words
-    (runs of 4+ Latin letters other than the players' names and card labels).
+    (runs of 4+ Latin letters other than the players' names and what is
+    quoted as written in 「」).
     Counted by rule; ``game`` keeps the rules that start with it."""
     import re
     from collections import Counter
@@ -269,7 +270,7 @@ def languages(corpus: Path, game: str | None, show: int) -> int:
                 plain[r.rule] += 1
                 examples.setdefault(r.rule, r.text)
                 continue
-            ja = r.text.render("ja")
+            ja = re.sub(r"「[^」]*」", "", r.text.render("ja"))  # quoted as written
             left = [w for w in word.findall(ja) if w not in names]
             if left:
                 english[r.rule] += 1
