@@ -5,8 +5,8 @@
 
 What it does, all seeded:
 
-1. **Enrollment.** Renders ``--per-label`` close-ups and one photo from a seat
-   of every card of the 東幻符闘祭 deck (63 labels: the standard numbers, skip, reverse and wild, and the deck's
+1. **Enrollment.** Renders ``--per-label`` close-ups (and ``--far`` photos from
+   a seat) of every card of the 東幻符闘祭 deck (63 labels: the standard numbers, skip, reverse and wild, and the deck's
    own cards drawn as stand-ins, :mod:`datasets.card_tgus_t`) with
    :func:`datasets.tgus_t_table.enrollment_photos` into a temporary folder and
    enrolls them as the deck ``tgus-standin`` with ``tableref enroll`` (into a
@@ -56,8 +56,8 @@ CARD_WINDOW = (-0.5, 3.0)  # s, camera event t minus the card's landing
 SAY_WINDOW = (-1.0, 2.5)  # s, a spoken line's t minus the camera play's t
 
 
-def enroll_deck(root: Path, per_label: int, photo_seed: int, steps: int | None = None
-                ) -> tuple[float, dict]:
+def enroll_deck(root: Path, per_label: int, photo_seed: int, steps: int | None = None,
+                far: int = 0) -> tuple[float, dict]:
     """Render the enrollment photos and enroll them; (seconds, manifest)."""
     from datasets.tgus_t_table import enrollment_photos
     from referee.tgus_t.cards import deck_counts
@@ -65,7 +65,7 @@ def enroll_deck(root: Path, per_label: int, photo_seed: int, steps: int | None =
 
     photos = root / "photos"
     labels = sorted(deck_counts())
-    n = enrollment_photos(photos, labels, per_label, photo_seed)
+    n = enrollment_photos(photos, labels, per_label, photo_seed, far=far)
     argv = ["enroll", "--deck", DECK, str(photos), "--decks-dir", str(root / "decks"),
             "--threads", "1"]
     if steps:
@@ -293,8 +293,9 @@ def main(argv: list[str] | None = None) -> int:
                    help=f"games to render and read (tuning: {TUNING_SEEDS})")
     p.add_argument("--photo-seed", type=int, default=REPORT_PHOTO_SEED,
                    help=f"enrollment photos' seed (tuning: {TUNING_PHOTO_SEED})")
-    p.add_argument("--per-label", type=int, default=2,
-                   help="close-ups per card (and one photo from a seat)")
+    p.add_argument("--per-label", type=int, default=2, help="close-ups per card")
+    p.add_argument("--far", type=int, default=0,
+                   help="photos from a seat per card (tuning seed 6: 1 read worse)")
     p.add_argument("--steps", type=int, default=None, help="enrollment steps")
     p.add_argument("--fps", type=float, default=15.0, help="the video's frame rate")
     p.add_argument("--work", type=Path, default=None,
@@ -316,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.work and (work / "decks" / DECK / "deck.json").is_file():
             print(f"(the deck enrolled before in {work} is read again)")
         else:
-            enroll_deck(work, args.per_label, args.photo_seed, args.steps)
+            enroll_deck(work, args.per_label, args.photo_seed, args.steps, args.far)
         detector = open_detector(DECK, work / "decks")
         for seed in args.seeds:
             folder = work / f"game-s{seed}"

@@ -21,7 +21,7 @@ cards: the stand-ins of :mod:`datasets.card_tgus_t`). It writes, like the demo:
 - ``tgus-table.oracle.json.gz``: per frame, the cards a perfect detector sees.
 
 Several cards played at once land together, side by side (``FAN_MM`` apart,
-on either side of the first, most of each card in sight). The draw pile is
+a little over half of each card in sight). The draw pile is
 refilled (the discards shuffled back) when it runs low.
 
 :func:`enrollment_photos` renders the photos a user would take of each card to
@@ -46,7 +46,7 @@ import numpy as np
 from referee.log import dump_event
 
 PREFIX = "tgus-table"
-FAN_MM = 40.0  # cards played together lie this far apart, side by side (of 56 mm)
+FAN_MM = 31.0  # cards played together lie this far apart, side by side (of 56 mm)
 SAY_DELAY = 0.3  # s after a card lands that its player says its colour/target/effect
 _SPOKEN_FIELDS = ("color", "target", "effect")
 _SPOKEN_EVENTS = ("color", "call", "catch", "pass", "picture-leftover")
@@ -104,7 +104,7 @@ def build_timeline(events: list[dict[str, Any]], seed: int):
             side = rng.choice((-1, 1))
             for k, label in enumerate(labels[1:], 1):  # fanned beside the first
                 a = math.radians(first.angle)
-                shift = side * FAN_MM * ((k + 1) // 2) * (1 if k % 2 else -1)
+                shift = side * FAN_MM * k
                 xy = (first.xy[0] + shift * math.cos(a), first.xy[1] + shift * math.sin(a))
                 pose = CardPose(label, xy, first.angle + rng.uniform(-8, 8))
                 b.tl.changes.append((t + 1e-3 * k, "pile", pose))
