@@ -1,4 +1,5 @@
-"""The project's own neural keyword spotter for the UNO call ("uno" / "ウノ").
+"""The project's own neural keyword spotters: the UNO call ("uno" / "ウノ") and a
+wild's colour.
 
 A small 1-D convolutional network (depthwise-separable blocks along time, the 40
 log-mel bands as channels, about 30 k parameters) looks at the last second of audio
@@ -12,8 +13,13 @@ scores reach ``threshold``, and then the spotter keeps quiet for ``refractory``
 seconds. Features are normalised per window (each band's mean removed, divided by
 the window's spread), so loudness and a steady noise colour do not matter.
 
-Only the UNO call is covered; other call words (a player's name in tgus-t) go
-through the pocketsphinx path of :mod:`voice.spotter`.
+The same code runs the colour spotter (``models/colour-kws.pt``,
+``python -m training.voice --words colours``; card
+``models/COLOUR_MODEL_CARD.md``): its classes are :data:`COLOUR_CLASSES`, a
+window's keyword probability is the four colours' sum, and each call it reports
+carries a fifth element, the index of the colour most probable over the windows
+that fired. Other call words (a player's name in tgus-t) go through the
+pocketsphinx path of :mod:`voice.spotter`.
 """
 
 from __future__ import annotations
@@ -332,7 +338,9 @@ def replay(trace: list[tuple], config: KwsConfig) -> list[tuple]:
 
 class NeuralSpotter:
     """Feed 16 kHz mono 16-bit PCM with :meth:`feed`; get ``(start, end, prob,
-    decided_at)`` tuples for each call heard (seconds from the start of the audio).
+    decided_at)`` tuples for each call heard (seconds from the start of the audio;
+    a colour model adds the colour's class index, ``(start, end, prob,
+    decided_at, index)``).
 
     ``end`` is where the first window that heard the whole word ended, minus one
     hop: a close estimate of when the word ended; ``start`` is where the loud

@@ -43,4 +43,14 @@ the only one espeak-ng has, so the Japanese calls share it (with other variants)
 
 The command line is :mod:`training.voice.cli`. The measurements of the shipped
 model are in ``models/VOICE_MODEL_CARD.md``.
+
+``--words colours`` trains the wild-colour spotter (``models/colour-kws.pt``)
+with the same stages: its speech bank (:mod:`training.voice.colours`, cached as
+``colour-bank-v1.npz``) holds the four colours said on their own in English and
+Japanese, lead phrases, talk with and without colour words inside, and
+sound-alikes; the classes are ``red``, ``blue``, ``green``, ``yellow``,
+``speech``, ``noise``; a colour example has quiet after the word, and a colour
+word with talk right after it is speech; the threshold is tuned counting only
+the right colour as heard (:func:`training.voice.tuning.tune_colours`). Its
+recipe and figures: ``models/COLOUR_MODEL_CARD.md``.
 """

@@ -9,7 +9,8 @@ from .fit import ensemble, load_bank, retune, train
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m training.voice",
-        description="Train the neural UNO-call spotter (models/uno-kws.pt).")
+        description="Train the neural UNO-call spotter (models/uno-kws.pt), or "
+        "with --words colours the wild-colour spotter (models/colour-kws.pt).")
     parser.add_argument("--words", choices=("uno", "colours"), default="uno",
                         help="what the spotter hears: the UNO call (models/"
                         "uno-kws.pt) or the four wild colours in English and "
