@@ -312,7 +312,19 @@ def table_display(
         "mid_round": mid_round(state, rulings),
         "first_card": needs_first_card(state, rulings),
         "to_reveal": to_reveal(state),
+        "challenge": _challenge(state),
     }
+
+
+def _challenge(state: Mapping[str, Any]) -> dict[str, str] | None:
+    """The challenge waiting for the accused's hand (``{challenger, accused}``)."""
+    challenge = state.get("challenge")
+    if not isinstance(challenge, Mapping) or state.get("over"):
+        return None
+    accused, challenger = challenge.get("accused"), challenge.get("challenger")
+    if not isinstance(accused, str) or not accused:
+        return None
+    return {"accused": accused, "challenger": str(challenger or "")}
 
 
 def form_defaults(

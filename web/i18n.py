@@ -153,6 +153,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "次に: {players}が得点計算のために手札を見せます。",
     },
     "list_sep": {"en": ", ", "ja": "、"},
+    "next_challenge": {
+        "en": "Next: {accused} shows their hand to {challenger}; "
+        "enter it in “Reveal / score”.",
+        "ja": "次に: {accused}が{challenger}に手札を見せます。"
+        "「手札公開・得点」に入力してください。",
+    },
+    "next_challenge_table": {
+        "en": "Next: {accused} shows their hand to {challenger}.",
+        "ja": "次に: {accused}が{challenger}に手札を見せます。",
+    },
     "first_card": {"en": "First card (e.g. red-7, R7)", "ja": "最初の札（例: red-7, R7）"},
     "turn_up": {"en": "Turn up", "ja": "めくった札を記録"},
     "against": {"en": "against {player}", "ja": "{player}に対して"},

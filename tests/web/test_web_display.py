@@ -254,7 +254,9 @@ def test_draw_starts_on_the_count_owed_and_reveal_on_who_still_shows():
     assert to_reveal({**scoring, "revealed": {}}, names) == ["A", "C"]
     assert to_reveal({**scoring, "phase": "turn"}, names) == []
     shown = table_display({**scoring, "players": names}, [], "ja")
-    assert shown["to_reveal"] == ["C"]
+    assert shown["to_reveal"] == ["C"] and shown["challenge"] is None
+    waiting = {"turn": "B", "challenge": {"challenger": "B", "accused": "A"}}
+    assert table_display(waiting, [])["challenge"] == {"accused": "A", "challenger": "B"}
 
 
 @pytest.mark.parametrize(

@@ -68,6 +68,7 @@ SAYS = {
         "accused": "against Ben",
         "challenge": "Chie challenges Ben's Wild Draw Four",
         "upheld": "Challenge upheld",
+        "next_challenge": "Ben shows their hand to Chie",
         "owed_upheld": "Ben draws 4 (penalty)",
         "corrected": "Line {line} corrected.",
         "correct_said": "Ben plays the green 3",
@@ -100,6 +101,7 @@ SAYS = {
         "accused": "Benに対して",
         "challenge": "ChieがBenのワイルドドロー4にチャレンジします",
         "upheld": "チャレンジ成功です",
+        "next_challenge": "BenがChieに手札を見せます",
         "owed_upheld": "Benが4枚引く（ペナルティ）",
         "corrected": "{line}行目を修正しました。",
         "correct_said": "Benは緑の3を出します",
@@ -381,6 +383,7 @@ def walk(browser, app, url, run, lang, viewport) -> Walk:
     pw.expect(page.locator("#accused")).to_have_text(says["accused"])
     w.submit("challenge")
     w.sees_ruling("challenge")
+    pw.expect(page.locator("#next-step")).to_contain_text(says["next_challenge"])
     assert w.chosen("reveal") == "Ben"  # the accused shows the hand
     # and the reveal form comes first in the controls, marked as the next step
     first_form = page.locator("section.controls form").first
