@@ -256,7 +256,8 @@ def test_draw_starts_on_the_count_owed_and_reveal_on_who_still_shows():
     shown = table_display({**scoring, "players": names}, [], "ja")
     assert shown["to_reveal"] == ["C"] and shown["challenge"] is None
     waiting = {"turn": "B", "challenge": {"challenger": "B", "accused": "A"}}
-    assert table_display(waiting, [])["challenge"] == {"accused": "A", "challenger": "B"}
+    expected = {"accused": "A", "challenger": "B"}
+    assert table_display(waiting, [])["challenge"] == expected
 
 
 @pytest.mark.parametrize(
