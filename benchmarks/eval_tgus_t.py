@@ -28,6 +28,10 @@ What it does, all seeded:
    same cards); draws found with the right count; the referee's illegal
    rulings; and whether the final ranking and scores equal the ground truth's.
 
+``--detector oracle`` reads the same games with the renderer's perfect
+detector (:class:`DeckOracle`) instead, to tell the pipeline's and the table
+layout's errors from the classifier's.
+
 ``TUNING_SEEDS`` are the games the stand-in designs, the photo renderer and
 this script's settings were looked at on; ``REPORT_SEEDS`` (the default) were
 run once for the report.
@@ -54,6 +58,36 @@ TUNING_PHOTO_SEED = 0
 REPORT_PHOTO_SEED = 1
 CARD_WINDOW = (-0.5, 3.0)  # s, camera event t minus the card's landing
 SAY_WINDOW = (-1.0, 2.5)  # s, a spoken line's t minus the camera play's t
+
+
+class DeckOracle:
+    """The renderer's perfect detector for a tgus-t table: every card face at
+    least 55 % in sight (``tgus-table.oracle.json.gz``), named right with the
+    deck's labels. It measures the pipeline and the table's layout apart from
+    the classifier."""
+
+    def __init__(self, path: Path):
+        import gzip
+
+        from referee.cards import CLASSES
+        from referee.tgus_t.cards import deck_counts
+
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            self.frames = json.load(fh)["frames"]
+        self.labels = tuple(CLASSES) + tuple(
+            label for label in deck_counts() if label not in CLASSES)
+
+    def detect_frame(self, frame):  # noqa: ANN001, ANN201
+        import numpy as np
+
+        from vision.detections import Detections
+
+        rows = self.frames[frame.index] if frame.index < len(self.frames) else []
+        if not rows:
+            return Detections.empty(self.labels)
+        return Detections(np.array([r[1:] for r in rows], float), np.ones(len(rows)),
+                          np.array([self.labels.index(r[0]) for r in rows]),
+                          names=self.labels)
 
 
 def enroll_deck(root: Path, per_label: int, photo_seed: int, steps: int | None = None,
@@ -297,6 +331,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--far", type=int, default=0,
                    help="photos from a seat per card (tuning seed 6: 1 read worse)")
     p.add_argument("--steps", type=int, default=None, help="enrollment steps")
+    p.add_argument("--detector", choices=("deck", "oracle"), default="deck",
+                   help="the enrolled deck's detector, or the renderer's oracle "
+                   "(no enrollment: the pipeline and layout alone)")
     p.add_argument("--fps", type=float, default=15.0, help="the video's frame rate")
     p.add_argument("--work", type=Path, default=None,
                    help="folder for the rendered games and the deck (default: a "
@@ -314,18 +351,22 @@ def main(argv: list[str] | None = None) -> int:
         from datasets.tgus_t_table import PREFIX, render_game
         from vision.decks import open_detector
 
-        if args.work and (work / "decks" / DECK / "deck.json").is_file():
+        if args.detector == "oracle":
+            pass
+        elif args.work and (work / "decks" / DECK / "deck.json").is_file():
             print(f"(the deck enrolled before in {work} is read again)")
         else:
             enroll_deck(work, args.per_label, args.photo_seed, args.steps, args.far)
-        detector = open_detector(DECK, work / "decks")
+        detector = (None if args.detector == "oracle"
+                    else open_detector(DECK, work / "decks"))
         for seed in args.seeds:
             folder = work / f"game-s{seed}"
             if not (folder / f"{PREFIX}.said.jsonl").is_file():
                 info = render_game(folder, seed, fps=args.fps)
                 print(f"rendered seed {seed}: {info['seconds']} s of video, "
                       f"{info['events']} events", flush=True)
-            result = read_game(folder, detector)
+            result = read_game(folder, detector or DeckOracle(
+                folder / f"{PREFIX}.oracle.json.gz"))
             report(seed, result, score(result))
             if args.work:
                 _write_events(folder / "camera-events.jsonl", result["events"])
