@@ -162,6 +162,23 @@ def turn_text(player: str) -> Text:
     return said
 
 
+def _effect(key: str, player: str, skipped: Text | str | None = None) -> Text:
+    """A card's effect on the turn (``P3 is skipped and it is P1's turn.``), kept."""
+    known = (key, player, skipped)
+    said = _PLAY_TEXTS.get(known)
+    if said is None:
+        said = (Text(key, player=player) if skipped is None
+                else Text(key, skipped=skipped, player=player))
+        _keep(known, said)
+    return said
+
+
+def _keep(known: tuple[Any, ...], said: Text) -> None:
+    if len(_PLAY_TEXTS) >= _KEPT:
+        _PLAY_TEXTS.clear()
+    _PLAY_TEXTS[known] = said
+
+
 class Before(NamedTuple):
     """What a Wild Draw Four challenge may have to restore."""
 
@@ -204,17 +221,16 @@ def card_effect(s: UnoState, p: int, card: Card, k: int) -> Text | str:
     if v == "skip":
         skipped = [names[s.step(p, i)] for i in range(1, k + 1)]
         s.turn = s.step(p, k + 1)
-        return Text("uno.effect-skip", skipped=name_list(skipped, " and "),
-                    player=names[s.turn])
+        return _effect("uno.effect-skip", names[s.turn], name_list(skipped, " and "))
     if v == "reverse":
         if k % 2:
             s.direction = -s.direction
         if s.n == 2:
             s.turn = s.step(p, 1 + k)
-            return Text("uno.effect-reverse-two", player=names[s.turn])
+            return _effect("uno.effect-reverse-two", names[s.turn])
         s.turn = s.step(p, 1)
-        return Text("uno.effect-clockwise" if s.direction == 1
-                    else "uno.effect-counter-clockwise", player=names[s.turn])
+        return _effect("uno.effect-clockwise" if s.direction == 1
+                       else "uno.effect-counter-clockwise", names[s.turn])
     if v == "draw2" or v == "wild-draw4":
         s.pending += (2 if v == "draw2" else 4) * k
         s.pending_kind = v
@@ -274,9 +290,7 @@ def play_text(s: UnoState, p: int, said: str, note: str, jump: bool,
                     color=colour_said(s.color))
     else:
         text = Text(how + "-no-colour", player=s.players[p], cards=said, note=note)
-    if len(_PLAY_TEXTS) >= _KEPT:
-        _PLAY_TEXTS.clear()
-    _PLAY_TEXTS[known] = text
+    _keep(known, text)
     return text
 
 
@@ -302,16 +316,19 @@ def play_ruling(s: UnoState, o: UnoOptions, index: int, rule: str, text: str,
             key = "uno.play-pending-stack"
         else:
             key = "uno.play-pending"
-        return say(index, "pending", rule,
-                   Text(key, text=text, player=s.players[victim], n=s.pending,
-                        tail=tail), player=s.players[victim], draw=s.pending)
+        name = s.players[victim]
+        known = (key, text, getattr(text, "key", None), name, s.pending, tail,
+                 getattr(tail, "key", None))
+        said = _PLAY_TEXTS.get(known)
+        if said is None:
+            said = Text(key, text=text, player=name, n=s.pending, tail=tail)
+            _keep(known, said)
+        return say(index, "pending", rule, said, player=name, draw=s.pending)
     known = (text, getattr(text, "key", None), effect, getattr(effect, "key", None))
     said = _PLAY_TEXTS.get(known)
     if said is None:
         said = Text("uno.play-ok", text=text, effect=effect)
-        if len(_PLAY_TEXTS) >= _KEPT:
-            _PLAY_TEXTS.clear()
-        _PLAY_TEXTS[known] = said
+        _keep(known, said)
     return say(index, "ok", rule, said)
 
 
