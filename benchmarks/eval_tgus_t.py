@@ -1,12 +1,15 @@
-"""A rendered tgus-t1 game read by the camera with an enrolled stand-in deck (prints numbers).
+"""A rendered tgus-t1 game read by the camera with an enrolled stand-in deck.
 
-    .venv/bin/python -m benchmarks.eval_tgus_t [--seeds 8 10] [--photo-seed 1]
-                                               [--per-label 2] [--fps 15]
+Prints the numbers::
+
+    .venv/bin/python -m benchmarks.eval_tgus_t [--seeds 8] [--photo-seed 1]
+        [--per-label 2] [--far 0] [--detector deck|oracle] [--fps 15] [--work DIR]
 
 What it does, all seeded:
 
 1. **Enrollment.** Renders ``--per-label`` close-ups (and ``--far`` photos from
-   a seat) of every card of the 東幻符闘祭 deck (63 labels: the standard numbers, skip, reverse and wild, and the deck's
+   a seat) of every card of the 東幻符闘祭 deck (63 labels: the standard numbers,
+   skip, reverse and wild, and the deck's
    own cards drawn as stand-ins, :mod:`datasets.card_tgus_t`) with
    :func:`datasets.tgus_t_table.enrollment_photos` into a temporary folder and
    enrolls them as the deck ``tgus-standin`` with ``tableref enroll`` (into a
@@ -53,7 +56,7 @@ from typing import Any
 
 DECK = "tgus-standin"
 TUNING_SEEDS = (1, 6)
-REPORT_SEEDS = (8, 10)
+REPORT_SEEDS = (8,)  # run once for the report; later seeds (10 ...) untouched
 TUNING_PHOTO_SEED = 0
 REPORT_PHOTO_SEED = 1
 CARD_WINDOW = (-0.5, 3.0)  # s, camera event t minus the card's landing
@@ -213,7 +216,8 @@ def read_game(folder: Path, detector, fps_cap: float | None = None) -> dict[str,
 
     from datasets.tgus_t_table import PREFIX
 
-    truth = [json.loads(x) for x in (folder / f"{PREFIX}.jsonl").read_text().splitlines()]
+    truth = [json.loads(x)
+             for x in (folder / f"{PREFIX}.jsonl").read_text().splitlines()]
     said = [json.loads(x) for x in (folder / f"{PREFIX}.said.jsonl").read_text()
             .splitlines()]
     header = truth[0]
@@ -271,7 +275,8 @@ def score(result: dict[str, Any]) -> dict[str, Any]:
         else:
             missed.append(f"{t:.1f}s {'+'.join(cards)}")
     extra = len(seen) - len(used)
-    draws = [(float(e["t"]), e["player"], e["count"]) for e in truth if e["type"] == "draw"]
+    draws = [(float(e["t"]), e["player"], e["count"])
+             for e in truth if e["type"] == "draw"]
     cam_draws = [(float(e["t"]), e.get("reach_from"), e.get("count"))
                  for e in events if e["type"] == "draw"]
     used_d: set[int] = set()
@@ -302,7 +307,8 @@ def score(result: dict[str, Any]) -> dict[str, Any]:
 def report(seed: int, result: dict[str, Any], s: dict[str, Any]) -> None:
     frames = max(result["frames"], 1)
     print(f"\n== tgus-t1 seed {seed}: {frames} frames, "
-          f"{1000 * result['wall'] / frames:.1f} ms a frame (CPU {result['cpu']:.0f} s)")
+          f"{1000 * result['wall'] / frames:.1f} ms a frame "
+          f"(CPU {result['cpu']:.0f} s)")
     print(f"  cards on the pile: {s['cards']}; found {s['found']}, right {s['right']} "
           f"({100 * s['right'] / max(s['cards'], 1):.1f} %), extra {s['extra']}")
     for line in s["wrong"]:
@@ -384,7 +390,8 @@ def rereferee(folder: Path) -> dict[str, Any]:
     (``--work``): the referee side again, without the pipeline."""
     from datasets.tgus_t_table import PREFIX
 
-    truth = [json.loads(x) for x in (folder / f"{PREFIX}.jsonl").read_text().splitlines()]
+    truth = [json.loads(x)
+             for x in (folder / f"{PREFIX}.jsonl").read_text().splitlines()]
     said = [json.loads(x) for x in (folder / f"{PREFIX}.said.jsonl").read_text()
             .splitlines()]
     events = [json.loads(x) for x in (folder / "camera-events.jsonl").read_text()

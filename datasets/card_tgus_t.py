@@ -37,7 +37,12 @@ from PIL import Image, ImageDraw
 
 import referee.tgus_t.cards  # noqa: F401  (registers the deck's labels)
 from datasets.card_style import PALETTES, RGB
-from datasets.card_symbols import _four_colour_oval, _paste_mask, _shuffle_mask, _text_mask
+from datasets.card_symbols import (
+    _four_colour_oval,
+    _paste_mask,
+    _shuffle_mask,
+    _text_mask,
+)
 from referee.cards import Card
 
 #: Card values the standard deck has no print for; their faces are drawn here.

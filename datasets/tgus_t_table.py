@@ -105,7 +105,8 @@ def build_timeline(events: list[dict[str, Any]], seed: int):
             for k, label in enumerate(labels[1:], 1):  # fanned beside the first
                 a = math.radians(first.angle)
                 shift = side * FAN_MM * k
-                xy = (first.xy[0] + shift * math.cos(a), first.xy[1] + shift * math.sin(a))
+                xy = (first.xy[0] + shift * math.cos(a),
+                      first.xy[1] + shift * math.sin(a))
                 pose = CardPose(label, xy, first.angle + rng.uniform(-8, 8))
                 b.tl.changes.append((t + 1e-3 * k, "pile", pose))
                 b.top = pose
@@ -175,7 +176,8 @@ def render_game(out_dir: Path, seed: int, fps: float = 15.0, players: int = 3,
 
 # -- enrollment photos ------------------------------------------------------------
 def enrollment_photo(label: str, rng: np.random.Generator,
-                     size: tuple[int, int] = (640, 480), far: bool = False) -> np.ndarray:
+                     size: tuple[int, int] = (640, 480),
+                     far: bool = False) -> np.ndarray:
     """One BGR photo of the card ``label`` (the table's print: modern, variant 0):
     a close-up, or (``far``) the card lying on the table seen from where a
     player sits (14-30 % of the frame height, foreshortened by the slant)."""

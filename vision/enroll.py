@@ -323,7 +323,8 @@ def _imprint(head, feats, y, rows: Sequence[int]) -> None:  # noqa: ANN001
         return
     fc = head[-1]
     with torch.no_grad():
-        emb = torch.cat([head[:-1](feats[i : i + 512]) for i in range(0, len(feats), 512)])
+        emb = torch.cat([head[:-1](feats[i : i + 512])
+                         for i in range(0, len(feats), 512)])
         centre = emb.mean(0)
         new = set(rows)
         kept = [k for k in range(fc.weight.shape[0] - 1) if k not in new]
@@ -346,7 +347,8 @@ def _probe(head, feats, y, config: EnrollConfig, loss_fn, gen) -> None:  # noqa:
 
     fc = head[-1]
     with torch.no_grad():
-        emb = torch.cat([head[:-1](feats[i : i + 512]) for i in range(0, len(feats), 512)])
+        emb = torch.cat([head[:-1](feats[i : i + 512])
+                         for i in range(0, len(feats), 512)])
     params = [fc.weight, fc.bias]
     anchor = [p.detach().clone() for p in params]
     opt = torch.optim.AdamW(params, lr=config.probe_lr, weight_decay=0.0)

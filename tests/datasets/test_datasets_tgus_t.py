@@ -10,7 +10,8 @@ from datasets.card_tgus_t import STAND_IN_VALUES, is_stand_in
 
 
 def _rgb(label: str, design: str = "modern", variant: int = 0) -> np.ndarray:
-    return np.asarray(render_card(label, design, 120, variant).convert("RGB"), np.float32)
+    face = render_card(label, design, 120, variant).convert("RGB")
+    return np.asarray(face, np.float32)
 
 
 def test_every_card_of_the_tgus_t_deck_has_a_face() -> None:
@@ -76,10 +77,12 @@ def test_enrollment_photos_are_seeded_and_show_the_card(tmp_path) -> None:
     a = enrollment_photo("counter", np.random.default_rng(3))
     b = enrollment_photo("counter", np.random.default_rng(3))
     c = enrollment_photo("counter", np.random.default_rng(4))
-    assert a.shape == (480, 640, 3) and np.array_equal(a, b) and not np.array_equal(a, c)
+    assert a.shape == (480, 640, 3) and np.array_equal(a, b)
+    assert not np.array_equal(a, c)
     # the counter's purple field is in the middle of the photo
     middle = a[200:280, 280:360].reshape(-1, 3).astype(int)
-    assert ((middle[:, 0] > middle[:, 1] + 30) & (middle[:, 2] > middle[:, 1] + 10)).any()
+    purple = (middle[:, 0] > middle[:, 1] + 30) & (middle[:, 2] > middle[:, 1] + 10)
+    assert purple.any()
     assert enrollment_photos(tmp_path, ["red-hit2", "gamble"], per_label=2, far=1) == 6
     names = sorted(p.name for p in (tmp_path / "gamble").iterdir())
     assert names == ["0.jpg", "1.jpg", "2.jpg"]

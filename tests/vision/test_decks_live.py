@@ -1,4 +1,5 @@
-"""``watch --deck`` and ``serve --deck``: the live camera reads with an enrolled deck."""
+"""``watch --deck`` and ``serve --deck``: the live camera reads with an enrolled
+deck."""
 
 from __future__ import annotations
 

@@ -6,7 +6,12 @@ import pytest
 
 from referee.cards import CLASSES, Card
 from referee.tgus_t.cards import deck_counts
-from vision.enroll_photos import EnrollError, canonical_label, deck_labels, read_photo_folder
+from vision.enroll_photos import (
+    EnrollError,
+    canonical_label,
+    deck_labels,
+    read_photo_folder,
+)
 
 
 @pytest.mark.parametrize("label", sorted(deck_counts()))
@@ -16,9 +21,10 @@ def test_every_tgus_t_label_round_trips(label) -> None:
     assert canonical_label(Card.from_label(label).short) == label
 
 
-@pytest.mark.parametrize("short, label", [("RH2", "red-hit2"), ("BRH2", "blue-reverse-hit2"),
-                                          ("CO", "counter"), ("WHX", "wild-hit-x"),
-                                          ("GB", "gamble"), ("WH4", "wild-hit4")])
+@pytest.mark.parametrize("short, label", [
+    ("RH2", "red-hit2"), ("BRH2", "blue-reverse-hit2"), ("CO", "counter"),
+    ("WHX", "wild-hit-x"), ("GB", "gamble"), ("WH4", "wild-hit4"),
+])
 def test_short_forms_name_the_deck_cards(short, label) -> None:
     assert canonical_label(short) == label
 
