@@ -138,7 +138,8 @@ def tally(names: Any, values: Any, noun: str) -> Text:
 
 #: Rendered once: the colours a wild names, "it is P's turn." by name, and the
 #: sentences of a play (replay speed: most rulings are plays). A Text is never
-#: changed once made, so rulings may share one.
+#: changed once made, so rulings may share one; a Text is equal to another with
+#: the same English, and this module's English says one Japanese sentence.
 _COLOURS: dict[str, Text] = {c: color(c) for c in COLORS}
 _TURN_TEXTS: dict[str, Text] = {}
 _PLAY_TEXTS: dict[tuple[Any, ...], Text] = {}
@@ -277,8 +278,7 @@ def play_text(s: UnoState, p: int, said: str, note: str, jump: bool,
               last: Card) -> Text:
     """``B plays the red 7`` (and the colour named for a wild)."""
     wild = last.is_wild
-    known = (jump, s.players[p], said, getattr(said, "key", None), note, wild,
-             s.color if wild else None)
+    known = (jump, s.players[p], said, note, wild, s.color if wild else None)
     text = _PLAY_TEXTS.get(known)
     if text is not None:
         return text
@@ -317,14 +317,13 @@ def play_ruling(s: UnoState, o: UnoOptions, index: int, rule: str, text: str,
         else:
             key = "uno.play-pending"
         name = s.players[victim]
-        known = (key, text, getattr(text, "key", None), name, s.pending, tail,
-                 getattr(tail, "key", None))
+        known = (key, text, name, s.pending, tail)
         said = _PLAY_TEXTS.get(known)
         if said is None:
             said = Text(key, text=text, player=name, n=s.pending, tail=tail)
             _keep(known, said)
         return say(index, "pending", rule, said, player=name, draw=s.pending)
-    known = (text, getattr(text, "key", None), effect, getattr(effect, "key", None))
+    known = (text, effect)
     said = _PLAY_TEXTS.get(known)
     if said is None:
         said = Text("uno.play-ok", text=text, effect=effect)
