@@ -99,9 +99,10 @@ class Ruling:
         """``json.dumps(self.to_dict(), ensure_ascii=False)``, the same text."""
         d = self.__dict__
         player, draw = d["player"], d["draw"]
+        text = d["text"]
         if (d["extra"] or d["scores"] is not None or type(d["event"]) is not int
                 or type(d["ruling"]) is not str or type(d["rule"]) is not str
-                or type(d["text"]) is not str
+                or (type(text) is not str and type(text) is not Text)
                 or (player is not None and type(player) is not str)
                 or (draw is not None and type(draw) is not int)):
             return _encode(self.to_dict())
@@ -112,4 +113,6 @@ class Ruling:
             out += f', "player": {_quote(player)}'
         if draw is not None:
             out += f', "draw": {draw}'
-        return f'{out}, "text": {_quote(d["text"])}}}'
+        if type(text) is Text:
+            return f'{out}, "text": {_quote(text)}, "msg": {text.json()}}}'
+        return f'{out}, "text": {_quote(text)}}}'

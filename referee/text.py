@@ -33,6 +33,7 @@ with :func:`define_cards`; the standard UNO deck is said by
 
 from __future__ import annotations
 
+import json
 import string
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -44,6 +45,7 @@ _CATALOG: dict[str, dict[str, str]] = {}
 _FORMATTERS: dict[str, Callable[[Mapping[str, Any], str], str]] = {}
 _CARD_NAMERS: dict[str, Callable[[str, str], str]] = {}
 _FIELDS = string.Formatter()
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def define(messages: Mapping[str, Mapping[str, str]]) -> None:
@@ -91,7 +93,7 @@ def decks() -> tuple[str, ...]:
 class Text(str):
     """A sentence or a part of one: ``key`` and ``args``; its value is English."""
 
-    __slots__ = ("key", "args")
+    __slots__ = ("key", "args", "_json")
     key: str
     args: dict[str, Any]
 
@@ -99,6 +101,7 @@ class Text(str):
         obj = super().__new__(cls, _render(key, args, "en"))
         obj.key = key
         obj.args = args
+        obj._json = None
         return obj
 
     def render(self, lang: str = "en") -> str:
@@ -111,6 +114,12 @@ class Text(str):
         """The JSON form: ``{"key": ..., "args": {...}}``, nested parts alike."""
         return {"key": self.key,
                 "args": {k: _data(v) for k, v in self.args.items()}}
+
+    def json(self) -> str:
+        """:meth:`data` as JSON text (made once: a Text is never changed)."""
+        if self._json is None:
+            self._json = _ENCODE(self.data())
+        return self._json
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (self.key, self.args))
@@ -159,6 +168,8 @@ def render_data(data: Any, lang: str = "en", fallback: str = "") -> str:
 
 
 def _arg(value: Any, lang: str) -> Any:
+    if type(value) is str or type(value) is int:  # names, numbers (most arguments)
+        return value
     if isinstance(value, Text):
         return value.render(lang)
     if isinstance(value, (list, tuple)):
@@ -185,20 +196,37 @@ def fields(template: str) -> set[str]:
 
 # -- formatters ---------------------------------------------------------------------
 
+_PARTS: dict[tuple[Any, ...], Text] = {}  # card names and counts already made
+_PARTS_MAX = 4096
+
+
+def _part(key: tuple[Any, ...], make: Callable[[], Text]) -> Text:
+    """A part made once and shared (a replay names the same cards thousands of
+    times; a Text renders its English when made). Parts are never changed."""
+    part = _PARTS.get(key)
+    if part is None:
+        if len(_PARTS) >= _PARTS_MAX:
+            _PARTS.clear()
+        part = _PARTS[key] = make()
+    return part
+
+
 def card(label: Any, deck: str = "uno") -> Text:
     """A card's name: ``card("red-7")`` is "red 7", "赤の7"."""
-    return Text("@card", label=str(getattr(label, "label", label)), deck=deck)
+    name = str(getattr(label, "label", label))
+    return _part(("card", name, deck), lambda: Text("@card", label=name, deck=deck))
 
 
 def cards(labels: Iterable[Any], deck: str = "uno") -> Text:
     """Several cards' names: "red 7 and blue Skip", "赤の7と青のスキップ"."""
-    return Text("@cards", labels=[str(getattr(c, "label", c)) for c in labels],
-                deck=deck)
+    names = tuple(str(getattr(c, "label", c)) for c in labels)
+    return _part(("cards", names, deck),
+                 lambda: Text("@cards", labels=list(names), deck=deck))
 
 
 def count(n: int, noun: str) -> Text:
     """A number and its noun: ``count(1, "card")`` is "1 card", "1枚"."""
-    return Text("@count", n=int(n), noun=noun)
+    return _part(("count", int(n), noun), lambda: Text("@count", n=int(n), noun=noun))
 
 
 def join(*parts: Any, sep: str = " ") -> Text:
