@@ -7,6 +7,7 @@ name, never as ``conftest``).
 from __future__ import annotations
 
 import pytest
+from browser_support import ARGS, CHROMIUM
 from webtest_game import WebTestGame, header
 
 from web import create_app
@@ -53,3 +54,13 @@ def game(app, client):
     resp = client.post("/api/games", json=header())
     assert resp.status_code == 201, resp.get_json()
     return resp.get_json()["game"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium, headless, through Playwright (one per test module)."""
+    pw = pytest.importorskip("playwright.sync_api")
+    with pw.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()

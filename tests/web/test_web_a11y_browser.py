@@ -13,19 +13,14 @@
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 
 import pytest
+from browser_support import TIMEOUT, needs_chromium
 
-CHROMIUM = "/usr/bin/chromium"
-TIMEOUT = 60_000
 
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM),
-    reason=f"Debian's chromium is not installed at {CHROMIUM}",
-)
+pytestmark = needs_chromium
 pw = pytest.importorskip("playwright.sync_api")
 
 from web import create_app  # noqa: E402
@@ -35,17 +30,6 @@ VIEWPORTS = {
     "desktop": {"width": 1366, "height": 768},
     "phone": {"width": 390, "height": 844},
 }
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with pw.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--headless", "--no-sandbox", "--disable-gpu"],
-        )
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -10,19 +10,13 @@ live view is saved to ``tests/web/artifacts/``.
 from __future__ import annotations
 
 import json
-import os
 import threading
-from pathlib import Path
 
 import pytest
+from browser_support import ARTIFACTS, TIMEOUT, needs_chromium
 
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM),
-    reason=f"Debian's chromium is not installed at {CHROMIUM}",
-)
+pytestmark = needs_chromium
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 from referee.data import DEMO_LOG  # noqa: E402
@@ -30,23 +24,6 @@ from referee.game import replay  # noqa: E402
 from web import create_app  # noqa: E402
 from web.camera import LogPlayer, read_demo_log  # noqa: E402
 
-TIMEOUT = 60_000  # ms: generous, a loaded 2-core CI machine is slow to render
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-            ],
-        )
-        yield b
-        b.close()
 
 
 @pytest.fixture

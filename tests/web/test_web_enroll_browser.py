@@ -8,38 +8,20 @@ Screenshots go to ``tests/web/artifacts/`` (git-ignored), ``enroll-*.png``.
 
 from __future__ import annotations
 
-import os
 import threading
-from pathlib import Path
 
 import pytest
+from browser_support import ARTIFACTS, TIMEOUT, needs_chromium
 from enroll_fakes import FakeCamera, FakeTrainer, fake_tools
 
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-TIMEOUT = 60_000  # ms: a loaded 2-core machine is slow to render
 
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM),
-    reason=f"Debian's chromium is not installed at {CHROMIUM}",
-)
+pytestmark = needs_chromium
 pw = pytest.importorskip("playwright.sync_api")
 
 from vision.enroll_camera import GuideConfig  # noqa: E402
 from web import create_app  # noqa: E402
 
 FAST = GuideConfig(steady=2, shots=2, gap=1, away=2)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with pw.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--headless", "--no-sandbox", "--disable-gpu"],
-        )
-        yield b
-        b.close()
 
 
 class Person:

@@ -12,21 +12,14 @@ camera messages are Japanese. Screenshots go to ``tests/web/artifacts/``
 
 from __future__ import annotations
 
-import os
 import re
 import threading
-from pathlib import Path
 
 import pytest
+from browser_support import ARTIFACTS, TIMEOUT, needs_chromium
 
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-TIMEOUT = 60_000  # ms: a loaded 2-core machine is slow to render
 
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM),
-    reason=f"Debian's chromium is not installed at {CHROMIUM}",
-)
+pytestmark = needs_chromium
 pw = pytest.importorskip("playwright.sync_api")
 
 from web import create_app  # noqa: E402
@@ -34,17 +27,6 @@ from web import create_app  # noqa: E402
 PLAYERS = ["Aiko", "Ben", "Chie"]
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with pw.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--headless", "--no-sandbox", "--disable-gpu"],
-        )
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -20,22 +20,15 @@ hidden card. A screenshot per step goes to ``tests/web/artifacts/``
 from __future__ import annotations
 
 import json
-import os
 import re
 import threading
-from pathlib import Path
 
 import pytest
+from browser_support import ARTIFACTS, TIMEOUT, needs_chromium
 
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-TIMEOUT = 60_000  # ms: a loaded 2-core machine is slow to render
 TOKEN = "walkthrough-token"
 
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM),
-    reason=f"Debian's chromium is not installed at {CHROMIUM}",
-)
+pytestmark = needs_chromium
 pw = pytest.importorskip("playwright.sync_api")
 
 from web import create_app  # noqa: E402
@@ -119,17 +112,6 @@ SAYS = {
 # A word of English in a Japanese page: a run of 4+ Latin letters that is not
 # a player's name.
 LATIN = re.compile(r"[A-Za-z]{4,}")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with pw.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--headless", "--no-sandbox", "--disable-gpu"],
-        )
-        yield b
-        b.close()
 
 
 @pytest.fixture
