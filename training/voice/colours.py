@@ -20,7 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .speech import CALL_EN, CALL_JA, TALK_EN, TALK_JA, _espeak, _split, _unpack
+from .speech import (CALL_EN, CALL_JA, TALK_EN, TALK_JA, _espeak, _split, _unpack,
+                     said_in_turn)
 
 COLOURS = ("red", "blue", "green", "yellow")
 EN_VOICES = ["en-gb-x-gbclan", "en-gb-x-gbcwmd", "en-029", "en-us-nyc"]
@@ -128,16 +129,12 @@ def make_colour_bank(path: Path, seed: int, per_colour: int = 500, talk: int = 1
         for colour in COLOURS:
             bank[f"{split}_{colour}"] = [_word(rng, colour, i)
                                          for i in range(int(per_colour * scale))]
-        bank[f"{split}_leads"] = [
-            _say(rng, rng.choice(LEAD_EN), EN_VOICES) if i % 2 else
-            _say(rng, rng.choice(LEAD_JA), JA_VOICES) for i in range(int(300 * scale))]
-        bank[f"{split}_talk"] = [
-            _say(rng, rng.choice(t_en), EN_VOICES) if i % 2 else
-            _say(rng, rng.choice(t_ja), JA_VOICES) for i in range(int(talk * scale))]
-        bank[f"{split}_confusables"] = [
-            _say(rng, rng.choice(c_en), EN_VOICES) if i % 2 else
-            _say(rng, rng.choice(c_ja), JA_VOICES)
-            for i in range(int(confusables * scale))]
+        ours = {"say": _say, "voices": (EN_VOICES, JA_VOICES)}
+        bank[f"{split}_leads"] = said_in_turn(rng, LEAD_EN, LEAD_JA, int(300 * scale),
+                                              **ours)
+        bank[f"{split}_talk"] = said_in_turn(rng, t_en, t_ja, int(talk * scale), **ours)
+        bank[f"{split}_confusables"] = said_in_turn(rng, c_en, c_ja,
+                                                    int(confusables * scale), **ours)
         print(f"colour bank {split}: {sum(len(bank[f'{split}_{c}']) for c in COLOURS)}"
               f" colour words ({time.time() - t0:.0f} s)", flush=True)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -142,6 +142,17 @@ def _say(rng: random.Random, text: str, bases: list[str]) -> np.ndarray:
                    gap=rng.choice([0, 0, 1, 3]))
 
 
+def said_in_turn(rng: random.Random, english: list[str], japanese: list[str], n: int,
+                 every: int = 2, say=None, voices=None) -> list[np.ndarray]:
+    """``n`` clips of lines drawn from ``english`` and ``japanese``: a Japanese
+    line every ``every``-th clip (the first one), the English voices for the
+    rest. ``say`` and ``voices`` (English, Japanese) are this bank's unless given."""
+    say = say or _say
+    en_voices, ja_voices = voices or (EN_VOICES, JA_VOICES)
+    return [say(rng, rng.choice(english), en_voices) if i % every else
+            say(rng, rng.choice(japanese), ja_voices) for i in range(n)]
+
+
 def _split(items: list[str], rng: random.Random) -> tuple[list[str], list[str]]:
     shuffled = items[:]
     rng.shuffle(shuffled)
@@ -179,16 +190,10 @@ def make_bank(path: Path, seed: int, calls: int = 1600, talk: int = 1400,
             else:
                 out_calls.append(_say(rng, "uno!", OTHER_VOICES))
         bank[f"{split}_calls"] = out_calls
-        bank[f"{split}_leads"] = [
-            _say(rng, rng.choice(l_en), EN_VOICES) if i % 2 else
-            _say(rng, rng.choice(l_ja), JA_VOICES) for i in range(int(300 * n_scale))]
-        bank[f"{split}_talk"] = [
-            _say(rng, rng.choice(t_en), EN_VOICES) if i % 3 else
-            _say(rng, rng.choice(t_ja), JA_VOICES) for i in range(int(talk * n_scale))]
-        bank[f"{split}_confusables"] = [
-            _say(rng, rng.choice(c_en), EN_VOICES) if i % 2 else
-            _say(rng, rng.choice(c_ja), JA_VOICES)
-            for i in range(int(confusables * n_scale))]
+        bank[f"{split}_leads"] = said_in_turn(rng, l_en, l_ja, int(300 * n_scale))
+        bank[f"{split}_talk"] = said_in_turn(rng, t_en, t_ja, int(talk * n_scale), every=3)
+        bank[f"{split}_confusables"] = said_in_turn(rng, c_en, c_ja,
+                                                    int(confusables * n_scale))
         print(f"speech bank {split}: {len(out_calls)} calls "
               f"({time.time() - t0:.0f} s)", flush=True)
     _add_ou(bank, seed)
