@@ -27,6 +27,9 @@ from dataclasses import dataclass
 from typing import Any
 
 REPEAT_SECONDS = 4.0
+#: seconds after a wild was first seen waiting for its colour during which a heard
+#: colour may still name it (later, the colour is left to the next card played)
+COLOUR_AFTER = 6.0
 
 
 @dataclass(frozen=True)
@@ -150,3 +153,39 @@ def attribute_colour(state: Mapping[str, Any], colour: str) -> Attribution:
     if player is None:
         return Attribution(None, f"heard {colour} but the referee names no players")
     return Attribution(player, f"{player} played the {top}")
+
+
+def waiting_wild(state: Mapping[str, Any]) -> tuple[str, Any] | None:
+    """The wild on top that waits for its colour, as ``(card, discard pile size)``
+    (another wild played later is another key), or None when none waits."""
+    top = str(state.get("top") or "")
+    if not top.startswith("wild") or state.get("color"):
+        return None
+    return top, state.get("discard_pile")
+
+
+class WildClock:
+    """When the wild now waiting for its colour was first seen, on the game
+    clock: a colour heard more than :data:`COLOUR_AFTER` seconds later does not
+    name it (the gate's window; :func:`attribute_colour` is the gate's state).
+
+    Call :meth:`observe` with the referee's state as the game goes on (the
+    listener does, every chunk of audio and before judging a colour).
+    """
+
+    def __init__(self, after: float = COLOUR_AFTER) -> None:
+        self.after = after
+        self.key: tuple[str, Any] | None = None
+        self.since: float | None = None
+
+    def observe(self, state: Mapping[str, Any], now: float) -> None:
+        key = waiting_wild(state)
+        if key != self.key:
+            self.key, self.since = key, (None if key is None else now)
+
+    def too_late(self, t: float) -> str | None:
+        """Why a colour heard at ``t`` comes too late for the waiting wild, or None."""
+        if self.since is not None and t > self.since + self.after:
+            return (f"heard {t - self.since:.1f} s after the {self.key[0]} was seen "
+                    f"(a colour names it within {self.after:g} s)")
+        return None

@@ -20,10 +20,15 @@ A wild's colour heard (red/blue/green/yellow, 赤/青/緑/黄; by the colour spo
 the spotter reported; the colour spotter names the colour whichever language
 said it, keyword search the word, ``"赤"``) for the player of the wild on top
 that waits for a colour
-(:func:`voice.attribution.attribute_colour`). A colour heard before the camera
-has seen the wild waits up to :data:`COLOUR_WAIT` seconds of the game clock for
-it (``t`` is then when it was attributed); otherwise it is dropped, so table
-talk about colours makes no event.
+(:func:`voice.attribution.attribute_colour`), heard at most
+:data:`voice.attribution.COLOUR_AFTER` seconds after the wild was first seen
+(:class:`voice.attribution.WildClock`). A colour heard before the camera has
+seen the wild waits up to :data:`COLOUR_WAIT` seconds of the game clock for it
+(``t`` is then when it was attributed); when several wait, the last one heard
+names the wild ("red... no, blue"). Any other colour is dropped, so table talk
+about colours makes no event. That gate is the colour's only defence against
+table talk: ``benchmarks/eval_colours.py`` reports the wrong colours an hour of
+talk with it and without it.
 
 An audio file listened to beside a video (``file`` and ``clock`` given, not
 ``realtime``) is read ahead, but each word is attributed only once the game
@@ -39,7 +44,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from voice.attribution import attribute, attribute_colour
+from voice.attribution import Attribution, WildClock, attribute, attribute_colour
 from voice.audio import RATE, Microphone, file_chunks
 from voice.spotter import Detection, Spotter, SpotterConfig
 from voice.words import colour_of, parse_words
@@ -106,6 +111,13 @@ class Attributor:
 
     def __init__(self) -> None:
         self.recent: list[dict[str, Any]] = []
+        self.clock = WildClock()
+
+    def observe(self, state: Mapping[str, Any], t: float) -> None:
+        """The referee's state after an event of the camera at ``t``: starts
+        the colour window of a wild that now waits (:class:`WildClock`); without
+        these calls a colour is judged by the state alone."""
+        self.clock.observe(state, t)
 
     def __call__(self, event: dict[str, Any],
                  state: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -113,6 +125,9 @@ class Attributor:
         t = float(event.get("t", 0.0))
         if event.get("type") == "color":
             result = attribute_colour(state, str(event.get("color")))
+            late = self.clock.too_late(t) if result.player is not None else None
+            if late:
+                result = Attribution(None, late)
         else:
             result = attribute(state, self.recent, now=t)
         if result.player is None:
@@ -190,6 +205,9 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
     recent: list[dict[str, Any]] = []
     waiting: list[tuple[Detection, float]] = []  # colours waiting for their wild
     paced = file is not None and clock is not None and not realtime
+    # a file without a clock is judged on its own time (the words' ``t``)
+    audio_time = file is not None and clock is None and not realtime
+    wild = WildClock()
 
     def emit(det: Detection, player: str, t: float, why: str) -> None:
         event = _event(det, player, t)
@@ -203,24 +221,33 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
     def try_colour(det: Detection, t: float, now: float, last: bool) -> bool:
         """Attribute a colour; False while it may still wait for its wild."""
         colour = colour_of(det.word) or ""
-        result = attribute_colour(get_state(), colour)
-        if result.player is not None:
+        state = get_state()
+        wild.observe(state, now)
+        result = attribute_colour(state, colour)
+        late = wild.too_late(t) if result.player is not None else None
+        if late:
+            result = Attribution(None, late)
+        elif result.player is not None:
             emit(det, result.player, max(t, now), result.reason)
             return True
-        if not last and now - t < COLOUR_WAIT:
+        if not late and not last and now - t < COLOUR_WAIT:
             return False
         log.info("heard %r (%s) at %.2f s (score %.2f), no event: %s", det.word,
                  colour, t, det.score, result.reason)
         return True
 
     def retry(now: float, last: bool = False) -> None:
-        waiting[:] = [(d, t) for d, t in waiting if not try_colour(d, t, now, last)]
+        # the last colour heard first: when the wild appears it names it, and
+        # the earlier ones then find its colour named
+        left = [(d, t) for d, t in reversed(waiting) if not try_colour(d, t, now, last)]
+        waiting[:] = left[::-1]
 
     def wait_for(t: float) -> None:
         """A file beside a video: wait until the game clock reaches ``t``."""
         seen, since = None, time.monotonic()
         while not handle._stop.is_set():
             now = game_clock()
+            wild.observe(get_state(), now)
             retry(now)
             if now >= t:
                 return
@@ -265,8 +292,11 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
                 for det in spotter.feed(chunk):
                     on_detection(det)
                 handle.heard_until = spotter.seconds - DECISION_LAG
-                if waiting and (file is None or realtime):
-                    retry(game_clock())
+                if colours and not paced and not attribute_later:
+                    now = spotter.seconds if audio_time else game_clock()
+                    wild.observe(get_state(), now)
+                    if waiting and not audio_time:
+                        retry(now)
                 if realtime and file is not None:
                     time.sleep(len(chunk) / (2 * RATE))
             else:

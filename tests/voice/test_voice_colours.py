@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from referee.session import Referee
-from voice.attribution import attribute_colour
+from voice.attribution import COLOUR_AFTER, WildClock, attribute_colour
 from voice.audio import RATE, to_pcm16
-from voice.bridge import listen_into
+from voice.bridge import Attributor, listen_into
 from voice.spotter import Spotter
 from voice.words import colour_of, colour_words, parse_words
 from voicetest_audio import noise, write
@@ -145,4 +145,79 @@ def test_a_file_beside_a_video_is_judged_at_the_video_time(tmp_path, say):
     (event,) = handle.events
     assert event["color"] == "blue" and event["player"] == "A"
     assert 1.0 <= event["t"] <= marks[0][1] + 1.0
+    assert ref.state()["color"] == "blue"
+
+
+def test_the_colour_window_opens_when_a_wild_waits_and_each_wild_has_its_own():
+    ref = _wild_on_top()
+    clock = WildClock()
+    clock.observe({"top": "red-5", "color": "red", "discard_pile": 1}, 0.0)
+    assert clock.since is None and clock.too_late(100.0) is None
+    clock.observe(ref.state(), 10.0)
+    clock.observe(ref.state(), 12.0)  # the same wild still waiting
+    assert clock.since == 10.0
+    assert clock.too_late(10.0 + COLOUR_AFTER - 0.1) is None
+    assert "after the wild was seen" in clock.too_late(10.0 + COLOUR_AFTER + 0.1)
+    ref.append({"type": "color", "color": "blue"})
+    ref.append({"type": "play", "player": "B", "cards": ["wild"]})
+    clock.observe(ref.state(), 30.0)  # another wild: its own window
+    assert clock.since == 30.0 and clock.too_late(31.0) is None
+
+
+def test_a_recording_attributor_drops_a_colour_heard_after_the_window():
+    ref = _wild_on_top()
+    attributor = Attributor()
+    attributor.observe(ref.state(), 5.0)
+    late = {"type": "color", "color": "red", "source": "voice",
+            "t": 5.0 + COLOUR_AFTER + 1.0}
+    assert attributor(late, ref.state()) is None
+    event = attributor({**late, "t": 6.0}, ref.state())
+    assert event is not None and event["player"] == "A"
+
+
+def test_a_colour_heard_long_after_the_wild_makes_no_event(tmp_path, say, caplog):
+    """The wild waits from the start of the file; "Green!" comes more than
+    COLOUR_AFTER seconds later: table talk, not the wild's colour."""
+    audio, _ = _track(say, [("Green!", "en-us")])
+    audio = np.concatenate([np.zeros(int((COLOUR_AFTER + 1) * RATE), np.float32),
+                            audio])
+    path = write(tmp_path / "late-green.wav", audio)
+    ref = _wild_on_top()
+    with caplog.at_level("INFO", logger="tableref.voice"):
+        handle = listen_into(ref.append, ref.state, file=str(path))
+        handle.join(60)
+    assert handle.error is None
+    assert handle.events == [] and len(handle.detections) == 1
+    assert "after the wild was seen" in caplog.text
+    assert ref.state()["color"] is None
+
+
+def test_of_two_colours_waiting_for_the_wild_the_last_heard_names_it(tmp_path, say):
+    """"Red!" then "Blue!" before the camera sees the wild: blue names it."""
+    parts, ends = [np.zeros(RATE, np.float32)], []
+    for text in ("Red!", "Blue!"):
+        clip = say(text, "en-us")
+        clip = clip / np.sqrt(np.mean(clip[np.abs(clip) > 0.01] ** 2)) * 0.1
+        parts += [clip, np.zeros(int(1.3 * RATE), np.float32)]
+        ends.append(sum(len(p) for p in parts[:-1]) / RATE)
+    parts.append(np.zeros(2 * RATE, np.float32))
+    audio = np.concatenate(parts)
+    audio = audio + noise(len(audio) / RATE, 0.01, 4)
+    path = write(tmp_path / "red-blue.wav", audio)
+    ref = Referee({"type": "game", "game": "uno", "rules": "official",
+                   "players": ["A", "B", "C"], "dealer": "C", "hand_size": 5})
+    ref.append({"type": "start", "card": "red-5"})
+    ticks = itertools.count()
+
+    def clock() -> float:  # 0.05 s of video per call; the wild after "Blue!"
+        now = next(ticks) * 0.05
+        if now >= ends[1] + 0.4 and ref.state()["top"] != "wild":
+            ref.append({"type": "play", "player": "A", "cards": ["wild"]})
+        return now
+
+    handle = listen_into(ref.append, ref.state, file=str(path), clock=clock)
+    handle.join(60)
+    assert handle.error is None
+    assert [colour_of(d.word) for d in handle.detections] == ["red", "blue"]
+    assert [(e["color"], e["player"]) for e in handle.events] == [("blue", "A")]
     assert ref.state()["color"] == "blue"
