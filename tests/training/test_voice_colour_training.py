@@ -121,6 +121,43 @@ def test_the_uno_recipe_is_unchanged_by_the_keyword_option():
         assert la == lb and np.array_equal(xa, xb)
 
 
+def test_low_snr_and_stretch_are_options_that_leave_the_recipe_alone(monkeypatch):
+    """``--low-snr`` mixes that share of the speech examples at 0-12 dB and
+    ``--stretch`` resamples half of the clips (speed and pitch); left at 0 the
+    examples are the shipped recipe's, draw for draw."""
+    from training.voice.mixing import Mixer, resample
+
+    beds = {"white": np.random.default_rng(1).standard_normal(3 * RATE).astype(
+        np.float32)}
+    plain = Mixer(_bank(), beds, "train", 6, keywords=colours.COLOURS)
+    zero = Mixer(_bank(), beds, "train", 6, keywords=colours.COLOURS, low_snr=0.0,
+                 stretch=0.0)
+    for _ in range(30):
+        (a, la), (b, lb) = plain.example(), zero.example()
+        assert la == lb and np.array_equal(a, b)
+    low_mixer = Mixer(_bank(), beds, "train", 7, keywords=colours.COLOURS,
+                      low_snr=0.5)
+    snrs = np.array([low_mixer._snr() for _ in range(2000)])
+    low = np.mean((snrs >= 0) & (snrs <= 12))
+    assert snrs.min() >= -5 and snrs.max() <= 30
+    assert 0.6 < low < 0.75  # half drawn in 0..12, and 12/35 of the rest
+    shipped = np.array([plain._snr() for _ in range(2000)])
+    assert 0.28 < np.mean((shipped >= 0) & (shipped <= 12)) < 0.41
+    tone = _bank()["train_red"][0]
+    assert len(resample(tone, 1.25)) == int(len(tone) / 1.25)
+    assert np.allclose(resample(tone, 0.5)[::2][:len(tone) // 2 - 1],
+                       tone[:len(tone) // 2 - 1], atol=1e-6)
+
+    def whole(stretch: float) -> float:
+        """The share of the clips placed at their bank length."""
+        mixer = Mixer(_bank(), beds, "train", 8, keywords=colours.COLOURS,
+                      stretch=stretch)
+        n = [n for _, placed in _placed(monkeypatch, mixer, 300) for n, _ in placed]
+        return np.mean([k in (WORD, TALK) for k in n])
+
+    assert whole(0.2) < 0.7 * whole(0.0)
+
+
 def test_a_colour_network_is_saved_with_its_classes_and_loads(tmp_path):
     import torch
 

@@ -46,6 +46,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="train on babble and crowd beds this long, drawn for "
                         "this member, instead of the 40 s ones (default 0: the "
                         "shipped recipe)")
+    parser.add_argument("--low-snr", type=float, default=0.0, metavar="SHARE",
+                        help="share of the speech examples mixed at 0-12 dB SNR "
+                        "instead of -5..30 dB (default 0: the shipped recipe)")
+    parser.add_argument("--stretch", type=float, default=0.0, metavar="S",
+                        help="resample half of the clips by a factor within 1 +- S "
+                        "(speed and pitch: other speakers; default 0: the shipped "
+                        "recipe)")
     parser.add_argument("--bank-only", action="store_true",
                         help="only synthesise the speech bank")
     parser.add_argument("--tune-only", action="store_true",

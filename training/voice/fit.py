@@ -55,7 +55,9 @@ def train(args: argparse.Namespace) -> int:
                                     bank["train_talk"], args.talk_beds))
     val_noise = make_noise(np.random.default_rng(args.seed + 1), bank["val_talk"])
     mixer = Mixer(bank, noise, "train", member, args.after_talk, args.chatter,
-                  args.babble_negatives, keywords)
+                  args.babble_negatives, keywords,
+                  low_snr=getattr(args, "low_snr", 0.0),
+                  stretch=getattr(args, "stretch", 0.0))
     val_x, val_y = Mixer(bank, val_noise, "val", args.seed + 2,
                          keywords=keywords).batch(1500, False)
     model = build_model(width=args.width, classes=len(classes))
@@ -178,5 +180,8 @@ def _save(model, args: argparse.Namespace, step: int, out: Path) -> None:
         meta["babble_negatives"] = args.babble_negatives
     if getattr(args, "talk_beds", 0.0):
         meta["talk_beds"] = args.talk_beds
+    for key in ("low_snr", "stretch"):
+        if getattr(args, key, 0.0):
+            meta[key] = getattr(args, key)
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"meta": meta, "state": model.state_dict()}, out)

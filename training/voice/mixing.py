@@ -95,6 +95,14 @@ def place(out: np.ndarray, clip: np.ndarray, at: int) -> None:
         out[lo:hi] += clip[lo - at:hi - at]
 
 
+def resample(clip: np.ndarray, factor: float) -> np.ndarray:
+    """``clip`` played ``factor`` times as fast (linear interpolation): shorter
+    and higher above 1, longer and lower below."""
+    n = max(int(len(clip) / factor), 2)
+    return np.interp(np.arange(n) * factor, np.arange(len(clip)),
+                     clip).astype(np.float32)
+
+
 def fast_log_mel(x: np.ndarray) -> np.ndarray:
     """:func:`voice.kws.log_mel` of a ``(batch, samples)`` array, computed with
     torch's float32 FFT (several times faster; the same features to float
@@ -115,7 +123,8 @@ class Mixer:
     def __init__(self, bank: dict[str, list[np.ndarray]], noise: dict[str, np.ndarray],
                  split: str, seed: int, after_talk: float = 0.0,
                  chatter: float = 0.0, babble_negatives: float = 0.0,
-                 keywords: tuple[str, ...] = ("calls",)):
+                 keywords: tuple[str, ...] = ("calls",), low_snr: float = 0.0,
+                 stretch: float = 0.0):
         # one list of clips per keyword class (the UNO call: ``calls``; the
         # colour spotter: ``red``, ``blue``, ``green``, ``yellow``); the classes
         # are the keywords in this order, then speech, then noise
@@ -125,6 +134,11 @@ class Mixer:
         self.after_talk = after_talk
         self.chatter = chatter
         self.babble_negatives = babble_negatives
+        # share of the speech examples mixed at 0-12 dB SNR (the rest -5..30 dB)
+        self.low_snr = low_snr
+        # half of the clips picked are resampled by a factor within 1 +- stretch:
+        # faster and higher, or slower and lower (another vocal tract and pace)
+        self.stretch = stretch
         self.leads = bank[f"{split}_leads"]
         self.talk = bank[f"{split}_talk"]
         self.confusables = bank[f"{split}_confusables"]
@@ -132,7 +146,10 @@ class Mixer:
         self.rng = np.random.default_rng(seed)
 
     def _pick(self, clips: list[np.ndarray]) -> np.ndarray:
-        return clips[int(self.rng.integers(len(clips)))]
+        clip = clips[int(self.rng.integers(len(clips)))]
+        if self.stretch and self.rng.random() < 0.5:
+            clip = resample(clip, self.rng.uniform(1 - self.stretch, 1 + self.stretch))
+        return clip
 
     def example(self) -> tuple[np.ndarray, int]:
         """One window of audio and its class index."""
@@ -237,7 +254,7 @@ class Mixer:
         elif rng.random() < 0.08:
             mix = fg + noise * level * 10 ** (-rng.uniform(40, 60) / 20)
         else:
-            snr = rng.uniform(-5, 30)
+            snr = self._snr()
             mix = fg + noise * level / 10 ** (snr / 20)
         if rng.random() < 0.3:  # a second kind of noise, quieter
             other = self.noise[list(self.noise)[int(rng.integers(len(self.noise)))]]
@@ -250,6 +267,14 @@ class Mixer:
         if self.colours:  # the keyword classes first, then speech, then noise
             label = keyword if label == 0 else kinds + label - 1
         return mix.astype(np.float32), label
+
+    def _snr(self) -> float:
+        """The SNR (dB) of a speech example: -5..30, or 0..12 for the share
+        ``low_snr`` (the range where colours are missed)."""
+        rng = self.rng
+        if self.low_snr and rng.random() < self.low_snr:
+            return float(rng.uniform(0, 12))
+        return float(rng.uniform(-5, 30))
 
     def _room(self, x: np.ndarray) -> np.ndarray:
         """Random reverb and filtering (one FFT pass)."""
