@@ -254,6 +254,8 @@ class ScanConfig(_Section):
 
     settle_s: float = _f(1.0, "s", "a seat's cards must stay unchanged and still this "
                          "long before they are its hand")
+    recount_s: float = _f(3.0, "s", "... this long when they are not as many as the "
+                          "referee counts (its count is then in doubt)")
     still_s: float = _f(0.5, "s", "a card lies still when its reads of this long ...")
     move_mm: float = _f(8.0, "mm", "... stay within this")
     min_age_s: float = _f(0.4, "s", "a card counts once tracked this long")
@@ -271,6 +273,14 @@ class ScanConfig(_Section):
                           maximum=1)
     replace_iou: float = _f(0.2, "IoU", "a whole-frame box overlapping a close-up's "
                             "more is replaced by it", maximum=1)
+    seat_close_up: bool = _f(True, "on/off", "each seat holding cards is also "
+                             "detected in a window around them while a hand is "
+                             "still to be read")
+    seat_pad: float = _f(0.5, "card sizes", "a seat's window reaches this far past "
+                         "its cards")
+    seat_min_px: float = _f(12.0, "px", "... and at least this far")
+    seat_max_area: float = _f(0.5, "fraction", "no window for a seat whose window "
+                              "would cover more of the frame", maximum=1)
 
 
 SECTIONS: dict[str, type] = {

@@ -6,16 +6,18 @@ cards lying face up in a player's seat area, outside the piles, are collected
 per seat (every live track, so a card the detector misses for a frame still
 counts). When a seat's set of cards has lain still and stayed the same for
 ``settle_s`` seconds, and holds as many cards as the referee counts for that
-player, it is sent once as ``{"type": "reveal", "player": SEAT, "cards":
-[...]}``. What lay there before the scan began and labels outside the game's
-deck are nobody's hand. :func:`cards_in_zone` is the one-shot form for a page
+player (another number: for the longer ``recount_s``), it is sent once as
+``{"type": "reveal", "player": SEAT, "cards": [...]}``; no card shows more often
+than the game's deck holds it (:func:`within_deck`). What lay there before the
+scan began and labels outside the game's deck are nobody's hand. :func:`cards_in_zone` is the one-shot form for a page
 button ("scan B's hand now"). :func:`seat_close_ups` gives the scan sharper
-eyes: the seats are also detected tile by tile, at about twice the resolution.
+eyes: the seats are also detected tile by tile, at about twice the resolution,
+and each seat's cards once more in a window around them.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Collection, Mapping
 
 import numpy as np
 
@@ -25,7 +27,7 @@ from .config import ScanConfig
 from .detections import Detections, box_iou
 from .geometry import TableGeometry
 from .hands import Reach
-from .tracking import Track
+from .tracking import Track, label_scores
 
 PILES = ("discard", "draw")
 
@@ -52,6 +54,77 @@ def deck_labels(
             return False
 
     return allowed
+
+
+def deck_copies(
+    game: str, options: Mapping[str, Any] | None
+) -> dict[str, int] | None:
+    """How many of each card the game's deck holds (UNO: the ``deck`` option;
+    ``None`` where the deck is not known here).
+
+    No two hands shown at one round's end can hold more of a card than the
+    deck has: a third ``red-9`` among them is a misread of one of them.
+    """
+    if game != "uno":
+        return None
+    from collections import Counter
+
+    from referee.cards import standard_deck
+
+    deck = int((options or {}).get("deck", 108))
+    return dict(Counter(c.label for c in standard_deck(extra_wilds=deck != 108)))
+
+
+def within_deck(
+    scores: list[np.ndarray],
+    names: tuple[str, ...] | list[str],
+    copies: Mapping[str, int],
+    used: Mapping[str, int] | None = None,
+) -> list[str]:
+    """The most likely label of each card such that no label is taken more
+    often than the deck holds it (``used``: copies already shown elsewhere).
+
+    ``scores`` are each card's evidence per label of ``names`` (higher is
+    likelier, :func:`vision.tracking.label_scores`). Each card starts at its
+    best label; while a label is taken too often, the card that loses least
+    by moving moves to its best label with a copy left. A card whose every
+    label is used up keeps its best one (the read wins over a count that
+    may be wrong).
+    """
+    used = dict(used or {})
+    labels = [int(np.argmax(sc)) for sc in scores]
+    for _ in range(len(scores) * 4):
+        taken: dict[int, list[int]] = {}
+        for i, k in enumerate(labels):
+            taken.setdefault(k, []).append(i)
+        over = [
+            (k, cards) for k, cards in taken.items()
+            if len(cards) + used.get(names[k], 0) > copies.get(names[k], 0)
+        ]
+        if not over:
+            break
+        moved = False
+        for k, cards in over:
+            best = None  # (loss, card, new label)
+            for i in cards:
+                sc = scores[i]
+                for j in np.argsort(-sc):
+                    j = int(j)
+                    if j == k:
+                        continue
+                    have = sum(1 for x in labels if x == j) + used.get(names[j], 0)
+                    if have < copies.get(names[j], 0):
+                        loss = float(sc[k] - sc[j])
+                        if best is None or loss < best[0]:
+                            best = (loss, i, j)
+                        break
+            if best is not None:
+                labels[best[1]] = best[2]
+                moved = True
+                break
+        if not moved:
+            break
+    return [names[k] for k in labels]
 
 
 def cards_in_zone(
@@ -85,61 +158,46 @@ def _concat(parts: list[Detections]) -> Detections:
     )
 
 
-def seat_close_ups(
+def _windows(
     detect: Callable[[np.ndarray], Detections],
     image: np.ndarray,
-    dets: Detections,
+    windows: list[tuple[int, int, int, int]],
     geometry: TableGeometry,
-    grid: int = ScanConfig.grid,
-    overlap: float = ScanConfig.overlap,
-    exclude: tuple[str, ...] = PILES,
-    config: ScanConfig | None = None,
+    exclude: tuple[str, ...],
+    cfg: ScanConfig,
+    seat: str | None = None,
 ) -> Detections:
-    """The frame's detections with the seats' cards looked at close up.
-
-    The detector sees the whole frame at its small working size, where cards
-    laid side by side (a hand shown at the round's end), or one laid right next
-    to a corner marker, can merge into one box or get a weak one. The frame is
-    cut into ``grid`` x ``grid`` overlapping tiles, each detected on its own
-    (at about ``grid`` times the resolution). A tile's detection replaces what
-    the whole frame saw there when it lies in a player's seat (outside the
-    piles) and inside the tile (not cut by the tile's inner edges); tiles that
-    overlap keep the surer of two boxes on one card. Everything else (the piles,
-    cards outside the seats) stays as the whole frame saw it. ``config`` gives
-    the edge and overlap thresholds (:class:`~vision.config.ScanConfig`).
-    """
-    cfg = config or ScanConfig()
+    """Each window of the frame detected on its own; the boxes in the frame's
+    pixels, kept where they lie in a player's seat (``seat``: that one),
+    outside the piles and inside their window (not cut by its inner edges);
+    windows that overlap keep the surer of two boxes on one card."""
     h, w = image.shape[:2]
-    tw, th = w / (grid - (grid - 1) * overlap), h / (grid - (grid - 1) * overlap)
     found: list[Detections] = []
-    for row in range(grid):
-        for col in range(grid):
-            x1 = int(round(col * tw * (1 - overlap)))
-            y1 = int(round(row * th * (1 - overlap)))
-            x2, y2 = min(w, int(round(x1 + tw))), min(h, int(round(y1 + th)))
-            part = detect(np.ascontiguousarray(image[y1:y2, x1:x2]))
-            if not len(part):
-                continue
-            part.xyxy = part.xyxy + np.array([x1, y1, x1, y1], np.float32)
-            edge = cfg.tile_edge_px  # a box touching an inner edge: a card cut
-            inside = np.ones(len(part), bool)
-            if x1 > 0:
-                inside &= part.xyxy[:, 0] > x1 + edge
-            if y1 > 0:
-                inside &= part.xyxy[:, 1] > y1 + edge
-            if x2 < w:
-                inside &= part.xyxy[:, 2] < x2 - edge
-            if y2 < h:
-                inside &= part.xyxy[:, 3] < y2 - edge
-            found.append(part[np.nonzero(inside)[0]])
+    for x1, y1, x2, y2 in windows:
+        part = detect(np.ascontiguousarray(image[y1:y2, x1:x2]))
+        if not len(part):
+            continue
+        part.xyxy = part.xyxy + np.array([x1, y1, x1, y1], np.float32)
+        edge = cfg.tile_edge_px  # a box touching an inner edge: a card cut
+        inside = np.ones(len(part), bool)
+        if x1 > 0:
+            inside &= part.xyxy[:, 0] > x1 + edge
+        if y1 > 0:
+            inside &= part.xyxy[:, 1] > y1 + edge
+        if x2 < w:
+            inside &= part.xyxy[:, 2] < x2 - edge
+        if y2 < h:
+            inside &= part.xyxy[:, 3] < y2 - edge
+        found.append(part[np.nonzero(inside)[0]])
     close = _concat(found)
     if len(close):
         xy = geometry.to_table(close.centers)
-        mine = np.array([geometry.seat_of(p) is not None for p in xy])
+        seats = [geometry.seat_of(p) for p in xy]
+        mine = np.array([s is not None and (seat is None or s == seat) for s in seats])
         for zone in exclude:
             mine &= ~geometry.inside(zone, xy)
         close = close[np.nonzero(mine)[0]]
-    if len(close) > 1:  # one card seen by two overlapping tiles: the surer box
+    if len(close) > 1:  # one card seen by two overlapping windows: the surer box
         import torch
 
         from .ultralytics_setup import nms
@@ -150,11 +208,15 @@ def seat_close_ups(
             cfg.merge_iou,
         )
         close = close[keep.numpy()]
+    return close
+
+
+def _replace(dets: Detections, close: Detections, cfg: ScanConfig) -> Detections:
+    """``dets`` with what a close-up found put in place of what they saw there
+    (a box over two cards included: it holds a close-up's centre)."""
     if not len(close):
         return dets
     if len(dets):
-        # what the whole frame saw where a close-up found a card is replaced
-        # (a box over two cards included: it holds a close-up's centre)
         c = close.centers
         holds = (
             (c[None, :, 0] >= dets.xyxy[:, None, 0])
@@ -166,6 +228,102 @@ def seat_close_ups(
         replaced = overlaps.any(axis=1) | holds.any(axis=1)
         dets = dets[np.nonzero(~replaced)[0]]
     return _concat([dets, close])
+
+
+def seat_windows(
+    dets: Detections,
+    geometry: TableGeometry,
+    image_size: tuple[int, int],
+    exclude: tuple[str, ...] = PILES,
+    config: ScanConfig | None = None,
+) -> dict[str, tuple[int, int, int, int]]:
+    """Per seat holding cards, the part of the frame around them (pixels).
+
+    The box around the seat's cards (outside the piles), grown on each side
+    by ``seat_pad`` times a card's size there (a card beside them that the
+    frame missed), and at least ``seat_min_px`` on each side. A seat whose
+    window would cover more than ``seat_max_area`` of the frame gets none (a
+    close-up of it would see no sharper).
+    """
+    cfg = config or ScanConfig()
+    w, h = image_size
+    if not len(dets):
+        return {}
+    xy = geometry.to_table(dets.centers)
+    out: dict[str, tuple[int, int, int, int]] = {}
+    keep = np.ones(len(dets), bool)
+    for zone in exclude:
+        keep &= ~geometry.inside(zone, xy)
+    seats = [geometry.seat_of(p) if k else None for p, k in zip(xy, keep)]
+    for seat in geometry.players:
+        idx = [i for i, s in enumerate(seats) if s == seat]
+        if not idx:
+            continue
+        boxes = dets.xyxy[idx]
+        size = np.median(np.maximum(boxes[:, 2:] - boxes[:, :2], 1.0), axis=0)
+        pad = np.maximum(size * cfg.seat_pad, cfg.seat_min_px)
+        x1, y1 = np.maximum(boxes[:, :2].min(axis=0) - pad, 0)
+        x2, y2 = np.minimum(boxes[:, 2:].max(axis=0) + pad, (w, h))
+        if (x2 - x1) * (y2 - y1) > cfg.seat_max_area * w * h:
+            continue
+        out[seat] = (int(x1), int(y1), int(np.ceil(x2)), int(np.ceil(y2)))
+    return out
+
+
+def seat_close_ups(
+    detect: Callable[[np.ndarray], Detections],
+    image: np.ndarray,
+    dets: Detections,
+    geometry: TableGeometry,
+    grid: int = ScanConfig.grid,
+    overlap: float = ScanConfig.overlap,
+    exclude: tuple[str, ...] = PILES,
+    config: ScanConfig | None = None,
+    seats: Collection[str] | None = None,
+) -> Detections:
+    """The frame's detections with the seats' cards looked at close up.
+
+    The detector sees the whole frame at its small working size, where cards
+    laid side by side (a hand shown at the round's end), or one laid right next
+    to a corner marker, can merge into one box or get a weak one; a card whose
+    neighbours cover most of it (a long hand laid in overlapping rows) may get
+    none. Two looks closer:
+
+    1. The frame is cut into ``grid`` x ``grid`` overlapping tiles, each
+       detected on its own (at about ``grid`` times the resolution).
+    2. Each seat holding cards is detected once more in a window around its
+       cards (:func:`seat_windows`; ``seats``: only these, ``None``: every
+       seat; ``config.seat_close_up`` off: none), which the detector's
+       working size then blows up further.
+
+    A close-up's detection replaces what the coarser look saw there when it
+    lies in a player's seat (outside the piles) and inside its window (not cut
+    by the window's inner edges); windows that overlap keep the surer of two
+    boxes on one card. Everything else (the piles, cards outside the seats)
+    stays as the whole frame saw it. ``config`` gives the edge, overlap and
+    window thresholds (:class:`~vision.config.ScanConfig`).
+    """
+    cfg = config or ScanConfig()
+    h, w = image.shape[:2]
+    if grid > 1:
+        tw = w / (grid - (grid - 1) * overlap)
+        th = h / (grid - (grid - 1) * overlap)
+        tiles = []
+        for row in range(grid):
+            for col in range(grid):
+                x1 = int(round(col * tw * (1 - overlap)))
+                y1 = int(round(row * th * (1 - overlap)))
+                tiles.append((x1, y1, min(w, int(round(x1 + tw))),
+                              min(h, int(round(y1 + th)))))
+        dets = _replace(dets, _windows(detect, image, tiles, geometry, exclude, cfg),
+                        cfg)
+    if cfg.seat_close_up:
+        for seat, window in seat_windows(dets, geometry, (w, h), exclude, cfg).items():
+            if seats is not None and seat not in seats:
+                continue
+            close = _windows(detect, image, [window], geometry, exclude, cfg, seat)
+            dets = _replace(dets, close, cfg)
+    return dets
 
 
 def _still(track: Track, now: float, seconds: float, move_mm: float) -> bool:
@@ -187,15 +345,26 @@ class HandScan:
     reads of the last ``still_s`` stay within ``move_mm`` (a card still being
     laid or held keeps its seat waiting).
 
+    Each card's label is its track's evidence over the frames it was read
+    (:func:`vision.tracking.label_scores`), taken jointly over the hands
+    still to be sent and those the referee already holds (``revealed``), so
+    that no card shows more often than the game's deck holds it
+    (:func:`within_deck`).
+
     Args:
         geometry: the table's seat zones.
         config: those thresholds (:class:`~vision.config.ScanConfig`).
         exclude: zones whose cards are not anyone's hand (the piles).
         allowed: whether a label can be a card of the game (``None``: any).
-        game_state: the referee's state (``hand_counts`` per player): a seat
-            is revealed only once it shows as many cards as the referee says
+        game_state: the referee's state (``hand_counts`` per player; the
+            ``game``, its ``options`` and the hands already ``revealed``): a
+            seat is revealed once it shows as many cards as the referee says
             that player holds (a card the detector misses, or one it sees
-            twice, would score the hand wrong). ``None``: any number.
+            twice, would score the hand wrong). A seat that shows another
+            number, unchanged and still for ``recount_s``, is revealed as it
+            shows (the referee's count is then the one in doubt: a draw or a
+            play the camera missed; the referee notes the corrected count).
+            ``None``: any number.
     """
 
     def __init__(
@@ -222,12 +391,19 @@ class HandScan:
         self._seen: dict[str, tuple[tuple[str, ...], float]] = {}
         self._sent: set[str] = set()
 
-    def _hand_counts(self) -> dict[str, int]:
-        """Cards per player by the referee's count (empty when not known)."""
+    def _state(self) -> Mapping[str, Any]:
         if self.game_state is None:
             return {}
         try:
-            counts = self.game_state().get("hand_counts") or {}
+            return self.game_state() or {}
+        except Exception:  # a referee that cannot say: nothing known
+            return {}
+
+    def _hand_counts(self, state: Mapping[str, Any] | None = None) -> dict[str, int]:
+        """Cards per player by the referee's count (empty when not known)."""
+        state = self._state() if state is None else state
+        try:
+            counts = state.get("hand_counts") or {}
             return {str(k): int(v) for k, v in counts.items()}
         except Exception:  # a referee that cannot say: any number
             return {}
@@ -257,6 +433,26 @@ class HandScan:
             self._since = None
         self._active = on
 
+    def _labels(
+        self, tracks: list[Track], state: Mapping[str, Any]
+    ) -> list[str]:
+        """Each track's label: its own evidence, then within the deck's copies
+        (counting the hands the referee already holds as shown)."""
+        if not tracks:
+            return []
+        copies = deck_copies(str(state.get("game") or ""), _options(state))
+        names = tracks[0].names
+        if copies is None or any(t.names != names for t in tracks):
+            return [t.label for t in tracks]
+        used: dict[str, int] = {}
+        revealed = state.get("revealed") or {}
+        if isinstance(revealed, Mapping):
+            for cards in revealed.values():
+                for label in cards or ():
+                    used[str(label)] = used.get(str(label), 0) + 1
+        scores = [label_scores(list(t.history), names) for t in tracks]
+        return within_deck(scores, names, copies, used)
+
     def update(
         self,
         dets: Detections,
@@ -269,7 +465,8 @@ class HandScan:
             return []
         if self._since is None:
             self._since = t
-        by_seat: dict[str, list[str]] = {}
+        cards_of: dict[str, list[Track]] = {}
+        moving: set[str] = set()
         # Every live track, not only this frame's detections: a card the
         # detector misses for a frame or two is still lying there.
         for track in tracks.values():
@@ -277,7 +474,7 @@ class HandScan:
             if any(self.geometry.inside(z, point)[0] for z in self.exclude):
                 continue
             seat = self.geometry.seat_of(point)
-            if seat is None:
+            if seat is None or seat in self._sent:
                 continue
             if t - track.born < self.min_age_s:
                 continue  # a card just put down, or a one-frame phantom: not yet
@@ -290,25 +487,33 @@ class HandScan:
             # waiting. Lying still is the test, not "no hand near": cards just
             # laid out near the table's edge look like an arm to the hand
             # tracker for seconds, until its background takes them in.
-            still = _still(track, t, self.still_s, self.move_mm)
-            by_seat.setdefault(seat, []).append(track.label if still else "?")
-        counts = self._hand_counts()
+            if _still(track, t, self.still_s, self.move_mm):
+                cards_of.setdefault(seat, []).append(track)
+            else:
+                moving.add(seat)
+        state = self._state()
+        counts = self._hand_counts(state)
+        ready = [s for s in self.geometry.players if s in cards_of and s not in moving]
+        flat = [tr for s in ready for tr in cards_of[s]]
+        named = iter(self._labels(flat, state))
+        labels = {s: tuple(sorted(next(named) for _ in cards_of[s])) for s in ready}
         events = []
         for seat in self.geometry.players:
-            cards = tuple(sorted(by_seat.get(seat, [])))
+            cards = labels.get(seat)
             expected = counts.get(seat)
-            if (
-                not cards
-                or seat in self._sent
-                or "?" in cards
-                or (expected is not None and len(cards) != expected)
-            ):
+            if not cards or seat in self._sent or expected == 0:
                 self._seen.pop(seat, None)
                 continue
             before = self._seen.get(seat)
             if before is None or before[0] != cards:
                 self._seen[seat] = (cards, t)
-            elif t - before[1] >= self.settle_s:
+                continue
+            wait = (
+                self.settle_s
+                if expected is None or len(cards) == expected
+                else self.config.recount_s
+            )
+            if t - before[1] >= wait:
                 self._sent.add(seat)
                 events.append(
                     {
@@ -319,3 +524,8 @@ class HandScan:
                     }
                 )
         return events
+
+
+def _options(state: Mapping[str, Any]) -> Mapping[str, Any]:
+    options = state.get("options")
+    return options if isinstance(options, Mapping) else {}

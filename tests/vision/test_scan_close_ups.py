@@ -9,7 +9,8 @@ from referee.cards import CLASSES
 from vision.detections import Detections
 from vision.geometry import TableGeometry
 from vision.pipeline import TablePipeline
-from vision.scan import seat_close_ups
+from vision.config import ScanConfig
+from vision.scan import seat_close_ups, seat_windows
 
 W, H = 640, 480
 COLOURS = {  # a flat colour per card stands in for its face
@@ -83,8 +84,11 @@ def test_close_ups_split_a_merged_hand_and_leave_the_pile_alone() -> None:
     pile = dets.xyxy[dets.labels.index("green-7")]
     assert np.array_equal(pile, whole.xyxy[whole.labels.index("green-7")])
     assert "probs" in dets.data and len(dets.data["probs"]) == 3
-    assert len(detector.calls) == 1 + 4  # the frame, then 2 x 2 tiles
+    # the frame, then 2 x 2 tiles, then one window around seat A's cards
+    assert len(detector.calls) == 1 + 4 + 1
     assert all(h < H and w < W for h, w in detector.calls[1:])
+    wh, ww = detector.calls[-1]
+    assert wh * ww < 0.1 * H * W  # the window is about the hand, not the seat
 
 
 def test_a_card_cut_by_a_tile_edge_counts_once_and_whole() -> None:
@@ -133,3 +137,52 @@ def test_scan_waits_only_for_hands_still_to_be_read() -> None:
     unknown.active = True
     unknown._sent.update({"B", "C"})
     assert unknown.waiting
+
+
+class ShyDetector(CoarseDetector):
+    """Misses ``shy`` in any image more than ``big`` pixels wide: a card its
+    neighbours mostly cover, found only when blown up."""
+
+    def __init__(self, shy: str, big: int):
+        super().__init__(())
+        self.shy, self.big = shy, big
+
+    def _boxes(self, image: np.ndarray) -> dict[str, list[float]]:
+        boxes = super()._boxes(image)
+        if image.shape[1] > self.big:
+            boxes.pop(self.shy, None)
+        return boxes
+
+
+def test_a_window_around_a_seats_cards_finds_one_the_tiles_miss() -> None:
+    geo = TableGeometry.default((W, H), ["A", "B", "C"])
+    image = np.full((H, W, 3), 40, np.uint8)
+    x, y = _at(geo, "seat:A").astype(int)
+    image[y - 20 : y + 20, x - 45 : x - 17] = COLOURS["red-3"]
+    image[y - 20 : y + 20, x - 14 : x + 14] = COLOURS["yellow-1"]
+    image[y - 20 : y + 20, x + 17 : x + 45] = COLOURS["blue-5"]
+    detector = ShyDetector("yellow-1", big=200)  # tiles are 366 wide
+    whole = detector.detect(image)
+    assert sorted(whole.labels) == ["blue-5", "red-3"]
+    tiles_only = seat_close_ups(detector.detect, image, whole, geo,
+                                config=ScanConfig(seat_close_up=False))
+    assert sorted(tiles_only.labels) == ["blue-5", "red-3"]
+    dets = seat_close_ups(detector.detect, image, whole, geo)
+    assert sorted(dets.labels) == ["blue-5", "red-3", "yellow-1"]
+    # only the seats asked for get a window
+    calls = len(detector.calls)
+    seat_close_ups(detector.detect, image, whole, geo, seats={"B"})
+    assert len(detector.calls) == calls + 4
+
+
+def test_seat_windows_cover_the_cards_and_skip_a_seat_too_wide() -> None:
+    geo = TableGeometry.default((W, H), ["A", "B", "C"])
+    x, y = _at(geo, "seat:A")
+    dets = Detections(np.array([[x - 40, y - 20, x - 10, y + 20],
+                                [x + 10, y - 20, x + 40, y + 20]], np.float32),
+                      np.full(2, 0.9), [0, 1])
+    win = seat_windows(dets, geo, (W, H))
+    assert set(win) == {"A"}
+    x1, y1, x2, y2 = win["A"]
+    assert x1 <= x - 40 - 15 and x2 >= x + 40 + 15 and y1 <= y - 30 and y2 >= y + 30
+    assert seat_windows(dets, geo, (W, H), config=ScanConfig(seat_max_area=0.001)) == {}

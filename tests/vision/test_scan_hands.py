@@ -1,0 +1,116 @@
+"""The round-end scan's reading of laid-out hands: the referee's count, a count
+in doubt, and the deck's copies across the hands shown."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from referee.cards import CLASSES
+from vision.config import ScanConfig
+from vision.detections import Detections
+from vision.geometry import TableGeometry
+from vision.scan import HandScan, deck_copies, within_deck
+from vision.tracking import CardTracker
+
+FPS = 15.0
+PLAYERS = ("A", "B", "C")
+
+
+def _dets(rows) -> Detections:
+    """rows: (probabilities {label: p}, x, y); the label is the likeliest."""
+    boxes = [(x - 28, y - 43, x + 28, y + 43) for _, x, y in rows]
+    probs = np.full((len(rows), len(CLASSES)), 1e-3, np.float32)
+    for i, (p, _, _) in enumerate(rows):
+        for label, v in p.items():
+            probs[i, CLASSES.index(label)] = v
+    ids = probs.argmax(axis=1)
+    return Detections(np.array(boxes, np.float32), probs.max(axis=1), ids,
+                      data={"probs": probs})
+
+
+class Table:
+    def __init__(self, state: dict):
+        self.geo = TableGeometry.default((560, 420), PLAYERS)
+        self.tracker = CardTracker(self.geo)
+        self.scan = HandScan(self.geo, ScanConfig(settle_s=1.0, recount_s=3.0),
+                             game_state=lambda: state)
+        self.t = 0.0
+        self.events: list[dict] = []
+
+    def frames(self, seconds: float, rows) -> list[dict]:
+        out = []
+        for _ in range(int(round(seconds * FPS))):
+            tracked = self.tracker.update(_dets(rows), self.t)
+            out += self.scan.update(tracked, self.t, self.tracker.tracks, [])
+            self.t += 1 / FPS
+        self.events += out
+        return out
+
+
+def _sure(label: str) -> dict[str, float]:
+    return {label: 0.95}
+
+
+def test_a_hand_that_differs_from_the_referees_count_is_sent_once_it_lies_long():
+    """The referee may count wrong (a draw or a play the camera missed): a hand
+    that lies still and unchanged longer is taken as it shows."""
+    state = {"hand_counts": {"A": 3, "B": 0, "C": 2}}
+    table = Table(state)
+    table.scan.active = True
+    two = [(_sure("blue-4"), 150, 372), (_sure("wild"), 210, 372)]
+    assert table.frames(2.0, two) == []  # A holds 3 by the count: wait longer
+    events = table.frames(2.5, two)
+    assert [(e["player"], e["cards"]) for e in events] == [("A", ["blue-4", "wild"])]
+    assert table.frames(2.0, two) == []  # once
+
+
+def test_a_hand_as_many_as_the_count_goes_without_the_longer_wait():
+    state = {"hand_counts": {"A": 2, "B": 0, "C": 2}}
+    table = Table(state)
+    table.scan.active = True
+    two = [(_sure("blue-4"), 150, 372), (_sure("wild"), 210, 372)]
+    events = table.frames(2.0, two)
+    assert [(e["player"], e["cards"]) for e in events] == [("A", ["blue-4", "wild"])]
+
+
+def test_no_hand_for_a_seat_the_referee_counts_empty():
+    state = {"hand_counts": {"A": 0, "B": 2, "C": 2}}
+    table = Table(state)
+    table.scan.active = True
+    assert table.frames(5.0, [(_sure("blue-4"), 150, 372)]) == []
+
+
+def test_a_card_the_deck_has_no_copy_left_of_is_read_as_its_runner_up():
+    """Both red 9s are in B's shown hand: A's card that reads a little more like
+    a red 9 than a red 6 is the red 6."""
+    state = {"game": "uno", "options": {"deck": 108},
+             "hand_counts": {"A": 1, "B": 2, "C": 0},
+             "revealed": {"B": ["red-9", "red-9"]}}
+    table = Table(state)
+    table.scan.active = True
+    unsure = {"red-9": 0.55, "red-6": 0.4}
+    events = table.frames(2.0, [(unsure, 150, 372)])
+    assert [(e["player"], e["cards"]) for e in events] == [("A", ["red-6"])]
+    state["revealed"] = {}  # the same read with the deck's copies free: red 9
+    again = Table(state)
+    again.scan.active = True
+    events = again.frames(2.0, [(unsure, 150, 372)])
+    assert [(e["player"], e["cards"]) for e in events] == [("A", ["red-9"])]
+
+
+def test_within_deck_moves_the_card_that_loses_least():
+    names = ("red-0", "red-8", "red-6")
+    scores = [np.log([0.9, 0.05, 0.05]), np.log([0.6, 0.3, 0.1]),
+              np.log([0.1, 0.2, 0.7])]
+    assert within_deck(scores, names, {"red-0": 1, "red-8": 2, "red-6": 2}) == [
+        "red-0", "red-8", "red-6"]
+    # no copy left anywhere: the read stands
+    assert within_deck(scores[:1], names, {"red-0": 0}) == ["red-0"]
+
+
+def test_deck_copies_of_the_uno_decks():
+    d108, d112 = deck_copies("uno", {"deck": 108}), deck_copies("uno", {"deck": 112})
+    assert (d108["red-0"], d108["red-9"], d108["wild-draw4"]) == (1, 2, 4)
+    assert sum(d108.values()) == 108 and sum(d112.values()) == 112
+    assert "wild-shuffle" not in d108 and d112["wild-custom"] == 3
+    assert deck_copies("overflow", {}) is None
