@@ -14,6 +14,16 @@ evidence cannot settle carries a ``question``, printed as ``[ask]`` with the
 answers it offers and kept in :attr:`LiveTable.questions` (line, question);
 :attr:`LiveTable.asked` keeps the same questions as data (their message, their
 answers, and whether the referee holds them open).
+
+Heard events of a recording (:meth:`LiveTable.hear`) wait for the camera to
+reach their time, and then get their player from the referee's state (the
+listener's ``Attributor``), which learns from every camera event when a wild
+began to wait for its colour. A colour is often said before the camera has
+seen the wild land (the card is still in the hand, or the pile's top is being
+confirmed): a heard colour that names no wild when its time comes waits up to
+:attr:`LiveTable.colour_wait` seconds of the camera's clock for the wild to be
+seen, tried again after each camera event, the last heard first (so "red...
+no, blue" names it blue).
 """
 
 from __future__ import annotations
@@ -29,6 +39,10 @@ from referee.session import Referee
 from referee.text import render_data
 
 from .handsfree import complete
+
+#: seconds of the camera's clock a heard colour waits for the camera to see its
+#: wild (the listener's own wait, ``voice.bridge.COLOUR_WAIT``, where installed)
+COLOUR_WAIT = 3.0
 
 
 class LiveTable:
@@ -68,6 +82,10 @@ class LiveTable:
         #: a listener reading a recording (``heard_until``): the camera's
         #: events wait until it has heard up to their time
         self.listener: Any = None
+        #: heard colours whose time came before the camera saw a wild they can
+        #: name, oldest first; each waits :attr:`colour_wait` seconds
+        self.waiting: list[dict[str, Any]] = []
+        self.colour_wait = COLOUR_WAIT
 
     @property
     def out(self) -> TextIO:
@@ -91,6 +109,12 @@ class LiveTable:
                 events = [dict(event)]
             for e in events:
                 rulings += self._append(e)
+            if event.get("source") == "vision" and self.attribute is not None:
+                t = float(event.get("t", 0))
+                observe = getattr(self.attribute, "observe", None)
+                if observe is not None:  # when a wild began to wait
+                    observe(self.referee.state(), t)
+                rulings += self._retry(t)
             return rulings
 
     def hear(self, event: dict[str, Any]) -> None:
@@ -104,17 +128,40 @@ class LiveTable:
     def _release(self, t: float) -> list:
         rulings: list = []
         while self.held and float(self.held[0].get("t", 0)) <= t:
-            event = self.held.pop(0)
-            if self.attribute is not None and "player" not in event:
-                event = self.attribute(event, self.referee.state())
+            heard = self.held.pop(0)
+            event: dict[str, Any] | None = heard
+            if self.attribute is not None and "player" not in heard:
+                event = self.attribute(heard, self.referee.state())
+                if event is None and heard.get("type") == "color":
+                    self.waiting.append(heard)  # its wild may not be seen yet
+                    continue
             if event is not None:
                 rulings += self._append(event)
+        return rulings
+
+    def _retry(self, now: float, last: bool = False) -> list:
+        """Heard colours waiting for their wild, tried again at camera time
+        ``now``, the last heard first; those waited out (or all, ``last``)
+        are dropped."""
+        rulings: list = []
+        left = []
+        for heard in reversed(self.waiting):
+            t = float(heard.get("t", 0))
+            event = self.attribute(heard, self.referee.state()) if self.attribute \
+                else None
+            if event is not None:
+                when = t if now == float("inf") else max(t, now)
+                rulings += self._append({**event, "t": round(when, 3)})
+            elif not last and now - t <= self.colour_wait:
+                left.append(heard)
+        self.waiting = left[::-1]
         return rulings
 
     def finish(self) -> list:
         """Append what is still held (the end of a recording)."""
         with self.lock:
-            return self._release(float("inf"))
+            rulings = self._release(float("inf"))
+            return rulings + self._retry(float("inf"), last=True)
 
     def _append(self, event: dict[str, Any]) -> list:
         try:
@@ -194,9 +241,11 @@ def start_listening(spec: str, table: LiveTable, clock: Callable[[], float]) -> 
     elif spec:
         device = int(spec) if spec.isdigit() else spec
     feed = table.hear if file else table.append
-    later = getattr(sys.modules.get("voice.bridge"), "Attributor", None)
+    bridge = sys.modules.get("voice.bridge")
+    later = getattr(bridge, "Attributor", None)
     if file and later is not None:  # attributed when the camera reaches it
         table.attribute = later()
+        table.colour_wait = float(getattr(bridge, "COLOUR_WAIT", COLOUR_WAIT))
     try:
         handle = listen_into(
             lambda e: feed({**e, "source": e.get("source", "voice")}),

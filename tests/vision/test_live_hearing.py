@@ -1,0 +1,88 @@
+"""A recording heard beside a video (issue 25, items 5 and 6): heard events wait
+for the camera to reach their time and are attributed then; a colour said
+before the camera has seen its wild waits for the wild a few seconds."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from vision.live import LiveTable
+
+bridge = pytest.importorskip("voice.bridge")
+
+HEADER = {"type": "game", "game": "uno", "rules": "official",
+          "players": ["A", "B", "C"], "dealer": "C", "hand_size": 5, "options": {}}
+
+
+def cam(kind, t, **kw):
+    return {"type": kind, "source": "vision", "t": t, **kw}
+
+
+def heard(kind, t, **kw):
+    return {"type": kind, "source": "voice", "t": t, **kw}
+
+
+def table() -> LiveTable:
+    live = LiveTable(dict(HEADER), out=io.StringIO())
+    live.attribute = bridge.Attributor()
+    live.append(cam("start", 1.0, card="red-7"))
+    live.append(cam("play", 2.0, cards=["red-3"], reach_from="A"))
+    return live
+
+
+def colours(live):
+    return [(e.get("player"), e["color"], e.get("source"))
+            for e in live.referee.events if e["type"] == "color"]
+
+
+def test_a_colour_said_before_the_camera_sees_the_wild_names_it():
+    live = table()
+    live.hear(heard("color", 3.2, color="blue"))
+    live.append(cam("play", 3.6, cards=["wild"], reach_from="B"))
+    assert colours(live) == [("B", "blue", "voice")]
+    colour = [e for e in live.referee.events if e["type"] == "color"][0]
+    assert colour["t"] >= 3.6  # written when it could be attributed
+    live.append(cam("play", 5.0, cards=["blue-2"], reach_from="C"))
+    assert colours(live) == [("B", "blue", "voice")]  # nothing inferred as well
+
+
+def test_the_last_colour_heard_names_the_wild():
+    live = table()
+    live.hear(heard("color", 3.0, color="red"))
+    live.hear(heard("color", 3.3, color="blue"))  # "red... no, blue"
+    live.append(cam("play", 3.6, cards=["wild"], reach_from="B"))
+    assert colours(live) == [("B", "blue", "voice")]
+
+
+def test_a_colour_no_wild_comes_for_is_dropped_after_the_wait():
+    live = table()
+    live.hear(heard("color", 3.0, color="green"))  # table talk
+    live.append(cam("play", 3.5, cards=["red-4"], reach_from="B"))
+    assert live.waiting  # it may still name a wild the camera has not seen
+    live.append(cam("play", 3.0 + live.colour_wait + 0.5, cards=["red-9"],
+                    reach_from="C"))
+    assert not live.waiting
+    live.append(cam("play", 8.0, cards=["wild"], reach_from="A"))
+    live.finish()
+    assert colours(live) == []
+
+
+def test_a_colour_heard_late_after_its_wild_still_names_it():
+    live = table()
+    live.append(cam("play", 3.0, cards=["wild"], reach_from="B"))
+    live.hear(heard("color", 4.0, color="yellow"))
+    live.finish()
+    assert colours(live) == [("B", "yellow", "voice")]
+
+
+def test_an_uno_call_is_attributed_when_the_camera_reaches_it():
+    live = LiveTable(dict(HEADER, hand_size=2), out=io.StringIO())
+    live.attribute = bridge.Attributor()
+    live.append(cam("start", 1.0, card="red-7"))
+    live.hear(heard("uno", 2.5))  # A holds two cards and is to play
+    live.append(cam("play", 3.0, cards=["red-3"], reach_from="A"))
+    calls = [e for e in live.referee.events if e["type"] == "uno"]
+    assert [c["player"] for c in calls] == ["A"]
+    assert [e["type"] for e in live.referee.events] == ["start", "uno", "play"]
