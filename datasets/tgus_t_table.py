@@ -228,19 +228,71 @@ def enrollment_photo(label: str, rng: np.random.Generator,
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
+def table_photo(label: str, rng: np.random.Generator, renderer=None) -> np.ndarray:
+    """One BGR photo of the card ``label`` lying on the table as the table's own
+    camera sees it (the demo renderer's camera, its card sprites and table), cut
+    out of the frame around the card (about three cards wide, so the finder's
+    largest box is this card): the camera a user enrolls with at the table. The
+    card lies near the discard pile, turned, under changed light, sometimes on
+    another card (a pile) or beside one that lies half under it."""
+    from vision.demo.render import FRAME, Renderer, _project, card_quad
+    from vision.demo.timeline import DISCARD, CardPose, Timeline
+
+    renderer = renderer or Renderer(int(rng.integers(1 << 30)))
+    tl = Timeline()
+    xy = (DISCARD[0] + rng.uniform(-40, 40), DISCARD[1] + rng.uniform(-60, 60))
+    angle = float(rng.uniform(-35, 35) + (180 if rng.random() < 0.3 else 0))
+    others = [k for k in _STANDARD_SHOWN if k != label]
+    if rng.random() < 0.5:  # on a pile or beside a card half under it
+        under = others[int(rng.integers(len(others)))]
+        shift = rng.choice((-1, 1)) * rng.uniform(10, FAN_MM)
+        a = math.radians(angle)
+        uxy = (xy[0] - shift * math.cos(a), xy[1] - shift * math.sin(a))
+        tl.changes.append((0.0, "pile", CardPose(under, uxy,
+                                                 angle + rng.uniform(-20, 20))))
+    tl.changes.append((0.0, "pile", CardPose(label, xy, angle)))
+    tl.changes.append((0.0, "draw", 40))
+    tint = tuple(float(v) for v in rng.uniform(0.9, 1.1, 3))
+    tl.lights.append((-10.0, 100.0, float(rng.uniform(0.75, 1.2)), tint))
+    image, _ = renderer.frame(tl, 1.0)
+    px = _project(renderer.H, card_quad(xy, angle))
+    (x0, y0), (x1, y1) = px.min(axis=0), px.max(axis=0)
+    cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, 1.5 * max(x1 - x0, y1 - y0)
+    half *= rng.uniform(0.9, 1.2)
+    w, h = FRAME
+    left, top = int(max(0, cx - half)), int(max(0, cy - half))
+    right, bottom = int(min(w, cx + half)), int(min(h, cy + half))
+    photo = image[top:bottom, left:right]
+    ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY,
+                                           int(rng.integers(75, 96))])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+#: cards a table photo may show under or beside the enrolled one
+_STANDARD_SHOWN = ("red-3", "blue-7", "green-skip", "yellow-reverse", "red-9",
+                   "green-1", "blue-4", "yellow-6")
+
+
 def enrollment_photos(out_dir: Path, labels: list[str], per_label: int = 2,
-                      seed: int = 0, far: int = 1) -> int:
-    """Write ``per_label`` close-ups and ``far`` photos from a seat of each label
-    as ``out_dir/<label>/<k>.jpg``; returns the number written. Seeded: the
-    same seed writes the same photos."""
+                      seed: int = 0, far: int = 1, table: int = 0) -> int:
+    """Write ``per_label`` close-ups, ``far`` photos from a seat and ``table``
+    photos from the table's camera (:func:`table_photo`) of each label as
+    ``out_dir/<label>/<k>.jpg``; returns the number written. Seeded: the same
+    seed writes the same photos."""
+    from vision.demo.render import Renderer
+
     out_dir = Path(out_dir)
     count = 0
+    renderer = Renderer(seed) if table else None
     for i, label in enumerate(labels):
         folder = out_dir / label
         folder.mkdir(parents=True, exist_ok=True)
-        for k in range(per_label + far):
+        for k in range(per_label + far + table):
             rng = np.random.default_rng([seed, i, k])
-            photo = enrollment_photo(label, rng, far=k >= per_label)
+            if k >= per_label + far:
+                photo = table_photo(label, rng, renderer)
+            else:
+                photo = enrollment_photo(label, rng, far=k >= per_label)
             cv2.imwrite(str(folder / f"{k}.jpg"), photo)
             count += 1
     return count

@@ -1,0 +1,103 @@
+"""Hands-free completion of a tgus-t table's camera events (vision.handsfree):
+turned cards for a Hit+?, colours, targets, picture leftovers and passes."""
+
+from __future__ import annotations
+
+from referee.session import Referee
+from vision.handsfree import TgusTHandsFree, complete, complete_tgus_t
+
+HEADER = {"type": "game", "game": "uno", "rules": "tgus-t1",
+          "players": ["A", "B", "C"], "dealer": "C", "hand_size": 5, "options": {}}
+
+
+def cam(kind, t, **kw):
+    return {"type": kind, "source": "vision", "t": t, **kw}
+
+
+def run(*events):
+    ref = Referee(dict(HEADER))
+    done = TgusTHandsFree()
+    out = []
+    for e in events:
+        if e["type"] == "start":
+            ref.append(e)
+            continue
+        for x in done(e, ref.state()):
+            out.append(x)
+            ref.append(x)
+    return ref, out
+
+
+def test_a_card_landing_while_a_hit_x_waits_is_turned_and_its_reach_no_draw():
+    ref, out = run(cam("start", 1, card="red-5"),
+                   cam("play", 2, cards=["wild-hit-x"], reach_from="A"),
+                   cam("draw", 3, count=1, reach_from="A"),
+                   cam("play", 4, cards=["blue-7"], reach_from="A"))
+    kinds = [e["type"] for e in out]
+    assert kinds == ["play", "turned"] and out[-1]["cards"] == ["blue-7"]
+    assert "inferred" in out[-1] and "player" not in out[-1]
+    assert ref.state()["pending_draw"] == 7 and ref.state()["turn"] == "B"
+
+
+def test_the_next_coloured_play_names_the_waiting_colour():
+    ref, out = run(cam("start", 1, card="red-5"),
+                   cam("play", 2, cards=["wild"], reach_from="A"),
+                   cam("play", 3, cards=["green-2"], reach_from="B"))
+    colour = out[1]
+    assert colour["type"] == "color" and colour["player"] == "A"
+    assert colour["color"] == "green" and colour["inferred_msg"]["key"]
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+
+
+def test_a_change_without_a_target_aims_at_the_next_player_said_as_inferred():
+    ref, out = run(cam("start", 1, card="red-5"),
+                   cam("play", 2, cards=["change"], reach_from="A"),
+                   cam("play", 3, cards=["yellow-2"], reach_from="B"))
+    change = out[0]
+    assert change["target"] == "B" and change["target_from"] == "next"
+    assert out[1] == {**out[1], "type": "color", "player": "B", "color": "yellow"}
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+
+
+def test_a_draw_off_turn_owing_nothing_is_a_picture_leftover_of_two():
+    ref, out = run(cam("start", 1, card="red-5"),
+                   cam("play", 2, cards=["red-7"], reach_from="A"),
+                   cam("draw", 3, count=1, reach_from="A"))
+    assert [e["type"] for e in out] == ["play", "picture-leftover", "draw"]
+    assert out[-1]["count"] == 2 and out[-1]["takes"] == 1
+    assert ref.state()["hand_counts"]["A"] == 6
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+
+
+def test_a_turn_draw_then_the_next_seat_playing_is_a_pass():
+    ref, out = run(cam("start", 1, card="red-5"),
+                   cam("draw", 2, count=1, reach_from="A"),
+                   cam("play", 3, cards=["red-2"], reach_from="B"))
+    assert [e["type"] for e in out] == ["draw", "pass", "play"]
+    assert out[1]["player"] == "A" and "inferred" in out[1]
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+
+
+def test_the_drawer_playing_the_drawn_card_is_no_pass():
+    _, out = run(cam("start", 1, card="red-5"),
+                 cam("draw", 2, count=1, reach_from="A"),
+                 cam("play", 3, cards=["red-2"], reach_from="A"))
+    assert [e["type"] for e in out] == ["draw", "play"]
+
+
+def test_complete_takes_the_tgus_t_path_for_a_tgus_t_state_only():
+    ref = Referee(dict(HEADER))
+    ref.append(cam("start", 1, card="red-5"))
+    ref.append(cam("play", 2, cards=["wild-hit-x"], reach_from="A", player="A"))
+    event = cam("play", 3, cards=["blue-7"], reach_from="A")
+    assert complete(event, ref.state()) == complete_tgus_t(event, ref.state())
+    assert complete(event, ref.state())[-1]["type"] == "turned"
+    standard = {**ref.state(), "rules": "official", "phase": "turn"}
+    assert complete(event, standard)[-1]["type"] == "play"
+
+
+def test_what_a_person_said_is_taken_as_given():
+    ref = Referee(dict(HEADER))
+    ref.append(cam("start", 1, card="red-5"))
+    said = {"type": "play", "player": "A", "cards": ["change"], "source": "voice"}
+    assert complete_tgus_t(said, ref.state()) == [said]
