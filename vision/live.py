@@ -23,7 +23,14 @@ seen the wild land (the card is still in the hand, or the pile's top is being
 confirmed): a heard colour that names no wild when its time comes waits up to
 :attr:`LiveTable.colour_wait` seconds of the camera's clock for the wild to be
 seen, tried again after each camera event, the last heard first (so "red...
-no, blue" names it blue).
+no, blue" names it blue). An UNO call comes with the caller's next-to-last
+card, which the camera sees land after the call: a heard call waits for the
+camera's next play (up to :attr:`LiveTable.uno_wait` seconds), and a play by a
+player who then holds two cards and has not called names the caller (unless
+a player who went down to one card without calling may be calling late); any
+other play, or none in time, leaves the call to the attributor's rules on the
+state of that moment. That tells the player to move who drew and passes from
+the next player, both with two cards, by who plays.
 """
 
 from __future__ import annotations
@@ -43,6 +50,8 @@ from .handsfree import complete
 #: seconds of the camera's clock a heard colour waits for the camera to see its
 #: wild (the listener's own wait, ``voice.bridge.COLOUR_WAIT``, where installed)
 COLOUR_WAIT = 3.0
+#: seconds of the camera's clock a heard UNO call waits for the play it comes with
+UNO_WAIT = 5.0
 
 
 class LiveTable:
@@ -86,6 +95,9 @@ class LiveTable:
         #: name, oldest first; each waits :attr:`colour_wait` seconds
         self.waiting: list[dict[str, Any]] = []
         self.colour_wait = COLOUR_WAIT
+        #: heard UNO calls waiting for the camera's next play, oldest first
+        self.calls: list[dict[str, Any]] = []
+        self.uno_wait = UNO_WAIT
 
     @property
     def out(self) -> TextIO:
@@ -101,15 +113,19 @@ class LiveTable:
                 waited += 0.01
         with self.lock:
             rulings: list = []
-            if event.get("source") == "vision" and self.held:
+            camera = event.get("source") == "vision"
+            if camera and self.held:
                 rulings += self._release(float(event.get("t", 0)))
             try:
                 events = complete(event, self.referee.state())
             except Exception:  # a state the completion cannot read: as it came
                 events = [dict(event)]
-            for e in events:
+            for e in events[:-1]:
                 rulings += self._append(e)
-            if event.get("source") == "vision" and self.attribute is not None:
+            if camera and self.calls:  # before the play the call comes with
+                rulings += self._settle_calls(float(event.get("t", 0)), events[-1])
+            rulings += self._append(events[-1])
+            if camera and self.attribute is not None:
                 t = float(event.get("t", 0))
                 observe = getattr(self.attribute, "observe", None)
                 if observe is not None:  # when a wild began to wait
@@ -131,6 +147,9 @@ class LiveTable:
             heard = self.held.pop(0)
             event: dict[str, Any] | None = heard
             if self.attribute is not None and "player" not in heard:
+                if heard.get("type") == "uno":
+                    self.calls.append(heard)  # the play it comes with is next
+                    continue
                 event = self.attribute(heard, self.referee.state())
                 if event is None and heard.get("type") == "color":
                     self.waiting.append(heard)  # its wild may not be seen yet
@@ -157,10 +176,41 @@ class LiveTable:
         self.waiting = left[::-1]
         return rulings
 
+    def _settle_calls(self, now: float, event: dict[str, Any] | None) -> list:
+        """Heard UNO calls waiting for the camera's next play: ``event`` (the
+        camera's, about to be appended; None at the end) names the caller when
+        it is a play by a player with two cards who has not called; any other
+        play, the end, or a call waited out (:attr:`uno_wait`) goes to the
+        attributor with the state of now."""
+        rulings: list = []
+        left = []
+        play = event if event is not None and event.get("type") == "play" else None
+        for call in self.calls:
+            state = self.referee.state()
+            who = _caller(play, state) if play is not None else None
+            if who is not None and now - float(call.get("t", 0)) <= self.uno_wait:
+                out: dict[str, Any] | None = {**call, "player": who}
+                recent = getattr(self.attribute, "recent", None)
+                if isinstance(recent, list):  # the attributor's repeat check
+                    recent.append(out)
+                    del recent[:-20]
+            elif play is not None or event is None or (
+                now - float(call.get("t", 0)) > self.uno_wait
+            ):
+                out = self.attribute(call, state) if self.attribute else None
+            else:
+                left.append(call)
+                continue
+            if out is not None:
+                rulings += self._append(out)
+        self.calls = left
+        return rulings
+
     def finish(self) -> list:
         """Append what is still held (the end of a recording)."""
         with self.lock:
             rulings = self._release(float("inf"))
+            rulings += self._settle_calls(float("inf"), None)
             return rulings + self._retry(float("inf"), last=True)
 
     def _append(self, event: dict[str, Any]) -> list:
@@ -220,6 +270,20 @@ class LiveTable:
         self.finish()
         if self.log:
             self.log.close()
+
+
+def _caller(play: dict[str, Any], state: dict[str, Any]) -> str | None:
+    """The player a camera ``play`` shows calling UNO with it: its player (the
+    turn's when the arm was not attributed) holds two cards and has not called,
+    and nobody who went down to one card without calling may be calling late;
+    else None."""
+    who = play.get("player", state.get("turn"))
+    counts = state.get("hand_counts") or {}
+    called = {str(p) for p in state.get("uno") or ()}
+    late = [p for p in state.get("catchable") or () if str(p) not in called]
+    if who is None or late or str(who) in called or counts.get(who) != 2:
+        return None
+    return str(who)
 
 
 def start_listening(spec: str, table: LiveTable, clock: Callable[[], float]) -> Any:

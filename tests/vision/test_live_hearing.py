@@ -86,3 +86,54 @@ def test_an_uno_call_is_attributed_when_the_camera_reaches_it():
     calls = [e for e in live.referee.events if e["type"] == "uno"]
     assert [c["player"] for c in calls] == ["A"]
     assert [e["type"] for e in live.referee.events] == ["start", "uno", "play"]
+
+
+def _drawer_and_next_both_hold_two() -> LiveTable:
+    """A drew her second card and will pass; B, next, holds two as well."""
+    live = LiveTable(dict(HEADER, hand_size=3), out=io.StringIO())
+    live.attribute = bridge.Attributor()
+    for e in (cam("start", 1.0, card="red-7"),
+              cam("play", 5.0, cards=["red-3"], reach_from="A"),
+              cam("play", 10.0, cards=["red-4"], reach_from="B"),
+              cam("play", 15.0, cards=["red-5"], reach_from="C")):
+        live.append(e)
+    live.hear(heard("uno", 19.5))
+    for e in (cam("play", 20.0, cards=["red-6"], reach_from="A"),
+              cam("draw", 25.0, count=1, reach_from="B"),
+              cam("play", 26.0, cards=["red-8"], reach_from="B"),
+              cam("draw", 30.0, count=1, reach_from="C"),
+              cam("draw", 35.0, count=1, reach_from="A")):
+        live.append(e)
+    state = live.referee.state()
+    assert state["phase"] == "drawn" and state["turn"] == "A"
+    assert state["hand_counts"] == {"A": 2, "B": 2, "C": 3}
+    return live
+
+
+def calls(live):
+    return [e["player"] for e in live.referee.events if e["type"] == "uno"]
+
+
+def test_the_play_an_uno_call_comes_with_names_the_caller():
+    live = _drawer_and_next_both_hold_two()
+    live.hear(heard("uno", 36.0))  # B, about to play the next-to-last card
+    live.append(cam("play", 36.8, cards=["red-9"], reach_from="B"))
+    assert calls(live) == ["A", "B"]
+    kinds = [e["type"] for e in live.referee.events[-3:]]
+    assert kinds == ["pass", "uno", "play"]  # A passed; B called, then played
+
+
+def test_the_drawer_calls_when_she_plays_the_drawn_card():
+    live = _drawer_and_next_both_hold_two()
+    live.hear(heard("uno", 36.0))
+    live.append(cam("play", 36.8, cards=["red-2"], reach_from="A"))
+    assert calls(live) == ["A", "A"]
+
+
+def test_a_call_no_play_follows_is_left_to_the_attributor():
+    live = _drawer_and_next_both_hold_two()
+    live.hear(heard("uno", 36.0))
+    live.append(cam("draw", 36.5, count=1, reach_from="A"))  # no play yet: waits
+    assert calls(live) == ["A"] and live.calls
+    live.append(cam("draw", 36.0 + live.uno_wait + 1, count=1, reach_from="B"))
+    assert not live.calls  # waited out: judged on the state of then
