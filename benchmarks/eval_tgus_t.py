@@ -317,6 +317,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="photos per card from the table's camera (table scale)")
     p.add_argument("--group-s", type=float, default=GROUP_S,
                    help="cards landing within this many seconds form one play")
+    p.add_argument("--second-look", action="store_true",
+                   help="the deck's detector looks again, zoomed in, at boxes that "
+                   "may hold cards lying fanned (vision.decks.DeckDetector)")
     p.add_argument("--steps", type=int, default=None, help="enrollment steps")
     p.add_argument("--detector", choices=("deck", "oracle"), default="deck",
                    help="the enrolled deck's detector, or the renderer's oracle "
@@ -346,7 +349,8 @@ def main(argv: list[str] | None = None) -> int:
             enroll_deck(work, args.per_label, args.photo_seed, args.steps, args.far,
                         args.table)
         detector = (None if args.detector == "oracle"
-                    else open_detector(DECK, work / "decks"))
+                    else open_detector(DECK, work / "decks",
+                                       second_look=args.second_look))
         for seed in args.seeds:
             folder = work / f"game-s{seed}"
             if not (folder / f"{PREFIX}.said.jsonl").is_file():

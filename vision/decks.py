@@ -143,8 +143,10 @@ def open_detector(  # noqa: ANN201
     manifest = load_manifest(name, root)
     weights = deck_folder(name, root) / WEIGHTS
     if list(manifest.labels) == list(CLASSES):
+        kwargs.pop("second_look", None)
         return Detector(classifier=weights, **kwargs)
-    return DeckDetector(weights, manifest.labels, **kwargs)
+    shown = [label for label in manifest.labels if manifest.photos.get(label)]
+    return DeckDetector(weights, manifest.labels, shown=shown or None, **kwargs)
 
 
 def save_deck(
@@ -213,17 +215,37 @@ class DeckDetector(Detector):
     the finder proposes boxes, the enrolled classifier names them, and the
     detections carry ``labels`` as their names.
 
+    A deck of its own lacks some shipped cards (the tgus-t deck has no Draw Two,
+    Wild Draw Four or Wild Shuffle): the classifier still has their rows, but
+    only the labels the deck was enrolled with (``shown``) are named; the
+    probability of the others goes to the rest in proportion.
+
     Args:
         weights: the enrolled classifier (``cardnet.pt`` with ``labels``).
         labels: its labels in class-id order ("no card" is the class after them).
+        shown: the labels the deck holds (those with enrollment photos); ``None``:
+            all of ``labels``.
+        second_look: look again, zoomed in, at boxes that may hold several
+            cards (:meth:`_look_again`).
         **kwargs: as for :class:`vision.detector.Detector`.
     """
 
-    def __init__(self, weights: Path, labels: list[str], **kwargs) -> None:
+    def __init__(self, weights: Path, labels: list[str],
+                 shown: list[str] | None = None, second_look: bool = False,
+                 **kwargs) -> None:
         super().__init__(**kwargs)
         from vision.openvino_runtime import openvino_classifier
 
         self.labels = tuple(labels)
+        keep = set(labels if shown is None else shown)
+        #: 1 for the labels named (and "no card"), 0 for the deck's absent ones
+        self.named = np.array([label in keep for label in self.labels] + [True],
+                              np.float32)
+        #: boxes as wide as they are tall are looked at again, zoomed in
+        #: (:meth:`_look_again`); the cards each such box was found to hold,
+        #: by the box (a pile lies still: one look while it does)
+        self.second_look = second_look
+        self._looked: dict[tuple[int, ...], np.ndarray] = {}
         self.classifier, self.crop = load_deck_classifier(weights)
         self._classifier_ov = (
             openvino_classifier(self.classifier, self.crop)
@@ -241,7 +263,10 @@ class DeckDetector(Detector):
         boxes = CardFinder(self).detect(frame)
         if not len(boxes):
             return Detections.empty(self.labels)
-        probs = self._classify(frame, boxes.xyxy)
+        if self.second_look:
+            boxes = self._look_again(frame, boxes)
+        probs = self._classify(frame, boxes.xyxy) * self.named
+        probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
         class_id = probs.argmax(axis=1)
         confidence = probs[np.arange(len(probs)), class_id]
         keep = (class_id < len(self.labels)) & (confidence >= self.conf)
@@ -250,3 +275,73 @@ class DeckDetector(Detector):
             boxes.xyxy[keep][order], confidence[keep][order], class_id[keep][order],
             names=self.labels, data={"probs": probs[keep, : len(self.labels)][order]},
         )
+
+    def _look_again(self, frame: np.ndarray, boxes: Detections) -> Detections:
+        """Boxes that may hold several cards split into the cards they hold.
+
+        At table scale the finder draws one box around cards played together
+        and lying fanned (one half over the other): that box is about as wide
+        as it is tall (``LOOK_ASPECT``), where a card lying straight is taller
+        than wide. Such a box is looked at again in a window around it
+        (``LOOK_MARGIN`` of its size each side) enlarged ``LOOK_ZOOM`` times;
+        where the finder then sees two or more cards centred inside the box,
+        they replace it. A box that stays where it was (within ``LOOK_SNAP``
+        px) is not looked at again: a pile lies still for most frames.
+        """
+        h, w = frame.shape[:2]
+        out_xyxy, out_conf = [], []
+        looked: dict[tuple[int, ...], np.ndarray] = {}
+        for box, conf in zip(boxes.xyxy, boxes.confidence):
+            x0, y0, x1, y1 = (float(v) for v in box)
+            bw, bh = x1 - x0, y1 - y0
+            if bh <= 0 or bw / bh < LOOK_ASPECT:
+                out_xyxy.append(box)
+                out_conf.append(conf)
+                continue
+            key = tuple(int(round(v / LOOK_SNAP)) for v in box)
+            parts = self._looked.get(key)
+            if parts is None:
+                parts = self._parts(frame, (x0, y0, x1, y1), (w, h))
+            looked[key] = parts
+            if len(parts) >= 2:
+                out_xyxy += list(parts)
+                out_conf += [conf] * len(parts)
+            else:
+                out_xyxy.append(box)
+                out_conf.append(conf)
+        self._looked = looked
+        return Detections(np.array(out_xyxy, float).reshape(-1, 4),
+                          np.array(out_conf, float), np.zeros(len(out_xyxy)),
+                          names=boxes.names)
+
+    def _parts(self, frame: np.ndarray, box: tuple[float, float, float, float],
+               size: tuple[int, int]) -> np.ndarray:
+        """The card boxes (frame pixels) the finder sees centred inside ``box``
+        in a window around it, enlarged."""
+        import cv2
+
+        x0, y0, x1, y1 = box
+        bw, bh = x1 - x0, y1 - y0
+        left = int(max(0, x0 - LOOK_MARGIN * bw))
+        top = int(max(0, y0 - LOOK_MARGIN * bh))
+        right = int(min(size[0], x1 + LOOK_MARGIN * bw))
+        bottom = int(min(size[1], y1 + LOOK_MARGIN * bh))
+        window = cv2.resize(frame[top:bottom, left:right], None, fx=LOOK_ZOOM,
+                            fy=LOOK_ZOOM, interpolation=cv2.INTER_LINEAR)
+        found = CardFinder(self).detect(window).xyxy / LOOK_ZOOM
+        found += np.array([left, top, left, top], float)
+        cx = (found[:, 0] + found[:, 2]) / 2
+        cy = (found[:, 1] + found[:, 3]) / 2
+        inside = (cx > x0) & (cx < x1) & (cy > y0) & (cy < y1)
+        return found[inside]
+
+
+#: a box at least this wide for its height may hold cards lying fanned
+#: (:meth:`DeckDetector._look_again`)
+LOOK_ASPECT = 0.9
+#: the window looked at again: this share of the box's size on each side
+LOOK_MARGIN = 1.0
+#: ... enlarged this many times
+LOOK_ZOOM = 2.0
+#: a box that moved less than this (px) is not looked at again
+LOOK_SNAP = 4.0

@@ -1,0 +1,89 @@
+"""An enrolled deck of its own names only the cards it holds (vision.decks)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import vision.decks as decks
+from vision.detections import Detections
+
+
+class _Boxes:
+    def __init__(self, detector) -> None:
+        pass
+
+    def detect(self, frame):  # noqa: ANN001, ANN201
+        return Detections(np.array([[0, 0, 10, 10], [20, 0, 30, 10]], float),
+                          np.ones(2), np.zeros(2), names=("card",))
+
+
+def _detector(labels, shown, probs, monkeypatch):
+    monkeypatch.setattr(decks, "CardFinder", _Boxes)
+    det = object.__new__(decks.DeckDetector)
+    det.labels = tuple(labels)
+    det.named = np.array([label in shown for label in labels] + [True], np.float32)
+    det.conf = 0.5
+    det.second_look = False
+    det._classify = lambda frame, xyxy: np.array(probs, float)
+    return det
+
+
+def test_a_card_the_deck_lacks_is_never_named_its_share_goes_to_the_rest(
+        monkeypatch) -> None:
+    labels = ["red-draw2", "red-hit2", "counter"]
+    # the first box looks most like a Draw Two, which this deck does not hold
+    probs = [[0.5, 0.3, 0.1, 0.1], [0.05, 0.05, 0.85, 0.05]]
+    got = _detector(labels, {"red-hit2", "counter"}, probs, monkeypatch).detect(
+        np.zeros((40, 40, 3), np.uint8))
+    names = [got.names[int(c)] for c in got.class_id]
+    assert "red-draw2" not in names
+    assert sorted(names) == ["counter", "red-hit2"]
+    assert np.all(got.data["probs"][:, 0] == 0)
+
+
+def test_a_deck_holding_every_label_reads_as_the_classifier_says(monkeypatch) -> None:
+    labels = ["red-draw2", "red-hit2", "counter"]
+    probs = [[0.6, 0.2, 0.1, 0.1], [0.05, 0.05, 0.85, 0.05]]
+    got = _detector(labels, set(labels), probs, monkeypatch).detect(
+        np.zeros((40, 40, 3), np.uint8))
+    assert sorted(got.names[int(c)] for c in got.class_id) == ["counter", "red-draw2"]
+
+
+class _FannedFinder:
+    """The finder at table scale: one box around two fanned cards in the frame
+    (160 x 160); two boxes where it looks at them enlarged."""
+
+    def __init__(self, detector) -> None:
+        pass
+
+    def detect(self, frame):  # noqa: ANN001, ANN201
+        if frame.shape[:2] == (160, 160):
+            xyxy = np.array([[40, 40, 80, 80]], float)
+        else:  # the window (x 0..120, y 0..120) enlarged twice
+            xyxy = np.array([[80, 80, 130, 160], [110, 80, 160, 160]], float)
+        return Detections(xyxy, np.ones(len(xyxy)), np.zeros(len(xyxy)),
+                          names=("card",))
+
+
+def test_a_square_box_looked_at_again_splits_into_the_cards_it_holds(
+        monkeypatch) -> None:
+    monkeypatch.setattr(decks, "CardFinder", _FannedFinder)
+    det = object.__new__(decks.DeckDetector)
+    det._looked = {}
+    frame = np.zeros((160, 160, 3), np.uint8)
+    boxes = _FannedFinder(det).detect(frame)
+    parts = det._look_again(frame, boxes)
+    assert np.allclose(parts.xyxy, [[40, 40, 65, 80], [55, 40, 80, 80]])
+    # the same box again is not looked at again (a still pile)
+    monkeypatch.setattr(decks, "CardFinder", _Boxes)
+    assert np.allclose(det._look_again(frame, boxes).xyxy, parts.xyxy)
+
+
+def test_a_box_taller_than_wide_is_one_card(monkeypatch) -> None:
+    monkeypatch.setattr(decks, "CardFinder", _FannedFinder)
+    det = object.__new__(decks.DeckDetector)
+    det._looked = {}
+    tall = Detections(np.array([[40, 30, 80, 100]], float), np.ones(1), np.zeros(1),
+                      names=("card",))
+    got = det._look_again(np.zeros((160, 160, 3), np.uint8), tall)
+    assert np.allclose(got.xyxy, tall.xyxy)
