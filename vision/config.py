@@ -254,7 +254,7 @@ class ScanConfig(_Section):
 
     settle_s: float = _f(1.0, "s", "a seat's cards must stay unchanged and still this "
                          "long before they are its hand")
-    recount_s: float = _f(3.0, "s", "... this long when they are not as many as the "
+    recount_s: float = _f(2.0, "s", "... this long when they are not as many as the "
                           "referee counts (its count is then in doubt)")
     still_s: float = _f(0.5, "s", "a card lies still when its reads of this long ...")
     move_mm: float = _f(8.0, "mm", "... stay within this")
@@ -273,6 +273,12 @@ class ScanConfig(_Section):
                           maximum=1)
     replace_iou: float = _f(0.2, "IoU", "a whole-frame box overlapping a close-up's "
                             "more is replaced by it", maximum=1)
+    wake_s: float = _f(1.0, "s", "the scan starts by itself when new cards have lain "
+                       "still in the seats this long while the referee is in play "
+                       "(0: never)")
+    wake_cards: int = _f(1, "cards", "... at least this many of them", minimum=1)
+    wake_count: int = _f(2, "cards", "... and the referee counts someone at this many "
+                         "cards or fewer (near going out)")
     seat_close_up: bool = _f(True, "on/off", "each seat holding cards is also "
                              "detected in a window around them while a hand is "
                              "still to be read")

@@ -390,6 +390,8 @@ class HandScan:
         self._active = False
         self._seen: dict[str, tuple[tuple[str, ...], float]] = {}
         self._sent: set[str] = set()
+        self._woken: float | None = None  # when it started by itself
+        self._last_seen = 0.0  # the last frame a seat showed a card
 
     def _state(self) -> Mapping[str, Any]:
         if self.game_state is None:
@@ -431,7 +433,53 @@ class HandScan:
             self._seen.clear()
             self._sent.clear()
             self._since = None
+        self._woken = None
         self._active = on
+
+    def _wake(self, t: float, tracks: dict[int, Track]) -> None:
+        """Switch the scan on by itself when hands lie face up in the seats.
+
+        The referee asks for the hands when it rules the round won; a play the
+        camera missed (the winner's last card, a twin put on its copy) leaves
+        it waiting for a turn that never comes, and no hand would be read. At
+        least ``wake_cards`` cards of the deck, new (seen first between
+        ``wake_s`` and ``wake_s + before_s`` ago) and lying still in the seats
+        while the referee is in play and counts someone at ``wake_count``
+        cards or fewer (near going out), are hands laid out: the scan starts,
+        counting from the first of them. Its reveals then stand in the log
+        beside the referee's question, and are scored once the question's
+        answer ends the round. A scan that started by itself stops again when
+        no seat has shown a card for ``wake_s`` and it has sent nothing (a card
+        held still over a seat for a while). ``wake_s`` 0: never.
+        """
+        cfg = self.config
+        if cfg.wake_s <= 0 or self.game_state is None:
+            return
+        born: list[float] = []
+        for track in tracks.values():
+            age = t - track.born
+            if not cfg.wake_s <= age <= cfg.wake_s + self.before_s:
+                continue
+            point = track.xy
+            if self.geometry.seat_of(point) is None or any(
+                self.geometry.inside(z, point)[0] for z in self.exclude
+            ):
+                continue
+            if self.allowed is not None and not self.allowed(track.label):
+                continue
+            if _still(track, t, self.still_s, self.move_mm):
+                born.append(track.born)
+        if len(born) < cfg.wake_cards:
+            return
+        state = self._state()
+        if state.get("phase") not in ("turn", "drawn"):
+            return  # the referee asks for the hands itself (or no round is on)
+        counts = self._hand_counts(state)
+        if counts and min(counts.values()) > cfg.wake_count:
+            return  # nobody is near going out: not a round's end
+        self.active = True
+        self._since = min(born)
+        self._woken = self._last_seen = t
 
     def _labels(
         self, tracks: list[Track], state: Mapping[str, Any]
@@ -462,6 +510,8 @@ class HandScan:
     ) -> list[dict[str, Any]]:
         """One frame: return the reveals that have settled."""
         if not self._active:
+            self._wake(t, tracks)
+        if not self._active:
             return []
         if self._since is None:
             self._since = t
@@ -491,6 +541,12 @@ class HandScan:
                 cards_of.setdefault(seat, []).append(track)
             else:
                 moving.add(seat)
+        if cards_of or moving:
+            self._last_seen = t
+        elif (self._woken is not None and not self._sent
+              and t - self._last_seen > self.config.wake_s):
+            self.active = False  # woke for a card that went again: back to sleep
+            return []
         state = self._state()
         counts = self._hand_counts(state)
         ready = [s for s in self.geometry.players if s in cards_of and s not in moving]

@@ -114,3 +114,40 @@ def test_deck_copies_of_the_uno_decks():
     assert sum(d108.values()) == 108 and sum(d112.values()) == 112
     assert "wild-shuffle" not in d108 and d112["wild-custom"] == 3
     assert deck_copies("overflow", {}) is None
+
+
+def test_the_scan_starts_by_itself_when_hands_lie_out_while_the_referee_plays_on():
+    """A missed last play leaves the referee in play: new cards lying still in
+    the seats are the hands laid out, and are read anyway."""
+    state = {"phase": "turn", "hand_counts": {"A": 2, "B": 1, "C": 1}}
+    table = Table(state)
+    hands = [(_sure("blue-4"), 150, 372), (_sure("wild"), 210, 372),
+             (_sure("red-7"), 40, 60)]
+    events = table.frames(5.0, hands)
+    assert table.scan.active
+    assert sorted((e["player"], tuple(e["cards"])) for e in events) == [
+        ("A", ("blue-4", "wild")), ("B", ("red-7",))]
+
+
+def test_the_scan_does_not_start_by_itself_for_one_card_or_outside_play():
+    one = Table({"phase": "turn", "hand_counts": {"A": 2, "B": 1, "C": 1}})
+    one.scan.config = ScanConfig(wake_cards=2)  # two cards wanted, one lies out
+    assert one.frames(5.0, [(_sure("blue-4"), 150, 372)]) == []
+    assert not one.scan.active
+    setup = Table({"phase": "setup", "hand_counts": {}})
+    two = [(_sure("blue-4"), 150, 372), (_sure("wild"), 210, 372)]
+    assert setup.frames(5.0, two) == [] and not setup.scan.active
+    off = Table({"phase": "turn", "hand_counts": {"A": 2}})
+    off.scan.config = ScanConfig(wake_s=0.0)  # never by itself
+    assert off.frames(5.0, two) == [] and not off.scan.active
+
+
+def test_a_scan_that_woke_for_a_card_that_goes_again_sleeps_and_nobody_far_from_out():
+    table = Table({"phase": "turn", "hand_counts": {"A": 2, "B": 1, "C": 4}})
+    held = [(_sure("blue-4"), 150, 372)]  # held still over a seat for a while
+    assert table.frames(1.5, held) == []
+    assert table.scan.active
+    assert table.frames(2.0, []) == []
+    assert not table.scan.active  # it went: back to sleep, nothing sent
+    far = Table({"phase": "turn", "hand_counts": {"A": 5, "B": 4, "C": 4}})
+    assert far.frames(3.0, held) == [] and not far.scan.active
