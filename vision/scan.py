@@ -1,7 +1,8 @@
 """The round-end scoring scan: a hand laid out face up becomes a ``reveal``.
 
 While the scan is active (the page or ``watch`` switches it on when the
-referee rules ``round-end``; the next round's start card switches it off),
+referee rules ``round-end``, or it starts by itself when hands lie out while
+the referee plays on; the next round's start card switches it off),
 cards lying face up in a player's seat area, outside the piles, are collected
 per seat (every live track, so a card the detector misses for a frame still
 counts). When a seat's set of cards has lain still and stayed the same for
@@ -9,10 +10,11 @@ counts). When a seat's set of cards has lain still and stayed the same for
 player (another number: for the longer ``recount_s``), it is sent once as
 ``{"type": "reveal", "player": SEAT, "cards": [...]}``; no card shows more often
 than the game's deck holds it (:func:`within_deck`). What lay there before the
-scan began and labels outside the game's deck are nobody's hand. :func:`cards_in_zone` is the one-shot form for a page
-button ("scan B's hand now"). :func:`seat_close_ups` gives the scan sharper
-eyes: the seats are also detected tile by tile, at about twice the resolution,
-and each seat's cards once more in a window around them.
+scan began and labels outside the game's deck are nobody's hand.
+:func:`cards_in_zone` is the one-shot form for a page button ("scan B's hand
+now"). :func:`seat_close_ups` gives the scan sharper eyes: the seats are also
+detected tile by tile, at about twice the resolution, and each seat's cards
+once more in a window around them.
 """
 
 from __future__ import annotations
@@ -440,17 +442,18 @@ class HandScan:
         """Switch the scan on by itself when hands lie face up in the seats.
 
         The referee asks for the hands when it rules the round won; a play the
-        camera missed (the winner's last card, a twin put on its copy) leaves
-        it waiting for a turn that never comes, and no hand would be read. At
-        least ``wake_cards`` cards of the deck, new (seen first between
-        ``wake_s`` and ``wake_s + before_s`` ago) and lying still in the seats
-        while the referee is in play and counts someone at ``wake_count``
-        cards or fewer (near going out), are hands laid out: the scan starts,
-        counting from the first of them. Its reveals then stand in the log
-        beside the referee's question, and are scored once the question's
-        answer ends the round. A scan that started by itself stops again when
-        no seat has shown a card for ``wake_s`` and it has sent nothing (a card
-        held still over a seat for a while). ``wake_s`` 0: never.
+        camera missed (the winner's last card, a twin put on its copy) leaves it
+        waiting for a turn that never comes, and no hand would be read. At least
+        ``wake_cards`` cards of the deck, new (seen first between ``wake_s`` and
+        ``wake_s + before_s`` ago) and lying still in the seats while the
+        referee is in play (no challenge open) and counts someone at
+        ``wake_count`` cards or fewer (near going out), are hands laid out: the
+        scan starts, counting from the first of them. Its reveals then stand in
+        the log beside the referee's question, and are scored once the
+        question's answer ends the round. A scan that started by itself stops
+        again when no seat has shown a card for ``wake_s`` and it has sent
+        nothing (a card held still over a seat for a while). ``wake_s`` 0:
+        never.
         """
         cfg = self.config
         if cfg.wake_s <= 0 or self.game_state is None:
@@ -472,7 +475,7 @@ class HandScan:
         if len(born) < cfg.wake_cards:
             return
         state = self._state()
-        if state.get("phase") not in ("turn", "drawn"):
+        if state.get("phase") not in ("turn", "drawn") or state.get("challenge"):
             return  # the referee asks for the hands itself (or no round is on)
         counts = self._hand_counts(state)
         if counts and min(counts.values()) > cfg.wake_count:

@@ -134,6 +134,10 @@ def test_the_scan_does_not_start_by_itself_for_one_card_or_outside_play():
     one.scan.config = ScanConfig(wake_cards=2)  # two cards wanted, one lies out
     assert one.frames(5.0, [(_sure("blue-4"), 150, 372)]) == []
     assert not one.scan.active
+    challenged = Table({"phase": "turn", "challenge": {"player": "A"},
+                        "hand_counts": {"A": 2, "B": 1, "C": 1}})
+    two = [(_sure("blue-4"), 150, 372), (_sure("wild"), 210, 372)]
+    assert challenged.frames(5.0, two) == [] and not challenged.scan.active
     setup = Table({"phase": "setup", "hand_counts": {}})
     two = [(_sure("blue-4"), 150, 372), (_sure("wild"), 210, 372)]
     assert setup.frames(5.0, two) == [] and not setup.scan.active
