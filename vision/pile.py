@@ -229,6 +229,7 @@ class PileWatcher:
         out.sort(key=lambda pair: pair[0])
         cards = [card for _, card in out]
         self.pile += cards
+        self.memory.remember_looks(dets, t, tracks)
         return cards
 
     def check_clear(

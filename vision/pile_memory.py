@@ -22,6 +22,14 @@ from .geometry import TableGeometry
 from .tracking import Track
 
 
+#: a box of the top card's label lying and measuring within this (mm) of a look
+#: the detector gave of the top card before is that card again (meant as
+#: ``PlayConfig.look_mm``, once docs/vision.md lists it)
+LOOK_MM = 2.0
+#: most looks of the top card remembered (``PlayConfig.max_looks``)
+MAX_LOOKS = 64
+
+
 class _Carried(NamedTuple):
     """A whole card seen in a hand or moving (for :meth:`PileMemory._known`)."""
 
@@ -29,6 +37,17 @@ class _Carried(NamedTuple):
     label: str
     x: float
     y: float
+    track: int
+
+
+class _Look(NamedTuple):
+    """A box the detector gave of the top card (for :meth:`PileMemory._seen_before`)."""
+
+    t: float
+    x: float
+    y: float
+    w: float
+    h: float
     track: int
 
 
@@ -77,6 +96,9 @@ class PileMemory:
         # the top card in view (``_top_visible``), or covered (``_top_hidden``)
         self._top_seen = False
         self._top_gone = False
+        # the looks of the top card (``_looks_of``) seen since it was taken
+        self._looks: list[_Look] = []
+        self._looks_of: PileCard | None = None
 
     def held_already(
         self,
@@ -94,6 +116,9 @@ class PileMemory:
         situation below is one such way, tried in order (the first that
         fits is the answer):
 
+        - ``"seen-before"``: the top card, whose box the detector gave this
+          very look (place and size within ``LOOK_MM``) at an earlier moment
+          since it was taken (:meth:`_seen_before`);
         - ``"same-track"``: the track it was taken from, seen whole and
           untouched in every frame since (:meth:`_same_card`);
         - ``"read-two-ways"``: that track again, under another label, lying
@@ -119,6 +144,8 @@ class PileMemory:
         recent = list(track.history)[-max(self.config.settle_frames, 1) :]
         self._reads_agree = bool(recent) and all(r.label == label for r in recent)
         self._top_gone = self._top_hidden(dets, i)
+        if self._seen_before(label, track, xy, wh):
+            return "seen-before"
         if self._same_card(tid, label, track, xy, wh):
             return "same-track"
         if self._reread(tid, track, xy, wh):
@@ -134,6 +161,92 @@ class PileMemory:
         ):
             return "corner-below"
         return None
+
+    def _seen_before(
+        self, label: str, track: Track, xy: np.ndarray, wh: np.ndarray
+    ) -> bool:
+        """The top card showing a look it showed before: a box of its label,
+        lying and measuring within ``LOOK_MM`` of one the detector gave since
+        the top card was taken (:meth:`remember_looks`), first seen before
+        this track's current stay (its newest reads, touched or not, showing
+        the same look). A detector's box of a card lying still
+        flips between a few looks (the card alone, the card with an edge of
+        the one below, the card with an arm over one end) as hands pass near;
+        a look seen before is that card again, however much it differs from
+        the box it was taken with. A second copy put on it lies or turns
+        visibly differently (issue 25: a few mm and degrees), and its own
+        stay since it landed is not a look seen before. Not while the referee
+        expects a twin from the arm that reached in since the top card was
+        taken (``twin_ok``): a twin laid neatly may measure just as its copy
+        did, and :meth:`_top_changed` judges it."""
+        if not self.pile or label != self.pile[-1].label or not self._looks:
+            return False
+        top = self.pile[-1]
+        if self.last_reach > top.t and self.twin_ok(label):
+            return False  # a twin is expected: it may lie just as its copy did
+        cfg = self.config
+        since = self._stay_start(track)
+        x, y, w, h = (float(v) for v in (*xy, *wh))
+        lim = LOOK_MM
+        for look in self._looks:
+            if look.track == track.id and look.t >= since:
+                continue
+            if (
+                abs(look.x - x) <= lim
+                and abs(look.y - y) <= lim
+                and abs(look.w - w) <= lim
+                and abs(look.h - h) <= lim
+            ):
+                return True
+        return False
+
+    def _stay_start(self, track: Track) -> float:
+        """When the track's current stay began: the oldest of its newest reads
+        (touched or not) that all show the newest look (within ``LOOK_MM``)."""
+        reads = list(track.history)
+        if not reads:
+            return float("inf")
+        last, lim, start = reads[-1], LOOK_MM, reads[-1].t
+        for r in reversed(reads):
+            if max(abs(r.x - last.x), abs(r.y - last.y), abs(r.w - last.w),
+                   abs(r.h - last.h)) > lim:
+                break
+            start = r.t
+        return start
+
+    def remember_looks(
+        self, dets: Detections, t: float, tracks: dict[int, Track]
+    ) -> None:
+        """Note this frame's boxes of the top card's label in the zone, each
+        lying within ``move_mm`` of its track's previous read (a card lying
+        there, not one on the move): the looks :meth:`_seen_before` knows.
+        Only the top card's looks are kept (a new top forgets them), one per
+        look (``LOOK_MM``), with when it was first seen."""
+        if not self.pile or not len(dets):
+            return
+        top = self.pile[-1]
+        if self._looks_of is not top:
+            self._looks_of, self._looks = top, []
+        lim = LOOK_MM
+        for i in np.flatnonzero(np.asarray(dets.labels) == top.label):
+            track = tracks.get(int(dets.tracker_id[i]))
+            if track is None or len(track.history) < 2 or track.history[-1].t != t:
+                continue
+            r, prev = track.history[-1], track.history[-2]
+            if r.t <= top.t or (
+                np.hypot(r.x - prev.x, r.y - prev.y) > self.config.move_mm
+            ):
+                continue
+            if np.hypot(r.x - top.xy[0], r.y - top.xy[1]) > self.config.same_card_mm:
+                continue
+            same = [
+                k for k, look in enumerate(self._looks)
+                if look.track == track.id
+                and max(abs(look.x - r.x), abs(look.y - r.y), abs(look.w - r.w),
+                        abs(look.h - r.h)) <= lim / 2
+            ]
+            if not same and len(self._looks) < MAX_LOOKS:
+                self._looks.append(_Look(r.t, r.x, r.y, r.w, r.h, track.id))
 
     def _same_card(
         self, tid: int, label: str, track: Track, xy: np.ndarray, wh: np.ndarray

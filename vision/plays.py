@@ -112,9 +112,10 @@ class UnoPlayDetector:
     def _twin_ok(self, t: float) -> Callable[[str], bool]:
         """Whether the referee expects the arm last seen on the pile to put a
         card of this label down now: its seat is the one to move and the card
-        is legal, or the one after a player who drew (for a twin put neatly
-        on its copy, :meth:`PileMemory._top_changed`). Asked only when a card
-        needs it."""
+        is legal (and, unless the house rules allow stacking, the seat owes
+        no cards: it must draw them), or the one after a player who drew (for
+        a twin put neatly on its copy, :meth:`PileMemory._top_changed`).
+        Asked only when a card needs it."""
         recent = self._discard_reach and (
             t - self._discard_reach[0] <= self.config.reach_memory_s
         )
@@ -132,7 +133,11 @@ class UnoPlayDetector:
             except Exception:  # a referee that cannot say: the camera alone
                 return False
             if seat is not None and seat == turn:
-                return legal(label)
+                # a player who owes cards draws them, unless the house rules
+                # let them answer a Draw card with another
+                owes = int(state.get("pending_draw") or 0) > 0
+                stacking = bool((state.get("options") or {}).get("stacking"))
+                return (stacking or not owes) and legal(label)
             if seat is None or turn not in players:
                 return False
 

@@ -138,6 +138,7 @@ class Track:
         seconds: float,
         move_mm: float,
         evidence_s: float = 0.5,
+        touched_ok: bool = False,
     ) -> list[Read] | None:
         """The reads of a card lying still and untouched, or ``None``.
 
@@ -146,7 +147,8 @@ class Track:
         within ``move_mm`` of the newest. Returned are those reads and the
         older ones that still fit (back to ``evidence_s``): the evidence for
         the card's label. Labels play no part here: a misread frame is still
-        the same box.
+        the same box. ``touched_ok``: reads a hand touched count too (a card
+        lying still under a hand that let go of it).
         """
         if len(self.history) < frames or self.seen < now - 1e-9:
             return None
@@ -155,7 +157,7 @@ class Track:
         out: list[Read] = []
         for r in reversed(reads):
             fits = (
-                not r.touched
+                (touched_ok or not r.touched)
                 and np.hypot(r.x - last.x, r.y - last.y) <= move_mm
                 and max(abs(r.w - last.w), abs(r.h - last.h)) <= move_mm
                 and now - r.t <= evidence_s + 1e-9

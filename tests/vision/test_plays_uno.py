@@ -739,3 +739,39 @@ def test_a_twin_misread_in_a_frame_is_judged_again_once_its_reads_agree():
     events += table.frames(1, [card("red-7", *PILE), card("red-8", 335, 212, 66, 94)])
     events += table.frames(8, twin)
     assert [e["cards"] for e in events] == [["red-3"]]
+
+
+def test_a_look_of_the_top_card_seen_before_is_no_second_copy():
+    """The detector's box of a card lying still flips between two looks (the
+    card alone, the card with an edge of the one below); after an arm passed
+    over the pile, the other look settles: the same card, not a new one."""
+    table = started("red-7")
+    alone = card("blue-4", 331, 208, 77, 105)
+    wide = card("blue-4", 340, 205, 93, 99)  # 16 mm wider: "a second copy"
+    table.frames(6, [card("red-7", *PILE), alone])
+    for rows in ([wide], [wide], [alone], [wide], [wide], [alone]):
+        table.frames(1, [card("red-7", *PILE)] + rows)
+    table.frames(4, [], reaches=[Reach("B", PILE, 9000.0)])
+    assert table.frames(8, [card("red-7", *PILE), wide]) == []
+    # a card that lies and measures as no look before is a second copy
+    table.frames(4, [], reaches=[Reach("B", PILE, 9000.0)])
+    events = table.frames(6, [card("red-7", *PILE), card("blue-4", 312, 225, 60, 90)])
+    assert [e["cards"] for e in events] == [["blue-4"]]
+
+
+def test_a_player_who_owes_cards_puts_down_no_twin():
+    """The seat to move owes two cards (no stacking): its arm passing over the
+    pile on the way to the draw pile shifts the Draw Two's box; no twin."""
+    state = turn_of("C", "red-7")
+    table = Table(game_state=lambda: state)
+    table.frames(6, [card("red-7", *PILE)])
+    table.frames(6, [card("red-7", *PILE), card("red-draw2", 331, 211, 60, 90)])
+    state.update(turn_of("B", "red-draw2"), pending_draw=2, options={})
+    table.frames(4, [], reaches=[Reach("B", PILE, 9000.0)])
+    rows = [card("red-7", *PILE), card("red-draw2", 335, 212, 66, 94)]
+    assert table.frames(6, rows) == []
+    # with stacking, the same change is a Draw Two answered with its twin
+    state.update(options={"stacking": True})
+    table.frames(4, [], reaches=[Reach("B", PILE, 9000.0)])
+    events = table.frames(6, [card("red-7", *PILE), card("red-draw2", 331, 215, 60, 90)])
+    assert [e["cards"] for e in events] == [["red-draw2"]]
