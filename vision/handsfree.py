@@ -35,6 +35,11 @@ live table and ``serve`` call it for every camera event):
 
 Only events with ``"source": "vision"`` are completed: what a person said or
 clicked is taken as given. The function is pure: state in, events out.
+
+A tgus-t1/tgus-t2 table (the 東幻符闘祭 deck, whose referee states what it waits
+for rather than a ``phase``) takes a path of its own, :func:`complete_tgus_t`
+(cards turned for a Hit+?, colours, targets, picture leftovers; passes with the
+memory of :class:`TgusTHandsFree`): see the section at the end of this module.
 """
 
 from __future__ import annotations
