@@ -99,6 +99,7 @@ class PileMemory:
         # the looks of the top card (``_looks_of``) seen since it was taken
         self._looks: list[_Look] = []
         self._looks_of: PileCard | None = None
+        self._xy: tuple[float, float] | None = None  # the box being judged
 
     def held_already(
         self,
@@ -144,6 +145,7 @@ class PileMemory:
         recent = list(track.history)[-max(self.config.settle_frames, 1) :]
         self._reads_agree = bool(recent) and all(r.label == label for r in recent)
         self._top_gone = self._top_hidden(dets, i)
+        self._xy = (float(xy[0]), float(xy[1]))
         if self._seen_before(label, track, xy, wh):
             return "seen-before"
         if self._same_card(tid, label, track, xy, wh):
@@ -199,6 +201,19 @@ class PileMemory:
             ):
                 return True
         return False
+
+    def _new_look(self, wh: np.ndarray) -> bool:
+        """The box being judged (its place ``self._xy``) matches none of the
+        top card's looks seen since it was taken (``LOOK_MM``), and there
+        are some: the top shows a face it never showed."""
+        if not self._looks or self._xy is None:
+            return False
+        x, y = self._xy
+        w, h = (float(v) for v in wh)
+        return not any(
+            max(abs(k.x - x), abs(k.y - y), abs(k.w - w), abs(k.h - h)) <= LOOK_MM
+            for k in self._looks
+        )
 
     def _stay_start(self, track: Track) -> float:
         """When the track's current stay began: the oldest of its newest reads
@@ -416,7 +431,11 @@ class PileMemory:
             return (
                 whole
                 and not cut
-                and (moved > cfg.twin_moved_mm or resized > cfg.twin_size_mm)
+                and (
+                    moved > cfg.twin_moved_mm
+                    or resized > cfg.twin_size_mm
+                    or self._new_look(wh)
+                )
             )
         return top.label != c.label and self._top_gone
 

@@ -775,3 +775,20 @@ def test_a_player_who_owes_cards_puts_down_no_twin():
     table.frames(4, [], reaches=[Reach("B", PILE, 9000.0)])
     events = table.frames(6, [card("red-7", *PILE), card("red-draw2", 331, 215, 60, 90)])
     assert [e["cards"] for e in events] == [["red-draw2"]]
+
+
+def test_a_twin_showing_a_look_its_copy_never_showed_is_a_play():
+    """The copy's box flips between two looks; a twin laid 3 mm off the look
+    it was taken with, turned a little, shows a look the copy never showed
+    after the arm of the seat to move reached in: a play."""
+    state = turn_of("C", "red-7")
+    table = Table(game_state=lambda: state)
+    table.frames(6, [card("red-7", *PILE)])
+    alone, wide = card("blue-3", 335, 208, 81, 102), card("blue-3", 342, 209, 91, 102)
+    table.frames(6, [card("red-7", *PILE), alone])
+    state.update(turn_of("B", "blue-3"))
+    for rows in ([wide], [wide], [alone], [alone], [wide], [wide]):
+        table.frames(1, [card("red-7", *PILE)] + rows)
+    table.frames(4, [], reaches=[Reach("B", PILE, 9000.0)])
+    events = table.frames(6, [card("red-7", *PILE), card("blue-3", 338, 208, 84, 102)])
+    assert [e["cards"] for e in events] == [["blue-3"]]
