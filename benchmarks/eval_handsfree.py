@@ -38,7 +38,14 @@ microphone an arm's length or two away, in a room with some noise (a fan, a
 street, cards slapped down), which is where the colour goal of issue 25 is set;
 the bundled demo's quieter room is 15 dB. The script is used only to render
 the track: what was said reaches the referee only through the listener.
-``--no-sound`` referees from the video alone. ``oracle`` is the renderer's
+``--no-sound`` referees from the video alone.
+
+Printed besides the scores: the play latency from letting go (video time); for
+``uno`` and ``color``, how far each matched refereed event lies from the
+truth's (a heard call is written when the word ends, so offsets of a few
+tenths of a second show each call matched its own, not a neighbour's within
+the scoring window; an inferred colour comes with the next play); and the
+process's CPU time per second of video, the listener's thread included. ``oracle`` is the renderer's
 perfect detector (each card at least 55 % visible, boxed by its visible part),
 ``oracle-noise`` adds one-frame misreads and phantoms (5 % a frame), ``model``
 the shipped detector.
@@ -192,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     model = load_default_detector(config.detector) if args.detector == "model" else None
     total: dict[str, Score] = {}
     equal, lat, cpu, video_s = 0, [], 0.0, 0.0
+    heard: dict[str, list[float]] = {"uno": [], "color": []}
     print(
         f"hands-free refereeing, {args.detector} detector, {args.fps} fps, games "
         f"{' '.join(args.games)} (seeds {', '.join(map(str, seeds))}); sound track "
@@ -211,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
         add(total, r["scores"])
         equal += r["final"] == r["expected"]
         lat += r["latency"]
+        for kind, offsets in heard.items():
+            offsets += r["scores"][kind].latencies
         cpu, video_s = cpu + r["cpu"], video_s + r["video_s"]
         wrong = {
             k: (s.truth - s.matched, s.detected - s.matched)
@@ -251,6 +261,13 @@ def main(argv: list[str] | None = None) -> int:
             f"{percentile(lat, 50) * 1000:.0f} ms, p95 {percentile(lat, 95) * 1000:.0f}"
             " ms"
         )
+    for kind, offsets in heard.items():
+        if offsets:  # a heard event is written at the word's end: near the truth's
+            print(
+                f"  {kind} refereed after the truth's time: median "
+                f"{percentile(offsets, 50):+.2f} s, from {min(offsets):+.2f} to "
+                f"{max(offsets):+.2f} s"
+            )
     print(
         f"  CPU {cpu:.0f} s for {video_s:.0f} s of video = {cpu / max(video_s, 1):.2f} "
         "cores; events fed from the ground truth: 0"
