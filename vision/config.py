@@ -276,9 +276,7 @@ class ScanConfig(_Section):
     wake_s: float = _f(1.0, "s", "the scan starts by itself when new cards have lain "
                        "still in the seats this long while the referee is in play "
                        "(0: never)")
-    wake_cards: int = _f(1, "cards", "... at least this many of them", minimum=1)
-    wake_count: int = _f(2, "cards", "... and the referee counts someone at this many "
-                         "cards or fewer (near going out)")
+    wake_cards: int = _f(2, "cards", "... at least this many of them", minimum=1)
     seat_close_up: bool = _f(True, "on/off", "each seat holding cards is also "
                              "detected in a window around them while a hand is "
                              "still to be read")

@@ -446,9 +446,9 @@ class HandScan:
         waiting for a turn that never comes, and no hand would be read. At least
         ``wake_cards`` cards of the deck, new (seen first between ``wake_s`` and
         ``wake_s + before_s`` ago) and lying still in the seats while the
-        referee is in play (no challenge open) and counts someone at
-        ``wake_count`` cards or fewer (near going out), are hands laid out: the
-        scan starts, counting from the first of them. Its reveals then stand in
+        referee is in play (no challenge open; its counts are no guide: the
+        plays it missed or holds as questions are still in them), are hands
+        laid out: the scan starts, counting from the first of them. Its reveals then stand in
         the log beside the referee's question, and are scored once the
         question's answer ends the round. A scan that started by itself stops
         again when no seat has shown a card for ``wake_s`` and it has sent
@@ -477,9 +477,6 @@ class HandScan:
         state = self._state()
         if state.get("phase") not in ("turn", "drawn") or state.get("challenge"):
             return  # the referee asks for the hands itself (or no round is on)
-        counts = self._hand_counts(state)
-        if counts and min(counts.values()) > cfg.wake_count:
-            return  # nobody is near going out: not a round's end
         self.active = True
         self._since = min(born)
         self._woken = self._last_seen = t
