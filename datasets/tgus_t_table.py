@@ -233,8 +233,8 @@ def table_photo(label: str, rng: np.random.Generator, renderer=None) -> np.ndarr
     camera sees it (the demo renderer's camera, its card sprites and table), cut
     out of the frame around the card (about three cards wide, so the finder's
     largest box is this card): the camera a user enrolls with at the table. The
-    card lies near the discard pile, turned, under changed light, sometimes on
-    another card (a pile) or beside one that lies half under it."""
+    card lies near the discard pile, turned, under changed light, on a pile of
+    up to four cards lying as played, sometimes beside one half under it."""
     from vision.demo.render import FRAME, Renderer, _project, card_quad
     from vision.demo.timeline import DISCARD, CardPose, Timeline
 
@@ -243,13 +243,18 @@ def table_photo(label: str, rng: np.random.Generator, renderer=None) -> np.ndarr
     xy = (DISCARD[0] + rng.uniform(-40, 40), DISCARD[1] + rng.uniform(-60, 60))
     angle = float(rng.uniform(-35, 35) + (180 if rng.random() < 0.3 else 0))
     others = [k for k in _STANDARD_SHOWN if k != label]
-    if rng.random() < 0.5:  # on a pile or beside a card half under it
+    for _ in range(int(rng.integers(0, 5))):  # a pile under it: cards as played
+        under = others[int(rng.integers(len(others)))]
+        uxy = (xy[0] + rng.uniform(-15, 15), xy[1] + rng.uniform(-15, 15))
+        tl.changes.append((0.0, "pile", CardPose(under, uxy,
+                                                 angle + rng.uniform(-40, 40))))
+    if rng.random() < 0.3:  # beside a card half under it (played together)
         under = others[int(rng.integers(len(others)))]
         shift = rng.choice((-1, 1)) * rng.uniform(10, FAN_MM)
         a = math.radians(angle)
         uxy = (xy[0] - shift * math.cos(a), xy[1] - shift * math.sin(a))
         tl.changes.append((0.0, "pile", CardPose(under, uxy,
-                                                 angle + rng.uniform(-20, 20))))
+                                                 angle + rng.uniform(-8, 8))))
     tl.changes.append((0.0, "pile", CardPose(label, xy, angle)))
     tl.changes.append((0.0, "draw", 40))
     tint = tuple(float(v) for v in rng.uniform(0.9, 1.1, 3))

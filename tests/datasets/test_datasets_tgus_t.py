@@ -96,3 +96,25 @@ def test_enrollment_photos_are_seeded_and_show_the_card(tmp_path) -> None:
 
     assert card_share(tmp_path / "gamble" / "2.jpg") < min(
         card_share(tmp_path / "gamble" / n) for n in ("0.jpg", "1.jpg")) / 2
+
+
+def test_table_photos_show_the_card_at_the_table_cameras_scale(tmp_path) -> None:
+    import cv2
+
+    from datasets.tgus_t_table import enrollment_photos, table_photo
+
+    a = table_photo("gamble", np.random.default_rng(5))
+    b = table_photo("gamble", np.random.default_rng(5))
+    assert np.array_equal(a, b)
+    # cut out of the 640x480 frame around the card, which is seen as small as
+    # the table's camera sees it (a gold field, in the middle of the photo)
+    assert a.shape[0] < 480 and a.shape[1] < 640
+    hsv = cv2.cvtColor(a, cv2.COLOR_BGR2HSV)
+    gold = (hsv[..., 0] > 15) & (hsv[..., 0] < 30) & (hsv[..., 1] > 120)
+    h, w = gold.shape
+    assert gold[h // 3: 2 * h // 3, w // 3: 2 * w // 3].any()
+    assert 0.005 < gold.mean() < 0.3
+    assert enrollment_photos(tmp_path, ["counter"], per_label=1, far=0, table=2) == 3
+    photos = [cv2.imread(str(tmp_path / "counter" / f"{k}.jpg")) for k in range(3)]
+    assert photos[0].shape == (480, 640, 3) and photos[1].shape[0] < 480
+    assert photos[1].shape != photos[2].shape or not np.array_equal(*photos[1:])
