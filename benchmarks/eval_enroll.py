@@ -14,9 +14,14 @@ temporary folder and deleted.
 - ``--empties`` counts the empty backgrounds of ``train`` and ``test`` on which
   a card is found, zero-shot and after enrolling K = 3.
 - ``--tune`` uses ``valid`` alone (3 phone photos per card): K = 1 photo per
-  card enrolled (seeded draws, ``--repeats``), the other two read. The fine-tuning
-  settings (:class:`vision.enroll.EnrollConfig`) and the zooms of the
-  multi-scale pass were chosen on it.
+  card enrolled (``--k``; seeded draws, ``--repeats`` from ``--first-seed``), the
+  other two read. The fine-tuning settings (:class:`vision.enroll.EnrollConfig`)
+  and the zooms of the multi-scale pass were chosen on it. ``valid`` read as it
+  is is saturated (zero-shot and K = 1 read every photo), so ``--webcam-like``
+  also reads each of those photos once more through :func:`webcam_like`
+  (closer, a thumb over it, a colour cast, motion blur, a soft noisy JPEG): a
+  proxy for a card held before a webcam made from the tuning split alone; the
+  held-card views of the enrollment (``EnrollConfig.held``) were chosen on it.
 - The report enrolls from ``valid`` (K = 1: one of the three photos per card,
   seeded draws repeated; K = 3: all three, repeated with training seeds) and reads
   the untouched ``train`` split: its phone photos on wood, its scans, and its
@@ -24,11 +29,15 @@ temporary folder and deleted.
   zero-shot with and without the multi-scale pass, and read by the classifier
   enrolled on deck A (an enrollment must not spoil another deck).
 
-Each photo shows one card; the read is the largest box the detector keeps. A
-photo with no box is a *miss*; a box that does not hold the card's labelled
-corner index (its centre inside the box, 2 % slack) or is under 4 times that
-index's area is *partial* (the dataset labels only the corner index, so the
-card's whole extent is not known); otherwise the box's label is right or *wrong*.
+Each photo shows one card; the read is the largest box the detector keeps,
+widened to the finder's whole-card box when it is a part of one
+(:func:`vision.multiscale.whole_card`; ``--no-whole``: as it is). A photo with
+no box is a *miss* when the finder boxes nothing at any zoom and *refused* when
+every box it draws is called "no card" (or under the confidence); a box that
+does not hold the card's labelled corner index (its centre inside the box, 2 %
+slack) or is under 4 times that index's area is *partial* (the dataset labels
+only the corner index, so the card's whole extent is not known); otherwise the
+box's label is right or *wrong*.
 """
 
 from __future__ import annotations
@@ -104,18 +113,86 @@ def false_cards(detector, paths: list[Path], zooms) -> int:  # noqa: ANN001
                for p in paths)
 
 
-def outcome(detector, photo: Photo, zooms) -> str:  # noqa: ANN001
-    """``ok``, ``wrong``, ``partial`` or ``miss`` for one photo (module docstring)."""
+#: Read a photo's card as :func:`vision.multiscale.read_card` does: a named part
+#: of a card widened to the finder's whole-card box (``--no-whole``: the largest
+#: named box as it is).
+WHOLE = True
+_FINDER_BOXES: dict = {}
+
+
+def webcam_like(
+    frame: np.ndarray, seed: int, index_box: tuple[float, float, float, float],
+) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A phone photo made to look more like a webcam frame of a held card (the
+    tuning proxy of ``--tune --webcam-like``; its own code, not the
+    enrollment's augmentation): closer (a window of 55-85 % of the photo that
+    keeps the corner index, so the card may be cut by the frame), a thumb over
+    it from an edge, a colour cast, exposure, motion blur, a softer and noisier
+    image, JPEG. Returns the frame and the corner index's box in it."""
     import cv2
 
-    from vision.multiscale import detect_multiscale, largest
+    rng = np.random.default_rng(seed)
+    h, w = frame.shape[:2]
+    side = float(rng.uniform(0.55, 0.85))
+    cw, ch = int(w * side), int(h * side)
+    a1, b1, a2, b2 = index_box
+    x0 = int(rng.uniform(max(0, a2 - cw), min(w - cw, a1) + 1)) if a2 - a1 < cw else 0
+    y0 = int(rng.uniform(max(0, b2 - ch), min(h - ch, b1) + 1)) if b2 - b1 < ch else 0
+    x0, y0 = min(max(x0, 0), w - cw), min(max(y0, 0), h - ch)
+    img = cv2.resize(frame[y0 : y0 + ch, x0 : x0 + cw], (w, h)).astype(np.float32)
+    sx, sy = w / cw, h / ch
+    box = ((a1 - x0) * sx, (b1 - y0) * sy, (a2 - x0) * sx, (b2 - y0) * sy)
+    edge = int(rng.integers(4))
+    t = rng.uniform(0.2, 0.8)
+    centre = [(t * w, 0), (w, t * h), (t * w, h), (0, t * h)][edge]
+    axes = (int(w * rng.uniform(0.06, 0.1)), int(h * rng.uniform(0.25, 0.45)))
+    angle = [90.0, 0.0, 90.0, 0.0][edge] + float(rng.uniform(-30, 30))
+    skin = tuple(float(v) for v in rng.uniform([60, 90, 140], [120, 160, 230]))
+    cv2.ellipse(img, (int(centre[0]), int(centre[1])), axes, angle, 0, 360, skin, -1)
+    gains = np.array([rng.uniform(0.6, 1.1), rng.uniform(0.9, 1.2),
+                      rng.uniform(0.7, 1.3)], np.float32)
+    img = img * gains * float(rng.uniform(0.6, 1.2))
+    k = int(rng.integers(3, 9))
+    kernel = np.zeros((2 * k + 1, 2 * k + 1), np.float32)
+    kernel[k, :] = 1
+    rot = cv2.getRotationMatrix2D((k, k), float(rng.uniform(0, 180)), 1)
+    kernel = cv2.warpAffine(kernel, rot, kernel.shape)
+    img = cv2.filter2D(img, -1, kernel / max(float(kernel.sum()), 1e-6))
+    small = float(rng.uniform(0.35, 0.6))
+    img = cv2.resize(cv2.resize(img, None, fx=small, fy=small,
+                                interpolation=cv2.INTER_AREA), (w, h))
+    img = img + rng.normal(0, float(rng.uniform(3, 10)), img.shape)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY,
+                                        int(rng.integers(30, 70))])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR), box
+
+
+def outcome(detector, photo: Photo, zooms,  # noqa: ANN001
+            degrade: int | None = None) -> str:
+    """``ok``, ``wrong``, ``partial`` or ``miss`` for one photo (module docstring);
+    with ``degrade`` (a seed) the photo is read through :func:`webcam_like`."""
+    import cv2
+
+    from vision.multiscale import detect_multiscale, largest, whole_card
 
     frame = cv2.imread(str(photo.path))
-    best = largest(detect_multiscale(detector, frame, zooms))
-    if not len(best):
-        return "miss"
+    index_box = photo.index_box
+    if degrade is not None:
+        frame, index_box = webcam_like(frame, degrade, index_box)
+    named = detect_multiscale(detector, frame, zooms)
+    if WHOLE or not len(named):
+        key = (str(photo.path), degrade, tuple(zooms))
+        if key not in _FINDER_BOXES:  # the same finder whatever the classifier
+            from vision.decks import CardFinder
+
+            _FINDER_BOXES[key] = detect_multiscale(CardFinder(detector), frame, zooms)
+        if not len(named):
+            return "refused" if len(_FINDER_BOXES[key]) else "miss"
+        named = whole_card(named, _FINDER_BOXES[key])
+    best = largest(named)
     x1, y1, x2, y2 = best.xyxy[0]
-    a1, b1, a2, b2 = photo.index_box
+    a1, b1, a2, b2 = index_box
     h, w = frame.shape[:2]
     cx, cy = (a1 + a2) / 2, (b1 + b2) / 2
     slack_x, slack_y = 0.02 * w, 0.02 * h
@@ -126,10 +203,12 @@ def outcome(detector, photo: Photo, zooms) -> str:  # noqa: ANN001
     return "ok" if best.labels[0] == photo.label else "wrong"
 
 
-def score(detector, items: list[Photo], zooms) -> dict[str, int]:  # noqa: ANN001
-    counts = {"ok": 0, "wrong": 0, "partial": 0, "miss": 0}
+def score(detector, items: list[Photo], zooms,  # noqa: ANN001
+          degrade: bool = False) -> dict[str, int]:
+    counts = {"ok": 0, "wrong": 0, "partial": 0, "miss": 0, "refused": 0}
     for p in items:
-        counts[outcome(detector, p, zooms)] += 1
+        seed = int.from_bytes(p.path.stem.encode()[:8], "little") if degrade else None
+        counts[outcome(detector, p, zooms, seed)] += 1
     return counts
 
 
@@ -150,7 +229,8 @@ def enrolled_detector(shots, config, folder: Path):  # noqa: ANN001, ANN201
 def cell(counts: dict[str, int]) -> str:
     n = sum(counts.values())
     return (f"{100 * counts['ok'] / max(n, 1):5.1f} % "
-            f"(m{counts['miss']} p{counts['partial']} w{counts['wrong']})")
+            f"(m{counts['miss']} r{counts['refused']} p{counts['partial']} "
+            f"w{counts['wrong']})")
 
 
 def mean_cell(runs: list[dict[str, int]]) -> str:
@@ -158,7 +238,8 @@ def mean_cell(runs: list[dict[str, int]]) -> str:
     accs = [100 * r["ok"] / max(n, 1) for r in runs]
     tot = {k: sum(r[k] for r in runs) / len(runs) for k in runs[0]}
     return (f"{np.mean(accs):5.1f} % ±{np.std(accs):.1f} "
-            f"(m{tot['miss']:.1f} p{tot['partial']:.1f} w{tot['wrong']:.1f})")
+            f"(m{tot['miss']:.1f} r{tot['refused']:.1f} p{tot['partial']:.1f} "
+            f"w{tot['wrong']:.1f})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -169,7 +250,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=None)
     parser.add_argument("--lr", type=float, default=None)
     parser.add_argument("--l2sp", type=float, default=None)
+    parser.add_argument("--held", type=float, default=None)
+    parser.add_argument("--background", type=float, default=None)
+    parser.add_argument("--views", type=int, default=None)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--k", type=int, default=1,
+                        help="with --tune: photos a card enrolled (1 or 2)")
+    parser.add_argument("--webcam-like", action="store_true",
+                        help="with --tune: also read the photos made to look like "
+                             "webcam frames of a held card (webcam_like)")
+    parser.add_argument("--no-zero", action="store_true",
+                        help="skip the zero-shot reads (they do not depend on "
+                             "the enrollment)")
+    parser.add_argument("--first-seed", type=int, default=0,
+                        help="the first draw / training seed")
+    parser.add_argument("--no-whole", action="store_true",
+                        help="read the largest named box as it is (no widening of "
+                             "a named part to the finder's whole-card box)")
+    parser.add_argument("--ks", default="1,3",
+                        help="the report's K values (photos a card enrolled)")
     parser.add_argument("--same-camera", action="store_true",
                         help="enroll from K of train's webcam frames a card, read "
                              "the other webcam frames")
@@ -182,12 +281,15 @@ def main(argv: list[str] | None = None) -> int:
     from vision.enroll import EnrollConfig, find_shots
     from vision.multiscale import ZOOMS
 
+    global WHOLE
+    WHOLE = not args.no_whole
     config = EnrollConfig(threads=args.threads)
-    for key in ("steps", "lr", "l2sp"):
+    for key in ("steps", "lr", "l2sp", "held", "views", "background"):
         if getattr(args, key) is not None:
             config = replace(config, **{key: getattr(args, key)})
     print(f"enrollment: {config}")
-    print(f"zooms of the multi-scale pass: {ZOOMS}")
+    print(f"zooms of the multi-scale pass: {ZOOMS}; a named part widened to the "
+          f"whole card: {WHOLE}")
     base = Detector()
     if args.same_camera:
         valid = [p for p in photos(args.data, "train") if p.kind == "webcam"]
@@ -241,27 +343,39 @@ def main(argv: list[str] | None = None) -> int:
                       f"{mean_cell(zero)}  K={k} {mean_cell(tuned)}", flush=True)
             return 0
         if args.tune:
-            zero, k1 = [], []
-            for seed in range(args.repeats):
-                shots, rest = draw(1, seed)
-                zero.append(score(base, rest, ZOOMS))
+            reads = [("clean", False)] + ([("webcam-like", True)]
+                                          if args.webcam_like else [])
+            zero: dict = {name: [] for name, _ in reads}
+            tuned: dict = {name: [] for name, _ in reads}
+            k = args.k
+            for seed in range(args.first_seed, args.first_seed + args.repeats):
+                shots, rest = draw(k, seed)
                 det, secs = enrolled_detector(shots, replace(config, seed=seed), tmp)
-                k1.append(score(det, rest, ZOOMS))
-                print(f"  draw {seed}: zero-shot {cell(zero[-1])}  K=1 {cell(k1[-1])}"
-                      f"  ({secs:.0f} s)", flush=True)
-            print(f"valid (tuning), {sum(zero[0].values())} photos a draw: "
-                  f"zero-shot {mean_cell(zero)}  K=1 {mean_cell(k1)}")
+                for name, degrade in reads:
+                    if not args.no_zero:
+                        zero[name].append(score(base, rest, ZOOMS, degrade))
+                    tuned[name].append(score(det, rest, ZOOMS, degrade))
+                    z = f"zero-shot {cell(zero[name][-1])}  " if zero[name] else ""
+                    print(f"  draw {seed} {name}: {z}K={k} {cell(tuned[name][-1])}"
+                          f"  ({secs:.0f} s)", flush=True)
+            for name, _ in reads:
+                z = f"zero-shot {mean_cell(zero[name])}  " if zero[name] else ""
+                print(f"valid (tuning) {name}, {sum(tuned[name][0].values())} photos "
+                      f"a draw: {z}K={k} {mean_cell(tuned[name])}")
             return 0
         rows = {kind: [p for p in photos(args.data, "train") if p.kind == kind]
                 for kind in ("phone", "scan", "webcam")}
         rows["deck-b"] = photos(args.data, "test")
         table: dict[str, dict[str, str]] = {k: {} for k in rows}
         for kind, items in rows.items():
+            if args.no_zero:
+                break
             table[kind]["zero, 1 zoom"] = cell(score(base, items, (1.0,)))
             table[kind]["zero, zooms"] = cell(score(base, items, ZOOMS))
             print(f"{kind}: zero-shot done", flush=True)
         times = []
-        for k, seeds in ((1, range(args.repeats)), (3, range(args.repeats))):
+        for k in (int(v) for v in args.ks.split(",")):
+            seeds = range(args.first_seed, args.first_seed + args.repeats)
             runs: dict[str, list] = {kind: [] for kind in rows}
             for seed in seeds:
                 shots, _ = draw(k, seed)
@@ -269,11 +383,14 @@ def main(argv: list[str] | None = None) -> int:
                 times.append(secs)
                 for kind, items in rows.items():
                     runs[kind].append(score(det, items, ZOOMS))
-                print(f"K={k} draw {seed} done ({secs:.0f} s to enroll)", flush=True)
+                print(f"K={k} draw {seed} done ({secs:.0f} s to enroll): "
+                      + "  ".join(f"{kind} {cell(runs[kind][-1])}" for kind in rows),
+                      flush=True)
             for kind in rows:
                 table[kind][f"K={k}"] = mean_cell(runs[kind])
         cols = list(next(iter(table.values())))
-        print("\nread top-1 on untouched photos (m miss, p partial box, w wrong name);"
+        print("\nread top-1 on untouched photos (m no finder box, r every box refused "
+              "as no card, p partial box, w wrong name);"
               " enrolled from valid (deck A)")
         print("row".ljust(14) + "n".rjust(5) + "".join(c.rjust(34) for c in cols))
         for kind, items in rows.items():

@@ -91,6 +91,10 @@ class EnrollConfig:
             before the fine-tuning (its new rows start from the crops,
             :func:`_imprint`).
         probe_lr: their AdamW learning rate (constant).
+        held: share of the augmented views (after the first) made to look like
+            a card held up before a webcam (:func:`_held_view`): a looser or
+            cut box, fingers over an edge, the renderer's light casts, motion
+            blur, noise and JPEG.
     """
 
     steps: int = 60
@@ -104,6 +108,7 @@ class EnrollConfig:
     threads: int | None = None
     probe_steps: int = 300
     probe_lr: float = 1e-2
+    held: float = 0.5
 
 
 @dataclass
@@ -131,11 +136,13 @@ class EnrollResult:
 
 def augmented_crops(
     frame: np.ndarray, box: np.ndarray, count: int, rng: np.random.Generator,
-    size: int = 64,
+    size: int = 64, held: float = 0.0,
 ) -> np.ndarray:
     """``count`` crops of the card in ``box`` as the detector might see it: the
     box's sides moved by a few percent, turned up to 10 degrees, either way up,
-    with other light, colour and focus. The first crop is the box as it is."""
+    with other light, colour and focus. The first crop is the box as it is; a
+    share ``held`` of the others look like the card held up before a webcam
+    (:func:`_held_view`)."""
     import cv2
 
     x1, y1, x2, y2 = (float(v) for v in box)
@@ -146,7 +153,10 @@ def augmented_crops(
     small = cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
     out = np.empty((count, size, size, 3), np.uint8)
     for i in range(count):
+        hold = i > 0 and held > 0 and rng.random() < held
         jitter = np.zeros(4) if i == 0 else rng.normal(0, 0.035, 4)
+        if hold:
+            jitter = _held_box(rng)
         a = (x1 + jitter[0] * bw) * shrink
         b = (y1 + jitter[1] * bh) * shrink
         c = (x2 + jitter[2] * bw) * shrink
@@ -159,9 +169,58 @@ def augmented_crops(
         m[:, 2] = scale @ rot[:, 2] - scale @ np.array(centre) + size / 2
         crop = cv2.warpAffine(small, m, (size, size), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REFLECT)
-        if i:
+        if hold:
+            crop = _held_view(crop, rng)
+        elif i:
             crop = _photometric(crop, rng)
         out[i] = crop
+    return out
+
+
+def _held_box(rng: np.random.Generator) -> np.ndarray:
+    """Moves of the box's sides (x1, y1, x2, y2, in card sizes) for a held card:
+    a finder's box is looser on a blurred card in a hand, and a card close to
+    the camera is cut by the frame's edge."""
+    jitter = rng.normal(0, 0.06, 4)
+    if rng.random() < 0.3:
+        side = int(rng.integers(4))
+        cut = float(rng.uniform(0.05, 0.25))
+        jitter[side] += cut if side < 2 else -cut
+    return jitter
+
+
+def _held_view(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A crop made to look like a card held up before a webcam: fingers over an
+    edge, the classifier's training light (casts, shadow, glare, exposure) and
+    degradations (blur or motion blur, noise, JPEG), either way up."""
+    import cv2
+
+    from datasets.scene_surface import _SKINS, _degrade, _light
+
+    size = crop.shape[0]
+    img = crop.copy()
+    if rng.random() < 0.6:  # fingers or a thumb over an edge
+        skin = tuple(float(v) for v in
+                     _SKINS[rng.integers(len(_SKINS))] * rng.uniform(0.7, 1.1))
+        edge = int(rng.integers(4))
+        for _ in range(int(rng.integers(1, 4))):
+            t = rng.uniform(0.1, 0.9)
+            p = [(t * size, 0), (size, t * size), (t * size, size), (0, t * size)][edge]
+            reach = rng.uniform(0.15, 0.4)
+            q = (p[0] + (size / 2 - p[0]) * reach, p[1] + (size / 2 - p[1]) * reach)
+            cv2.line(img, (int(p[0]), int(p[1])), (int(q[0]), int(q[1])), skin,
+                     max(2, int(size * rng.uniform(0.1, 0.18))))
+    img = _light(rng, img.astype(np.float32))
+    if rng.random() < 0.4:  # the card moving in the hand
+        k = int(rng.integers(2, 7))
+        kernel = np.zeros((2 * k + 1, 2 * k + 1), np.float32)
+        kernel[k, :] = 1
+        rot = cv2.getRotationMatrix2D((k, k), float(rng.uniform(0, 180)), 1)
+        kernel = cv2.warpAffine(kernel, rot, kernel.shape)
+        img = cv2.filter2D(img, -1, kernel / max(float(kernel.sum()), 1e-6))
+    out = _degrade(rng, img)
+    if rng.random() < 0.5:
+        out = np.ascontiguousarray(out[::-1, ::-1])
     return out
 
 
@@ -194,7 +253,8 @@ def training_pool(
     for shot in shots:
         if shot.box is None:
             continue
-        xs.append(augmented_crops(shot.frame, shot.box, config.views, rng, size))
+        xs.append(augmented_crops(shot.frame, shot.box, config.views, rng, size,
+                                  config.held))
         ys.append(np.full(config.views, labels.index(shot.label)))
     n_cards = sum(len(y) for y in ys)
     n_bg = int(round(n_cards * config.background / max(1e-9, 1 - config.background)))

@@ -39,6 +39,9 @@ def enroll_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"learning rate (default {d.lr})")
     parser.add_argument("--l2sp", type=float, default=d.l2sp,
                         help=f"pull toward the shipped weights (default {d.l2sp})")
+    parser.add_argument("--held", type=float, default=d.held,
+                        help="share of the augmented views that look like a card "
+                             f"held before a webcam (default {d.held})")
     parser.add_argument("--seed", type=int, default=d.seed, help="augmentation seed")
     parser.add_argument("--threads", type=int, default=None, help="torch threads")
     parser.add_argument("--decks-dir", type=Path, default=None,
@@ -60,7 +63,8 @@ def enroll(args: argparse.Namespace) -> int:
     try:
         check_name(args.deck)
         config = EnrollConfig(steps=args.steps, lr=args.lr, l2sp=args.l2sp,
-                              seed=args.seed, threads=args.threads)
+                              seed=args.seed, threads=args.threads,
+                              held=args.held)
         if (args.folder is None) == (args.camera is None):
             raise EnrollError("give a folder of photos or --camera, not both")
         if args.camera is not None:

@@ -150,6 +150,49 @@ def detect_multiscale(
     return drop_nested(merged)
 
 
+def whole_card(named: Detections, boxes: Detections, larger: float = LARGER,
+               inside: float = INSIDE) -> Detections:
+    """``named`` with each box that is a part of a larger box of ``boxes`` (at
+    least ``inside`` of it within a box at least ``larger`` times its area)
+    widened to the smallest such box, its name and confidence kept.
+
+    In a photo of one card the classifier may refuse the card's whole box and
+    name a part of it (the centre number, a corner index); the finder's boxes
+    (``boxes``, e.g. :func:`detect_multiscale` of a
+    :class:`vision.decks.CardFinder`) still hold the whole card.
+    """
+    if not len(named) or not len(boxes):
+        return named
+    a, b = named.xyxy, boxes.xyxy
+    area_a, area_b = _areas(a), _areas(b)
+    lo = np.maximum(a[:, None, :2], b[None, :, :2])
+    hi = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.prod(np.clip(hi - lo, 0, None), axis=2)
+    holds = (inter >= inside * area_a[:, None]) & (
+        area_b[None, :] >= larger * area_a[:, None])
+    if not holds.any():
+        return named
+    xyxy = a.copy()
+    for i in np.flatnonzero(holds.any(axis=1)):
+        options = np.flatnonzero(holds[i])
+        xyxy[i] = b[options[np.argmin(area_b[options])]]
+    return Detections(xyxy, named.confidence, named.class_id, names=named.names,
+                      data=dict(named.data))
+
+
+def read_card(detector: CardDetector, frame: np.ndarray,
+              zooms: Sequence[float] = ZOOMS, finder: CardDetector | None = None
+              ) -> Detections:
+    """The card of a photo of one card: the largest box ``detector`` keeps at
+    ``zooms``, widened to the finder's whole-card box when it is a part of one
+    (:func:`whole_card`; ``finder``: the detector's finder alone, e.g.
+    :class:`vision.decks.CardFinder`; ``None``: no widening)."""
+    named = detect_multiscale(detector, frame, zooms)
+    if finder is not None and len(named):
+        named = whole_card(named, detect_multiscale(finder, frame, zooms))
+    return largest(named)
+
+
 def largest(dets: Detections) -> Detections:
     """The detection with the largest box (a photo of one card: that card)."""
     if not len(dets):

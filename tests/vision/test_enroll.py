@@ -190,3 +190,48 @@ def test_enroll_refuses_folders_that_name_no_card(tmp_path, capsys) -> None:
     with pytest.raises(EnrollError, match="no photos"):
         read_photo_folder(tmp_path / "purple-3")
     assert main(["enroll", "--deck", "../up", str(tmp_path)]) == 2
+
+
+def test_held_views_change_the_crops_and_keep_the_first() -> None:
+    from referee.cards import CLASSES
+    from vision.enroll import EnrollConfig, Shot, augmented_crops, training_pool
+
+    frame, box = _close_up("red-7", 0.6, seed=3)
+    plain = augmented_crops(frame, box, 12, np.random.default_rng(0), 64, held=0.0)
+    held = augmented_crops(frame, box, 12, np.random.default_rng(0), 64, held=1.0)
+    assert held.shape == plain.shape == (12, 64, 64, 3)
+    assert np.array_equal(held[0], plain[0])  # the box as it is, untouched
+    diff = np.abs(held[1:].astype(int) - plain[1:].astype(int)).mean(axis=(1, 2, 3))
+    assert (diff > 3).all()
+    again = augmented_crops(frame, box, 12, np.random.default_rng(0), 64, held=1.0)
+    assert np.array_equal(held, again)
+    shots = [Shot("red-7", frame, box)]
+    x, y = training_pool(shots, EnrollConfig(views=8, held=0.5, background=0.0))
+    assert len(x) == 8 and set(y.tolist()) == {CLASSES.index("red-7")}
+
+
+def test_whole_card_widens_a_named_part_to_the_finders_card_box() -> None:
+    from vision.multiscale import read_card, whole_card
+
+    named = Detections([[30, 40, 60, 80], [200, 0, 300, 150]], [0.9, 0.8], [7, 3])
+    boxes = Detections([[0, 0, 110, 160], [-5, -5, 180, 240], [201, 1, 299, 149]],
+                       [0.7, 0.6, 0.9], [0, 0, 0])
+    wide = whole_card(named, boxes)
+    np.testing.assert_allclose(wide.xyxy[0], [0, 0, 110, 160])  # the smallest
+    np.testing.assert_allclose(wide.xyxy[1], [200, 0, 300, 150])  # a card: kept
+    assert wide.class_id.tolist() == [7, 3]
+    assert wide.confidence.tolist() == pytest.approx([0.9, 0.8])
+
+    class Fixed:
+        def __init__(self, dets: Detections) -> None:
+            self.dets = dets
+
+        def detect(self, frame: np.ndarray) -> Detections:
+            return self.dets[np.arange(len(self.dets))]
+
+    frame = np.zeros((400, 300, 3), np.uint8)
+    part = Detections([[30, 40, 60, 80]], [0.9], [7])
+    card = Detections([[0, 0, 110, 160]], [0.7], [0])
+    assert read_card(Fixed(part), frame, (1.0,)).xyxy.tolist() == [[30, 40, 60, 80]]
+    best = read_card(Fixed(part), frame, (1.0,), finder=Fixed(card))
+    np.testing.assert_allclose(best.xyxy[0], [0, 0, 110, 160])
