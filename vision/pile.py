@@ -19,7 +19,18 @@ from .geometry import TableGeometry
 from .hands import Reach
 from .pile_memory import PileCard, PileMemory
 from .prior import LegalCheck, choose_label
-from .tracking import Track, label_scores
+from .tracking import Read, Track, label_scores
+
+#: a card a hand touches counts as let go when it lies within this (mm) of
+#: its newest read for the settle time (meant as ``PlayConfig.let_go_mm``;
+#: 0: off, a card counts only once no hand touches it). Off for now: on the
+#: tuning games a card hovered over the pile by a still hand whose fingers
+#: crop its box looks as still and flat as one let go (1.5 mm: p95 latency
+#: from letting go 1.1 s -> 0.3-0.8 s at 15 fps, two plays too many in 139)
+LET_GO_MM = 0.0
+#: ... and measures at most this many card sizes (``PlayConfig.let_go_scale``;
+#: a card held a little above the table measures 1.2)
+LET_GO_SCALE = 1.15
 
 
 class PileWatcher:
@@ -93,6 +104,47 @@ class PileWatcher:
             t, cfg.settle_frames, seconds, cfg.move_mm, seconds + cfg.still_margin_s
         )
         return reads is not None
+
+    def _follow_hand(self, t: float, tracks: dict[int, Track]) -> None:
+        """The top card taken while its hand lingered (:meth:`_let_go`): until
+        its track has been untouched for ``settle_frames`` reads, the card
+        counts as taken now, where it lies now (the hand leaving it is no arm
+        reaching in since, and the box it shows once uncovered is its own)."""
+        if not self.pile or not self.pile[-1].held:
+            return
+        top = self.pile[-1]
+        track = tracks.get(top.track)
+        if (
+            track is None
+            or track.seen < t - 1e-9
+            or track.history[-1].label != top.label
+        ):
+            top.held = False
+            return
+        recent = list(track.history)[-self.config.settle_frames :]
+        last = recent[-1]
+        top.t, top.xy, top.wh = t, (last.x, last.y), (last.w, last.h)
+        if not any(r.touched for r in recent):
+            top.held = False  # the hand has left: the card lies as it lies now
+
+    def _let_go(
+        self, track: Track, t: float, wh: np.ndarray, evidence: float
+    ) -> list[Read] | None:
+        """The reads of a card a hand still touches but has let go of, or
+        ``None``: it lies still (``LET_GO_MM``, touched reads counted) for
+        ``settle_frames`` frames spanning ``settle_s`` and measures as a card
+        lying flat (at most ``LET_GO_SCALE`` card sizes). A hand lingering
+        over the card it put down no longer moves it; a card held in the air
+        measures larger (nearer the camera) and moves with the hand. Asked
+        only for a label other than the top card's (the top card under a
+        passing arm, or a twin, waits for the hand to leave)."""
+        cfg = self.config
+        w, h = (float(v) for v in wh)
+        if card_scale(w, h, self.geometry.card) > LET_GO_SCALE:
+            return None
+        return track.still_reads(
+            t, cfg.settle_frames, cfg.settle_s, LET_GO_MM, evidence, touched_ok=True
+        )
 
     @staticmethod
     def _covered(dets: Detections, i: int) -> bool:
@@ -168,6 +220,7 @@ class PileWatcher:
         if not len(dets):
             return []
         self.memory.remember_carried(dets, t, tracks)
+        self._follow_hand(t, tracks)
         in_zone = self.geometry.inside(self.zone, dets.data["table_xy"])
         out: list[tuple[float, PileCard]] = []
         for i in np.nonzero(in_zone)[0]:
@@ -177,13 +230,19 @@ class PileWatcher:
             wh = dets.data["table_wh"][i]
             if track is None:
                 continue
+            evidence = max(cfg.evidence_s, cfg.settle_s + cfg.still_margin_s)
             reads = track.still_reads(
-                t,
-                cfg.settle_frames,
-                cfg.settle_s,
-                cfg.move_mm,
-                max(cfg.evidence_s, cfg.settle_s + cfg.still_margin_s),
+                t, cfg.settle_frames, cfg.settle_s, cfg.move_mm, evidence
             )
+            let_go = False
+            if (
+                reads is None
+                and LET_GO_MM > 0
+                and track.history[-1].touched
+                and (not self.pile or self.pile[-1].label != track.history[-1].label)
+            ):
+                reads = self._let_go(track, t, wh, evidence)
+                let_go = reads is not None
             if (
                 reads is None
                 or self._covered(dets, i)
@@ -223,6 +282,7 @@ class PileWatcher:
                         (float(wh[0]), float(wh[1])),
                         tid,
                         close if len(close) > 1 else frozenset(),
+                        let_go,
                     ),
                 )
             )

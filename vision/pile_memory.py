@@ -63,6 +63,10 @@ class PileCard:
     # The labels its reads could not tell apart when it was taken (within
     # ``decide_margin`` of the best, the taken one included).
     torn: frozenset[str] = frozenset()
+    # taken while the hand that put it down still touched it: until that
+    # hand leaves, ``t`` follows it (what happens under that hand is the
+    # putting down, not a new arm reaching in)
+    held: bool = False
 
     @property
     def area(self) -> float:

@@ -792,3 +792,42 @@ def test_a_twin_showing_a_look_its_copy_never_showed_is_a_play():
     table.frames(4, [], reaches=[Reach("B", PILE, 9000.0)])
     events = table.frames(6, [card("red-7", *PILE), card("blue-3", 338, 208, 84, 102)])
     assert [e["cards"] for e in events] == [["blue-3"]]
+
+
+@pytest.fixture
+def let_go(monkeypatch):
+    import vision.pile
+
+    monkeypatch.setattr(vision.pile, "LET_GO_MM", 1.5)
+
+
+def test_with_let_go_a_card_under_a_still_lingering_hand_is_played(let_go):
+    table = started()
+    # carried in with the hand, then let go: the hand stays on it, still
+    for x in (250, 280, 310):
+        table.frames(1, [card("red-7", *PILE), card("red-2", x, PILE[1], touched=True)])
+    rows = [card("red-7", *PILE), card("red-2", PILE[0] + 10, PILE[1], touched=True)]
+    events = table.frames(3, rows)
+    assert [e["cards"] for e in events] == [["red-2"]]
+    # once the hand leaves, the card is no second play
+    assert table.frames(10, [card("red-7", *PILE), card("red-2", 341, 211)]) == []
+
+
+def test_with_let_go_a_card_moving_with_the_hand_or_held_up_is_no_play(let_go):
+    table = started()
+    for k in range(15):  # a hand holding a card sways it by several mm a frame
+        sway = 6 * (k % 2)
+        table.frames(1, [card("red-7", *PILE),
+                         card("red-2", PILE[0] + 10 + sway, PILE[1], touched=True)])
+    # held still a little above the pile: it measures 1.2 card sizes
+    high = [card("red-7", *PILE), card("red-2", PILE[0] + 10, PILE[1], 67, 104, True)]
+    table.frames(10, high)
+    assert [e for e in table.events if e["type"] == "play"] == []
+
+
+def test_with_let_go_the_top_card_under_a_resting_arm_is_not_played_again(let_go):
+    table = started("red-7")
+    table.frames(6, [card("red-7", *PILE), card("red-2", 331, 211)])
+    # an arm rests over one end of the pile: the top card's box is cut, still
+    cut = [card("red-7", *PILE), card("red-2", 333, 226, 60, 70, True)]
+    assert table.frames(10, cut, reaches=[Reach("B", DRAW, 9000.0)]) == []
