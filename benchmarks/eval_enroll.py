@@ -374,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
             table[kind]["zero, zooms"] = cell(score(base, items, ZOOMS))
             print(f"{kind}: zero-shot done", flush=True)
         times = []
-        for k in (int(v) for v in args.ks.split(",")):
+        for k in (int(v) for v in args.ks.split(",") if v.strip()):
             seeds = range(args.first_seed, args.first_seed + args.repeats)
             runs: dict[str, list] = {kind: [] for kind in rows}
             for seed in seeds:
@@ -396,8 +396,9 @@ def main(argv: list[str] | None = None) -> int:
         for kind, items in rows.items():
             print(kind.ljust(14) + str(len(items)).rjust(5)
                   + "".join(table[kind][c].rjust(34) for c in cols))
-        print(f"enrollment time: mean {np.mean(times):.0f} s over {len(times)} runs "
-              f"({args.threads} torch thread(s), shared machine)")
+        if times:
+            print(f"enrollment time: mean {np.mean(times):.0f} s over {len(times)} "
+                  f"runs ({args.threads} torch thread(s), shared machine)")
     finally:
         import shutil
 
