@@ -3,7 +3,8 @@
 Prints the numbers::
 
     .venv/bin/python -m benchmarks.eval_tgus_t [--seeds 8] [--photo-seed 1]
-        [--per-label 2] [--far 0] [--table 0] [--group-s 0.5]
+        [--per-label 2] [--far 0] [--table 3] [--group-s 0.5] [--conf P]
+        [--second-look]
         [--detector deck|oracle] [--fps 15] [--work DIR]
 
 What it does, all seeded:
@@ -68,6 +69,8 @@ REPORT_PHOTO_SEED = 1
 #: about 1.5 s apart, so the UNO default (``play.multi_group_s``) would take the
 #: next player's card into the play
 GROUP_S = 0.5
+#: enrollment photos per card from the table's camera (besides the close-ups)
+TABLE_PHOTOS = 3
 CARD_WINDOW = (-0.5, 3.0)  # s, camera event t minus the card's landing
 
 
@@ -313,13 +316,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--per-label", type=int, default=2, help="close-ups per card")
     p.add_argument("--far", type=int, default=0,
                    help="photos from a seat per card (tuning seed 6: 1 read worse)")
-    p.add_argument("--table", type=int, default=0,
-                   help="photos per card from the table's camera (table scale)")
+    p.add_argument("--table", type=int, default=TABLE_PHOTOS,
+                   help="photos per card from the table's camera (table scale; "
+                   "tuning seed 6: 0 -> 33/45 cards right, 3 -> 37/45)")
     p.add_argument("--group-s", type=float, default=GROUP_S,
                    help="cards landing within this many seconds form one play")
     p.add_argument("--second-look", action="store_true",
                    help="the deck's detector looks again, zoomed in, at boxes that "
                    "may hold cards lying fanned (vision.decks.DeckDetector)")
+    p.add_argument("--conf", type=float, default=None,
+                   help="least probability of a card the deck's detector names "
+                   "(detector.conf; default: the shipped detector's)")
     p.add_argument("--steps", type=int, default=None, help="enrollment steps")
     p.add_argument("--detector", choices=("deck", "oracle"), default="deck",
                    help="the enrolled deck's detector, or the renderer's oracle "
@@ -350,7 +357,9 @@ def main(argv: list[str] | None = None) -> int:
                         args.table)
         detector = (None if args.detector == "oracle"
                     else open_detector(DECK, work / "decks",
-                                       second_look=args.second_look))
+                                       second_look=args.second_look,
+                                       **({} if args.conf is None
+                                          else {"conf": args.conf})))
         for seed in args.seeds:
             folder = work / f"game-s{seed}"
             if not (folder / f"{PREFIX}.said.jsonl").is_file():
