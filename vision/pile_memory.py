@@ -104,6 +104,8 @@ class PileMemory:
         self._looks: list[_Look] = []
         self._looks_of: PileCard | None = None
         self._xy: tuple[float, float] | None = None  # the box being judged
+        self._steady = False
+        self._stay: tuple[int, float] = (-1, float("inf"))  # judged track, stay
 
     def held_already(
         self,
@@ -150,6 +152,12 @@ class PileMemory:
         self._reads_agree = bool(recent) and all(r.label == label for r in recent)
         self._top_gone = self._top_hidden(dets, i)
         self._xy = (float(xy[0]), float(xy[1]))
+        # the box has shown its look (within ``LOOK_MM``) for settle_frames reads
+        stay = self._stay_start(track)
+        self._stay = (tid, stay)
+        self._steady = (
+            sum(1 for r in track.history if r.t >= stay) >= self.config.settle_frames
+        )
         if self._seen_before(label, track, xy, wh):
             return "seen-before"
         if self._same_card(tid, label, track, xy, wh):
@@ -208,15 +216,18 @@ class PileMemory:
 
     def _new_look(self, wh: np.ndarray) -> bool:
         """The box being judged (its place ``self._xy``) matches none of the
-        top card's looks seen since it was taken (``LOOK_MM``), and there
-        are some: the top shows a face it never showed."""
+        top card's looks seen since it was taken (``LOOK_MM``; other than
+        those its own track first showed in its current stay), and there are
+        some: the top shows a face it never showed."""
         if not self._looks or self._xy is None:
             return False
         x, y = self._xy
         w, h = (float(v) for v in wh)
-        return not any(
+        tid, since = self._stay
+        looks = [k for k in self._looks if k.track != tid or k.t < since]
+        return bool(looks) and not any(
             max(abs(k.x - x), abs(k.y - y), abs(k.w - w), abs(k.h - h)) <= LOOK_MM
-            for k in self._looks
+            for k in looks
         )
 
     def _stay_start(self, track: Track) -> float:
@@ -410,15 +421,18 @@ class PileMemory:
         itself may settle 10 mm off after an arm passed near it, so this
         counts only where ``twin_ok`` says the referee expects such a card
         from the arm that reached in (its turn, the card legal; with no
-        referee, never), and the newest reads all name the label."""
+        referee, never), the newest reads all name the label, and the box
+        has kept its look (``LOOK_MM``) for ``settle_frames`` reads (a card
+        coming in over the top card grows its box for a frame or two)."""
         cfg = self.config
         top = self.pile[-1]
         if self.last_reach <= top.t or not self.twin_ok(c.label):
             return False
         changed = self._changed(c, top, moved, resized, wh)
-        if changed and not self._reads_agree:
+        settled = self._reads_agree and self._steady
+        if changed and not settled:
             self.retry = True  # judge it again once the newest reads agree
-        return changed and self._reads_agree
+        return changed and settled
 
     def _changed(self, c: PileCard, top: PileCard, moved: float, resized: float,
                  wh: np.ndarray) -> bool:

@@ -831,3 +831,22 @@ def test_with_let_go_the_top_card_under_a_resting_arm_is_not_played_again(let_go
     # an arm rests over one end of the pile: the top card's box is cut, still
     cut = [card("red-7", *PILE), card("red-2", 333, 226, 60, 70, True)]
     assert table.frames(10, cut, reaches=[Reach("B", DRAW, 9000.0)]) == []
+
+
+def test_a_box_grown_for_a_frame_by_a_card_coming_in_is_no_twin():
+    """The next card comes over the top card: for one frame the top card's
+    box takes in its edge (a look it never showed, untouched); a twin keeps
+    its new look for settle_frames reads."""
+    state = turn_of("C", "red-7")
+    table = Table(game_state=lambda: state)
+    table.frames(6, [card("red-7", *PILE)])
+    table.frames(8, [card("red-7", *PILE), card("red-9", 329, 210, 89, 115)])
+    state.update(turn_of("B", "red-9"))
+    table.frames(2, [], reaches=[Reach("B", PILE, 9000.0)])
+    table.frames(6, [card("red-7", *PILE), card("red-9", 329, 210, 89, 115)])
+    assert [e["cards"] for e in table.events if e["type"] == "play"] == [["red-9"]]
+    grown = [card("red-7", *PILE), card("red-9", 331, 210, 93, 115)]
+    assert table.frames(1, grown) == []
+    assert table.frames(
+        2, [card("red-7", *PILE), card("red-9", 336, 210, 111, 120, True)]
+    ) == []
