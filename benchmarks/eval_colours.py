@@ -50,6 +50,7 @@ Usage::
     .venv/bin/python -m benchmarks.eval_colours              # held-out, 1 h of talk
     .venv/bin/python -m benchmarks.eval_colours --quick      # 15 min of talk
     .venv/bin/python -m benchmarks.eval_colours --tune   # the tuning voices, a sweep
+    .venv/bin/python -m benchmarks.eval_colours --tune --talk-min 60  # and 1 h of talk
 """
 
 from __future__ import annotations
@@ -300,6 +301,9 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="15 min of talk")
     parser.add_argument("--tune", action="store_true",
                         help="the tuning voices, with a sweep of the settings")
+    parser.add_argument("--talk-min", type=float, default=None, metavar="MIN",
+                        help="minutes of table talk (default 15 with --quick or "
+                        "--tune, else 60)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--model", default=str(COLOUR_MODEL),
@@ -346,7 +350,8 @@ def main() -> int:
     seed = args.seed + (500 if args.tune else 0)
     pos_jobs = [(k, s, seed * 1000 + i, 16, args.tune)
                 for i, (k, s) in enumerate((k, s) for s in SNRS for k in NOISES)]
-    talk_s = 900.0 if args.quick or args.tune else 3600.0
+    talk_s = 60 * args.talk_min if args.talk_min else \
+        900.0 if args.quick or args.tune else 3600.0
     talk_jobs = [(seed + 100 + i, talk_s / 4) for i in range(4)]
     setup = (model, not args.no_search, bool(args.cache))
     _setup(*setup)
