@@ -9,10 +9,11 @@ demo is (:mod:`vision.demo.render`), with what real tables do
 (``real=True``): players put a twin on its copy whenever they hold one (a few
 millimetres off, a few degrees turned), fingers cover most carried cards, hands
 linger after letting go, and players draw and pass without a word. The video
-goes through the whole pipeline into a live referee (:class:`vision.live.LiveTable`,
-as ``tableref watch`` runs it), and the game's sound track through the voice
-listener. **No event of the ground truth is fed**: the truth is read only to score the refereed log
-afterwards (:func:`vision.demo.evaluate.score_log`): per event type (start,
+goes through the whole pipeline into a live referee
+(:class:`vision.live.LiveTable`, as ``tableref watch`` runs it), and the game's
+sound track through the voice listener. **No event of the ground truth is
+fed**: the truth is read only to score the refereed log afterwards
+(:func:`vision.demo.evaluate.score_log`): per event type (start,
 play, draw, pass, color, uno, catch, reveal) precision and recall, a play
 counting only with the right player and cards, a draw with the right player
 and count; and whether the final scores equal the truth's.
@@ -45,8 +46,10 @@ Printed besides the scores: the play latency from letting go (video time); for
 truth's (a heard call is written when the word ends, so offsets of a few
 tenths of a second show each call matched its own, not a neighbour's within
 the scoring window; an inferred colour comes with the next play); and the
-process's CPU time per second of video, the listener's thread included. ``oracle`` is the renderer's
-perfect detector (each card at least 55 % visible, boxed by its visible part),
+process's CPU time per second of video, the listener's thread included.
+
+``oracle`` is the renderer's perfect detector (each card at least 55 % visible,
+boxed by its visible part),
 ``oracle-noise`` adds one-frame misreads and phantoms (5 % a frame), ``model``
 the shipped detector.
 """
