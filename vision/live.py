@@ -29,8 +29,10 @@ camera's next play (up to :attr:`LiveTable.uno_wait` seconds), and a play by a
 player who then holds two cards and has not called names the caller (unless
 a player who went down to one card without calling may be calling late); any
 other play, or none in time, leaves the call to the attributor's rules on the
-state of that moment. That tells the player to move who drew and passes from
-the next player, both with two cards, by who plays.
+state of that moment. While the referee holds a question open (an event it
+holds changed no hand, so its counts may be off), the play that follows the
+call names the caller whatever the counts say. That tells the player to move
+who drew and passes from the next player, both with two cards, by who plays.
 """
 
 from __future__ import annotations
@@ -187,7 +189,8 @@ class LiveTable:
         play = event if event is not None and event.get("type") == "play" else None
         for call in self.calls:
             state = self.referee.state()
-            who = _caller(play, state) if play is not None else None
+            doubt = any(q.get("open") for q in self.asked)
+            who = _caller(play, state, doubt) if play is not None else None
             if who is not None and now - float(call.get("t", 0)) <= self.uno_wait:
                 out: dict[str, Any] | None = {**call, "player": who}
                 recent = getattr(self.attribute, "recent", None)
@@ -272,16 +275,25 @@ class LiveTable:
             self.log.close()
 
 
-def _caller(play: dict[str, Any], state: dict[str, Any]) -> str | None:
+def _caller(
+    play: dict[str, Any], state: dict[str, Any], doubt: bool = False
+) -> str | None:
     """The player a camera ``play`` shows calling UNO with it: its player (the
     turn's when the arm was not attributed) holds two cards and has not called,
     and nobody who went down to one card without calling may be calling late;
-    else None."""
+    else None. With ``doubt`` (the referee holds a question open, so an event
+    it holds changed no hand and its counts may be off) the play's player is
+    the caller whatever the counts say; the referee rules the call as it sees
+    it."""
     who = play.get("player", state.get("turn"))
+    if who is None:
+        return None
+    if doubt:
+        return str(who)
     counts = state.get("hand_counts") or {}
     called = {str(p) for p in state.get("uno") or ()}
     late = [p for p in state.get("catchable") or () if str(p) not in called]
-    if who is None or late or str(who) in called or counts.get(who) != 2:
+    if late or str(who) in called or counts.get(who) != 2:
         return None
     return str(who)
 

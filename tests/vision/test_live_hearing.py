@@ -137,3 +137,13 @@ def test_a_call_no_play_follows_is_left_to_the_attributor():
     assert calls(live) == ["A"] and live.calls
     live.append(cam("draw", 36.0 + live.uno_wait + 1, count=1, reach_from="B"))
     assert not live.calls  # waited out: judged on the state of then
+
+
+def test_while_a_question_is_open_the_play_after_a_call_names_the_caller():
+    live = _drawer_and_next_both_hold_two()
+    live.append(cam("play", 36.0, cards=["green-1"], reach_from="C"))  # held
+    assert any(q["open"] for q in live.asked)
+    assert live.referee.state()["hand_counts"]["C"] == 3  # it changed nothing
+    live.hear(heard("uno", 40.0))
+    live.append(cam("play", 40.6, cards=["red-1"], reach_from="C"))
+    assert calls(live) == ["A", "C"]
