@@ -277,6 +277,8 @@ class ScanConfig(_Section):
                        "still in the seats this long while the referee is in play "
                        "(0: never)")
     wake_cards: int = _f(2, "cards", "... at least this many of them", minimum=1)
+    wake_within_s: float = _f(6.0, "s", "... each seen first at most this long ago "
+                              "(what lay there all along is no hand)")
     seat_close_up: bool = _f(True, "on/off", "each seat holding cards is also "
                              "detected in a window around them while a hand is "
                              "still to be read")

@@ -445,15 +445,15 @@ class HandScan:
         camera missed (the winner's last card, a twin put on its copy) leaves it
         waiting for a turn that never comes, and no hand would be read. At least
         ``wake_cards`` cards of the deck, new (seen first between ``wake_s`` and
-        ``wake_s + before_s`` ago) and lying still in the seats while the
-        referee is in play (no challenge open; its counts are no guide: the
-        plays it missed or holds as questions are still in them), are hands
-        laid out: the scan starts, counting from the first of them. Its reveals then stand in
-        the log beside the referee's question, and are scored once the
-        question's answer ends the round. A scan that started by itself stops
-        again when no seat has shown a card for ``wake_s`` and it has sent
-        nothing (a card held still over a seat for a while). ``wake_s`` 0:
-        never.
+        ``wake_within_s`` ago: one-card hands come seconds apart) and lying
+        still in the seats while the referee is in play (no challenge open; its
+        counts are no guide: the plays it missed or holds as questions are still
+        in them), are hands laid out: the scan starts, counting from the first
+        of them. Its reveals then stand in the log beside the referee's
+        question, and are scored once the question's answer ends the round. A
+        scan that started by itself stops again when no seat has shown a card
+        for ``wake_s`` and it has sent nothing (a card held still over a seat
+        for a while). ``wake_s`` 0: never.
         """
         cfg = self.config
         if cfg.wake_s <= 0 or self.game_state is None:
@@ -461,7 +461,7 @@ class HandScan:
         born: list[float] = []
         for track in tracks.values():
             age = t - track.born
-            if not cfg.wake_s <= age <= cfg.wake_s + self.before_s:
+            if not cfg.wake_s <= age <= cfg.wake_within_s:
                 continue
             point = track.xy
             if self.geometry.seat_of(point) is None or any(

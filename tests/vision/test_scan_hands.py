@@ -152,3 +152,13 @@ def test_a_scan_that_woke_for_cards_that_go_again_sleeps():
     assert table.scan.active
     assert table.frames(2.0, []) == []
     assert not table.scan.active  # they went: back to sleep, nothing sent
+
+
+def test_one_card_hands_laid_seconds_apart_wake_the_scan_together():
+    table = Table({"phase": "turn", "hand_counts": {"A": 1, "B": 1, "C": 3}})
+    first = [(_sure("blue-4"), 150, 372)]
+    assert table.frames(3.0, first) == [] and not table.scan.active
+    events = table.frames(3.0, first + [(_sure("red-7"), 40, 60)])
+    assert table.scan.active
+    assert sorted((e["player"], tuple(e["cards"])) for e in events) == [
+        ("A", ("blue-4",)), ("B", ("red-7",))]
