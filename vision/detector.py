@@ -43,6 +43,10 @@ CONF = _DEFAULTS.conf
 BOX_CONF = _DEFAULTS.box_conf  # YOLO score a box needs before the classifier looks
 CROP = 64
 SURE = 0.9  # a crop named with at least this probability needs no second look
+# OpenVINO inference threads of each stage (0: every core for one frame, OpenVINO's
+# latency choice). One thread costs the least CPU a frame (no hand-over between
+# cores); see models/MODEL_CARD.md, Speed.
+THREADS = 1
 
 
 def card_net(n_classes: int = len(CLASSES) + 1, width: int = 16):
@@ -154,8 +158,9 @@ class Detector:
         conf: minimum confidence of a returned card.
         iou: NMS IoU threshold.
         max_det: most cards returned per frame.
-        torch_threads: torch threads (1 next to OpenVINO, 2 for a .pt model);
-            OpenVINO takes every core for each inference (its latency hint).
+        torch_threads: torch threads (1 next to OpenVINO, 2 for a .pt model).
+        threads: OpenVINO inference threads of the finder and the classifier
+            (0: every core for one frame, OpenVINO's latency hint).
         classifier: the crop classifier checkpoint; ``None`` for the shipped one if
             present, ``False`` to use the YOLO labels alone.
         box_conf: YOLO score a box needs before the classifier names it.
@@ -173,6 +178,10 @@ class Detector:
         FileNotFoundError: the model file is missing.
     """
 
+    #: reads only the pixels it is given (same pixels, same cards): the live
+    #: pipeline may reuse a read for a frame that did not change (its motion gate)
+    motion_gate = True
+
     def __init__(
         self,
         model_path: str | Path | None = None,
@@ -184,6 +193,7 @@ class Detector:
         classifier: str | Path | bool | None = None,
         box_conf: float = BOX_CONF,
         views: int = _DEFAULTS.views,
+        threads: int = THREADS,
     ) -> None:
         path = Path(model_path) if model_path is not None else default_model()
         if not path.exists():
@@ -194,9 +204,9 @@ class Detector:
         self.backend = "pytorch" if path.suffix == ".pt" else "openvino"
         from vision.ultralytics_setup import setup
 
-        threads = torch_threads or (2 if self.backend == "pytorch" else 1)
-        self.threads = threads
-        setup(torch_threads=threads)
+        self.ov_threads = int(threads)
+        self.threads = torch_threads or (2 if self.backend == "pytorch" else 1)
+        setup(torch_threads=self.threads)
         self.imgsz = int(imgsz)
         self.conf = float(conf)
         self.iou = float(iou)
@@ -207,7 +217,7 @@ class Detector:
             self.model = YOLO(str(path), task="detect")
             names = self.model.names
         else:
-            self.model = OpenVinoFinder(path, self.imgsz)
+            self.model = OpenVinoFinder(path, self.imgsz, threads=self.ov_threads)
             names = export_names(path)
         self.names = CLASSES
         # A one-class model ("a card") only proposes boxes: the crop classifier
@@ -230,7 +240,7 @@ class Detector:
         if classifier is not False:
             self.classifier, self.crop = load_classifier(classifier)
             self._classifier_ov = (
-                openvino_classifier(self.classifier, self.crop)
+                openvino_classifier(self.classifier, self.crop, self.ov_threads)
                 if self.backend == "openvino" else None
             )
         if proposals_only and self.classifier is None:

@@ -15,62 +15,97 @@ from vision.ultralytics_setup import nms_numpy
 
 class OpenVinoFinder:
     """The exported YOLO model run by OpenVINO directly, with Ultralytics'
-    pre- and post-processing written out in NumPy: letterbox to ``imgsz`` (grey
-    114 borders, the image centred), RGB in [0, 1], one inference, boxes above the
-    score threshold, greedy NMS, boxes back in the frame's pixels. Same boxes as
+    pre- and post-processing written out in NumPy: letterbox (grey 114 borders,
+    the image centred), RGB in [0, 1], one inference, boxes above the score
+    threshold, greedy NMS, boxes back in the frame's pixels. Same boxes as
     ``YOLO(folder).predict`` (tested), without its predictor's per-call overhead.
 
     Args:
         folder: an Ultralytics OpenVINO export (one ``.xml`` with its ``.bin``).
-        imgsz: working size; a static export runs at its own size only
-            (ValueError otherwise), a dynamic one is fixed to this size.
+        imgsz: working size, the long side of the network's input.
+        threads: OpenVINO inference threads per request; 0: OpenVINO's latency
+            hint picks them (every core for one request).
 
-    OpenVINO's latency hint picks the threads (every core for one request).
+    A static export runs at its own input shape only (its anchors are constants
+    of that shape; ValueError when its long side is not ``imgsz``): every frame
+    is letterboxed into it. A dynamic export runs each frame at the smallest
+    input that holds it scaled to ``imgsz`` on its long side, both sides
+    rounded up to the stride, as Ultralytics' predictor does (a 640x480 frame
+    runs at 256x192, not 256x256: a quarter fewer pixels, no grey rows); one
+    compiled model per input shape, made when a frame first needs it.
     """
 
     MAX_WH = 7680  # Ultralytics' per-class offset for class-aware NMS
+    STRIDE = 32  # the network's largest stride: a dynamic input's sides are multiples
 
-    def __init__(self, folder: Path, imgsz: int) -> None:
+    def __init__(self, folder: Path, imgsz: int, threads: int = 0) -> None:
         import openvino as ov
 
         xmls = sorted(Path(folder).glob("*.xml"))
         if len(xmls) != 1:
             raise FileNotFoundError(f"expected one OpenVINO .xml in {folder}")
-        core = ov.Core()
-        model = core.read_model(str(xmls[0]))
-        shape = model.input(0).get_partial_shape()
-        if shape.is_static and list(shape.to_shape()) != [1, 3, imgsz, imgsz]:
-            # Its anchors are constants of that size: it cannot be reshaped.
-            raise ValueError(
-                f"{folder} was exported at {list(shape.to_shape())[2:]}: run it at "
-                f"imgsz {shape.to_shape()[2]} or export it again at {imgsz}"
-            )
-        if shape.is_dynamic:
-            model.reshape({model.input(0): [1, 3, imgsz, imgsz]})
-        self.compiled = core.compile_model(
-            model, "CPU", {"PERFORMANCE_HINT": "LATENCY"}
-        )
-        self.request = self.compiled.create_infer_request()
+        self.core = ov.Core()
+        self.model = self.core.read_model(str(xmls[0]))
         self.imgsz = int(imgsz)
+        self.config: dict = {"PERFORMANCE_HINT": "LATENCY"}
+        if threads:
+            self.config["INFERENCE_NUM_THREADS"] = int(threads)
+        shape = self.model.input(0).get_partial_shape()
+        self.static: tuple[int, int] | None = None
+        self._compiled: dict[tuple[int, int], tuple] = {}
+        if shape.is_static:
+            h, w = (int(v) for v in list(shape.to_shape())[2:])
+            if max(h, w) != self.imgsz:
+                raise ValueError(
+                    f"{folder} was exported at {[h, w]}: run it at imgsz {max(h, w)} "
+                    f"or export it again at {imgsz}"
+                )
+            self.static = (h, w)
+            self._request(self.static)
+        else:
+            self._request(self.input_shape(self.imgsz, self.imgsz))
+
+    def input_shape(self, h: int, w: int) -> tuple[int, int]:
+        """The network's input (height, width) for an ``h`` x ``w`` frame."""
+        if self.static is not None:
+            return self.static
+        r = min(self.imgsz / h, self.imgsz / w)
+        new_h, new_w = max(round(h * r), 1), max(round(w * r), 1)
+        s = self.STRIDE
+        return -(-new_h // s) * s, -(-new_w // s) * s
+
+    def _request(self, shape: tuple[int, int]):  # noqa: ANN202
+        """The compiled model and infer request for an input ``shape`` (h, w)."""
+        got = self._compiled.get(shape)
+        if got is None:
+            model = self.model
+            if self.static is None:
+                model = model.clone()
+                model.reshape({model.input(0): [1, 3, *shape]})
+            compiled = self.core.compile_model(model, "CPU", self.config)
+            got = self._compiled[shape] = (compiled, compiled.create_infer_request())
+        return got
 
     def letterbox(self, frame: np.ndarray) -> tuple[np.ndarray, tuple]:
-        """(1, 3, S, S) float32 RGB input, and the (gain x, gain y, pad x, pad y)
+        """(1, 3, H, W) float32 RGB input, and the (gain x, gain y, pad x, pad y)
         that map its pixels back to the frame's."""
         import cv2
 
         h, w = frame.shape[:2]
-        s = self.imgsz
-        r = min(s / h, s / w)
+        in_h, in_w = self.input_shape(h, w)
+        r = min(in_h / h, in_w / w)
         new_w, new_h = max(round(w * r), 1), max(round(h * r), 1)
         if (new_w, new_h) != (w, h):
             frame = cv2.resize(frame, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
-        dw, dh = (s - new_w) / 2, (s - new_h) / 2
+        dw, dh = (in_w - new_w) / 2, (in_h - new_h) / 2
         top, bottom = round(dh - 0.1), round(dh + 0.1)
         left, right = round(dw - 0.1), round(dw + 0.1)
-        img = cv2.copyMakeBorder(
-            frame, top, bottom, left, right, cv2.BORDER_CONSTANT, value=(114, 114, 114)
-        )
-        x = img[None, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255
+        if top or bottom or left or right:
+            frame = cv2.copyMakeBorder(
+                frame, top, bottom, left, right, cv2.BORDER_CONSTANT,
+                value=(114, 114, 114),
+            )
+        x = frame[None, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255
         return np.ascontiguousarray(x), (new_w / w, new_h / h, left, top)
 
     def __call__(
@@ -84,7 +119,8 @@ class OpenVinoFinder:
         """Boxes (N, 4) xyxy in the frame's pixels, scores (N,), class ids (N,),
         best score first."""
         x, (gain_x, gain_y, pad_x, pad_y) = self.letterbox(frame)
-        pred = self.request.infer({0: x})[self.compiled.output(0)][0]  # (4 + nc, A)
+        compiled, request = self._request((x.shape[2], x.shape[3]))
+        pred = request.infer({0: x})[compiled.output(0)][0]  # (4 + nc, A)
         scores = pred[4:]
         cls = scores.argmax(0)
         score = scores[cls, np.arange(scores.shape[1])]
@@ -104,12 +140,13 @@ class OpenVinoFinder:
         return boxes.astype(np.float32), score.astype(np.float32), cls.astype(np.int32)
 
 
-def openvino_classifier(net, size: int):  # noqa: ANN001, ANN202
+def openvino_classifier(net, size: int, threads: int | None = None):  # noqa: ANN001, ANN202
     """The crop classifier compiled by OpenVINO (about 5x faster than PyTorch for
     this small net, same outputs to ~0.02 in the logits), or ``None`` when OpenVINO
     cannot take it (the PyTorch net is used then). Like the finder it runs on
-    OpenVINO's latency hint (every core for one request: the two stages run one
-    after the other), in float32 (bfloat16 moves the logits by ~0.02)."""
+    OpenVINO's latency hint with ``threads`` inference threads (``None``:
+    ``vision.detector.THREADS``; 0: every core for one request), in float32
+    (bfloat16 moves the logits by ~0.02)."""
     import warnings
 
     try:
@@ -123,11 +160,12 @@ def openvino_classifier(net, size: int):  # noqa: ANN001, ANN202
                 example_input=torch.zeros(1, 3, size, size),
                 input=[(-1, 3, size, size)],
             )
-        return ov.Core().compile_model(
-            model,
-            "CPU",
-            {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_PRECISION_HINT": "f32"},
-        )
+        config = {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_PRECISION_HINT": "f32"}
+        if threads is None:
+            from vision.detector import THREADS as threads
+        if threads:
+            config["INFERENCE_NUM_THREADS"] = int(threads)
+        return ov.Core().compile_model(model, "CPU", config)
     except Exception:  # noqa: BLE001 - any failure: PyTorch still works
         return None
 
