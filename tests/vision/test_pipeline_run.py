@@ -226,3 +226,78 @@ def test_a_detector_that_always_fails_ends_in_an_error():
     pipe.run(threading.Event())
     assert pipe.status()["state"] == "error"
     assert "corrupt" in pipe.status()["message"]
+
+
+class CountingDetector:
+    """Reads pixels (marked for the motion gate) and counts its reads; names one
+    red 7 wherever the frame is brightest."""
+
+    motion_gate = True
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def detect(self, frame_bgr):
+        from vision.detections import Detections
+
+        self.reads += 1
+        y, x = np.unravel_index(int(frame_bgr.sum(axis=2).argmax()), frame_bgr.shape[:2])
+        box = [[x - 20, y - 30, x + 20, y + 30]]
+        return Detections(np.array(box, np.float32), np.array([0.9]), np.array([0]))
+
+
+def _table(spot: tuple[int, int] | None = None, noise: int = 0, seed: int = 0):
+    image = np.full((480, 640, 3), 90, np.uint8)
+    if noise:
+        jitter = np.random.default_rng(seed).integers(-noise, noise + 1, image.shape)
+        image = (image + jitter).astype(np.uint8)
+    if spot is not None:
+        x, y = spot
+        cv2.rectangle(image, (x - 20, y - 30), (x + 20, y + 30), (255, 255, 255), -1)
+    return image
+
+
+def _gated_pipe(detector) -> TablePipeline:
+    from vision.geometry import TableGeometry
+
+    return TablePipeline(
+        str(DEMO_VIDEO), players=PLAYERS, detector=detector,
+        table=TableGeometry.default((640, 480), PLAYERS),
+    )
+
+
+def test_still_frames_reuse_the_last_read_and_a_change_is_read():
+    """A frame that did not change since the detector's last read gets that
+    read's cards again (sensor noise is no change); a card that moves is read
+    at once; a still scene is read again every GATE_REFRESH_S."""
+    detector = CountingDetector()
+    pipe = _gated_pipe(detector)
+    dt = 1 / 30
+    t = 0.0
+    for i in range(10):  # 1/3 s of a still table, a little noise on every frame
+        pipe.process(Frame(i, t, _table((300, 200), noise=2, seed=i)))
+        t += dt
+    assert detector.reads == 1 and pipe.gated_frames == 9
+    before = detector.reads
+    pipe.process(Frame(10, t, _table((340, 200), noise=2, seed=10)))  # it moved
+    assert detector.reads == before + 1
+    tracks = pipe.stages["tracker"].tracks
+    assert tracks  # the gated frames fed the tracker as reads do
+    t += dt
+    n = 0
+    while t < 2.0:  # still again: read every GATE_REFRESH_S
+        pipe.process(Frame(11 + n, t, _table((340, 200))))
+        t, n = t + dt, n + 1
+    expected = int(np.ceil((t - 11 * dt) / pipeline_module.GATE_REFRESH_S))
+    assert abs((detector.reads - before - 1) - expected) <= 1
+
+
+def test_a_detector_not_marked_for_the_gate_reads_every_frame():
+    """Detectors that do not read only the pixels (an oracle reading by frame
+    index, a test's scripted detector) are called on every frame."""
+    detector = CountingDetector()
+    detector.motion_gate = False
+    pipe = _gated_pipe(detector)
+    for i in range(8):
+        pipe.process(Frame(i, i / 30, _table((300, 200))))
+    assert detector.reads == 8 and pipe.gated_frames == 0
