@@ -25,20 +25,25 @@ class OpenVinoFinder:
         imgsz: working size, the long side of the network's input.
         threads: OpenVINO inference threads per request; 0: OpenVINO's latency
             hint picks them (every core for one request).
+        rect: with a dynamic export, run each frame at its own shape (below);
+            otherwise every frame is letterboxed into ``imgsz`` x ``imgsz``.
 
     A static export runs at its own input shape only (its anchors are constants
     of that shape; ValueError when its long side is not ``imgsz``): every frame
-    is letterboxed into it. A dynamic export runs each frame at the smallest
-    input that holds it scaled to ``imgsz`` on its long side, both sides
-    rounded up to the stride, as Ultralytics' predictor does (a 640x480 frame
-    runs at 256x192, not 256x256: a quarter fewer pixels, no grey rows); one
-    compiled model per input shape, made when a frame first needs it.
+    is letterboxed into it. A dynamic export runs at ``imgsz`` x ``imgsz``
+    (the static export's outputs exactly), or with ``rect`` each frame at the
+    smallest input that holds it scaled to ``imgsz`` on its long side, both
+    sides rounded up to the stride, as Ultralytics' predictor does (a 640x480
+    frame at 256x192: a quarter fewer pixels, no grey rows); one compiled model
+    per input shape, made when a frame first needs it.
     """
 
     MAX_WH = 7680  # Ultralytics' per-class offset for class-aware NMS
     STRIDE = 32  # the network's largest stride: a dynamic input's sides are multiples
 
-    def __init__(self, folder: Path, imgsz: int, threads: int = 0) -> None:
+    def __init__(
+        self, folder: Path, imgsz: int, threads: int = 0, rect: bool = False
+    ) -> None:
         import openvino as ov
 
         xmls = sorted(Path(folder).glob("*.xml"))
@@ -47,6 +52,7 @@ class OpenVinoFinder:
         self.core = ov.Core()
         self.model = self.core.read_model(str(xmls[0]))
         self.imgsz = int(imgsz)
+        self.rect = bool(rect)
         self.config: dict = {"PERFORMANCE_HINT": "LATENCY"}
         if threads:
             self.config["INFERENCE_NUM_THREADS"] = int(threads)
@@ -69,6 +75,8 @@ class OpenVinoFinder:
         """The network's input (height, width) for an ``h`` x ``w`` frame."""
         if self.static is not None:
             return self.static
+        if not self.rect:
+            return self.imgsz, self.imgsz
         r = min(self.imgsz / h, self.imgsz / w)
         new_h, new_w = max(round(h * r), 1), max(round(w * r), 1)
         s = self.STRIDE

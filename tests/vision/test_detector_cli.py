@@ -80,7 +80,8 @@ def test_openvino_finder_gives_ultralytics_boxes(agnostic) -> None:
 
     # threads 0: OpenVINO's latency hint, as Ultralytics compiles it (another
     # thread count moves the scores by ~1e-3)
-    finder = detector_module.OpenVinoFinder(MODEL, detector_module.IMGSZ, threads=0)
+    finder = detector_module.OpenVinoFinder(
+        MODEL, detector_module.IMGSZ, threads=0, rect=True)
     reference = YOLO(str(MODEL), task="detect")
     boxes = 0
     for seed, (h, w) in enumerate([(480, 640), (301, 640), (640, 353), (257, 255)]):
@@ -105,15 +106,18 @@ def test_openvino_finder_gives_ultralytics_boxes(agnostic) -> None:
 
 @needs_openvino_model
 def test_the_finder_runs_a_frame_at_its_own_shape_rounded_to_the_stride() -> None:
-    """The shipped export is dynamic: a frame runs at the smallest input that
-    holds it at the working size on its long side, both sides multiples of the
-    stride (a 4:3 webcam frame at 256x192, no grey rows), and its boxes come
-    back in the frame's pixels, as the square letterbox gives them."""
+    """The shipped export is dynamic: by default every frame is letterboxed
+    square; with ``rect`` a frame runs at the smallest input that holds it at
+    the working size on its long side, both sides multiples of the stride (a
+    4:3 webcam frame at 256x192, no grey rows), and its boxes come back in the
+    frame's pixels, as the square letterbox gives them."""
     from datasets.scenes import compose_scene
 
-    finder = detector_module.OpenVinoFinder(MODEL, detector_module.IMGSZ)
-    assert finder.static is None, "the shipped finder should be a dynamic export"
     s = detector_module.IMGSZ
+    square = detector_module.OpenVinoFinder(MODEL, s)
+    assert square.static is None, "the shipped finder should be a dynamic export"
+    assert square.input_shape(480, 640) == (s, s)
+    finder = detector_module.OpenVinoFinder(MODEL, s, rect=True)
     assert finder.input_shape(480, 640) == (s * 3 // 4, s)
     assert finder.input_shape(640, 353) == (s, 160)
     assert finder.input_shape(300, 300) == (s, s)
@@ -310,3 +314,27 @@ def test_detect_cli_goes_on_after_bad_files(tmp_path, capsys) -> None:
 def test_detect_cli_all_bad_files_fail(tmp_path, capsys) -> None:
     assert main(["detect", str(tmp_path / "nope.png")]) == 1
     assert json.loads(capsys.readouterr().out)["error"] == "file not found"
+
+
+@needs_model
+def test_a_card_lying_still_is_not_classified_again(detector, monkeypatch) -> None:
+    """detect() keeps the probabilities of a box of the previous frame whose box
+    and crop did not change (the same cards come back, the classifier not run);
+    a crop that changed (a hand over the card) is classified again."""
+    scene = compose_single_scene(330, "green-7")
+    frame = np.ascontiguousarray(scene.image)
+    first = detector.detect(frame)
+    assert len(first)
+    calls = []
+    real = detector._probabilities
+    monkeypatch.setattr(detector, "_probabilities",
+                        lambda crops: calls.append(len(crops)) or real(crops))
+    again = detector.detect(frame.copy())
+    assert calls == []
+    assert again.labels == first.labels
+    np.testing.assert_array_equal(again.data["probs"], first.data["probs"])
+    covered = frame.copy()
+    x1, y1, x2, y2 = first.xyxy[0].astype(int)
+    covered[y1 : (y1 + y2) // 2, x1:x2] = (60, 120, 200)  # skin over half the card
+    detector.detect(covered)
+    assert calls, "a changed crop must be classified again"
