@@ -134,7 +134,8 @@ def attribute_colour(state: Mapping[str, Any], colour: str) -> Attribution:
 
     A wild played in turn has moved the turn on, so its player is the one before
     ``turn`` (:func:`previous_player`); a wild turned as the first card of a round
-    (one card on the discard pile) is named by the player to move. A colour heard
+    (one card on the discard pile) is named by the player to move; a wild that
+    won the round (no one to move) by the round's winner. A colour heard
     when no wild waits for one (table talk, a colour already named) is
     unattributable: no event.
     """
@@ -146,6 +147,10 @@ def attribute_colour(state: Mapping[str, Any], colour: str) -> Attribution:
                                  f"{state['color']}")
     turn = state.get("turn")
     if turn is None:
+        winner = state.get("round_winner")
+        if winner is not None:
+            # the wild was the round's last card: its player went out and names it
+            return Attribution(str(winner), f"{winner} went out with the {top}")
         return Attribution(None, f"heard {colour} but no one is to move")
     if state.get("discard_pile") == 1:
         return Attribution(str(turn), f"the {top} was turned first; {turn} names it")

@@ -93,6 +93,21 @@ def test_attribution_of_a_colour():
     assert "no wild" in attribute_colour(ref.state(), "red").reason
 
 
+def test_the_colour_of_a_wild_that_won_the_round_is_its_winners():
+    """A wild played as the last card ends the round: no one is to move, and the
+    colour heard is the winner's (the referee notes it and scores on)."""
+    ref = Referee({"type": "game", "game": "uno", "rules": "official",
+                   "players": ["A", "B"], "dealer": "B", "hand_size": 1})
+    ref.append({"type": "start", "card": "red-5"})
+    ref.append({"type": "play", "player": "A", "cards": ["wild"]})
+    state = ref.state()
+    assert state["turn"] is None and state["round_winner"] == "A"
+    got = attribute_colour(state, "blue")
+    assert got.player == "A" and "went out" in got.reason
+    (ruling,) = ref.append({"type": "color", "player": "A", "color": "blue"})
+    assert ruling.ruling == "info"
+
+
 def test_a_heard_colour_names_the_wild(tmp_path, say):
     audio, _ = _track(say, [("Green!", "en-us")])
     path = write(tmp_path / "green.wav", audio)
