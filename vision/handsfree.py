@@ -388,3 +388,20 @@ class TgusTHandsFree:
         ):
             self.drawer = turn
         return out
+
+
+class HandsFree:
+    """The completion a table keeps: :func:`complete` for standard UNO, a
+    :class:`TgusTHandsFree` (which remembers a turn draw) for the tgus-t deck.
+    One per table; call it with each camera event and the referee's state just
+    before it. It may return no event (a reach that turned a card for a Hit+?
+    is part of the ``turned`` event that follows)."""
+
+    def __init__(self) -> None:
+        self.tgus_t = TgusTHandsFree()
+
+    def __call__(self, event: Mapping[str, Any], state: Mapping[str, Any]
+                 ) -> list[dict[str, Any]]:
+        if is_tgus_t(state):
+            return self.tgus_t(event, state)
+        return complete(event, state)

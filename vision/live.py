@@ -5,7 +5,7 @@
 each ruling as it happens, writes the table log, and switches the round-end
 scoring scan on when the referee asks for the losers' hands.
 
-Camera events are completed first (:func:`vision.handsfree.complete`): the
+Camera events are completed first (:class:`vision.handsfree.HandsFree`): the
 player from the arm that reached, a ``pass`` inferred for a player who drew
 when the next seat acts, a wild's colour inferred from the next play. An
 inferred event's printed ruling ends with ``[inferred: why]`` unless the
@@ -47,7 +47,7 @@ from referee.log import LogError, dump_event
 from referee.session import Referee
 from referee.text import render_data
 
-from .handsfree import complete
+from .handsfree import HandsFree
 
 #: seconds of the camera's clock a heard colour waits for the camera to see its
 #: wild (the listener's own wait, ``voice.bridge.COLOUR_WAIT``, where installed)
@@ -72,6 +72,7 @@ class LiveTable:
         log_path: str | None = None,
     ):
         self.referee = Referee(header)
+        self.complete = HandsFree()  # camera events completed from the state
         self._out = out
         self.log = open(log_path, "w", encoding="utf-8") if log_path else None
         if self.log:
@@ -119,9 +120,11 @@ class LiveTable:
             if camera and self.held:
                 rulings += self._release(float(event.get("t", 0)))
             try:
-                events = complete(event, self.referee.state())
+                events = self.complete(event, self.referee.state())
             except Exception:  # a state the completion cannot read: as it came
                 events = [dict(event)]
+            if not events:  # folded into the event that follows (tgus-t Hit+?)
+                return rulings
             for e in events[:-1]:
                 rulings += self._append(e)
             if camera and self.calls:  # before the play the call comes with

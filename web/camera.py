@@ -28,6 +28,7 @@ class Camera:
         self.source: str | None = None
         self.refused = 0  # camera events the table refused (misreads, store errors)
         self.last_refusal: str | None = None
+        self.handsfree: Any = None  # the table's completion of camera events
 
     def refusal(self, why: str) -> None:
         """Note a camera event the table refused; the pipeline goes on."""

@@ -360,9 +360,11 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
             else:
                 Path(frame).unlink(missing_ok=True)
                 event = {**event, "evidence": kept}
-        from vision.handsfree import complete  # who played, passes, colours
+        if camera.handsfree is None:  # who played, passes, colours
+            from vision.handsfree import HandsFree
 
-        for e in complete(event, _game_state(table)):
+            camera.handsfree = HandsFree()
+        for e in camera.handsfree(event, _game_state(table)):
             table.append(e, source="vision")
     except Exception as exc:
         why = getattr(exc, "message", None) or str(exc)
