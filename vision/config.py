@@ -211,6 +211,16 @@ class PlayConfig(_Section):
                               "it after a hand reached in is a twin put on it ...")
     twin_size_mm: float = _f(3.0, "mm", "... or one measuring this much differently "
                              "(turned a few degrees)")
+    look_mm: float = _f(2.0, "mm", "a box of the top card's label lying and "
+                        "measuring within this of a look the detector gave of the "
+                        "top card since it was taken is that card again")
+    max_looks: int = _f(64, "looks", "most looks of the top card remembered",
+                        minimum=1)
+    let_go_mm: float = _f(0.0, "mm", "a card a hand still touches counts as let go "
+                          "when it lies within this of its newest read for the "
+                          "settle time (0: off; a card counts once untouched) ...")
+    let_go_scale: float = _f(1.15, "card sizes", "... and measures at most this "
+                             "(a card held above the table measures larger)")
     shrunk: float = _f(0.85, "fraction", "a box under this share of a pile card's "
                        "size, lying on it, is that card partly covered", maximum=1)
     whole_min: float = _f(0.95, "card sizes", "a pile card's own box is taken as at "

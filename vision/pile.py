@@ -21,17 +21,6 @@ from .pile_memory import PileCard, PileMemory
 from .prior import LegalCheck, choose_label
 from .tracking import Read, Track, label_scores
 
-#: a card a hand touches counts as let go when it lies within this (mm) of
-#: its newest read for the settle time (meant as ``PlayConfig.let_go_mm``;
-#: 0: off, a card counts only once no hand touches it). Off for now: on the
-#: tuning games a card hovered over the pile by a still hand whose fingers
-#: crop its box looks as still and flat as one let go (1.5 mm: p95 latency
-#: from letting go 1.1 s -> 0.3-0.8 s at 15 fps, two plays too many in 139)
-LET_GO_MM = 0.0
-#: ... and measures at most this many card sizes (``PlayConfig.let_go_scale``;
-#: a card held a little above the table measures 1.2)
-LET_GO_SCALE = 1.15
-
 
 class PileWatcher:
     """Cards landing in one zone: a pile (stacked) or a field (side by side).
@@ -131,19 +120,19 @@ class PileWatcher:
         self, track: Track, t: float, wh: np.ndarray, evidence: float
     ) -> list[Read] | None:
         """The reads of a card a hand still touches but has let go of, or
-        ``None``: it lies still (``LET_GO_MM``, touched reads counted) for
+        ``None``: it lies still (``play.let_go_mm``, touched reads counted) for
         ``settle_frames`` frames spanning ``settle_s`` and measures as a card
-        lying flat (at most ``LET_GO_SCALE`` card sizes). A hand lingering
+        lying flat (at most ``play.let_go_scale`` card sizes). A hand lingering
         over the card it put down no longer moves it; a card held in the air
         measures larger (nearer the camera) and moves with the hand. Asked
         only for a label other than the top card's (the top card under a
         passing arm, or a twin, waits for the hand to leave)."""
         cfg = self.config
         w, h = (float(v) for v in wh)
-        if card_scale(w, h, self.geometry.card) > LET_GO_SCALE:
+        if card_scale(w, h, self.geometry.card) > cfg.let_go_scale:
             return None
         return track.still_reads(
-            t, cfg.settle_frames, cfg.settle_s, LET_GO_MM, evidence, touched_ok=True
+            t, cfg.settle_frames, cfg.settle_s, cfg.let_go_mm, evidence, touched_ok=True
         )
 
     @staticmethod
@@ -237,7 +226,7 @@ class PileWatcher:
             let_go = False
             if (
                 reads is None
-                and LET_GO_MM > 0
+                and cfg.let_go_mm > 0
                 and track.history[-1].touched
                 and (not self.pile or self.pile[-1].label != track.history[-1].label)
             ):

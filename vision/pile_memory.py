@@ -22,14 +22,6 @@ from .geometry import TableGeometry
 from .tracking import Track
 
 
-#: a box of the top card's label lying and measuring within this (mm) of a look
-#: the detector gave of the top card before is that card again (meant as
-#: ``PlayConfig.look_mm``, once docs/vision.md lists it)
-LOOK_MM = 2.0
-#: most looks of the top card remembered (``PlayConfig.max_looks``)
-MAX_LOOKS = 64
-
-
 class _Carried(NamedTuple):
     """A whole card seen in a hand or moving (for :meth:`PileMemory._known`)."""
 
@@ -124,7 +116,7 @@ class PileMemory:
         fits is the answer):
 
         - ``"seen-before"``: the top card, whose box the detector gave this
-          very look (place and size within ``LOOK_MM``) at an earlier moment
+          very look (place and size within ``play.look_mm``) at an earlier moment
           since it was taken (:meth:`_seen_before`);
         - ``"same-track"``: the track it was taken from, seen whole and
           untouched in every frame since (:meth:`_same_card`);
@@ -152,7 +144,7 @@ class PileMemory:
         self._reads_agree = bool(recent) and all(r.label == label for r in recent)
         self._top_gone = self._top_hidden(dets, i)
         self._xy = (float(xy[0]), float(xy[1]))
-        # the box has shown its look (within ``LOOK_MM``) for settle_frames reads
+        # the box has shown its look (within ``play.look_mm``) for settle_frames reads
         stay = self._stay_start(track)
         self._stay = (tid, stay)
         self._steady = (
@@ -180,7 +172,7 @@ class PileMemory:
         self, label: str, track: Track, xy: np.ndarray, wh: np.ndarray
     ) -> bool:
         """The top card showing a look it showed before: a box of its label,
-        lying and measuring within ``LOOK_MM`` of one the detector gave since
+        lying and measuring within ``play.look_mm`` of one the detector gave since
         the top card was taken (:meth:`remember_looks`), first seen before
         this track's current stay (its newest reads, touched or not, showing
         the same look). A detector's box of a card lying still
@@ -201,7 +193,7 @@ class PileMemory:
         cfg = self.config
         since = self._stay_start(track)
         x, y, w, h = (float(v) for v in (*xy, *wh))
-        lim = LOOK_MM
+        lim = self.config.look_mm
         for look in self._looks:
             if look.track == track.id and look.t >= since:
                 continue
@@ -216,7 +208,7 @@ class PileMemory:
 
     def _new_look(self, wh: np.ndarray) -> bool:
         """The box being judged (its place ``self._xy``) matches none of the
-        top card's looks seen since it was taken (``LOOK_MM``; other than
+        top card's looks seen since it was taken (``play.look_mm``; other than
         those its own track first showed in its current stay), and there are
         some: the top shows a face it never showed."""
         if not self._looks or self._xy is None:
@@ -226,17 +218,17 @@ class PileMemory:
         tid, since = self._stay
         looks = [k for k in self._looks if k.track != tid or k.t < since]
         return bool(looks) and not any(
-            max(abs(k.x - x), abs(k.y - y), abs(k.w - w), abs(k.h - h)) <= LOOK_MM
+            max(abs(k.x - x), abs(k.y - y), abs(k.w - w), abs(k.h - h)) <= self.config.look_mm
             for k in looks
         )
 
     def _stay_start(self, track: Track) -> float:
         """When the track's current stay began: the oldest of its newest reads
-        (touched or not) that all show the newest look (within ``LOOK_MM``)."""
+        (touched or not) that all show the newest look (within ``play.look_mm``)."""
         reads = list(track.history)
         if not reads:
             return float("inf")
-        last, lim, start = reads[-1], LOOK_MM, reads[-1].t
+        last, lim, start = reads[-1], self.config.look_mm, reads[-1].t
         for r in reversed(reads):
             if max(abs(r.x - last.x), abs(r.y - last.y), abs(r.w - last.w),
                    abs(r.h - last.h)) > lim:
@@ -251,13 +243,13 @@ class PileMemory:
         lying within ``move_mm`` of its track's previous read (a card lying
         there, not one on the move): the looks :meth:`_seen_before` knows.
         Only the top card's looks are kept (a new top forgets them), one per
-        look (``LOOK_MM``), with when it was first seen."""
+        look (``play.look_mm``), with when it was first seen."""
         if not self.pile or not len(dets):
             return
         top = self.pile[-1]
         if self._looks_of is not top:
             self._looks_of, self._looks = top, []
-        lim = LOOK_MM
+        lim = self.config.look_mm
         for i in np.flatnonzero(np.asarray(dets.labels) == top.label):
             track = tracks.get(int(dets.tracker_id[i]))
             if track is None or len(track.history) < 2 or track.history[-1].t != t:
@@ -275,7 +267,7 @@ class PileMemory:
                 and max(abs(look.x - r.x), abs(look.y - r.y), abs(look.w - r.w),
                         abs(look.h - r.h)) <= lim / 2
             ]
-            if not same and len(self._looks) < MAX_LOOKS:
+            if not same and len(self._looks) < self.config.max_looks:
                 self._looks.append(_Look(r.t, r.x, r.y, r.w, r.h, track.id))
 
     def _same_card(
@@ -422,7 +414,7 @@ class PileMemory:
         counts only where ``twin_ok`` says the referee expects such a card
         from the arm that reached in (its turn, the card legal; with no
         referee, never), the newest reads all name the label, and the box
-        has kept its look (``LOOK_MM``) for ``settle_frames`` reads (a card
+        has kept its look (``play.look_mm``) for ``settle_frames`` reads (a card
         coming in over the top card grows its box for a frame or two)."""
         cfg = self.config
         top = self.pile[-1]

@@ -64,8 +64,8 @@ class Table:
         return new
 
 
-def started(first="red-7") -> Table:
-    table = Table()
+def started(first="red-7", config: PlayConfig | None = None) -> Table:
+    table = Table(config)
     assert [e["type"] for e in table.frames(6, [card(first, *PILE)])] == ["start"]
     return table
 
@@ -795,14 +795,13 @@ def test_a_twin_showing_a_look_its_copy_never_showed_is_a_play():
 
 
 @pytest.fixture
-def let_go(monkeypatch):
-    import vision.pile
-
-    monkeypatch.setattr(vision.pile, "LET_GO_MM", 1.5)
+def let_go():
+    """play.let_go_mm on (off by default)."""
+    return PlayConfig(let_go_mm=1.5)
 
 
 def test_with_let_go_a_card_under_a_still_lingering_hand_is_played(let_go):
-    table = started()
+    table = started(config=let_go)
     # carried in with the hand, then let go: the hand stays on it, still
     for x in (250, 280, 310):
         table.frames(1, [card("red-7", *PILE), card("red-2", x, PILE[1], touched=True)])
@@ -814,7 +813,7 @@ def test_with_let_go_a_card_under_a_still_lingering_hand_is_played(let_go):
 
 
 def test_with_let_go_a_card_moving_with_the_hand_or_held_up_is_no_play(let_go):
-    table = started()
+    table = started(config=let_go)
     for k in range(15):  # a hand holding a card sways it by several mm a frame
         sway = 6 * (k % 2)
         table.frames(1, [card("red-7", *PILE),
@@ -826,7 +825,7 @@ def test_with_let_go_a_card_moving_with_the_hand_or_held_up_is_no_play(let_go):
 
 
 def test_with_let_go_the_top_card_under_a_resting_arm_is_not_played_again(let_go):
-    table = started("red-7")
+    table = started("red-7", let_go)
     table.frames(6, [card("red-7", *PILE), card("red-2", 331, 211)])
     # an arm rests over one end of the pile: the top card's box is cut, still
     cut = [card("red-7", *PILE), card("red-2", 333, 226, 60, 70, True)]
