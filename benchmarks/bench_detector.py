@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--threads", type=int, default=None,
         help="OpenVINO inference threads (default: the runtime's, "
-        "vision.detector.THREADS; 0: every core for one frame)",
+        "detector.threads; 0: every core for one frame)",
     )
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--no-classifier", action="store_true", help=argparse.SUPPRESS)

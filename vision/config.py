@@ -105,6 +105,21 @@ class DetectorConfig(_Section):
     views: int = _f(3, "crops", "crops the classifier averages for a box it is "
                     "unsure of: 1 the box, 2 also turned 180 degrees, 3 also 4 % "
                     "larger", choices=(1, 2, 3))
+    threads: int = _f(1, "threads", "OpenVINO inference threads of each stage (0: "
+                      "every core for one frame, OpenVINO's latency choice; one "
+                      "thread costs the least CPU a frame)", minimum=0)
+    reuse_px: float = _f(1.0, "px", "a box of the previous frame again, each side "
+                         "within this ...")
+    reuse_level: float = _f(2.0, "grey levels", "... and its crop within this (mean "
+                            "difference), keeps its class probabilities")
+    gate_cell: int = _f(8, "px", "the motion gate compares thumbnails of the "
+                        "working image, a pixel the mean of a block this wide ...",
+                        minimum=1)
+    gate_level: float = _f(6.0, "grey levels", "... a frame none of whose thumbnail "
+                           "pixels moved more than this from the frame the "
+                           "detector last read reuses that read ...")
+    gate_refresh_s: float = _f(0.5, "s", "... and the detector reads a still scene "
+                               "at least this often")
     deck: str = _f("", "name", "an enrolled deck whose classifier names the cards "
                    "('tableref decks'; --deck NAME); empty: the shipped classifier",
                    minimum=None)

@@ -30,7 +30,12 @@ import numpy as np
 from referee.cards import CLASSES
 from vision.config import DetectorConfig
 from vision.detections import Detections
-from vision.openvino_runtime import OpenVinoFinder, export_names, openvino_classifier
+from vision.openvino_runtime import (
+    THREADS,
+    OpenVinoFinder,
+    export_names,
+    openvino_classifier,
+)
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 PT_NAME = "uno-yolo11n.pt"
@@ -43,18 +48,15 @@ CONF = _DEFAULTS.conf
 BOX_CONF = _DEFAULTS.box_conf  # YOLO score a box needs before the classifier looks
 CROP = 64
 SURE = 0.9  # a crop named with at least this probability needs no second look
-# OpenVINO inference threads of each stage (0: every core for one frame, OpenVINO's
-# latency choice). One thread costs the least CPU a frame (no hand-over between
-# cores); see models/MODEL_CARD.md, Speed.
-THREADS = 1
 # Run a dynamic finder export at each frame's own shape (640x480 at 256x192)
 # instead of the square letterbox: 7 % less CPU in the pipeline, but on a tuning
 # game one play counted 1.1 s early; off (models/MODEL_CARD.md, History).
 RECT = False
 # A box of the previous frame again, each side within REUSE_PX px and its crop
-# within REUSE_LEVEL grey levels (mean difference), keeps its class probabilities.
-REUSE_PX = 1.0
-REUSE_LEVEL = 2.0
+# within REUSE_LEVEL grey levels (mean difference), keeps its class probabilities
+# (detector.reuse_px, detector.reuse_level).
+REUSE_PX = _DEFAULTS.reuse_px
+REUSE_LEVEL = _DEFAULTS.reuse_level
 
 
 def card_net(n_classes: int = len(CLASSES) + 1, width: int = 16):
@@ -205,6 +207,8 @@ class Detector:
         views: int = _DEFAULTS.views,
         threads: int = THREADS,
         rect: bool = RECT,
+        reuse_px: float = REUSE_PX,
+        reuse_level: float = REUSE_LEVEL,
     ) -> None:
         path = Path(model_path) if model_path is not None else default_model()
         if not path.exists():
@@ -216,6 +220,7 @@ class Detector:
         from vision.ultralytics_setup import setup
 
         self.ov_threads = int(threads)
+        self.reuse_px, self.reuse_level = float(reuse_px), float(reuse_level)
         self.threads = torch_threads or (2 if self.backend == "pytorch" else 1)
         setup(torch_threads=self.threads)
         self.imgsz = int(imgsz)
@@ -326,8 +331,8 @@ class Detector:
 
     def _classify_reusing(self, frame: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
         """:meth:`_classify`, except that a box of the previous call's frame
-        again (each side within :data:`REUSE_PX`) whose crop hardly changed (mean
-        difference at most :data:`REUSE_LEVEL` grey levels) keeps its
+        again (each side within ``reuse_px``) whose crop hardly changed (mean
+        difference at most ``reuse_level`` grey levels) keeps its
         probabilities: on a live table a hand moving elsewhere does not make the
         cards lying still cost the classifier again."""
         crops = crop_boxes(frame, xyxy, self.crop)
@@ -336,10 +341,10 @@ class Detector:
         last = self._last
         if last is not None and len(last[0]) and len(xyxy):
             near = np.abs(xyxy[:, None, :] - last[0][None, :, :]).max(axis=2)
-            for i, j in zip(*np.nonzero(near <= REUSE_PX)):
+            for i, j in zip(*np.nonzero(near <= self.reuse_px)):
                 if fresh[i] and np.abs(
                     crops[i].astype(np.int16) - last[1][j]
-                ).mean() <= REUSE_LEVEL:
+                ).mean() <= self.reuse_level:
                     kept[int(i)], fresh[i] = last[2][j], False
         new = self._classify(frame, xyxy[fresh], crops[fresh]) if fresh.any() else None
         width = new.shape[1] if new is not None else last[2].shape[1]

@@ -10,7 +10,11 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.config import DetectorConfig
 from vision.ultralytics_setup import nms_numpy
+
+#: OpenVINO inference threads of each stage (``detector.threads``)
+THREADS = DetectorConfig().threads
 
 
 class OpenVinoFinder:
@@ -153,7 +157,7 @@ def openvino_classifier(net, size: int, threads: int | None = None):  # noqa: AN
     this small net, same outputs to ~0.02 in the logits), or ``None`` when OpenVINO
     cannot take it (the PyTorch net is used then). Like the finder it runs on
     OpenVINO's latency hint with ``threads`` inference threads (``None``:
-    ``vision.detector.THREADS``; 0: every core for one request), in float32
+    :data:`THREADS`, ``detector.threads``; 0: every core for one request), in float32
     (bfloat16 moves the logits by ~0.02)."""
     import warnings
 
@@ -170,7 +174,7 @@ def openvino_classifier(net, size: int, threads: int | None = None):  # noqa: AN
             )
         config = {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_PRECISION_HINT": "f32"}
         if threads is None:
-            from vision.detector import THREADS as threads
+            threads = THREADS
         if threads:
             config["INFERENCE_NUM_THREADS"] = int(threads)
         return ov.Core().compile_model(model, "CPU", config)

@@ -47,10 +47,8 @@ MAX_FAILURES = 50  # frames in a row that fail before the pipeline gives up
 # gets that frame's cards again instead of a new read (a detector marked
 # ``motion_gate``, as the shipped one is: same pixels, same cards). About half
 # of a game's frames are such still frames. The frames are compared as grey
-# thumbnails, each pixel the mean of a GATE_CELL x GATE_CELL block.
-GATE_CELL = 8  # px of the working image per thumbnail pixel
-GATE_LEVEL = 6.0  # grey levels: a thumbnail pixel that moved more is a change
-GATE_REFRESH_S = 0.5  # s: the detector reads a still scene at least this often
+# thumbnails (``detector.gate_cell``, ``detector.gate_level``,
+# ``detector.gate_refresh_s``).
 log = logging.getLogger(__name__)
 
 __all__ = [
@@ -317,14 +315,15 @@ class TablePipeline:
 
     def _gated_detect(self, frame: Frame, image: np.ndarray) -> Detections:
         """:meth:`_detect`, or the last read's cards again when this frame is
-        still the scene it read (see ``GATE_LEVEL``) and that read is under
-        ``GATE_REFRESH_S`` old, with the same scan state and box threshold."""
+        still the scene it read (``detector.gate_level``) and that read is under
+        ``detector.gate_refresh_s`` old, with the same scan state and box threshold."""
         if not getattr(self.detector, "motion_gate", False):
             return self._detect(frame, image)
+        gate = self.config.detector
         h, w = image.shape[:2]
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
         thumb = cv2.resize(
-            grey, (max(w // GATE_CELL, 1), max(h // GATE_CELL, 1)),
+            grey, (max(w // gate.gate_cell, 1), max(h // gate.gate_cell, 1)),
             interpolation=cv2.INTER_AREA,
         ).astype(np.int16)
         scan = self.stages.get("scan")
@@ -338,8 +337,8 @@ class TablePipeline:
             last is not None
             and last[1] == key
             and last[0].shape == thumb.shape
-            and 0 <= frame.t - last[2] < GATE_REFRESH_S
-            and int(np.abs(thumb - last[0]).max()) <= GATE_LEVEL
+            and 0 <= frame.t - last[2] < gate.gate_refresh_s
+            and int(np.abs(thumb - last[0]).max()) <= gate.gate_level
         ):
             self.gated_frames += 1
             dets = last[3]

@@ -56,7 +56,8 @@ def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
         try:
             return open_detector(cfg.deck, imgsz=cfg.imgsz, conf=cfg.conf, iou=cfg.iou,
                                  max_det=cfg.max_det, box_conf=cfg.box_conf,
-                                 views=cfg.views)
+                                 views=cfg.views, threads=cfg.threads,
+                                 reuse_px=cfg.reuse_px, reuse_level=cfg.reuse_level)
         except DeckError as exc:
             raise RuntimeError(str(exc)) from None
         except Exception as exc:  # a broken deck file
@@ -70,6 +71,9 @@ def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
             max_det=cfg.max_det,
             box_conf=cfg.box_conf,
             views=cfg.views,
+            threads=cfg.threads,
+            reuse_px=cfg.reuse_px,
+            reuse_level=cfg.reuse_level,
         )
     except Exception as exc:  # a missing or broken model file
         raise RuntimeError(

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from vision import pipeline as pipeline_module
+from vision.config import DetectorConfig
 from vision.demo.evaluate import compare
 from vision.demo.oracle import OracleDetector
 from vision.pipeline import DEMO_DIR, DEMO_LOG, DEMO_VIDEO, TablePipeline, bundled_demo
@@ -269,7 +270,7 @@ def _gated_pipe(detector) -> TablePipeline:
 def test_still_frames_reuse_the_last_read_and_a_change_is_read():
     """A frame that did not change since the detector's last read gets that
     read's cards again (sensor noise is no change); a card that moves is read
-    at once; a still scene is read again every GATE_REFRESH_S."""
+    at once; a still scene is read again every detector.gate_refresh_s."""
     detector = CountingDetector()
     pipe = _gated_pipe(detector)
     dt = 1 / 30
@@ -285,10 +286,10 @@ def test_still_frames_reuse_the_last_read_and_a_change_is_read():
     assert tracks  # the gated frames fed the tracker as reads do
     t += dt
     n = 0
-    while t < 2.0:  # still again: read every GATE_REFRESH_S
+    while t < 2.0:  # still again: read every detector.gate_refresh_s
         pipe.process(Frame(11 + n, t, _table((340, 200))))
         t, n = t + dt, n + 1
-    expected = int(np.ceil((t - 11 * dt) / pipeline_module.GATE_REFRESH_S))
+    expected = int(np.ceil((t - 11 * dt) / DetectorConfig().gate_refresh_s))
     assert abs((detector.reads - before - 1) - expected) <= 1
 
 
