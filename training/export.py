@@ -21,7 +21,9 @@ def ship(weights: Path, imgsz: int) -> Path:
     strip_optimizer(str(target))  # EMA weights in half precision, no optimizer state
     model = YOLO(str(target))
     exported = Path(
-        model.export(format="openvino", imgsz=imgsz, half=False, dynamic=False)
+        # a dynamic input: the runtime compiles it for imgsz x imgsz (or, with
+        # rect, each frame's own shape); models/MODEL_CARD.md, Speed
+        model.export(format="openvino", imgsz=imgsz, half=False, dynamic=True)
     )
     final = MODEL_DIR / exported.name
     if exported.resolve() != final.resolve():
