@@ -124,12 +124,14 @@ def webcam_like(
     frame: np.ndarray, seed: int, index_box: tuple[float, float, float, float],
 ) -> tuple[np.ndarray, tuple[float, float, float, float]]:
     """A phone photo made to look more like a webcam frame of a held card (the
-    tuning proxy of ``--tune --webcam-like``; its own code, not the
-    enrollment's augmentation): closer (a window of 55-85 % of the photo that
+    tuning proxy of ``--tune --webcam-like``; its own recipe, not the
+    enrollment's augmentation, sharing only the motion-blur kernel): closer (a window of 55-85 % of the photo that
     keeps the corner index, so the card may be cut by the frame), a thumb over
     it from an edge, a colour cast, exposure, motion blur, a softer and noisier
     image, JPEG. Returns the frame and the corner index's box in it."""
     import cv2
+
+    from vision.enroll import motion_blur
 
     rng = np.random.default_rng(seed)
     h, w = frame.shape[:2]
@@ -152,12 +154,7 @@ def webcam_like(
     gains = np.array([rng.uniform(0.6, 1.1), rng.uniform(0.9, 1.2),
                       rng.uniform(0.7, 1.3)], np.float32)
     img = img * gains * float(rng.uniform(0.6, 1.2))
-    k = int(rng.integers(3, 9))
-    kernel = np.zeros((2 * k + 1, 2 * k + 1), np.float32)
-    kernel[k, :] = 1
-    rot = cv2.getRotationMatrix2D((k, k), float(rng.uniform(0, 180)), 1)
-    kernel = cv2.warpAffine(kernel, rot, kernel.shape)
-    img = cv2.filter2D(img, -1, kernel / max(float(kernel.sum()), 1e-6))
+    img = motion_blur(img, rng, 3, 9)
     small = float(rng.uniform(0.35, 0.6))
     img = cv2.resize(cv2.resize(img, None, fx=small, fy=small,
                                 interpolation=cv2.INTER_AREA), (w, h))

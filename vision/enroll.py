@@ -177,6 +177,20 @@ def augmented_crops(
     return out
 
 
+def motion_blur(img: np.ndarray, rng: np.random.Generator, least: int,
+                most: int) -> np.ndarray:
+    """``img`` smeared along a line of ``least`` to ``most`` - 1 pixels each way,
+    at a random angle (a card moving in front of the camera)."""
+    import cv2
+
+    k = int(rng.integers(least, most))
+    kernel = np.zeros((2 * k + 1, 2 * k + 1), np.float32)
+    kernel[k, :] = 1
+    rot = cv2.getRotationMatrix2D((k, k), float(rng.uniform(0, 180)), 1)
+    kernel = cv2.warpAffine(kernel, rot, kernel.shape)
+    return cv2.filter2D(img, -1, kernel / max(float(kernel.sum()), 1e-6))
+
+
 def _held_box(rng: np.random.Generator) -> np.ndarray:
     """Moves of the box's sides (x1, y1, x2, y2, in card sizes) for a held card:
     a finder's box is looser on a blurred card in a hand, and a card close to
@@ -212,12 +226,7 @@ def _held_view(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
                      max(2, int(size * rng.uniform(0.1, 0.18))))
     img = _light(rng, img.astype(np.float32))
     if rng.random() < 0.4:  # the card moving in the hand
-        k = int(rng.integers(2, 7))
-        kernel = np.zeros((2 * k + 1, 2 * k + 1), np.float32)
-        kernel[k, :] = 1
-        rot = cv2.getRotationMatrix2D((k, k), float(rng.uniform(0, 180)), 1)
-        kernel = cv2.warpAffine(kernel, rot, kernel.shape)
-        img = cv2.filter2D(img, -1, kernel / max(float(kernel.sum()), 1e-6))
+        img = motion_blur(img, rng, 2, 7)
     out = _degrade(rng, img)
     if rng.random() < 0.5:
         out = np.ascontiguousarray(out[::-1, ::-1])

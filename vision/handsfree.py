@@ -66,6 +66,19 @@ def _colour(label: str) -> str | None:
     return head if head in COLOURS else None
 
 
+def _player_from_reach(ev: dict[str, Any], players: list[str]) -> None:
+    """Who played: the seat whose arm reached in (``player_from`` "reach"), else
+    left to the referee's turn (``player_from`` "turn")."""
+    if "player" not in ev:
+        seat = ev.get("reach_from")
+        if isinstance(seat, str) and seat in players:
+            ev["player"], ev["player_from"] = seat, "reach"
+        else:
+            ev["player_from"] = "turn"
+    elif "player_from" not in ev:
+        ev["player_from"] = "reach"
+
+
 def complete(
     event: Mapping[str, Any], state: Mapping[str, Any]
 ) -> list[dict[str, Any]]:
@@ -84,15 +97,7 @@ def complete(
     ev = dict(event)
     if ev.get("source") != "vision" or ev.get("type") not in ("play", "draw"):
         return [ev]
-    players = list(state.get("players") or [])
-    if "player" not in ev:
-        seat = ev.get("reach_from")
-        if isinstance(seat, str) and seat in players:
-            ev["player"], ev["player_from"] = seat, "reach"
-        else:
-            ev["player_from"] = "turn"
-    elif "player_from" not in ev:
-        ev["player_from"] = "reach"
+    _player_from_reach(ev, list(state.get("players") or []))
     phase, turn = state.get("phase"), state.get("turn")
     if phase not in _IN_PLAY or turn is None:
         return [ev]
@@ -284,14 +289,7 @@ def complete_tgus_t(event: Mapping[str, Any], state: Mapping[str, Any]
     if ev.get("source") != "vision" or ev.get("type") not in ("play", "draw"):
         return [ev]
     players = list(state.get("players") or [])
-    if "player" not in ev:
-        seat = ev.get("reach_from")
-        if isinstance(seat, str) and seat in players:
-            ev["player"], ev["player_from"] = seat, "reach"
-        else:
-            ev["player_from"] = "turn"
-    elif "player_from" not in ev:
-        ev["player_from"] = "reach"
+    _player_from_reach(ev, players)
     waits, waiter = _awaiting(state)
     turn = state.get("turn")
     who = ev.get("player", turn)
