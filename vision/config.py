@@ -7,6 +7,7 @@ One frozen dataclass per stage, gathered in :class:`PipelineConfig`::
     hands     -> arms and hands found by background subtraction (vision/hands.py)
     play      -> when a card counts as played or drawn (vision/pile.py, plays.py)
     scan      -> the round-end scan of laid-out hands (vision/scan.py)
+    listen    -> heard events matched to the camera's (vision/live.py)
 
 Every field carries ``help`` (one sentence) and ``unit`` in its metadata, like
 the house-rule options of ``referee/uno/options.py``. A configuration is read
@@ -314,12 +315,23 @@ class ScanConfig(_Section):
                               "would cover more of the frame", maximum=1)
 
 
+@dataclass(frozen=True)
+class ListenConfig(_Section):
+    """How long heard events wait for the camera (:class:`vision.live.LiveTable`)."""
+
+    colour_wait_s: float = _f(3.0, "s", "a heard colour waits this long of the "
+                              "camera's clock for the camera to see its wild")
+    uno_wait_s: float = _f(5.0, "s", "a heard UNO call waits this long of the "
+                           "camera's clock for the play it comes with")
+
+
 SECTIONS: dict[str, type] = {
     "detector": DetectorConfig,
     "tracking": TrackingConfig,
     "hands": HandsConfig,
     "play": PlayConfig,
     "scan": ScanConfig,
+    "listen": ListenConfig,
 }
 SECTION_NAMES = {cls: name for name, cls in SECTIONS.items()}
 
@@ -333,6 +345,7 @@ class PipelineConfig:
     hands: HandsConfig = field(default_factory=HandsConfig)
     play: PlayConfig = field(default_factory=PlayConfig)
     scan: ScanConfig = field(default_factory=ScanConfig)
+    listen: ListenConfig = field(default_factory=ListenConfig)
 
     def items(self) -> Iterator[tuple[str, Any, Any]]:
         """``("section.field", value, dataclass field)`` for every field."""

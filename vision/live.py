@@ -47,13 +47,9 @@ from referee.log import LogError, dump_event
 from referee.session import Referee
 from referee.text import render_data
 
+from .config import ListenConfig
 from .handsfree import HandsFree
 
-#: seconds of the camera's clock a heard colour waits for the camera to see its
-#: wild (the listener's own wait, ``voice.bridge.COLOUR_WAIT``, where installed)
-COLOUR_WAIT = 3.0
-#: seconds of the camera's clock a heard UNO call waits for the play it comes with
-UNO_WAIT = 5.0
 
 
 class LiveTable:
@@ -63,6 +59,9 @@ class LiveTable:
         header: the table-log header.
         out: where rulings are printed (one line each); standard output by default.
         log_path: the table log to write (header first), or ``None``.
+        config: how long heard events wait for the camera
+            (:class:`~vision.config.ListenConfig`); ``None``: the attached
+            pipeline's ``config.listen``, else the defaults.
     """
 
     def __init__(
@@ -70,7 +69,9 @@ class LiveTable:
         header: dict[str, Any],
         out: TextIO | None = None,
         log_path: str | None = None,
+        config: ListenConfig | None = None,
     ):
+        self._listen = config
         self.referee = Referee(header)
         self.complete = HandsFree()  # camera events completed from the state
         self._out = out
@@ -97,10 +98,27 @@ class LiveTable:
         #: heard colours whose time came before the camera saw a wild they can
         #: name, oldest first; each waits :attr:`colour_wait` seconds
         self.waiting: list[dict[str, Any]] = []
-        self.colour_wait = COLOUR_WAIT
         #: heard UNO calls waiting for the camera's next play, oldest first
         self.calls: list[dict[str, Any]] = []
-        self.uno_wait = UNO_WAIT
+
+    @property
+    def listen(self) -> ListenConfig:
+        """The waits in force: the table's own, the pipeline's, or the defaults."""
+        if self._listen is not None:
+            return self._listen
+        config = getattr(self.pipeline, "config", None)
+        listen = getattr(config, "listen", None)
+        return listen if isinstance(listen, ListenConfig) else ListenConfig()
+
+    @property
+    def colour_wait(self) -> float:
+        """Seconds of the camera's clock a heard colour waits for its wild."""
+        return self.listen.colour_wait_s
+
+    @property
+    def uno_wait(self) -> float:
+        """Seconds of the camera's clock a heard UNO call waits for its play."""
+        return self.listen.uno_wait_s
 
     @property
     def out(self) -> TextIO:
@@ -324,7 +342,6 @@ def start_listening(spec: str, table: LiveTable, clock: Callable[[], float]) -> 
     later = getattr(bridge, "Attributor", None)
     if file and later is not None:  # attributed when the camera reaches it
         table.attribute = later()
-        table.colour_wait = float(getattr(bridge, "COLOUR_WAIT", COLOUR_WAIT))
     try:
         handle = listen_into(
             lambda e: feed({**e, "source": e.get("source", "voice")}),

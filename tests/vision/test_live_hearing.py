@@ -147,3 +147,24 @@ def test_while_a_question_is_open_the_play_after_a_call_names_the_caller():
     live.hear(heard("uno", 40.0))
     live.append(cam("play", 40.6, cards=["red-1"], reach_from="C"))
     assert calls(live) == ["A", "C"]
+
+
+def test_the_waits_are_config_fields():
+    from types import SimpleNamespace
+
+    from vision.config import ListenConfig, PipelineConfig
+
+    short = ListenConfig(colour_wait_s=1.0)
+    live = LiveTable(dict(HEADER), out=io.StringIO(), config=short)
+    live.attribute = bridge.Attributor()
+    live.append(cam("start", 1.0, card="red-7"))
+    live.append(cam("play", 2.0, cards=["red-3"], reach_from="A"))
+    live.hear(heard("color", 3.0, color="green"))
+    live.append(cam("play", 4.5, cards=["red-4"], reach_from="B"))
+    assert not live.waiting  # 1.5 s later: past the table's own 1 s wait
+    assert table().colour_wait > 1.5  # the default keeps it longer
+    other = LiveTable(dict(HEADER), out=io.StringIO())
+    other.pipeline = SimpleNamespace(
+        config=PipelineConfig().updated({"listen.uno_wait_s": 2.0})
+    )
+    assert other.uno_wait == 2.0  # the pipeline's configuration
