@@ -15,6 +15,16 @@ live table and ``serve`` call it for every camera event):
 - **Passes**: the player to move drew (the referee's phase is ``drawn``) and
   the next seat now plays or draws: the drawer passed. A ``pass`` event for
   them goes before it, marked ``"inferred": "<why>"``.
+- **Twins the camera missed**: the player to move has not drawn, their arm
+  reached onto the discard pile since the last play seen (the pipeline's
+  ``pile_reaches`` on each play and draw), and the seat a copy of the top card
+  would hand the turn to now plays or draws: they put that copy on it (the pile
+  cannot tell a twin from the card below). A ``play`` of the top card for them
+  goes before it, marked ``"inferred"`` (a wild's colour then from the play).
+- **Draw-card debts**: the player to move still owes cards of a Draw Two or
+  Wild Draw Four (the camera saw fewer taken, or none) and the next seat plays
+  or draws: the debt was paid. A ``draw`` of what is owed goes before it,
+  marked ``"inferred"``.
 - **Wild colours**: a wild lies on top with no colour named and the next play
   is a coloured card: only that card's colour makes it legal, so a ``color``
   event goes before it, marked ``"inferred"``. A wild on a wild says nothing
@@ -97,6 +107,7 @@ def complete(
     ev = dict(event)
     if ev.get("source") != "vision" or ev.get("type") not in ("play", "draw"):
         return [ev]
+    reached = ev.pop("pile_reaches", None)
     _player_from_reach(ev, list(state.get("players") or []))
     phase, turn = state.get("phase"), state.get("turn")
     if phase not in _IN_PLAY or turn is None:
@@ -105,7 +116,10 @@ def complete(
     out: list[dict[str, Any]] = []
     stamp = {k: ev[k] for k in ("t",) if k in ev}
     acted = "played" if ev["type"] == "play" else "drew"
-    if who != turn:
+    owed = _penalty_taken(state, who, turn, phase)
+    if owed is not None:
+        out.append({**owed, "source": "vision", **stamp})
+    elif who != turn:
         if phase == "drawn" and who == _next_seat(state, turn):
             why = say.inferred_pass(turn, who, acted == "played")
             out.append(
@@ -118,9 +132,19 @@ def complete(
                     **stamp,
                 }
             )
-        elif ev["type"] == "play" and not _jump_in(ev, state):
-            _ask(ev, say.out_of_turn_question(who, turn),
-                 _out_of_turn_answers(state, who, turn, phase))
+        elif not (ev["type"] == "play" and _jump_in(ev, state)):
+            twin = _missed_twin(state, who, turn, phase, reached)
+            if twin is not None:
+                out.append({**twin, "source": "vision", **stamp})
+                named = _colour(str((ev.get("cards") or [ev.get("card")])[0] or ""))
+                if twin["cards"] == ["wild"] and named and ev["type"] == "play":
+                    why = say.inferred_colour(str(ev["cards"][0]), "wild", named)
+                    out.append({"type": "color", "color": named, "inferred": str(why),
+                                "inferred_msg": why.data(), "source": "vision",
+                                **stamp})
+            elif ev["type"] == "play":
+                _ask(ev, say.out_of_turn_question(who, turn),
+                     _out_of_turn_answers(state, who, turn, phase))
     top = str(state.get("top") or "")
     if ev["type"] == "play" and top.startswith("wild") and not state.get("color"):
         cards = ev.get("cards") or [ev.get("card")]
@@ -141,6 +165,88 @@ def complete(
         elif "question" not in ev:
             _ask(ev, say.wild_colour_question(top, str(cards[0])), _colour_answers())
     return out + [ev]
+
+
+def _penalty_taken(state: Mapping[str, Any], who: str, turn: str, phase: str
+                   ) -> dict[str, Any] | None:
+    """The rest of a Draw Two's or Wild Draw Four's cards, or ``None``.
+
+    ``turn`` owes the cards of a draw card (``pending_draw``) and the next
+    seat now plays or draws: ``turn`` took them all (the camera counts the
+    takes of a hand, and two cards taken together count once; a debt is paid
+    whole before the turn moves on), so a ``draw`` of what the referee still
+    has owing goes first, marked ``inferred``."""
+    owed = int(state.get("pending_draw") or 0)
+    if phase != "turn" or owed <= 0 or who == turn or who != _next_seat(state, turn):
+        return None
+    why = Text("camera.inferred-penalty", player=turn, n=owed, next=who)
+    return {"type": "draw", "player": turn, "count": owed, "inferred": str(why),
+            "inferred_msg": why.data()}
+
+
+def _after_copy(state: Mapping[str, Any], player: str, card: str) -> str | None:
+    """Who moves after ``player`` puts a copy of ``card`` on it: the next seat
+    (a number, a plain wild), the one after (a skip), the one before (a
+    reverse, three or more players); ``None`` for a card that makes someone
+    draw."""
+    kind = card.split("-", 1)[-1]
+    if card != "wild" and (_colour(card) is None or kind.startswith("draw")):
+        return None
+    nxt = _next_seat(state, player)
+    if kind == "skip":
+        return _next_seat(state, nxt) if nxt is not None else None
+    if kind == "reverse":
+        if len(state.get("players") or []) < 3:
+            return None
+        return _next_seat({**state, "direction": -int(state.get("direction") or 1)},
+                          player)
+    return nxt
+
+
+def _missed_twin(state: Mapping[str, Any], who: str, turn: str, phase: str,
+                 reached: Any) -> dict[str, Any] | None:
+    """A twin put on its copy that the camera did not see land, or ``None``.
+
+    ``who`` plays or draws on ``turn``'s turn, and ``turn``'s arm reached onto
+    the discard pile since the last play the camera saw (``reached``: the
+    pipeline's ``pile_reaches``) without a card of theirs landing there: the card a seat
+    puts down that the pile cannot tell from the one below is a copy of it. It
+    is taken as played when ``turn`` had not drawn, owes nothing, holds more
+    than one card (with one it would have won the round), and ``who`` is the
+    seat that copy hands the turn to."""
+    top = str(state.get("top") or "")
+    counts = state.get("hand_counts") or {}
+    if (
+        phase != "turn"
+        or not isinstance(reached, (list, tuple))
+        or turn not in reached
+        or state.get("pending_draw")
+        or (state.get("owed") or {}).get(turn)
+        or int(counts.get(turn, 2)) < 2
+        or _after_copy(state, turn, top) != who
+    ):
+        return None
+    why = Text("camera.inferred-twin", player=turn, card=say.camera_card(top),
+               next=who)
+    return {"type": "play", "player": turn, "cards": [top], "inferred": str(why),
+            "inferred_msg": why.data()}
+
+
+define({
+    "camera.inferred-penalty": {
+        "en": "{player} still owed {n} of a draw card's cards and the next seat, "
+              "{next}, moved: {player} took them",
+        "ja": "{player}はドローカードの{n}枚をまだ引いておらず、次の席の{next}が"
+              "動いたため、{player}が引いたとしました",
+    },
+    "camera.inferred-twin": {
+        "en": "{player} reached onto the discard pile and no card of theirs was seen "
+              "land, then {next}, whose turn a copy of {card} gives, moved: a twin "
+              "put on its copy",
+        "ja": "{player}が捨て札の山に手を伸ばしたがカードが見えず、{card}の後に番が来る"
+              "{next}が動いたため、同じカードを重ねて出したとしました",
+    },
+})
 
 
 def _ask(ev: dict[str, Any], question: Text, answers: list[dict[str, Any]]) -> None:

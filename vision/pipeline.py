@@ -131,6 +131,10 @@ class TablePipeline:
         self.events: list[dict[str, Any]] = []
         self.skipped_frames = 0
         self.geometry: TableGeometry | None = None
+        #: seats whose arm reached onto the discard pile since the last play
+        #: (or start card) emitted, first reach first (classic UNO: each play
+        #: and draw carries them)
+        self._pile_reaches: dict[str, None] = {}
         self._lock = threading.Lock()
         self._latest: np.ndarray | None = None
         self._jpeg: bytes | None = None
@@ -290,12 +294,29 @@ class TablePipeline:
                 if tiles is not None and cfg.grid > 1 and self.geometry is not None:
                     dets = seat_close_ups(
                         tiles, image, dets, self.geometry, cfg.grid, cfg.overlap,
-                        config=cfg,
+                        config=cfg, seats=self._unread_seats(),
                     )
                 return dets
             finally:
                 self.detector.box_conf = normal
         return self._detect_once(frame, image)
+
+    def _unread_seats(self) -> list[str] | None:
+        """The seats whose hands the scan still waits for: players the referee
+        counts with cards (any, where it cannot say) and has no hand shown of;
+        ``None`` (every seat) without a referee's state."""
+        if self.game_state is None or self.geometry is None:
+            return None
+        try:
+            state = self.game_state() or {}
+            counts = state.get("hand_counts") or {}
+            shown = state.get("revealed") or {}
+            return [
+                seat for seat in self.geometry.players
+                if seat not in shown and (not counts or int(counts.get(seat, 0)) > 0)
+            ]
+        except Exception:  # a state it cannot read: every seat
+            return None
 
     def _tile_detect(self):  # noqa: ANN202 - a detect(image) callable or None
         """The detector's ``detect(image)`` for close-ups: ``None`` for a detector
@@ -373,6 +394,7 @@ class TablePipeline:
         dets = self._gated_detect(frame, image)
         hands: HandTracker = self.stages["hands"]
         dets = hands.update(image, dets, frame.t)
+        self._note_pile_reaches(hands.reaches)
         dets = self.stages["tracker"].update(dets, frame.t)
         tracks = self.stages["tracker"].tracks
         events = self.stages["game"].update(dets, frame.t, tracks, hands.reaches)
@@ -393,8 +415,25 @@ class TablePipeline:
         game = self.stages.get("game")
         return game.flush() if game is not None else []
 
+    def _note_pile_reaches(self, reaches: list) -> None:
+        """Remember the seats whose arm's tip lies on the discard pile now."""
+        if self.game != "uno" or self.geometry is None:
+            return
+        for r in reaches:
+            if r.seat is not None and self.geometry.inside(
+                "discard", np.array([r.tip])
+            )[0]:
+                self._pile_reaches.setdefault(r.seat, None)
+
     def _emit(self, event: dict[str, Any], overlay: np.ndarray | None) -> None:
         event = {**event, "source": "vision"}
+        if self.game == "uno" and event.get("type") in ("play", "draw"):
+            # who reached onto the pile since the last play: a seat that did
+            # and whose card the camera did not see land may have put a twin
+            # on its copy (vision.handsfree)
+            event["pile_reaches"] = list(self._pile_reaches)
+        if event.get("type") in ("play", "start"):  # the dealer turned the start card
+            self._pile_reaches = {}
         if self.evidence_dir is not None and overlay is not None:
             self.evidence_dir.mkdir(parents=True, exist_ok=True)
             path = self.evidence_dir / f"{len(self.events) + 1:04d}-{event['type']}.jpg"

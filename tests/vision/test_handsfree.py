@@ -154,3 +154,95 @@ def test_heard_events_of_a_recording_wait_for_the_camera_to_reach_them():
     live.hear({"type": "uno", "player": "B", "source": "voice", "t": 9.0})
     live.finish()
     assert live.referee.events[-1]["type"] == "uno"
+
+
+def test_a_twin_the_camera_missed_is_inferred_from_the_arm_on_the_pile():
+    # A's arm reached onto the pile but no card of A's was seen land; then B,
+    # the next seat, plays: A put a copy of the red-7 on it
+    live = table(cam("start", 1, card="red-7"),
+                 cam("play", 3, cards=["red-3"], reach_from="B",
+                     pile_reaches=["A", "B"]))
+    kinds = [(e["type"], e.get("player"), tuple(e.get("cards") or ()))
+             for e in live.referee.events]
+    assert kinds[-2:] == [("play", "A", ("red-7",)), ("play", "B", ("red-3",))]
+    assert "a twin put on its copy" in live.referee.events[-2]["inferred"]
+    assert "pile_reaches" not in live.referee.events[-1]
+    assert not live.questions
+    counts = live.state()["hand_counts"]
+    assert (counts["A"], counts["B"], live.state()["turn"]) == (4, 4, "C")
+
+
+def test_no_twin_without_the_arm_the_seat_after_the_copy_or_before_a_draw():
+    start = cam("start", 1, card="red-7")
+    # A's arm never reached the pile: asked, as before
+    live = table(start, cam("play", 3, cards=["red-3"], reach_from="B",
+                            pile_reaches=["B"]))
+    assert live.questions and live.state()["hand_counts"]["A"] == 5
+    # C is not the seat a copy of a number hands the turn to
+    live = table(start, cam("play", 3, cards=["red-3"], reach_from="C",
+                            pile_reaches=["A", "C"]))
+    assert live.questions and live.state()["hand_counts"]["A"] == 5
+    # A copy of a skip hands it two seats on, to C
+    state = {"players": ["A", "B", "C"], "direction": 1, "turn": "A",
+             "phase": "turn", "top": "red-skip", "color": "red", "options": {},
+             "hand_counts": {"A": 5, "B": 5, "C": 5}}
+    out = complete(cam("play", 3, cards=["red-3"], reach_from="C",
+                       pile_reaches=["A"]), state)
+    assert [(e["type"], e.get("player")) for e in out] == [("play", "A"),
+                                                          ("play", "C")]
+    # with one card A's copy would have won the round: asked instead
+    one = {**state, "hand_counts": {"A": 1, "B": 5, "C": 5}}
+    out = complete(cam("play", 3, cards=["red-3"], reach_from="C",
+                       pile_reaches=["A"]), one)
+    assert len(out) == 1 and "question" in out[0]
+    # A drew: the next seat's play is A's pass, no twin
+    out = complete(cam("play", 3, cards=["red-3"], reach_from="B",
+                       pile_reaches=["A"]), {**state, "top": "red-7",
+                                             "phase": "drawn"})
+    assert [e["type"] for e in out] == ["pass", "play"]
+
+
+def test_a_missed_twin_is_inferred_when_the_next_seat_draws():
+    live = table(cam("start", 1, card="red-7"),
+                 cam("draw", 3, count=1, reach_from="B", pile_reaches=["A"]))
+    kinds = [(e["type"], e.get("player")) for e in live.referee.events]
+    assert kinds[-2:] == [("play", "A"), ("draw", "B")]
+    assert live.state()["hand_counts"]["A"] == 4
+
+
+def test_the_rest_of_a_draw_cards_debt_is_taken_when_the_next_seat_moves():
+    # A's Draw Two: the camera saw B take one card (two taken together); C plays
+    live = table(
+        cam("start", 1, card="red-7"),
+        cam("play", 2, cards=["red-draw2"], reach_from="A"),
+        cam("draw", 4, count=1, reach_from="B"),
+        cam("play", 6, cards=["red-3"], reach_from="C"),
+    )
+    kinds = [(e["type"], e.get("player"), e.get("count")) for e in live.referee.events]
+    assert kinds[-3:] == [("draw", "B", 1), ("draw", "B", 1), ("play", "C", None)]
+    assert "still owed 1" in live.referee.events[-2]["inferred"]
+    assert live.state()["hand_counts"]["B"] == 7 and not live.questions
+    assert live.state()["turn"] == "A"
+    # the debt paid in full: nothing inferred
+    live = table(
+        cam("start", 1, card="red-7"),
+        cam("play", 2, cards=["red-draw2"], reach_from="A"),
+        cam("draw", 4, count=2, reach_from="B"),
+        cam("play", 6, cards=["red-3"], reach_from="C"),
+    )
+    assert [e["type"] for e in live.referee.events].count("draw") == 1
+
+
+def test_a_missed_wild_on_a_wild_takes_its_colour_from_the_next_play():
+    live = table(cam("start", 1, card="red-7"),
+                 cam("play", 2, cards=["wild"], reach_from="A"),
+                 {"type": "color", "color": "green", "player": "A", "t": 2.5,
+                  "source": "voice"},
+                 cam("play", 5, cards=["blue-3"], reach_from="C",
+                     pile_reaches=["B", "C"]))  # B's wild on the wild: blue
+    kinds = [(e["type"], e.get("player"), e.get("color")) for e in
+             live.referee.events]
+    assert kinds[-3:] == [("play", "B", None), ("color", None, "blue"),
+                          ("play", "C", None)]
+    assert live.referee.events[-3]["cards"] == ["wild"]
+    assert not live.questions and live.state()["turn"] == "A"

@@ -73,6 +73,18 @@ def test_draws_are_seen_with_their_counts(demo_run):
     assert draws == [e["count"] for e in truth() if e["type"] == "draw"]
 
 
+def test_each_play_names_the_arms_that_reached_the_pile_since_the_last(demo_run):
+    _, events = demo_run
+    plays = [e for e in events if e["type"] == "play"]
+    assert all(isinstance(e["pile_reaches"], list) for e in plays)
+    players = [e["player"] for e in truth() if e["type"] == "play"]
+    own = sum(p in e["pile_reaches"] for p, e in zip(players, plays))
+    assert own >= 0.9 * len(plays)  # the arm that put the card down
+    assert all(
+        "pile_reaches" not in e for e in events if e["type"] not in ("play", "draw")
+    )
+
+
 def test_events_carry_source_time_and_evidence(demo_run):
     _, events = demo_run
     times = [e["t"] for e in events]
