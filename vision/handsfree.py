@@ -20,7 +20,8 @@ live table and ``serve`` call it for every camera event):
   ``pile_reaches`` on each play and draw), and the seat a copy of the top card
   would hand the turn to now plays or draws: they put that copy on it (the pile
   cannot tell a twin from the card below). A ``play`` of the top card for them
-  goes before it, marked ``"inferred"`` (a wild's colour then from the play).
+  goes before it, marked ``"inferred"`` (a wild's colour then from the play);
+  likewise for the seat after a player who drew, the drawer's pass first.
 - **Draw-card debts**: the player to move still owes cards of a Draw Two or
   Wild Draw Four (the camera saw fewer taken, or none) and the next seat plays
   or draws: the debt was paid. A ``draw`` of what is owed goes before it,
@@ -120,20 +121,18 @@ def complete(
     if owed is not None:
         out.append({**owed, "source": "vision", **stamp})
     elif who != turn:
-        if phase == "drawn" and who == _next_seat(state, turn):
-            why = say.inferred_pass(turn, who, acted == "played")
-            out.append(
-                {
-                    "type": "pass",
-                    "player": turn,
-                    "inferred": str(why),
-                    "inferred_msg": why.data(),
-                    "source": "vision",
-                    **stamp,
-                }
-            )
+        nxt = _next_seat(state, turn)
+        drawn = phase == "drawn" and nxt is not None
+        if drawn and who == nxt:
+            out.append(_pass(turn, who, acted == "played", stamp))
         elif not (ev["type"] == "play" and _jump_in(ev, state)):
-            twin = _missed_twin(state, who, turn, phase, reached)
+            if drawn:  # the drawer passed and the next seat put down a twin?
+                twin = _missed_twin({**state, "turn": nxt, "phase": "turn"}, who,
+                                    str(nxt), "turn", reached)
+                if twin is not None:
+                    out.append(_pass(turn, str(nxt), True, stamp))
+            else:
+                twin = _missed_twin(state, who, turn, phase, reached)
             if twin is not None:
                 out.append({**twin, "source": "vision", **stamp})
                 named = _colour(str((ev.get("cards") or [ev.get("card")])[0] or ""))
@@ -165,6 +164,14 @@ def complete(
         elif "question" not in ev:
             _ask(ev, say.wild_colour_question(top, str(cards[0])), _colour_answers())
     return out + [ev]
+
+
+def _pass(player: str, nxt: str, played: bool, stamp: dict[str, Any]
+          ) -> dict[str, Any]:
+    """``player`` drew and passed: the next seat, ``nxt``, played or drew."""
+    why = say.inferred_pass(player, nxt, played)
+    return {"type": "pass", "player": player, "inferred": str(why),
+            "inferred_msg": why.data(), "source": "vision", **stamp}
 
 
 def _penalty_taken(state: Mapping[str, Any], who: str, turn: str, phase: str

@@ -246,3 +246,21 @@ def test_a_missed_wild_on_a_wild_takes_its_colour_from_the_next_play():
                           ("play", "C", None)]
     assert live.referee.events[-3]["cards"] == ["wild"]
     assert not live.questions and live.state()["turn"] == "A"
+
+
+def test_a_drawer_passed_and_the_next_seats_missed_twin_is_inferred():
+    # A drew and passed; B put a red-7 on the red-7 unseen; C plays
+    live = table(cam("start", 1, card="red-7"),
+                 cam("draw", 2, count=1, reach_from="A"),
+                 cam("play", 5, cards=["red-3"], reach_from="C",
+                     pile_reaches=["B", "C"]))
+    kinds = [(e["type"], e.get("player")) for e in live.referee.events]
+    assert kinds[-4:] == [("draw", "A"), ("pass", "A"), ("play", "B"), ("play", "C")]
+    assert not live.questions and live.state()["hand_counts"]["B"] == 4
+    # without B's arm on the pile: asked, nothing inferred
+    live = table(cam("start", 1, card="red-7"),
+                 cam("draw", 2, count=1, reach_from="A"),
+                 cam("play", 5, cards=["red-3"], reach_from="C",
+                     pile_reaches=["C"]))
+    assert live.questions and [e["type"] for e in live.referee.events][-2:] == [
+        "draw", "play"]
