@@ -191,6 +191,33 @@ def _penalty_taken(state: Mapping[str, Any], who: str, turn: str, phase: str
             "inferred_msg": why.data()}
 
 
+def doubtful_twin(event: Mapping[str, Any], state: Mapping[str, Any]
+                  ) -> dict[str, str | None] | None:
+    """What the camera's next move must show for ``event`` to stand, or ``None``
+    (an event that stands as it is).
+
+    A copy of the top card put down by the player who has just drawn is what
+    the pile reports when the drawing arm moved the top card's box (it then
+    settles with another look, like a twin's); a real one is the drawn card
+    played. The camera's next move tells them apart: the drawer moving again
+    (playing the drawn card), or the next seat moving where the copy would
+    hand the turn to another seat (a skip, a reverse), says the drawer did not
+    put it down. Returns ``{"drawer", "next", "expect"}``: the drawer, the seat
+    after them and the seat the copy hands the turn to (``None``: any)."""
+    if is_tgus_t(state) or event.get("source") != "vision" or event.get(
+        "type"
+    ) != "play" or state.get("phase") != "drawn":
+        return None
+    turn = state.get("turn")
+    who = event.get("player") or event.get("reach_from") or turn
+    top = str(state.get("top") or "")
+    cards = list(event.get("cards") or [event.get("card")])
+    if turn is None or who != turn or cards != [top]:
+        return None
+    return {"drawer": str(turn), "next": _next_seat(state, str(turn)),
+            "expect": _after_copy(state, str(turn), top)}
+
+
 def _after_copy(state: Mapping[str, Any], player: str, card: str) -> str | None:
     """Who moves after ``player`` puts a copy of ``card`` on it: the next seat
     (a number, a plain wild), the one after (a skip), the one before (a

@@ -48,7 +48,7 @@ from referee.session import Referee
 from referee.text import render_data
 
 from .config import ListenConfig
-from .handsfree import HandsFree
+from .handsfree import HandsFree, doubtful_twin
 
 
 
@@ -100,6 +100,11 @@ class LiveTable:
         self.waiting: list[dict[str, Any]] = []
         #: heard UNO calls waiting for the camera's next play, oldest first
         self.calls: list[dict[str, Any]] = []
+        #: a camera play held until the next camera move says whether it
+        #: stands, with what that move must show
+        #: (:func:`vision.handsfree.doubtful_twin`); and those that did not stand
+        self.doubt: tuple[dict[str, Any], dict[str, Any]] | None = None
+        self.set_aside: list[dict[str, Any]] = []
 
     @property
     def listen(self) -> ListenConfig:
@@ -137,6 +142,15 @@ class LiveTable:
             camera = event.get("source") == "vision"
             if camera and self.held:
                 rulings += self._release(float(event.get("t", 0)))
+            if camera and self.doubt is not None:
+                rulings += self._settle_doubt(event)
+            try:
+                expect = doubtful_twin(event, self.referee.state()) if camera else None
+            except Exception:  # a state it cannot read: taken as it came
+                expect = None
+            if expect is not None:
+                self.doubt = (dict(event), expect)
+                return rulings
             try:
                 events = self.complete(event, self.referee.state())
             except Exception:  # a state the completion cannot read: as it came
@@ -230,10 +244,38 @@ class LiveTable:
         self.calls = left
         return rulings
 
+    def _settle_doubt(self, event: dict[str, Any]) -> list:
+        """The held copy is set aside when ``event`` (the camera's next) is a
+        move of the drawer (the drawn card played), or of the next seat where
+        the copy hands the turn to another (the drawer passed); else it stands."""
+        held, what = self.doubt or ({}, {})
+        self.doubt = None
+        seat = event.get("player") or event.get("reach_from")
+        if event.get("type") in ("play", "draw") and seat is not None and (
+            seat == what.get("drawer")
+            or (seat == what.get("next") and what.get("expect") not in (None, seat))
+        ):
+            self.set_aside.append(held)
+            return []
+        rulings: list = []
+        try:
+            events = self.complete(held, self.referee.state())
+        except Exception:  # a state the completion cannot read: as it came
+            events = [dict(held)]
+        for e in events:
+            rulings += self._append(e)
+        return rulings
+
     def finish(self) -> list:
-        """Append what is still held (the end of a recording)."""
+        """Append what is still held (the end of a recording; a held copy
+        with no move after it stands)."""
         with self.lock:
-            rulings = self._release(float("inf"))
+            rulings: list = []
+            if self.doubt is not None:
+                held, self.doubt = self.doubt[0], None
+                for e in self.complete(held, self.referee.state()):
+                    rulings += self._append(e)
+            rulings += self._release(float("inf"))
             rulings += self._settle_calls(float("inf"), None)
             return rulings + self._retry(float("inf"), last=True)
 

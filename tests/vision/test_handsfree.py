@@ -264,3 +264,42 @@ def test_a_drawer_passed_and_the_next_seats_missed_twin_is_inferred():
                      pile_reaches=["C"]))
     assert live.questions and [e["type"] for e in live.referee.events][-2:] == [
         "draw", "play"]
+
+
+def test_a_copy_of_a_skip_right_after_a_draw_waits_for_the_next_move():
+    start = (cam("start", 1, card="green-3"),
+             cam("play", 2, cards=["green-skip"], reach_from="A"),  # B skipped
+             cam("draw", 3, count=1, reach_from="C"))
+    # the camera says C put a green skip on the green skip after drawing; then
+    # A, the next seat, draws: C passed, the copy was the top card's box moving
+    live = table(*start, cam("play", 4, cards=["green-skip"], reach_from="C"))
+    assert live.doubt is not None and live.referee.events[-1]["type"] == "draw"
+    live.append(cam("draw", 6, count=1, reach_from="A"))
+    kinds = [(e["type"], e.get("player")) for e in live.referee.events]
+    assert kinds[-3:] == [("draw", "C"), ("pass", "C"), ("draw", "A")]
+    assert [e["cards"] for e in live.set_aside] == [["green-skip"]]
+    # ... or B moves next: the drawn card was that copy, played (A skipped)
+    live = table(*start, cam("play", 4, cards=["green-skip"], reach_from="C"),
+                 cam("play", 6, cards=["green-4"], reach_from="B"))
+    kinds = [(e["type"], e.get("player")) for e in live.referee.events]
+    assert kinds[-3:] == [("draw", "C"), ("play", "C"), ("play", "B")]
+    assert not live.set_aside and not live.questions
+    # nothing after it: it stands
+    live = table(*start, cam("play", 4, cards=["green-skip"], reach_from="C"))
+    live.finish()
+    assert live.referee.events[-1]["cards"] == ["green-skip"]
+
+
+def test_a_copy_of_a_number_right_after_a_draw_is_set_aside_if_the_drawer_plays():
+    start = (cam("start", 1, card="green-3"), cam("draw", 2, count=1, reach_from="A"))
+    live = table(*start, cam("play", 3, cards=["green-3"], reach_from="A"),
+                 cam("play", 4, cards=["green-8"], reach_from="A"))
+    kinds = [(e["type"], e.get("player"), tuple(e.get("cards") or ()))
+             for e in live.referee.events]
+    assert kinds[-2:] == [("draw", "A", ()), ("play", "A", ("green-8",))]
+    assert live.set_aside and live.state()["turn"] == "B"
+    # the next seat moving says nothing for a number's copy: it stands
+    live = table(*start, cam("play", 3, cards=["green-3"], reach_from="A"),
+                 cam("play", 4, cards=["green-8"], reach_from="B"))
+    kinds = [(e["type"], e.get("player")) for e in live.referee.events]
+    assert kinds[-3:] == [("draw", "A"), ("play", "A"), ("play", "B")]
