@@ -323,6 +323,9 @@ class ListenConfig(_Section):
                               "camera's clock for the camera to see its wild")
     uno_wait_s: float = _f(5.0, "s", "a heard UNO call waits this long of the "
                            "camera's clock for the play it comes with")
+    colour_after_s: float = _f(6.0, "s", "a heard colour names the wild waiting "
+                               "for its colour only this long after the camera "
+                               "first saw that wild (later: table talk)")
 
 
 SECTIONS: dict[str, type] = {

@@ -28,7 +28,9 @@ from typing import Any
 
 REPEAT_SECONDS = 4.0
 #: seconds after a wild was first seen waiting for its colour during which a heard
-#: colour may still name it (later, the colour is left to the next card played)
+#: colour may still name it (later, the colour is left to the next card played):
+#: the default of the config field ``listen.colour_after_s``
+#: (``vision.config.ListenConfig``), which a caller passes as ``after``
 COLOUR_AFTER = 6.0
 
 

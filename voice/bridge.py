@@ -21,7 +21,8 @@ the spotter reported; the colour spotter names the colour whichever language
 said it, keyword search the word, ``"赤"``) for the player of the wild on top
 that waits for a colour
 (:func:`voice.attribution.attribute_colour`), heard at most
-:data:`voice.attribution.COLOUR_AFTER` seconds after the wild was first seen
+``colour_after`` seconds (the config's ``listen.colour_after_s``, default
+:data:`voice.attribution.COLOUR_AFTER`) after the wild was first seen
 (:class:`voice.attribution.WildClock`). A colour heard before the camera has
 seen the wild waits up to :data:`COLOUR_WAIT` seconds of the game clock for it
 (``t`` is then when it was attributed); when several wait, the last one heard
@@ -44,7 +45,8 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from voice.attribution import Attribution, WildClock, attribute, attribute_colour
+from voice.attribution import (COLOUR_AFTER, Attribution, WildClock, attribute,
+                               attribute_colour)
 from voice.audio import RATE, Microphone, file_chunks
 from voice.spotter import Detection, Spotter, SpotterConfig
 from voice.words import colour_of, parse_words
@@ -109,9 +111,9 @@ class Attributor:
     counts once.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, after: float = COLOUR_AFTER) -> None:
         self.recent: list[dict[str, Any]] = []
-        self.clock = WildClock()
+        self.clock = WildClock(after)
 
     def observe(self, state: Mapping[str, Any], t: float) -> None:
         """The referee's state after an event of the camera at ``t``: starts
@@ -164,7 +166,8 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
                 clock: Callable[[], float] | None = None,
                 config: SpotterConfig | None = None,
                 realtime: bool = False, colours: bool = True,
-                attribute_later: bool = False) -> ListenHandle:
+                attribute_later: bool = False,
+                colour_after: float = COLOUR_AFTER) -> ListenHandle:
     """Listen in a thread and append an ``uno`` event for each attributed call
     (and a ``color`` event for each attributed colour word).
 
@@ -183,6 +186,8 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
         colours: also hear a wild's colour (default True).
         attribute_later: append each event without ``player``, for the caller
             to attribute when the event joins the log (:class:`Attributor`).
+        colour_after: seconds after a wild was first seen during which a heard
+            colour may name it (the config's ``listen.colour_after_s``).
 
     Returns:
         The handle; the microphone is opened before returning, so a missing
@@ -207,7 +212,7 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
     paced = file is not None and clock is not None and not realtime
     # a file without a clock is judged on its own time (the words' ``t``)
     audio_time = file is not None and clock is None and not realtime
-    wild = WildClock()
+    wild = WildClock(colour_after)
 
     def emit(det: Detection, player: str, t: float, why: str) -> None:
         event = _event(det, player, t)

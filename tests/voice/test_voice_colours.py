@@ -190,6 +190,34 @@ def test_a_recording_attributor_drops_a_colour_heard_after_the_window():
     assert event is not None and event["player"] == "A"
 
 
+def test_the_colour_window_is_the_config_field_listen_colour_after_s():
+    from vision.config import PipelineConfig
+
+    config = PipelineConfig()
+    assert config.listen.colour_after_s == COLOUR_AFTER  # the listener's default
+    short = config.updated({"listen.colour_after_s": 2.0}).listen.colour_after_s
+    ref = _wild_on_top()
+    attributor = Attributor(after=short)
+    attributor.observe(ref.state(), 5.0)
+    heard = {"type": "color", "color": "red", "source": "voice", "t": 8.0}
+    assert attributor(heard, ref.state()) is None  # 3 s: past a 2 s window
+    assert Attributor()(heard, ref.state())["player"] == "A"
+
+
+def test_a_listener_with_a_longer_colour_window_takes_a_later_colour(tmp_path, say):
+    audio, _ = _track(say, [("Green!", "en-us")])
+    audio = np.concatenate([np.zeros(int((COLOUR_AFTER + 1) * RATE), np.float32),
+                            audio])
+    path = write(tmp_path / "late-green.wav", audio)
+    ref = _wild_on_top()
+    handle = listen_into(ref.append, ref.state, file=str(path),
+                         colour_after=COLOUR_AFTER + 5.0)
+    handle.join(60)
+    assert handle.error is None
+    assert [e["color"] for e in handle.events] == ["green"]
+    assert ref.state()["color"] == "green"
+
+
 def test_a_colour_heard_long_after_the_wild_makes_no_event(tmp_path, say, caplog):
     """The wild waits from the start of the file; "Green!" comes more than
     COLOUR_AFTER seconds later: table talk, not the wild's colour."""
