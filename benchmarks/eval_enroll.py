@@ -22,6 +22,12 @@ temporary folder and deleted.
   (closer, a thumb over it, a colour cast, motion blur, a soft noisy JPEG): a
   proxy for a card held before a webcam made from the tuning split alone; the
   held-card views of the enrollment (``EnrollConfig.held``) were chosen on it.
+  ``--variants N`` reads each photo N times so (other seeds). ``--forget N``
+  also reads N rendered crops of every label zero-shot and enrolled
+  (:func:`rendered_accuracy`): the tuning proxy of damage to other cameras and
+  decks (``EnrollConfig.replay`` was weighed on it). ``--tune --empties``
+  counts cards on ``valid``'s empty backgrounds, with the still-photo rules of
+  :mod:`vision.multiscale` (``--retry-conf``, ``--refused-floor``) off and on.
 - The report enrolls from ``valid`` (K = 1: one of the three photos per card,
   seeded draws repeated; K = 3: all three, repeated with training seeds) and reads
   the untouched ``train`` split: its phone photos on wood, its scans, and its
@@ -104,12 +110,16 @@ def empties(data: Path, splits: tuple[str, ...] = ("train", "test")) -> list[Pat
 
 
 def false_cards(detector, paths: list[Path], zooms) -> int:  # noqa: ANN001
-    """How many of the empty photos get a card."""
+    """How many of the empty photos get a card read as a photo of one card
+    (:func:`vision.multiscale.read_card`: any named box, or a refused finder box
+    named by :func:`vision.multiscale.name_refused`)."""
     import cv2
 
-    from vision.multiscale import detect_multiscale
+    from vision.decks import CardFinder
+    from vision.multiscale import read_card
 
-    return sum(len(detect_multiscale(detector, cv2.imread(str(p)), zooms)) > 0
+    finder = CardFinder(detector)
+    return sum(len(read_card(detector, cv2.imread(str(p)), zooms, finder)) > 0
                for p in paths)
 
 
@@ -171,7 +181,7 @@ def outcome(detector, photo: Photo, zooms,  # noqa: ANN001
     with ``degrade`` (a seed) the photo is read through :func:`webcam_like`."""
     import cv2
 
-    from vision.multiscale import detect_multiscale, largest, whole_card
+    from vision.multiscale import detect_multiscale, largest, name_refused, whole_card
 
     frame = cv2.imread(str(photo.path))
     index_box = photo.index_box
@@ -185,8 +195,11 @@ def outcome(detector, photo: Photo, zooms,  # noqa: ANN001
 
             _FINDER_BOXES[key] = detect_multiscale(CardFinder(detector), frame, zooms)
         if not len(named):
-            return "refused" if len(_FINDER_BOXES[key]) else "miss"
-        named = whole_card(named, _FINDER_BOXES[key])
+            named = name_refused(detector, frame, _FINDER_BOXES[key])
+            if not len(named):
+                return "refused" if len(_FINDER_BOXES[key]) else "miss"
+        else:
+            named = whole_card(named, _FINDER_BOXES[key])
     best = largest(named)
     x1, y1, x2, y2 = best.xyxy[0]
     a1, b1, a2, b2 = index_box
@@ -204,9 +217,15 @@ def score(detector, items: list[Photo], zooms,  # noqa: ANN001
           degrade: bool = False) -> dict[str, int]:
     counts = {"ok": 0, "wrong": 0, "partial": 0, "miss": 0, "refused": 0}
     for p in items:
-        seed = int.from_bytes(p.path.stem.encode()[:8], "little") if degrade else None
-        counts[outcome(detector, p, zooms, seed)] += 1
+        for v in range(VARIANTS if degrade else 1):
+            seed = (int.from_bytes(p.path.stem.encode()[:8], "little") + v
+                    if degrade else None)
+            counts[outcome(detector, p, zooms, seed)] += 1
     return counts
+
+
+#: webcam-like reads of each tuning photo (``--variants``)
+VARIANTS = 1
 
 
 def enrolled_detector(shots, config, folder: Path):  # noqa: ANN001, ANN201
@@ -221,6 +240,26 @@ def enrolled_detector(shots, config, folder: Path):  # noqa: ANN001, ANN201
     path = folder / f"enrolled-{config.seed}-{len(shots)}.pt"
     torch.save(result.checkpoint, path)
     return Detector(classifier=path), time.time() - t0
+
+
+def rendered_accuracy(detector, count: int, seed: int = 12345) -> float:  # noqa: ANN001
+    """Top-1 (%) of ``detector``'s classifier on ``count`` rendered crops of every
+    label and "no card" (:func:`datasets.crops.crop_set`, another seed than any
+    enrollment's replay): what the shipped model read before enrolling; an
+    enrollment that forgets it drops here (the tuning proxy of damage to other
+    cameras and decks)."""
+    from datasets.crops import crop_set
+
+    key = (count, seed)
+    if key not in _RENDERED:
+        _RENDERED[key] = crop_set(count, seed, background_share=0.1, ornaments=True)
+    x, y = _RENDERED[key]
+    probs = np.concatenate([detector._probabilities(x[i : i + 256])
+                            for i in range(0, len(x), 256)])
+    return 100.0 * float((probs.argmax(1) == y).mean())
+
+
+_RENDERED: dict = {}
 
 
 def cell(counts: dict[str, int]) -> str:
@@ -250,6 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--held", type=float, default=None)
     parser.add_argument("--background", type=float, default=None)
     parser.add_argument("--views", type=int, default=None)
+    parser.add_argument("--replay", type=float, default=None)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--k", type=int, default=1,
                         help="with --tune: photos a card enrolled (1 or 2)")
@@ -259,6 +299,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-zero", action="store_true",
                         help="skip the zero-shot reads (they do not depend on "
                              "the enrollment)")
+    parser.add_argument("--retry-conf", type=float, default=None,
+                        help="the multi-scale pass's second look at a photo with "
+                             "no card (vision.multiscale.RETRY_BOX_CONF; 1: none)")
+    parser.add_argument("--variants", type=int, default=1,
+                        help="with --webcam-like: webcam-like reads of each photo")
+    parser.add_argument("--refused-floor", type=float, default=None,
+                        help="a photo whose every box is called no card is named "
+                             "(vision.multiscale.REFUSED_FLOOR; 0: never)")
+    parser.add_argument("--forget", type=int, default=0,
+                        help="with --tune: also read this many rendered crops "
+                             "(rendered_accuracy), zero-shot and enrolled")
     parser.add_argument("--first-seed", type=int, default=0,
                         help="the first draw / training seed")
     parser.add_argument("--no-whole", action="store_true",
@@ -271,22 +322,36 @@ def main(argv: list[str] | None = None) -> int:
                              "the other webcam frames")
     parser.add_argument("--empties", action="store_true",
                         help="only count cards found on the empty backgrounds of "
-                             "train and test, zero-shot and after K = 3")
+                             "train and test (with --tune: of valid), zero-shot "
+                             "and after K = 3")
     args = parser.parse_args(argv)
 
     from vision.detector import Detector
     from vision.enroll import EnrollConfig, find_shots
     from vision.multiscale import ZOOMS
 
-    global WHOLE
+    global WHOLE, VARIANTS
     WHOLE = not args.no_whole
+    VARIANTS = args.variants
+    if args.retry_conf is not None:
+        import vision.multiscale
+
+        vision.multiscale.RETRY_BOX_CONF = args.retry_conf
+    if args.refused_floor is not None:
+        import vision.multiscale
+
+        vision.multiscale.REFUSED_FLOOR = args.refused_floor or None
     config = EnrollConfig(threads=args.threads)
-    for key in ("steps", "lr", "l2sp", "held", "views", "background"):
+    for key in ("steps", "lr", "l2sp", "held", "views", "background", "replay"):
         if getattr(args, key) is not None:
             config = replace(config, **{key: getattr(args, key)})
     print(f"enrollment: {config}")
+    import vision.multiscale
+
     print(f"zooms of the multi-scale pass: {ZOOMS}; a named part widened to the "
-          f"whole card: {WHOLE}")
+          f"whole card: {WHOLE}; second look at box score "
+          f"{vision.multiscale.RETRY_BOX_CONF}; a refused photo named from "
+          f"{vision.multiscale.REFUSED_FLOOR}")
     base = Detector()
     if args.same_camera:
         valid = [p for p in photos(args.data, "train") if p.kind == "webcam"]
@@ -317,13 +382,22 @@ def main(argv: list[str] | None = None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="eval-enroll-"))
     try:
         if args.empties:
-            paths = empties(args.data)
+            paths = empties(args.data, ("valid",) if args.tune else ("train", "test"))
             shots, _ = draw(3, 0)
             det, _ = enrolled_detector(shots, config, tmp)
+            import vision.multiscale as ms
+
+            rules = (ms.RETRY_BOX_CONF, ms.REFUSED_FLOOR)
+            passes = [((1.0,), (None, None)), (ZOOMS, (None, None))]
+            if rules != (None, None):  # the still-photo rules off, then on
+                passes = [(ZOOMS, (None, None)), (ZOOMS, rules)]
             for name, d in (("zero-shot", base), ("K=3", det)):
-                for zooms in ((1.0,), ZOOMS):
-                    print(f"empty backgrounds with a card, {name}, zooms {zooms}: "
+                for zooms, (retry, floor) in passes:
+                    ms.RETRY_BOX_CONF, ms.REFUSED_FLOOR = retry, floor
+                    print(f"empty backgrounds with a card, {name}, zooms {zooms}, "
+                          f"second look {retry}, refused named from {floor}: "
                           f"{false_cards(d, paths, zooms)} of {len(paths)}", flush=True)
+            ms.RETRY_BOX_CONF, ms.REFUSED_FLOOR = rules
             return 0
         if args.same_camera:
             for k in (1, 3):
@@ -348,6 +422,10 @@ def main(argv: list[str] | None = None) -> int:
             for seed in range(args.first_seed, args.first_seed + args.repeats):
                 shots, rest = draw(k, seed)
                 det, secs = enrolled_detector(shots, replace(config, seed=seed), tmp)
+                if args.forget:
+                    print(f"  draw {seed} rendered crops ({args.forget}): zero-shot "
+                          f"{rendered_accuracy(base, args.forget):.1f} %  K={k} "
+                          f"{rendered_accuracy(det, args.forget):.1f} %", flush=True)
                 for name, degrade in reads:
                     if not args.no_zero:
                         zero[name].append(score(base, rest, ZOOMS, degrade))

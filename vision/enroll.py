@@ -91,6 +91,10 @@ class EnrollConfig:
             before the fine-tuning (its new rows start from the crops,
             :func:`_imprint`).
         probe_lr: their AdamW learning rate (constant).
+        replay: rendered crops of every shipped label (the shipped model's own
+            training kind, :func:`datasets.crops.card_crop`) added to the
+            training pool, as a share of the card crops (0: none): a replay
+            that keeps what the network reads on other decks and cameras.
         held: share of the augmented views (after the first) made to look like
             a card held up before a webcam (:func:`_held_view`): a looser or
             cut box, fingers over an edge, the renderer's light casts, motion
@@ -109,6 +113,7 @@ class EnrollConfig:
     probe_steps: int = 300
     probe_lr: float = 1e-2
     held: float = 0.5
+    replay: float = 0.0
 
 
 @dataclass
@@ -266,6 +271,14 @@ def training_pool(
                                   config.held))
         ys.append(np.full(config.views, labels.index(shot.label)))
     n_cards = sum(len(y) for y in ys)
+    n_replay = int(round(n_cards * config.replay))
+    if n_replay:
+        from datasets.crops import card_crop
+
+        shipped = [k for k, label in enumerate(labels) if label in CLASSES]
+        ids = np.array(shipped)[np.arange(n_replay) % len(shipped)]
+        xs.append(np.stack([card_crop(rng, labels[k], size) for k in ids]))
+        ys.append(ids)
     n_bg = int(round(n_cards * config.background / max(1e-9, 1 - config.background)))
     if n_bg:
         xs.append(np.stack([background_crop(rng, size, ornaments=True)

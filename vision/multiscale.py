@@ -37,6 +37,14 @@ LARGER = 1.6
 SAME_CARD_IOU = 0.6
 #: Grey of the canvas around a zoomed-out frame (the finder's letterbox grey).
 CANVAS_GREY = 114
+#: A photo where no zoom finds a card is looked at once more with the finder's
+#: least box score lowered to this (a still photo is expected to hold a card; a
+#: blurred card held in a hand scores low); ``None``: no second look.
+RETRY_BOX_CONF: float | None = None
+#: A photo of one card whose every box the classifier calls "no card": the
+#: largest finder box is named with the likeliest card when its probability is
+#: at least this (:func:`name_refused`); ``None``: such a photo holds no card.
+REFUSED_FLOOR: float | None = None
 
 
 class CardDetector(Protocol):
@@ -115,7 +123,8 @@ def drop_nested(
 
 
 def detect_multiscale(
-    detector: CardDetector, frame: np.ndarray, zooms: Sequence[float] = ZOOMS
+    detector: CardDetector, frame: np.ndarray, zooms: Sequence[float] = ZOOMS,
+    retry_conf: float | None = None,
 ) -> Detections:
     """Cards in one BGR photo, found at several zooms (see the module's docstring).
 
@@ -124,6 +133,10 @@ def detect_multiscale(
         frame: (H, W, 3) BGR uint8 photo.
         zooms: each in (0, 1]; 1 is the frame as it is, 0.5 the frame at half
             size on a canvas twice as large.
+        retry_conf: where no zoom finds a card, the zooms are run again with
+            the finder's least box score (``box_conf`` of the detector, or of
+            the detector a :class:`vision.decks.CardFinder` wraps) lowered to
+            this (default :data:`RETRY_BOX_CONF`; 1 or more: no second look).
 
     Returns:
         Detections in the frame's pixels, one per card, most confident first.
@@ -131,6 +144,25 @@ def detect_multiscale(
     frame = np.asarray(frame)
     if frame.ndim == 2:
         frame = np.repeat(frame[:, :, None], 3, axis=2)
+    parts = _zoom_parts(detector, frame, zooms)
+    retry = RETRY_BOX_CONF if retry_conf is None else retry_conf
+    owner = getattr(detector, "detector", detector)
+    if not parts and retry is not None and retry < getattr(owner, "box_conf", 0.0):
+        kept = owner.box_conf
+        owner.box_conf = float(retry)
+        try:
+            parts = _zoom_parts(detector, frame, zooms)
+        finally:
+            owner.box_conf = kept
+    if not parts:
+        return _empty_like(detector)
+    merged = _concat(parts)
+    return drop_nested(merged)
+
+
+def _zoom_parts(detector: CardDetector, frame: np.ndarray,
+                zooms: Sequence[float]) -> list[Detections]:
+    """The detections of each zoom that finds any, in the frame's pixels."""
     h, w = frame.shape[:2]
     parts = []
     for zoom in zooms:
@@ -144,10 +176,7 @@ def detect_multiscale(
         ok = _areas(xyxy) > 0
         dets.xyxy = xyxy
         parts.append(dets[ok])
-    if not parts:
-        return _empty_like(detector)
-    merged = _concat(parts)
-    return drop_nested(merged)
+    return parts
 
 
 def whole_card(named: Detections, boxes: Detections, larger: float = LARGER,
@@ -188,9 +217,33 @@ def read_card(detector: CardDetector, frame: np.ndarray,
     (:func:`whole_card`; ``finder``: the detector's finder alone, e.g.
     :class:`vision.decks.CardFinder`; ``None``: no widening)."""
     named = detect_multiscale(detector, frame, zooms)
-    if finder is not None and len(named):
-        named = whole_card(named, detect_multiscale(finder, frame, zooms))
+    if finder is not None:
+        boxes = detect_multiscale(finder, frame, zooms)
+        named = (whole_card(named, boxes) if len(named)
+                 else name_refused(detector, frame, boxes))
     return largest(named)
+
+
+def name_refused(detector: CardDetector, frame: np.ndarray, boxes: Detections,
+                 floor: float | None = None) -> Detections:
+    """For a photo of one card where the classifier called every box "no card"
+    (a blurred card held in a hand, fingers over it): the largest of the
+    finder's ``boxes`` named with the classifier's likeliest card, when that
+    card's probability is at least ``floor`` (default :data:`REFUSED_FLOOR`;
+    ``None``: nothing is named). Empty otherwise."""
+    floor = REFUSED_FLOOR if floor is None else floor
+    classify = getattr(detector, "_classify", None)
+    if floor is None or not len(boxes) or classify is None:
+        return _empty_like(detector)
+    best = largest(boxes)
+    probs = np.asarray(classify(frame, best.xyxy), float)[0, :-1]
+    if hasattr(detector, "named"):  # a deck's absent labels stay unnamed
+        probs = probs * np.asarray(detector.named, float)[:-1]
+    k = int(np.argmax(probs))
+    if probs[k] < floor:
+        return _empty_like(detector)
+    names = getattr(detector, "labels", None) or getattr(detector, "names", None)
+    return Detections(best.xyxy, [probs[k]], [k], **({"names": names} if names else {}))
 
 
 def largest(dets: Detections) -> Detections:

@@ -235,3 +235,77 @@ def test_whole_card_widens_a_named_part_to_the_finders_card_box() -> None:
     assert read_card(Fixed(part), frame, (1.0,)).xyxy.tolist() == [[30, 40, 60, 80]]
     best = read_card(Fixed(part), frame, (1.0,), finder=Fixed(card))
     np.testing.assert_allclose(best.xyxy[0], [0, 0, 110, 160])
+
+
+def test_replay_adds_rendered_crops_of_every_shipped_label() -> None:
+    from referee.cards import CLASSES
+    from vision.enroll import EnrollConfig, Shot, training_pool
+
+    frame, box = _close_up("red-7", 0.6, seed=3)
+    shots = [Shot("red-7", frame, box)] * 4
+    plain_x, plain_y = training_pool(shots, EnrollConfig(views=16, background=0.0))
+    x, y = training_pool(shots, EnrollConfig(views=16, background=0.0, replay=1.0))
+    assert len(plain_x) == 64 and set(plain_y.tolist()) == {CLASSES.index("red-7")}
+    assert len(x) == 128 and x.shape[1:] == (64, 64, 3)
+    replayed = y[64:]
+    assert len(set(replayed.tolist())) == min(64, len(CLASSES))
+    assert (replayed < len(CLASSES)).all()
+
+
+class _FaintCard:
+    """A finder that boxes a card only at a least box score of 0.3 or under."""
+
+    def __init__(self) -> None:
+        self.box_conf = 0.5
+        self.calls: list[float] = []
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        self.calls.append(self.box_conf)
+        if self.box_conf > 0.3:
+            return Detections(np.zeros((0, 4)), np.zeros(0), np.zeros(0))
+        return Detections([[10, 10, 60, 90]], [0.3], [0])
+
+
+def test_a_photo_with_no_card_is_looked_at_again_with_a_lower_box_score() -> None:
+    frame = np.zeros((100, 100, 3), np.uint8)
+    faint = _FaintCard()
+    assert len(detect_multiscale(faint, frame, (1.0,), retry_conf=1.0)) == 0
+    assert faint.calls == [0.5]
+    found = detect_multiscale(faint, frame, (1.0,), retry_conf=0.25)
+    assert len(found) == 1 and faint.box_conf == 0.5  # restored
+    assert faint.calls[1:] == [0.5, 0.25]
+
+    class Wrapper:  # a CardFinder: the score lives on the detector it wraps
+        def __init__(self, detector: _FaintCard) -> None:
+            self.detector = detector
+
+        def detect(self, frame: np.ndarray) -> Detections:
+            return self.detector.detect(frame)
+
+    assert len(detect_multiscale(Wrapper(_FaintCard()), frame, (1.0,),
+                                 retry_conf=0.25)) == 1
+
+
+def test_a_refused_box_is_named_only_above_the_floor() -> None:
+    from referee.cards import CLASSES
+    from vision.multiscale import name_refused
+
+    class Unsure:
+        names = CLASSES
+
+        def __init__(self, card_p: float) -> None:
+            self.card_p = card_p
+
+        def _classify(self, frame: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+            probs = np.zeros((len(xyxy), len(CLASSES) + 1))
+            probs[:, CLASSES.index("blue-3")] = self.card_p
+            probs[:, -1] = 1 - self.card_p  # "no card" wins
+            return probs
+
+    frame = np.zeros((100, 100, 3), np.uint8)
+    boxes = Detections([[0, 0, 20, 30], [10, 10, 60, 90]], [0.9, 0.6], [0, 0])
+    named = name_refused(Unsure(0.3), frame, boxes, floor=0.2)
+    assert named.labels == ["blue-3"]
+    np.testing.assert_allclose(named.xyxy[0], [10, 10, 60, 90])  # the largest
+    assert len(name_refused(Unsure(0.1), frame, boxes, floor=0.2)) == 0
+    assert len(name_refused(Unsure(0.3), frame, boxes[np.arange(0)], floor=0.2)) == 0
