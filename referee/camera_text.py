@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .text import Text, cap, card_name, color, define, formatter
+from .text import Text, cap, card_name, color, define, formatter, join
 
 define({
     # -- questions: the evidence cannot decide ------------------------------------
@@ -33,6 +33,12 @@ define({
               "show one: which colour was named?",
         "ja": "{top}の色が聞こえず、その上に出た{card}でも色が分かりません。"
               "何色が指定されましたか？",
+    },
+    "camera.question-reveal": {
+        "en": "The camera is not sure of {player}'s shown hand: it read {read}, but "
+              "it may be {alt}. Which is right?",
+        "ja": "{player}の公開された手札をカメラが読み切れませんでした。{read}と読みましたが、"
+              "{alt}かもしれません。どれが正しいですか？",
     },
     # -- why an event was inferred ------------------------------------------------
     "camera.inferred-pass-played": {
@@ -60,6 +66,14 @@ define({
     "camera.answer-misread": {
         "en": "No card was played (misread)",
         "ja": "カードは出ていない（誤認識）",
+    },
+    "camera.answer-as-read": {
+        "en": "As read: {cards}",
+        "ja": "読み取りどおり: {cards}",
+    },
+    "camera.answer-card-is": {
+        "en": "The {read} is a {card} ({points} points in all)",
+        "ja": "{read}ではなく{card}（合計{points}点）",
     },
     "camera.answer-no-colour": {
         "en": "No colour was named",
@@ -96,6 +110,20 @@ def wild_colour_question(top: str, card: str) -> Text:
                 card=camera_card(card))
 
 
+def reveal_question(player: str, read: list[str], alt: list[str],
+                    deck: str = "uno") -> Text:
+    """``player``'s shown hand has cards read with doubt: ``read`` (as read)
+    and ``alt`` (each one's runner-up), said "red-6" / "red-5 or red-6"."""
+    return Text("camera.question-reveal", player=player,
+                read=_cards(read, deck), alt=_cards(alt, deck, " / "))
+
+
+def _cards(labels: list[str], deck: str, sep: str = ", ") -> Text | str:
+    if len(labels) == 1:
+        return camera_card(labels[0], deck)
+    return join(*(camera_card(x, deck) for x in labels), sep=sep)
+
+
 # -- inferred ----------------------------------------------------------------------
 
 def inferred_pass(player: str, next_seat: str, played: bool) -> Text:
@@ -127,6 +155,17 @@ def answer_misread() -> Text:
 def answer_colour(colour: str) -> Text:
     """A colour as an answer: "Blue", "青"."""
     return cap(color(colour))
+
+
+def answer_as_read(cards: list[str], deck: str = "uno") -> Text:
+    """The shown hand as the camera read it."""
+    return Text("camera.answer-as-read", cards=_cards(cards, deck))
+
+
+def answer_card_is(read: str, card: str, points: int, deck: str = "uno") -> Text:
+    """The card read as ``read`` is ``card``; the hand is then worth ``points``."""
+    return Text("camera.answer-card-is", read=camera_card(read, deck),
+                card=camera_card(card, deck), points=points)
 
 
 def answer_no_colour() -> Text:

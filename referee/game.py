@@ -119,8 +119,12 @@ class Game:
     def open_question(self, event: Event) -> bool:
         """Whether the ``question`` an event carries is still open before it
         is applied, even if the event is ruled legal (uno: a wild's colour that
-        nobody named). A question on an event the game refuses is asked anyway."""
-        return False
+        nobody named). A question on an event the game refuses is asked anyway.
+
+        A ``reveal``'s question (a card of the shown hand read with doubt) is
+        always open: the hand stands as read, and so do the scores, until the
+        table picks one of its ``answers`` (the page's ``replace``)."""
+        return event.type == "reveal"
 
     def annotate(self, event: Event, rulings: list[Ruling],
                  asked: bool = False) -> list[Ruling]:

@@ -15,7 +15,11 @@ the event's digest, never the correction itself. ``do`` says the correction:
   (a missed draw, the wild's colour); the held event is then ruled again;
 - ``keep``: the line is corrected to the event as logged without its question
   (it happened as logged: the refusal in the ruling's ``refused`` stands);
-- ``delete``: the line is removed (the camera misread it).
+- ``delete``: the line is removed (the camera misread it);
+- ``replace``: the line is corrected to the answer's ``event`` (a ``reveal``
+  whose hand was read with doubt: each answer is a whole alternative hand of
+  the same player, one of them the hand as read). It must be an event of the
+  held event's type and player whose cards are of the game's deck (else 400).
 
 An event with a question but no usable ``answers`` (a log from elsewhere)
 gets ``keep`` and ``delete``. The event the correction writes says which
@@ -39,7 +43,7 @@ from .table_error import TableError
 
 #: the fields that make an event ask (dropped when it is kept as logged)
 QUESTION_FIELDS = ("question", "question_msg", "answers")
-ACTIONS = ("insert", "keep", "delete")
+ACTIONS = ("insert", "keep", "delete", "replace")
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 
 #: the page's own words about questions (the answers' labels and the questions
@@ -91,14 +95,43 @@ def answers_of(event: Mapping[str, Any]) -> list[dict[str, Any]]:
         id_, do = a.get("id"), a.get("do")
         if not isinstance(id_, str) or not _ID.match(id_) or id_ in seen:
             continue
-        if do not in ACTIONS or (do == "insert" and not isinstance(a.get("event"),
-                                                                    Mapping)):
+        if do not in ACTIONS or (do in ("insert", "replace")
+                                 and not isinstance(a.get("event"), Mapping)):
+            continue
+        if do == "replace" and not _same_event(a["event"], event):
             continue
         seen.add(id_)
         out.append(dict(a))
     if not out:
         out = [{"id": "keep", "do": "keep"}, {"id": "delete", "do": "delete"}]
     return out
+
+
+def _same_event(new: Mapping[str, Any], held: Mapping[str, Any]) -> bool:
+    """A replacing answer is the held event told again: same type, same player."""
+    return (new.get("type") == held.get("type")
+            and new.get("player") == held.get("player")
+            and not any(k in new for k in QUESTION_FIELDS))
+
+
+def _refused_as_off_deck(referee: Any, line: int, event: Mapping[str, Any]) -> str:
+    """The referee's refusal of ``event`` on ``line`` because a card is not of
+    the game's deck or no card at all ("" if none): a replay of the log before it, on a copy."""
+    scratch = type(referee)(referee.header)
+    for e in referee.events[: line - 1]:
+        try:
+            scratch.append(e)
+        except Exception:  # noqa: BLE001 - the same failure as the live replay's
+            pass
+    try:
+        rulings = scratch.append(event)
+    except Exception as exc:  # noqa: BLE001 - an event the engine cannot take
+        return f"the referee cannot take it ({exc})"
+    for r in rulings:
+        if ((r.ruling == "illegal" and r.rule.endswith(".deck"))
+                or r.rule == "log.malformed"):
+            return str(r.text)
+    return ""
 
 
 def open_questions(rulings: list[Mapping[str, Any]],
@@ -222,6 +255,15 @@ def answer(table: Any, line: int, body: Mapping[str, Any]) -> dict[str, Any]:
         elif chosen["do"] == "keep":
             kept = {k: v for k, v in event.items() if k not in QUESTION_FIELDS}
             result = corrections.correct(table, line, {**kept, "answered": choice})
+        elif chosen["do"] == "replace":
+            new = {**{k: v for k, v in dict(chosen["event"]).items()
+                      if k not in QUESTION_FIELDS},
+                   "source": event.get("source", "manual"), "answered": choice}
+            bad = _refused_as_off_deck(referee, line, new)
+            if bad:
+                raise TableError(f"the answer {_short(choice)} on line {line} is not "
+                                 f"a hand of this game's deck: {bad}", 400)
+            result = corrections.correct(table, line, new)
         else:
             result = corrections.delete(table, line)
         result["answered"] = {"line": line, "answer": choice, "do": chosen["do"]}

@@ -143,8 +143,11 @@ class UnoGame(Game):
 
     def open_question(self, event: Event) -> bool:
         """A play's question stays open while the wild on top has no colour
-        (the camera could not tell which colour was named)."""
+        (the camera could not tell which colour was named); a reveal's
+        question is always open (:meth:`Game.open_question`)."""
         s = self.s
+        if event.type == "reveal":
+            return True
         return (event.type == "play" and s.phase in ("turn", "drawn")
                 and s.top is not None and s.top.is_wild and s.color is None)
 

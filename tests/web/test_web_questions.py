@@ -262,3 +262,84 @@ def test_questions_are_a_fragment_of_their_own_that_needs_the_token(app, client,
     assert "data-answer" not in controls
     app.config["TOKEN"] = "s3cret"
     assert client.get("/partials?view=table&names=questions").status_code == 403
+
+
+# -- a reveal read with doubt: its answers are whole hands (do: replace) ----------
+
+SHORT = {**UNO, "hand_size": 1}
+
+
+def unsure_reveal(read="red-6", alt="red-5", alt_event=None):
+    from referee.camera_text import answer_as_read, answer_card_is, reveal_question
+    q = reveal_question("B", [read], [alt])
+    return {"type": "reveal", "player": "B", "cards": [read],
+            "question": str(q), "question_msg": q.data(),
+            "answers": [
+                {"id": "as-read", "do": "replace", "label": answer_as_read([read]).data(),
+                 "event": {"type": "reveal", "player": "B", "cards": [read]}},
+                {"id": "alt-1", "do": "replace",
+                 "label": answer_card_is(read, alt, 5).data(),
+                 "event": alt_event or {"type": "reveal", "player": "B", "cards": [alt]}}]}
+
+
+@pytest.fixture
+def shown(app, client):
+    resp = client.post("/api/games", json=SHORT)
+    assert resp.status_code == 201, resp.get_json()
+    table = app.extensions["tableref.table"]
+    table.append({"type": "start", "card": "red-7"}, source="vision")
+    table.append({"type": "play", "player": "A", "cards": ["red-3"]}, source="vision")
+    return table
+
+
+def test_a_reveal_question_answered_with_the_runner_up_rescores_and_is_undone(
+        client, shown, store):
+    shown.append(unsure_reveal(), source="vision")
+    shown.append({"type": "reveal", "player": "C", "cards": ["blue-2"]}, source="vision")
+    assert shown.referee.state()["scores"]["B"] == -6  # as read, until answered
+    [q] = asked(client)
+    assert q["line"] == 3 and "red-5" in q["question"]
+    assert [(a["id"], a["do"]) for a in q["answers"]] == [("as-read", "replace"),
+                                                          ("alt-1", "replace")]
+    assert "red-5" in q["answers"][1]["label"]
+    html = client.get("/").get_data(as_text=True)
+    assert ("alt-1", "The red-6 is a red-5 (5 points in all)") in buttons(html)
+    resp = answer(client, q, "alt-1")
+    assert resp.status_code == 200, resp.get_json()
+    assert resp.get_json()["action"] == "correct"
+    kept = store.events(shown.gid)[2]  # durable
+    assert kept["cards"] == ["red-5"] and kept["answered"] == "alt-1"
+    assert "question" not in kept and "answers" not in kept
+    assert asked(client) == [] and not pending_questions(shown)
+    assert shown.referee.state()["scores"] == {"A": 7, "B": -5, "C": -2}
+    undo = client.post("/api/undo", json={})
+    assert undo.status_code == 200 and undo.get_json()["undid"] == "correct"
+    assert shown.referee.state()["scores"]["B"] == -6
+    assert [x["line"] for x in asked(client)] == [3]
+
+
+def test_a_reveal_question_answered_as_read_keeps_the_score(client, shown):
+    shown.append(unsure_reveal(), source="vision")
+    [q] = asked(client)
+    assert answer(client, q, "as-read").status_code == 200
+    assert shown.referee.events[2]["cards"] == ["red-6"]
+    assert asked(client) == []
+
+
+def test_a_replacing_answer_of_another_deck_is_a_clear_400(client, shown, store):
+    shown.append(unsure_reveal(alt="skip-bo-9"), source="vision")
+    [q] = asked(client)
+    before = store.events(shown.gid)
+    resp = answer(client, q, "alt-1")
+    assert resp.status_code == 400, resp.get_json()
+    assert "deck" in resp.get_json()["message"]
+    assert store.events(shown.gid) == before and len(pending_questions(shown)) == 1
+    assert answer(client, q, "no-such-id").status_code == 400
+
+
+def test_a_replacing_answer_for_another_player_is_not_offered(client, shown):
+    other = {"type": "reveal", "player": "C", "cards": ["red-5"]}
+    shown.append(unsure_reveal(alt_event=other), source="vision")
+    [q] = asked(client)
+    assert [a["id"] for a in q["answers"]] == ["as-read"]
+    assert answer(client, q, "alt-1").status_code == 400
