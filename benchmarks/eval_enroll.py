@@ -22,7 +22,7 @@ temporary folder and deleted.
   (closer, a thumb over it, a colour cast, motion blur, a soft noisy JPEG): a
   proxy for a card held before a webcam made from the tuning split alone; the
   held-card views of the enrollment (``EnrollConfig.held``) were chosen on it.
-  ``--variants N`` reads each photo N times so (other seeds). ``--forget N``
+  ``--variants N`` reads each photo N times that way (other seeds). ``--forget N``
   also reads N rendered crops of every label zero-shot and enrolled
   (:func:`rendered_accuracy`): the tuning proxy of damage to other cameras and
   decks (``EnrollConfig.replay`` was weighed on it). ``--tune --empties``
