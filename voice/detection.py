@@ -27,6 +27,10 @@ class SpotterConfig:
             colour spotter (default ``models/colour-kws.pt`` and its settings);
             ``engine`` applies to it too (``"pocketsphinx"``: colours by
             keyword search under :data:`COLOUR_GATES`).
+        same_word: a colour hit and a call word whose stretches overlap are
+            one word, the call, when they end at most this many seconds apart;
+            further apart they are two words said over each other, and the
+            colour counts.
 
     The remaining attributes belong to the keyword search (:class:`PhoneticSpotter`):
 
@@ -56,6 +60,7 @@ class SpotterConfig:
     colour_model: str | None = None
     colour_threshold: float | None = None
     colour_min_hits: int | None = None
+    same_word: float = 0.15
     levels: tuple[int, ...] = (5, 10, 15, 20, 25)
     max_level: int = 20
     min_rise_db: float = 6.0

@@ -198,13 +198,20 @@ class Spotter:
 
     def _colour_hits(self, calls: list[Detection],
                      hits: list[Detection]) -> list[Detection]:
-        """Colour words, one per stretch of speech (the surest), none on a stretch
-        that was heard as a call word (an UNO call is not a colour)."""
+        """Colour words, one per stretch of speech (the surest), none on a word
+        that was heard as a call word (an UNO call is not a colour). A colour hit
+        and a call are one word when they overlap and end within
+        ``SpotterConfig.same_word`` seconds of each other: a colour said while
+        another player's call is still ending (their stretches of speech run
+        together) ends later, and counts."""
         self._said = [d for d in getattr(self, "_said", []) + calls
                       if d.end > self.seconds - 5.0]
+        near = self.config.same_word
         out: list[Detection] = []
         for det in sorted(hits, key=lambda d: -d.score):
-            if any(det.start < o.end and o.start < det.end for o in self._said + out):
+            if any(det.start < o.end and o.start < det.end and (
+                    colour_of(o.word) is not None or abs(det.end - o.end) <= near)
+                   for o in self._said + out):
                 continue
             out.append(det)
         self._said += out

@@ -124,3 +124,28 @@ def test_the_streaming_spotter_sums_the_colours_and_names_the_likeliest():
     quiet = NeuralSpotter(_Fixed([0.3, 0.2, 0.2, 0.0, 0.2, 0.1]),
                           KwsConfig(threshold=0.8, min_hits=2))
     assert quiet.feed(loud) == []
+
+
+def _heard(word: str, start: float, end: float) -> "Detection":
+    from voice.detection import Detection
+
+    return Detection(word, start, end, 0, math.inf, end - start, math.inf, 0.8,
+                     "neural")
+
+
+def test_a_colour_said_over_the_end_of_a_call_counts_but_the_call_is_no_colour():
+    """Two players: "UNO!" and "Red!" 0.2 s over it. The loud stretch runs from
+    the call's start to the colour's end, so both hits overlap; the colour ends
+    later and is another word. A colour hit ending with the call is the call."""
+    config = SpotterConfig()
+    spotter = Spotter(parse_words(None), config, colours=True)
+    call = _heard("uno", 1.0, 1.3)
+    later = spotter._colour_hits([call], [_heard("red", 1.0, 1.55)])
+    assert [d.word for d in later] == ["red"]
+    spotter = Spotter(parse_words(None), config, colours=True)
+    same = _heard("red", 1.0, 1.3 + config.same_word / 2)
+    assert spotter._colour_hits([call], [same]) == []
+    # two colours on one stretch: only the surer
+    spotter = Spotter(parse_words(None), config, colours=True)
+    hits = [_heard("red", 1.0, 1.3), _heard("blue", 1.0, 1.6)]
+    assert len(spotter._colour_hits([], hits)) == 1

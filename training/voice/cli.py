@@ -53,6 +53,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="resample half of the clips by a factor within 1 +- S "
                         "(speed and pitch: other speakers; default 0: the shipped "
                         "recipe)")
+    parser.add_argument("--overlap", type=float, default=0.0, metavar="SHARE",
+                        help="share of the colours named on their own that start "
+                        "while another voice's short word is still ending (0.05-"
+                        "0.25 s of overlap; default 0: the shipped recipe)")
+    parser.add_argument("--init", default=None, metavar="MODEL",
+                        help="start from this trained network's weights (same "
+                        "shape and classes) instead of random ones")
     parser.add_argument("--bank-only", action="store_true",
                         help="only synthesise the speech bank")
     parser.add_argument("--tune-only", action="store_true",

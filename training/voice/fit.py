@@ -57,10 +57,14 @@ def train(args: argparse.Namespace) -> int:
     mixer = Mixer(bank, noise, "train", member, args.after_talk, args.chatter,
                   args.babble_negatives, keywords,
                   low_snr=getattr(args, "low_snr", 0.0),
-                  stretch=getattr(args, "stretch", 0.0))
+                  stretch=getattr(args, "stretch", 0.0),
+                  overlap=getattr(args, "overlap", 0.0))
     val_x, val_y = Mixer(bank, val_noise, "val", args.seed + 2,
                          keywords=keywords).batch(1500, False)
     model = build_model(width=args.width, classes=len(classes))
+    if getattr(args, "init", None):  # go on from a trained network's weights
+        model.load_state_dict(torch.load(args.init, map_location="cpu",
+                                         weights_only=True)["state"])
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-3)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=args.steps,
                                                 pct_start=0.05)
@@ -180,7 +184,9 @@ def _save(model, args: argparse.Namespace, step: int, out: Path) -> None:
         meta["babble_negatives"] = args.babble_negatives
     if getattr(args, "talk_beds", 0.0):
         meta["talk_beds"] = args.talk_beds
-    for key in ("low_snr", "stretch"):
+    if getattr(args, "init", None):
+        meta["init"] = Path(args.init).name
+    for key in ("low_snr", "stretch", "overlap"):
         if getattr(args, key, 0.0):
             meta[key] = getattr(args, key)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -124,7 +124,7 @@ class Mixer:
                  split: str, seed: int, after_talk: float = 0.0,
                  chatter: float = 0.0, babble_negatives: float = 0.0,
                  keywords: tuple[str, ...] = ("calls",), low_snr: float = 0.0,
-                 stretch: float = 0.0):
+                 stretch: float = 0.0, overlap: float = 0.0):
         # one list of clips per keyword class (the UNO call: ``calls``; the
         # colour spotter: ``red``, ``blue``, ``green``, ``yellow``); the classes
         # are the keywords in this order, then speech, then noise
@@ -139,6 +139,10 @@ class Mixer:
         # half of the clips picked are resampled by a factor within 1 +- stretch:
         # faster and higher, or slower and lower (another vocal tract and pace)
         self.stretch = stretch
+        # share of the colours named on their own that start while another
+        # player's short word (a call, a game word, another colour) is still
+        # ending: the two overlap by 0.05-0.25 s and the colour still counts
+        self.overlap = overlap
         self.leads = bank[f"{split}_leads"]
         self.talk = bank[f"{split}_talk"]
         self.confusables = bank[f"{split}_confusables"]
@@ -174,7 +178,13 @@ class Mixer:
                 end = int(rng.integers(len(word), SAMPLES - int(0.12 * RATE) + 1))
             start = max(end - len(word), 0)
             place(fg, word, start)
-            if rng.random() < 0.4:
+            if self.overlap and rng.random() < self.overlap:
+                other = self._pick(self.confusables if rng.random() < 0.6 else
+                                   self.keyword_sets[int(rng.integers(kinds))])
+                other = other / rms(other) * level * rng.uniform(0.5, 1.5)
+                place(fg, other, start + int(rng.uniform(0.05, 0.25) * RATE)
+                      - len(other))
+            elif rng.random() < 0.4:
                 lead = self._pick(self.leads)
                 lead = lead / rms(lead) * level * rng.uniform(0.5, 1.5)
                 place(fg, lead, start - int(rng.uniform(0.05, 0.6) * RATE) - len(lead))
