@@ -316,6 +316,11 @@ class ScanConfig(_Section):
     seat_min_px: float = _f(12.0, "px", "... and at least this far")
     seat_max_area: float = _f(0.5, "fraction", "no window for a seat whose window "
                               "would cover more of the frame", maximum=1)
+    ask_below: float = _f(0.7, "probability", "a shown card read less sure than "
+                          "this is asked about (reveal question) when a runner-up "
+                          "label would change the hand's points", maximum=1)
+    ask_answers: int = _f(3, "answers", "... in at most this many answers, the hand "
+                          "as read one of them", minimum=2)
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from typing import Any, Callable, Collection, Mapping
 
 import numpy as np
 
+from referee import camera_text as ct
 from referee.cards import Card, CardError
 
 from .config import ScanConfig
@@ -552,7 +553,8 @@ class HandScan:
         ready = [s for s in self.geometry.players if s in cards_of and s not in moving]
         flat = [tr for s in ready for tr in cards_of[s]]
         named = iter(self._labels(flat, state))
-        labels = {s: tuple(sorted(next(named) for _ in cards_of[s])) for s in ready}
+        read = {s: [(tr, next(named)) for tr in cards_of[s]] for s in ready}
+        labels = {s: tuple(sorted(lab for _, lab in read[s])) for s in ready}
         events = []
         for seat in self.geometry.players:
             cards = labels.get(seat)
@@ -571,15 +573,90 @@ class HandScan:
             )
             if t - before[1] >= wait:
                 self._sent.add(seat)
-                events.append(
-                    {
-                        "type": "reveal",
-                        "player": seat,
-                        "cards": list(cards),
-                        "t": round(t, 3),
-                    }
-                )
+                event = {
+                    "type": "reveal",
+                    "player": seat,
+                    "cards": list(cards),
+                    "t": round(t, 3),
+                }
+                event.update(self._question(seat, read[seat], state))
+                events.append(event)
         return events
+
+    def _question(
+        self, seat: str, read: list[tuple[Track, str]], state: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """The ``question`` a reveal carries when a card of it is read with
+        doubt (less than ``ask_below`` sure) and its runner-up label would
+        change the hand's points: each answer a whole hand, the hand as read
+        first, then one runner-up each, surest first (``ask_answers`` in all).
+        Nothing where every card is sure or no doubt changes the score."""
+        cfg = self.config
+        game = str(state.get("game") or "")
+        cards = sorted(lab for _, lab in read)
+        points = _points(game, cards)
+        copies = deck_copies(game, _options(state))
+        used: dict[str, int] = {}
+        revealed = state.get("revealed") or {}
+        shown = [c for k, v in revealed.items() if k != seat for c in v or ()] \
+            if isinstance(revealed, Mapping) else []
+        for c in [*shown, *cards]:
+            used[str(c)] = used.get(str(c), 0) + 1
+        doubts: list[tuple[float, str, str, list[str]]] = []
+        for track, label in read:
+            if not track.history:
+                continue
+            names = list(track.names)
+            if label not in names:
+                continue
+            scores = label_scores(list(track.history), names)
+            prob = np.exp(scores - scores.max())
+            prob /= prob.sum()
+            if prob[names.index(label)] >= cfg.ask_below:
+                continue
+            for i in np.argsort(-prob):
+                alt = names[int(i)]
+                if alt == label or (self.allowed is not None and not self.allowed(alt)):
+                    continue
+                if copies is not None and used.get(alt, 0) >= copies.get(alt, 0):
+                    continue  # the deck has no copy of it left
+                hand = list(cards)
+                hand[hand.index(label)] = alt
+                hand.sort()
+                if points is None or _points(game, hand) != points:
+                    doubts.append((float(prob[int(i)]), label, alt, hand))
+                break  # the runner-up only: the hand as read is the other answer
+        if not doubts:
+            return {}
+        doubts.sort(key=lambda d: -d[0])
+        doubts = doubts[: max(1, cfg.ask_answers - 1)]
+        question = ct.reveal_question(seat, [d[1] for d in doubts],
+                                      [d[2] for d in doubts])
+        answers = [{"id": "as-read", "do": "replace",
+                    "label": ct.answer_as_read(cards).data(),
+                    "event": {"type": "reveal", "player": seat, "cards": cards}}]
+        for n, (_, label, alt, hand) in enumerate(doubts, 1):
+            worth = _points(game, hand)
+            answers.append({
+                "id": f"alt-{n}", "do": "replace",
+                "label": (ct.answer_card_is(label, alt, worth).data() if worth is not None
+                          else ct.answer_as_read(hand).data()),
+                "event": {"type": "reveal", "player": seat, "cards": hand},
+            })
+        return {"question": str(question), "question_msg": question.data(),
+                "answers": answers}
+
+
+def _points(game: str, labels: list[str]) -> int | None:
+    """A shown hand's points in ``game`` (UNO's scoring), None where unknown."""
+    if game != "uno":
+        return None
+    from referee.uno.scoring import hand_points
+    from referee.cards import parse_cards
+    try:
+        return int(hand_points(parse_cards(labels)))
+    except (CardError, ValueError, KeyError):
+        return None
 
 
 def _options(state: Mapping[str, Any]) -> Mapping[str, Any]:

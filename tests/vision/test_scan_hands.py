@@ -162,3 +162,41 @@ def test_one_card_hands_laid_seconds_apart_wake_the_scan_together():
     assert table.scan.active
     assert sorted((e["player"], tuple(e["cards"])) for e in events) == [
         ("A", ("blue-4",)), ("B", ("red-7",))]
+
+
+# -- a card read with doubt: the reveal asks (issue 25) ------------------------------
+
+UNO_STATE = {"game": "uno", "options": {"deck": 108}, "hand_counts": {"A": 2, "B": 0, "C": 0}}
+
+
+def _reveal(probs_a: dict[str, float]) -> dict:
+    table = Table(dict(UNO_STATE))
+    table.scan.active = True
+    [event] = table.frames(2.0, [(probs_a, 150, 372), (_sure("blue-4"), 210, 372)])
+    return event
+
+
+def test_an_unsure_card_whose_runner_up_changes_the_points_is_asked_about():
+    event = _reveal({"red-6": 0.55, "red-5": 0.4})
+    assert event["cards"] == ["blue-4", "red-6"]  # scored as read meanwhile
+    assert "red-6" in event["question"] and "red-5" in event["question"]
+    hands = [(a["id"], a["do"], a["event"]["cards"]) for a in event["answers"]]
+    assert hands == [("as-read", "replace", ["blue-4", "red-6"]),
+                     ("alt-1", "replace", ["blue-4", "red-5"])]
+    assert all(a["event"]["player"] == "A" for a in event["answers"])
+
+
+def test_a_sure_card_or_a_runner_up_worth_the_same_asks_nothing():
+    assert "question" not in _reveal({"red-6": 0.95, "red-5": 0.04})
+    assert "question" not in _reveal({"red-6": 0.55, "blue-6": 0.4})  # 6 points either way
+
+
+def test_the_answers_are_capped():
+    table = Table({**UNO_STATE, "hand_counts": {"A": 4, "B": 0, "C": 0}})
+    table.scan.active = True
+    rows = [({"red-1": 0.5, "red-2": 0.45}, 120, 372), ({"red-3": 0.5, "red-7": 0.45}, 180, 372),
+            ({"green-4": 0.5, "green-8": 0.45}, 240, 372),
+            ({"blue-9": 0.5, "blue-1": 0.45}, 300, 372)]
+    [event] = table.frames(2.0, rows)
+    assert len(event["answers"]) == ScanConfig().ask_answers
+    assert event["answers"][0]["event"]["cards"] == event["cards"]
