@@ -51,6 +51,7 @@ Usage::
     .venv/bin/python -m benchmarks.eval_colours --quick      # 15 min of talk
     .venv/bin/python -m benchmarks.eval_colours --tune   # the tuning voices, a sweep
     .venv/bin/python -m benchmarks.eval_colours --tune --talk-min 60  # and 1 h of talk
+    .venv/bin/python -m benchmarks.eval_colours --overlap  # two players at once (tuning voices)
 """
 
 from __future__ import annotations
@@ -294,6 +295,80 @@ def score(config: SpotterConfig | Neural, pos: list[dict], talk: list[dict]) -> 
             "talk": (n_talk, n_talk * 3600 / max(secs, 1e-9), secs)}
 
 
+#: the calls of the overlap check (``--overlap``), said by the tuning voices
+OVERLAP_CALLS = {"en": ["Uno!"], "ja": ["ウノ!"]}
+OVERLAP_COLOURS = {"en": [("Red!", "red"), ("Blue!", "blue"), ("Green.", "green"),
+                          ("Yellow!", "yellow")],
+                   "ja": [("あか!", "red"), ("あお!", "blue"), ("みどり。", "green"),
+                          ("きいろ!", "yellow")]}
+
+
+def overlap_check(model: str | None, gaps: tuple[float, ...] = (1.0, -0.1, -0.2),
+                  snr: float = 20.0, seed: int = 1) -> dict:
+    """Two players' words said close together or over each other, as the
+    listener hears them (:class:`voice.spotter.Spotter` with colours), on the
+    TUNING voices only: for each first voice, each language of the second (another
+    voice), the two words with the second starting ``gap`` s after the first ends
+    (negative: they overlap), in pink noise at ``snr`` dB. Three pairs: an UNO
+    call then a colour, a colour then a call, two colours. Returns ``{(pair,
+    gap): (first heard, second heard, both, n)}``."""
+    from voice.audio import say
+    from voice.detection import SpotterConfig
+    from voice.spotter import Spotter
+
+    from benchmarks.voice_audio import sox_noise
+
+    rng = random.Random(seed)
+
+    def norm(x: np.ndarray) -> np.ndarray:
+        return x / rms(x[np.abs(x) > 0.01]) * 0.1
+
+    out: dict = {}
+    for pair in ("uno+colour", "colour+uno", "colour+colour"):
+        for lang_a in ("en", "ja"):
+            for va in TUNE_VOICES[lang_a]:
+                for lang_b in ("en", "ja"):
+                    vb = rng.choice([v for v in TUNE_VOICES[lang_b] if v != va])
+                    speed = rng.choice(TUNE_SPEEDS)
+                    if pair == "uno+colour":
+                        ta, wa = rng.choice(OVERLAP_CALLS[lang_a]), "uno"
+                        tb, wb = rng.choice(OVERLAP_COLOURS[lang_b])
+                    elif pair == "colour+uno":
+                        ta, wa = rng.choice(OVERLAP_COLOURS[lang_a])
+                        tb, wb = rng.choice(OVERLAP_CALLS[lang_b]), "uno"
+                    else:
+                        ta, wa = rng.choice(OVERLAP_COLOURS[lang_a])
+                        tb, wb = rng.choice([c for c in OVERLAP_COLOURS[lang_b]
+                                             if c[1] != wa])
+                    a, b = norm(say(ta, va, speed)), norm(say(tb, vb, speed))
+                    for gap in gaps:
+                        sb = RATE + len(a) + int(gap * RATE)
+                        y = np.zeros(max(RATE + len(a), sb + len(b)) + RATE,
+                                     np.float32)
+                        y[RATE:RATE + len(a)] += a
+                        y[sb:sb + len(b)] += b
+                        ea, eb = (RATE + len(a)) / RATE, (sb + len(b)) / RATE
+                        noise = sox_noise("pinknoise", len(y) / RATE + 0.2, rng)
+                        y = np.clip(y + noise[:len(y)] / rms(noise[:len(y)]) * 0.1
+                                    / 10 ** (snr / 20), -1, 1)
+                        spotter = Spotter(config=SpotterConfig(colour_model=model),
+                                          colours=True)
+                        pcm = to_pcm16(y, RATE)
+                        dets = [d for i in range(0, len(pcm), 3200)
+                                for d in spotter.feed(pcm[i:i + 3200])]
+                        dets += spotter.flush()
+                        got_a = any(d.word == wa and abs(d.end - ea) < 1.0
+                                    for d in dets)
+                        got_b = any(d.word == wb and abs(d.end - eb) < 1.0
+                                    for d in dets)
+                        n = out.setdefault((pair, gap), [0, 0, 0, 0])
+                        n[0] += got_a
+                        n[1] += got_b
+                        n[2] += got_a and got_b
+                        n[3] += 1
+    return out
+
+
 def main() -> int:
     from voice.kws import COLOUR_MODEL
 
@@ -320,7 +395,17 @@ def main() -> int:
     parser.add_argument("--cache", metavar="PATH",
                         help="keep the audio and the recorded hits here (pickle) and "
                         "reuse them; the audio is traced again for another model")
+    parser.add_argument("--overlap", action="store_true",
+                        help="only the overlap check on the tuning voices: two "
+                        "players' words 1 s apart, and over each other by 0.1 "
+                        "and 0.2 s (overlap_check)")
     args = parser.parse_args()
+    if args.overlap:
+        model = None if args.model == "none" else args.model
+        for (pair, gap), (a, b, both, n) in overlap_check(model).items():
+            print(f"{pair:14s} second word {gap:+.1f} s after the first ends: "
+                  f"first {a}/{n}, second {b}/{n}, both {both}/{n}")
+        return 0
     for tool in ("espeak-ng", "sox"):
         if shutil.which(tool) is None:
             print(f"eval_colours: {tool} is not installed "
