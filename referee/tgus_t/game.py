@@ -428,4 +428,5 @@ class TgusTGame(Game):
             "picture_stock": sorted(t.picture_stock),
             "awaiting": turned.awaiting(self),
             "called": sorted(t.called),
+            "drew": t.drew,
         }
