@@ -130,3 +130,43 @@ def test_a_japanese_referee_answers_out_of_turn_from_the_keyboard(browser, serve
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "questions-answered-ja.png"))
     context.close()
+
+
+def test_a_shown_hand_read_with_doubt_is_corrected_with_one_tap(browser, served):
+    """A reveal whose card the camera read with doubt: one tap on the runner-up
+    hand replaces the line and the round is scored again."""
+    from referee.camera_text import answer_as_read, answer_card_is, reveal_question
+
+    table, base = served
+    table.new_game({**UNO, "hand_size": 1})
+    table.append({"type": "start", "card": "red-7"}, source="vision")
+    table.append({"type": "play", "player": "Aiko", "cards": ["red-3"]}, source="vision")
+    q = reveal_question("Ben", ["red-6"], ["red-5"])
+    table.append({"type": "reveal", "player": "Ben", "cards": ["red-6"],
+                  "question": str(q), "question_msg": q.data(),
+                  "answers": [
+                      {"id": "as-read", "do": "replace",
+                       "label": answer_as_read(["red-6"]).data(),
+                       "event": {"type": "reveal", "player": "Ben", "cards": ["red-6"]}},
+                      {"id": "alt-1", "do": "replace",
+                       "label": answer_card_is("red-6", "red-5", 5).data(),
+                       "event": {"type": "reveal", "player": "Ben", "cards": ["red-5"]}}]},
+                 source="vision")
+    table.append({"type": "reveal", "player": "Chie", "cards": ["blue-2"]}, source="vision")
+    assert table.referee.state()["scores"]["Ben"] == -6
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base + "/?lang=ja")
+    box = page.locator(".questions")
+    box.wait_for()
+    assert "赤の5" in box.locator(".question-text").inner_text()
+    box.locator("button.answer[data-answer=alt-1]").click()
+    page.locator(".questions").wait_for(state="detached")
+    assert not open_questions(table)
+    assert table.referee.events[2]["cards"] == ["red-5"]
+    assert table.referee.state()["scores"]["Ben"] == -5
+    context.close()
+    assert not errors, errors
