@@ -1,7 +1,8 @@
 """The referee's open questions and their one-tap answers.
 
 Where the camera's evidence cannot decide, its event carries a ``question``
-(``vision.handsfree``) and the referee holds it with a ``pending`` ruling
+(``vision.handsfree`` for plays, ``vision.scan`` for a shown hand read with
+doubt) and the referee holds it with a ``pending`` ruling
 ``<preset>.question`` (``referee.game.Game.ask``). Every such ruling in the
 current replay is an open question: answering it changes the log, so the
 replay settles it, and the answer is as durable and as undoable as any
