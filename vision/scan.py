@@ -590,11 +590,14 @@ class HandScan:
         doubt (less than ``ask_below`` sure) and its runner-up label would
         change the hand's points: each answer a whole hand, the hand as read
         first, then one runner-up each, surest first (``ask_answers`` in all).
-        Nothing where every card is sure or no doubt changes the score."""
+        Nothing where every card is sure or no doubt changes the score, nor
+        in a game whose hands it cannot score (UNO's points only)."""
         cfg = self.config
         game = str(state.get("game") or "")
         cards = sorted(lab for _, lab in read)
         points = _points(game, cards)
+        if points is None:
+            return {}  # a game whose shown hands this scan cannot score: no doubt matters
         copies = deck_copies(game, _options(state))
         used: dict[str, int] = {}
         revealed = state.get("revealed") or {}
@@ -623,7 +626,7 @@ class HandScan:
                 hand = list(cards)
                 hand[hand.index(label)] = alt
                 hand.sort()
-                if points is None or _points(game, hand) != points:
+                if _points(game, hand) != points:
                     doubts.append((float(prob[int(i)]), label, alt, hand))
                 break  # the runner-up only: the hand as read is the other answer
         if not doubts:

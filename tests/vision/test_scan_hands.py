@@ -200,3 +200,11 @@ def test_the_answers_are_capped():
     [event] = table.frames(2.0, rows)
     assert len(event["answers"]) == ScanConfig().ask_answers
     assert event["answers"][0]["event"]["cards"] == event["cards"]
+
+
+def test_a_game_the_scan_cannot_score_asks_nothing():
+    table = Table({**UNO_STATE, "game": "tgus-t1"})
+    table.scan.active = True
+    [event] = table.frames(2.0, [({"red-6": 0.55, "red-5": 0.4}, 150, 372),
+                                 (_sure("blue-4"), 210, 372)])
+    assert "question" not in event
