@@ -237,9 +237,6 @@ class PlayConfig(_Section):
                           "settle time (0: off; a card counts once untouched) ...")
     let_go_scale: float = _f(1.15, "card sizes", "... and measures at most this "
                              "(a card held above the table measures larger)")
-    let_go_over_top: float = _f(0.05, "card sizes", "... and, in each of those "
-                                "reads, at most this much larger than the pile's "
-                                "top card (which lies at the pile's height)")
     shrunk: float = _f(0.85, "fraction", "a box under this share of a pile card's "
                        "size, lying on it, is that card partly covered", maximum=1)
     whole_min: float = _f(0.95, "card sizes", "a pile card's own box is taken as at "

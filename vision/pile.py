@@ -122,30 +122,18 @@ class PileWatcher:
         """The reads of a card a hand still touches but has let go of, or
         ``None``: it lies still (``play.let_go_mm``, touched reads counted) for
         ``settle_frames`` frames spanning ``settle_s`` and measures as a card
-        lying flat (at most ``play.let_go_scale`` card sizes) in every read of
-        that window: at the pile's height, no more than ``play.let_go_over_top``
-        larger than the top card (measured by the same camera and detector).
-        A hand lingering over the card it put down no longer moves it; a card
-        held in the air measures larger (nearer the camera) and moves with the
-        hand, and one hovered by still fingers keeps measuring larger. Asked
+        lying flat (at most ``play.let_go_scale`` card sizes). A hand lingering
+        over the card it put down no longer moves it; a card held in the air
+        measures larger (nearer the camera) and moves with the hand. Asked
         only for a label other than the top card's (the top card under a
         passing arm, or a twin, waits for the hand to leave)."""
         cfg = self.config
-        card = self.geometry.card
-        flat = cfg.let_go_scale
-        if self.pile:
-            top = self.pile[-1]
-            flat = min(flat, card_scale(*top.wh, card) + cfg.let_go_over_top)
         w, h = (float(v) for v in wh)
-        if card_scale(w, h, card) > flat:
+        if card_scale(w, h, self.geometry.card) > cfg.let_go_scale:
             return None
-        reads = track.still_reads(
+        return track.still_reads(
             t, cfg.settle_frames, cfg.settle_s, cfg.let_go_mm, evidence, touched_ok=True
         )
-        window = [r for r in reads or () if t - r.t <= cfg.settle_s + 1e-9]
-        if reads is None or any(card_scale(r.w, r.h, card) > flat for r in window):
-            return None
-        return reads
 
     @staticmethod
     def _covered(dets: Detections, i: int) -> bool:

@@ -824,17 +824,6 @@ def test_with_let_go_a_card_moving_with_the_hand_or_held_up_is_no_play(let_go):
     assert [e for e in table.events if e["type"] == "play"] == []
 
 
-def test_with_let_go_a_card_hovered_a_little_larger_than_the_top_is_no_play(let_go):
-    """Still fingers hold a card just over the pile: it lies still and measures
-    under ``let_go_scale``, but larger than the top card lying on the pile."""
-    table = started(config=let_go)
-    hovered = [card("red-7", *PILE), card("red-2", PILE[0] + 10, PILE[1], 60, 93, True)]
-    assert table.frames(10, hovered) == []
-    # the same card put down, the hand still on it: measured as the top card
-    down = [card("red-7", *PILE), card("red-2", PILE[0] + 10, PILE[1], 56, 87, True)]
-    assert [e["cards"] for e in table.frames(5, down)] == [["red-2"]]
-
-
 def test_with_let_go_the_top_card_under_a_resting_arm_is_not_played_again(let_go):
     table = started("red-7", let_go)
     table.frames(6, [card("red-7", *PILE), card("red-2", 331, 211)])
