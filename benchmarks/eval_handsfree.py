@@ -26,6 +26,8 @@ skipped by the rule "the first that can be laid out", never by its result):
 - ``untouched`` (never looked at while tuning; run once, at the end, for the
   report): seeds 101, 102, 103, 104, 105, 106, 107, 108, 109, 110 (the first
   ten from 101 that the script can lay out).
+- ``untouched-2`` (the same role, for a release after ``untouched`` was read):
+  seeds 111 to 120 (all can be laid out).
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -77,6 +79,7 @@ from vision.pipeline import TablePipeline, load_default_detector
 GAMES = {
     "tune": [2, 3, 5, 6, 7, 8, 9, 11, 12, 13, 14, 17],
     "untouched": [101, 102, 103, 104, 105, 106, 107, 108, 109, 110],
+    "untouched-2": [111, 112, 113, 114, 115, 116, 117, 118, 119, 120],
 }
 
 
@@ -177,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         "--games",
         nargs="+",
         default=["tune"],
-        help="'tune', 'untouched' or seeds (default: tune)",
+        help="'tune', 'untouched', 'untouched-2' or seeds (default: tune)",
     )
     p.add_argument(
         "--detector", choices=("oracle", "oracle-noise", "model"), default="oracle"

@@ -383,7 +383,7 @@ def start_listening(spec: str, table: LiveTable, clock: Callable[[], float]) -> 
     bridge = sys.modules.get("voice.bridge")
     later = getattr(bridge, "Attributor", None)
     if file and later is not None:  # attributed when the camera reaches it
-        table.attribute = later()
+        table.attribute = later(after=table.listen.colour_after_s)
     try:
         handle = listen_into(
             lambda e: feed({**e, "source": e.get("source", "voice")}),
@@ -391,6 +391,7 @@ def start_listening(spec: str, table: LiveTable, clock: Callable[[], float]) -> 
             device=device,
             file=file,
             clock=clock,
+            colour_after=table.listen.colour_after_s,
             **({"attribute_later": True} if table.attribute else {}),
         )
         if file:
