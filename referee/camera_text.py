@@ -168,5 +168,30 @@ def answer_card_is(read: str, card: str, points: int, deck: str = "uno") -> Text
                 card=camera_card(card, deck), points=points)
 
 
+def reveal_asking(player: str, cards: list[str],
+                  swaps: list[tuple[str, str, list[str], int | None]],
+                  deck: str = "uno") -> dict:
+    """The fields a ``reveal`` of ``player`` read as ``cards`` carries to ask
+    about its doubtful cards: ``question``, ``question_msg`` and ``answers``,
+    each answer a whole hand to ``replace`` the line with, the hand as read
+    first, then one per swap ``(read, alt, hand, points)``: the card read as
+    ``read`` is ``alt``, the hand then ``hand`` worth ``points`` (None: said
+    as the hand)."""
+    question = reveal_question(player, [w[0] for w in swaps], [w[1] for w in swaps],
+                               deck)
+    answers = [{"id": "as-read", "do": "replace",
+                "label": answer_as_read(cards, deck).data(),
+                "event": {"type": "reveal", "player": player, "cards": list(cards)}}]
+    for n, (read, alt, hand, points) in enumerate(swaps, 1):
+        answers.append({
+            "id": f"alt-{n}", "do": "replace",
+            "label": (answer_card_is(read, alt, points, deck) if points is not None
+                      else answer_as_read(hand, deck)).data(),
+            "event": {"type": "reveal", "player": player, "cards": list(hand)},
+        })
+    return {"question": str(question), "question_msg": question.data(),
+            "answers": answers}
+
+
 def answer_no_colour() -> Text:
     return Text("camera.answer-no-colour")

@@ -633,21 +633,8 @@ class HandScan:
             return {}
         doubts.sort(key=lambda d: -d[0])
         doubts = doubts[: max(1, cfg.ask_answers - 1)]
-        question = ct.reveal_question(seat, [d[1] for d in doubts],
-                                      [d[2] for d in doubts])
-        answers = [{"id": "as-read", "do": "replace",
-                    "label": ct.answer_as_read(cards).data(),
-                    "event": {"type": "reveal", "player": seat, "cards": cards}}]
-        for n, (_, label, alt, hand) in enumerate(doubts, 1):
-            worth = _points(game, hand)
-            answers.append({
-                "id": f"alt-{n}", "do": "replace",
-                "label": (ct.answer_card_is(label, alt, worth).data() if worth is not None
-                          else ct.answer_as_read(hand).data()),
-                "event": {"type": "reveal", "player": seat, "cards": hand},
-            })
-        return {"question": str(question), "question_msg": question.data(),
-                "answers": answers}
+        return ct.reveal_asking(seat, cards, [
+            (label, alt, hand, _points(game, hand)) for _, label, alt, hand in doubts])
 
 
 def _points(game: str, labels: list[str]) -> int | None:

@@ -270,16 +270,12 @@ SHORT = {**UNO, "hand_size": 1}
 
 
 def unsure_reveal(read="red-6", alt="red-5", alt_event=None):
-    from referee.camera_text import answer_as_read, answer_card_is, reveal_question
-    q = reveal_question("B", [read], [alt])
-    return {"type": "reveal", "player": "B", "cards": [read],
-            "question": str(q), "question_msg": q.data(),
-            "answers": [
-                {"id": "as-read", "do": "replace", "label": answer_as_read([read]).data(),
-                 "event": {"type": "reveal", "player": "B", "cards": [read]}},
-                {"id": "alt-1", "do": "replace",
-                 "label": answer_card_is(read, alt, 5).data(),
-                 "event": alt_event or {"type": "reveal", "player": "B", "cards": [alt]}}]}
+    from referee.camera_text import reveal_asking
+    event = {"type": "reveal", "player": "B", "cards": [read],
+             **reveal_asking("B", [read], [(read, alt, [alt], 5)])}
+    if alt_event is not None:
+        event["answers"][1]["event"] = alt_event
+    return event
 
 
 @pytest.fixture

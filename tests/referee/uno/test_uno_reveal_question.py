@@ -4,7 +4,7 @@ table picks one of its answers (issue 25)."""
 
 from __future__ import annotations
 
-from referee.camera_text import answer_as_read, answer_card_is, reveal_question
+from referee.camera_text import reveal_asking
 from referee.session import Referee
 from referee.text import render_data
 
@@ -13,15 +13,8 @@ HEADER = {"type": "game", "game": "uno", "rules": "official", "players": ["A", "
 
 
 def unsure_reveal(read: str = "red-6", alt: str = "red-5") -> dict:
-    q = reveal_question("B", [read], [alt])
     return {"type": "reveal", "player": "B", "cards": [read], "source": "vision",
-            "question": str(q), "question_msg": q.data(),
-            "answers": [
-                {"id": "as-read", "do": "replace", "label": answer_as_read([read]).data(),
-                 "event": {"type": "reveal", "player": "B", "cards": [read]}},
-                {"id": "alt-1", "do": "replace",
-                 "label": answer_card_is(read, alt, 5).data(),
-                 "event": {"type": "reveal", "player": "B", "cards": [alt]}}]}
+            **reveal_asking("B", [read], [(read, alt, [alt], 5)])}
 
 
 def play_out(ref: Referee) -> None:
