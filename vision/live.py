@@ -162,13 +162,21 @@ class LiveTable:
             if camera and self.calls:  # before the play the call comes with
                 rulings += self._settle_calls(float(event.get("t", 0)), events[-1])
             rulings += self._append(events[-1])
-            if camera and self.attribute is not None:
+            if camera:
                 t = float(event.get("t", 0))
-                observe = getattr(self.attribute, "observe", None)
-                if observe is not None:  # when a wild began to wait
-                    observe(self.referee.state(), t)
-                rulings += self._retry(t)
+                rulings += self._heard_after(t, t)
             return rulings
+
+    def _heard_after(self, seen: float, now: float) -> list:
+        """After a camera event seen at ``seen`` was appended at camera time
+        ``now``: the attributor learns when a wild began to wait, and heard
+        colours waiting for their wild are tried again."""
+        if self.attribute is None:
+            return []
+        observe = getattr(self.attribute, "observe", None)
+        if observe is not None:  # when a wild began to wait
+            observe(self.referee.state(), seen)
+        return self._retry(now)
 
     def hear(self, event: dict[str, Any]) -> None:
         """A heard event from a recording: held until the camera's events reach
@@ -264,7 +272,10 @@ class LiveTable:
             events = [dict(held)]
         for e in events:
             rulings += self._append(e)
-        return rulings
+        # a colour heard while the copy was held names it before the move
+        # that settled it is completed (which would infer one)
+        return rulings + self._heard_after(float(held.get("t", 0)),
+                                           float(event.get("t", 0)))
 
     def finish(self) -> list:
         """Append what is still held (the end of a recording; a held copy
