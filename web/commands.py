@@ -124,8 +124,10 @@ def _choose_game(
     return True
 
 
-def _listen(table: Table, target: str) -> Any:
-    """Start the voice listener (its own thread); None, with a message, if it cannot."""
+def _listen(table: Table, target: str, colour_after: float | None = None) -> Any:
+    """Start the voice listener (its own thread); None, with a message, if it cannot.
+    ``colour_after``: how long after its wild a heard colour names it
+    (``listen.colour_after_s``; None: the listener's default)."""
     try:
         from voice.bridge import listen_into
     except Exception as exc:
@@ -137,6 +139,8 @@ def _listen(table: Table, target: str) -> Any:
         kwargs: dict[str, Any] = {"file": target, "realtime": True}
     else:
         kwargs = {"device": int(target) if target.isdigit() else (target or None)}
+    if colour_after is not None:
+        kwargs["colour_after"] = colour_after
 
     def append(event: dict) -> Any:
         try:
@@ -307,7 +311,7 @@ def serve(args: argparse.Namespace) -> int:
         track = audio_beside(Path(source))
         listen = str(track) if track is not None else None
     if listen is not None:
-        _listen(table, listen)
+        _listen(table, listen, pipeline_config.listen.colour_after_s)
 
     try:
         server = make_server(args.host, args.port, app, threaded=True)

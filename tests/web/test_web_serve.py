@@ -357,6 +357,10 @@ def test_listen_feeds_voice_events_to_the_table(app, game, monkeypatch, capsys):
         {"type": "uno", "player": PLAYERS[0], "source": "voice"}
     ]
     assert "not recorded" in capsys.readouterr().err
+    assert "colour_after" not in calls  # the listener's own default
+    calls.clear()
+    _listen(table, "2", colour_after=4.5)  # serve's listen.colour_after_s
+    assert calls["colour_after"] == 4.5
     monkeypatch.setitem(sys.modules, "voice.bridge", None)
     assert _listen(table, "") is None
     assert "not available" in capsys.readouterr().err
