@@ -163,7 +163,29 @@ def referee_game(
         "from_truth": 0,  # nothing is fed from it: see on_event above
         "log": log,
         "camera": seen,
+        "asked_reveals": asked_reveals(truth, log),
     }
+
+
+def asked_reveals(truth: list[dict], log: list[dict]) -> tuple[int, int, int]:
+    """The refereed reveals that ask (a ``question`` with ``answers``): how
+    many, how many were right as read, and how many offer the truth's hand
+    among their answers (one tap would settle them). A hand is compared with
+    the truth's shown hands of the same player, cards in any order."""
+    shown: dict[str, list[list[str]]] = {}
+    for e in truth:
+        if e.get("type") == "reveal":
+            shown.setdefault(str(e.get("player")), []).append(sorted(e.get("cards", [])))
+    asked = right = offered = 0
+    for e in log:
+        if e.get("type") != "reveal" or not e.get("answers"):
+            continue
+        hands = shown.get(str(e.get("player")), [])
+        asked += 1
+        right += sorted(e.get("cards", [])) in hands
+        offered += any(sorted((a.get("event") or {}).get("cards", [])) in hands
+                       for a in e["answers"] if isinstance(a, dict))
+    return asked, right, offered
 
 
 def add(total: dict[str, Score], scores: dict[str, Score]) -> None:
@@ -207,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     model = load_default_detector(config.detector) if args.detector == "model" else None
     total: dict[str, Score] = {}
     equal, lat, cpu, video_s = 0, [], 0.0, 0.0
+    asked = [0, 0, 0]  # reveals that ask: in all, right as read, truth offered
     heard: dict[str, list[float]] = {"uno": [], "color": []}
     print(
         f"hands-free refereeing, {args.detector} detector, {args.fps} fps, games "
@@ -230,6 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         for kind, offsets in heard.items():
             offsets += r["scores"][kind].latencies
         cpu, video_s = cpu + r["cpu"], video_s + r["video_s"]
+        asked = [a + b for a, b in zip(asked, r["asked_reveals"])]
         wrong = {
             k: (s.truth - s.matched, s.detected - s.matched)
             for k, s in r["scores"].items()
@@ -265,6 +289,10 @@ def main(argv: list[str] | None = None) -> int:
             f"  {kind:<7} truth {s.truth:>4}  refereed {s.detected:>4}  right "
             f"{s.matched:>4}  precision {s.precision:.3f}  recall {s.recall:.3f}"
         )
+    print(
+        f"  reveals that ask (a card read with doubt): {asked[0]}, right as read "
+        f"{asked[1]}, the truth's hand among the answers {asked[2]}"
+    )
     if lat:
         print(
             f"  play latency from letting go (video time): median "
