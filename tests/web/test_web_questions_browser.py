@@ -91,7 +91,7 @@ def test_a_colour_question_is_answered_with_one_tap_and_undone(browser, served):
     assert table.referee.events[2]["color"] == "blue"
     assert "Answer recorded: Blue" in page.locator("#status").inner_text()
     # the focus went to Undo (no other question): Enter takes the answer back
-    assert page.evaluate("document.activeElement.classList.contains('undo')")
+    page.wait_for_function("document.activeElement.classList.contains('undo')")
     page.keyboard.press("Enter")
     page.locator(".questions").wait_for()
     assert [e["type"] for e in table.referee.events] == ["start", "play", "play"]

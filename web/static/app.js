@@ -116,6 +116,11 @@ function restoreFocus(el, key) {
       }
     }
   }
+  if (!key.form && key.text) {  // a button outside a form (Undo, an answer)
+    for (const item of el.querySelectorAll("button")) {
+      if (item.textContent === key.text) { item.focus(); return; }
+    }
+  }
 }
 
 async function refresh(selector, force) {
