@@ -57,15 +57,22 @@ def open_questions(table):
             if r.ruling == "pending" and r.rule.endswith(".question")]
 
 
-def test_a_colour_question_is_answered_with_one_tap_and_undone(browser, served):
-    table, base = served
-    camera(table, "start", card="red-7")
+def open_page(browser, url, width=1366, height=768):
+    """A page of its own context at ``url``; the page's script errors gather
+    in the list returned beside it."""
     errors: list[str] = []
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(base + "/?lang=en")
+    page.goto(url)
+    return context, page, errors
+
+
+def test_a_colour_question_is_answered_with_one_tap_and_undone(browser, served):
+    table, base = served
+    camera(table, "start", card="red-7")
+    context, page, errors = open_page(browser, base + "/?lang=en")
     assert page.locator(".questions").count() == 0
     # the camera sees a wild on a wild while the page is open: the question arrives
     camera(table, "play", cards=["wild"], reach_from="Aiko")
@@ -105,10 +112,7 @@ def test_a_japanese_referee_answers_out_of_turn_from_the_keyboard(browser, serve
     table, base = served
     camera(table, "start", card="red-7")
     camera(table, "play", cards=["red-3"], reach_from="Ben")  # Aiko's turn
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT)
-    page.goto(base + "/?lang=ja")
+    context, page, _errors = open_page(browser, base + "/?lang=ja", 390, 844)
     box = page.locator(".questions")
     assert "審判からの質問" in box.inner_text()
     assert box.locator("button.answer").all_inner_texts() == [
@@ -154,12 +158,7 @@ def test_a_shown_hand_read_with_doubt_is_corrected_with_one_tap(browser, served)
                  source="vision")
     table.append({"type": "reveal", "player": "Chie", "cards": ["blue-2"]}, source="vision")
     assert table.referee.state()["scores"]["Ben"] == -6
-    errors: list[str] = []
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(base + "/?lang=ja")
+    context, page, errors = open_page(browser, base + "/?lang=ja")
     box = page.locator(".questions")
     box.wait_for()
     assert "赤の5" in box.locator(".question-text").inner_text()
