@@ -34,7 +34,8 @@ class Person:
         self.active = threading.Event()
         self.stop = threading.Event()
         self.made_mistake = False
-        self.showing: list[str] = []
+        self.keep_mistake = False  # the wrong card stays up until asked to clear
+        self.showing: list[str] = []  # what the fake camera really shows
         self.thread = threading.Thread(target=self.run, daemon=True)
 
     def run(self) -> None:
@@ -45,19 +46,27 @@ class Person:
                 continue
             snap = wizard.snapshot()
             key, target = snap["say"]["key"], snap["target"]
-            if key == "clear" and self.showing:
-                self.camera.clear()
-                self.showing = []
-            elif key == "show" and target and self.showing != target[:1]:
-                shown = target[0]
-                if shown == self.mistake[0] and not self.made_mistake:
-                    shown, self.made_mistake = self.mistake[1], True
-                self.camera.one(shown)
-                self.showing = target[:1]
+            if key == "clear":
+                self.keep_mistake = False
+                if self.showing:
+                    self.camera.clear()
+                    self.showing = []
+            elif key in ("show", "hold") and target:
+                # "hold" too: a card asked for while another is still up is
+                # answered even when the prompt has already moved on to "hold"
+                want = target[0]
+                if want == self.mistake[0] and not self.made_mistake:
+                    want, self.made_mistake, self.keep_mistake = self.mistake[1], True, True
+                elif self.keep_mistake and want == self.mistake[0]:
+                    want = self.mistake[1]
+                if self.showing != [want]:
+                    self.camera.one(want)
+                    self.showing = [want]
             elif key in ("lay", "sheet_found", "sheet_rows") and target \
                     and self.showing != target:
                 self.camera.grid(target)
                 self.showing = list(target)
+                self.keep_mistake = False
 
 
 @pytest.fixture
