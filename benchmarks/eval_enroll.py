@@ -22,7 +22,11 @@ temporary folder and deleted.
   (closer, a thumb over it, a colour cast, motion blur, a soft noisy JPEG): a
   proxy for a card held before a webcam made from the tuning split alone; the
   held-card views of the enrollment (``EnrollConfig.held``) were chosen on it.
-  ``--variants N`` reads each photo N times that way (other seeds). ``--forget N``
+  ``--harsh`` reads them through :func:`webcam_harsh` as well (farther or
+  closer, a hand over the card, a strong cast, longer blur, a lower
+  resolution): a harder proxy, on which valid's webcam-like read is no longer
+  near saturation. ``--variants N`` reads each photo N times that way (other
+  seeds). ``--forget N``
   also reads N rendered crops of every label zero-shot and enrolled
   (:func:`rendered_accuracy`): the tuning proxy of damage to other cameras and
   decks (``EnrollConfig.replay`` was weighed on it). ``--tune --empties``
@@ -175,10 +179,80 @@ def webcam_like(
     return cv2.imdecode(buf, cv2.IMREAD_COLOR), box
 
 
+def webcam_harsh(
+    frame: np.ndarray, seed: int, index_box: tuple[float, float, float, float],
+) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A harsher proxy than :func:`webcam_like` (``--harsh``), its own recipe:
+    the photo shrunk to 45-85 % of the frame over a dark, blotchy backdrop (a
+    person behind the card) or cropped closer, a hand over the card (a palm
+    from an edge and two to four fingers across it, up to about a third of the
+    photo), a strong colour cast and a darker or brighter exposure, longer
+    motion blur, a low resolution (20-40 %), noise and a coarse JPEG. Returns the
+    frame and the corner index's box in it."""
+    import cv2
+
+    from vision.enroll import motion_blur
+
+    rng = np.random.default_rng(seed)
+    h, w = frame.shape[:2]
+    a1, b1, a2, b2 = index_box
+    if rng.random() < 0.5:  # farther: the photo over a backdrop
+        s = float(rng.uniform(0.45, 0.85))
+        sw, sh = int(w * s), int(h * s)
+        base = rng.uniform(20, 90, 3)
+        back = np.empty((h, w, 3), np.float32)
+        back[:] = base
+        blot = cv2.resize(rng.uniform(-40, 40, (4, 4, 3)).astype(np.float32), (w, h))
+        img = back + blot
+        x0, y0 = int(rng.integers(0, w - sw + 1)), int(rng.integers(0, h - sh + 1))
+        img[y0 : y0 + sh, x0 : x0 + sw] = cv2.resize(frame, (sw, sh),
+                                                       interpolation=cv2.INTER_AREA)
+        box = (x0 + a1 * s, y0 + b1 * s, x0 + a2 * s, y0 + b2 * s)
+    else:  # closer, as webcam_like
+        side = float(rng.uniform(0.6, 0.9))
+        cw, ch = int(w * side), int(h * side)
+        x0 = int(rng.uniform(max(0, a2 - cw), min(w - cw, a1) + 1)) if a2 - a1 < cw else 0
+        y0 = int(rng.uniform(max(0, b2 - ch), min(h - ch, b1) + 1)) if b2 - b1 < ch else 0
+        x0, y0 = min(max(x0, 0), w - cw), min(max(y0, 0), h - ch)
+        img = cv2.resize(frame[y0 : y0 + ch, x0 : x0 + cw], (w, h)).astype(np.float32)
+        sx, sy = w / cw, h / ch
+        box = ((a1 - x0) * sx, (b1 - y0) * sy, (a2 - x0) * sx, (b2 - y0) * sy)
+    skin = tuple(float(v) for v in rng.uniform([50, 80, 120], [130, 170, 235]))
+    edge = int(rng.integers(4))
+    t = float(rng.uniform(0.25, 0.75))
+    px, py = [(t * w, h), (0, t * h), (t * w, 0), (w, t * h)][edge]
+    cv2.ellipse(img, (int(px), int(py)),
+                (int(w * rng.uniform(0.12, 0.22)), int(h * rng.uniform(0.1, 0.2))),
+                float(rng.uniform(0, 180)), 0, 360, skin, -1)
+    toward = np.array([w / 2 - px, h / 2 - py])
+    toward /= max(float(np.linalg.norm(toward)), 1e-6)
+    normal = np.array([-toward[1], toward[0]])
+    for f in range(int(rng.integers(2, 5))):
+        start = np.array([px, py]) + normal * (f - 1.5) * w * 0.06
+        reach = float(rng.uniform(0.15, 0.4)) * w
+        end = start + toward * reach + normal * float(rng.uniform(-0.05, 0.05)) * w
+        shade = tuple(v * float(rng.uniform(0.85, 1.05)) for v in skin)
+        cv2.line(img, (int(start[0]), int(start[1])), (int(end[0]), int(end[1])),
+                 shade, max(2, int(w * rng.uniform(0.035, 0.06))))
+    gains = np.array([rng.uniform(0.6, 1.2), rng.uniform(0.8, 1.15),
+                      rng.uniform(0.65, 1.3)], np.float32)
+    img = img * gains * float(rng.uniform(0.45, 1.3))
+    img = motion_blur(img, rng, 4, 14)
+    small = float(rng.uniform(0.2, 0.4))
+    img = cv2.resize(cv2.resize(img, None, fx=small, fy=small,
+                                interpolation=cv2.INTER_AREA), (w, h))
+    img = img + rng.normal(0, float(rng.uniform(5, 14)), img.shape)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY,
+                                        int(rng.integers(20, 50))])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR), box
+
+
 def outcome(detector, photo: Photo, zooms,  # noqa: ANN001
-            degrade: int | None = None) -> str:
+            degrade: int | None = None, harsh: bool = False) -> str:
     """``ok``, ``wrong``, ``partial`` or ``miss`` for one photo (module docstring);
-    with ``degrade`` (a seed) the photo is read through :func:`webcam_like`."""
+    with ``degrade`` (a seed) the photo is read through :func:`webcam_like`
+    (``harsh``: :func:`webcam_harsh`)."""
     import cv2
 
     from vision.multiscale import detect_multiscale, largest, name_refused, whole_card
@@ -186,10 +260,11 @@ def outcome(detector, photo: Photo, zooms,  # noqa: ANN001
     frame = cv2.imread(str(photo.path))
     index_box = photo.index_box
     if degrade is not None:
-        frame, index_box = webcam_like(frame, degrade, index_box)
+        frame, index_box = (webcam_harsh if harsh else webcam_like)(
+            frame, degrade, index_box)
     named = detect_multiscale(detector, frame, zooms)
     if WHOLE or not len(named):
-        key = (str(photo.path), degrade, tuple(zooms))
+        key = (str(photo.path), degrade, harsh, tuple(zooms))
         if key not in _FINDER_BOXES:  # the same finder whatever the classifier
             from vision.decks import CardFinder
 
@@ -214,13 +289,15 @@ def outcome(detector, photo: Photo, zooms,  # noqa: ANN001
 
 
 def score(detector, items: list[Photo], zooms,  # noqa: ANN001
-          degrade: bool = False) -> dict[str, int]:
+          degrade: bool | str = False) -> dict[str, int]:
+    """Outcome counts of ``items``; ``degrade``: each read :data:`VARIANTS`
+    times through :func:`webcam_like` (``"harsh"``: :func:`webcam_harsh`)."""
     counts = {"ok": 0, "wrong": 0, "partial": 0, "miss": 0, "refused": 0}
     for p in items:
         for v in range(VARIANTS if degrade else 1):
             seed = (int.from_bytes(p.path.stem.encode()[:8], "little") + v
                     if degrade else None)
-            counts[outcome(detector, p, zooms, seed)] += 1
+            counts[outcome(detector, p, zooms, seed, degrade == "harsh")] += 1
     return counts
 
 
@@ -290,6 +367,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--background", type=float, default=None)
     parser.add_argument("--views", type=int, default=None)
     parser.add_argument("--replay", type=float, default=None)
+    parser.add_argument("--hand", type=float, default=None)
+    parser.add_argument("--mix", type=float, default=None)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--k", type=int, default=1,
                         help="with --tune: photos a card enrolled (1 or 2)")
@@ -302,6 +381,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--retry-conf", type=float, default=None,
                         help="the multi-scale pass's second look at a photo with "
                              "no card (vision.multiscale.RETRY_BOX_CONF; 1: none)")
+    parser.add_argument("--harsh", action="store_true",
+                        help="with --tune: also read the photos through the "
+                             "harsher webcam_harsh (--variants of them)")
     parser.add_argument("--variants", type=int, default=1,
                         help="with --webcam-like: webcam-like reads of each photo")
     parser.add_argument("--refused-floor", type=float, default=None,
@@ -342,7 +424,8 @@ def main(argv: list[str] | None = None) -> int:
 
         vision.multiscale.REFUSED_FLOOR = args.refused_floor or None
     config = EnrollConfig(threads=args.threads)
-    for key in ("steps", "lr", "l2sp", "held", "views", "background", "replay"):
+    for key in ("steps", "lr", "l2sp", "held", "views", "background", "replay",
+                "hand", "mix"):
         if getattr(args, key) is not None:
             config = replace(config, **{key: getattr(args, key)})
     print(f"enrollment: {config}")
@@ -414,8 +497,9 @@ def main(argv: list[str] | None = None) -> int:
                       f"{mean_cell(zero)}  K={k} {mean_cell(tuned)}", flush=True)
             return 0
         if args.tune:
-            reads = [("clean", False)] + ([("webcam-like", True)]
-                                          if args.webcam_like else [])
+            reads = ([("clean", False)]
+                     + ([("webcam-like", True)] if args.webcam_like else [])
+                     + ([("harsh", "harsh")] if args.harsh else []))
             zero: dict = {name: [] for name, _ in reads}
             tuned: dict = {name: [] for name, _ in reads}
             k = args.k

@@ -124,6 +124,15 @@ class DetectorConfig(_Section):
     deck: str = _f("", "name", "an enrolled deck whose classifier names the cards "
                    "('tableref decks'; --deck NAME); empty: the shipped classifier",
                    minimum=None)
+    photo_retry_conf: float = _f(1.0, "score", "still photos of one card (enrollment, "
+                                 "vision.multiscale): a photo where no zoom finds a "
+                                 "card is looked at again with the least box score "
+                                 "lowered to this (1: no second look)", maximum=1)
+    photo_refused_floor: float = _f(1.0, "probability", "... a photo whose every box "
+                                    "is called no card: its largest box is named "
+                                    "with the likeliest card when that card's "
+                                    "probability is at least this (1: never)",
+                                    maximum=1)
 
 
 @dataclass(frozen=True)

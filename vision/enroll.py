@@ -99,6 +99,14 @@ class EnrollConfig:
             a card held up before a webcam (:func:`_held_view`): a looser or
             cut box, fingers over an edge, the renderer's light casts, motion
             blur, noise and JPEG.
+        hand: share of those held views with a hand over the card as well
+            (:func:`_hand_over`: a palm over an edge and the fingers across
+            the card, or a flat patch hiding a part of it), after the
+            fingers of :func:`_held_view`.
+        mix: weight-space mix of the fine-tuned weights and the weights the
+            fine-tuning started from (WiSE-FT): 1 keeps the fine-tuned ones, 0
+            the shipped ones; between them, less of what the deck's photos
+            taught and less damage to other cameras and decks.
     """
 
     steps: int = 60
@@ -114,6 +122,8 @@ class EnrollConfig:
     probe_lr: float = 1e-2
     held: float = 0.5
     replay: float = 0.0
+    hand: float = 0.0
+    mix: float = 1.0
 
 
 @dataclass
@@ -141,13 +151,14 @@ class EnrollResult:
 
 def augmented_crops(
     frame: np.ndarray, box: np.ndarray, count: int, rng: np.random.Generator,
-    size: int = 64, held: float = 0.0,
+    size: int = 64, held: float = 0.0, hand: float = 0.0,
 ) -> np.ndarray:
     """``count`` crops of the card in ``box`` as the detector might see it: the
     box's sides moved by a few percent, turned up to 10 degrees, either way up,
     with other light, colour and focus. The first crop is the box as it is; a
     share ``held`` of the others look like the card held up before a webcam
-    (:func:`_held_view`)."""
+    (:func:`_held_view`), a share ``hand`` of those with a hand over the card
+    (:func:`_hand_over`)."""
     import cv2
 
     x1, y1, x2, y2 = (float(v) for v in box)
@@ -175,7 +186,7 @@ def augmented_crops(
         crop = cv2.warpAffine(small, m, (size, size), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REFLECT)
         if hold:
-            crop = _held_view(crop, rng)
+            crop = _held_view(crop, rng, hand)
         elif i:
             crop = _photometric(crop, rng)
         out[i] = crop
@@ -208,16 +219,20 @@ def _held_box(rng: np.random.Generator) -> np.ndarray:
     return jitter
 
 
-def _held_view(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def _held_view(crop: np.ndarray, rng: np.random.Generator,
+               hand: float = 0.0) -> np.ndarray:
     """A crop made to look like a card held up before a webcam: fingers over an
     edge, the classifier's training light (casts, shadow, glare, exposure) and
-    degradations (blur or motion blur, noise, JPEG), either way up."""
+    degradations (blur or motion blur, noise, JPEG), either way up; a share
+    ``hand`` with a hand over the card as well (:func:`_hand_over`)."""
     import cv2
 
     from datasets.scene_surface import _SKINS, _degrade, _light
 
     size = crop.shape[0]
     img = crop.copy()
+    if hand > 0 and rng.random() < hand:
+        img = _hand_over(img, rng)
     if rng.random() < 0.6:  # fingers or a thumb over an edge
         skin = tuple(float(v) for v in
                      _SKINS[rng.integers(len(_SKINS))] * rng.uniform(0.7, 1.1))
@@ -236,6 +251,46 @@ def _held_view(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if rng.random() < 0.5:
         out = np.ascontiguousarray(out[::-1, ::-1])
     return out
+
+
+def _hand_over(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``crop`` with a hand over a part of the card: a palm over one edge with
+    two to four fingers reaching across the card from it, or (one time in four)
+    a flat patch of skin, shadow or backdrop over a corner, hiding up to about
+    a third of the crop. One corner index or the centre stays in view."""
+    import cv2
+
+    from datasets.scene_surface import _SKINS
+
+    size = crop.shape[0]
+    img = crop.copy()
+    skin = _SKINS[rng.integers(len(_SKINS))] * rng.uniform(0.6, 1.15)
+    if rng.random() < 0.25:  # a patch over a corner
+        fill = (skin if rng.random() < 0.5
+                else rng.uniform(10, 120, 3).astype(np.float32))
+        w, h = (int(size * v) for v in rng.uniform(0.25, 0.5, 2))
+        x = 0 if rng.random() < 0.5 else size - w
+        y = 0 if rng.random() < 0.5 else size - h
+        img[y : y + h, x : x + w] = np.clip(fill, 0, 255).astype(np.uint8)
+        return img
+    edge = int(rng.integers(4))
+    t = float(rng.uniform(0.25, 0.75))
+    px, py = [(t * size, size), (0, t * size), (t * size, 0), (size, t * size)][edge]
+    colour = tuple(float(v) for v in skin)
+    cv2.ellipse(img, (int(px), int(py)),
+                (int(size * rng.uniform(0.2, 0.35)), int(size * rng.uniform(0.12, 0.22))),
+                [0.0, 90.0, 0.0, 90.0][edge] + float(rng.uniform(-25, 25)), 0, 360,
+                colour, -1)
+    toward = np.array([size / 2 - px, size / 2 - py], np.float64)
+    toward /= max(float(np.linalg.norm(toward)), 1e-6)
+    normal = np.array([-toward[1], toward[0]])
+    for f in range(int(rng.integers(2, 5))):
+        start = np.array([px, py]) + normal * (f - 1.5) * size * 0.1
+        end = start + toward * float(rng.uniform(0.25, 0.5)) * size
+        shade = tuple(v * float(rng.uniform(0.85, 1.05)) for v in colour)
+        cv2.line(img, (int(start[0]), int(start[1])), (int(end[0]), int(end[1])),
+                 shade, max(2, int(size * rng.uniform(0.08, 0.13))))
+    return img
 
 
 def _photometric(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -268,7 +323,7 @@ def training_pool(
         if shot.box is None:
             continue
         xs.append(augmented_crops(shot.frame, shot.box, config.views, rng, size,
-                                  config.held))
+                                  config.held, config.hand))
         ys.append(np.full(config.views, labels.index(shot.label)))
     n_cards = sum(len(y) for y in ys)
     n_replay = int(round(n_cards * config.replay))
@@ -326,6 +381,7 @@ def fine_tune(
         if grown:
             _imprint(head, feats, y_t, grown)
             _probe(head, feats, y_t, config, loss_fn, gen)
+        start = {k: v.detach().clone() for k, v in net.state_dict().items()}
         params = list(head.parameters())
         anchor = [p.detach().clone() for p in params]
         opt = torch.optim.AdamW(params, lr=config.lr, weight_decay=0.0)
@@ -341,7 +397,7 @@ def fine_tune(
             if (step + 1) % 20 == 0 or step + 1 == config.steps:
                 progress(f"fine-tuning network {m + 1}/{len(states)}: step "
                          f"{step + 1}/{config.steps} loss {loss.item():.3f}")
-        tuned.append({k: v.detach().clone() for k, v in net.state_dict().items()})
+        tuned.append(_mixed(start, net.state_dict(), config.mix))
     checkpoint = {
         "members": tuned, "size": size, "width": width, "labels": labels,
         "base": base.name, "enroll": asdict(config),
@@ -357,6 +413,18 @@ def fine_tune(
     result.confused = confusions(checkpoint, shots)
     result.seconds = time.time() - t0
     return result
+
+
+def _mixed(start: dict, tuned: dict, mix: float) -> dict:
+    """``start + mix * (tuned - start)`` for every float tensor of a state (the
+    weight-space mix of :attr:`EnrollConfig.mix`); other tensors as tuned."""
+    out = {}
+    for k, v in tuned.items():
+        v = v.detach().clone()
+        if mix != 1 and v.is_floating_point():
+            v = start[k] + mix * (v - start[k])
+        out[k] = v
+    return out
 
 
 def confusions(checkpoint: dict, shots: Sequence[Shot]) -> list[list]:

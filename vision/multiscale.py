@@ -23,6 +23,7 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
+from vision.config import DetectorConfig
 from vision.detections import Detections, box_iou
 
 #: Zooms of the default pass: the frame as it is, and shrunk to half its size on a
@@ -37,14 +38,27 @@ LARGER = 1.6
 SAME_CARD_IOU = 0.6
 #: Grey of the canvas around a zoomed-out frame (the finder's letterbox grey).
 CANVAS_GREY = 114
+
+
+def photo_rules(config: DetectorConfig | None = None) -> tuple[float | None, float | None]:
+    """The still-photo rules of ``config`` (default: :class:`DetectorConfig`'s
+    defaults): ``(retry_conf, refused_floor)``, each ``None`` where the config
+    turns it off (1)."""
+    config = config or DetectorConfig()
+    retry, floor = config.photo_retry_conf, config.photo_refused_floor
+    return (retry if retry < 1 else None), (floor if floor < 1 else None)
+
+
 #: A photo where no zoom finds a card is looked at once more with the finder's
 #: least box score lowered to this (a still photo is expected to hold a card; a
-#: blurred card held in a hand scores low); ``None``: no second look.
-RETRY_BOX_CONF: float | None = None
+#: blurred card held in a hand scores low); ``None``: no second look
+#: (``detector.photo_retry_conf``).
+RETRY_BOX_CONF: float | None = photo_rules()[0]
 #: A photo of one card whose every box the classifier calls "no card": the
 #: largest finder box is named with the likeliest card when its probability is
-#: at least this (:func:`name_refused`); ``None``: such a photo holds no card.
-REFUSED_FLOOR: float | None = None
+#: at least this (:func:`name_refused`); ``None``: such a photo holds no card
+#: (``detector.photo_refused_floor``).
+REFUSED_FLOOR: float | None = photo_rules()[1]
 
 
 class CardDetector(Protocol):

@@ -309,3 +309,39 @@ def test_a_refused_box_is_named_only_above_the_floor() -> None:
     np.testing.assert_allclose(named.xyxy[0], [10, 10, 60, 90])  # the largest
     assert len(name_refused(Unsure(0.1), frame, boxes, floor=0.2)) == 0
     assert len(name_refused(Unsure(0.3), frame, boxes[np.arange(0)], floor=0.2)) == 0
+
+
+def test_the_still_photo_rules_are_config_fields() -> None:
+    from vision.config import DetectorConfig
+    from vision.multiscale import photo_rules
+
+    assert photo_rules(DetectorConfig()) == (None, None)
+    assert photo_rules(DetectorConfig(photo_retry_conf=0.25,
+                                      photo_refused_floor=0.2)) == (0.25, 0.2)
+    assert photo_rules(DetectorConfig(photo_retry_conf=0.3)) == (0.3, None)
+
+
+def test_a_hand_over_the_held_views_covers_part_of_each_and_keeps_the_first() -> None:
+    from vision.enroll import augmented_crops
+
+    frame = np.full((200, 160, 3), 255, np.uint8)
+    frame[40:160, 40:120] = (200, 60, 20)
+    box = np.array([40.0, 40.0, 120.0, 160.0])
+    held = augmented_crops(frame, box, 12, np.random.default_rng(3), 64, held=1.0)
+    hand = augmented_crops(frame, box, 12, np.random.default_rng(3), 64, held=1.0,
+                           hand=1.0)
+    assert np.array_equal(held[0], hand[0])  # the box as it is
+    assert not np.array_equal(held[1:], hand[1:])
+
+
+def test_the_weight_space_mix_lies_between_the_start_and_the_tuned_weights() -> None:
+    import torch
+
+    from vision.enroll import _mixed
+
+    start = {"w": torch.zeros(3), "n": torch.tensor(5)}
+    tuned = {"w": torch.tensor([2.0, -4.0, 1.0]), "n": torch.tensor(7)}
+    assert torch.equal(_mixed(start, tuned, 1.0)["w"], tuned["w"])
+    assert torch.equal(_mixed(start, tuned, 0.0)["w"], start["w"])
+    assert torch.allclose(_mixed(start, tuned, 0.25)["w"], torch.tensor([0.5, -1, 0.25]))
+    assert int(_mixed(start, tuned, 0.5)["n"]) == 7  # counters are not mixed
