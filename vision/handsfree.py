@@ -22,6 +22,11 @@ live table and ``serve`` call it for every camera event):
   cannot tell a twin from the card below). A ``play`` of the top card for them
   goes before it, marked ``"inferred"`` (a wild's colour then from the play);
   likewise for the seat after a player who drew, the drawer's pass first.
+- **A copy right after a draw**: the player who has just drawn puts down a
+  copy of the top card (:func:`doubtful_twin`), which is also what the pile
+  reports when the drawing arm moved the top card's box: :class:`HandsFree`
+  holds it until the camera's next move, which sets it aside or lets it stand
+  (``watch``'s live table and ``serve``'s camera both keep one).
 - **Draw-card debts**: the player to move still owes cards of a Draw Two or
   Wild Draw Four (the camera saw fewer taken, or none) and the next seat plays
   or draws: the debt was paid. A ``draw`` of what is owed goes before it,
@@ -55,7 +60,7 @@ memory of :class:`TgusTHandsFree`): see the section at the end of this module.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from referee import camera_text as say
 from referee.text import Text, color as color_text, define
@@ -530,16 +535,120 @@ class TgusTHandsFree:
 
 class HandsFree:
     """The completion a table keeps: :func:`complete` for standard UNO, a
-    :class:`TgusTHandsFree` (which remembers a turn draw) for the tgus-t deck.
-    One per table; call it with each camera event and the referee's state just
-    before it. It may return no event (a reach that turned a card for a Hit+?
-    is part of the ``turned`` event that follows)."""
+    :class:`TgusTHandsFree` (which remembers a turn draw) for the tgus-t deck,
+    and the camera plays held until the camera's next move. One per table.
 
-    def __init__(self) -> None:
+    A copy of the top card put down by the player who has just drawn
+    (:func:`doubtful_twin`) is held (:attr:`held`) until the camera's next
+    event settles it (:meth:`settle`): set aside (:attr:`set_aside`), or it
+    stands and its events go first, completed from the state before that move,
+    and the move is completed from the state after them. :attr:`on_stood`, a
+    hook called once a copy that stood has been appended and before the move is
+    completed, lets the table append what the copy made possible (a colour
+    heard while it was held now names it). :attr:`ruled` keeps when each held
+    copy was ruled, on the camera's clock.
+
+    Call it with each event and the referee's state just before it; it yields
+    the events to append, in order: append each before taking the next (the
+    move after a copy that stood is completed from the state read again). It
+    may yield none (a held copy; a reach that turned a card for a Hit+? is part
+    of the ``turned`` event that follows). Holding needs that second read:
+    only a HandsFree given ``state`` (a function returning the referee's state
+    now), or called with such a function as the state, holds a copy; given a
+    state alone it completes every event at once.
+    """
+
+    def __init__(
+        self,
+        state: Callable[[], Mapping[str, Any]] | None = None,
+        on_stood: Callable[[dict[str, Any], dict[str, Any]], Any] | None = None,
+    ) -> None:
         self.tgus_t = TgusTHandsFree()
+        #: reads the referee's state now (``None``: no copy is held)
+        self.read_state = state
+        #: called with (the copy, the move that settled it) once a held copy
+        #: stood and its events were appended, before the move is completed
+        self.on_stood = on_stood
+        #: the camera play held, with what the next move must show
+        #: (:func:`doubtful_twin`), or ``None``
+        self.held: tuple[dict[str, Any], dict[str, Any]] | None = None
+        #: the held copies that did not stand
+        self.set_aside: list[dict[str, Any]] = []
+        #: each held copy as ruled: ``{"event", "t", "stood"}``, ``t`` the camera
+        #: time of the move that settled it (``None``: the end, no move came)
+        self.ruled: list[dict[str, Any]] = []
 
-    def __call__(self, event: Mapping[str, Any], state: Mapping[str, Any]
+    def __call__(
+        self,
+        event: Mapping[str, Any],
+        state: Mapping[str, Any] | Callable[[], Mapping[str, Any]],
+    ) -> Iterator[dict[str, Any]]:
+        read = state if callable(state) else self.read_state
+        now = state() if callable(state) else state
+        camera = event.get("source") == "vision"
+        if camera and self.held is not None:
+            yield from self.settle(event, now)
+            if read is not None:
+                now = read()  # after the copy's events (and the hook's)
+        if camera and read is not None and self.hold(event, now):
+            return
+        yield from self.complete(event, now)
+
+    def complete(self, event: Mapping[str, Any], state: Mapping[str, Any]
                  ) -> list[dict[str, Any]]:
+        """``event`` completed from ``state`` (nothing held or settled)."""
         if is_tgus_t(state):
             return self.tgus_t(event, state)
         return complete(event, state)
+
+    def hold(self, event: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
+        """Hold ``event`` (the object itself) when the camera's next move must
+        say whether it stands (:func:`doubtful_twin`); whether it was held."""
+        try:
+            expect = doubtful_twin(event, state)
+        except Exception:  # a state it cannot read: taken as it came
+            expect = None
+        if expect is None:
+            return False
+        self.held = (event, expect)  # type: ignore[assignment]
+        return True
+
+    def settle(self, event: Mapping[str, Any], state: Mapping[str, Any]
+               ) -> Iterator[dict[str, Any]]:
+        """The camera's next ``event`` settles the held copy: set aside when it
+        is a move of the drawer (the drawn card played), or of the next seat
+        where the copy hands the turn to another (the drawer passed); else it
+        stands and its events, completed from ``state``, are yielded (append
+        each), then :attr:`on_stood` is called. Nothing when none is held."""
+        if self.held is None:
+            return
+        held, what = self.held
+        self.held = None
+        seat = event.get("player") or event.get("reach_from")
+        t = float(event.get("t", 0))
+        if event.get("type") in ("play", "draw") and seat is not None and (
+            seat == what.get("drawer")
+            or (seat == what.get("next") and what.get("expect") not in (None, seat))
+        ):
+            self.set_aside.append(held)
+            self.ruled.append({"event": held, "t": t, "stood": False})
+            return
+        self.ruled.append({"event": held, "t": t, "stood": True})
+        try:
+            events = self.complete(held, state)
+        except Exception:  # a state the completion cannot read: as it came
+            events = [dict(held)]
+        yield from events
+        if self.on_stood is not None:
+            self.on_stood(held, dict(event))
+
+    def finish(self, state: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The end (no move after it): a held copy stands; its events."""
+        if self.held is None:
+            return []
+        held, self.held = self.held[0], None
+        self.ruled.append({"event": held, "t": None, "stood": True})
+        try:
+            return self.complete(held, state)
+        except Exception:  # a state the completion cannot read: as it came
+            return [dict(held)]

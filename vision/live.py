@@ -7,7 +7,10 @@ scoring scan on when the referee asks for the losers' hands.
 
 Camera events are completed first (:class:`vision.handsfree.HandsFree`): the
 player from the arm that reached, a ``pass`` inferred for a player who drew
-when the next seat acts, a wild's colour inferred from the next play. An
+when the next seat acts, a wild's colour inferred from the next play, and a
+copy of the top card put down by the player who has just drawn held until the
+camera's next move says whether it stands (the table's hook then tries heard
+colours again, so one heard while the copy was held names it). An
 inferred event's printed ruling ends with ``[inferred: why]`` unless the
 referee's text says it already; an event the
 evidence cannot settle carries a ``question``, printed as ``[ask]`` with the
@@ -48,7 +51,7 @@ from referee.session import Referee
 from referee.text import render_data
 
 from .config import ListenConfig
-from .handsfree import HandsFree, doubtful_twin
+from .handsfree import HandsFree
 
 
 
@@ -73,7 +76,11 @@ class LiveTable:
     ):
         self._listen = config
         self.referee = Referee(header)
-        self.complete = HandsFree()  # camera events completed from the state
+        #: camera events completed from the state; a drawn copy of the top
+        #: card held until the camera's next move (:class:`HandsFree`)
+        self.handsfree = HandsFree(state=self.referee.state,
+                                   on_stood=self._copy_stood)
+        self._stood_rulings: list = []  # appended by the hook, not yet returned
         self._out = out
         self.log = open(log_path, "w", encoding="utf-8") if log_path else None
         if self.log:
@@ -100,11 +107,17 @@ class LiveTable:
         self.waiting: list[dict[str, Any]] = []
         #: heard UNO calls waiting for the camera's next play, oldest first
         self.calls: list[dict[str, Any]] = []
-        #: a camera play held until the next camera move says whether it
-        #: stands, with what that move must show
-        #: (:func:`vision.handsfree.doubtful_twin`); and those that did not stand
-        self.doubt: tuple[dict[str, Any], dict[str, Any]] | None = None
-        self.set_aside: list[dict[str, Any]] = []
+
+    @property
+    def doubt(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The camera play held until the camera's next move says whether it
+        stands, with what that move must show (``HandsFree.held``)."""
+        return self.handsfree.held
+
+    @property
+    def set_aside(self) -> list[dict[str, Any]]:
+        """The held camera plays that did not stand (``HandsFree.set_aside``)."""
+        return self.handsfree.set_aside
 
     @property
     def listen(self) -> ListenConfig:
@@ -142,17 +155,15 @@ class LiveTable:
             camera = event.get("source") == "vision"
             if camera and self.held:
                 rulings += self._release(float(event.get("t", 0)))
-            if camera and self.doubt is not None:
-                rulings += self._settle_doubt(event)
+            if camera:  # a held copy settled by this move, then this one held?
+                for e in self.handsfree.settle(event, self.referee.state()):
+                    rulings += self._append(e)
+                rulings += self._stood_rulings
+                self._stood_rulings = []
+                if self.handsfree.hold(event, self.referee.state()):
+                    return rulings
             try:
-                expect = doubtful_twin(event, self.referee.state()) if camera else None
-            except Exception:  # a state it cannot read: taken as it came
-                expect = None
-            if expect is not None:
-                self.doubt = (dict(event), expect)
-                return rulings
-            try:
-                events = self.complete(event, self.referee.state())
+                events = self.handsfree.complete(event, self.referee.state())
             except Exception:  # a state the completion cannot read: as it came
                 events = [dict(event)]
             if not events:  # folded into the event that follows (tgus-t Hit+?)
@@ -252,40 +263,20 @@ class LiveTable:
         self.calls = left
         return rulings
 
-    def _settle_doubt(self, event: dict[str, Any]) -> list:
-        """The held copy is set aside when ``event`` (the camera's next) is a
-        move of the drawer (the drawn card played), or of the next seat where
-        the copy hands the turn to another (the drawer passed); else it stands."""
-        held, what = self.doubt or ({}, {})
-        self.doubt = None
-        seat = event.get("player") or event.get("reach_from")
-        if event.get("type") in ("play", "draw") and seat is not None and (
-            seat == what.get("drawer")
-            or (seat == what.get("next") and what.get("expect") not in (None, seat))
-        ):
-            self.set_aside.append(held)
-            return []
-        rulings: list = []
-        try:
-            events = self.complete(held, self.referee.state())
-        except Exception:  # a state the completion cannot read: as it came
-            events = [dict(held)]
-        for e in events:
-            rulings += self._append(e)
-        # a colour heard while the copy was held names it before the move
-        # that settled it is completed (which would infer one)
-        return rulings + self._heard_after(float(held.get("t", 0)),
-                                           float(event.get("t", 0)))
+    def _copy_stood(self, held: dict[str, Any], move: dict[str, Any]) -> None:
+        """The hook of :class:`HandsFree` once a held copy stood: a colour
+        heard while it was held names it before the move that settled it is
+        completed (which would infer one)."""
+        self._stood_rulings += self._heard_after(float(held.get("t", 0)),
+                                                 float(move.get("t", 0)))
 
     def finish(self) -> list:
         """Append what is still held (the end of a recording; a held copy
         with no move after it stands)."""
         with self.lock:
             rulings: list = []
-            if self.doubt is not None:
-                held, self.doubt = self.doubt[0], None
-                for e in self.complete(held, self.referee.state()):
-                    rulings += self._append(e)
+            for e in self.handsfree.finish(self.referee.state()):
+                rulings += self._append(e)
             rulings += self._release(float("inf"))
             rulings += self._settle_calls(float("inf"), None)
             return rulings + self._retry(float("inf"), last=True)

@@ -3,6 +3,11 @@
 ``vision.pipeline`` is imported only here and only when a camera is started;
 when it is missing or fails, the page keeps working on manual events and shows
 the camera as unavailable with the reason.
+
+A started camera keeps the table's completion of its events
+(:attr:`Camera.handsfree`, a :class:`vision.handsfree.HandsFree` that reads the
+live game's state): who played, passes, colours, and a drawn copy of the top
+card held until the camera's next move, as ``tableref watch`` does.
 """
 
 from __future__ import annotations
@@ -28,7 +33,9 @@ class Camera:
         self.source: str | None = None
         self.refused = 0  # camera events the table refused (misreads, store errors)
         self.last_refusal: str | None = None
-        self.handsfree: Any = None  # the table's completion of camera events
+        #: the table's completion of camera events (``vision.handsfree``); set
+        #: by :meth:`start`, reading the live game's state
+        self.handsfree: Any = None
 
     def refusal(self, why: str) -> None:
         """Note a camera event the table refused; the pipeline goes on."""
@@ -53,6 +60,7 @@ class Camera:
         pipeline's :class:`vision.config.PipelineConfig` (``None``: defaults).
         """
         self.source = str(source)
+        self.handsfree = _handsfree(game_state)
         try:
             from vision.pipeline import TablePipeline
         except Exception as exc:  # missing module or a broken install: page still works
@@ -111,6 +119,18 @@ class Camera:
         except Exception:
             return None
         return frame if isinstance(frame, (bytes, bytearray)) else None
+
+
+def _handsfree(game_state: Callable[[], dict[str, Any]] | None) -> Any:
+    """A completion of camera events that reads the live game's state with
+    ``game_state`` (so it can hold a drawn copy of the top card until the
+    camera's next move), or ``None`` when hands-free refereeing is missing."""
+    try:
+        from vision.handsfree import HandsFree
+    except Exception as exc:  # a broken install: the events go in as they come
+        log.info("no hands-free completion: %s", exc)
+        return None
+    return HandsFree(state=game_state)
 
 
 def _source(source: Any) -> Any:

@@ -303,3 +303,46 @@ def test_a_copy_of_a_number_right_after_a_draw_is_set_aside_if_the_drawer_plays(
                  cam("play", 4, cards=["green-8"], reach_from="B"))
     kinds = [(e["type"], e.get("player")) for e in live.referee.events]
     assert kinds[-3:] == [("draw", "A"), ("play", "A"), ("play", "B")]
+
+
+def test_the_shared_completion_holds_a_copy_and_calls_the_hook_once_it_stands():
+    # HandsFree itself (serve's camera calls it as here): the events it yields
+    # are appended one by one; the move after a copy that stood is completed
+    # from the state after it, and the hook runs in between
+    from referee.session import Referee
+    from vision.handsfree import HandsFree
+
+    referee = Referee(dict(HEADER))
+    seen_by_hook = []
+
+    def hook(held, move):  # the copy, the move, and the log's last play then
+        seen_by_hook.append((held["cards"], move["t"],
+                             referee.events[-1].get("cards")))
+
+    done = HandsFree(state=referee.state, on_stood=hook)
+
+    def feed(event):
+        for e in done(event, referee.state()):
+            referee.append(e)
+
+    for e in (cam("start", 1, card="green-3"),
+              cam("play", 2, cards=["green-skip"], reach_from="A"),
+              cam("draw", 3, count=1, reach_from="C")):
+        feed(e)
+    copy = cam("play", 4, cards=["green-skip"], reach_from="C")
+    feed(copy)
+    assert done.held is not None and done.held[0] is copy
+    assert referee.events[-1]["type"] == "draw"
+    feed(cam("play", 6, cards=["green-4"], reach_from="B"))
+    assert seen_by_hook == [(["green-skip"], 6, ["green-skip"])]
+    kinds = [(e["type"], e.get("player")) for e in referee.events]
+    assert kinds[-3:] == [("draw", "C"), ("play", "C"), ("play", "B")]
+    assert done.ruled == [{"event": copy, "t": 6, "stood": True}]
+    # without a way to read the state again it cannot hold: at once, as it came
+    once = HandsFree()
+    referee = Referee(dict(HEADER))
+    for e in (cam("start", 1, card="green-3"), cam("draw", 2, count=1, reach_from="A"),
+              cam("play", 3, cards=["green-3"], reach_from="A")):
+        for x in once(e, referee.state()):
+            referee.append(x)
+    assert once.held is None and referee.events[-1]["cards"] == ["green-3"]
