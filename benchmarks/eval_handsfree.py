@@ -43,7 +43,14 @@ the bundled demo's quieter room is 15 dB. The script is used only to render
 the track: what was said reaches the referee only through the listener.
 ``--no-sound`` referees from the video alone.
 
-Printed besides the scores: the play latency from letting go (video time); for
+Printed besides the scores: the play latency from letting go, on the video's
+clock, twice: to the camera's play event, and to the referee's ruling on it
+(**let go -> ruling**, the figure issue 25 asks for). They differ for a copy of
+the top card put down by the player who has just drawn: the referee holds it
+until the camera's next move (:class:`vision.handsfree.HandsFree`) and rules it
+then, or sets it aside (no ruling: such plays are left out of the second
+figure and counted beside it); every other camera play is ruled as it comes.
+For
 ``uno`` and ``color``, how far each matched refereed event lies from the
 truth's (a heard call is written when the word ends, so offsets of a few
 tenths of a second show each call matched its own, not a neighbour's within
@@ -151,20 +158,57 @@ def referee_game(
     table.finish()
     log, final = with_players(header, table.referee.events)
     expected = replay(json.dumps(e) for e in lines).state().get("scores")
+    video_s = pipe.status()["frames"] / (pipe.source.fps or 15.0)
+    latency, ruling, unruled = ruling_latencies(
+        truth, seen, table.handsfree.ruled, float(pipe._last_t or video_s)
+    )
     return {
         "scores": score_log(truth, log),
         "final": final,
         "expected": expected,
-        "latency": compare(truth, seen)["play"].latencies,
+        "latency": latency,
+        "ruling": ruling,
+        "unruled": unruled,
+        "held": len(table.handsfree.ruled),
         "questions": table.questions,
         "audio": bool(audio),
         "cpu": cpu,
-        "video_s": pipe.status()["frames"] / (pipe.source.fps or 15.0),
+        "video_s": video_s,
         "from_truth": 0,  # nothing is fed from it: see on_event above
         "log": log,
         "camera": seen,
         "asked_reveals": asked_reveals(truth, log),
     }
+
+
+def ruling_latencies(
+    truth: list[dict], seen: list[dict], ruled: list[dict], end: float
+) -> tuple[list[float], list[float], int]:
+    """Let go -> camera play event, and let go -> the referee's ruling on it, in
+    seconds of video, for each camera play matched to the truth's; and how many
+    matched plays were never ruled (a held copy set aside).
+
+    ``ruled`` is the hands-free completion's record of its held copies
+    (``HandsFree.ruled``: the event as the camera sent it, the camera time of
+    the move that settled it or ``None`` for the end, at ``end``, and whether
+    it stood); every other camera play is ruled when it comes."""
+    score = compare(truth, seen)["play"]
+    extra = {id(d) for d in score.extra}
+    # compare() matched them in this order (a start scores as a play)
+    matched = [d for d in seen
+               if d.get("type") in ("start", "play") and id(d) not in extra]
+    held = {id(r["event"]): r for r in ruled}
+    ruling, unruled = [], 0
+    for d, late in zip(matched, score.latencies):
+        r = held.get(id(d))
+        if r is None:
+            ruling.append(late)
+        elif not r["stood"]:
+            unruled += 1
+        else:
+            at = end if r["t"] is None else float(r["t"])
+            ruling.append(late + max(0.0, at - float(d.get("t", 0))))
+    return list(score.latencies), ruling, unruled
 
 
 def asked_reveals(truth: list[dict], log: list[dict]) -> tuple[int, int, int]:
@@ -229,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     model = load_default_detector(config.detector) if args.detector == "model" else None
     total: dict[str, Score] = {}
     equal, lat, cpu, video_s = 0, [], 0.0, 0.0
+    ruling, unruled, held = [], 0, 0  # let go -> ruling; plays never ruled
     asked = [0, 0, 0]  # reveals that ask: in all, right as read, truth offered
     heard: dict[str, list[float]] = {"uno": [], "color": []}
     print(
@@ -250,6 +295,9 @@ def main(argv: list[str] | None = None) -> int:
         add(total, r["scores"])
         equal += r["final"] == r["expected"]
         lat += r["latency"]
+        ruling += r["ruling"]
+        unruled += r["unruled"]
+        held += r["held"]
         for kind, offsets in heard.items():
             offsets += r["scores"][kind].latencies
         cpu, video_s = cpu + r["cpu"], video_s + r["video_s"]
@@ -298,6 +346,14 @@ def main(argv: list[str] | None = None) -> int:
             f"  play latency from letting go (video time): median "
             f"{percentile(lat, 50) * 1000:.0f} ms, p95 {percentile(lat, 95) * 1000:.0f}"
             " ms"
+        )
+    if ruling:
+        print(
+            f"  play latency from letting go to the ruling (video time): median "
+            f"{percentile(ruling, 50) * 1000:.0f} ms, p95 "
+            f"{percentile(ruling, 95) * 1000:.0f} ms ({held} drawn copies held "
+            f"for the camera's next move; {unruled} right plays set aside, not "
+            "ruled)"
         )
     for kind, offsets in heard.items():
         if offsets:  # a heard event is written at the word's end: near the truth's
