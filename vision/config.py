@@ -327,6 +327,18 @@ class ScanConfig(_Section):
                           "label would change the hand's points", maximum=1)
     ask_answers: int = _f(3, "answers", "... in at most this many answers, the hand "
                           "as read one of them", minimum=2)
+    turn_sure: float = _f(0.9, "probability", "a seat's 6 or 9 read less sure than "
+                          "this, its turned twin (9 or 6) the runner-up, is read by "
+                          "which end of the digit its loop is at, the card upright "
+                          "toward its seat (0: off)", maximum=1)
+    turn_keep: float = _f(0.15, "probability", "a seat's close-up keeps a card read "
+                          "at least this sure as a 6 or 9 when it and its turned "
+                          "twin together pass the detector's conf", maximum=1)
+    loop_offset: float = _f(0.06, "digit heights", "the loop's centre lies at least "
+                            "this far from the digit's centre toward one end")
+    facing_cos: float = _f(0.7, "cosine", "a shown card faces its seat when the seat "
+                           "lies this near its long axis (else it reads upright to "
+                           "the camera)", maximum=1)
 
 
 @dataclass(frozen=True)

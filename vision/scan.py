@@ -14,12 +14,14 @@ scan began and labels outside the game's deck are nobody's hand.
 :func:`cards_in_zone` is the one-shot form for a page button ("scan B's hand
 now"). :func:`seat_close_ups` gives the scan sharper eyes: the seats are also
 detected tile by tile, at about twice the resolution, and each seat's cards
-once more in a window around them.
+once more in a window around them; a 6 or 9 whose underline is hidden (the
+next card of a fanned hand covers it) is read by its digit's shape, the card
+upright toward its seat (:func:`turn_twins`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Collection, Mapping
+from typing import Any, Callable, Collection, Mapping, Sequence
 
 import numpy as np
 
@@ -31,6 +33,7 @@ from .detections import Detections, box_iou
 from .geometry import TableGeometry
 from .hands import Reach
 from .tracking import Track, label_scores
+from .zones import seat_angles
 
 PILES = ("discard", "draw")
 
@@ -177,7 +180,7 @@ def _windows(
     h, w = image.shape[:2]
     found: list[Detections] = []
     for x1, y1, x2, y2 in windows:
-        part = detect(np.ascontiguousarray(image[y1:y2, x1:x2]))
+        part = _detect_twins(detect, np.ascontiguousarray(image[y1:y2, x1:x2]), cfg)
         if not len(part):
             continue
         part.xyxy = part.xyxy + np.array([x1, y1, x1, y1], np.float32)
@@ -326,7 +329,202 @@ def seat_close_ups(
                 continue
             close = _windows(detect, image, [window], geometry, exclude, cfg, seat)
             dets = _replace(dets, close, cfg)
-    return dets
+    return turn_twins(image, dets, geometry, exclude, cfg, seats)
+
+
+#: card values that read as each other turned 180 degrees (the underline tells
+#: them apart; a card laid over it may hide it)
+TURNED = {"6": "9", "9": "6"}
+
+
+def twin_of(label: str) -> str | None:
+    """The label ``label`` reads as when turned 180 degrees without its
+    underline (``red-6`` -> ``red-9``), or ``None``."""
+    colour, _, value = label.rpartition("-")
+    twin = TURNED.get(value)
+    return f"{colour}-{twin}" if colour and twin else None
+
+
+def _twin_index(names: Sequence[str]) -> np.ndarray:
+    """Per label of ``names``, the index of its turned twin (-1: none)."""
+    where = {n: i for i, n in enumerate(names)}
+    return np.array([where.get(twin_of(n) or "", -1) for n in names], np.int64)
+
+
+def _detect_twins(
+    detect: Callable[[np.ndarray], Detections], image: np.ndarray, cfg: ScanConfig
+) -> Detections:
+    """``detect(image)``, also keeping the boxes the detector's label threshold
+    (its ``conf``) would drop because their probability is split between a 6 and
+    its turned 9: read at least ``turn_keep`` sure as one, the two together at
+    least ``conf`` (a card, surely that colour's 6 or 9, whose underline is
+    hidden). A detector without a ``conf`` attribute is asked as it is."""
+    owner = getattr(detect, "__self__", None)
+    normal = getattr(owner, "conf", None)
+    if not isinstance(normal, float) or cfg.turn_keep >= normal:
+        return detect(image)
+    owner.conf = cfg.turn_keep
+    try:
+        dets = detect(image)
+    finally:
+        owner.conf = normal
+    if not len(dets):
+        return dets
+    keep = dets.confidence >= normal
+    probs = dets.data.get("probs")
+    if probs is not None and probs.shape[1] == len(dets.names):
+        twins = _twin_index(dets.names)[dets.class_id]
+        rows = np.arange(len(dets))
+        pair = dets.confidence + np.where(twins >= 0, probs[rows, np.maximum(twins, 0)], 0)
+        keep |= (twins >= 0) & (pair >= normal)
+    return dets[np.nonzero(keep)[0]]
+
+
+def _upright(
+    geometry: TableGeometry, seat: str, box: np.ndarray, cfg: ScanConfig
+) -> np.ndarray | None:
+    """The image direction of a seat's card's top (unit vector), or ``None``.
+
+    A shown card faces its player: its top points away from the seat, when the
+    seat's direction lies within ``facing_cos`` of the card's long axis (from
+    the box's shape on the table). A card lying across its seat's direction
+    (a side seat's card laid for the camera to read) reads upright to the
+    camera (its top toward the table's far edge); a card lying across the
+    camera's direction too is not decided here."""
+    players = list(geometry.players)
+    if seat not in players:
+        return None
+    w, h = geometry.box_size(box[None])[0]
+    axis = np.array([0.0, 1.0]) if h >= w else np.array([1.0, 0.0])
+    angle = seat_angles(len(players))[players.index(seat)]
+    away = -np.array([np.cos(angle), np.sin(angle)])  # from the seat inwards
+    cos = float(np.dot(away, axis))
+    if abs(cos) >= cfg.facing_cos:
+        up = axis * np.sign(cos)
+    elif axis[1]:
+        up = np.array([0.0, -1.0])  # the camera's upright: the far edge up
+    else:
+        return None
+    centre = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+    table = geometry.to_table(centre[None])[0]
+    step = geometry.to_image((table + 20.0 * up)[None])[0] - centre
+    norm = float(np.linalg.norm(step))
+    return step / norm if norm > 1e-6 else None
+
+
+def loop_end(image: np.ndarray, box: np.ndarray, up: np.ndarray) -> float | None:
+    """Where the loop of the digit in a card's box lies along ``up`` (image
+    direction of the card's top), in digit heights from the digit's centre:
+    above 0 toward the top (a 9), below toward the bottom (a 6); ``None``
+    where no one-loop digit is found.
+
+    The digit is the largest non-white shape inside the card's white oval (the
+    largest white area once thin white lines, the card's edges, are opened
+    away); its loop is its one hole."""
+    import cv2
+
+    hgt, wid = image.shape[:2]
+    x1, y1 = int(max(0, np.floor(box[0]))), int(max(0, np.floor(box[1])))
+    x2, y2 = int(min(wid, np.ceil(box[2]))), int(min(hgt, np.ceil(box[3])))
+    if x2 - x1 < 4 or y2 - y1 < 4:
+        return None
+    crop = image[y1:y2, x1:x2]
+    if crop.ndim == 2:
+        crop = np.repeat(crop[:, :, None], 3, axis=2)
+    zoom = 4
+    crop = cv2.resize(crop[:, :, :3], ((x2 - x1) * zoom, (y2 - y1) * zoom),
+                      interpolation=cv2.INTER_CUBIC)
+    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)
+    white = ((hsv[..., 1] < 70) & (hsv[..., 2] > 150)).astype(np.uint8)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3 * zoom + 1,) * 2)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(
+        cv2.morphologyEx(white, cv2.MORPH_OPEN, kernel), 8)
+    if n < 2:
+        return None
+    oval = lab == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    pts = np.argwhere(oval)[:, ::-1].astype(np.int32)
+    inside = np.zeros_like(white)
+    cv2.fillConvexPoly(inside, cv2.convexHull(pts), 1)
+    inside = cv2.erode(inside, np.ones((zoom + 1, zoom + 1), np.uint8))
+    ink = (inside & (1 - white)).astype(np.uint8)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(ink, 8)
+    if n < 2:
+        return None
+    digit = (lab == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))).astype(np.uint8)
+    contours, tree = cv2.findContours(digit, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    area = float(digit.sum())
+    holes = [c for c, t in zip(contours, tree[0])
+             if t[3] >= 0 and cv2.contourArea(c) > 0.02 * area]
+    if len(holes) != 1:
+        return None
+    m = cv2.moments(holes[0])
+    if m["m00"] <= 0:
+        return None
+    loop = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+    m = cv2.moments(digit, True)
+    centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+    ys, xs = np.nonzero(digit)
+    extent = np.stack([xs, ys], 1) @ up
+    height = float(extent.max() - extent.min()) + 1.0
+    return float(np.dot(loop - centre, up)) / height
+
+
+def turn_twins(
+    image: np.ndarray,
+    dets: Detections,
+    geometry: TableGeometry,
+    exclude: tuple[str, ...] = PILES,
+    config: ScanConfig | None = None,
+    seats: Collection[str] | None = None,
+) -> Detections:
+    """``dets`` with each seat's 6 or 9 read by its digit's shape where the
+    detector hesitates between the two.
+
+    The detector reads a card however it lies and tells a 6 from a 9 by the
+    underline; a card laid over the lower part of a fanned hand's card hides
+    it, and the probability splits between the two. Where a seat's card (in
+    ``seats``, ``None``: any; outside ``exclude``) is read less than
+    ``turn_sure`` sure as one of them with the other its runner-up, the card
+    is taken upright toward its seat (:func:`_upright`) and its digit's loop
+    (:func:`loop_end`) names it: at its bottom a 6, at its top a 9, at least
+    ``loop_offset`` digit heights from the digit's centre. The pair's
+    probability then goes to that label (``data["probs"]``, ``confidence``,
+    ``class_id``); anything undecided stays as read.
+    """
+    cfg = config or ScanConfig()
+    probs = dets.data.get("probs")
+    if (cfg.turn_sure <= 0 or not len(dets) or probs is None
+            or probs.shape[1] != len(dets.names)):
+        return dets
+    twins = _twin_index(dets.names)
+    rows = np.arange(len(dets))
+    top = dets.class_id
+    second = np.argsort(-probs, axis=1)[:, 1]
+    doubt = (twins[top] >= 0) & (twins[top] == second) & (probs[rows, top] < cfg.turn_sure)
+    if not doubt.any():
+        return dets
+    xy = geometry.to_table(dets.centers)
+    out = dets[rows]  # a copy
+    out.data["probs"] = probs = probs.copy()
+    for i in np.nonzero(doubt)[0]:
+        if any(geometry.inside(z, xy[i : i + 1])[0] for z in exclude):
+            continue
+        seat = geometry.seat_of(xy[i])
+        if seat is None or (seats is not None and seat not in seats):
+            continue
+        up = _upright(geometry, seat, dets.xyxy[i], cfg)
+        end = loop_end(image, dets.xyxy[i], up) if up is not None else None
+        if end is None or abs(end) < cfg.loop_offset:
+            continue
+        value = "9" if end > 0 else "6"
+        k = int(top[i]) if dets.names[int(top[i])].endswith("-" + value) \
+            else int(twins[top[i]])
+        pair = float(probs[i, top[i]] + probs[i, twins[top[i]]])
+        probs[i, top[i]] = probs[i, twins[top[i]]] = 0.0
+        probs[i, k] = pair
+        out.class_id[i] = k
+        out.confidence[i] = pair
+    return out
 
 
 def _still(track: Track, now: float, seconds: float, move_mm: float) -> bool:
