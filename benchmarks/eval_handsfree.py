@@ -351,9 +351,9 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"  play latency from letting go to the ruling (video time): median "
             f"{percentile(ruling, 50) * 1000:.0f} ms, p95 "
-            f"{percentile(ruling, 95) * 1000:.0f} ms ({held} drawn copies held "
-            f"for the camera's next move; {unruled} right plays set aside, not "
-            "ruled)"
+            f"{percentile(ruling, 95) * 1000:.0f} ms (drawn copies held for the "
+            f"camera's next move: {held}; right plays among them set aside, never "
+            f"ruled: {unruled})"
         )
     for kind, offsets in heard.items():
         if offsets:  # a heard event is written at the word's end: near the truth's
