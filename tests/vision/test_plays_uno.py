@@ -849,3 +849,65 @@ def test_a_box_grown_for_a_frame_by_a_card_coming_in_is_no_twin():
     assert table.frames(
         2, [card("red-7", *PILE), card("red-9", 336, 210, 111, 120, True)]
     ) == []
+
+
+def test_a_look_seen_before_is_no_twin_though_the_seat_to_move_may_put_one():
+    """The top card was taken with a loose box (the card with an edge of the
+    one below); its box flips to its own look and back. The arm of the seat
+    to move (a copy would be legal) passes over the pile, and the box then
+    settles on its own look, 5 mm off the box it was taken with: a look it
+    showed before, so the same card, not a twin."""
+    state = turn_of("C", "red-7")
+    table = Table(game_state=lambda: state)
+    table.frames(6, [card("red-7", *PILE)])
+    loose, alone = card("red-3", 332, 211, 86, 106), card("red-3", 332, 206, 80, 102)
+    table.frames(6, [card("red-7", *PILE), loose])
+    state.update(turn_of("B", "red-3"))
+    for rows in ([alone], [alone], [loose], [loose]):
+        table.frames(1, [card("red-7", *PILE)] + rows)
+    table.frames(4, [], reaches=[Reach("B", PILE, 9000.0)])
+    assert table.frames(8, [card("red-7", *PILE), alone]) == []
+    assert [e["cards"] for e in table.events if e["type"] == "play"] == [["red-3"]]
+
+
+def test_the_top_card_cut_by_the_next_card_is_no_second_copy_after_a_loose_box():
+    """The top card was taken with a loose box 16 mm wider than its own look,
+    and showed its own look too; an arm passed over it. The next card comes
+    over one edge (the seat to move reaching in): the box, cut on
+    one side of its own look, measures 17 mm off the taken box, yet it is
+    that card partly covered, not a second copy."""
+    state = turn_of("C", "red-7")
+    table = Table(game_state=lambda: state)
+    table.frames(6, [card("red-7", *PILE)])
+    loose, alone = card("blue-4", 340, 205, 93, 99), card("blue-4", 331, 208, 77, 106)
+    table.frames(6, [card("red-7", *PILE), loose])
+    state.update(turn_of("A", "blue-4"))
+    for rows in (alone, loose):
+        table.frames(2, [card("red-7", *PILE), rows])
+    table.frames(3, [card("red-7", *PILE)], reaches=[Reach("B", PILE, 9000.0)])
+    assert table.frames(6, [card("red-7", *PILE), alone]) == []
+    cut = card("blue-4", 331, 206, 76, 101)
+    assert table.frames(6, [card("red-7", *PILE), cut],
+                        reaches=[Reach("A", PILE, 9000.0)]) == []
+
+
+def test_with_let_go_a_card_let_go_then_passed_over_is_played_once(let_go):
+    """A card let go under a lingering hand is taken at once; once the hand
+    leaves, its box flips between its own look and a loose one; the arm of
+    the seat to move then passes over the pile twice: one play."""
+    state = turn_of("B", "red-7")
+    table = Table(let_go, game_state=lambda: state)
+    table.frames(6, [card("red-7", *PILE)])
+    for x in (250, 280, 310):
+        table.frames(1, [card("red-7", *PILE), card("red-2", x, PILE[1], touched=True)])
+    held = [card("red-7", *PILE), card("red-2", PILE[0] + 2, PILE[1], 66, 96, True)]
+    assert [e["cards"] for e in table.frames(3, held)] == [["red-2"]]
+    state.update(turn_of("C", "red-2"))
+    table.frames(10, held)  # the hand lingers
+    alone, loose = card("red-2", 332, 210, 60, 90), card("red-2", 338, 212, 72, 96)
+    for rows in (alone, loose, alone):
+        table.frames(3, [card("red-7", *PILE), rows])
+    for rows in (loose, alone):
+        table.frames(4, [], reaches=[Reach("C", PILE, 9000.0)])
+        table.frames(8, [card("red-7", *PILE), rows])
+    assert [e["cards"] for e in table.events if e["type"] == "play"] == [["red-2"]]
