@@ -168,3 +168,29 @@ def test_the_waits_are_config_fields():
         config=PipelineConfig().updated({"listen.uno_wait_s": 2.0})
     )
     assert other.uno_wait == 2.0  # the pipeline's configuration
+
+
+def test_a_colour_heard_while_a_drawn_wild_is_held_names_it_once_it_stands():
+    # C draws, then the camera sees C put down a wild on the wild: held until
+    # the next move; "blue" is heard meanwhile; A's move lets the copy stand,
+    # and the table's hook (HandsFree.on_stood) names its colour from the
+    # sound before A's blue play is completed (which would infer it)
+    def game(hook=True):
+        live = table()
+        live.hear(heard("color", 3.3, color="green"))
+        live.append(cam("play", 3.0, cards=["wild"], reach_from="B"))
+        live.append(cam("draw", 5.0, count=1, reach_from="C"))
+        live.append(cam("play", 6.0, cards=["wild"], reach_from="C"))
+        assert live.doubt is not None
+        if not hook:
+            live.handsfree.on_stood = None
+        live.hear(heard("color", 6.4, color="blue"))
+        live.append(cam("play", 8.0, cards=["blue-2"], reach_from="A"))
+        return live
+
+    live = game()
+    assert colours(live) == [("B", "green", "voice"), ("C", "blue", "voice")]
+    kinds = [(e["type"], e.get("player")) for e in live.referee.events][-3:]
+    assert kinds == [("play", "C"), ("color", "C"), ("play", "A")]
+    live = game(hook=False)  # without it, the play names the colour instead
+    assert [c[2] for c in colours(live)] == ["voice", "vision"]
