@@ -42,7 +42,10 @@ The gates and the colour spotter's setting were looked at on the TUNE voices
 uses the HELD-OUT voices, speeds and pitches, which were never looked at while
 choosing them. Every keyword hit is recorded once with its measurements
 (``gates=False``), and every window of the colour spotter once with its
-probabilities; each setting is applied afterwards. Seeded: a run repeats exactly.
+probabilities; each setting (threshold, windows in a row, and the mean of how
+many windows around each is decided, :attr:`voice.kws.KwsConfig.smooth`) is
+applied afterwards. ``--seed`` gives other tracks of the same voices (more
+tuning words: ``--tune --seed 8``). Seeded: a run repeats exactly.
 Needs espeak-ng and sox (and torch for the colour spotter).
 
 Usage::
@@ -51,6 +54,7 @@ Usage::
     .venv/bin/python -m benchmarks.eval_colours --quick      # 15 min of talk
     .venv/bin/python -m benchmarks.eval_colours --tune   # the tuning voices, a sweep
     .venv/bin/python -m benchmarks.eval_colours --tune --talk-min 60  # and 1 h of talk
+    .venv/bin/python -m benchmarks.eval_colours --setting 0.8,4,1  # and another setting
     .venv/bin/python -m benchmarks.eval_colours --overlap  # two players at once (tuning voices)
 """
 
@@ -179,9 +183,11 @@ class Neural:
 
     threshold: float
     min_hits: int
+    smooth: int = 1
 
     def name(self) -> str:
-        return f"colour spotter p>={self.threshold:g} x{self.min_hits}"
+        mean = f" mean{self.smooth}" if self.smooth > 1 else ""
+        return f"colour spotter p>={self.threshold:g} x{self.min_hits}{mean}"
 
 
 def positive_job(args: tuple[str, int, int, int, bool]) -> dict:
@@ -254,7 +260,8 @@ def accepted(config: SpotterConfig | Neural, hits: dict) -> list[Detection]:
         from voice.kws import COLOUR_CLASSES, KwsConfig, replay
 
         calls = replay(hits["trace"], KwsConfig(threshold=config.threshold,
-                                                min_hits=config.min_hits))
+                                                min_hits=config.min_hits,
+                                                smooth=config.smooth))
         return [Detection(COLOUR_CLASSES[c[4]], max(c[1] - 0.45, 0.0), c[1], 0,
                           0.0, 0.45, c[2], c[2], "neural") for c in calls]
     out: list[Detection] = []
@@ -395,6 +402,10 @@ def main() -> int:
     parser.add_argument("--cache", metavar="PATH",
                         help="keep the audio and the recorded hits here (pickle) and "
                         "reuse them; the audio is traced again for another model")
+    parser.add_argument("--setting", action="append", metavar="P,HITS,MEAN",
+                        help="also measure the colour spotter at threshold P, "
+                        "HITS windows in a row, on the mean of MEAN windows "
+                        "(repeatable)")
     parser.add_argument("--overlap", action="store_true",
                         help="only the overlap check on the tuning voices: two "
                         "players' words 1 s apart, and over each other by 0.1 "
@@ -426,11 +437,19 @@ def main() -> int:
             print(f"eval_colours: {exc}")
             return 2
         neural_settings.append(Neural(float(meta.get("threshold", 0.9)),
-                                      int(meta.get("min_hits", 2))))
+                                      int(meta.get("min_hits", 2)),
+                                      int(meta.get("smooth", 1))))
+        if args.setting:
+            neural_settings += [Neural(float(t), int(h), int(m)) for t, h, m in (
+                s.split(",") for s in args.setting)]
         if args.tune:
             neural_settings += [Neural(t, h) for t in (0.5, 0.7, 0.8, 0.9, 0.95,
                                                        0.98, 0.99)
                                 for h in (1, 2, 3, 4)]
+            # the mean of 3 or 5 windows around each (voice.kws.KwsConfig.smooth)
+            neural_settings += [Neural(t, h, m) for m in (3, 5)
+                                for t in (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8)
+                                for h in (2, 4, 6, 8)]
     t0 = time.time()
     seed = args.seed + (500 if args.tune else 0)
     pos_jobs = [(k, s, seed * 1000 + i, 16, args.tune)

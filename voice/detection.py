@@ -23,8 +23,12 @@ class SpotterConfig:
             one tuned at training, stored in the model file).
         min_hits: consecutive windows over the threshold before the neural
             spotter fires (default: from the model file).
-        colour_model, colour_threshold, colour_min_hits: the same for the
-            colour spotter (default ``models/colour-kws.pt`` and its settings);
+        smooth: windows whose probabilities the neural spotter averages
+            before deciding (odd; :attr:`voice.kws.KwsConfig.smooth`; default:
+            from the model file, else 1).
+        colour_model, colour_threshold, colour_min_hits, colour_smooth: the
+            same for the colour spotter (default ``models/colour-kws.pt`` and
+            its settings);
             ``engine`` applies to it too (``"pocketsphinx"``: colours by
             keyword search under :data:`COLOUR_GATES`).
         same_word: a colour hit and a call word whose stretches overlap are
@@ -57,9 +61,11 @@ class SpotterConfig:
     model: str | None = None
     threshold: float | None = None
     min_hits: int | None = None
+    smooth: int | None = None
     colour_model: str | None = None
     colour_threshold: float | None = None
     colour_min_hits: int | None = None
+    colour_smooth: int | None = None
     same_word: float = 0.15
     levels: tuple[int, ...] = (5, 10, 15, 20, 25)
     max_level: int = 20

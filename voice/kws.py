@@ -148,6 +148,13 @@ class KwsConfig:
         refractory: seconds after a call during which no other call fires.
         min_level: no call fires while the last second is quieter than this
             (dBFS RMS: digital silence, a muted microphone).
+        smooth: windows whose probabilities are averaged before the decision
+            (odd; 1: none): the probability decided at a window is the mean of
+            that window and its ``smooth // 2`` neighbours on each side, windows
+            shifted by ``hop`` around it, so the decision waits ``smooth // 2``
+            windows longer. A word whose windows hover just under the threshold
+            (a colour said over other voices) is heard, a single window's
+            spike is not.
     """
 
     threshold: float = 0.9
@@ -155,6 +162,7 @@ class KwsConfig:
     hop: float = 0.05
     refractory: float = 1.0
     min_level: float = -70.0
+    smooth: int = 1
 
 
 class KwsModel:
@@ -277,7 +285,10 @@ class Decider:
     """
 
     def __init__(self, config: KwsConfig):
+        if config.smooth < 1 or config.smooth % 2 == 0:
+            raise ValueError(f"smooth must be an odd number >= 1, not {config.smooth}")
         self.config = config
+        self._recent: list[tuple] = []  # the last `smooth` windows, raw
         self._run = 0  # consecutive windows above threshold
         self._run_start = 0.0
         self._run_peak = 0.0
@@ -293,7 +304,28 @@ class Decider:
         A model with several keyword classes (the colours) gives ``prob`` as their
         sum and ``parts`` as each one's probability; its calls then carry a fifth
         element, the index of the keyword class most probable over the windows
-        that fired."""
+        that fired.
+
+        With ``smooth`` > 1 the windows are averaged first: the window decided
+        is the one ``smooth // 2`` windows back (its time, its level), with the
+        mean probabilities of the ``smooth`` windows around it."""
+        if self.config.smooth > 1:
+            self._recent = self._recent[1 - self.config.smooth:] + [
+                (t, prob, level, parts)]
+            if len(self._recent) < self.config.smooth:
+                return []
+            centre = self._recent[len(self._recent) // 2]
+            prob = float(np.mean([w[1] for w in self._recent]))
+            if parts is not None:
+                parts = np.mean([np.asarray(w[3], np.float64)
+                                 for w in self._recent], axis=0)
+            return self._decide(centre[0], prob, centre[2], parts, t)
+        return self._decide(t, prob, level, parts, t)
+
+    def _decide(self, t: float, prob: float, level: float, parts,
+                now: float) -> list[tuple]:
+        """The decision at the window ending at ``t`` (already averaged),
+        made at ``now``."""
         cfg = self.config
         if prob >= cfg.threshold and level >= cfg.min_level and t >= self._quiet_until:
             if self._run == 0:
@@ -306,7 +338,7 @@ class Decider:
                 self._run_parts = parts if self._run_parts is None else \
                     self._run_parts + parts
             if self._run >= cfg.min_hits:
-                return self._fire(t)
+                return self._fire(now)
         else:
             self._run = 0
         return []

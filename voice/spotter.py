@@ -62,15 +62,18 @@ def load_model(path: str | None = None, colours: bool = False):
         return _MODELS[key, classes]
 
 
-def _decision(model, threshold: float | None, min_hits: int | None):
-    """The neural spotter's decision settings: those given, else the model's."""
+def _decision(model, threshold: float | None, min_hits: int | None,
+              smooth: int | None = None):
+    """The neural spotter's decision settings: those given, else the model's
+    (a model file without ``smooth`` in its meta decides on single windows)."""
     from voice.kws import KwsConfig
 
     meta = model.meta
     return KwsConfig(
         threshold=threshold if threshold is not None else
         float(meta.get("threshold", 0.9)),
-        min_hits=min_hits if min_hits is not None else int(meta.get("min_hits", 2)))
+        min_hits=min_hits if min_hits is not None else int(meta.get("min_hits", 2)),
+        smooth=smooth if smooth is not None else int(meta.get("smooth", 1)))
 
 
 class Spotter:
@@ -130,7 +133,8 @@ class Spotter:
                 log.warning("%s; hearing the UNO call with keyword search instead",
                             exc)
             else:
-                kws = _decision(model, self.config.threshold, self.config.min_hits)
+                kws = _decision(model, self.config.threshold, self.config.min_hits,
+                                self.config.smooth)
                 self._neural = NeuralSpotter(model, kws)
                 self._uno_name = uno[0].name
                 rest = [w for w in self.words if not is_uno(w)]
@@ -152,7 +156,8 @@ class Spotter:
                 log.warning("%s; hearing colours with keyword search instead", exc)
             else:
                 self._colour_neural = NeuralSpotter(model, _decision(
-                    model, self.config.colour_threshold, self.config.colour_min_hits))
+                    model, self.config.colour_threshold, self.config.colour_min_hits,
+                    self.config.colour_smooth))
                 self._colour_names = model.classes[:-2]
         if colours and self._colour_neural is None:
             try:

@@ -149,3 +149,54 @@ def test_a_colour_said_over_the_end_of_a_call_counts_but_the_call_is_no_colour()
     spotter = Spotter(parse_words(None), config, colours=True)
     hits = [_heard("red", 1.0, 1.3), _heard("blue", 1.0, 1.6)]
     assert len(spotter._colour_hits([], hits)) == 1
+
+
+def _colour_trace(sums: list[float], colour: int = 2) -> list[tuple]:
+    """Colour windows 50 ms apart from 1 s, all of one colour."""
+    out = []
+    for i, p in enumerate(sums):
+        parts = [0.0] * 4
+        parts[colour] = p
+        out.append((round(1.0 + 0.05 * i, 3), p, -30.0, parts))
+    return out
+
+
+def test_the_mean_of_windows_hears_a_word_hovering_under_the_threshold():
+    """A colour said over other voices: its windows hover around 0.7, dipping
+    under 0.8 now and then; a single window decides nothing, their mean does."""
+    hover = [0.1] * 5 + [0.75, 0.85, 0.7, 0.82, 0.76, 0.84, 0.72, 0.8] + [0.1] * 6
+    single = KwsConfig(threshold=0.75, min_hits=4)
+    assert replay(_colour_trace(hover), single) == []
+    mean = KwsConfig(threshold=0.75, min_hits=4, smooth=3)
+    ((start, end, prob, decided, index),) = replay(_colour_trace(hover), mean)
+    assert COLOUR_CLASSES[index] == "green"
+    # the decision is made a window later than its averaged window's time, and
+    # the word's end is placed where the averaged run began
+    assert decided > end + 0.05 * 4 and 1.2 <= end <= 1.35
+
+
+def test_the_mean_of_windows_ignores_a_short_spike():
+    spike = [0.1] * 5 + [0.99, 0.99] + [0.1] * 5
+    assert len(replay(_colour_trace(spike), KwsConfig(threshold=0.9, min_hits=2))) == 1
+    assert replay(_colour_trace(spike),
+                  KwsConfig(threshold=0.9, min_hits=2, smooth=5)) == []
+    with pytest.raises(ValueError, match="odd"):
+        Decider(KwsConfig(smooth=2))
+
+
+def test_the_spotter_takes_the_mean_from_the_model_file_or_the_config(tmp_path):
+    import torch
+
+    from voice.spotter import load_model
+
+    blob = torch.load(COLOUR_MODEL, map_location="cpu", weights_only=True)
+    blob["meta"] = dict(blob["meta"], smooth=5)
+    path = tmp_path / "colour-mean5.pt"
+    torch.save(blob, path)
+    assert load_model(str(path), colours=True).meta["smooth"] == 5
+    heard = Spotter(parse_words(None), SpotterConfig(colour_model=str(path)),
+                    colours=True)
+    assert heard._colour_neural.config.smooth == 5
+    told = Spotter(parse_words(None), SpotterConfig(colour_model=str(path),
+                                                    colour_smooth=3), colours=True)
+    assert told._colour_neural.config.smooth == 3
