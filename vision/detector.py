@@ -52,11 +52,20 @@ SURE = 0.9  # a crop named with at least this probability needs no second look
 # instead of the square letterbox: 7 % less CPU in the pipeline, but on a tuning
 # game one play counted 1.1 s early; off (models/MODEL_CARD.md, History).
 RECT = False
-# A box of the previous frame again, each side within REUSE_PX px and its crop
-# within REUSE_LEVEL grey levels (mean difference), keeps its class probabilities
-# (detector.reuse_px, detector.reuse_level).
+# A box of the previous frame again, each side within REUSE_PX px of the box the
+# classifier read, whose pixels there are still those it read (the crop cut at
+# that box, as blocks REUSE_CELL crop pixels wide, within REUSE_LEVEL grey levels,
+# mean difference), keeps its class probabilities (detector.reuse_px,
+# detector.reuse_level; the blocks average a webcam's pixel noise out).
 REUSE_PX = _DEFAULTS.reuse_px
 REUSE_LEVEL = _DEFAULTS.reuse_level
+REUSE_CELL = 4
+# The classifier's OpenVINO inference precision, "f32" or "bf16"
+# (vision.openvino_runtime.openvino_classifier)
+CLASSIFIER_PRECISION = "f32"
+# Frame shapes whose last read the detector remembers (the live frame and the
+# scan's close-ups each compare with their own kind)
+REUSE_SHAPES = 4
 
 
 def card_net(n_classes: int = len(CLASSES) + 1, width: int = 16):
@@ -141,14 +150,36 @@ def crop_boxes(frame: np.ndarray, xyxy: np.ndarray, size: int = CROP) -> np.ndar
     import cv2
 
     h, w = frame.shape[:2]
+    xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
     out = np.empty((len(xyxy), size, size, 3), np.uint8)
-    for i, (x1, y1, x2, y2) in enumerate(xyxy):
-        x1, y1 = int(max(0, np.floor(x1))), int(max(0, np.floor(y1)))
-        x2, y2 = int(min(w, np.ceil(x2))), int(min(h, np.ceil(y2)))
+    lo = np.maximum(np.floor(xyxy[:, :2]), 0).astype(np.int64)
+    hi = np.minimum(np.ceil(xyxy[:, 2:]), [w, h]).astype(np.int64)
+    for i, ((x1, y1), (x2, y2)) in enumerate(zip(lo.tolist(), hi.tolist())):
         patch = frame[y1 : max(y2, y1 + 1), x1 : max(x2, x1 + 1)]
         out[i] = cv2.resize(patch, (size, size), interpolation=cv2.INTER_AREA)
     return out
 
+
+
+def crop_thumbnails(crops: np.ndarray, cell: int = REUSE_CELL) -> np.ndarray:
+    """(N, S, S, 3) uint8 crops -> (N, S // cell, S // cell, 3) float32, each
+    pixel the mean of a ``cell``-wide block (a crop narrower than ``cell``
+    stays as it is)."""
+    import cv2
+
+    crops = np.asarray(crops)
+    n, size = len(crops), crops.shape[1]
+    if size < cell:
+        return crops.astype(np.float32)
+    side = size // cell
+    if not n:
+        return np.zeros((0, side, side, 3), np.float32)
+    # the crops stacked into one tall image: an area resize by a whole factor
+    # averages each block, and no block spans two crops
+    tall = np.ascontiguousarray(crops[:, : side * cell, : side * cell], np.float32)
+    small = cv2.resize(tall.reshape(n * side * cell, side * cell, 3), (side, n * side),
+                       interpolation=cv2.INTER_AREA)
+    return small.reshape(n, side, side, 3)
 
 def default_model() -> Path:
     """The shipped model the runtime loads: OpenVINO if present, else the .pt."""
@@ -179,6 +210,10 @@ class Detector:
         views: crops the classifier averages per box it is unsure of: 1 the box,
             2 also the box turned 180 degrees (a card reads the same both ways
             up), 3 also the box 4 % larger on each side.
+        reuse_px, reuse_level: a card lying still keeps its read (see
+            :meth:`_classify_reusing`).
+        classifier_precision: the OpenVINO classifier's inference precision,
+            ``"f32"`` or ``"bf16"`` (:func:`openvino_classifier`).
 
     With a classifier, YOLO proposes boxes (class-agnostic NMS) and the classifier
     names each crop; ``confidence`` is then the classifier's probability of that
@@ -209,6 +244,7 @@ class Detector:
         rect: bool = RECT,
         reuse_px: float = REUSE_PX,
         reuse_level: float = REUSE_LEVEL,
+        classifier_precision: str = CLASSIFIER_PRECISION,
     ) -> None:
         path = Path(model_path) if model_path is not None else default_model()
         if not path.exists():
@@ -251,15 +287,17 @@ class Detector:
         self.views = int(views)
         self.classifier = None
         self._classifier_ov = None
-        # the previous call's boxes, crops and probabilities (_classify_reusing)
-        self._last: tuple | None = None
+        # per frame shape, the previous call's boxes as read, their crops'
+        # thumbnails then and their probabilities (_classify_reusing)
+        self._reads: dict[tuple[int, int], tuple] = {}
         if classifier is None:
             default = MODEL_DIR / CLASSIFIER_NAME
             classifier = default if default.exists() else False
         if classifier is not False:
             self.classifier, self.crop = load_classifier(classifier)
             self._classifier_ov = (
-                openvino_classifier(self.classifier, self.crop, self.ov_threads)
+                openvino_classifier(self.classifier, self.crop, self.ov_threads,
+                                    classifier_precision)
                 if self.backend == "openvino" else None
             )
         if proposals_only and self.classifier is None:
@@ -329,32 +367,69 @@ class Detector:
         return Detections(xyxy[order], confidence[order], class_id[order],
                           data={k: v[order] for k, v in data.items()})
 
+    def forget(self) -> None:
+        """Drop the reads kept for reuse: the next frame's cards are all read anew."""
+        self._reads.clear()
+
     def _classify_reusing(self, frame: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
-        """:meth:`_classify`, except that a box of the previous call's frame
-        again (each side within ``reuse_px``) whose crop hardly changed (mean
-        difference at most ``reuse_level`` grey levels) keeps its
-        probabilities: on a live table a hand moving elsewhere does not make the
-        cards lying still cost the classifier again."""
-        crops = crop_boxes(frame, xyxy, self.crop)
-        fresh = np.ones(len(xyxy), bool)
-        kept: dict[int, np.ndarray] = {}
-        last = self._last
-        if last is not None and len(last[0]) and len(xyxy):
-            near = np.abs(xyxy[:, None, :] - last[0][None, :, :]).max(axis=2)
-            for i, j in zip(*np.nonzero(near <= self.reuse_px)):
-                if fresh[i] and np.abs(
-                    crops[i].astype(np.int16) - last[1][j]
-                ).mean() <= self.reuse_level:
-                    kept[int(i)], fresh[i] = last[2][j], False
-        new = self._classify(frame, xyxy[fresh], crops[fresh]) if fresh.any() else None
-        width = new.shape[1] if new is not None else last[2].shape[1]
-        probs = np.empty((len(xyxy), width), np.float32)
+        """:meth:`_classify`, except that a box of the previous call's frame (of
+        this shape) again keeps its probabilities when each side lies within
+        ``reuse_px`` of the box the classifier read and the frame's pixels there
+        are still those it read: the crop cut at that box, compared as blocks
+        :data:`REUSE_CELL` crop pixels wide, differs from the crop read by at
+        most ``reuse_level`` grey levels (mean difference). On a live table a
+        hand moving elsewhere does not make the cards lying still cost the
+        classifier again, nor does a webcam's pixel noise (averaged in the
+        blocks) or the box jittering by a pixel (the pixels are compared where
+        they were read); a hand over the card, or a card moved, is read anew.
+        A kept read keeps the box and crop it was read at, so slow changes
+        cannot add up frame by frame unseen."""
+        shape = frame.shape[:2]
+        n = len(xyxy)
+        source = np.full(n, -1)
+        last = self._reads.get(shape)
+        if last is not None and len(last[0]) and n:
+            boxes, thumbs = last[0], last[1]
+            near = np.abs(xyxy[:, None, :] - boxes[None, :, :]).max(axis=2)
+            pairs = np.argwhere(near <= self.reuse_px)
+            if len(pairs):
+                js = np.unique(pairs[:, 1])
+                now = crop_thumbnails(crop_boxes(frame, boxes[js], self.crop))
+                still = set(js[np.abs(now - thumbs[js]).mean(axis=(1, 2, 3))
+                               <= self.reuse_level].tolist())
+                used: set[int] = set()
+                for k in np.argsort(near[pairs[:, 0], pairs[:, 1]], kind="stable"):
+                    i, j = (int(v) for v in pairs[k])
+                    if source[i] < 0 and j in still and j not in used:
+                        source[i] = j
+                        used.add(j)
+        fresh = source < 0
+        kept = ~fresh
+        width = last[2].shape[1] if last is not None else None
+        new = None
+        if fresh.any():
+            crops = crop_boxes(frame, xyxy[fresh], self.crop)
+            new = self._classify(frame, xyxy[fresh], crops)
+            width = new.shape[1]
+        probs = np.empty((n, width), np.float32)
+        read_at = xyxy.astype(np.float32, copy=True)
+        thumbs = np.empty((n, *self._thumb_shape()), np.float32)
         if new is not None:
             probs[fresh] = new
-        for i, row in kept.items():
-            probs[i] = row
-        self._last = (xyxy.copy(), crops.astype(np.int16), probs.copy())
+            thumbs[fresh] = crop_thumbnails(crops)
+        if kept.any():
+            probs[kept] = last[2][source[kept]]
+            read_at[kept] = last[0][source[kept]]
+            thumbs[kept] = last[1][source[kept]]
+        self._reads.pop(shape, None)
+        self._reads[shape] = (read_at, thumbs, probs.copy())
+        while len(self._reads) > REUSE_SHAPES:
+            self._reads.pop(next(iter(self._reads)))
         return probs
+
+    def _thumb_shape(self) -> tuple[int, int, int]:
+        side = self.crop // REUSE_CELL if self.crop >= REUSE_CELL else self.crop
+        return side, side, 3
 
     def _classify(
         self, frame: np.ndarray, xyxy: np.ndarray, crops: np.ndarray | None = None

@@ -154,13 +154,17 @@ class OpenVinoFinder:
         return boxes.astype(np.float32), score.astype(np.float32), cls.astype(np.int32)
 
 
-def openvino_classifier(net, size: int, threads: int | None = None):  # noqa: ANN001, ANN202
+def openvino_classifier(net, size: int, threads: int | None = None,  # noqa: ANN001, ANN202
+                        precision: str = "f32"):
     """The crop classifier compiled by OpenVINO (about 5x faster than PyTorch for
-    this small net, same outputs to ~0.02 in the logits), or ``None`` when OpenVINO
-    cannot take it (the PyTorch net is used then). Like the finder it runs on
-    OpenVINO's latency hint with ``threads`` inference threads (``None``:
-    :data:`THREADS`, ``detector.threads``; 0: every core for one request), in float32
-    (bfloat16 moves the logits by ~0.02)."""
+    this small net), or ``None`` when OpenVINO cannot take it (the PyTorch net is
+    used then). Like the finder it runs on OpenVINO's latency hint with ``threads``
+    inference threads (``None``: :data:`THREADS`, ``detector.threads``; 0: every
+    core for one request), at the inference ``precision``: ``"f32"`` (the PyTorch
+    net's outputs) or ``"bf16"`` (on a CPU with bfloat16 instructions about a third
+    less CPU a crop; the logits move by about 0.02)."""
+    if precision not in ("f32", "bf16"):
+        raise ValueError(f"precision must be 'f32' or 'bf16', got {precision!r}")
     import warnings
 
     try:
@@ -174,7 +178,7 @@ def openvino_classifier(net, size: int, threads: int | None = None):  # noqa: AN
                 example_input=torch.zeros(1, 3, size, size),
                 input=[(-1, 3, size, size)],
             )
-        config = {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_PRECISION_HINT": "f32"}
+        config = {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_PRECISION_HINT": precision}
         if threads is None:
             threads = THREADS
         if threads:
