@@ -380,7 +380,8 @@ def main(argv: list[str] | None = None) -> int:
                              "the enrollment)")
     parser.add_argument("--retry-conf", type=float, default=None,
                         help="the multi-scale pass's second look at a photo with "
-                             "no card (vision.multiscale.RETRY_BOX_CONF; 1: none)")
+                             "no card (default: the config field "
+                             "detector.photo_retry_conf; 1: none)")
     parser.add_argument("--harsh", action="store_true",
                         help="with --tune: also read the photos through the "
                              "harsher webcam_harsh (--variants of them)")
@@ -388,7 +389,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --webcam-like: webcam-like reads of each photo")
     parser.add_argument("--refused-floor", type=float, default=None,
                         help="a photo whose every box is called no card is named "
-                             "(vision.multiscale.REFUSED_FLOOR; 0: never)")
+                             "(default: the config field "
+                             "detector.photo_refused_floor; 0: never)")
     parser.add_argument("--forget", type=int, default=0,
                         help="with --tune: also read this many rendered crops "
                              "(rendered_accuracy), zero-shot and enrolled")

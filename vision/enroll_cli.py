@@ -42,6 +42,12 @@ def enroll_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--held", type=float, default=d.held,
                         help="share of the augmented views that look like a card "
                              f"held before a webcam (default {d.held})")
+    parser.add_argument("--hand", type=float, default=d.hand,
+                        help="share of those with a hand over the card as well "
+                             f"(default {d.hand})")
+    parser.add_argument("--mix", type=float, default=d.mix,
+                        help="weight-space mix of the fine-tuned and the shipped "
+                             f"classifier, 1: fine-tuned alone (default {d.mix})")
     parser.add_argument("--seed", type=int, default=d.seed, help="augmentation seed")
     parser.add_argument("--threads", type=int, default=None, help="torch threads")
     parser.add_argument("--decks-dir", type=Path, default=None,
@@ -64,7 +70,7 @@ def enroll(args: argparse.Namespace) -> int:
         check_name(args.deck)
         config = EnrollConfig(steps=args.steps, lr=args.lr, l2sp=args.l2sp,
                               seed=args.seed, threads=args.threads,
-                              held=args.held)
+                              held=args.held, hand=args.hand, mix=args.mix)
         if (args.folder is None) == (args.camera is None):
             raise EnrollError("give a folder of photos or --camera, not both")
         if args.camera is not None:
