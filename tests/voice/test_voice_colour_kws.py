@@ -200,3 +200,19 @@ def test_the_spotter_takes_the_mean_from_the_model_file_or_the_config(tmp_path):
     told = Spotter(parse_words(None), SpotterConfig(colour_model=str(path),
                                                     colour_smooth=3), colours=True)
     assert told._colour_neural.config.smooth == 3
+
+
+def test_streaming_with_the_mean_of_windows_decides_as_its_replay(say):
+    """The spotter fed in chunks and its recorded windows replayed under the
+    same setting give the same colours at the same times."""
+    audio, ((start, end, _t),) = _track(say, [("Green.", "en-gb-x-rp")], snr=10.0)
+    model = KwsModel(COLOUR_MODEL, COLOUR_CLASSES)
+    cfg = KwsConfig(threshold=0.75, min_hits=4, smooth=5)
+    spotter = NeuralSpotter(model, cfg, record=True)
+    pcm = to_pcm16(audio, RATE)
+    calls = [c for i in range(0, len(pcm), 1600) for c in spotter.feed(pcm[i:i + 1600])]
+    calls += spotter.flush()
+    assert [COLOUR_CLASSES[c[4]] for c in calls] == ["green"]
+    assert start - 0.3 <= calls[0][1] <= end + 1.0
+    again = replay(spotter.trace, cfg)
+    assert [(c[1], c[3], c[4]) for c in again] == [(c[1], c[3], c[4]) for c in calls]
