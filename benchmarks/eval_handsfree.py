@@ -48,10 +48,9 @@ clock, twice: to the camera's play event, and to the referee's ruling on it
 (**let go -> ruling**, the figure issue 25 asks for). They differ for a copy of
 the top card put down by the player who has just drawn: the referee holds it
 until the camera's next move (:class:`vision.handsfree.HandsFree`) and rules it
-then, or sets it aside (no ruling: such plays are left out of the second
-figure and counted beside it); every other camera play is ruled as it comes.
-For
-``uno`` and ``color``, how far each matched refereed event lies from the
+then (how long those waited is printed too), or sets it aside (no ruling:
+such plays are left out of the second figure and counted beside it); every
+other camera play is ruled as it comes. For ``uno`` and ``color``, how far each matched refereed event lies from the
 truth's (a heard call is written when the word ends, so offsets of a few
 tenths of a second show each call matched its own, not a neighbour's within
 the scoring window; an inferred colour comes with the next play); and the
@@ -170,6 +169,11 @@ def referee_game(
         "ruling": ruling,
         "unruled": unruled,
         "held": len(table.handsfree.ruled),
+        "held_waits": [  # a copy that stood: camera event -> its ruling, s
+            (float(pipe._last_t or video_s) if r["t"] is None else r["t"])
+            - float(r["event"].get("t", 0))
+            for r in table.handsfree.ruled if r["stood"]
+        ],
         "questions": table.questions,
         "audio": bool(audio),
         "cpu": cpu,
@@ -274,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     total: dict[str, Score] = {}
     equal, lat, cpu, video_s = 0, [], 0.0, 0.0
     ruling, unruled, held = [], 0, 0  # let go -> ruling; plays never ruled
+    waits: list[float] = []  # held copies that stood: camera event -> ruling
     asked = [0, 0, 0]  # reveals that ask: in all, right as read, truth offered
     heard: dict[str, list[float]] = {"uno": [], "color": []}
     print(
@@ -298,6 +303,7 @@ def main(argv: list[str] | None = None) -> int:
         ruling += r["ruling"]
         unruled += r["unruled"]
         held += r["held"]
+        waits += r["held_waits"]
         for kind, offsets in heard.items():
             offsets += r["scores"][kind].latencies
         cpu, video_s = cpu + r["cpu"], video_s + r["video_s"]
@@ -354,6 +360,11 @@ def main(argv: list[str] | None = None) -> int:
             f"{percentile(ruling, 95) * 1000:.0f} ms (drawn copies held for the "
             f"camera's next move: {held}; right plays among them set aside, never "
             f"ruled: {unruled})"
+        )
+    if waits:
+        print(
+            f"  held copies that stood, camera event -> ruling: median "
+            f"{percentile(waits, 50):.2f} s, max {max(waits):.2f} s"
         )
     for kind, offsets in heard.items():
         if offsets:  # a heard event is written at the word's end: near the truth's
