@@ -161,10 +161,11 @@ def discard(
     elif eff not in ("counter", "change"):
         t.color = color
         t.awaiting_color = None if color else player
-    elif color:
-        t.color = color
+    # a Counter or a Change gives its player no colour of its own: a colour on
+    # the play is ruled after the play, as a colour event (turned.name_colour)
     t.drew = False
     if eff != "counter":  # the table has moved on: All Hit+2 counters are over
         t.all_hit_open.clear()
+        t.countered.clear()
     if t.exposed is not None and t.exposed != player:
         t.exposed = None

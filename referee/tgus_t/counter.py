@@ -15,6 +15,7 @@ from referee.text import Text, define
 from .common import answers, discard, illegal_play, ranking
 from .context import TgusTReferee
 from .table import Chain, ChangeHit
+from .turned import name_colour
 
 define({
     "tgus-t.counters": {
@@ -30,6 +31,10 @@ define({
               "unless {back} counters again",
         "ja": "チェンジは{back}に跳ね返ります。{back}がさらにカウンターしなければ、"
               "{player}が色を指定します",
+    },
+    "tgus-t.counter.change-named": {
+        "en": "the Change bounces back to {back}",
+        "ja": "チェンジは{back}に跳ね返ります",
     },
     "tgus-t.counter.all-hit2": {
         "en": "the All Hit+2 share goes back: {owe}",
@@ -88,10 +93,15 @@ def counter(
     once = Text("tgus-t.counter.once") if len(cards) > 1 else ""
     if t.change is not None and player == t.change.target:
         back = t.change.source
-        t.change = ChangeHit(player, back, player)
-        text = Text("tgus-t.counter.change", back=back, player=player)
+        t.change = ChangeHit(player, back, player)  # 000 T1: its colour is the counterer's
+        text = Text(
+            "tgus-t.counter.change-named" if color else "tgus-t.counter.change",
+            back=back,
+            player=player,
+        )
         rule, target, draw = "counter", None, None
     elif player in t.all_hit_open:
+        t.countered[player] = "all-hit2"  # 000 T2: the Gamble's player keeps the colour
         t.all_hit_open.discard(player)
         source = t.all_hit_source or player
         owed = min(2, t.owed.get(player, 0))  # the share: owed first, then stock
@@ -109,6 +119,11 @@ def counter(
         and o.rank("counter") >= t.chain.rank
     ):
         t.direction = -t.direction  # turned round like a Reverse (project's reading)
+        if any(c.value == "gamble" for c in cards):
+            t.awaiting_color = player  # 000 T1: a Gamble's player names the colour
+            t.countered.pop(player, None)
+        else:
+            t.countered[player] = "hit"  # a Counter names no colour of its own
         back = t.next(player)
         t.chain = Chain(t.chain.amount, back, o.rank("counter"), player)
         t.turn = back
@@ -134,6 +149,8 @@ def counter(
         ]
     out: list[Ruling] = []
     discard(game, player, cards, "counter", color, out, ev)
+    # a colour on the play is ruled as a colour event right after it
+    named = [name_colour(game, ev.index, player, color)] if color else []
     kind = "pending" if t.chain or t.change else "ok"
     out.insert(
         0,
@@ -146,6 +163,7 @@ def counter(
             draw=draw,
         ),
     )
+    out += named
     after_play(game, ev, player, out)
     return out
 

@@ -25,6 +25,7 @@ from .common import (DECK_LABELS, answers, bad_color, discard, illegal_play,
 from .context import TgusTReferee
 from .counter import after_play, counter
 from .table import Chain, ChangeHit, HitX
+from .turned import name_colour
 
 
 _DRAW = {"hit2": 2, "reverse-hit2": 2, "wild-hit4": 4}
@@ -325,6 +326,13 @@ def on_play(game: TgusTReferee, ev: Event) -> list[Ruling]:
     eff = effs[0]
     discard(game, player, cards, eff, color, out, ev)
     text, extra = _effect(game, ev, player, cards, eff, out)
+    # a Change's player names no colour (its target does): a colour on the play
+    # is ruled as a colour event right after it, as in counter()
+    named = (
+        [name_colour(game, ev.index, player, color)]
+        if color and eff == "change" and cards[-1].color is None
+        else []
+    )
     kind = (
         "pending"
         if t.chain or t.hitx or t.change or t.awaiting_color or eff == ALL_HIT2
@@ -352,6 +360,7 @@ def on_play(game: TgusTReferee, ev: Event) -> list[Ruling]:
         **extra,
     )
     out.insert(0, ruling)
+    out += named
     after_play(game, ev, player, out)
     return out
 

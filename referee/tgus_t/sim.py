@@ -221,6 +221,8 @@ class Simulator:
         if obj.get("effect", cards[0].value) in ("change", "replace"):
             others = [q for q in t.active() if q != p]
             obj["target"] = self.rng.choice(others)
+        if "color" in obj and not self._names_colour(p, cards, obj):
+            del obj["color"]  # drawn all the same: the seeded games stay as they were
         got = self.send(obj)
         if any(r.ruling == "illegal" for r in got):
             return None
@@ -237,6 +239,27 @@ class Simulator:
         if len(self.hands[p]) == 1 and self.rng.random() < 0.8:
             self.send({"type": "call", "player": p, "name": "Reimu"})
         return None
+
+    def _names_colour(self, p: str, cards: list[Card], obj: dict[str, Any]) -> bool:
+        """Whether this play's player names a colour with it (000 T1, T2).
+
+        Not a Change (its target names it) nor a Counter, except a Gamble
+        countering a Hit; a Counter bouncing a Change leaves its colour to a
+        ``color`` event, so the Change's player may still counter back.
+        """
+        eff = obj.get("effect", cards[0].value)
+        if eff == "change":
+            return False
+        if eff == "counter":
+            chain = self.game.t.chain
+            return (
+                any(c.value == "gamble" for c in cards)
+                and chain is not None
+                and chain.target == p
+                and p not in self.game.t.all_hit_open
+                and self.game.t.change is None
+            )
+        return True
 
     def _draw(self, p: str, count: int) -> None:
         t = self.game.t

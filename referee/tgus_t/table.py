@@ -68,6 +68,9 @@ class Table:
     all_hit_open: set[str] = field(default_factory=set)
     all_hit_source: str | None = None
     awaiting_color: str | None = None
+    #: players whose Counter since the last other card names no colour, and what
+    #: it answered (``hit`` or ``all-hit2``): why their colour does not count
+    countered: dict[str, str] = field(default_factory=dict)
     drew: bool = False
     called: set[str] = field(default_factory=set)
     exposed: str | None = None

@@ -69,6 +69,29 @@ define({
         "en": "{player} has no colour to name now, so {color} does not count.",
         "ja": "{player}は今は色を指定できないので、{color}は無効です。",
     },
+    "tgus-t.color.none-change": {
+        "en": "{player} has no colour to name: the Change's colour is {chooser}'s "
+              "(000: the player it hits names it, or whoever bounced it with a "
+              "Counter), so {color} does not count.",
+        "ja": "{player}は色を指定できません。チェンジの色を指定するのは{chooser}です"
+              "（000: 食らったプレイヤー、またはカウンターで返したプレイヤー）。"
+              "{color}は無効です。",
+    },
+    "tgus-t.color.none-counter-hit": {
+        "en": "{player}'s Counter answers a Hit and names no colour (000 gives the "
+              "colour to Wilds, Replace, Gamble and Change only), so {color} does "
+              "not count and the colour stays as it was.",
+        "ja": "{player}のカウンターはヒットを返すだけで、色は指定できません（000で色を"
+              "決めるのはワイルド系、リプレイス、ギャンブル、チェンジだけです）。"
+              "{color}は無効で、色はそのままです。",
+    },
+    "tgus-t.color.none-counter-all-hit2": {
+        "en": "{player}'s Counter sends the All Hit+2 share back, but the colour "
+              "stays with {source}, who played the Gamble (000 T2), so {color} "
+              "does not count.",
+        "ja": "{player}のカウンターでオールヒット2の2枚は返りますが、色の指定は"
+              "ギャンブルを出した{source}のままです（000 T2）。{color}は無効です。",
+    },
     # what the referee waits for (the state's "awaiting", for the page)
     "tgus-t.awaiting.hit-x": {
         "en": "cards turned for {player}'s Hit+?",
@@ -153,6 +176,7 @@ def on_turned(game: TgusTReferee, ev: Event) -> list[Ruling]:
     t.color = last.color or color or t.color
     t.awaiting_color = hx.player if last.color is None and color is None else None
     t.hitx = None
+    t.countered.clear()
     t.chain = Chain(total, target, game.opts.rank("wild-hit-x"), hx.player)
     t.turn = target
     said = seq([s.text for s in steps], "; ", "、")
@@ -181,48 +205,62 @@ def on_turned(game: TgusTReferee, ev: Event) -> list[Ruling]:
 
 def on_color(game: TgusTReferee, ev: Event) -> list[Ruling]:
     """A colour named after the play: Change (its chooser), or a late wild colour."""
-    t = game.t
     player, color = ev.get("player"), ev.get("color")
     if player not in game.players:
         raise GameError(Text("tgus-t.error.color-player", got=quote(player)))
     if color not in COLORS:
         raise GameError(bad_color(color))
+    return [name_colour(game, ev.index, player, color)]
+
+
+def name_colour(game: TgusTReferee, index: int, player: str, color: str) -> Ruling:
+    """The ruling on ``player`` naming ``color`` now, after the last play.
+
+    One ruling whichever way the colour comes: as a ``color`` event, or as the
+    ``color`` of a Counter or Change play (ruled right after that play). The
+    chooser of a pending Change settles it (000 T1: the player it hits, or the
+    last who bounced it with a Counter); the player owed a colour (a Wild,
+    Replace, Gamble, also a Gamble played as a Counter against a Hit) names it;
+    anyone else is refused, with the reason: a Counter answering a Hit names no
+    colour, nor one answering All Hit+2 (T2: the Gamble's player keeps it).
+    """
+    t = game.t
     if t.change is not None and player == t.change.chooser:
         victim = t.change.target
         t.change = None
         t.color = color
-        return [
-            game.ruling(
-                ev.index,
-                "ok",
-                "change",
-                Text(
-                    "tgus-t.color.change",
-                    victim=victim,
-                    player=player,
-                    color=colour(color),
-                ),
-            )
-        ]
+        return game.ruling(
+            index,
+            "ok",
+            "change",
+            Text(
+                "tgus-t.color.change",
+                victim=victim,
+                player=player,
+                color=colour(color),
+            ),
+        )
     if t.awaiting_color == player:
         t.awaiting_color = None
         t.color = color
-        return [
-            game.ruling(
-                ev.index,
-                "ok",
-                "color",
-                Text("tgus-t.color.names", player=player, color=colour(color)),
-            )
-        ]
-    return [
-        game.ruling(
-            ev.index,
-            "illegal",
+        return game.ruling(
+            index,
+            "ok",
             "color",
-            Text("tgus-t.color.none", player=player, color=colour(color)),
+            Text("tgus-t.color.names", player=player, color=colour(color)),
         )
-    ]
+    named = colour(color)
+    if t.change is not None:
+        why = Text("tgus-t.color.none-change", player=player,
+                   chooser=t.change.chooser, color=named)
+    elif t.countered.get(player) == "hit":
+        why = Text("tgus-t.color.none-counter-hit", player=player, color=named)
+    elif t.countered.get(player) == "all-hit2":
+        why = Text("tgus-t.color.none-counter-all-hit2", player=player,
+                   source=t.all_hit_source, color=named)
+    else:
+        why = Text("tgus-t.color.none", player=player, color=named)
+    return game.ruling(index, "illegal", "color", why)
 
 
 def awaiting(game: TgusTReferee) -> Text | None:
