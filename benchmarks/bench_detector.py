@@ -105,12 +105,12 @@ class StageClock:
                                              count=True)
 
     def timed(self, fn, stage: str, count: bool = False):  # noqa: ANN001, ANN202
-        def call(x, *args, **kwargs):  # noqa: ANN001, ANN202
+        def call(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
             if count:
-                self.crops += len(x)
+                self.crops += len(args[0])
             t0 = time.process_time()
             try:
-                return fn(x, *args, **kwargs)
+                return fn(*args, **kwargs)
             finally:
                 self.cpu[stage] += time.process_time() - t0
 
@@ -125,7 +125,11 @@ class _Timed:
     """An OpenVINO infer request whose ``infer`` is timed."""
 
     def __init__(self, request, clock: StageClock, stage: str) -> None:  # noqa: ANN001
+        self._request = request
         self.infer = clock.timed(request.infer, stage)
+
+    def __getattr__(self, name: str):  # noqa: ANN204
+        return getattr(self._request, name)
 
 
 def time_frames(detector, clock: StageClock, frames: list, runs: int,  # noqa: ANN001
