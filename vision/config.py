@@ -245,7 +245,8 @@ class PlayConfig(_Section):
                           "when it lies within this of its newest read for the "
                           "settle time (0: off; a card counts once untouched) ...")
     let_go_scale: float = _f(1.15, "card sizes", "... and measures at most this "
-                             "(a card held above the table measures larger)")
+                             "(a card held above the table measures larger), or "
+                             "at most max_scale lying within the pile's extent")
     shrunk: float = _f(0.85, "fraction", "a box under this share of a pile card's "
                        "size, lying on it, is that card partly covered", maximum=1)
     whole_min: float = _f(0.95, "card sizes", "a pile card's own box is taken as at "

@@ -124,12 +124,18 @@ class PileWatcher:
         ``settle_frames`` frames spanning ``settle_s`` and measures as a card
         lying flat (at most ``play.let_go_scale`` card sizes). A hand lingering
         over the card it put down no longer moves it; a card held in the air
-        measures larger (nearer the camera) and moves with the hand. Asked
+        measures larger (nearer the camera) and moves with the hand; a box
+        up to ``max_scale`` that lies within the pile's extent
+        (:meth:`_within_pile`) is a card on the pile boxed with the edges of
+        the cards below (a card held up over the pile sticks out of it). Asked
         only for a label other than the top card's (the top card under a
         passing arm, or a twin, waits for the hand to leave)."""
         cfg = self.config
         w, h = (float(v) for v in wh)
-        if card_scale(w, h, self.geometry.card) > cfg.let_go_scale:
+        scale = card_scale(w, h, self.geometry.card)
+        if scale > cfg.let_go_scale and not (
+            scale <= cfg.max_scale and self._within_pile(track.xy, (w, h))
+        ):
             return None
         return track.still_reads(
             t, cfg.settle_frames, cfg.settle_s, cfg.let_go_mm, evidence, touched_ok=True
@@ -175,10 +181,17 @@ class PileWatcher:
             return False
         if not self._lain(track, t, cfg.loose_s):
             return False
+        return self._within_pile(xy, wh)
+
+    def _within_pile(self, xy: np.ndarray, wh: tuple[float, float]) -> bool:
+        """The box lies within the stacked pile's extent: the boxes of the
+        cards it holds, ``same_spot_mm`` to spare."""
+        if not (self.stacked and self.pile):
+            return False
         lo = np.min([np.subtract(c.xy, np.divide(c.wh, 2)) for c in self.pile], axis=0)
         hi = np.max([np.add(c.xy, np.divide(c.wh, 2)) for c in self.pile], axis=0)
         half = np.array(wh) / 2
-        spare = cfg.same_spot_mm
+        spare = self.config.same_spot_mm
         return bool(
             np.all(xy - half >= lo - spare) and np.all(xy + half <= hi + spare)
         )

@@ -94,8 +94,8 @@ def test_one_frame_misread_is_no_play():
     assert table.frames(10, [card("red-7", *PILE)]) == []
 
 
-def test_card_touched_by_a_hand_is_not_played_until_let_go():
-    table = started()
+def test_with_let_go_off_a_card_touched_by_a_hand_is_not_played_until_let_go():
+    table = started(config=PlayConfig(let_go_mm=0.0))
     held = [
         card("red-7", *PILE),
         card("red-2", PILE[0] + 10, PILE[1] + 4, touched=True),
@@ -511,8 +511,10 @@ def test_a_second_copy_is_played_though_the_first_ones_box_measured_large():
     table.frames(3, [card("green-1", 325, 212, touched=True)], reaches=hand)
     table.frames(6, [card("green-1", 325, 212)])
     hand = [Reach("C", PILE, 9000.0)]
-    table.frames(3, [card("green-2", 332, 204, 82, 95, touched=True)], reaches=hand)
-    events = table.frames(8, [card("green-2", 332, 204, 82, 95)])
+    events = table.frames(
+        3, [card("green-2", 332, 204, 82, 95, touched=True)], reaches=hand
+    )
+    events += table.frames(8, [card("green-2", 332, 204, 82, 95)])
     assert [e["type"] for e in table.events].count("play") == 3
     assert [e["cards"] for e in events] == [["green-2"]]
 
@@ -797,7 +799,7 @@ def test_a_twin_showing_a_look_its_copy_never_showed_is_a_play():
 @pytest.fixture
 def let_go():
     """play.let_go_mm on (off by default)."""
-    return PlayConfig(let_go_mm=1.5)
+    return PlayConfig(let_go_mm=0.6)
 
 
 def test_with_let_go_a_card_under_a_still_lingering_hand_is_played(let_go):
@@ -822,6 +824,30 @@ def test_with_let_go_a_card_moving_with_the_hand_or_held_up_is_no_play(let_go):
     high = [card("red-7", *PILE), card("red-2", PILE[0] + 10, PILE[1], 67, 104, True)]
     table.frames(10, high)
     assert [e for e in table.events if e["type"] == "play"] == []
+
+
+def test_with_let_go_a_card_hovered_with_a_tremble_is_no_play(let_go):
+    """A card held over the pile, low enough to measure as one lying flat,
+    trembles with the hand by about a millimetre a frame: not let go."""
+    table = started(config=let_go)
+    for k in range(15):
+        tremble = 0.8 * (k % 2)
+        table.frames(1, [card("red-7", *PILE),
+                         card("red-2", PILE[0] + 5 + tremble, PILE[1] - 5, touched=True)])
+    assert [e for e in table.events if e["type"] == "play"] == []
+
+
+def test_with_let_go_a_loose_box_within_the_pile_is_played_under_the_hand(let_go):
+    """A card put on the pile, boxed with the edges of the cards below (1.2
+    card sizes, within the pile's extent), under the still hand that put it
+    down: played at once. The same box sticking out of the pile waits."""
+    table = started(config=let_go)
+    loose = card("red-2", *PILE, 67, 104, touched=True)
+    events = table.frames(4, [card("red-7", *PILE), loose])
+    assert [e["cards"] for e in events] == [["red-2"]]
+    table = started(config=let_go)
+    out = card("red-2", PILE[0] + 10, PILE[1], 67, 104, touched=True)
+    assert table.frames(10, [card("red-7", *PILE), out]) == []
 
 
 def test_with_let_go_the_top_card_under_a_resting_arm_is_not_played_again(let_go):
