@@ -375,7 +375,8 @@ def _detect_twins(
     if probs is not None and probs.shape[1] == len(dets.names):
         twins = _twin_index(dets.names)[dets.class_id]
         rows = np.arange(len(dets))
-        pair = dets.confidence + np.where(twins >= 0, probs[rows, np.maximum(twins, 0)], 0)
+        twin_p = np.where(twins >= 0, probs[rows, np.maximum(twins, 0)], 0)
+        pair = dets.confidence + twin_p
         keep |= (twins >= 0) & (pair >= normal)
     return dets[np.nonzero(keep)[0]]
 
@@ -500,7 +501,9 @@ def turn_twins(
     rows = np.arange(len(dets))
     top = dets.class_id
     second = np.argsort(-probs, axis=1)[:, 1]
-    doubt = (twins[top] >= 0) & (twins[top] == second) & (probs[rows, top] < cfg.turn_sure)
+    doubt = (
+        (twins[top] >= 0) & (twins[top] == second) & (probs[rows, top] < cfg.turn_sure)
+    )
     if not doubt.any():
         return dets
     xy = geometry.to_table(dets.centers)
@@ -795,7 +798,7 @@ class HandScan:
         cards = sorted(lab for _, lab in read)
         points = _points(game, cards)
         if points is None:
-            return {}  # a game whose shown hands this scan cannot score: no doubt matters
+            return {}  # a game whose hands this scan cannot score: no doubt matters
         copies = deck_copies(game, _options(state))
         used: dict[str, int] = {}
         revealed = state.get("revealed") or {}
