@@ -241,6 +241,33 @@ def test_openvino_classifier_agrees_with_pytorch(detector) -> None:
         assert np.abs(fast - ref).max() < 0.02
 
 
+
+@needs_openvino_model
+def test_the_classifier_runs_at_the_precision_asked() -> None:
+    """The OpenVINO classifier compiles at the precision asked (bfloat16 where
+    the CPU has it, the shipped default; float32 on request) and both name the
+    crops alike, their probabilities within 0.02; another precision is refused."""
+    from vision.detector import CLASSIFIER_PRECISION, crop_boxes
+    from vision.openvino_runtime import openvino_classifier
+
+    dets = {p: detector_module.Detector(MODEL, classifier_precision=p)
+            for p in ("f32", "bf16")}
+    if any(d._classifier_ov is None for d in dets.values()):
+        pytest.skip("no OpenVINO classifier in this set-up")
+    hint = dets["f32"]._classifier_ov.get_property("INFERENCE_PRECISION_HINT")
+    assert hint.to_string() == "f32"
+    hint = dets["bf16"]._classifier_ov.get_property("INFERENCE_PRECISION_HINT")
+    assert hint.to_string() in ("bf16", "f32")  # f32 on a CPU without bfloat16
+    assert CLASSIFIER_PRECISION in ("f32", "bf16")
+    for seed, label in enumerate(LABELS[4:8]):
+        scene = compose_single_scene(340 + seed, label)
+        crops = crop_boxes(scene.image, scene.boxes(), dets["f32"].crop)
+        exact, fast = (dets[p]._probabilities(crops) for p in ("f32", "bf16"))
+        assert fast.argmax(1).tolist() == exact.argmax(1).tolist()
+        assert np.abs(fast - exact).max() < 0.02
+    with pytest.raises(ValueError, match="precision"):
+        openvino_classifier(dets["f32"].classifier, dets["f32"].crop, precision="f16")
+
 @needs_model
 def test_unsure_boxes_get_the_mean_of_three_views(detector, monkeypatch) -> None:
     """A box the classifier is sure of keeps its one-crop probabilities; an
