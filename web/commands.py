@@ -367,7 +367,7 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
         if camera.handsfree is None:  # who played, passes, colours
             from vision.handsfree import HandsFree
 
-            camera.handsfree = HandsFree()
+            camera.handsfree = HandsFree(state=lambda: _game_state(table))
         for e in camera.handsfree(event, _game_state(table)):
             table.append(e, source="vision")
     except Exception as exc:

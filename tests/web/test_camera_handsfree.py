@@ -111,3 +111,16 @@ def test_a_number_copy_is_set_aside_when_the_drawer_plays(table, monkeypatch):
              for e in table.referee.events]
     assert kinds[-2:] == [("draw", "A", ()), ("play", "A", ("green-8",))]
     assert camera.handsfree.set_aside and table.referee.state()["turn"] == "B"
+
+
+def test_events_sent_without_a_started_camera_hold_a_copy_too(table):
+    """A camera event recorded before any camera was started (a replayed demo
+    log) gets a completion that reads the live game's state, so a drawn copy
+    is held there as well."""
+    camera = Camera()
+    assert camera.handsfree is None
+    for e in SKIP:
+        _camera_event(table, camera, dict(e))
+    assert not camera.refused
+    assert camera.handsfree.held is not None
+    assert moves(table, 1) == [("draw", "C")]
