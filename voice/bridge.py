@@ -72,6 +72,9 @@ class ListenHandle:
         heard_until: seconds of the audio whose words are all decided (a file:
             what was read, less :data:`DECISION_LAG`; infinite once it ended), so
             a camera reading a video beside it can wait for the listener.
+
+    :meth:`retry_colours` tries the heard colours still waiting for their wild
+    at once, from any thread (a camera play the table has just let stand).
     """
 
     def __init__(self) -> None:
@@ -82,6 +85,13 @@ class ListenHandle:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._mic: Microphone | None = None
+        self._retry: Callable[[], None] | None = None
+
+    def retry_colours(self) -> None:
+        """Try the colours waiting for their wild now (a wild may just have
+        joined the log); nothing for a listener that keeps none waiting."""
+        if self._retry is not None:
+            self._retry()
 
     @property
     def running(self) -> bool:
@@ -241,11 +251,21 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
                  colour, t, det.score, result.reason)
         return True
 
+    lock = threading.RLock()  # the waiting colours: this thread and retry_colours
+
     def retry(now: float, last: bool = False) -> None:
         # the last colour heard first: when the wild appears it names it, and
         # the earlier ones then find its colour named
-        left = [(d, t) for d, t in reversed(waiting) if not try_colour(d, t, now, last)]
-        waiting[:] = left[::-1]
+        with lock:
+            left = [(d, t) for d, t in reversed(waiting)
+                    if not try_colour(d, t, now, last)]
+            waiting[:] = left[::-1]
+
+    def retry_now() -> None:
+        if colours and not paced and not attribute_later and not handle._stop.is_set():
+            retry(spotter.seconds if audio_time else game_clock())
+
+    handle._retry = retry_now
 
     def wait_for(t: float) -> None:
         """A file beside a video: wait until the game clock reaches ``t``."""
@@ -278,9 +298,10 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
             file is None else det.end
         if colour_of(det.word) is not None:
             now = game_clock() if paced or file is None or realtime else t
-            if not try_colour(det, t, now, last=not (paced or file is None
-                                                      or realtime)):
-                waiting.append((det, t))
+            with lock:
+                if not try_colour(det, t, now, last=not (paced or file is None
+                                                          or realtime)):
+                    waiting.append((det, t))
             return
         result = attribute(get_state(), recent, now=t)
         if result.player is None:

@@ -311,7 +311,7 @@ def serve(args: argparse.Namespace) -> int:
         track = audio_beside(Path(source))
         listen = str(track) if track is not None else None
     if listen is not None:
-        _listen(table, listen, pipeline_config.listen.colour_after_s)
+        table.listener = _listen(table, listen, pipeline_config.listen.colour_after_s)
 
     try:
         server = make_server(args.host, args.port, app, threaded=True)
@@ -346,6 +346,12 @@ def _game_state(table: Table) -> dict:
         return table.referee.state() if table.referee is not None else {}
 
 
+def _colours_again(table: Table) -> None:
+    """The listener's heard colours that wait for their wild, tried now."""
+    if table.listener is not None:
+        table.listener.retry_colours()
+
+
 def _camera_event(table: Table, camera: Camera, event: dict) -> None:
     """Record one camera event; a refusal is reported, never fatal to the camera.
 
@@ -368,6 +374,9 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
             from vision.handsfree import HandsFree
 
             camera.handsfree = HandsFree(state=lambda: _game_state(table))
+        if getattr(camera.handsfree, "on_stood", False) is None:
+            # a held copy that stands may be the wild a heard colour waits for
+            camera.handsfree.on_stood = lambda held, move: _colours_again(table)
         for e in camera.handsfree(event, _game_state(table)):
             table.append(e, source="vision")
     except Exception as exc:

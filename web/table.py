@@ -55,6 +55,7 @@ class Table:
         # when it is applied: see web.privacy)
         self.secret: list[bool] = []
         self.camera: Any = None  # web.camera.Camera, set by the serve command
+        self.listener: Any = None  # voice.bridge.ListenHandle, set by the serve command
         # What undo takes back, saved beside the stored game at every change
         self.steps: Steps = Steps(self._save_steps)
         # Why a resumed game has no saved steps (a key of web.undo.LOST), if so

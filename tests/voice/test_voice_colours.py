@@ -4,6 +4,7 @@ and the ``color`` events it appends (issue 25, item 5)."""
 from __future__ import annotations
 
 import itertools
+import time
 
 import numpy as np
 import pytest
@@ -264,3 +265,26 @@ def test_of_two_colours_waiting_for_the_wild_the_last_heard_names_it(tmp_path, s
     assert [colour_of(d.word) for d in handle.detections] == ["red", "blue"]
     assert [(e["color"], e["player"]) for e in handle.events] == [("blue", "A")]
     assert ref.state()["color"] == "blue"
+
+
+def test_retry_colours_names_a_wild_that_has_just_joined_the_log(tmp_path, say):
+    """A live listener (a file fed at its own speed, as ``serve`` plays the
+    demo's track) keeps a colour heard before its wild waiting; when the table
+    lets a camera play stand later (a held copy), :meth:`retry_colours` names it
+    at once, from the caller's thread."""
+    audio, _ = _track(say, [("Blue!", "en-us")])
+    path = write(tmp_path / "blue.wav", audio)
+    ref = Referee({"type": "game", "game": "uno", "rules": "official",
+                   "players": ["A", "B", "C"], "dealer": "C", "hand_size": 5})
+    ref.append({"type": "start", "card": "red-5"})
+    handle = listen_into(ref.append, ref.state, file=str(path), realtime=True)
+    deadline = time.monotonic() + 30
+    while not handle.detections and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert [colour_of(d.word) for d in handle.detections] == ["blue"]
+    assert handle.events == []  # no wild yet: the colour waits
+    ref.append({"type": "play", "player": "A", "cards": ["wild"]})
+    handle.retry_colours()
+    assert [(e["color"], e["player"]) for e in handle.events] == [("blue", "A")]
+    assert ref.state()["color"] == "blue"
+    handle.stop()

@@ -124,3 +124,35 @@ def test_events_sent_without_a_started_camera_hold_a_copy_too(table):
     assert not camera.refused
     assert camera.handsfree.held is not None
     assert moves(table, 1) == [("draw", "C")]
+
+
+class Listener:
+    """The serve listener's hook: notes the table's top card each time the
+    camera path asks it to try its waiting colours again."""
+
+    def __init__(self, table) -> None:
+        self.table, self.tops = table, []
+
+    def retry_colours(self) -> None:
+        self.tops.append(self.table.referee.state()["top"])
+
+
+def test_a_copy_that_stands_lets_the_listener_try_its_colours_at_once(table):
+    """A colour heard while the copy was held can name it as soon as it
+    stands, before the settling move is ruled (which would otherwise infer
+    the colour)."""
+    table.listener = listener = Listener(table)
+    camera = Camera()
+    for e in (*SKIP, cam("play", 6, cards=["green-4"], reach_from="B")):
+        _camera_event(table, camera, dict(e))
+    assert not camera.refused
+    assert listener.tops == ["green-skip"]  # the copy stood, B's card not yet in
+    assert moves(table, 2) == [("play", "C"), ("play", "B")]
+
+
+def test_a_copy_set_aside_asks_the_listener_nothing(table):
+    table.listener = listener = Listener(table)
+    camera = Camera()
+    for e in (*SKIP, cam("draw", 6, count=1, reach_from="A")):
+        _camera_event(table, camera, dict(e))
+    assert listener.tops == []
