@@ -28,6 +28,9 @@ skipped by the rule "the first that can be laid out", never by its result):
   ten from 101 that the script can lay out).
 - ``untouched-2`` (the same role, for a release after ``untouched`` was read):
   seeds 111 to 120 (all can be laid out).
+- ``untouched-3`` (the same role, for a release after ``untouched-2`` was
+  read): the first ten from 121 that the script can lay out, seeds 121 to 128,
+  130 and 131 (seed 129's game cannot be laid out).
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -86,6 +89,7 @@ GAMES = {
     "tune": [2, 3, 5, 6, 7, 8, 9, 11, 12, 13, 14, 17],
     "untouched": [101, 102, 103, 104, 105, 106, 107, 108, 109, 110],
     "untouched-2": [111, 112, 113, 114, 115, 116, 117, 118, 119, 120],
+    "untouched-3": [121, 122, 123, 124, 125, 126, 127, 128, 130, 131],
 }
 
 
@@ -250,7 +254,8 @@ def main(argv: list[str] | None = None) -> int:
         "--games",
         nargs="+",
         default=["tune"],
-        help="'tune', 'untouched', 'untouched-2' or seeds (default: tune)",
+        help="'tune', 'untouched', 'untouched-2', 'untouched-3' or seeds "
+        "(default: tune)",
     )
     p.add_argument(
         "--detector", choices=("oracle", "oracle-noise", "model"), default="oracle"
