@@ -111,8 +111,17 @@ class DetectorConfig(_Section):
                       "thread costs the least CPU a frame)", minimum=0)
     reuse_px: float = _f(1.0, "px", "a box of the previous frame again, each side "
                          "within this ...")
-    reuse_level: float = _f(2.0, "grey levels", "... and its crop within this (mean "
-                            "difference), keeps its class probabilities")
+    reuse_level: float = _f(2.0, "grey levels", "... and the frame's pixels where "
+                            "the card was read (its crop in blocks reuse_cell "
+                            "pixels wide) within this (mean difference), keeps its "
+                            "class probabilities")
+    reuse_cell: int = _f(4, "px", "... the blocks' width in the classifier's 64-px "
+                         "crop (they average a webcam's pixel noise out)", minimum=1)
+    classifier_precision: str = _f("bf16", "precision", "the crop classifier's "
+                                   "OpenVINO inference precision (bf16: about a third "
+                                   "less CPU a crop, probabilities within 0.02; f32 "
+                                   "where the CPU lacks bf16)", choices=("bf16", "f32"),
+                                   minimum=None)
     gate_cell: int = _f(8, "px", "the motion gate compares thumbnails of the "
                         "working image, a pixel the mean of a block this wide ...",
                         minimum=1)

@@ -60,13 +60,13 @@ RECT = False
 # detector.reuse_level; the blocks average a webcam's pixel noise out).
 REUSE_PX = _DEFAULTS.reuse_px
 REUSE_LEVEL = _DEFAULTS.reuse_level
-REUSE_CELL = 4
+REUSE_CELL = _DEFAULTS.reuse_cell
 # The classifier's OpenVINO inference precision, "f32" or "bf16"
 # (vision.openvino_runtime.openvino_classifier): bfloat16 costs about a third
 # less CPU a crop on a CPU that has it, its probabilities within 0.02 of
 # float32's (the same reads of the real valid photos, the hard pairs and the
 # tuning games' events as float32); float32 where the CPU lacks it.
-CLASSIFIER_PRECISION = "bf16"
+CLASSIFIER_PRECISION = _DEFAULTS.classifier_precision
 # Frame shapes whose last read the detector remembers (the live frame and the
 # scan's close-ups each compare with their own kind)
 REUSE_SHAPES = 4
@@ -249,6 +249,7 @@ class Detector:
         reuse_px: float = REUSE_PX,
         reuse_level: float = REUSE_LEVEL,
         classifier_precision: str = CLASSIFIER_PRECISION,
+        reuse_cell: int = REUSE_CELL,
     ) -> None:
         path = Path(model_path) if model_path is not None else default_model()
         if not path.exists():
@@ -261,6 +262,7 @@ class Detector:
 
         self.ov_threads = int(threads)
         self.reuse_px, self.reuse_level = float(reuse_px), float(reuse_level)
+        self.reuse_cell = max(1, int(reuse_cell))
         self.threads = torch_threads or (2 if self.backend == "pytorch" else 1)
         setup(torch_threads=self.threads)
         self.imgsz = int(imgsz)
@@ -398,7 +400,8 @@ class Detector:
             pairs = np.argwhere(near <= self.reuse_px)
             if len(pairs):
                 js = np.unique(pairs[:, 1])
-                now = crop_thumbnails(crop_boxes(frame, boxes[js], self.crop))
+                now = crop_thumbnails(crop_boxes(frame, boxes[js], self.crop),
+                                      self.reuse_cell)
                 still = set(js[np.abs(now - thumbs[js]).mean(axis=(1, 2, 3))
                                <= self.reuse_level].tolist())
                 used: set[int] = set()
@@ -420,7 +423,7 @@ class Detector:
         thumbs = np.empty((n, *self._thumb_shape()), np.float32)
         if new is not None:
             probs[fresh] = new
-            thumbs[fresh] = crop_thumbnails(crops)
+            thumbs[fresh] = crop_thumbnails(crops, self.reuse_cell)
         if kept.any():
             probs[kept] = last[2][source[kept]]
             read_at[kept] = last[0][source[kept]]
@@ -432,7 +435,8 @@ class Detector:
         return probs
 
     def _thumb_shape(self) -> tuple[int, int, int]:
-        side = self.crop // REUSE_CELL if self.crop >= REUSE_CELL else self.crop
+        cell = self.reuse_cell
+        side = self.crop // cell if self.crop >= cell else self.crop
         return side, side, 3
 
     def _classify(

@@ -57,7 +57,9 @@ def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
             return open_detector(cfg.deck, imgsz=cfg.imgsz, conf=cfg.conf, iou=cfg.iou,
                                  max_det=cfg.max_det, box_conf=cfg.box_conf,
                                  views=cfg.views, threads=cfg.threads,
-                                 reuse_px=cfg.reuse_px, reuse_level=cfg.reuse_level)
+                                 reuse_px=cfg.reuse_px, reuse_level=cfg.reuse_level,
+                                 reuse_cell=cfg.reuse_cell,
+                                 classifier_precision=cfg.classifier_precision)
         except DeckError as exc:
             raise RuntimeError(str(exc)) from None
         except Exception as exc:  # a broken deck file
@@ -74,6 +76,8 @@ def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
             threads=cfg.threads,
             reuse_px=cfg.reuse_px,
             reuse_level=cfg.reuse_level,
+            reuse_cell=cfg.reuse_cell,
+            classifier_precision=cfg.classifier_precision,
         )
     except Exception as exc:  # a missing or broken model file
         raise RuntimeError(
