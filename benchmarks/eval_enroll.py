@@ -139,13 +139,11 @@ def webcam_like(
 ) -> tuple[np.ndarray, tuple[float, float, float, float]]:
     """A phone photo made to look more like a webcam frame of a held card (the
     tuning proxy of ``--tune --webcam-like``; its own recipe, not the
-    enrollment's augmentation, sharing only the motion-blur kernel): closer (a window of 55-85 % of the photo that
-    keeps the corner index, so the card may be cut by the frame), a thumb over
-    it from an edge, a colour cast, exposure, motion blur, a softer and noisier
-    image, JPEG. Returns the frame and the corner index's box in it."""
+    enrollment's augmentation, sharing only the motion-blur kernel): closer (a
+    window of 55-85 % of the photo that keeps the corner index, so the card may
+    be cut by the frame), a thumb over it from an edge, a colour cast, exposure,
+    motion blur, a softer and noisier image, JPEG. Returns the frame and the corner index's box in it."""
     import cv2
-
-    from vision.enroll import motion_blur
 
     rng = np.random.default_rng(seed)
     h, w = frame.shape[:2]
@@ -165,18 +163,8 @@ def webcam_like(
     angle = [90.0, 0.0, 90.0, 0.0][edge] + float(rng.uniform(-30, 30))
     skin = tuple(float(v) for v in rng.uniform([60, 90, 140], [120, 160, 230]))
     cv2.ellipse(img, (int(centre[0]), int(centre[1])), axes, angle, 0, 360, skin, -1)
-    gains = np.array([rng.uniform(0.6, 1.1), rng.uniform(0.9, 1.2),
-                      rng.uniform(0.7, 1.3)], np.float32)
-    img = img * gains * float(rng.uniform(0.6, 1.2))
-    img = motion_blur(img, rng, 3, 9)
-    small = float(rng.uniform(0.35, 0.6))
-    img = cv2.resize(cv2.resize(img, None, fx=small, fy=small,
-                                interpolation=cv2.INTER_AREA), (w, h))
-    img = img + rng.normal(0, float(rng.uniform(3, 10)), img.shape)
-    out = np.clip(img, 0, 255).astype(np.uint8)
-    _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY,
-                                        int(rng.integers(30, 70))])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR), box
+    return _webcam_finish(img, rng, ((0.6, 1.1), (0.9, 1.2), (0.7, 1.3)),
+                          (0.6, 1.2), (3, 9), (0.35, 0.6), (3, 10), (30, 70)), box
 
 
 def webcam_harsh(
@@ -190,8 +178,6 @@ def webcam_harsh(
     motion blur, a low resolution (20-40 %), noise and a coarse JPEG. Returns the
     frame and the corner index's box in it."""
     import cv2
-
-    from vision.enroll import motion_blur
 
     rng = np.random.default_rng(seed)
     h, w = frame.shape[:2]
@@ -211,8 +197,10 @@ def webcam_harsh(
     else:  # closer, as webcam_like
         side = float(rng.uniform(0.6, 0.9))
         cw, ch = int(w * side), int(h * side)
-        x0 = int(rng.uniform(max(0, a2 - cw), min(w - cw, a1) + 1)) if a2 - a1 < cw else 0
-        y0 = int(rng.uniform(max(0, b2 - ch), min(h - ch, b1) + 1)) if b2 - b1 < ch else 0
+        x0 = (int(rng.uniform(max(0, a2 - cw), min(w - cw, a1) + 1))
+              if a2 - a1 < cw else 0)
+        y0 = (int(rng.uniform(max(0, b2 - ch), min(h - ch, b1) + 1))
+              if b2 - b1 < ch else 0)
         x0, y0 = min(max(x0, 0), w - cw), min(max(y0, 0), h - ch)
         img = cv2.resize(frame[y0 : y0 + ch, x0 : x0 + cw], (w, h)).astype(np.float32)
         sx, sy = w / cw, h / ch
@@ -234,18 +222,32 @@ def webcam_harsh(
         shade = tuple(v * float(rng.uniform(0.85, 1.05)) for v in skin)
         cv2.line(img, (int(start[0]), int(start[1])), (int(end[0]), int(end[1])),
                  shade, max(2, int(w * rng.uniform(0.035, 0.06))))
-    gains = np.array([rng.uniform(0.6, 1.2), rng.uniform(0.8, 1.15),
-                      rng.uniform(0.65, 1.3)], np.float32)
-    img = img * gains * float(rng.uniform(0.45, 1.3))
-    img = motion_blur(img, rng, 4, 14)
-    small = float(rng.uniform(0.2, 0.4))
-    img = cv2.resize(cv2.resize(img, None, fx=small, fy=small,
+    return _webcam_finish(img, rng, ((0.6, 1.2), (0.8, 1.15), (0.65, 1.3)),
+                          (0.45, 1.3), (4, 14), (0.2, 0.4), (5, 14), (20, 50)), box
+
+
+def _webcam_finish(img: np.ndarray, rng: np.random.Generator, gains, exposure,
+                   blur, small, noise, quality) -> np.ndarray:
+    """A webcam's rendering of ``img`` (float BGR), each effect drawn from its
+    range in this order: a colour cast (a gain range per channel) and exposure,
+    motion blur (kernel sizes), a lower resolution scaled back (scale), sensor
+    noise (standard deviation) and JPEG (quality)."""
+    import cv2
+
+    from vision.enroll import motion_blur
+
+    h, w = img.shape[:2]
+    cast = np.array([rng.uniform(*g) for g in gains], np.float32)
+    img = img * cast * float(rng.uniform(*exposure))
+    img = motion_blur(img, rng, *blur)
+    scale = float(rng.uniform(*small))
+    img = cv2.resize(cv2.resize(img, None, fx=scale, fy=scale,
                                 interpolation=cv2.INTER_AREA), (w, h))
-    img = img + rng.normal(0, float(rng.uniform(5, 14)), img.shape)
+    img = img + rng.normal(0, float(rng.uniform(*noise)), img.shape)
     out = np.clip(img, 0, 255).astype(np.uint8)
     _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY,
-                                        int(rng.integers(20, 50))])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR), box
+                                        int(rng.integers(*quality))])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
 def outcome(detector, photo: Photo, zooms,  # noqa: ANN001
