@@ -206,49 +206,21 @@ class PileMemory:
                 return True
         return False
 
-    def _looks_before_stay(self) -> list[_Look]:
-        """The top card's looks seen since it was taken (:meth:`remember_looks`),
-        other than those the track being judged first showed in its current
-        stay (``self._stay``): what the top card looked like before this box."""
-        tid, since = self._stay
-        return [k for k in self._looks if k.track != tid or k.t < since]
-
     def _new_look(self, wh: np.ndarray) -> bool:
         """The box being judged (its place ``self._xy``) matches none of the
-        top card's looks seen before its stay (:meth:`_looks_before_stay`,
-        ``play.look_mm``), and there are some: the top shows a face it never
-        showed."""
-        if self._xy is None:
+        top card's looks seen since it was taken (``play.look_mm``; other than
+        those its own track first showed in its current stay), and there are
+        some: the top shows a face it never showed."""
+        if not self._looks or self._xy is None:
             return False
-        looks = self._looks_before_stay()
         x, y = self._xy
         w, h = (float(v) for v in wh)
+        tid, since = self._stay
+        looks = [k for k in self._looks if k.track != tid or k.t < since]
         return bool(looks) and not any(
             max(abs(k.x - x), abs(k.y - y), abs(k.w - w), abs(k.h - h)) <= self.config.look_mm
             for k in looks
         )
-
-    def _nearest_look(
-        self, c: PileCard, xy: np.ndarray, wh: np.ndarray
-    ) -> tuple[float, float, float, float]:
-        """How the box (centre ``xy``, size ``wh``) differs from the look of
-        card ``c`` nearest to it (the largest of the four differences
-        smallest): moved (mm), resized (mm, the larger side) and the change
-        of width and of height. The looks of ``c`` are the box it was taken
-        with and, for the top card, the looks seen before this box's stay
-        (:meth:`_looks_before_stay`): a detector's box of a card lying still
-        flips between a few looks, and each is that card as much as the one
-        it was taken with."""
-        x, y, w, h = (float(v) for v in (*xy, *wh))
-        boxes = [(*c.xy, *c.wh)]
-        if self.pile and c is self.pile[-1]:
-            boxes += [(k.x, k.y, k.w, k.h) for k in self._looks_before_stay()]
-        bx, by, bw, bh = min(
-            boxes,
-            key=lambda b: max(abs(b[0] - x), abs(b[1] - y), abs(b[2] - w), abs(b[3] - h)),
-        )
-        dw, dh = w - bw, h - bh
-        return float(np.hypot(x - bx, y - by)), max(abs(dw), abs(dh)), dw, dh
 
     def _stay_start(self, track: Track) -> float:
         """When the track's current stay began: the oldest of its newest reads
@@ -371,9 +343,7 @@ class PileMemory:
         Two copies of one card can land almost on the same spot; the second
         counts as new when a hand has reached into the zone since the first
         landed and it lies (``same_spot_mm``) or measures (its rotation
-        changes its box; ``same_size_mm``) visibly differently from every
-        look of the first (:meth:`_nearest_look`: a top card taken with a
-        loose box that later shows its own box is still that card), or when a card
+        changes its box; ``same_size_mm``) visibly differently, or when a card
         of that label was seen on its way in since (read whole, in a hand or
         moving, farther than ``same_card_mm`` from the first copy but within
         ``carry_mm``): a detector's box jitters by about as much as two
@@ -419,12 +389,10 @@ class PileMemory:
                 for k in self._carried
             )
             resized = float(np.max(np.abs(np.array(c.wh) - wh)))
-            # lies or measures otherwise than every look of that card
-            near, size, _, _ = self._nearest_look(c, xy, wh)
             differs = (
                 carried
-                or near > cfg.same_spot_mm
-                or size > cfg.same_size_mm
+                or moved > cfg.same_spot_mm
+                or resized > cfg.same_size_mm
                 or self._top_changed(c, moved, resized, wh)
             )
             if differs and self.last_reach > c.t:
@@ -436,14 +404,11 @@ class PileMemory:
         self, c: PileCard, moved: float, resized: float, wh: np.ndarray
     ) -> bool:
         """After a hand reached into the zone, the pile's top changed where a
-        copy of this label lay: a twin put on it (when ``c`` is the top), or its
+        copy of this label lay: a twin put on it (position or turn changed by
+        ``twin_moved_mm`` / ``twin_size_mm``, when ``c`` is the top), or its
         face (another card lay on ``c``, and a whole box of ``c``'s label is
         the only whole card where the top card lay: a second copy now covers
-        the top card). The top counts as changed when its box shows a look
-        the top card never showed before (:meth:`_new_look`; with none seen
-        yet, a box ``twin_moved_mm`` / ``twin_size_mm`` off the one it was
-        taken with) and is not cut on one side of its nearest look. A hand
-        passing over the pile leaves the top card
+        the top card). A hand passing over the pile leaves the top card
         where it lay, in view: no change. A detector's box of the card
         itself may settle 10 mm off after an arm passed near it, so this
         counts only where ``twin_ok`` says the referee expects such a card
@@ -470,19 +435,18 @@ class PileMemory:
                 card_scale(c.wh[0], c.wh[1], card)
             )  # a twin shows whole; the top partly covered by the next card not
             # Turning a card changes both sides of its box the same way; a card
-            # coming over one edge of the top card cuts one side only (of the
-            # look it showed nearest to this box).
-            assert self._xy is not None
-            _, _, dw, dh = self._nearest_look(c, np.array(self._xy), wh)
+            # coming over one edge of the top card cuts one side only.
+            dw, dh = float(wh[0]) - c.wh[0], float(wh[1]) - c.wh[1]
             cut = (dw < -1.0 and abs(dh) <= 1.0) or (dh < -1.0 and abs(dw) <= 1.0)
-            # a look it showed before (since it was taken) is that card again,
-            # however far from the box it was taken with
-            new = (
-                self._new_look(wh)
-                if self._looks_before_stay()
-                else moved > cfg.twin_moved_mm or resized > cfg.twin_size_mm
+            return (
+                whole
+                and not cut
+                and (
+                    moved > cfg.twin_moved_mm
+                    or resized > cfg.twin_size_mm
+                    or self._new_look(wh)
+                )
             )
-            return whole and not cut and new
         return top.label != c.label and self._top_gone
 
     def _top_hidden(self, dets: Detections, but: int) -> bool:
