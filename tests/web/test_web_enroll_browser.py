@@ -51,12 +51,15 @@ class Person:
                 if self.showing:
                     self.camera.clear()
                     self.showing = []
-            elif key in ("show", "hold") and target:
-                # "hold" too: a card asked for while another is still up is
-                # answered even when the prompt has already moved on to "hold"
+            elif target and (key == "show"
+                             or (key == "hold" and snap["mode"] != "sheet")):
+                # one card at a time, "hold" too: a card asked for while another
+                # is still up is answered even when the prompt has already moved
+                # on to "hold" (a sheet page's "hold" is the whole page laid out)
                 want = target[0]
                 if want == self.mistake[0] and not self.made_mistake:
-                    want, self.made_mistake, self.keep_mistake = self.mistake[1], True, True
+                    want = self.mistake[1]
+                    self.made_mistake = self.keep_mistake = True
                 elif self.keep_mistake and want == self.mistake[0]:
                     want = self.mistake[1]
                 if self.showing != [want]:
