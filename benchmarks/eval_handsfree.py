@@ -31,6 +31,10 @@ skipped by the rule "the first that can be laid out", never by its result):
 - ``untouched-3`` (the same role, for a release after ``untouched-2`` was
   read): the first ten from 121 that the script can lay out, seeds 121 to 128,
   130 and 131 (seed 129's game cannot be laid out).
+- ``tune-2`` (looked at while tuning, from the release after ``untouched-3``
+  was read and reported): the same seeds as ``untouched-3``. A list read for a
+  release's report joins the tuning games afterwards; its reported figures stay
+  what they were.
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -90,6 +94,7 @@ GAMES = {
     "untouched": [101, 102, 103, 104, 105, 106, 107, 108, 109, 110],
     "untouched-2": [111, 112, 113, 114, 115, 116, 117, 118, 119, 120],
     "untouched-3": [121, 122, 123, 124, 125, 126, 127, 128, 130, 131],
+    "tune-2": [121, 122, 123, 124, 125, 126, 127, 128, 130, 131],
 }
 
 
@@ -254,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
         "--games",
         nargs="+",
         default=["tune"],
-        help="'tune', 'untouched', 'untouched-2', 'untouched-3' or seeds "
+        help="'tune', 'tune-2', 'untouched', 'untouched-2', 'untouched-3' or seeds "
         "(default: tune)",
     )
     p.add_argument(
