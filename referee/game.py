@@ -23,6 +23,11 @@ from .rulings import Ruling
 from . import camera_text  # noqa: F401  (the camera's messages)
 from .text import Text, define, from_data
 
+#: ruling kinds that mean an event took effect, at least in part (a ``pending``
+#: Counter or colour stands and waits): such an event is never held whole by
+#: :meth:`Game.ask`
+IN_EFFECT = ("ok", "pending")
+
 define({
     "game.unknown-event": {
         "en": "{game} has no '{type}' event, so it was ignored.",
@@ -162,7 +167,9 @@ class Game:
             open_before: bool) -> list[Ruling]:
         """An event whose evidence is in doubt: ask instead of refusing.
 
-        Refused as logged (``illegal`` and nothing of it went through), the
+        Refused as logged (``illegal`` and no ruling of :data:`IN_EFFECT`:
+        nothing of it went through, unlike a Counter that stands while the
+        colour written on it is refused), the
         refusal becomes one ``pending`` ruling ``<prefix>.question`` whose text
         is the question; it keeps the refusal in ``refused`` (what stands if
         the table answers that the event happened as logged), and the state is
@@ -172,7 +179,7 @@ class Game:
         question follows the event's rulings.
         """
         illegal = [r for r in rulings if r.ruling == "illegal"]
-        if illegal and not any(r.ruling == "ok" for r in rulings):
+        if illegal and not any(r.ruling in IN_EFFECT for r in rulings):
             first = illegal[0]
             asked = self.ruling(event.index, "pending", "question", question,
                                 question=question,
