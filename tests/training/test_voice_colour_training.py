@@ -158,6 +158,31 @@ def test_low_snr_and_stretch_are_options_that_leave_the_recipe_alone(monkeypatch
     assert whole(0.2) < 0.7 * whole(0.0)
 
 
+def test_the_low_snr_band_is_an_option(monkeypatch, capsys):
+    """``--low-snr-band LO,HI`` moves the low-SNR share into that band; without
+    it the band stays 0..12 dB, and a band that is not LO < HI is refused."""
+    from training.voice.mixing import Mixer
+
+    args = _parsed(monkeypatch, ["--words", "colours", "--low-snr", "0.6",
+                                 "--low-snr-band=-5,10"])
+    assert args.low_snr == 0.6 and args.low_snr_band == (-5.0, 10.0)
+    assert _parsed(monkeypatch, ["--words", "colours"]).low_snr_band is None
+    for bad in ("10,-5", "3", "a,b"):
+        with pytest.raises(SystemExit):
+            cli.main(["--words", "colours", f"--low-snr-band={bad}"])
+        assert "--low-snr-band" in capsys.readouterr().err
+    beds = {"white": np.random.default_rng(1).standard_normal(3 * RATE).astype(
+        np.float32)}
+    band = Mixer(_bank(), beds, "train", 7, keywords=colours.COLOURS,
+                 low_snr=1.0, low_band=(-5.0, 10.0))
+    snrs = np.array([band._snr() for _ in range(500)])
+    assert snrs.min() >= -5 and snrs.max() <= 10 and snrs.min() < -4
+    default = Mixer(_bank(), beds, "train", 7, keywords=colours.COLOURS,
+                    low_snr=1.0)
+    snrs = np.array([default._snr() for _ in range(500)])
+    assert snrs.min() >= 0 and snrs.max() <= 12 and snrs.max() > 11
+
+
 def test_a_colour_network_is_saved_with_its_classes_and_loads(tmp_path):
     import torch
 

@@ -6,6 +6,17 @@ import argparse
 
 from .fit import ensemble, load_bank, retune, train
 
+def _band(text: str) -> tuple[float, float]:
+    """``LO,HI`` in dB, LO < HI."""
+    try:
+        lo, hi = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected LO,HI in dB, got {text!r}")
+    if not lo < hi:
+        raise argparse.ArgumentTypeError(f"LO must be under HI, got {text!r}")
+    return lo, hi
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m training.voice",
@@ -49,6 +60,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--low-snr", type=float, default=0.0, metavar="SHARE",
                         help="share of the speech examples mixed at 0-12 dB SNR "
                         "instead of -5..30 dB (default 0: the shipped recipe)")
+    parser.add_argument("--low-snr-band", type=_band, default=None,
+                        metavar="LO,HI",
+                        help="the SNR band (dB) of --low-snr's share (default "
+                        "0,12; a negative LO needs the = form: "
+                        "--low-snr-band=-5,10)")
     parser.add_argument("--stretch", type=float, default=0.0, metavar="S",
                         help="resample half of the clips by a factor within 1 +- S "
                         "(speed and pitch: other speakers; default 0: the shipped "

@@ -58,7 +58,8 @@ def train(args: argparse.Namespace) -> int:
                   args.babble_negatives, keywords,
                   low_snr=getattr(args, "low_snr", 0.0),
                   stretch=getattr(args, "stretch", 0.0),
-                  overlap=getattr(args, "overlap", 0.0))
+                  overlap=getattr(args, "overlap", 0.0),
+                  low_band=getattr(args, "low_snr_band", None) or (0.0, 12.0))
     val_x, val_y = Mixer(bank, val_noise, "val", args.seed + 2,
                          keywords=keywords).batch(1500, False)
     model = build_model(width=args.width, classes=len(classes))
@@ -189,5 +190,7 @@ def _save(model, args: argparse.Namespace, step: int, out: Path) -> None:
     for key in ("low_snr", "stretch", "overlap"):
         if getattr(args, key, 0.0):
             meta[key] = getattr(args, key)
+    if getattr(args, "low_snr", 0.0) and getattr(args, "low_snr_band", None):
+        meta["low_snr_band"] = list(args.low_snr_band)
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"meta": meta, "state": model.state_dict()}, out)

@@ -124,7 +124,8 @@ class Mixer:
                  split: str, seed: int, after_talk: float = 0.0,
                  chatter: float = 0.0, babble_negatives: float = 0.0,
                  keywords: tuple[str, ...] = ("calls",), low_snr: float = 0.0,
-                 stretch: float = 0.0, overlap: float = 0.0):
+                 stretch: float = 0.0, overlap: float = 0.0,
+                 low_band: tuple[float, float] = (0.0, 12.0)):
         # one list of clips per keyword class (the UNO call: ``calls``; the
         # colour spotter: ``red``, ``blue``, ``green``, ``yellow``); the classes
         # are the keywords in this order, then speech, then noise
@@ -134,8 +135,10 @@ class Mixer:
         self.after_talk = after_talk
         self.chatter = chatter
         self.babble_negatives = babble_negatives
-        # share of the speech examples mixed at 0-12 dB SNR (the rest -5..30 dB)
+        # share of the speech examples mixed at low SNR (``low_band``, dB; the
+        # rest -5..30 dB)
         self.low_snr = low_snr
+        self.low_band = (float(low_band[0]), float(low_band[1]))
         # half of the clips picked are resampled by a factor within 1 +- stretch:
         # faster and higher, or slower and lower (another vocal tract and pace)
         self.stretch = stretch
@@ -279,11 +282,12 @@ class Mixer:
         return mix.astype(np.float32), label
 
     def _snr(self) -> float:
-        """The SNR (dB) of a speech example: -5..30, or 0..12 for the share
-        ``low_snr`` (the range where colours are missed)."""
+        """The SNR (dB) of a speech example: -5..30, or within ``low_band``
+        (default 0..12: the range where colours are missed) for the share
+        ``low_snr``."""
         rng = self.rng
         if self.low_snr and rng.random() < self.low_snr:
-            return float(rng.uniform(0, 12))
+            return float(rng.uniform(*self.low_band))
         return float(rng.uniform(-5, 30))
 
     def _room(self, x: np.ndarray) -> np.ndarray:
