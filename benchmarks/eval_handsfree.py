@@ -266,8 +266,8 @@ def main(argv: list[str] | None = None) -> int:
         "--games",
         nargs="+",
         default=["tune"],
-        help="'tune', 'tune-2', 'tune-3', 'untouched', 'untouched-2', 'untouched-3', 'untouched-4' or seeds "
-        "(default: tune)",
+        help="a list ('tune', 'tune-2', 'tune-3', 'untouched', 'untouched-2', "
+        "'untouched-3', 'untouched-4') or seeds (default: tune)",
     )
     p.add_argument(
         "--detector", choices=("oracle", "oracle-noise", "model"), default="oracle"
