@@ -162,6 +162,10 @@ class TrackingConfig(_Section):
     cover_share: float = _f(0.15, "fraction", "a box counts as covered when a "
                             "card in a hand overlaps at least this share of it",
                             maximum=1)
+    gap_s: float = _f(0.2, "s", "a track unseen for longer than this between two "
+                      "reads may show another card after it (one put on it under "
+                      "the hand that hid it): a still-window does not reach across",
+                      minimum=0.001)
 
 
 @dataclass(frozen=True)

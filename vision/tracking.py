@@ -107,6 +107,8 @@ class Track:
         names: the labels that ``probs`` columns stand for.
         history: the last reads (:class:`Read`), at most ``history_frames``
             of them (:attr:`vision.config.TrackingConfig.history_frames`).
+        gap_s: the longest the track may go unseen between two reads that
+            a still-window joins (:attr:`vision.config.TrackingConfig.gap_s`).
     """
 
     id: int
@@ -115,6 +117,7 @@ class Track:
     disturbed: float = 0.0
     names: Sequence[str] = CLASSES
     history_frames: int = TrackingConfig.history_frames
+    gap_s: float = TrackingConfig.gap_s
     history: deque[Read] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -148,16 +151,22 @@ class Track:
         older ones that still fit (back to ``evidence_s``): the evidence for
         the card's label. Labels play no part here: a misread frame is still
         the same box. ``touched_ok``: reads a hand touched count too (a card
-        lying still under a hand that let go of it).
+        lying still under a hand that let go of it). The window stops at a gap
+        of more than ``gap_s`` between two reads: the track was hidden (a hand
+        over it), and what shows after may be another card put where it lay
+        (the detector boxes it alike, and the track goes on), whose reads and
+        stillness are its own.
         """
         if len(self.history) < frames or self.seen < now - 1e-9:
             return None
         reads = list(self.history)
         last = reads[-1]
         out: list[Read] = []
+        newer = last.t
         for r in reversed(reads):
             fits = (
-                (touched_ok or not r.touched)
+                newer - r.t <= self.gap_s + 1e-9
+                and (touched_ok or not r.touched)
                 and np.hypot(r.x - last.x, r.y - last.y) <= move_mm
                 and max(abs(r.w - last.w), abs(r.h - last.h)) <= move_mm
                 and now - r.t <= evidence_s + 1e-9
@@ -165,6 +174,7 @@ class Track:
             if not fits:
                 break
             out.append(r)
+            newer = r.t
         if len(out) < frames or now - out[-1].t < seconds - 1e-9:
             return None
         return out[::-1]
@@ -278,7 +288,7 @@ class CardTracker:
                 ids[i] = self._next_id
                 self.tracks[self._next_id] = Track(
                     self._next_id, t, t, t, detections.names,
-                    self.config.history_frames,
+                    self.config.history_frames, self.config.gap_s,
                 )
                 self._next_id += 1
             tr = self.tracks[int(ids[i])]

@@ -113,6 +113,33 @@ def test_settled_needs_enough_time_and_stillness_and_no_hand():
     assert not track.settled(7 / 30, 3, 0.12, 8.0)
 
 
+def test_a_card_shown_after_its_track_was_hidden_is_judged_on_its_own_reads():
+    # A red 5 lies still; a hand hides it (no detection for 4 frames) and puts
+    # a red 6 exactly where it lay: the track goes on, but the red 5's reads
+    # are not the red 6's evidence, nor its time lying still.
+    tracker = CardTracker(geometry())
+    for k in range(10):
+        out = tracker.update(dets(("red-5", 100, 100)), k / 15)
+    track = tracker.tracks[int(out.tracker_id[0])]
+    assert track.settled_label(9 / 15, 3, 0.12, 8.0) == "red-5"
+    for k in range(10, 14):
+        tracker.update(dets(), k / 15)  # hidden under the hand
+    out = tracker.update(dets(("red-6", 100, 100)), 14 / 15)
+    assert int(out.tracker_id[0]) == track.id  # the same track goes on
+    assert track.settled_label(14 / 15, 3, 0.12, 8.0, evidence_s=0.5) is None
+    for k in (15, 16):
+        tracker.update(dets(("red-6", 100, 100)), k / 15)
+    assert track.settled_label(16 / 15, 3, 0.12, 8.0, evidence_s=0.5) == "red-6"
+    assert [r.label for r in track.still_reads(16 / 15, 3, 0.12, 8.0, 0.5)] == [
+        "red-6"] * 3
+    # a gap shorter than gap_s (one missed frame) joins the window
+    tracker = CardTracker(geometry(), TrackingConfig(gap_s=0.2))
+    for k in (0, 1, 2, 4):
+        out = tracker.update(dets(("red-5", 100, 100)), k / 15)
+    track = tracker.tracks[int(out.tracker_id[0])]
+    assert len(track.still_reads(4 / 15, 3, 0.12, 8.0, 0.5)) == 4
+
+
 def test_an_unseen_track_is_dropped():
     tracker = CardTracker(geometry(), TrackingConfig(keep_s=0.5))
     tracker.update(dets(("red-5", 100, 100)), 0.0)
