@@ -226,6 +226,109 @@ def webcam_harsh(
                           (0.45, 1.3), (4, 14), (0.2, 0.4), (5, 14), (20, 50)), box
 
 
+def webcam_held(
+    frame: np.ndarray, seed: int, index_box: tuple[float, float, float, float],
+    card_box=None,  # noqa: ANN001
+) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A phone photo's card made into a webcam frame of a card held up before a
+    person (``--held-like``; its own recipe): the card (its finder box in the
+    photo, ``card_box``, with a thin margin) turned up to 20 degrees and scaled so
+    that it fills 60-95 % of the frame's height, maybe cut by an edge, over a
+    person (a blurred room, a torso and a face of skin behind the card), tilted
+    out of the picture's plane (one side up to a quarter shorter), held by a
+    hand (a palm under an edge, a thumb and fingers over the card), sometimes a
+    glare on it, then a strong colour cast and exposure, motion blur, a low
+    resolution, noise and JPEG. Returns the frame and the corner index's box in it."""
+    import cv2
+
+    from datasets.scene_surface import _SKINS
+
+    rng = np.random.default_rng(seed)
+    h, w = frame.shape[:2]
+    if card_box is None:
+        card_box = (0, 0, w, h)
+    x1, y1, x2, y2 = (float(v) for v in card_box)
+    m = float(rng.uniform(0.0, 0.06))
+    x1, y1 = max(0.0, x1 - m * (x2 - x1)), max(0.0, y1 - m * (y2 - y1))
+    x2, y2 = min(float(w), x2 + m * (x2 - x1)), min(float(h), y2 + m * (y2 - y1))
+    out_w = out_h = 640
+    # the backdrop: a room, a torso and a face
+    base = rng.uniform(30, 160, 3)
+    img = np.empty((out_h, out_w, 3), np.float32)
+    img[:] = base
+    img += cv2.resize(rng.uniform(-50, 50, (3, 3, 3)).astype(np.float32), (out_w, out_h))
+    skin = _SKINS[rng.integers(len(_SKINS))] * rng.uniform(0.7, 1.1)
+    cloth = tuple(float(v) for v in rng.uniform(10, 200, 3))
+    fx = float(rng.uniform(0.3, 0.7)) * out_w
+    cv2.ellipse(img, (int(fx), out_h), (int(out_w * rng.uniform(0.3, 0.5)),
+                int(out_h * rng.uniform(0.3, 0.5))), 0, 180, 360, cloth, -1)
+    cv2.ellipse(img, (int(fx), int(out_h * rng.uniform(0.25, 0.45))),
+                (int(out_w * rng.uniform(0.12, 0.2)), int(out_h * rng.uniform(0.16, 0.26))),
+                0, 0, 360, tuple(float(v) for v in skin), -1)
+    img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(2, 6)))
+    # the card: turned, scaled to fill 60-95 % of the frame's height
+    fill = float(rng.uniform(0.6, 0.95))
+    angle = float(rng.uniform(-20, 20))
+    s = fill * out_h / max(y2 - y1, 1.0)
+    cx = float(rng.uniform(0.35, 0.65)) * out_w
+    cy = float(rng.uniform(0.4, 0.62)) * out_h
+    rot = cv2.getRotationMatrix2D(((x1 + x2) / 2, (y1 + y2) / 2), angle, s)
+    rot[:, 2] += np.array([cx - (x1 + x2) / 2, cy - (y1 + y2) / 2])
+    src = np.float32([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])
+    dst = np.hstack([src, np.ones((4, 1), np.float32)]) @ rot.T
+    # tilted out of the picture's plane: one side of the card nearer the camera
+    side = int(rng.integers(4))
+    squeeze = float(rng.uniform(0.0, 0.25))
+    a, b = dst[side].copy(), dst[(side + 1) % 4].copy()
+    mid = (a + b) / 2
+    dst[side], dst[(side + 1) % 4] = a + (mid - a) * squeeze, b + (mid - b) * squeeze
+    persp = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    warped = cv2.warpPerspective(frame.astype(np.float32), persp, (out_w, out_h),
+                                 flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+    mask = np.zeros((h, w), np.float32)
+    mask[int(y1) : int(y2), int(x1) : int(x2)] = 1
+    mask = cv2.warpPerspective(mask, persp, (out_w, out_h))[:, :, None]
+    img = img * (1 - mask) + warped * mask
+    a1, b1, a2, b2 = index_box
+    corners = cv2.perspectiveTransform(
+        np.float32([[[a1, b1], [a2, b1], [a1, b2], [a2, b2]]]), persp)[0]
+    box = (float(corners[:, 0].min()), float(corners[:, 1].min()),
+           float(corners[:, 0].max()), float(corners[:, 1].max()))
+    # the hand: a palm under an edge of the card, a thumb and fingers over it
+    card = dst
+    edge = int(rng.choice(4, p=[0.1, 0.3, 0.3, 0.3]))
+    p, q = card[edge], card[(edge + 1) % 4]
+    t = float(rng.uniform(0.2, 0.8))
+    at = p + (q - p) * t
+    centre = card.mean(axis=0)
+    toward = centre - at
+    toward /= max(float(np.linalg.norm(toward)), 1e-6)
+    normal = np.array([-toward[1], toward[0]])
+    colour = tuple(float(v) for v in skin * rng.uniform(0.85, 1.1))
+    palm = at - toward * out_w * float(rng.uniform(0.05, 0.12))
+    cv2.ellipse(img, (int(palm[0]), int(palm[1])),
+                (int(out_w * rng.uniform(0.1, 0.16)), int(out_h * rng.uniform(0.08, 0.13))),
+                float(np.degrees(np.arctan2(normal[1], normal[0]))), 0, 360, colour, -1)
+    for f in range(int(rng.integers(1, 5))):
+        start = at + normal * (f - 1.5) * out_w * 0.05
+        end = start + toward * float(rng.uniform(0.05, 0.3)) * out_w
+        shade = tuple(v * float(rng.uniform(0.85, 1.05)) for v in colour)
+        cv2.line(img, (int(start[0]), int(start[1])), (int(end[0]), int(end[1])),
+                 shade, max(2, int(out_w * rng.uniform(0.035, 0.055))))
+    if rng.random() < 0.3:  # glare on the card's gloss
+        gx, gy = card.mean(axis=0) + rng.normal(0, 0.1 * out_w, 2)
+        yy, xx = np.mgrid[0:out_h, 0:out_w]
+        r = float(rng.uniform(0.05, 0.15)) * out_w
+        img += (float(rng.uniform(60, 160)) * np.exp(
+            -((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * r * r)))[:, :, None] * mask
+    return _webcam_finish(img, rng, ((0.35, 1.2), (0.7, 1.2), (0.5, 1.6)),
+                          (0.35, 1.3), (3, 16), (0.25, 0.5), (4, 14), (20, 55)), box
+
+
+#: the finder's card box of each tuning photo (path -> xyxy), for webcam_held
+_CARD_BOXES: dict = {}
+
+
 def _webcam_finish(img: np.ndarray, rng: np.random.Generator, gains, exposure,
                    blur, small, noise, quality) -> np.ndarray:
     """A webcam's rendering of ``img`` (float BGR), each effect drawn from its
@@ -251,17 +354,20 @@ def _webcam_finish(img: np.ndarray, rng: np.random.Generator, gains, exposure,
 
 
 def outcome(detector, photo: Photo, zooms,  # noqa: ANN001
-            degrade: int | None = None, harsh: bool = False) -> str:
+            degrade: int | None = None, harsh: bool | str = False) -> str:
     """``ok``, ``wrong``, ``partial`` or ``miss`` for one photo (module docstring);
     with ``degrade`` (a seed) the photo is read through :func:`webcam_like`
-    (``harsh``: :func:`webcam_harsh`)."""
+    (``harsh``: :func:`webcam_harsh`; ``"held"``: :func:`webcam_held`)."""
     import cv2
 
     from vision.multiscale import detect_multiscale, largest, name_refused, whole_card
 
     frame = cv2.imread(str(photo.path))
     index_box = photo.index_box
-    if degrade is not None:
+    if degrade is not None and harsh == "held":
+        frame, index_box = webcam_held(frame, degrade, index_box,
+                                       _CARD_BOXES.get(str(photo.path)))
+    elif degrade is not None:
         frame, index_box = (webcam_harsh if harsh else webcam_like)(
             frame, degrade, index_box)
     named = detect_multiscale(detector, frame, zooms)
@@ -299,7 +405,8 @@ def score(detector, items: list[Photo], zooms,  # noqa: ANN001
         for v in range(VARIANTS if degrade else 1):
             seed = (int.from_bytes(p.path.stem.encode()[:8], "little") + v
                     if degrade else None)
-            counts[outcome(detector, p, zooms, seed, degrade == "harsh")] += 1
+            mode = degrade if isinstance(degrade, str) else False
+            counts[outcome(detector, p, zooms, seed, mode)] += 1
     return counts
 
 
@@ -387,12 +494,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--harsh", action="store_true",
                         help="with --tune: also read the photos through the "
                              "harsher webcam_harsh (--variants of them)")
+    parser.add_argument("--held-like", action="store_true",
+                        help="with --tune: also read each photo's card made into "
+                             "a webcam frame of a card held before a person "
+                             "(webcam_held; --variants of them)")
     parser.add_argument("--variants", type=int, default=1,
                         help="with --webcam-like: webcam-like reads of each photo")
     parser.add_argument("--refused-floor", type=float, default=None,
                         help="a photo whose every box is called no card is named "
                              "(default: the config field "
                              "detector.photo_refused_floor; 0: never)")
+    parser.add_argument("--card-share", type=float, default=None,
+                        help="a refused photo's box is named when its likeliest "
+                             "card holds this share of the card probabilities "
+                             "(default: detector.photo_card_share; 1: never)")
+    parser.add_argument("--window-share", type=float, default=None,
+                        help="a refused photo or one with no box: windows in its "
+                             "middle named at this share (default: "
+                             "detector.photo_window_share; 1: never)")
     parser.add_argument("--forget", type=int, default=0,
                         help="with --tune: also read this many rendered crops "
                              "(rendered_accuracy), zero-shot and enrolled")
@@ -427,6 +546,12 @@ def main(argv: list[str] | None = None) -> int:
         import vision.multiscale
 
         vision.multiscale.REFUSED_FLOOR = args.refused_floor or None
+    for key, name in (("card_share", "CARD_SHARE"), ("window_share", "WINDOW_SHARE")):
+        if getattr(args, key) is not None:
+            import vision.multiscale
+
+            value = getattr(args, key)
+            setattr(vision.multiscale, name, value if value < 1 else None)
     config = EnrollConfig(threads=args.threads)
     for key in ("steps", "lr", "l2sp", "held", "views", "background", "replay",
                 "hand", "mix"):
@@ -438,7 +563,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"zooms of the multi-scale pass: {ZOOMS}; a named part widened to the "
           f"whole card: {WHOLE}; second look at box score "
           f"{vision.multiscale.RETRY_BOX_CONF}; a refused photo named from "
-          f"{vision.multiscale.REFUSED_FLOOR}")
+          f"{vision.multiscale.REFUSED_FLOOR}, or at a card share of "
+          f"{vision.multiscale.CARD_SHARE}; windows named at a card share of "
+          f"{vision.multiscale.WINDOW_SHARE}")
     base = Detector()
     if args.same_camera:
         valid = [p for p in photos(args.data, "train") if p.kind == "webcam"]
@@ -453,6 +580,8 @@ def main(argv: list[str] | None = None) -> int:
                            progress=lambda _: None)
         shots_all[label] = list(zip(items, found))
     missed = sum(s.box is None for v in shots_all.values() for _, s in v)
+    _CARD_BOXES.update({str(p.path): s.box for v in shots_all.values()
+                        for p, s in v if s.box is not None})
     pool = "train webcam" if args.same_camera else "valid"
     print(f"enrollment photos ({pool}): {len(valid)}, no card found in {missed}")
 
@@ -503,7 +632,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.tune:
             reads = ([("clean", False)]
                      + ([("webcam-like", True)] if args.webcam_like else [])
-                     + ([("harsh", "harsh")] if args.harsh else []))
+                     + ([("harsh", "harsh")] if args.harsh else [])
+                     + ([("held", "held")] if args.held_like else []))
             zero: dict = {name: [] for name, _ in reads}
             tuned: dict = {name: [] for name, _ in reads}
             k = args.k

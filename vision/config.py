@@ -142,6 +142,13 @@ class DetectorConfig(_Section):
                                     "with the likeliest card when that card's "
                                     "probability is at least this (1: never)",
                                     maximum=1)
+    photo_card_share: float = _f(1.0, "fraction", "... or when that card's share "
+                                 "of the card probabilities ('no card' left out) "
+                                 "is at least this (1: never)", maximum=1)
+    photo_window_share: float = _f(1.0, "fraction", "... a photo whose every box "
+                                   "is called no card, or with no box: windows in "
+                                   "its middle are named by the same share rule "
+                                   "at this share (1: never)", maximum=1)
 
 
 @dataclass(frozen=True)

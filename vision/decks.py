@@ -227,14 +227,22 @@ class DeckDetector(Detector):
             all of ``labels``.
         second_look: look again, zoomed in, at boxes that may hold several
             cards (:meth:`_look_again`).
-        **kwargs: as for :class:`vision.detector.Detector`.
+        **kwargs: as for :class:`vision.detector.Detector`; its
+            ``classifier_precision`` (default ``detector.classifier_precision``,
+            bf16) is the enrolled classifier's too.
     """
 
     def __init__(self, weights: Path, labels: list[str],
                  shown: list[str] | None = None, second_look: bool = False,
                  **kwargs) -> None:
         super().__init__(**kwargs)
+        from vision.detector import CLASSIFIER_PRECISION
         from vision.openvino_runtime import openvino_classifier
+
+        #: the enrolled classifier's OpenVINO inference precision, as the
+        #: shipped one's (``detector.classifier_precision``)
+        self.classifier_precision = kwargs.get("classifier_precision",
+                                               CLASSIFIER_PRECISION)
 
         self.labels = tuple(labels)
         keep = set(labels if shown is None else shown)
@@ -248,7 +256,8 @@ class DeckDetector(Detector):
         self._looked: dict[tuple[int, ...], np.ndarray] = {}
         self.classifier, self.crop = load_deck_classifier(weights)
         self._classifier_ov = (
-            openvino_classifier(self.classifier, self.crop)
+            openvino_classifier(self.classifier, self.crop, self.ov_threads,
+                                self.classifier_precision)
             if self.backend == "openvino" else None
         )
 

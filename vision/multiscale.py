@@ -49,6 +49,15 @@ def photo_rules(config: DetectorConfig | None = None) -> tuple[float | None, flo
     return (retry if retry < 1 else None), (floor if floor < 1 else None)
 
 
+def photo_shares(config: DetectorConfig | None = None) -> tuple[float | None, float | None]:
+    """The share rules of a refused photo of ``config`` (default:
+    :class:`DetectorConfig`'s defaults): ``(card_share, window_share)``, each
+    ``None`` where the config turns it off (1)."""
+    config = config or DetectorConfig()
+    card, window = config.photo_card_share, config.photo_window_share
+    return (card if card < 1 else None), (window if window < 1 else None)
+
+
 #: A photo where no zoom finds a card is looked at once more with the finder's
 #: least box score lowered to this (a still photo is expected to hold a card; a
 #: blurred card held in a hand scores low); ``None``: no second look
@@ -59,6 +68,21 @@ RETRY_BOX_CONF: float | None = photo_rules()[0]
 #: at least this (:func:`name_refused`); ``None``: such a photo holds no card
 #: (``detector.photo_refused_floor``).
 REFUSED_FLOOR: float | None = photo_rules()[1]
+#: A refused photo's finder box is also named when its likeliest card holds at
+#: least this share of the card probabilities ("no card" left out: a card in a
+#: hand that the classifier half calls "no card" but reads as one card among the
+#: cards); ``None``: off (``detector.photo_card_share``).
+CARD_SHARE: float | None = photo_shares()[0]
+#: A photo whose every finder box is refused, or where the finder draws none:
+#: windows in its middle (:data:`FRAME_WINDOWS`) are named by the same rule with
+#: this share (a card filling the frame is the frame); ``None``: off
+#: (``detector.photo_window_share``).
+WINDOW_SHARE: float | None = photo_shares()[1]
+#: Those windows, centred: (share of the frame's width, share of its height).
+#: The whole frame, its middle, and an upright card's shape in the middle.
+FRAME_WINDOWS: tuple[tuple[float, float], ...] = ((1.0, 1.0), (0.8, 0.8), (0.55, 0.9))
+#: A refused photo's finder boxes looked at, largest first.
+REFUSED_BOXES = 4
 
 
 class CardDetector(Protocol):
@@ -239,25 +263,62 @@ def read_card(detector: CardDetector, frame: np.ndarray,
 
 
 def name_refused(detector: CardDetector, frame: np.ndarray, boxes: Detections,
-                 floor: float | None = None) -> Detections:
+                 floor: float | None = None, card_share: float | None = None,
+                 window_share: float | None = None) -> Detections:
     """For a photo of one card where the classifier called every box "no card"
-    (a blurred card held in a hand, fingers over it): the largest of the
-    finder's ``boxes`` named with the classifier's likeliest card, when that
-    card's probability is at least ``floor`` (default :data:`REFUSED_FLOOR`;
-    ``None``: nothing is named). Empty otherwise."""
+    (a blurred card held in a hand, fingers over it) or the finder drew none:
+    one box named with the classifier's likeliest card. Empty when no rule
+    names one.
+
+    The candidates are the finder's ``boxes`` (the :data:`REFUSED_BOXES`
+    largest) and, with ``window_share``, the :data:`FRAME_WINDOWS` in the
+    photo's middle. A box is named when its likeliest card's probability is at
+    least ``floor`` (default :data:`REFUSED_FLOOR`) or that card's share of the
+    card probabilities ("no card" left out) is at least ``card_share``
+    (default :data:`CARD_SHARE`); a window when that share is at least
+    ``window_share`` (default :data:`WINDOW_SHARE`). Of the candidates named,
+    the one with the largest share wins (a box before a window where equal); a
+    winning box that is a part of a larger finder box is widened to it
+    (:func:`whole_card`). ``None`` turns a rule off."""
     floor = REFUSED_FLOOR if floor is None else floor
+    card_share = CARD_SHARE if card_share is None else card_share
+    window_share = WINDOW_SHARE if window_share is None else window_share
     classify = getattr(detector, "_classify", None)
-    if floor is None or not len(boxes) or classify is None:
+    if classify is None or (floor is None and card_share is None
+                            and window_share is None):
         return _empty_like(detector)
-    best = largest(boxes)
-    probs = np.asarray(classify(frame, best.xyxy), float)[0, :-1]
+    order = np.argsort(-_areas(boxes.xyxy), kind="stable")[:REFUSED_BOXES]
+    cand = [boxes.xyxy[order].astype(np.float32)] if len(boxes) else []
+    n_boxes = len(order) if len(boxes) else 0
+    if window_share is not None:
+        h, w = frame.shape[:2]
+        cand.append(np.array([[w * (1 - a) / 2, h * (1 - b) / 2, w * (1 + a) / 2,
+                               h * (1 + b) / 2] for a, b in FRAME_WINDOWS],
+                             np.float32))
+    if not cand:
+        return _empty_like(detector)
+    xyxy = np.concatenate(cand)
+    probs = np.asarray(classify(frame, xyxy), float)[:, :-1]
     if hasattr(detector, "named"):  # a deck's absent labels stay unnamed
         probs = probs * np.asarray(detector.named, float)[:-1]
-    k = int(np.argmax(probs))
-    if probs[k] < floor:
+    k = probs.argmax(axis=1)
+    top = probs[np.arange(len(probs)), k]
+    share = top / np.maximum(probs.sum(axis=1), 1e-12)
+    is_box = np.arange(len(xyxy)) < n_boxes
+    ok = np.zeros(len(xyxy), bool)
+    if floor is not None:
+        ok |= is_box & (top >= floor)
+    if card_share is not None:
+        ok |= is_box & (share >= card_share)
+    if window_share is not None:
+        ok |= ~is_box & (share >= window_share)
+    if not ok.any():
         return _empty_like(detector)
+    best = int(np.flatnonzero(ok)[np.argmax(share[ok] + 1e-6 * is_box[ok])])
     names = getattr(detector, "labels", None) or getattr(detector, "names", None)
-    return Detections(best.xyxy, [probs[k]], [k], **({"names": names} if names else {}))
+    named = Detections(xyxy[best : best + 1], [top[best]], [int(k[best])],
+                       **({"names": names} if names else {}))
+    return whole_card(named, boxes) if is_box[best] else named
 
 
 def largest(dets: Detections) -> Detections:

@@ -87,3 +87,26 @@ def test_a_box_taller_than_wide_is_one_card(monkeypatch) -> None:
                       names=("card",))
     got = det._look_again(np.zeros((160, 160, 3), np.uint8), tall)
     assert np.allclose(got.xyxy, tall.xyxy)
+
+
+def test_an_enrolled_deck_classifier_runs_at_the_shipped_precision(
+        tmp_path, monkeypatch) -> None:
+    import torch
+
+    import vision.openvino_runtime as ovr
+    from vision.detector import CLASSIFIER_PRECISION, card_net
+
+    labels = ["red-hit2", "counter"]
+    path = tmp_path / "cardnet.pt"
+    torch.save({"labels": labels, "width": 8, "size": 64,
+                "members": [card_net(len(labels) + 1, 8).state_dict()]}, path)
+    asked: list[tuple] = []
+    monkeypatch.setattr(ovr, "openvino_classifier",
+                        lambda net, size, threads=None, precision="f32":
+                        asked.append((threads, precision)))
+    det = decks.DeckDetector(path, labels)
+    if det.backend != "openvino":
+        return
+    assert asked[-1][1] == CLASSIFIER_PRECISION
+    decks.DeckDetector(path, labels, classifier_precision="f32")
+    assert asked[-1][1] == "f32"

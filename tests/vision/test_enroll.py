@@ -311,6 +311,85 @@ def test_a_refused_box_is_named_only_above_the_floor() -> None:
     assert len(name_refused(Unsure(0.3), frame, boxes[np.arange(0)], floor=0.2)) == 0
 
 
+def _spread_classifier(top: float, rest: float, card: str = "blue-3"):  # noqa: ANN202
+    """A classifier that gives ``card`` ``top``, every other card ``rest`` and
+    "no card" what is left, whatever the box."""
+    from referee.cards import CLASSES
+
+    class Spread:
+        names = CLASSES
+
+        def _classify(self, frame: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+            probs = np.full((len(xyxy), len(CLASSES) + 1), rest)
+            probs[:, CLASSES.index(card)] = top
+            probs[:, -1] = 1 - probs[:, :-1].sum(axis=1)
+            return probs
+
+    return Spread()
+
+
+def test_a_refused_box_is_named_by_its_card_share_not_its_probability() -> None:
+    from vision.multiscale import name_refused
+
+    frame = np.zeros((100, 100, 3), np.uint8)
+    boxes = Detections([[10, 10, 60, 90]], [0.6], [0])
+    # 0.15 for blue-3, "no card" about 0.8: under a 0.2 floor, but blue-3 holds
+    # about three quarters of what the classifier gives the cards
+    sure_card = _spread_classifier(0.15, 0.001)
+    assert len(name_refused(sure_card, frame, boxes, floor=0.2)) == 0
+    named = name_refused(sure_card, frame, boxes, floor=0.2, card_share=0.5)
+    assert named.labels == ["blue-3"]
+    # the same probability spread over the cards: no card stands out
+    spread = _spread_classifier(0.15, 0.01)
+    assert len(name_refused(spread, frame, boxes, floor=0.2, card_share=0.5)) == 0
+
+
+def test_a_photo_with_no_box_is_named_from_windows_in_its_middle() -> None:
+    from vision.multiscale import name_refused
+
+    frame = np.zeros((120, 100, 3), np.uint8)
+    none = Detections.empty()
+    sure_card = _spread_classifier(0.15, 0.001)
+    assert len(name_refused(sure_card, frame, none, floor=0.2, card_share=0.5)) == 0
+    named = name_refused(sure_card, frame, none, floor=0.2, window_share=0.5)
+    assert named.labels == ["blue-3"]
+    x1, y1, x2, y2 = named.xyxy[0]
+    assert x1 < 50 < x2 and y1 < 60 < y2  # a window over the photo's middle
+    spread = _spread_classifier(0.15, 0.01)
+    assert len(name_refused(spread, frame, none, window_share=0.5)) == 0
+
+
+def test_a_named_part_of_a_refused_card_is_widened_to_the_card() -> None:
+    from referee.cards import CLASSES
+    from vision.multiscale import name_refused
+
+    class PartOnly:  # reads the small box (a part), calls the large one no card
+        names = CLASSES
+
+        def _classify(self, frame: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+            probs = np.zeros((len(xyxy), len(CLASSES) + 1))
+            big = (xyxy[:, 2] - xyxy[:, 0]) > 40
+            probs[big, -1] = 1.0
+            probs[~big, CLASSES.index("red-7")] = 0.3
+            probs[~big, -1] = 0.7
+            return probs
+
+    frame = np.zeros((100, 100, 3), np.uint8)
+    boxes = Detections([[10, 10, 70, 90], [20, 20, 45, 50]], [0.6, 0.6], [0, 0])
+    named = name_refused(PartOnly(), frame, boxes, card_share=0.5)
+    assert named.labels == ["red-7"]
+    np.testing.assert_allclose(named.xyxy[0], [10, 10, 70, 90])
+
+
+def test_the_share_rules_are_config_fields() -> None:
+    from vision.config import DetectorConfig
+    from vision.multiscale import photo_shares
+
+    assert photo_shares(DetectorConfig()) == (None, None)
+    assert photo_shares(DetectorConfig(photo_card_share=0.3,
+                                       photo_window_share=0.5)) == (0.3, 0.5)
+
+
 def test_the_still_photo_rules_are_config_fields() -> None:
     from vision.config import DetectorConfig
     from vision.multiscale import photo_rules
