@@ -14,22 +14,28 @@ not leak between them. Two lines a backend:
 - ``cards new``: every card of the frame read by the classifier (its kept reads
   dropped before each frame): a frame where every card just moved;
 - ``cards still``: the same frame again with the reads kept, as a live table
-  whose cards lie still (the finder runs; the classifier only where a card
-  changed).
+  whose cards lie still (the same pixels: the finder's boxes are kept too, and
+  the classifier's reads).
 
 ``--video FILE`` adds a third line: the first ``--frames`` frames of a video
 (scaled to the working width, 640, as the live pipeline does), in order, with
 the reads kept as the live pipeline keeps them, e.g. a rendered tuning game:
-``--video /tmp/tableref-real-s2-15fps/demo-table.mp4`` (the pipeline's motion
-gate, which skips the detector on frames that did not change, is not applied).
+``--video /tmp/tableref-real-s2-15fps/demo-table.mp4``: every frame goes to
+the detector (which keeps the finder's boxes on a frame that did not change,
+``detector.finder_still_level``). A fourth line, ``video gated``, puts the live
+pipeline's motion gate in front (``detector.gate_*``: a frame that hardly
+differs from the one the detector last read, under ``gate_refresh_s`` later at
+the video's frame rate, gets that read again): the CPU a video frame the live
+pipeline spends on its cards, the gate's thumbnails included.
 
 Each line gives the CPU time a frame (``time.process_time``: every thread of
 the process; on a machine shared with other work the steadier figure; with one
 inference thread, the default, the wall time on an idle machine is about the
-same) split into: ``finder``, the finder network's inference; ``classifier``,
+same) split into: ``finder``, the finder network's inferences; ``classifier``,
 the crop classifier's inferences; ``other``, the rest (letterbox, box decoding
 and NMS, crops, the kept reads' checks, softmax); then the wall-clock median
-and 90th percentile, the cards returned and the crops classified a frame. The
+and 90th percentile, the cards returned, the crops classified and the finder's
+runs a frame (1: every frame searched; the detector calls of the gated line). The
 goal is read from the ``cards new`` line's CPU total. ``--threads N`` runs
 OpenVINO on N inference threads (0: its latency hint, every core for one
 frame).
@@ -56,6 +62,16 @@ def frame_640x480():
 
     scene = compose_scene(np.random.default_rng([2024, 3]), 640, empty_fraction=0.0)
     return cv2.resize(scene.image, (640, 480))
+
+
+def video_fps(path: Path) -> float:
+    """A video's frame rate (15 when the file does not say)."""
+    import cv2
+
+    cap = cv2.VideoCapture(str(path))
+    fps = cap.get(cv2.CAP_PROP_FPS)
+    cap.release()
+    return float(fps) if fps and fps > 0 else 15.0
 
 
 def video_frames(path: Path, count: int, width: int = 640) -> list:
@@ -139,6 +155,7 @@ def time_frames(detector, clock: StageClock, frames: list, runs: int,  # noqa: A
     import numpy as np
 
     clock.reset()
+    kept = detector.finder_kept
     wall, cpu, cards = [], 0.0, 0
     for k in range(runs):
         frame = frames[k % len(frames)]
@@ -159,6 +176,61 @@ def time_frames(detector, clock: StageClock, frames: list, runs: int,  # noqa: A
         "p90_ms": float(np.percentile(wall, 90)),
         "cards": cards / runs,
         "crops": clock.crops / runs,
+        "searched": 1 - (detector.finder_kept - kept) / runs,
+        "frames": runs,
+    }
+
+
+def time_gated(detector, clock: StageClock, frames: list, fps: float) -> dict:  # noqa: ANN001
+    """:func:`time_frames` over a video's frames in order with the live
+    pipeline's motion gate in front of the detector (as
+    ``vision.pipeline.TablePipeline`` gates it): a frame whose grey thumbnail
+    (``detector.gate_cell``) lies within ``gate_level`` of the frame the detector
+    last read, under ``gate_refresh_s`` after it, gets that read again. CPU and
+    wall a video frame, the gate's thumbnails included; ``searched``: the
+    finder's runs a video frame."""
+    import cv2
+    import numpy as np
+
+    from vision.config import DetectorConfig
+
+    gate = DetectorConfig()
+    clock.reset()
+    kept = detector.finder_kept
+    wall, cpu, cards, calls = [], 0.0, 0, 0
+    last = None
+    for k, frame in enumerate(frames):
+        t = k / fps
+        t0, c0 = time.perf_counter(), time.process_time()
+        h, w = frame.shape[:2]
+        thumb = cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY),
+                           (max(w // gate.gate_cell, 1), max(h // gate.gate_cell, 1)),
+                           interpolation=cv2.INTER_AREA).astype(np.int16)
+        if (last is not None and last[0].shape == thumb.shape
+                and 0 <= t - last[1] < gate.gate_refresh_s
+                and int(np.abs(thumb - last[0]).max()) <= gate.gate_level):
+            n = last[2]
+        else:
+            n = len(detector.detect(frame))
+            calls += 1
+            last = (thumb, t, n)
+        cards += n
+        cpu += time.process_time() - c0
+        wall.append((time.perf_counter() - t0) * 1000)
+    runs = len(frames)
+    ms = {k: v / runs * 1000 for k, v in clock.cpu.items()}
+    total = cpu / runs * 1000
+    return {
+        "cpu_ms": total,
+        "finder_ms": ms["finder"],
+        "classifier_ms": ms["classifier"],
+        "other_ms": total - ms["finder"] - ms["classifier"],
+        "median_ms": float(np.median(wall)),
+        "p90_ms": float(np.percentile(wall, 90)),
+        "cards": cards / runs,
+        "crops": clock.crops / runs,
+        "searched": (calls - (detector.finder_kept - kept)) / runs,
+        "calls": calls / runs,
         "frames": runs,
     }
 
@@ -193,6 +265,8 @@ def time_backend(
         detector.forget()
         out["video"] = time_frames(detector, clock, clips, len(clips), forget=False)
         out["video"]["name"] = str(video)
+        detector.forget()
+        out["gated"] = time_gated(detector, clock, clips, video_fps(video))
     return out
 
 
@@ -204,7 +278,7 @@ def line(name: str, r: dict) -> str:
         f" + classifier {r['classifier_ms']:.2f} + other {r['other_ms']:.2f}"
         f" ({verdict} the {GOAL_MS:g} ms goal); wall median {r['median_ms']:.2f} ms,"
         f" p90 {r['p90_ms']:.2f} ms; {r['cards']:.2f} cards, {r['crops']:.2f} crops"
-        f" classified a frame, {r['frames']} frames"
+        f" classified, {r['searched']:.2f} finder runs a frame, {r['frames']} frames"
     )
 
 
@@ -285,6 +359,10 @@ def main(argv: list[str] | None = None) -> int:
         print(line("cards still", r["still"]) + " (the same frame, reads kept)")
         if "video" in r:
             print(line("video", r["video"]) + f" ({r['video']['name']})")
+        if "gated" in r:
+            print(line("video gated", r["gated"])
+                  + f" (the live pipeline's motion gate in front: the detector called"
+                  f" on {r['gated']['calls']:.2f} of the frames)")
     return 0
 
 

@@ -130,6 +130,15 @@ class DetectorConfig(_Section):
                            "detector last read reuses that read ...")
     gate_refresh_s: float = _f(0.5, "s", "... and the detector reads a still scene "
                                "at least this often")
+    finder_still_cell: int = _f(8, "px", "the detector compares thumbnails of each "
+                                "frame, a pixel the mean of a block this wide (its "
+                                "grey) ...", minimum=1)
+    finder_still_level: float = _f(3.0, "grey levels", "... a frame none of whose "
+                                   "thumbnail pixels moved more than this from the "
+                                   "frame the finder last ran on keeps the finder's "
+                                   "boxes of that frame (the classifier still checks "
+                                   "each; negative: the finder runs on every frame)",
+                                   minimum=None)
     deck: str = _f("", "name", "an enrolled deck whose classifier names the cards "
                    "('tableref decks'; --deck NAME); empty: the shipped classifier",
                    minimum=None)

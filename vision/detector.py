@@ -70,6 +70,12 @@ CLASSIFIER_PRECISION = _DEFAULTS.classifier_precision
 # Frame shapes whose last read the detector remembers (the live frame and the
 # scan's close-ups each compare with their own kind)
 REUSE_SHAPES = 4
+# A frame none of whose blocks STILL_CELL px wide (their grey) moved more
+# than STILL_LEVEL grey levels from the frame the finder last ran on (same shape,
+# same box threshold) gets the finder's boxes of that frame again
+# (detector.finder_still_cell, detector.finder_still_level; negative: never)
+STILL_CELL = _DEFAULTS.finder_still_cell
+STILL_LEVEL = _DEFAULTS.finder_still_level
 
 
 def card_net(n_classes: int = len(CLASSES) + 1, width: int = 16):
@@ -185,6 +191,20 @@ def crop_thumbnails(crops: np.ndarray, cell: int = REUSE_CELL) -> np.ndarray:
                        interpolation=cv2.INTER_AREA)
     return small.reshape(n, side, side, 3)
 
+
+def still_thumbnail(frame: np.ndarray, cell: int = STILL_CELL) -> np.ndarray:
+    """(H, W, 3) uint8 BGR frame -> (H // cell, W // cell) int16 grey thumbnail,
+    each pixel the grey of a ``cell``-wide block's mean (at least one pixel a
+    side)."""
+    import cv2
+
+    h, w = frame.shape[:2]
+    small = cv2.resize(frame, (max(w // cell, 1), max(h // cell, 1)),
+                       interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(small.reshape(small.shape[0], small.shape[1], 3),
+                        cv2.COLOR_BGR2GRAY).astype(np.int16)
+
+
 def default_model() -> Path:
     """The shipped model the runtime loads: OpenVINO if present, else the .pt."""
     openvino = MODEL_DIR / OPENVINO_NAME
@@ -216,6 +236,8 @@ class Detector:
             up), 3 also the box 4 % larger on each side.
         reuse_px, reuse_level: a card lying still keeps its read (see
             :meth:`_classify_reusing`).
+        still_cell, still_level: a frame that did not change keeps the finder's
+            boxes (see :meth:`_find`; ``still_level`` negative: never).
         classifier_precision: the OpenVINO classifier's inference precision,
             ``"f32"`` or ``"bf16"`` (:func:`openvino_classifier`).
 
@@ -250,6 +272,8 @@ class Detector:
         reuse_level: float = REUSE_LEVEL,
         classifier_precision: str = CLASSIFIER_PRECISION,
         reuse_cell: int = REUSE_CELL,
+        still_cell: int = STILL_CELL,
+        still_level: float = STILL_LEVEL,
     ) -> None:
         path = Path(model_path) if model_path is not None else default_model()
         if not path.exists():
@@ -263,6 +287,11 @@ class Detector:
         self.ov_threads = int(threads)
         self.reuse_px, self.reuse_level = float(reuse_px), float(reuse_level)
         self.reuse_cell = max(1, int(reuse_cell))
+        self.still_cell, self.still_level = max(1, int(still_cell)), float(still_level)
+        # per (frame shape, box threshold), the thumbnail of the frame the finder
+        # last ran on and its boxes there (_find); frames whose boxes were kept
+        self._found: dict[tuple, tuple] = {}
+        self.finder_kept = 0
         self.threads = torch_threads or (2 if self.backend == "pytorch" else 1)
         setup(torch_threads=self.threads)
         self.imgsz = int(imgsz)
@@ -312,11 +341,13 @@ class Detector:
                 f"({MODEL_DIR / CLASSIFIER_NAME})"
             )
 
-    def detect(self, frame_bgr: np.ndarray) -> Detections:
+    def detect(self, frame_bgr: np.ndarray, conf: float | None = None) -> Detections:
         """Detect cards in one BGR (or grey) uint8 frame.
 
         Args:
             frame_bgr: (H, W, 3) BGR or (H, W) grey image, any size.
+            conf: least confidence of a returned card for this call (``None``:
+                :attr:`conf`); the detector's own threshold is left as it is.
 
         Returns:
             The cards found, boxes in the frame's pixels, highest confidence first.
@@ -336,13 +367,47 @@ class Detector:
         import torch
 
         torch.set_num_threads(self.threads)  # Ultralytics' device selection resets it
+        least = self.conf if conf is None else float(conf)
         two_stage = self.classifier is not None
         frame = np.ascontiguousarray(frame)
-        conf = self.box_conf if two_stage else self.conf
+        xyxy, confidence, class_id = self._find(
+            frame, self.box_conf if two_stage else least, two_stage)
+        if not len(xyxy):
+            return Detections.empty()
+        data: dict[str, np.ndarray] = {}
+        if two_stage:
+            probs = self._classify_reusing(frame, xyxy)
+            class_id = probs.argmax(axis=1).astype(np.int32)
+            confidence = probs[np.arange(len(probs)), class_id]
+            keep = (class_id < len(CLASSES)) & (confidence >= least)
+            xyxy, confidence, class_id = xyxy[keep], confidence[keep], class_id[keep]
+            data["probs"] = probs[keep, : len(CLASSES)]
+        order = np.argsort(-confidence, kind="stable")
+        return Detections(xyxy[order], confidence[order], class_id[order],
+                          data={k: v[order] for k, v in data.items()})
+
+    def _find(self, frame: np.ndarray, conf: float, agnostic: bool
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The finder's boxes (xyxy, score, class id) in ``frame`` at least
+        ``conf`` sure, or, when no block :attr:`still_cell` px wide of the frame
+        (its mean's grey) moved more than :attr:`still_level` grey levels
+        from the frame the finder last ran on (same shape, same threshold),
+        the boxes it found there: a frame that did not change is not searched
+        again (the classifier still checks each box's crop, each colour, at
+        ``reuse_level``, :meth:`_classify_reusing`).
+        The frame compared with stays the one the finder ran on, so slow changes
+        cannot add up unseen."""
+        key = (frame.shape, float(conf), bool(agnostic))
+        thumb = None
+        if self.still_level >= 0:
+            thumb = still_thumbnail(frame, self.still_cell)
+            last = self._found.get(key)
+            if (last is not None and last[0].shape == thumb.shape
+                    and int(np.abs(thumb - last[0]).max()) <= self.still_level):
+                self.finder_kept += 1
+                return tuple(a.copy() for a in last[1])  # type: ignore[return-value]
         if self.backend == "openvino":
-            xyxy, confidence, class_id = self.model(
-                frame, conf, self.iou, self.max_det, agnostic=two_stage
-            )
+            found = self.model(frame, conf, self.iou, self.max_det, agnostic=agnostic)
         else:
             boxes = self.model.predict(
                 frame,
@@ -352,30 +417,26 @@ class Detector:
                 max_det=self.max_det,
                 verbose=False,
                 device="cpu",
-                agnostic_nms=two_stage,
+                agnostic_nms=agnostic,
             )[0].boxes
             if boxes is None:
-                return Detections.empty()
-            xyxy = boxes.xyxy.cpu().numpy()
-            confidence = boxes.conf.cpu().numpy()
-            class_id = boxes.cls.cpu().numpy().astype(np.int32)
-        if not len(xyxy):
-            return Detections.empty()
-        data: dict[str, np.ndarray] = {}
-        if two_stage:
-            probs = self._classify_reusing(frame, xyxy)
-            class_id = probs.argmax(axis=1).astype(np.int32)
-            confidence = probs[np.arange(len(probs)), class_id]
-            keep = (class_id < len(CLASSES)) & (confidence >= self.conf)
-            xyxy, confidence, class_id = xyxy[keep], confidence[keep], class_id[keep]
-            data["probs"] = probs[keep, : len(CLASSES)]
-        order = np.argsort(-confidence, kind="stable")
-        return Detections(xyxy[order], confidence[order], class_id[order],
-                          data={k: v[order] for k, v in data.items()})
+                found = (np.zeros((0, 4), np.float32), np.zeros(0, np.float32),
+                         np.zeros(0, np.int32))
+            else:
+                found = (boxes.xyxy.cpu().numpy(), boxes.conf.cpu().numpy(),
+                         boxes.cls.cpu().numpy().astype(np.int32))
+        if thumb is not None:
+            self._found.pop(key, None)
+            self._found[key] = (thumb, tuple(a.copy() for a in found))
+            while len(self._found) > REUSE_SHAPES:
+                self._found.pop(next(iter(self._found)))
+        return found
 
     def forget(self) -> None:
-        """Drop the reads kept for reuse: the next frame's cards are all read anew."""
+        """Drop the reads and boxes kept for reuse: the next frame is searched and
+        its cards are all read anew."""
         self._reads.clear()
+        self._found.clear()
 
     def _classify_reusing(self, frame: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
         """:meth:`_classify`, except that a box of the previous call's frame (of

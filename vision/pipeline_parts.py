@@ -59,6 +59,8 @@ def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
                                  views=cfg.views, threads=cfg.threads,
                                  reuse_px=cfg.reuse_px, reuse_level=cfg.reuse_level,
                                  reuse_cell=cfg.reuse_cell,
+                                 still_cell=cfg.finder_still_cell,
+                                 still_level=cfg.finder_still_level,
                                  classifier_precision=cfg.classifier_precision)
         except DeckError as exc:
             raise RuntimeError(str(exc)) from None
@@ -77,6 +79,8 @@ def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
             reuse_px=cfg.reuse_px,
             reuse_level=cfg.reuse_level,
             reuse_cell=cfg.reuse_cell,
+            still_cell=cfg.finder_still_cell,
+            still_level=cfg.finder_still_level,
             classifier_precision=cfg.classifier_precision,
         )
     except Exception as exc:  # a missing or broken model file
