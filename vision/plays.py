@@ -115,7 +115,11 @@ class UnoPlayDetector:
         card of this label down now: its seat is the one to move and the card
         is legal (and, unless the house rules allow stacking, the seat owes
         no cards: it must draw them), or the one after a player who drew (for
-        a twin put neatly on its copy, :meth:`PileMemory._top_changed`).
+        a twin put neatly on its copy, :meth:`PileMemory._top_changed`). A
+        draw still being counted comes first: after the player to move drew,
+        the next seat drawing too (the drawer passed, unheard yet) is the seat
+        to move, and may put down a legal card other than a copy of the top
+        card (the one it drew).
         Asked only when a card needs it."""
         recent = self._discard_reach and (
             t - self._discard_reach[0] <= self.config.reach_memory_s
@@ -153,6 +157,10 @@ class UnoPlayDetector:
                 phase = "drawn"
             elif phase == "drawn" and taker is not None and taker == after(turn):
                 turn = taker  # the drawer passed and the next seat drew too
+                if seat == turn:  # ... and plays a card: the one it drew
+                    # (not a copy of the top card: the drawing arm moving the
+                    # top card's box shows just that)
+                    return label != state.get("top") and legal(label)
             # the player to move drew: the next seat may play (they passed)
             return phase == "drawn" and seat == after(turn)
 

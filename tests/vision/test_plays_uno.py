@@ -761,6 +761,44 @@ def test_a_look_of_the_top_card_seen_before_is_no_second_copy():
     assert [e["cards"] for e in events] == [["blue-4"]]
 
 
+def test_a_card_drawn_by_the_next_seat_is_played_where_an_old_copy_lay():
+    """B drew (its pass not told yet); C draws too and puts a red 7 on the red
+    3 just where a red 7 played long before lies buried: C is the seat to
+    move, so the top's face changing after C's reach is C's play, not the
+    buried copy showing again."""
+    state = {"phase": "drawn", "turn": "B", "top": "red-3", "color": "red",
+             "pending_draw": 0, "players": list(PLAYERS), "direction": 1}
+    table = Table(game_state=lambda: state)
+    table.frames(6, [card("blue-1", *PILE)])
+    for seat, row in (("A", card("red-7", 330, 210, 62, 92)),
+                      ("B", card("red-3", 334, 213, 64, 94))):
+        table.frames(3, [], reaches=[Reach(seat, PILE, 9000.0)])
+        table.frames(6, [row])
+    assert [e.get("cards") for e in table.events[1:]] == [["red-7"], ["red-3"]]
+    table.frames(6, [card("red-3", 334, 213, 64, 94)], reaches=[Reach("C", DRAW, 8000.0)])
+    table.frames(3, [card("red-3", 334, 213, 64, 94)])
+    table.frames(3, [], reaches=[Reach("C", PILE, 9000.0)])
+    events = table.frames(6, [card("red-7", 331, 210, 62, 92)])
+    assert [(e["type"], e.get("cards"), e["reach_from"]) for e in events] == [
+        ("draw", None, "C"), ("play", ["red-7"], "C")]
+
+
+def test_the_top_card_shifted_by_the_next_seat_that_drew_is_no_twin():
+    """B drew (its pass not told yet), C draws too and its arm passes over the
+    pile, shifting the red 3's box: no twin of C's."""
+    state = {"phase": "drawn", "turn": "B", "top": "red-3", "color": "red",
+             "pending_draw": 0, "players": list(PLAYERS), "direction": 1}
+    table = Table(game_state=lambda: state)
+    table.frames(6, [card("blue-1", *PILE)])
+    table.frames(3, [], reaches=[Reach("B", PILE, 9000.0)])
+    table.frames(6, [card("red-3", 334, 213, 64, 94)])
+    table.frames(6, [card("red-3", 334, 213, 64, 94)], reaches=[Reach("C", DRAW, 8000.0)])
+    table.frames(3, [card("red-3", 334, 213, 64, 94)])
+    table.frames(3, [], reaches=[Reach("C", PILE, 9000.0)])
+    events = table.frames(6, [card("red-3", 339, 216, 70, 98)])
+    assert [e["type"] for e in events] == []
+
+
 def test_a_player_who_owes_cards_puts_down_no_twin():
     """The seat to move owes two cards (no stacking): its arm passing over the
     pile on the way to the draw pile shifts the Draw Two's box; no twin."""
