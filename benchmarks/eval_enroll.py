@@ -25,13 +25,17 @@ temporary folder and deleted.
   ``--harsh`` reads them through :func:`webcam_harsh` as well (farther or
   closer, a hand over the card, a strong cast, longer blur, a lower
   resolution): a harder proxy, on which valid's webcam-like read is no longer
-  near saturation. ``--variants N`` reads each photo N times that way (other
-  seeds). ``--forget N``
+  near saturation. ``--held-like`` reads them through :func:`webcam_held`: the
+  card alone (its finder box in the photo) filling 60-95 % of a webcam frame
+  before a person, turned and tilted, held by a hand, with a strong cast,
+  blur, noise and JPEG (the closest proxy of the webcam row made from ``valid``).
+  ``--variants N`` reads each photo N times that way (other seeds). ``--forget N``
   also reads N rendered crops of every label zero-shot and enrolled
   (:func:`rendered_accuracy`): the tuning proxy of damage to other cameras and
   decks (``EnrollConfig.replay`` was weighed on it). ``--tune --empties``
   counts cards on ``valid``'s empty backgrounds, with the still-photo rules of
-  :mod:`vision.multiscale` (``--retry-conf``, ``--refused-floor``) off and on.
+  :mod:`vision.multiscale` (``--retry-conf``, ``--refused-floor``,
+  ``--card-share``, ``--window-share``) off and on.
 - The report enrolls from ``valid`` (K = 1: one of the three photos per card,
   seeded draws repeated; K = 3: all three, repeated with training seeds) and reads
   the untouched ``train`` split: its phone photos on wood, its scans, and its
@@ -603,17 +607,21 @@ def main(argv: list[str] | None = None) -> int:
             det, _ = enrolled_detector(shots, config, tmp)
             import vision.multiscale as ms
 
-            rules = (ms.RETRY_BOX_CONF, ms.REFUSED_FLOOR)
-            passes = [((1.0,), (None, None)), (ZOOMS, (None, None))]
-            if rules != (None, None):  # the still-photo rules off, then on
-                passes = [(ZOOMS, (None, None)), (ZOOMS, rules)]
+            rules = (ms.RETRY_BOX_CONF, ms.REFUSED_FLOOR, ms.CARD_SHARE,
+                     ms.WINDOW_SHARE)
+            off = (None,) * 4
+            passes = [((1.0,), off), (ZOOMS, off)]
+            if rules != off:  # the still-photo rules off, then on
+                passes = [(ZOOMS, off), (ZOOMS, rules)]
             for name, d in (("zero-shot", base), ("K=3", det)):
-                for zooms, (retry, floor) in passes:
-                    ms.RETRY_BOX_CONF, ms.REFUSED_FLOOR = retry, floor
+                for zooms, on in passes:
+                    (ms.RETRY_BOX_CONF, ms.REFUSED_FLOOR, ms.CARD_SHARE,
+                     ms.WINDOW_SHARE) = on
                     print(f"empty backgrounds with a card, {name}, zooms {zooms}, "
-                          f"second look {retry}, refused named from {floor}: "
+                          f"second look {on[0]}, refused named from {on[1]}, card "
+                          f"share {on[2]}, window share {on[3]}: "
                           f"{false_cards(d, paths, zooms)} of {len(paths)}", flush=True)
-            ms.RETRY_BOX_CONF, ms.REFUSED_FLOOR = rules
+            ms.RETRY_BOX_CONF, ms.REFUSED_FLOOR, ms.CARD_SHARE, ms.WINDOW_SHARE = rules
             return 0
         if args.same_camera:
             for k in (1, 3):
