@@ -41,6 +41,7 @@ class _Look(NamedTuple):
     w: float
     h: float
     track: int
+    touched: bool = False  # a hand touched the box
 
 
 @dataclass
@@ -98,6 +99,8 @@ class PileMemory:
         self._xy: tuple[float, float] | None = None  # the box being judged
         self._steady = False
         self._stay: tuple[int, float] = (-1, float("inf"))  # judged track, stay
+        # the judged track and the top card's (for :meth:`_stood`)
+        self._tracks: tuple[Track | None, Track | None] = (None, None)
 
     def held_already(
         self,
@@ -137,6 +140,7 @@ class PileMemory:
         track = tracks[tid]
         xy, wh = dets.data["table_xy"][i], dets.data["table_wh"][i]
         self.retry = False
+        self._tracks = (track, tracks.get(self.pile[-1].track) if self.pile else None)
         self._top_seen = self._top_visible(dets, tracks, i)
         # its newest reads name this label (a card put on another can
         # continue the other's track, and its reads)
@@ -208,15 +212,19 @@ class PileMemory:
 
     def _new_look(self, wh: np.ndarray) -> bool:
         """The box being judged (its place ``self._xy``) matches none of the
-        top card's looks seen since it was taken (``play.look_mm``; other than
-        those its own track first showed in its current stay), and there are
-        some: the top shows a face it never showed."""
+        top card's untouched looks seen since it was taken (``play.look_mm``;
+        other than those its own track first showed in its current stay), and
+        there are some: the top shows a face it never showed lying untouched
+        (a box a hand touched may be the twin on its way down)."""
         if not self._looks or self._xy is None:
             return False
         x, y = self._xy
         w, h = (float(v) for v in wh)
         tid, since = self._stay
-        looks = [k for k in self._looks if k.track != tid or k.t < since]
+        looks = [
+            k for k in self._looks
+            if not k.touched and (k.track != tid or k.t < since)
+        ]
         return bool(looks) and not any(
             max(abs(k.x - x), abs(k.y - y), abs(k.w - w), abs(k.h - h)) <= self.config.look_mm
             for k in looks
@@ -241,7 +249,8 @@ class PileMemory:
     ) -> None:
         """Note this frame's boxes of the top card's label in the zone, each
         lying within ``move_mm`` of its track's previous read (a card lying
-        there, not one on the move): the looks :meth:`_seen_before` knows.
+        there, not one on the move): the looks :meth:`_seen_before` knows,
+        each marked touched or not (:meth:`_new_look` knows the untouched).
         Only the top card's looks are kept (a new top forgets them), one per
         look (``play.look_mm``), with when it was first seen."""
         if not self.pile or not len(dets):
@@ -264,11 +273,14 @@ class PileMemory:
             same = [
                 k for k, look in enumerate(self._looks)
                 if look.track == track.id
+                and look.touched == bool(r.touched)
                 and max(abs(look.x - r.x), abs(look.y - r.y), abs(look.w - r.w),
                         abs(look.h - r.h)) <= lim / 2
             ]
             if not same and len(self._looks) < self.config.max_looks:
-                self._looks.append(_Look(r.t, r.x, r.y, r.w, r.h, track.id))
+                self._looks.append(
+                    _Look(r.t, r.x, r.y, r.w, r.h, track.id, bool(r.touched))
+                )
 
     def _same_card(
         self, tid: int, label: str, track: Track, xy: np.ndarray, wh: np.ndarray
@@ -347,7 +359,10 @@ class PileMemory:
         of that label was seen on its way in since (read whole, in a hand or
         moving, farther than ``same_card_mm`` from the first copy but within
         ``carry_mm``): a detector's box jitters by about as much as two
-        copies' places may differ, so the carrying is the surer sign. A box
+        copies' places may differ, so the carrying is the surer sign, unless
+        such a card is seen again after an arm last reached into the zone (a
+        hand may take the copy over the pile, hover and take it back, the top
+        card showing again as it was). A box
         that measures less than ``shrunk`` of the first copy's card size
         (:func:`card_scale`, whatever the turn; that size taken as between
         ``whole_min`` and ``whole_max``, what a whole card's box measures) is
@@ -358,11 +373,14 @@ class PileMemory:
         its centre, and its box may take in an edge of the cards below). The
         carried card must be another track than the first copy's (a hand
         hovering a card over the pile drags the pile card's own box along,
-        and its uncertain reads may name the card beneath).
+        and its uncertain reads may name the card beneath). The top card is
+        judged first: where it changed after a reach (as above, or
+        :meth:`_top_changed`), the box is a new card whatever copies of its
+        label lie beneath (the top covers them).
         """
         cfg = self.config
         card = self.geometry.card
-        for c in self.pile:
+        for c in reversed(self.pile):  # the top card first
             if c.label != label:
                 continue
             moved = float(np.hypot(*(np.array(c.xy) - xy)))
@@ -379,15 +397,18 @@ class PileMemory:
                 return True  # that card with part of it covered: no whole card
             if moved > cfg.same_card_mm:
                 continue
-            carried = any(
-                k.t > c.t
+            seen = [
+                k.t for k in self._carried
+                if k.t > c.t
                 and k.label == label
                 and k.track != c.track
                 and cfg.same_card_mm
                 < np.hypot(k.x - c.xy[0], k.y - c.xy[1])
                 <= cfg.carry_mm
-                for k in self._carried
-            )
+            ]
+            # ... and not seen in a hand after the arm last left the zone
+            # (it took the copy away again, still holding it)
+            carried = bool(seen) and max(seen) <= self.last_reach
             resized = float(np.max(np.abs(np.array(c.wh) - wh)))
             differs = (
                 carried
@@ -395,7 +416,11 @@ class PileMemory:
                 or resized > cfg.same_size_mm
                 or self._top_changed(c, moved, resized, wh)
             )
-            if differs and self.last_reach > c.t:
+            if differs and (
+                self._reached(c) or (carried and self.last_reach > c.t)
+            ):
+                if c is self.pile[-1]:
+                    return False  # the top changed: lower copies lie beneath it
                 continue
             return True
         return False
@@ -415,11 +440,17 @@ class PileMemory:
         from the arm that reached in (its turn, the card legal; with no
         referee, never), the newest reads all name the label, and the box
         has kept its look (``play.look_mm``) for ``settle_frames`` reads (a card
-        coming in over the top card grows its box for a frame or two)."""
+        coming in over the top card grows its box for a frame or two), and the
+        top did not stand as it was taken after that arm left (:meth:`_reached`).
+        A twin's box is whole (``shrunk``) and not the top's box cut on one
+        side (:meth:`_within`): a twin laid a little off its copy may measure
+        smaller, but reaches out past the copy's box."""
         cfg = self.config
         top = self.pile[-1]
         if self.last_reach <= top.t or not self.twin_ok(c.label):
             return False
+        if c is top and not self._reached(top):
+            return False  # the arm that reached in left the top as it was
         changed = self._changed(c, top, moved, resized, wh)
         settled = self._reads_agree and self._steady
         if changed and not settled:
@@ -431,13 +462,19 @@ class PileMemory:
         cfg = self.config
         if c is top:
             card = self.geometry.card
-            whole = card_scale(float(wh[0]), float(wh[1]), card) >= cfg.whole_min * (
-                card_scale(c.wh[0], c.wh[1], card)
-            )  # a twin shows whole; the top partly covered by the next card not
+            # a twin shows whole (as :meth:`_known` measures one: not under
+            # ``shrunk`` of the copy's card size, taken as between
+            # ``whole_min`` and ``whole_max``); the top partly covered not
+            size = min(max(card_scale(c.wh[0], c.wh[1], card), cfg.whole_min),
+                       cfg.whole_max)
+            whole = card_scale(float(wh[0]), float(wh[1]), card) >= cfg.shrunk * size
             # Turning a card changes both sides of its box the same way; a card
-            # coming over one edge of the top card cuts one side only.
+            # coming over one edge of the top card cuts one side only, and
+            # what is left of the top lies within its box (``look_mm`` to
+            # spare): a box reaching out past the copy's is another card.
             dw, dh = float(wh[0]) - c.wh[0], float(wh[1]) - c.wh[1]
-            cut = (dw < -1.0 and abs(dh) <= 1.0) or (dh < -1.0 and abs(dw) <= 1.0)
+            one_side = (dw < -1.0 and abs(dh) <= 1.0) or (dh < -1.0 and abs(dw) <= 1.0)
+            cut = one_side and self._within(c, wh)
             return (
                 whole
                 and not cut
@@ -448,6 +485,67 @@ class PileMemory:
                 )
             )
         return top.label != c.label and self._top_gone
+
+    def _reached(self, c: PileCard) -> bool:
+        """An arm reached into the zone since card ``c`` was taken and, when
+        ``c`` is the top card, that arm changed it: the top did not stand as
+        it was taken after the arm left (:meth:`_stood`; a copy seen carried
+        in, :meth:`_known`, may be put down just as its twin lay), and the box
+        being judged did not lie as it lies before the arm came
+        (:meth:`_lay_before`)."""
+        if self.last_reach <= c.t:
+            return False
+        return not (
+            self.pile and c is self.pile[-1] and (self._stood(c) or self._lay_before())
+        )
+
+    def _lay_before(self) -> bool:
+        """The box being judged lay as it lies (its track's current stay),
+        untouched, for ``settle_frames`` reads before the arm last reached into
+        the zone: no card that arm put down (the top card's box flipped to
+        another look of its own, and an arm came later)."""
+        track = self._tracks[0]
+        if track is None:
+            return False
+        since = self._stay[1]
+        before = [
+            r for r in track.history
+            if since <= r.t < self.last_reach and not r.touched
+        ]
+        return len(before) >= max(self.config.settle_frames, 1)
+
+    def _stood(self, c: PileCard) -> bool:
+        """After the arm last reached into the zone, the judged track or the
+        top card's showed the top card as it was taken (its box within
+        ``look_mm``), untouched, for ``settle_frames`` reads: that arm left
+        the top as it was; a box changing later, with no arm reaching in
+        (one passing near the pile on its way elsewhere), is no card it put
+        down."""
+        lim, seen = self.config.look_mm, set()
+        for track in self._tracks:
+            if track is None:
+                continue
+            for r in track.history:
+                if (
+                    r.t > self.last_reach
+                    and not r.touched
+                    and max(abs(r.x - c.xy[0]), abs(r.y - c.xy[1]),
+                            abs(r.w - c.wh[0]), abs(r.h - c.wh[1])) <= lim
+                ):
+                    seen.add(r.t)
+        return len(seen) >= max(self.config.settle_frames, 1)
+
+    def _within(self, c: PileCard, wh: np.ndarray) -> bool:
+        """The box being judged (its place ``self._xy``, size ``wh``) lies
+        within card ``c``'s box, no edge more than ``look_mm`` outside it."""
+        if self._xy is None:
+            return True
+        lim = self.config.look_mm
+        for k in range(2):
+            lo, hi = self._xy[k] - float(wh[k]) / 2, self._xy[k] + float(wh[k]) / 2
+            if lo < c.xy[k] - c.wh[k] / 2 - lim or hi > c.xy[k] + c.wh[k] / 2 + lim:
+                return False
+        return True
 
     def _top_hidden(self, dets: Detections, but: int) -> bool:
         """No whole card (``min_scale`` card sizes or more) but detection
