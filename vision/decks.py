@@ -261,8 +261,10 @@ class DeckDetector(Detector):
             if self.backend == "openvino" else None
         )
 
-    def detect(self, frame_bgr: np.ndarray) -> Detections:
-        """Cards in one BGR frame, named with the deck's labels."""
+    def detect(self, frame_bgr: np.ndarray, conf: float | None = None) -> Detections:
+        """Cards in one BGR frame, named with the deck's labels; ``conf`` is the
+        least confidence of a returned card for this call (``None``: :attr:`conf`,
+        which is left as it is)."""
         frame = np.asarray(frame_bgr)
         if frame.ndim == 2:
             frame = np.repeat(frame[:, :, None], 3, axis=2)
@@ -278,7 +280,8 @@ class DeckDetector(Detector):
         probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
         class_id = probs.argmax(axis=1)
         confidence = probs[np.arange(len(probs)), class_id]
-        keep = (class_id < len(self.labels)) & (confidence >= self.conf)
+        least = self.conf if conf is None else conf
+        keep = (class_id < len(self.labels)) & (confidence >= least)
         order = np.argsort(-confidence[keep], kind="stable")
         return Detections(
             boxes.xyxy[keep][order], confidence[keep][order], class_id[keep][order],

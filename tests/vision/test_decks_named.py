@@ -49,6 +49,17 @@ def test_a_deck_holding_every_label_reads_as_the_classifier_says(monkeypatch) ->
     assert sorted(got.names[int(c)] for c in got.class_id) == ["counter", "red-draw2"]
 
 
+def test_a_threshold_given_per_call_leaves_the_decks_own(monkeypatch) -> None:
+    labels = ["red-draw2", "red-hit2", "counter"]
+    # the first box is unsure (0.4), the second sure
+    probs = [[0.4, 0.3, 0.2, 0.1], [0.05, 0.05, 0.85, 0.05]]
+    det = _detector(labels, set(labels), probs, monkeypatch)
+    frame = np.zeros((40, 40, 3), np.uint8)
+    assert len(det.detect(frame, conf=0.3)) == 2
+    assert det.conf == 0.5
+    assert [det.labels[int(c)] for c in det.detect(frame).class_id] == ["counter"]
+
+
 class _FannedFinder:
     """The finder at table scale: one box around two fanned cards in the frame
     (160 x 160); two boxes where it looks at them enlarged."""
