@@ -189,10 +189,10 @@ def time_gated(detector, clock: StageClock, frames: list, fps: float) -> dict:  
     last read, under ``gate_refresh_s`` after it, gets that read again. CPU and
     wall a video frame, the gate's thumbnails included; ``searched``: the
     finder's runs a video frame."""
-    import cv2
     import numpy as np
 
     from vision.config import DetectorConfig
+    from vision.pipeline import gate_holds, gate_thumbnail
 
     gate = DetectorConfig()
     clock.reset()
@@ -202,13 +202,8 @@ def time_gated(detector, clock: StageClock, frames: list, fps: float) -> dict:  
     for k, frame in enumerate(frames):
         t = k / fps
         t0, c0 = time.perf_counter(), time.process_time()
-        h, w = frame.shape[:2]
-        thumb = cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY),
-                           (max(w // gate.gate_cell, 1), max(h // gate.gate_cell, 1)),
-                           interpolation=cv2.INTER_AREA).astype(np.int16)
-        if (last is not None and last[0].shape == thumb.shape
-                and 0 <= t - last[1] < gate.gate_refresh_s
-                and int(np.abs(thumb - last[0]).max()) <= gate.gate_level):
+        thumb = gate_thumbnail(frame, gate.gate_cell)
+        if last is not None and gate_holds(thumb, last[0], t - last[1], gate):
             n = last[2]
         else:
             n = len(detector.detect(frame))

@@ -64,6 +64,30 @@ __all__ = [
 ]
 
 
+def gate_thumbnail(image: np.ndarray, cell: int) -> np.ndarray:
+    """The motion gate's view of a frame: its grey, each ``cell``-wide block's
+    mean (at least one pixel a side), as int16."""
+    h, w = image.shape[:2]
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    return cv2.resize(
+        grey, (max(w // cell, 1), max(h // cell, 1)), interpolation=cv2.INTER_AREA
+    ).astype(np.int16)
+
+
+def gate_holds(
+    thumb: np.ndarray, last: np.ndarray | None, age_s: float, cfg: DetectorConfig
+) -> bool:
+    """Whether a frame (``thumb``) may reuse the read of the frame whose
+    thumbnail is ``last``, taken ``age_s`` before: the same size, under
+    ``cfg.gate_refresh_s`` old, no block more than ``cfg.gate_level`` apart."""
+    return (
+        last is not None
+        and last.shape == thumb.shape
+        and 0 <= age_s < cfg.gate_refresh_s
+        and int(np.abs(thumb - last).max()) <= cfg.gate_level
+    )
+
+
 class TablePipeline:
     """Camera frames in, table events out.
 
@@ -341,12 +365,7 @@ class TablePipeline:
         if not getattr(self.detector, "motion_gate", False):
             return self._detect(frame, image)
         gate = self.config.detector
-        h, w = image.shape[:2]
-        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-        thumb = cv2.resize(
-            grey, (max(w // gate.gate_cell, 1), max(h // gate.gate_cell, 1)),
-            interpolation=cv2.INTER_AREA,
-        ).astype(np.int16)
+        thumb = gate_thumbnail(image, gate.gate_cell)
         scan = self.stages.get("scan")
         key = (
             bool(scan is not None and scan.active),
@@ -357,9 +376,7 @@ class TablePipeline:
         if (
             last is not None
             and last[1] == key
-            and last[0].shape == thumb.shape
-            and 0 <= frame.t - last[2] < gate.gate_refresh_s
-            and int(np.abs(thumb - last[0]).max()) <= gate.gate_level
+            and gate_holds(thumb, last[0], frame.t - last[2], gate)
         ):
             self.gated_frames += 1
             dets = last[3]
