@@ -54,6 +54,7 @@ class PileWatcher:
             tuple[int, str], tuple[np.ndarray, np.ndarray, float]
         ] = {}
         self._last_busy = 0.0
+        self._reaching = False  # an arm was in the zone in the last frame
 
     @property
     def pile(self) -> list[PileCard]:
@@ -217,8 +218,14 @@ class PileWatcher:
         referee's prior, :func:`choose_label`) when given.
         """
         cfg = self.config
-        if any(self.geometry.inside(self.zone, np.array([r.tip]))[0] for r in reaches):
+        reaching = any(
+            self.geometry.inside(self.zone, np.array([r.tip]))[0] for r in reaches
+        )
+        if reaching:
+            if not self._reaching:
+                self.memory.reach_began = t
             self.memory.last_reach = t
+        self._reaching = reaching
         if not len(dets):
             return []
         self.memory.remember_carried(dets, t, tracks)

@@ -81,8 +81,10 @@ class PileMemory:
         self.config = config
         self.stacked = stacked
         self.pile: list[PileCard] = []
-        #: when an arm last reached into the zone
+        #: when an arm last reached into the zone, and when that reach began
+        #: (the first of the frames in a row with an arm in the zone)
         self.last_reach = -1.0
+        self.reach_began = -1.0
         # cards seen in a hand or moving, the last ``carry_memory_s``
         self._carried: list[_Carried] = []
         #: label -> whether the referee expects the arm that last reached into
@@ -483,8 +485,27 @@ class PileMemory:
                     or resized > cfg.twin_size_mm
                     or self._new_look(wh)
                 )
+                and not self._looked_so_before(wh)
             )
         return top.label != c.label and self._top_gone
+
+    def _looked_so_before(self, wh: np.ndarray) -> bool:
+        """The box being judged (its place ``self._xy``, size ``wh``) is a look
+        the top card showed untouched before the arm that last reached into the
+        zone came (within ``play.look_mm``): the detector's box of a card lying still
+        flips between a few looks, and a hand hovering over the pile and taken
+        back leaves one of them, not a twin."""
+        if self._xy is None:
+            return False
+        x, y = self._xy
+        w, h = (float(v) for v in wh)
+        lim = self.config.look_mm
+        return any(
+            not k.touched
+            and k.t < self.reach_began
+            and max(abs(k.x - x), abs(k.y - y), abs(k.w - w), abs(k.h - h)) <= lim
+            for k in self._looks
+        )
 
     def _reached(self, c: PileCard) -> bool:
         """An arm reached into the zone since card ``c`` was taken and, when

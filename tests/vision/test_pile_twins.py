@@ -168,3 +168,23 @@ def test_the_top_showing_another_look_before_an_arm_came_is_no_twin():
     events += table.frames(1, other, reach("B"))
     events += table.frames(8, other)
     assert events == []
+
+
+def test_a_hand_hovering_and_taken_back_leaves_an_old_look_of_the_top_no_twin():
+    """The top card's box flips between two looks of its own while it lies
+    untouched (8 mm narrower now and then); the seat to move hovers a card over
+    the pile and takes it back; the top then shows the narrower look again: a
+    look it showed before the arm came, no twin. A twin put down later, a few mm
+    off with a look never seen, is a play."""
+    table = pile_with(("green-9", 322, 201, 93, 98))
+    wide, narrow = card("green-9", 322, 201, 93, 98), card("green-9", 325, 203, 85, 99)
+    table.frames(4, [wide])
+    table.frames(2, [narrow])
+    table.frames(6, [wide])
+    hover = card("green-reverse", 335, 210, 91, 124, True)
+    events = table.frames(15, [hover], reach("B"))
+    events += table.frames(10, [narrow])
+    assert events == []
+    table.frames(4, [], reach("B"))
+    events = table.frames(8, [card("green-9", 318, 190, 92, 99)])
+    assert [e["cards"] for e in events] == [["green-9"]]
