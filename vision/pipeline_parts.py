@@ -24,6 +24,9 @@ DEMO_LOG = DEMO_DIR / "demo-table.jsonl"
 
 
 class DetectorLike(Protocol):
+    """A card detector; one with a ``conf`` attribute (its label threshold)
+    also takes ``detect(frame, conf=...)``, a threshold for that call only."""
+
     def detect(self, frame_bgr: np.ndarray) -> Detections: ...
 
 

@@ -359,27 +359,14 @@ def _detect_twins(
     its turned 9: read at least ``turn_keep`` sure as one, the two together at
     least ``conf`` (a card, surely that colour's 6 or 9, whose underline is
     hidden). A detector without a ``conf`` attribute is asked as it is; one
-    whose ``detect`` takes a ``conf`` argument (:meth:`vision.detector.Detector.detect`)
-    is given ``turn_keep`` for this call, any other has its ``conf`` lowered
-    for the call and given back."""
-    import inspect
-
+    with it takes a threshold per call (``detect(image, conf=...)``, as
+    :meth:`vision.detector.Detector.detect` and
+    :meth:`vision.decks.DeckDetector.detect` do) and is given ``turn_keep``."""
     owner = getattr(detect, "__self__", None)
     normal = getattr(owner, "conf", None)
     if not isinstance(normal, float) or cfg.turn_keep >= normal:
         return detect(image)
-    try:
-        per_call = "conf" in inspect.signature(detect).parameters
-    except (TypeError, ValueError):
-        per_call = False
-    if per_call:
-        dets = detect(image, conf=cfg.turn_keep)
-    else:
-        owner.conf = cfg.turn_keep
-        try:
-            dets = detect(image)
-        finally:
-            owner.conf = normal
+    dets = detect(image, conf=cfg.turn_keep)
     if not len(dets):
         return dets
     keep = dets.confidence >= normal
