@@ -152,8 +152,6 @@ def time_frames(detector, clock: StageClock, frames: list, runs: int,  # noqa: A
                 forget: bool) -> dict:
     """Time ``runs`` calls of ``detect`` cycling over ``frames``: CPU ms a frame
     in all and by stage, wall-clock median and p90, cards and crops a frame."""
-    import numpy as np
-
     clock.reset()
     kept = detector.finder_kept
     wall, cpu, cards = [], 0.0, 0
@@ -165,20 +163,8 @@ def time_frames(detector, clock: StageClock, frames: list, runs: int,  # noqa: A
         cards += len(detector.detect(frame))
         cpu += time.process_time() - c0
         wall.append((time.perf_counter() - t0) * 1000)
-    ms = {k: v / runs * 1000 for k, v in clock.cpu.items()}
-    total = cpu / runs * 1000
-    return {
-        "cpu_ms": total,
-        "finder_ms": ms["finder"],
-        "classifier_ms": ms["classifier"],
-        "other_ms": total - ms["finder"] - ms["classifier"],
-        "median_ms": float(np.median(wall)),
-        "p90_ms": float(np.percentile(wall, 90)),
-        "cards": cards / runs,
-        "crops": clock.crops / runs,
-        "searched": 1 - (detector.finder_kept - kept) / runs,
-        "frames": runs,
-    }
+    return _summary(clock, cpu, wall, cards, runs,
+                    searched=1 - (detector.finder_kept - kept) / runs)
 
 
 def time_gated(detector, clock: StageClock, frames: list, fps: float) -> dict:  # noqa: ANN001
@@ -189,8 +175,6 @@ def time_gated(detector, clock: StageClock, frames: list, fps: float) -> dict:  
     last read, under ``gate_refresh_s`` after it, gets that read again. CPU and
     wall a video frame, the gate's thumbnails included; ``searched``: the
     finder's runs a video frame."""
-    import numpy as np
-
     from vision.config import DetectorConfig
     from vision.pipeline import gate_holds, gate_thumbnail
 
@@ -213,6 +197,18 @@ def time_gated(detector, clock: StageClock, frames: list, fps: float) -> dict:  
         cpu += time.process_time() - c0
         wall.append((time.perf_counter() - t0) * 1000)
     runs = len(frames)
+    return _summary(clock, cpu, wall, cards, runs,
+                    searched=(calls - (detector.finder_kept - kept)) / runs,
+                    calls=calls / runs)
+
+
+def _summary(clock: StageClock, cpu: float, wall: list, cards: int, runs: int,
+             **more: float) -> dict:
+    """A timing's figures a frame: CPU ms in all and by stage (``other``: what
+    the finder and classifier leave), wall median and p90, cards and crops;
+    ``more`` added as they are."""
+    import numpy as np
+
     ms = {k: v / runs * 1000 for k, v in clock.cpu.items()}
     total = cpu / runs * 1000
     return {
@@ -224,9 +220,8 @@ def time_gated(detector, clock: StageClock, frames: list, fps: float) -> dict:  
         "p90_ms": float(np.percentile(wall, 90)),
         "cards": cards / runs,
         "crops": clock.crops / runs,
-        "searched": (calls - (detector.finder_kept - kept)) / runs,
-        "calls": calls / runs,
         "frames": runs,
+        **more,
     }
 
 
