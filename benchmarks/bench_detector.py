@@ -176,7 +176,8 @@ def time_gated(detector, clock: StageClock, frames: list, fps: float) -> dict:  
     wall a video frame, the gate's thumbnails included; ``searched``: the
     finder's runs a video frame."""
     from vision.config import DetectorConfig
-    from vision.pipeline import gate_holds, gate_thumbnail
+    from vision.detector import grey_thumbnail
+    from vision.pipeline import gate_holds
 
     gate = DetectorConfig()
     clock.reset()
@@ -186,7 +187,7 @@ def time_gated(detector, clock: StageClock, frames: list, fps: float) -> dict:  
     for k, frame in enumerate(frames):
         t = k / fps
         t0, c0 = time.perf_counter(), time.process_time()
-        thumb = gate_thumbnail(frame, gate.gate_cell)
+        thumb = grey_thumbnail(frame, gate.gate_cell)
         if last is not None and gate_holds(thumb, last[0], t - last[1], gate):
             n = last[2]
         else:

@@ -192,17 +192,19 @@ def crop_thumbnails(crops: np.ndarray, cell: int = REUSE_CELL) -> np.ndarray:
     return small.reshape(n, side, side, 3)
 
 
-def still_thumbnail(frame: np.ndarray, cell: int = STILL_CELL) -> np.ndarray:
-    """(H, W, 3) uint8 BGR frame -> (H // cell, W // cell) int16 grey thumbnail,
-    each pixel the grey of a ``cell``-wide block's mean (at least one pixel a
-    side)."""
+def grey_thumbnail(image: np.ndarray, cell: int = STILL_CELL) -> np.ndarray:
+    """(H, W, 3) BGR or (H, W) grey image -> (H // cell, W // cell) int16 grey
+    thumbnail, each pixel a ``cell``-wide block's mean (at least one pixel a
+    side): how the finder's reuse (:meth:`Detector._find`) and the pipeline's
+    motion gate (:func:`vision.pipeline.gate_holds`) tell a frame that did not
+    change."""
     import cv2
 
-    h, w = frame.shape[:2]
-    small = cv2.resize(frame, (max(w // cell, 1), max(h // cell, 1)),
-                       interpolation=cv2.INTER_AREA)
-    return cv2.cvtColor(small.reshape(small.shape[0], small.shape[1], 3),
-                        cv2.COLOR_BGR2GRAY).astype(np.int16)
+    h, w = image.shape[:2]
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    return cv2.resize(
+        grey, (max(w // cell, 1), max(h // cell, 1)), interpolation=cv2.INTER_AREA
+    ).astype(np.int16)
 
 
 def default_model() -> Path:
@@ -400,7 +402,7 @@ class Detector:
         key = (frame.shape, float(conf), bool(agnostic))
         thumb = None
         if self.still_level >= 0:
-            thumb = still_thumbnail(frame, self.still_cell)
+            thumb = grey_thumbnail(frame, self.still_cell)
             last = self._found.get(key)
             if (last is not None and last[0].shape == thumb.shape
                     and int(np.abs(thumb - last[0]).max()) <= self.still_level):

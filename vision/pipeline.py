@@ -26,6 +26,7 @@ import numpy as np
 
 from .config import DetectorConfig, PipelineConfig
 from .detections import Detections
+from .detector import grey_thumbnail
 from .geometry import CalibrationError, TableGeometry, table_path
 from .hands import HandTracker
 from .overlay import draw_overlay
@@ -62,16 +63,6 @@ __all__ = [
     "load_default_detector",
     "make_interpreter",
 ]
-
-
-def gate_thumbnail(image: np.ndarray, cell: int) -> np.ndarray:
-    """The motion gate's view of a frame: its grey, each ``cell``-wide block's
-    mean (at least one pixel a side), as int16."""
-    h, w = image.shape[:2]
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    return cv2.resize(
-        grey, (max(w // cell, 1), max(h // cell, 1)), interpolation=cv2.INTER_AREA
-    ).astype(np.int16)
 
 
 def gate_holds(
@@ -365,7 +356,7 @@ class TablePipeline:
         if not getattr(self.detector, "motion_gate", False):
             return self._detect(frame, image)
         gate = self.config.detector
-        thumb = gate_thumbnail(image, gate.gate_cell)
+        thumb = grey_thumbnail(image, gate.gate_cell)
         scan = self.stages.get("scan")
         key = (
             bool(scan is not None and scan.active),
