@@ -24,7 +24,7 @@ What it does, all seeded:
    the enrolled deck's detector (:func:`vision.decks.open_detector`), and
    referees its events with the tgus-t1 referee (:class:`CameraTable`): each
    camera event completed from the referee's state
-   (:class:`vision.handsfree.TgusTHandsFree`: turned cards for a Hit+?, colours
+   (:class:`vision.handsfree_tgus_t.TgusTHandsFree`: turned cards for a Hit+?, colours
    shown by the next play, targets, picture leftovers, passes). The evaluation
    runs from the video alone: nothing comes from the script it was rendered
    from (``tgus-table.said.jsonl`` is not read), so what the players only say
@@ -138,7 +138,7 @@ class CameraTable:
     """The tgus-t1 referee fed by the camera's events alone.
 
     Each camera event is completed from the referee's state before it
-    (:class:`vision.handsfree.TgusTHandsFree`: cards turned for a Hit+?, colours
+    (:class:`vision.handsfree_tgus_t.TgusTHandsFree`: cards turned for a Hit+?, colours
     shown by the next play, a Change's or Replace's target taken as the next
     player, picture leftovers, passes) and appended. Nothing comes from the
     script the video was rendered from: what the players only say (a Gamble's
@@ -147,7 +147,7 @@ class CameraTable:
 
     def __init__(self, header: dict[str, Any]):
         from referee.session import Referee
-        from vision.handsfree import TgusTHandsFree
+        from vision.handsfree_tgus_t import TgusTHandsFree
 
         self.referee = Referee(header)
         self.complete = TgusTHandsFree()

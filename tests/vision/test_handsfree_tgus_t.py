@@ -4,7 +4,8 @@ turned cards for a Hit+?, colours, targets, picture leftovers and passes."""
 from __future__ import annotations
 
 from referee.session import Referee
-from vision.handsfree import TgusTHandsFree, complete, complete_tgus_t
+from vision.handsfree import complete
+from vision.handsfree_tgus_t import TgusTHandsFree, complete_tgus_t
 
 HEADER = {"type": "game", "game": "uno", "rules": "tgus-t1",
           "players": ["A", "B", "C"], "dealer": "C", "hand_size": 5, "options": {}}

@@ -1,6 +1,6 @@
 """The referee side of a camera-read tgus-t1 game (benchmarks/eval_tgus_t.py):
 the camera's events alone, completed from the referee's state
-(vision.handsfree.TgusTHandsFree), make the game the players played."""
+(vision.handsfree_tgus_t.TgusTHandsFree), make the game the players played."""
 
 from __future__ import annotations
 

@@ -1,0 +1,211 @@
+"""Hands-free completion for tgus-t1 / tgus-t2: the 東幻符闘祭 deck.
+
+The standard path (:mod:`vision.handsfree`) reads the standard engine's state (``phase``); the
+tgus-t referee says instead what it waits for (``awaiting``: cards turned for
+a Hit+?, a colour, the Change's colour) and which draws are owed. A camera
+event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
+
+- **Cards turned for a Hit+?**: while the referee waits for them, a card the
+  camera sees land on the pile was turned from the draw pile, not played: the
+  ``play`` becomes a ``turned`` event; the reach into the draw pile that
+  turned it is no draw and is dropped.
+- **Colours**: the referee waits for a colour (a colourless card played
+  without one, a Change's target, a turned colourless card) and the next play
+  is a coloured card: only its colour makes it legal, so a ``color`` event of
+  the player the referee waits for goes before it, marked ``inferred``.
+- **Targets**: a Change or Replace seen without a target (the camera cannot
+  see whom it aims at) is given the next player still in, marked ``inferred``
+  and ``target_from: "next"``.
+- **Picture leftovers**: a player not on turn who owes nothing takes cards:
+  in these presets that is the forced draw of a hand without number cards,
+  2 at a time; a ``picture-leftover`` report goes before each 2, and the draw
+  counts 2 a report (the camera's takes stay in ``takes``).
+- **Passes** need to know that the player on turn drew: :class:`TgusTHandsFree`
+  remembers it across events (the referee's state does not say); a plain
+  :func:`complete_tgus_t` call infers a pass only where the state carries
+  ``drew`` (the player on turn drew this turn).
+
+What the camera cannot know is left to the referee: a Gamble's effect (a plain
+wild), name calls and catches.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from referee import camera_text as say
+from referee.text import Text, color as color_text, define
+
+from .handsfree_common import colour as _colour
+from .handsfree_common import player_from_reach as _player_from_reach
+
+TGUS_T_RULES = ("tgus-t1", "tgus-t2")
+LEFTOVER_DRAW = 2  # cards a picture-leftover report owes (000 §T1)
+
+define({
+    "camera.tgus-t.inferred-turned": {
+        "en": "the referee waits for cards turned for {player}'s Hit+?, and {cards} "
+              "landed on the pile",
+        "ja": "{player}のヒット?のためにめくるカードを待っていて、{cards}が場に置かれたため",
+    },
+    "camera.tgus-t.inferred-colour": {
+        "en": "the referee waits for {player} to name a colour, and the next play, "
+              "{card}, is legal only if {color} was named",
+        "ja": "{player}の色の指定を待っていて、次に出た{card}は{color}が指定された場合だけ"
+              "出せるため",
+    },
+    "camera.tgus-t.inferred-target": {
+        "en": "the camera cannot see whom the {card} aims at: taken as {target}, "
+              "the next player",
+        "ja": "{card}の対象はカメラには分からないため、次のプレイヤーの{target}としました",
+    },
+    "camera.tgus-t.inferred-leftover": {
+        "en": "{player} took cards while not on turn and owing none: the forced "
+              "draw of a hand without number cards",
+        "ja": "{player}が手番でもドローの義務もないのにカードを引いたため、"
+              "数字カードのない手札の強制ドローとしました",
+    },
+})
+
+
+def is_tgus_t(state: Mapping[str, Any]) -> bool:
+    """Whether ``state`` is a tgus-t referee's (the 東幻符闘祭 deck's presets)."""
+    return state.get("rules") in TGUS_T_RULES
+
+
+def _awaiting(state: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """(what, player) the tgus-t referee waits for: ``hit-x``, ``change``,
+    ``color``, ``draw`` or ``None`` (from the state's ``awaiting`` message)."""
+    said = state.get("awaiting")
+    key = getattr(said, "key", None)
+    if key is None and isinstance(said, Mapping):  # the message as JSON data
+        key, args = said.get("key"), said.get("args") or {}
+    else:
+        args = getattr(said, "args", None) or {}
+    if not isinstance(key, str) or not key.startswith("tgus-t.awaiting."):
+        return None, None
+    player = args.get("player")
+    return key.rsplit(".", 1)[1], str(player) if player is not None else None
+
+
+def _stamp(ev: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: ev[k] for k in ("t",) if k in ev}
+
+
+def _inferred(kind: str, why: Text, ev: Mapping[str, Any], **fields: Any
+              ) -> dict[str, Any]:
+    return {"type": kind, **fields, "inferred": str(why),
+            "inferred_msg": why.data(), "source": "vision", **_stamp(ev)}
+
+
+def _card_text(label: str) -> Text:
+    return say.camera_card(label, "tgus-t")
+
+
+def complete_tgus_t(event: Mapping[str, Any], state: Mapping[str, Any]
+                    ) -> list[dict[str, Any]]:
+    """The events to append for one camera ``event`` of a tgus-t table, given
+    the referee's state before it (see the comment above); like
+    :func:`complete`, inferred events first, the event itself last (or none: a
+    reach that turned a card for a Hit+?)."""
+    ev = dict(event)
+    if ev.get("source") != "vision" or ev.get("type") not in ("play", "draw"):
+        return [ev]
+    players = list(state.get("players") or [])
+    _player_from_reach(ev, players)
+    waits, waiter = _awaiting(state)
+    turn = state.get("turn")
+    who = ev.get("player", turn)
+    out: list[dict[str, Any]] = []
+    if waits == "hit-x":
+        if ev["type"] == "draw":  # the reach that turned the card
+            return []
+        cards = [str(c) for c in ev.get("cards") or []]
+        why = Text("camera.tgus-t.inferred-turned", player=waiter or "?",
+                   cards=", ".join(cards))
+        turned = _inferred("turned", why, ev, cards=cards)
+        turned.update({k: ev[k] for k in ("evidence",) if k in ev})
+        return [turned]
+    if (
+        state.get("drew") and who != turn and turn is not None
+        and who == _next_active(state, str(turn)) and waits != "draw"
+    ):
+        why = say.inferred_pass(str(turn), str(who), ev["type"] == "play")
+        out.append(_inferred("pass", why, ev, player=turn))
+        turn = who  # the player on turn once the pass is appended
+    if ev["type"] == "draw":
+        owed = dict(state.get("owed") or {})
+        pending = state.get("pending_target") if state.get("pending_draw") else None
+        if (
+            who is not None and who != turn and who != pending
+            and not owed.get(who) and ev.get("player_from") == "reach"
+        ):
+            takes = int(ev.get("count", 1))
+            reports = max(1, -(-takes // LEFTOVER_DRAW))
+            why = Text("camera.tgus-t.inferred-leftover", player=who)
+            out += [_inferred("picture-leftover", why, ev, player=who)
+                    for _ in range(reports)]
+            if reports * LEFTOVER_DRAW != takes:
+                ev["count"], ev["takes"] = reports * LEFTOVER_DRAW, takes
+        return out + [ev]
+    cards = [str(c) for c in ev.get("cards") or [ev.get("card")] if c]
+    first = cards[0] if cards else ""
+    colour = _colour(first)
+    if waits in ("color", "change") and waiter is not None and colour is not None:
+        why = Text("camera.tgus-t.inferred-colour", player=waiter,
+                   card=_card_text(first), color=color_text(colour))
+        out.insert(0, _inferred("color", why, ev, player=waiter, color=colour))
+    if "target" not in ev and any(c in ("change", "replace") for c in cards):
+        actor = who if who in players else turn
+        target = _next_active(state, str(actor)) if actor is not None else None
+        if target is not None:
+            why = Text("camera.tgus-t.inferred-target", card=_card_text(first),
+                       target=target)
+            ev.update(target=target, target_from="next", inferred=str(why),
+                      inferred_msg=why.data())
+    return out + [ev]
+
+
+def _next_active(state: Mapping[str, Any], player: str) -> str | None:
+    """The next player still in after ``player`` in the direction of play."""
+    players = list(state.get("players") or [])
+    out = set(state.get("ranking") or [])
+    if player not in players:
+        return None
+    step = 1 if int(state.get("direction") or 1) >= 0 else -1
+    i = players.index(player)
+    for k in range(1, len(players)):
+        seat = players[(i + step * k) % len(players)]
+        if seat not in out:
+            return seat
+    return None
+
+
+class TgusTHandsFree:
+    """:func:`complete_tgus_t` with the memory it needs to infer passes: the
+    player on turn took a turn draw (the referee still has them on turn after
+    it), and the next seat now plays or draws. One per table; call it with
+    each camera event and the referee's state just before it."""
+
+    def __init__(self) -> None:
+        self.drawer: str | None = None  # who drew on their turn, last event
+
+    def __call__(self, event: Mapping[str, Any], state: Mapping[str, Any]
+                 ) -> list[dict[str, Any]]:
+        if event.get("source") != "vision" or event.get("type") not in ("play", "draw"):
+            return [dict(event)]
+        turn = state.get("turn")
+        view = dict(state)
+        view["drew"] = bool(self.drawer is not None and self.drawer == turn)
+        out = complete_tgus_t(event, view)
+        last = out[-1] if out else {}
+        self.drawer = None
+        if any(e.get("type") == "pass" for e in out):  # the drawer's turn now
+            turn = last.get("player", turn)
+        waits, _ = _awaiting(state)
+        if (
+            last.get("type") == "draw" and last.get("player", turn) == turn
+            and waits != "draw" and not (state.get("owed") or {}).get(turn)
+        ):
+            self.drawer = turn
+        return out
