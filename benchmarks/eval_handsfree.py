@@ -40,6 +40,11 @@ skipped by the rule "the first that can be laid out", never by its result):
 - ``untouched-4`` (the untouched role for the release after ``untouched-3``):
   the first ten from 132 that the script can lay out, seeds 132 to 139, 141
   and 142 (seed 140's game cannot be laid out).
+- ``tune-4`` (looked at while tuning, from the release after ``untouched-4``
+  was read and reported): the same seeds as ``untouched-4``.
+- ``untouched-5`` (the untouched role for the release after ``untouched-4``):
+  the first ten from 144 that the script can lay out, seeds 144 to 153
+  (all can be laid out).
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -102,6 +107,8 @@ GAMES = {
     "tune-2": [121, 122, 123, 124, 125, 126, 127, 128, 130, 131],
     "tune-3": [21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 33, 34, 35],
     "untouched-4": [132, 133, 134, 135, 136, 137, 138, 139, 141, 142],
+    "tune-4": [132, 133, 134, 135, 136, 137, 138, 139, 141, 142],
+    "untouched-5": [144, 145, 146, 147, 148, 149, 150, 151, 152, 153],
 }
 
 
@@ -267,7 +274,8 @@ def main(argv: list[str] | None = None) -> int:
         nargs="+",
         default=["tune"],
         help="a list ('tune', 'tune-2', 'tune-3', 'untouched', 'untouched-2', "
-        "'untouched-3', 'untouched-4') or seeds (default: tune)",
+        "'untouched-3', 'untouched-4', 'tune-4', 'untouched-5') or seeds "
+        "(default: tune)",
     )
     p.add_argument(
         "--detector", choices=("oracle", "oracle-noise", "model"), default="oracle"
