@@ -137,8 +137,11 @@ def enroll_deck(root: Path, per_label: int, photo_seed: int, steps: int | None =
 class CameraTable:
     """The tgus-t1 referee fed by the camera's events alone.
 
-    Each camera event is completed from the referee's state before it
-    (:class:`vision.handsfree_tgus_t.TgusTHandsFree`: cards turned for a Hit+?, colours
+    A camera play holding the cards of two turns is split first
+    (:func:`vision.handsfree_tgus_t.split_play`). Each camera event is completed
+    from the referee's state before it
+    (:class:`vision.handsfree_tgus_t.TgusTHandsFree`: cards turned for a Hit+?,
+    a card hidden under the one seen, colours
     shown by the next play, a Change's or Replace's target taken as the next
     player, picture leftovers, passes) and appended. Nothing comes from the
     script the video was rendered from: what the players only say (a Gamble's
@@ -167,12 +170,15 @@ class CameraTable:
         self.rulings += got
 
     def camera(self, event: dict[str, Any]) -> None:
+        from vision.handsfree_tgus_t import split_play
+
         event = {**event, "source": "vision"}
         if event.get("type") == "start":
             self._append(event)
             return
-        for e in self.complete(event, self.state()):
-            self._append(e)
+        for piece in split_play(event):  # two turns seen as one play
+            for e in self.complete(piece, self.state()):
+                self._append(e)
 
     def finish(self) -> None:
         """Nothing is held back (kept for callers that end a game)."""

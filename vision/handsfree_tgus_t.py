@@ -13,6 +13,22 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   without one, a Change's target, a turned colourless card) and the next play
   is a coloured card: only its colour makes it legal, so a ``color`` event of
   the player the referee waits for goes before it, marked ``inferred``.
+- **A card lying under another**: cards played together lie side by side,
+  the later ones over the first, and the camera may see only the top one. A
+  coloured card played on turn that neither matches the colour nor the top
+  card's effect (and no draw or wait is open) is legal only as a multi-play
+  whose first card, hidden under it, matched: the card of the colour in play
+  with the same value. It goes first in the play's ``cards``; the play is
+  marked ``inferred`` and ``hidden`` names it. Where a card of the play
+  does match, it goes first instead (the camera does not see the order in
+  which the cards were put down).
+- **Two plays seen as one**: the camera may report in one play the cards of
+  two turns put down close together. Cards of one play share their value
+  (``multi_play``), so a camera play whose cards change value is split where
+  the value changes (:func:`split_play`), each piece its own play, the seats
+  that reached onto the pile (``pile_reaches``) taken in order for the
+  pieces, the last one the play's ``reach_from``. The caller completes and
+  appends the pieces one by one, each against the state after the one before.
 - **Targets**: a Change or Replace seen without a target (the camera cannot
   see whom it aims at) is given the next player still in, marked ``inferred``
   and ``target_from: "next"``.
@@ -58,6 +74,12 @@ define({
         "en": "the camera cannot see whom the {card} aims at: taken as {target}, "
               "the next player",
         "ja": "{card}の対象はカメラには分からないため、次のプレイヤーの{target}としました",
+    },
+    "camera.tgus-t.inferred-hidden": {
+        "en": "{card} matches neither the colour {color} nor the top card: taken as "
+              "played together with {hidden}, hidden under it",
+        "ja": "{card}は色{color}にも場のカードにも合わないため、その下に隠れた{hidden}と"
+              "一緒に出されたとしました",
     },
     "camera.tgus-t.inferred-leftover": {
         "en": "{player} took cards while not on turn and owing none: the forced "
@@ -155,6 +177,18 @@ def complete_tgus_t(event: Mapping[str, Any], state: Mapping[str, Any]
         why = Text("camera.tgus-t.inferred-colour", player=waiter,
                    card=_card_text(first), color=color_text(colour))
         out.insert(0, _inferred("color", why, ev, player=waiter, color=colour))
+    ordered, hidden = _first_matching(cards, state, who, turn, waits)
+    if ordered != cards:
+        cards = ordered
+        ev["cards"] = cards
+    if hidden is not None:
+        why = Text("camera.tgus-t.inferred-hidden", card=_card_text(first),
+                   color=color_text(str(state.get("color"))),
+                   hidden=_card_text(hidden))
+        cards = [hidden] + cards
+        ev.update(cards=cards, hidden=[hidden], inferred=str(why),
+                  inferred_msg=why.data())
+        ev.pop("card", None)
     if "target" not in ev and any(c in ("change", "replace") for c in cards):
         actor = who if who in players else turn
         target = _next_active(state, str(actor)) if actor is not None else None
@@ -164,6 +198,87 @@ def complete_tgus_t(event: Mapping[str, Any], state: Mapping[str, Any]
             ev.update(target=target, target_from="next", inferred=str(why),
                       inferred_msg=why.data())
     return out + [ev]
+
+
+def split_play(event: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A camera play whose cards change value split into one play a value (see
+    the comment above); any other event as it is, in a list of one."""
+    ev = dict(event)
+    cards = [str(c) for c in ev.get("cards") or []]
+    if ev.get("source") != "vision" or ev.get("type") != "play" or len(cards) < 2:
+        return [ev]
+    values = [_value(c) for c in cards]
+    runs: list[list[str]] = []
+    for k, card in enumerate(cards):
+        if k and values[k] == values[k - 1]:
+            runs[-1].append(card)
+        else:
+            runs.append([card])
+    if len(runs) == 1:
+        return [ev]
+    reaches = [str(r) for r in ev.get("pile_reaches") or []]
+    last = ev.get("reach_from")
+    seats: list[Any] = reaches[-len(runs):] if len(reaches) >= len(runs) else []
+    if not seats:
+        seats = [None] * (len(runs) - 1) + [last]
+    if last is not None:
+        seats[-1] = last
+    out = []
+    for k, (run, seat) in enumerate(zip(runs, seats)):
+        piece = {**ev, "cards": run, "split": [k + 1, len(runs)]}
+        piece.pop("card", None)
+        piece.pop("player", None)
+        piece.pop("player_from", None)
+        if seat is None:
+            piece.pop("reach_from", None)
+        else:
+            piece["reach_from"] = seat
+        out.append(piece)
+    return out
+
+
+def _value(label: str) -> str:
+    from referee.cards import Card
+
+    try:
+        return str(Card.from_label(label).value)
+    except ValueError:
+        return label
+
+
+def _first_matching(cards: list[str], state: Mapping[str, Any], who: Any, turn: Any,
+                    waits: str | None) -> tuple[list[str], str | None]:
+    """A multi-play's cards with one that matches first, and the card hidden
+    under them (see the comment above; ``None``: none was needed or nothing can
+    be said). The order is left as seen where the play may stand or the
+    referee waits for anything but a play on turn."""
+    from referee.cards import Card
+    from referee.tgus_t.common import DECK_LABELS
+
+    if not cards or waits is not None or who != turn or turn is None:
+        return cards, None
+    if state.get("pending_draw") or state.get("pending_target"):
+        return cards, None
+    current, top_effect = state.get("color"), state.get("top_effect")
+    try:
+        seen = [Card.from_label(c) for c in cards]
+    except ValueError:
+        return cards, None
+    if current is None or top_effect is None:
+        return cards, None
+    if any(c.value != seen[0].value for c in seen):  # not one multi-play
+        return cards, None
+
+    def fits(c: Card) -> bool:
+        return c.color is None or c.color == current or c.value == top_effect
+
+    if fits(seen[0]):
+        return cards, None
+    for k, c in enumerate(seen):
+        if fits(c):  # the camera's order is not the order they were put down
+            return [cards[k]] + cards[:k] + cards[k + 1:], None
+    hidden = f"{current}-{seen[0].value}"
+    return cards, hidden if hidden in DECK_LABELS else None
 
 
 def _next_active(state: Mapping[str, Any], player: str) -> str | None:

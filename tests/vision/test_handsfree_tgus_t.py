@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from referee.session import Referee
 from vision.handsfree import complete
-from vision.handsfree_tgus_t import TgusTHandsFree, complete_tgus_t
+from vision.handsfree_tgus_t import TgusTHandsFree, complete_tgus_t, split_play
 
 HEADER = {"type": "game", "game": "uno", "rules": "tgus-t1",
           "players": ["A", "B", "C"], "dealer": "C", "hand_size": 5, "options": {}}
@@ -102,3 +102,52 @@ def test_what_a_person_said_is_taken_as_given():
     ref.append(cam("start", 1, card="red-5"))
     said = {"type": "play", "player": "A", "cards": ["change"], "source": "voice"}
     assert complete_tgus_t(said, ref.state()) == [said]
+
+
+def test_a_play_that_matches_only_with_a_card_under_it_takes_that_card_first():
+    # cards played together lie side by side; the camera saw only the top one
+    ref, out = run(cam("start", 1, card="red-5"),
+                   cam("play", 2, cards=["red-8"], reach_from="A"),
+                   cam("play", 3, cards=["yellow-3"], reach_from="B"),
+                   cam("play", 4, cards=["yellow-7"], reach_from="C"))
+    assert out[1]["cards"] == ["red-3", "yellow-3"] and out[1]["hidden"] == ["red-3"]
+    assert out[1]["inferred_msg"]["key"] == "camera.tgus-t.inferred-hidden"
+    assert ref.state()["hand_counts"]["B"] == 3 and ref.state()["turn"] == "A"
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+
+
+def test_a_play_that_matches_or_comes_off_turn_gets_no_hidden_card():
+    _, out = run(cam("start", 1, card="red-5"),
+                 cam("play", 2, cards=["yellow-5"], reach_from="A"),
+                 cam("play", 3, cards=["green-2"], reach_from="C"))
+    assert out[0]["cards"] == ["yellow-5"] and "hidden" not in out[0]
+    assert out[1]["cards"] == ["green-2"] and "hidden" not in out[1]
+
+
+def test_a_multi_play_seen_in_another_order_puts_the_matching_card_first():
+    ref, out = run(cam("start", 1, card="red-5"),
+                   cam("play", 2, cards=["yellow-reverse", "red-reverse"],
+                       reach_from="A"))
+    assert out[0]["cards"] == ["red-reverse", "yellow-reverse"]
+    assert "hidden" not in out[0]
+    assert ref.state()["hand_counts"]["A"] == 3
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+
+
+def test_a_play_of_two_values_is_split_into_the_plays_of_the_seats_that_reached():
+    pieces = split_play(cam("play", 5, cards=["green-skip", "green-4"],
+                            pile_reaches=["A", "C"], reach_from="C", player="C"))
+    assert [p["cards"] for p in pieces] == [["green-skip"], ["green-4"]]
+    assert [p["reach_from"] for p in pieces] == ["A", "C"]
+    assert all("player" not in p for p in pieces)
+    one = cam("play", 5, cards=["green-4", "red-4"], pile_reaches=["A"],
+              reach_from="A")
+    assert split_play(one) == [one]
+    ref = Referee(dict(HEADER))
+    ref.append(cam("start", 1, card="green-5"))
+    done = TgusTHandsFree()
+    for piece in pieces:
+        for e in done(piece, ref.state()):
+            ref.append(e)
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+    assert ref.state()["hand_counts"] == {"A": 4, "B": 5, "C": 4}

@@ -82,3 +82,34 @@ def test_a_missed_play_is_not_found_and_the_game_goes_astray(game) -> None:
     s = score(_run(truth, camera))
     assert s["found"] == s["right"] == s["cards"] - 1
     assert s["illegal"] > 0 or s["ranking"] != s["ranking_truth"]
+
+
+def test_plays_seen_merged_or_in_another_order_still_give_the_played_game(game) -> None:
+    # the camera reports a multi-play's cards in another order, and two turns
+    # put down close together as one play (the seats reaching in, in order)
+    truth = game
+    camera = _camera(truth)
+    # (a multi-play on a number card: its first card had to match)
+    multi = [k for k, e in enumerate(camera) if e["type"] == "play" and k
+             and len(e["cards"]) > 1 and len({c.split("-")[0] for c in e["cards"]}) > 1
+             and camera[k - 1]["type"] == "play"
+             and camera[k - 1]["cards"][-1].split("-")[-1].isdigit()]
+    assert multi
+    for k in multi:
+        camera[k] = {**camera[k], "cards": camera[k]["cards"][::-1]}
+    pairs = [k for k in range(len(camera) - 1)
+             if camera[k]["type"] == camera[k + 1]["type"] == "play"
+             and camera[k]["cards"][0].split("-")[-1]
+             != camera[k + 1]["cards"][0].split("-")[-1]
+             and camera[k]["reach_from"] != camera[k + 1]["reach_from"]
+             and not any(c.startswith(("wild", "change", "replace", "gamble", "counter"))
+                         for c in camera[k]["cards"] + camera[k + 1]["cards"])]
+    assert pairs
+    k = pairs[len(pairs) // 2]
+    a, b = camera[k], camera[k + 1]
+    camera[k:k + 2] = [{**b, "cards": a["cards"] + b["cards"],
+                        "pile_reaches": [a["reach_from"], b["reach_from"]]}]
+    result = _run(truth, camera)
+    s = score(result)
+    assert s["illegal"] == 0
+    assert s["ranking"] == s["ranking_truth"] and s["scores"] == s["scores_truth"]
