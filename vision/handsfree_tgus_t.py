@@ -36,6 +36,11 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   in these presets that is the forced draw of a hand without number cards,
   2 at a time; a ``picture-leftover`` report goes before each 2, and the draw
   counts 2 a report (the camera's takes stay in ``takes``).
+- **The rest of a draw**: the pipeline counts a draw whole (the cards owed)
+  when it sees the first take (``count`` over ``takes``), and so does a
+  picture leftover's 2 here: the same seat's next takes, before anything
+  else happens, are the rest of it and are dropped (:class:`TgusTHandsFree`
+  remembers them).
 - **Passes** need to know that the player on turn drew: :class:`TgusTHandsFree`
   remembers it across events (the referee's state does not say); a plain
   :func:`complete_tgus_t` call infers a pass only where the state carries
@@ -304,11 +309,17 @@ class TgusTHandsFree:
 
     def __init__(self) -> None:
         self.drawer: str | None = None  # who drew on their turn, last event
+        #: (seat, cards) still to come of a draw counted whole before its takes
+        #: were seen (:meth:`_rest_of_draw`)
+        self.rest: tuple[str, int] | None = None
 
     def __call__(self, event: Mapping[str, Any], state: Mapping[str, Any]
                  ) -> list[dict[str, Any]]:
         if event.get("source") != "vision" or event.get("type") not in ("play", "draw"):
             return [dict(event)]
+        event = self._rest_of_draw(event)
+        if event is None:
+            return []
         turn = state.get("turn")
         view = dict(state)
         view["drew"] = bool(self.drawer is not None and self.drawer == turn)
@@ -323,4 +334,28 @@ class TgusTHandsFree:
             and waits != "draw" and not (state.get("owed") or {}).get(turn)
         ):
             self.drawer = turn
+        if last.get("type") == "draw" and int(last.get("takes", 0) or 0) > 0:
+            seat = last.get("player", last.get("reach_from"))
+            left = int(last.get("count", 0)) - int(last["takes"])
+            self.rest = (str(seat), left) if seat is not None and left > 0 else None
         return out
+
+    def _rest_of_draw(self, event: Mapping[str, Any]) -> dict[str, Any] | None:
+        """A draw counted whole when its first take was seen (the cards owed, or
+        a picture leftover's 2: ``count`` over ``takes``): the same seat's next
+        takes, before any other event, are the rest of it, not new draws. Such
+        a draw is dropped (``None``) or keeps only the cards beyond the rest."""
+        rest, self.rest = self.rest, None
+        ev = dict(event)
+        if rest is None or ev.get("type") != "draw":
+            return ev
+        seat = ev.get("player", ev.get("reach_from"))
+        if seat != rest[0]:
+            return ev
+        count = int(ev.get("count", 1))
+        if count <= rest[1]:
+            if count < rest[1]:
+                self.rest = (rest[0], rest[1] - count)
+            return None
+        ev["count"] = count - rest[1]
+        return ev

@@ -151,3 +151,25 @@ def test_a_play_of_two_values_is_split_into_the_plays_of_the_seats_that_reached(
             ref.append(e)
     assert not [r for r in ref.rulings if r.ruling == "illegal"]
     assert ref.state()["hand_counts"] == {"A": 4, "B": 5, "C": 4}
+
+
+def test_the_rest_of_a_draw_counted_whole_at_its_first_take_is_no_new_draw():
+    # a Wild Hit+4: the pipeline counts the 4 owed when it sees the first take;
+    # the next reach of the same seat brings the other 3
+    ref, out = run(cam("start", 1, card="red-5"),
+                   cam("play", 2, cards=["wild-hit4"], reach_from="A"),
+                   cam("draw", 3, count=4, takes=1, reach_from="B"),
+                   cam("draw", 4, count=3, reach_from="B"),
+                   cam("play", 5, cards=["green-5"], reach_from="C"))
+    assert [e["type"] for e in out] == ["play", "draw", "color", "play"]
+    assert ref.state()["hand_counts"] == {"A": 4, "B": 9, "C": 4}
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+
+
+def test_a_draw_of_another_seat_after_a_draw_counted_whole_is_its_own():
+    ref, out = run(cam("start", 1, card="red-5"),
+                   cam("play", 2, cards=["red-7"], reach_from="A"),
+                   cam("draw", 3, count=1, reach_from="A"),
+                   cam("draw", 4, count=1, reach_from="B"))
+    assert [e["type"] for e in out] == ["play", "picture-leftover", "draw", "draw"]
+    assert ref.state()["hand_counts"] == {"A": 6, "B": 6, "C": 5}
