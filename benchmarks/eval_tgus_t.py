@@ -2,7 +2,7 @@
 
 Prints the numbers::
 
-    .venv/bin/python -m benchmarks.eval_tgus_t [--seeds 8] [--photo-seed 1]
+    .venv/bin/python -m benchmarks.eval_tgus_t [--seeds 10] [--photo-seed 1]
         [--per-label 2] [--far 0] [--table 3] [--group-s 0.5] [--conf P]
         [--second-look]
         [--detector deck|oracle] [--fps 15] [--work DIR]
@@ -32,7 +32,9 @@ What it does, all seeded:
    The ground-truth log only scores.
 4. **Scores.** Cards on the pile (start, plays, cards turned for a Hit+?):
    found (the camera event nearest in time within -0.5..3 s of the card
-   landing, one naming the same cards first) and right (the same cards);
+   landing, one naming the same cards first) and right (the same cards), by
+   the camera's events and again by the plays and turned cards the referee
+   got after completion (a play of two turns split, a hidden card inferred);
    draws found with the right count; the referee's illegal rulings; and
    whether the final ranking and scores equal the ground truth's.
 
@@ -60,8 +62,8 @@ from pathlib import Path
 from typing import Any
 
 DECK = "tgus-standin"
-TUNING_SEEDS = (1, 6)
-REPORT_SEEDS = (8,)  # run once for the report; later seeds (10 ...) untouched
+TUNING_SEEDS = (1, 6, 8)  # 8 was the report seed of the release before
+REPORT_SEEDS = (10,)  # run once for the report; later seeds untouched
 TUNING_PHOTO_SEED = 0
 REPORT_PHOTO_SEED = 1
 #: cards landing within this of each other form one play (``play.group_s``): at
@@ -226,13 +228,10 @@ def _card_events(log: list[dict], kinds: tuple[str, ...]) -> list[tuple[float, l
     return out
 
 
-def score(result: dict[str, Any]) -> dict[str, Any]:
-    """Cards found/right, draws, rulings and the final standing (see the docstring)."""
-    from referee.game import replay
-
-    truth, events, table = result["truth"], result["events"], result["table"]
-    want = _card_events(truth[1:], ("start", "play", "turned"))
-    seen = _card_events(events, ("start", "play"))
+def _match_cards(want: list[tuple[float, list]], seen: list[tuple[float, list]]
+                 ) -> tuple[int, int, list[str], list[str], int]:
+    """(found, right, wrong, missed, extra): each card event of the truth and
+    the event of ``seen`` nearest in time within CARD_WINDOW."""
     used: set[int] = set()
     match: dict[int, int] = {}
     # a card and the camera event nearest in time within CARD_WINDOW: first the
@@ -261,6 +260,19 @@ def score(result: dict[str, Any]) -> dict[str, Any]:
         else:
             wrong.append(f"{t:.1f}s {'+'.join(cards)} read as {'+'.join(got)}")
     extra = len(seen) - len(used)
+    return found, right, wrong, missed, extra
+
+
+def score(result: dict[str, Any]) -> dict[str, Any]:
+    """Cards found/right, draws, rulings and the final standing (see the docstring)."""
+    from referee.game import replay
+
+    truth, events, table = result["truth"], result["events"], result["table"]
+    want = _card_events(truth[1:], ("start", "play", "turned"))
+    seen = _card_events(events, ("start", "play"))
+    found, right, wrong, missed, extra = _match_cards(want, seen)
+    refereed = _match_cards(want, _card_events(table.appended,
+                                               ("start", "play", "turned")))
     draws = [(float(e["t"]), e["player"], e["count"])
              for e in truth if e["type"] == "draw"]
     cam_draws = [(float(e["t"]), e.get("reach_from"), e.get("count"))
@@ -282,7 +294,8 @@ def score(result: dict[str, Any]) -> dict[str, Any]:
     illegal = Counter(r.ruling for r in table.rulings)["illegal"]
     return {
         "cards": len(want), "found": found, "right": right, "extra": extra,
-        "wrong": wrong, "missed": missed, "draws": len(draws), "draw_found": draw_found,
+        "wrong": wrong, "missed": missed, "refereed_found": refereed[0],
+        "refereed_right": refereed[1], "draws": len(draws), "draw_found": draw_found,
         "draw_right": draw_right, "draw_extra": len(cam_draws) - len(used_d),
         "illegal": illegal, "illegal_truth": illegal_truth,
         "ranking": final.get("ranking"), "ranking_truth": expected.get("ranking"),
@@ -297,6 +310,8 @@ def report(seed: int, result: dict[str, Any], s: dict[str, Any]) -> None:
           f"(CPU {result['cpu']:.0f} s)")
     print(f"  cards on the pile: {s['cards']}; found {s['found']}, right {s['right']} "
           f"({100 * s['right'] / max(s['cards'], 1):.1f} %), extra {s['extra']}")
+    print(f"  as refereed (the plays and turned cards after completion: split, "
+          f"hidden cards): found {s['refereed_found']}, right {s['refereed_right']}")
     for line in s["wrong"]:
         print(f"    wrong: {line}")
     for line in s["missed"]:

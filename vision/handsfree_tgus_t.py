@@ -19,7 +19,9 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   card's effect (and no draw or wait is open) is legal only as a multi-play
   whose first card, hidden under it, matched: the card of the colour in play
   with the same value. It goes first in the play's ``cards``; the play is
-  marked ``inferred`` and ``hidden`` names it. Where a card of the play
+  marked ``inferred`` and ``hidden`` names it (not where the play before
+  held cards of several colours, this one's among them: the camera does not
+  see which of those was put down last). Where a card of the play
   does match, it goes first instead (the camera does not see the order in
   which the cards were put down).
 - **Two plays seen as one**: the camera may report in one play the cards of
@@ -282,6 +284,8 @@ def _first_matching(cards: list[str], state: Mapping[str, Any], who: Any, turn: 
     for k, c in enumerate(seen):
         if fits(c):  # the camera's order is not the order they were put down
             return [cards[k]] + cards[:k] + cards[k + 1:], None
+    if seen[0].color in (state.get("multi_colours") or ()):
+        return cards, None  # the play before may have ended on this colour
     hidden = f"{current}-{seen[0].value}"
     return cards, hidden if hidden in DECK_LABELS else None
 
@@ -312,6 +316,9 @@ class TgusTHandsFree:
         #: (seat, cards) still to come of a draw counted whole before its takes
         #: were seen (:meth:`_rest_of_draw`)
         self.rest: tuple[str, int] | None = None
+        #: the colours of the last play when it held several: the camera does
+        #: not see which was put down last, so any may be the colour in play
+        self.multi_colours: list[str] = []
 
     def __call__(self, event: Mapping[str, Any], state: Mapping[str, Any]
                  ) -> list[dict[str, Any]]:
@@ -323,8 +330,15 @@ class TgusTHandsFree:
         turn = state.get("turn")
         view = dict(state)
         view["drew"] = bool(self.drawer is not None and self.drawer == turn)
+        view["multi_colours"] = self.multi_colours
         out = complete_tgus_t(event, view)
         last = out[-1] if out else {}
+        if last.get("type") == "play":
+            colours = {c.split("-")[0] for c in last.get("cards") or []
+                       if _colour(c) is not None}
+            self.multi_colours = sorted(colours) if len(colours) > 1 else []
+        elif last.get("type") == "turned":
+            self.multi_colours = []
         self.drawer = None
         if any(e.get("type") == "pass" for e in out):  # the drawer's turn now
             turn = last.get("player", turn)

@@ -173,3 +173,12 @@ def test_a_draw_of_another_seat_after_a_draw_counted_whole_is_its_own():
                    cam("draw", 4, count=1, reach_from="B"))
     assert [e["type"] for e in out] == ["play", "picture-leftover", "draw", "draw"]
     assert ref.state()["hand_counts"] == {"A": 6, "B": 6, "C": 5}
+
+
+def test_no_hidden_card_where_the_play_before_may_have_ended_on_its_colour():
+    # green-1 and yellow-1 both match red-1: the camera cannot tell which lies
+    # on top, so a green card next may be legal without any card under it
+    _, out = run(cam("start", 1, card="red-1"),
+                 cam("play", 2, cards=["green-1", "yellow-1"], reach_from="A"),
+                 cam("play", 3, cards=["green-5"], reach_from="B"))
+    assert out[-1]["cards"] == ["green-5"] and "hidden" not in out[-1]

@@ -89,11 +89,14 @@ def test_plays_seen_merged_or_in_another_order_still_give_the_played_game(game) 
     # put down close together as one play (the seats reaching in, in order)
     truth = game
     camera = _camera(truth)
-    # (a multi-play on a number card: its first card had to match)
+    # (multi-plays on a number card of another value: only the card of the
+    # colour in play may go first)
     multi = [k for k, e in enumerate(camera) if e["type"] == "play" and k
              and len(e["cards"]) > 1 and len({c.split("-")[0] for c in e["cards"]}) > 1
              and camera[k - 1]["type"] == "play"
-             and camera[k - 1]["cards"][-1].split("-")[-1].isdigit()]
+             and camera[k - 1]["cards"][-1].split("-")[-1].isdigit()
+             and camera[k - 1]["cards"][-1].split("-")[-1]
+             != e["cards"][0].split("-")[-1]]
     assert multi
     for k in multi:
         camera[k] = {**camera[k], "cards": camera[k]["cards"][::-1]}
@@ -113,3 +116,5 @@ def test_plays_seen_merged_or_in_another_order_still_give_the_played_game(game) 
     s = score(result)
     assert s["illegal"] == 0
     assert s["ranking"] == s["ranking_truth"] and s["scores"] == s["scores_truth"]
+    # the camera's merged play is one card event short; the referee got both
+    assert s["right"] < s["cards"] == s["refereed_found"] == s["refereed_right"]
