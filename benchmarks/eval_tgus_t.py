@@ -178,7 +178,7 @@ class CameraTable:
         if event.get("type") == "start":
             self._append(event)
             return
-        for piece in split_play(event):  # two turns seen as one play
+        for piece in split_play(event, self.state().get("top")):  # two turns as one
             for e in self.complete(piece, self.state()):
                 self._append(e)
 

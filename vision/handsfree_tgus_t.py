@@ -12,7 +12,10 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
 - **Colours**: the referee waits for a colour (a colourless card played
   without one, a Change's target, a turned colourless card) and the next play
   is a coloured card: only its colour makes it legal, so a ``color`` event of
-  the player the referee waits for goes before it, marked ``inferred``.
+  the player the referee waits for goes before it, marked ``inferred``. A
+  colourless card (not a Counter) played next covers the colour, whichever it
+  was: the colour goes before it as the colour in play (or the first colour),
+  marked ``inferred``, so the game goes on.
 - **A card lying under another**: cards played together lie side by side,
   the later ones over the first, and the camera may see only the top one. A
   coloured card played on turn that neither matches the colour nor the top
@@ -29,7 +32,9 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   (``multi_play``), so a camera play whose cards change value is split where
   the value changes (:func:`split_play`), each piece its own play, the seats
   that reached onto the pile (``pile_reaches``) taken in order for the
-  pieces, the last one the play's ``reach_from``. The caller completes and
+  pieces, the last one the play's ``reach_from``; where fewer seats reached
+  than there are values, a value that is only the pile's top card is that
+  card seen again and is dropped. The caller completes and
   appends the pieces one by one, each against the state after the one before.
 - **Targets**: a Change or Replace seen without a target (the camera cannot
   see whom it aims at) is given the next player still in, marked ``inferred``
@@ -59,6 +64,7 @@ from typing import Any, Mapping
 from referee import camera_text as say
 from referee.text import Text, color as color_text, define
 
+from .handsfree_common import COLOURS
 from .handsfree_common import colour as _colour
 from .handsfree_common import player_from_reach as _player_from_reach
 
@@ -81,6 +87,12 @@ define({
         "en": "the camera cannot see whom the {card} aims at: taken as {target}, "
               "the next player",
         "ja": "{card}の対象はカメラには分からないため、次のプレイヤーの{target}としました",
+    },
+    "camera.tgus-t.inferred-colour-covered": {
+        "en": "the referee waits for {player} to name a colour, and {card}, a "
+              "colourless card, now covers it: no play shows it, taken as {color}",
+        "ja": "{player}の色の指定を待っていて、色のない{card}がその上に出たため、"
+              "色は分からず{color}としました",
     },
     "camera.tgus-t.inferred-hidden": {
         "en": "{card} matches neither the colour {color} nor the top card: taken as "
@@ -184,6 +196,14 @@ def complete_tgus_t(event: Mapping[str, Any], state: Mapping[str, Any]
         why = Text("camera.tgus-t.inferred-colour", player=waiter,
                    card=_card_text(first), color=color_text(colour))
         out.insert(0, _inferred("color", why, ev, player=waiter, color=colour))
+    elif (
+        waits in ("color", "change") and waiter is not None and first
+        and "counter" not in cards
+    ):  # a colourless card covers the colour: whichever it was, it is gone
+        named = str(state.get("color") or COLOURS[0])
+        why = Text("camera.tgus-t.inferred-colour-covered", player=waiter,
+                   card=_card_text(first), color=color_text(named))
+        out.insert(0, _inferred("color", why, ev, player=waiter, color=named))
     ordered, hidden = _first_matching(cards, state, who, turn, waits)
     if ordered != cards:
         cards = ordered
@@ -207,9 +227,13 @@ def complete_tgus_t(event: Mapping[str, Any], state: Mapping[str, Any]
     return out + [ev]
 
 
-def split_play(event: Mapping[str, Any]) -> list[dict[str, Any]]:
+def split_play(event: Mapping[str, Any], top: str | None = None
+               ) -> list[dict[str, Any]]:
     """A camera play whose cards change value split into one play a value (see
-    the comment above); any other event as it is, in a list of one."""
+    the comment above); any other event as it is, in a list of one. With
+    fewer seats reaching onto the pile than values, a value whose cards are
+    all the pile's ``top`` card (the card below, seen again as the new one
+    landed beside it) is dropped instead."""
     ev = dict(event)
     cards = [str(c) for c in ev.get("cards") or []]
     if ev.get("source") != "vision" or ev.get("type") != "play" or len(cards) < 2:
@@ -224,6 +248,10 @@ def split_play(event: Mapping[str, Any]) -> list[dict[str, Any]]:
     if len(runs) == 1:
         return [ev]
     reaches = [str(r) for r in ev.get("pile_reaches") or []]
+    if len(reaches) < len(runs) and top is not None:
+        new = [run for run in runs if any(c != top for c in run)]
+        if len(new) == 1:
+            return [{**ev, "cards": new[0]}]
     last = ev.get("reach_from")
     seats: list[Any] = reaches[-len(runs):] if len(reaches) >= len(runs) else []
     if not seats:

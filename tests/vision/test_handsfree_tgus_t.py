@@ -182,3 +182,24 @@ def test_no_hidden_card_where_the_play_before_may_have_ended_on_its_colour():
                  cam("play", 2, cards=["green-1", "yellow-1"], reach_from="A"),
                  cam("play", 3, cards=["green-5"], reach_from="B"))
     assert out[-1]["cards"] == ["green-5"] and "hidden" not in out[-1]
+
+
+def test_the_top_card_seen_again_beside_a_new_one_is_no_play():
+    event = cam("play", 5, cards=["change", "red-5"], pile_reaches=["A"],
+                reach_from="A")
+    assert [p["cards"] for p in split_play(event, top="red-5")] == [["change"]]
+    assert len(split_play(event, top="blue-5")) == 2
+    two = {**event, "pile_reaches": ["C", "A"]}
+    assert [p["cards"] for p in split_play(two, top="red-5")] == [["change"], ["red-5"]]
+
+
+def test_a_colourless_card_on_a_colour_never_shown_names_it_for_the_game_to_go_on():
+    ref, out = run(cam("start", 1, card="red-5"),
+                   cam("play", 2, cards=["wild"], reach_from="A"),
+                   cam("play", 3, cards=["gamble"], reach_from="B"),
+                   cam("play", 4, cards=["blue-2"], reach_from="C"))
+    assert [e["type"] for e in out] == ["play", "color", "play", "color", "play"]
+    assert out[1]["player"] == "A" and out[1]["inferred_msg"]["key"].endswith(
+        "colour-covered")
+    assert out[3] == {**out[3], "player": "B", "color": "blue"}
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
