@@ -482,6 +482,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--replay", type=float, default=None)
     parser.add_argument("--hand", type=float, default=None)
     parser.add_argument("--mix", type=float, default=None)
+    parser.add_argument("--scene", type=float, default=None)
+    parser.add_argument("--tilt", type=float, default=None)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--k", type=int, default=1,
                         help="with --tune: photos a card enrolled (1 or 2)")
@@ -558,7 +560,7 @@ def main(argv: list[str] | None = None) -> int:
             setattr(vision.multiscale, name, value if value < 1 else None)
     config = EnrollConfig(threads=args.threads)
     for key in ("steps", "lr", "l2sp", "held", "views", "background", "replay",
-                "hand", "mix"):
+                "hand", "mix", "scene", "tilt"):
         if getattr(args, key) is not None:
             config = replace(config, **{key: getattr(args, key)})
     print(f"enrollment: {config}")

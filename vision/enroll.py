@@ -113,6 +113,14 @@ class EnrollConfig:
             valid's proxies, rendered crops of every label lost 0.3-0.4 point
             instead of about 1, for about a point of the webcam-like read at
             K = 1 and none at K = 2; ``benchmarks/eval_enroll.py``).
+        scene: share of the held views drawn as the card held up before a
+            person (:func:`_scene_view`): the card tilted out of the
+            picture's plane (one side up to :attr:`tilt` shorter), turned up
+            to 20 degrees, its box's margin showing a person and a room
+            instead of the photo's table, a lower resolution; then the
+            fingers, light and blur of :func:`_held_view` (0: none).
+        tilt: the most one side of a scene view's card is shortened (the card
+            turned out of the picture's plane, a perspective warp).
     """
 
     steps: int = 60
@@ -130,6 +138,8 @@ class EnrollConfig:
     replay: float = 0.0
     hand: float = 0.0
     mix: float = 0.7
+    scene: float = 0.0
+    tilt: float = 0.25
 
 
 @dataclass
@@ -157,14 +167,16 @@ class EnrollResult:
 
 def augmented_crops(
     frame: np.ndarray, box: np.ndarray, count: int, rng: np.random.Generator,
-    size: int = 64, held: float = 0.0, hand: float = 0.0,
+    size: int = 64, held: float = 0.0, hand: float = 0.0, scene: float = 0.0,
+    tilt: float = 0.25,
 ) -> np.ndarray:
     """``count`` crops of the card in ``box`` as the detector might see it: the
     box's sides moved by a few percent, turned up to 10 degrees, either way up,
     with other light, colour and focus. The first crop is the box as it is; a
     share ``held`` of the others look like the card held up before a webcam
     (:func:`_held_view`), a share ``hand`` of those with a hand over the card
-    (:func:`_hand_over`)."""
+    (:func:`_hand_over`), a share ``scene`` of them drawn tilted over a person
+    (:func:`_scene_view`, one side up to ``tilt`` shorter)."""
     import cv2
 
     x1, y1, x2, y2 = (float(v) for v in box)
@@ -179,6 +191,11 @@ def augmented_crops(
         jitter = np.zeros(4) if i == 0 else rng.normal(0, 0.035, 4)
         if hold:
             jitter = _held_box(rng)
+        if hold and scene > 0 and rng.random() < scene:
+            crop = _scene_view(small, np.array([x1, y1, x2, y2]) * shrink, jitter,
+                               size, rng, tilt)
+            out[i] = _held_view(crop, rng, hand)
+            continue
         a = (x1 + jitter[0] * bw) * shrink
         b = (y1 + jitter[1] * bh) * shrink
         c = (x2 + jitter[2] * bw) * shrink
@@ -211,6 +228,65 @@ def motion_blur(img: np.ndarray, rng: np.random.Generator, least: int,
     rot = cv2.getRotationMatrix2D((k, k), float(rng.uniform(0, 180)), 1)
     kernel = cv2.warpAffine(kernel, rot, kernel.shape)
     return cv2.filter2D(img, -1, kernel / max(float(kernel.sum()), 1e-6))
+
+
+def _scene_view(small: np.ndarray, card: np.ndarray, jitter: np.ndarray,
+                size: int, rng: np.random.Generator, tilt: float) -> np.ndarray:
+    """A ``size`` crop of the card ``card`` (xyxy in ``small``'s pixels) as a
+    finder boxes it in a webcam frame of the card held up before a person: the
+    card turned up to 20 degrees and tilted out of the picture's plane (one side
+    up to ``tilt`` shorter, a perspective warp), the box around it moved by
+    ``jitter`` (:func:`_held_box`: looser, or cut), what the box holds beside
+    the card a person and a room (a blurred backdrop, a patch of skin or
+    cloth) rather than the photo's table, at a lower resolution."""
+    import cv2
+
+    from datasets.scene_surface import _SKINS
+
+    x1, y1, x2, y2 = (float(v) for v in card)
+    src = np.float32([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])
+    w, h = max(x2 - x1, 2.0), max(y2 - y1, 2.0)
+    quad = np.float64([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2],
+                       [-w / 2, h / 2]])
+    side = int(rng.integers(4))
+    squeeze = float(rng.uniform(0.0, tilt))
+    a, b = quad[side].copy(), quad[(side + 1) % 4].copy()
+    mid = (a + b) / 2
+    quad[side], quad[(side + 1) % 4] = a + (mid - a) * squeeze, b + (mid - b) * squeeze
+    angle = np.radians(float(rng.uniform(-20, 20)))
+    turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    quad = quad @ turn.T
+    lo, hi = quad.min(axis=0), quad.max(axis=0)
+    span = hi - lo
+    # the finder's box: the card's bounding box, its sides moved by the jitter
+    bx1, by1 = lo + jitter[:2] * span
+    bx2, by2 = hi + jitter[2:] * span
+    scale = np.array([size / max(bx2 - bx1, 1e-3), size / max(by2 - by1, 1e-3)])
+    dst = ((quad - [bx1, by1]) * scale).astype(np.float32)
+    persp = cv2.getPerspectiveTransform(src, dst)
+    warped = cv2.warpPerspective(small.astype(np.float32), persp, (size, size),
+                                 flags=cv2.INTER_LINEAR)
+    mask = cv2.warpPerspective(np.ones(small.shape[:2], np.float32), persp,
+                               (size, size), flags=cv2.INTER_LINEAR)
+    inside = np.zeros((size, size), np.float32)
+    cv2.fillConvexPoly(inside, np.round(dst).astype(np.int32), 1.0)
+    mask = (mask * cv2.GaussianBlur(inside, (0, 0), 0.7))[:, :, None]
+    back = np.empty((size, size, 3), np.float32)
+    back[:] = rng.uniform(20, 170, 3)
+    back += cv2.resize(rng.uniform(-45, 45, (3, 3, 3)).astype(np.float32), (size, size))
+    if rng.random() < 0.6:  # a face, a neck or an arm behind the card
+        skin = _SKINS[rng.integers(len(_SKINS))] * rng.uniform(0.6, 1.1)
+        centre = (int(rng.uniform(0, size)), int(rng.uniform(0, size)))
+        axes = (int(size * rng.uniform(0.2, 0.5)), int(size * rng.uniform(0.25, 0.6)))
+        cv2.ellipse(back, centre, axes, float(rng.uniform(0, 180)), 0, 360,
+                    tuple(float(v) for v in skin), -1)
+    back = cv2.GaussianBlur(back, (0, 0), float(rng.uniform(1, 3)))
+    img = back * (1 - mask) + warped * mask
+    low = float(rng.uniform(0.35, 1.0))  # the webcam's lower resolution
+    if low < 0.95:
+        img = cv2.resize(cv2.resize(img, None, fx=low, fy=low,
+                                    interpolation=cv2.INTER_AREA), (size, size))
+    return np.clip(img, 0, 255).astype(np.uint8)
 
 
 def _held_box(rng: np.random.Generator) -> np.ndarray:
@@ -330,7 +406,8 @@ def training_pool(
         if shot.box is None:
             continue
         xs.append(augmented_crops(shot.frame, shot.box, config.views, rng, size,
-                                  config.held, config.hand))
+                                  config.held, config.hand, config.scene,
+                                  config.tilt))
         ys.append(np.full(config.views, labels.index(shot.label)))
     n_cards = sum(len(y) for y in ys)
     n_replay = int(round(n_cards * config.replay))

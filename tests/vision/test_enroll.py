@@ -424,3 +424,31 @@ def test_the_weight_space_mix_lies_between_the_start_and_the_tuned_weights() -> 
     assert torch.equal(_mixed(start, tuned, 0.0)["w"], start["w"])
     assert torch.allclose(_mixed(start, tuned, 0.25)["w"], torch.tensor([0.5, -1, 0.25]))
     assert int(_mixed(start, tuned, 0.5)["n"]) == 7  # counters are not mixed
+
+
+def test_scene_views_put_a_person_not_the_table_around_the_card() -> None:
+    from vision.enroll import (
+        EnrollConfig, Shot, _held_box, _scene_view, augmented_crops, training_pool,
+    )
+
+    frame = np.full((300, 260, 3), 255, np.uint8)  # a white table
+    frame[60:240, 70:190] = 0  # a black card
+    box = np.array([70.0, 60.0, 190.0, 240.0])
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        view = _scene_view(frame, box, _held_box(rng), 64, rng, tilt=0.25)
+        assert view.shape == (64, 64, 3)
+        assert (view.min(axis=2) > 235).mean() < 0.01  # the table never shows
+        assert (view.max(axis=2) < 40).mean() > 0.3  # the card does
+    held = augmented_crops(frame, box, 12, np.random.default_rng(5), 64, held=1.0)
+    scene = augmented_crops(frame, box, 12, np.random.default_rng(5), 64, held=1.0,
+                            scene=1.0)
+    assert np.array_equal(held[0], scene[0])  # the box as it is
+    assert not np.array_equal(held[1:], scene[1:])
+    again = augmented_crops(frame, box, 12, np.random.default_rng(5), 64, held=1.0,
+                            scene=1.0)
+    assert np.array_equal(scene, again)
+    shots = [Shot("red-7", frame, box)]
+    x, _ = training_pool(shots, EnrollConfig(views=8, held=1.0, scene=1.0,
+                                             background=0.0))
+    assert len(x) == 8
