@@ -157,19 +157,25 @@ class CameraTable:
         self.referee = Referee(header)
         self.complete = TgusTHandsFree()
         self.appended: list[dict[str, Any]] = []
-        self.rulings: list = []
 
     def state(self) -> dict[str, Any]:
         return self.referee.state()
 
     def _append(self, event: dict[str, Any]) -> None:
+        from vision.handsfree_tgus_t import amend_hidden
+
         try:
-            got = self.referee.append(event)
+            self.referee.append(event)
         except Exception as exc:  # a malformed event: noted, the game goes on
-            got = []
             print(f"  skipped {event}: {exc}")
+        else:
+            amend_hidden(self.referee)
         self.appended.append(event)
-        self.rulings += got
+
+    @property
+    def rulings(self) -> list:
+        """The referee's rulings on the log as it stands (amended or not)."""
+        return self.referee.rulings
 
     def camera(self, event: dict[str, Any]) -> None:
         from vision.handsfree_tgus_t import split_play
@@ -271,7 +277,7 @@ def score(result: dict[str, Any]) -> dict[str, Any]:
     want = _card_events(truth[1:], ("start", "play", "turned"))
     seen = _card_events(events, ("start", "play"))
     found, right, wrong, missed, extra = _match_cards(want, seen)
-    refereed = _match_cards(want, _card_events(table.appended,
+    refereed = _match_cards(want, _card_events(table.referee.events,
                                                ("start", "play", "turned")))
     draws = [(float(e["t"]), e["player"], e["count"])
              for e in truth if e["type"] == "draw"]

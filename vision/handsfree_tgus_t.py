@@ -27,6 +27,13 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   see which of those was put down last). Where a card of the play
   does match, it goes first instead (the camera does not see the order in
   which the cards were put down).
+- **A hidden card found later**: a camera play ruled illegal (out of
+  turn, most often) may be explained by a card hidden under an earlier one:
+  two Reverses or Skips turn the play otherwise than one, and a player who
+  put their last two cards down is out. :func:`amend_hidden` (for a table
+  that holds the referee) tries the last camera plays with one more card of
+  their value under them and keeps the first that makes the log legal from
+  there on, marked ``inferred``.
 - **Two plays seen as one**: the camera may report in one play the cards of
   two turns put down close together. Cards of one play share their value
   (``multi_play``), so a camera play whose cards change value is split where
@@ -87,6 +94,12 @@ define({
         "en": "the camera cannot see whom the {card} aims at: taken as {target}, "
               "the next player",
         "ja": "{card}の対象はカメラには分からないため、次のプレイヤーの{target}としました",
+    },
+    "camera.tgus-t.amended-hidden": {
+        "en": "a later play is legal only if {player} put {hidden} down too, "
+              "hidden under the cards the camera saw",
+        "ja": "後のプレイは{player}が{hidden}も出していた場合だけ正しいため、"
+              "カメラに見えたカードの下に隠れていたとしました",
     },
     "camera.tgus-t.inferred-colour-covered": {
         "en": "the referee waits for {player} to name a colour, and {card}, a "
@@ -270,6 +283,60 @@ def split_play(event: Mapping[str, Any], top: str | None = None
             piece["reach_from"] = seat
         out.append(piece)
     return out
+
+
+#: camera plays looked back over (at most) for a hidden card (:func:`amend_hidden`)
+AMEND_BACK = 8
+
+
+def amend_hidden(referee: Any) -> bool:
+    """The play just appended (the referee's last line, from the camera) is
+    ruled illegal: a card hidden under an earlier camera play may explain it
+    (see the comment above). Tries, the latest play first, each camera play of
+    one value among the last :data:`AMEND_BACK` lines that is the last play
+    before this one or the last play of the seat now on turn, with one more
+    card of that value in each colour under it; keeps the first amendment
+    (``referee.correct``) under which no line from the amended one on is
+    illegal. Returns whether the log was amended (the referee replays it)."""
+    from referee.cards import Card
+    from referee.tgus_t.common import DECK_LABELS
+
+    events = referee.events
+    if not events or events[-1].get("type") != "play":
+        return False
+    last_line = len(events)
+    if not any(r.event == last_line and r.ruling == "illegal" for r in referee.rulings):
+        return False
+    turn = referee.state().get("turn")
+    tried: set[int] = set()
+    for i in range(last_line - 2, max(-1, last_line - 2 - AMEND_BACK), -1):
+        e = events[i]
+        if e.get("type") != "play" or e.get("source") != "vision" or e.get("hidden"):
+            continue
+        if tried and e.get("player") != turn:
+            continue
+        tried.add(i)
+        try:
+            seen = [Card.from_label(str(c)) for c in e.get("cards") or []]
+        except ValueError:
+            continue
+        if not seen or any(c.color is None or c.value != seen[0].value for c in seen):
+            continue
+        colours = sorted(COLOURS, key=lambda c: any(x.color == c for x in seen))
+        for colour in colours:
+            hidden = f"{colour}-{seen[0].value}"
+            if hidden not in DECK_LABELS:
+                continue
+            why = Text("camera.tgus-t.amended-hidden", player=str(e.get("player")),
+                       hidden=_card_text(hidden))
+            amended = {**e, "cards": [hidden] + list(e["cards"]), "hidden": [hidden],
+                       "inferred": str(why), "inferred_msg": why.data()}
+            referee.correct(i + 1, amended)
+            if not any(r.event >= i + 1 and r.ruling == "illegal"
+                       for r in referee.rulings):
+                return True
+            referee.correct(i + 1, e)
+    return False
 
 
 def _value(label: str) -> str:

@@ -203,3 +203,39 @@ def test_a_colourless_card_on_a_colour_never_shown_names_it_for_the_game_to_go_o
         "colour-covered")
     assert out[3] == {**out[3], "player": "B", "color": "blue"}
     assert not [r for r in ref.rulings if r.ruling == "illegal"]
+
+
+def test_a_play_out_of_turn_amends_an_earlier_play_with_a_hidden_card():
+    # B put two Reverses down (the turn goes on to C); the camera saw one
+    from vision.handsfree_tgus_t import amend_hidden
+
+    ref = Referee(dict(HEADER))
+    done = TgusTHandsFree()
+    ref.append(cam("start", 1, card="red-5"))
+    amended = []
+    for e in (cam("play", 2, cards=["red-7"], reach_from="A"),
+              cam("play", 3, cards=["red-reverse"], reach_from="B"),
+              cam("play", 4, cards=["red-2"], reach_from="C")):
+        for x in done(e, ref.state()):
+            ref.append(x)
+            amended.append(amend_hidden(ref))
+    assert amended == [False, False, True]
+    play = ref.events[2]
+    # under the Reverse seen on top, the first card had to match red-7
+    assert play["cards"] == ["red-reverse", "red-reverse"]
+    assert play["hidden"] == ["red-reverse"] and "inferred_msg" in play
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+    assert ref.state()["hand_counts"] == {"A": 4, "B": 3, "C": 4}
+
+
+def test_an_illegal_play_no_hidden_card_explains_stays_illegal():
+    from vision.handsfree_tgus_t import amend_hidden
+
+    ref = Referee(dict(HEADER))
+    ref.append(cam("start", 1, card="red-5"))
+    ref.append({**cam("play", 2, cards=["red-7"]), "player": "A"})
+    ref.append({**cam("play", 3, cards=["red-2"]), "player": "C"})
+    before = [dict(e) for e in ref.events]
+    assert not amend_hidden(ref)
+    assert ref.events == before
+    assert [r.ruling for r in ref.rulings].count("illegal") == 1

@@ -118,3 +118,18 @@ def test_plays_seen_merged_or_in_another_order_still_give_the_played_game(game) 
     assert s["ranking"] == s["ranking_truth"] and s["scores"] == s["scores_truth"]
     # the camera's merged play is one card event short; the referee got both
     assert s["right"] < s["cards"] == s["refereed_found"] == s["refereed_right"]
+
+
+def test_a_camera_that_sees_only_the_top_card_of_a_multi_play_rules_nothing_illegal(
+        game) -> None:
+    # the finder boxes cards played together as one, named by the top card:
+    # the cards under it are inferred where a play or a later play needs them
+    truth = game
+    camera = _camera(truth)
+    multi = [e for e in camera if e["type"] == "play" and len(e["cards"]) > 1]
+    assert len(multi) > 3
+    for e in multi:
+        e["cards"] = e["cards"][-1:]
+    s = score(_run(truth, camera))
+    assert s["illegal"] == 0
+    assert s["right"] == s["cards"] - len(multi) < s["refereed_right"]
