@@ -33,7 +33,10 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   put their last two cards down is out. :func:`amend_hidden` (for a table
   that holds the referee) tries the last camera plays with one more card of
   their value under them and keeps the first that makes the log legal from
-  there on, marked ``inferred``.
+  there on, marked ``inferred``. Failing that, the latest camera Gamble
+  played as a plain wild (its effect is only said) within the last
+  ``GAMBLE_BACK`` lines is given each effect in turn (a Change's or
+  Replace's target each other player), the first that does so kept.
 - **Two plays seen as one**: the camera may report in one play the cards of
   two turns put down close together. Cards of one play share their value
   (``multi_play``), so a camera play whose cards change value is split where
@@ -100,6 +103,12 @@ define({
               "hidden under the cards the camera saw",
         "ja": "後のプレイは{player}が{hidden}も出していた場合だけ正しいため、"
               "カメラに見えたカードの下に隠れていたとしました",
+    },
+    "camera.tgus-t.amended-gamble": {
+        "en": "a later play is legal only if {player}'s Gamble had the effect {effect} "
+              "(said, not seen)",
+        "ja": "後のプレイは{player}のギャンブルの効果が{effect}だった場合だけ正しいため、"
+              "そうしました",
     },
     "camera.tgus-t.inferred-colour-covered": {
         "en": "the referee waits for {player} to name a colour, and {card}, a "
@@ -297,7 +306,8 @@ def amend_hidden(referee: Any) -> bool:
     before this one or the last play of the seat now on turn, with one more
     card of that value in each colour under it; keeps the first amendment
     (``referee.correct``) under which no line from the amended one on is
-    illegal. Returns whether the log was amended (the referee replays it)."""
+    illegal; failing that, an earlier Gamble's effect (:func:`_amend_gamble`).
+    Returns whether the log was amended (the referee replays it)."""
     from referee.cards import Card
     from referee.tgus_t.common import DECK_LABELS
 
@@ -331,11 +341,56 @@ def amend_hidden(referee: Any) -> bool:
                        hidden=_card_text(hidden))
             amended = {**e, "cards": [hidden] + list(e["cards"]), "hidden": [hidden],
                        "inferred": str(why), "inferred_msg": why.data()}
-            referee.correct(i + 1, amended)
-            if not any(r.event >= i + 1 and r.ruling == "illegal"
-                       for r in referee.rulings):
+            if _keeps(referee, i, e, amended):
                 return True
-            referee.correct(i + 1, e)
+    return _amend_gamble(referee, last_line)
+
+
+def _keeps(referee: Any, i: int, was: dict[str, Any], amended: dict[str, Any]
+           ) -> bool:
+    """Line ``i + 1`` amended; kept where no line from it on is illegal, else
+    put back as it ``was``."""
+    referee.correct(i + 1, amended)
+    if not any(r.event >= i + 1 and r.ruling == "illegal" for r in referee.rulings):
+        return True
+    referee.correct(i + 1, was)
+    return False
+
+
+#: lines looked back over (at most) for a Gamble whose effect was not heard
+GAMBLE_BACK = 40
+
+
+def _amend_gamble(referee: Any, last_line: int) -> bool:
+    """A camera Gamble played as a plain wild (its effect is only said) among
+    the last :data:`GAMBLE_BACK` lines, given each effect (a Change's or
+    Replace's target each other player still in) in turn; the first under which
+    no line from it on is illegal is kept, marked ``inferred``."""
+    from referee.tgus_t.cards import GAMBLE_EFFECTS
+
+    events = referee.events
+    for i in range(last_line - 2, max(-1, last_line - 2 - GAMBLE_BACK), -1):
+        e = events[i]
+        if (
+            e.get("type") != "play" or e.get("source") != "vision"
+            or "effect" in e or "gamble" not in (e.get("cards") or [])
+        ):
+            continue
+        others = [p for p in referee.header.players if p != e.get("player")]
+        for effect in GAMBLE_EFFECTS:
+            if effect in ("wild", "counter"):
+                continue
+            targets = others if effect in ("change", "replace") else [None]
+            for target in targets:
+                why = Text("camera.tgus-t.amended-gamble", player=str(e.get("player")),
+                           effect=effect)
+                amended = {**e, "effect": effect, "inferred": str(why),
+                           "inferred_msg": why.data()}
+                if target is not None:
+                    amended["target"] = target
+                if _keeps(referee, i, e, amended):
+                    return True
+        return False  # the latest Gamble only
     return False
 
 

@@ -239,3 +239,21 @@ def test_an_illegal_play_no_hidden_card_explains_stays_illegal():
     assert not amend_hidden(ref)
     assert ref.events == before
     assert [r.ruling for r in ref.rulings].count("illegal") == 1
+
+
+def test_a_play_out_of_turn_gives_an_earlier_gamble_the_effect_it_needs():
+    # A's Gamble was said to skip (not heard): C plays next, not B
+    from vision.handsfree_tgus_t import amend_hidden
+
+    ref = Referee(dict(HEADER))
+    done = TgusTHandsFree()
+    ref.append(cam("start", 1, card="red-5"))
+    for e in (cam("play", 2, cards=["gamble"], reach_from="A"),
+              cam("play", 3, cards=["blue-2"], reach_from="C")):
+        for x in done(e, ref.state()):
+            ref.append(x)
+            amend_hidden(ref)
+    gamble = next(e for e in ref.events if e.get("cards") == ["gamble"])
+    assert gamble["effect"] == "skip" and "inferred_msg" in gamble
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+    assert ref.state()["turn"] == "A"
