@@ -270,6 +270,10 @@ class PlayConfig(_Section):
                         "top card since it was taken is that card again")
     max_looks: int = _f(64, "looks", "most looks of the top card remembered",
                         minimum=1)
+    cut_min_mm: float = _f(3.0, "mm", "a box of the top card's label shorter than "
+                           "it on one side only by at least this, lying within its "
+                           "box, is that card cut by an edge (no twin); less is a "
+                           "box's jitter")
     let_go_mm: float = _f(0.0, "mm", "a card a hand still touches counts as let go "
                           "when it lies within this of its newest read for the "
                           "settle time (0: off; a card counts once untouched) ...")

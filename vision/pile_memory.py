@@ -445,8 +445,9 @@ class PileMemory:
         coming in over the top card grows its box for a frame or two), and the
         top did not stand as it was taken after that arm left (:meth:`_reached`).
         A twin's box is whole (``shrunk``) and not the top's box cut on one
-        side (:meth:`_within`): a twin laid a little off its copy may measure
-        smaller, but reaches out past the copy's box."""
+        side (``cut_min_mm`` or more, :meth:`_within`): a twin laid a little
+        off its copy may measure smaller, but reaches out past the copy's box,
+        or differs from it by no more than a box's jitter."""
         cfg = self.config
         top = self.pile[-1]
         if self.last_reach <= top.t or not self.twin_ok(c.label):
@@ -471,11 +472,16 @@ class PileMemory:
                        cfg.whole_max)
             whole = card_scale(float(wh[0]), float(wh[1]), card) >= cfg.shrunk * size
             # Turning a card changes both sides of its box the same way; a card
-            # coming over one edge of the top card cuts one side only, and
-            # what is left of the top lies within its box (``look_mm`` to
-            # spare): a box reaching out past the copy's is another card.
+            # coming over one edge of the top card cuts one side only (by
+            # ``cut_min_mm`` or more: less is what a box jitters by, or a twin
+            # laid neatly on its copy), and what is left of the top lies within
+            # its box (``look_mm`` to spare): a box reaching out past the
+            # copy's is another card.
             dw, dh = float(wh[0]) - c.wh[0], float(wh[1]) - c.wh[1]
-            one_side = (dw < -1.0 and abs(dh) <= 1.0) or (dh < -1.0 and abs(dw) <= 1.0)
+            cut_mm = cfg.cut_min_mm
+            one_side = (dw <= -cut_mm and abs(dh) <= 1.0) or (
+                dh <= -cut_mm and abs(dw) <= 1.0
+            )
             cut = one_side and self._within(c, wh)
             return (
                 whole
