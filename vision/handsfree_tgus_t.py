@@ -36,7 +36,9 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   there on, marked ``inferred``. Failing that, the latest camera Gamble
   played as a plain wild (its effect is only said) within the last
   ``GAMBLE_BACK`` lines is given each effect in turn (a Change's or
-  Replace's target each other player), the first that does so kept.
+  Replace's target each other player), the first that does so kept. An
+  illegal play of just the pile's top card, that nothing explains, is the top
+  card seen again and is taken out of the log.
 - **Two plays seen as one**: the camera may report in one play the cards of
   two turns put down close together. Cards of one play share their value
   (``multi_play``), so a camera play whose cards change value is split where
@@ -306,8 +308,10 @@ def amend_hidden(referee: Any) -> bool:
     before this one or the last play of the seat now on turn, with one more
     card of that value in each colour under it; keeps the first amendment
     (``referee.correct``) under which no line from the amended one on is
-    illegal; failing that, an earlier Gamble's effect (:func:`_amend_gamble`).
-    Returns whether the log was amended (the referee replays it)."""
+    illegal; failing that, an earlier Gamble's effect (:func:`_amend_gamble`);
+    failing that, a play of just the pile's top card is that card seen again
+    (an arm passing over the pile) and its line is deleted. Returns whether
+    the log was amended (the referee replays it)."""
     from referee.cards import Card
     from referee.tgus_t.common import DECK_LABELS
 
@@ -343,7 +347,13 @@ def amend_hidden(referee: Any) -> bool:
                        "inferred": str(why), "inferred_msg": why.data()}
             if _keeps(referee, i, e, amended):
                 return True
-    return _amend_gamble(referee, last_line)
+    if _amend_gamble(referee, last_line):
+        return True
+    top = referee.state().get("top")  # an illegal play left the pile as it was
+    if top is not None and all(c == top for c in events[-1].get("cards") or [None]):
+        referee.delete(last_line)  # the top card seen again, no play
+        return True
+    return False
 
 
 def _keeps(referee: Any, i: int, was: dict[str, Any], amended: dict[str, Any]

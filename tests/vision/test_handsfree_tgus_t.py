@@ -257,3 +257,15 @@ def test_a_play_out_of_turn_gives_an_earlier_gamble_the_effect_it_needs():
     assert gamble["effect"] == "skip" and "inferred_msg" in gamble
     assert not [r for r in ref.rulings if r.ruling == "illegal"]
     assert ref.state()["turn"] == "A"
+
+
+def test_the_top_card_reported_again_out_of_turn_is_taken_out_of_the_log():
+    from vision.handsfree_tgus_t import amend_hidden
+
+    ref = Referee(dict(HEADER))
+    ref.append(cam("start", 1, card="red-5"))
+    ref.append({**cam("play", 2, cards=["red-7"]), "player": "A"})
+    ref.append({**cam("play", 3, cards=["red-7"]), "player": "C"})
+    assert amend_hidden(ref)
+    assert len(ref.events) == 2 and not [r for r in ref.rulings
+                                         if r.ruling == "illegal"]
