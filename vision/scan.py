@@ -2,7 +2,9 @@
 
 While the scan is active (the page or ``watch`` switches it on when the
 referee rules ``round-end``, or it starts by itself when hands lie out while
-the referee plays on; the next round's start card switches it off),
+the referee plays on, seen in the frame's tracks or in the sharper looks it
+asks for while a player is down to few cards (:meth:`HandScan.probe_due`,
+:meth:`HandScan.probe`); the next round's start card switches it off),
 cards lying face up in a player's seat area, outside the piles, are collected
 per seat (every live track, so a card the detector misses for a frame still
 counts). When a seat's set of cards has lain still and stayed the same for
@@ -566,7 +568,10 @@ class HandScan:
             twice, would score the hand wrong). A seat that shows another
             number, unchanged and still for ``recount_s``, is revealed as it
             shows (the referee's count is then the one in doubt: a draw or a
-            play the camera missed; the referee notes the corrected count).
+            play the camera missed; the referee notes the corrected count);
+            for ``woken_recount_s`` when the scan started by itself (the
+            referee missed the round's end, its counts are in doubt anyway,
+            and hands found late may be gathered up soon).
             ``None``: any number.
     """
 
@@ -595,6 +600,8 @@ class HandScan:
         self._sent: set[str] = set()
         self._woken: float | None = None  # when it started by itself
         self._last_seen = 0.0  # the last frame a seat showed a card
+        self._asked: float | None = None  # when probe_due last asked the referee
+        self._looks: list[tuple[float, np.ndarray]] = []  # its seat cards (table mm)
 
     def _state(self) -> Mapping[str, Any]:
         if self.game_state is None:
@@ -636,6 +643,7 @@ class HandScan:
             self._seen.clear()
             self._sent.clear()
             self._since = None
+            self._looks.clear()
         self._woken = None
         self._active = on
 
@@ -680,6 +688,77 @@ class HandScan:
             return  # the referee asks for the hands itself (or no round is on)
         self.active = True
         self._since = min(born)
+        self._woken = self._last_seen = t
+
+    def probe_due(self, t: float) -> bool:
+        """Whether the sleeping scan wants a sharper look at the seats now
+        (:meth:`probe`): every ``probe_s`` while the referee plays on (no
+        challenge open) and some player holds at most ``probe_cards`` cards by
+        its count, the round about to end. Hands laid out far from the camera
+        get weak box scores; the frame's normal threshold may see none of
+        them, and the scan could not start by itself (:meth:`_wake`).
+        ``probe_s`` or ``wake_s`` 0: never."""
+        cfg = self.config
+        if (self._active or cfg.probe_s <= 0 or cfg.wake_s <= 0
+                or self.game_state is None):
+            return False
+        if self._asked is not None and t - self._asked < cfg.probe_s - 1e-6:
+            return False
+        self._asked = t  # the referee's state is asked at most every probe_s
+        state = self._state()
+        if state.get("phase") not in ("turn", "drawn") or state.get("challenge"):
+            return False
+        counts = self._hand_counts(state)
+        return bool(counts) and min(counts.values()) <= cfg.probe_cards
+
+    def probe(self, dets: Detections, t: float) -> None:
+        """One sharper look at the frame (detected at the scan's ``box_conf``)
+        while the scan sleeps: it starts when hands lie out that the frame's
+        normal threshold misses.
+
+        The looks' cards in the seats (outside the piles, of the deck) are
+        remembered for ``wake_within_s``. A card lies there new and still when
+        every look since it was first seen has a card within ``move_mm`` of it,
+        for at least ``wake_s``, and an earlier look had none there (what lay
+        there all along, or since before the looks began, is no hand). At
+        least ``wake_cards`` such cards while the referee plays on are hands
+        laid out: the scan starts as :meth:`_wake` starts it, counting from the
+        first look that saw them. A gap in the looks (over twice ``probe_s``:
+        the round was not about to end) forgets them."""
+        cfg = self.config
+        if self._active or self.game_state is None:
+            return
+        if self._looks and t - self._looks[-1][0] > 2 * cfg.probe_s + 1e-6:
+            self._looks.clear()  # what was there between the looks is not known
+        xy = (self.geometry.to_table(dets.centers) if len(dets)
+              else np.zeros((0, 2)))
+        keep = [
+            i for i in range(len(dets))
+            if self.geometry.seat_of(xy[i]) is not None
+            and not any(self.geometry.inside(z, xy[i : i + 1])[0] for z in self.exclude)
+            and (self.allowed is None or self.allowed(dets.labels[i]))
+        ]
+        here = np.asarray(xy[keep], float).reshape(-1, 2)
+        self._looks = [(lt, p) for lt, p in self._looks if t - lt <= cfg.wake_within_s]
+        firsts: list[float] = []
+        for point in here:
+            first, new = t, False
+            for lt, seen in reversed(self._looks):
+                if len(seen) and np.min(np.linalg.norm(seen - point, axis=1)) <= cfg.move_mm:
+                    first = lt
+                else:
+                    new = True  # an earlier look had no card there
+                    break
+            if new and t - first >= cfg.wake_s:
+                firsts.append(first)
+        self._looks.append((t, here))
+        if len(firsts) < cfg.wake_cards:
+            return
+        state = self._state()
+        if state.get("phase") not in ("turn", "drawn") or state.get("challenge"):
+            return
+        self.active = True
+        self._since = min(firsts)
         self._woken = self._last_seen = t
 
     def _labels(
@@ -766,11 +845,12 @@ class HandScan:
             if before is None or before[0] != cards:
                 self._seen[seat] = (cards, t)
                 continue
-            wait = (
-                self.settle_s
-                if expected is None or len(cards) == expected
-                else self.config.recount_s
-            )
+            if expected is None or len(cards) == expected:
+                wait = self.settle_s
+            elif self._woken is not None:  # it missed the round's end: counts in doubt
+                wait = self.config.woken_recount_s
+            else:
+                wait = self.config.recount_s
             if t - before[1] >= wait:
                 self._sent.add(seat)
                 event = {
