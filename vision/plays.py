@@ -94,6 +94,8 @@ class UnoPlayDetector:
         self._pending_draw: dict[str, Any] | None = None
         self._draw_reach: _DrawReach | None = None
         self._discard_reach: tuple[float, str | None] | None = None
+        # seat -> (when its arm came onto the discard pile, when last seen there)
+        self._arrived: dict[str | None, tuple[float, float]] = {}
         self.cleared = False
 
     def _legal_now(self) -> LegalCheck:
@@ -232,15 +234,39 @@ class UnoPlayDetector:
         self._pending = []
         return [event]
 
+    def _note_discard_reach(self, t: float, reaches: list[Reach]) -> None:
+        """Note the seat of the arm on the discard pile now (``_discard_reach``).
+
+        Of several arms there, the one that came last: an arm that stays on
+        the pile after putting its card down (or the ghost of one, the
+        background still taking in the cloth where it lay) is not the one
+        bringing the next card. An arm unseen on the pile for less than
+        ``arrival_gap_s`` has not left (it keeps when it came)."""
+        on_pile = [
+            r.seat for r in reaches
+            if self.geometry.inside("discard", np.array([r.tip]))[0]
+        ]
+        gap = self.config.arrival_gap_s
+        self._arrived = {
+            seat: (came, last) for seat, (came, last) in self._arrived.items()
+            if t - last < gap or seat in on_pile
+        }
+        for seat in on_pile:
+            came = self._arrived.get(seat, (t, t))[0]
+            self._arrived[seat] = (came, t)
+        if on_pile:
+            # the newest arrival; among equals the last listed
+            newest = max(self._arrived[seat][0] for seat in on_pile)
+            seat = [s for s in on_pile if self._arrived[s][0] == newest][-1]
+            self._discard_reach = (t, seat)
+
     # -- draws ----------------------------------------------------------------
     def _update_draws(self, t: float, reaches: list[Reach]) -> list[dict[str, Any]]:
         cfg = self.config
         in_draw = [
             r for r in reaches if self.geometry.inside("draw", np.array([r.tip]))[0]
         ]
-        for r in reaches:
-            if self.geometry.inside("discard", np.array([r.tip]))[0]:
-                self._discard_reach = (t, r.seat)
+        self._note_discard_reach(t, reaches)
         if in_draw:
             tip = in_draw[0].tip
             reach = self._draw_reach
