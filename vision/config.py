@@ -328,6 +328,9 @@ class ScanConfig(_Section):
                          "long before they are its hand")
     recount_s: float = _f(2.0, "s", "... this long when they are not as many as the "
                           "referee counts (its count is then in doubt)")
+    woken_recount_s: float = _f(1.0, "s", "... this long instead when the scan "
+                                "started by itself (the referee missed the round's "
+                                "end: its counts are in doubt anyway)")
     still_s: float = _f(0.5, "s", "a card lies still when its reads of this long ...")
     move_mm: float = _f(8.0, "mm", "... stay within this")
     min_age_s: float = _f(0.4, "s", "a card counts once tracked this long")
@@ -351,6 +354,12 @@ class ScanConfig(_Section):
     wake_cards: int = _f(2, "cards", "... at least this many of them", minimum=1)
     wake_within_s: float = _f(6.0, "s", "... each seen first at most this long ago "
                               "(what lay there all along is no hand)")
+    probe_s: float = _f(0.5, "s", "while the scan sleeps, the referee plays on and "
+                        "a player holds few cards, the frame is also detected this "
+                        "often at box_conf for hands laid out that the normal "
+                        "threshold misses (0: never)")
+    probe_cards: int = _f(1, "cards", "... few: at most this many by the referee's "
+                          "count", minimum=0)
     seat_close_up: bool = _f(True, "on/off", "each seat holding cards is also "
                              "detected in a window around them while a hand is "
                              "still to be read")
