@@ -227,7 +227,7 @@ class PlayConfig(_Section):
     settle_frames: int = _f(3, "frames", "a card counts as lying still once it has "
                             "lain still and untouched for this many frames ...",
                             minimum=1)
-    settle_s: float = _f(0.12, "s", "... spanning at least this long: the time a "
+    settle_s: float = _f(0.09, "s", "... spanning at least this long: the time a "
                          "card must lie still before it counts as played")
     move_mm: float = _f(8.0, "mm", "reads whose position and size stay within this "
                         "of the newest lie still")
@@ -274,12 +274,19 @@ class PlayConfig(_Section):
                            "it on one side only by at least this, lying within its "
                            "box, is that card cut by an edge (no twin); less is a "
                            "box's jitter")
-    let_go_mm: float = _f(0.0, "mm", "a card a hand still touches counts as let go "
+    let_go_mm: float = _f(0.6, "mm", "a card a hand still touches counts as let go "
                           "when it lies within this of its newest read for the "
                           "settle time (0: off; a card counts once untouched) ...")
     let_go_scale: float = _f(1.15, "card sizes", "... and measures at most this "
                              "(a card held above the table measures larger), or "
                              "at most max_scale lying within the pile's extent")
+    let_go_frames: int = _f(4, "frames", "... for at least this many frames (and "
+                            "settle_frames; a hand holding a card over the pile "
+                            "pauses at the end of a sway for about a settle)",
+                            minimum=1)
+    let_go_loose_s: float = _f(0.25, "s", "... that larger box (a loose one on the "
+                               "pile, or a card held a little above it) must lie that "
+                               "still this long")
     shrunk: float = _f(0.85, "fraction", "a box under this share of a pile card's "
                        "size, lying on it, is that card partly covered", maximum=1)
     whole_min: float = _f(0.95, "card sizes", "a pile card's own box is taken as at "

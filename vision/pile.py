@@ -122,24 +122,32 @@ class PileWatcher:
     ) -> list[Read] | None:
         """The reads of a card a hand still touches but has let go of, or
         ``None``: it lies still (``play.let_go_mm``, touched reads counted) for
-        ``settle_frames`` frames spanning ``settle_s`` and measures as a card
+        ``play.let_go_frames`` frames (at least ``settle_frames``: a hand holding
+        a card over the pile can pause at the end of a sway for a settle's
+        frames, whose reads then agree as well as a card's lying still) spanning
+        ``settle_s`` and measures as a card
         lying flat (at most ``play.let_go_scale`` card sizes). A hand lingering
         over the card it put down no longer moves it; a card held in the air
-        measures larger (nearer the camera) and moves with the hand; a box
+        measures larger (nearer the camera) and moves with the hand. A box
         up to ``max_scale`` that lies within the pile's extent
-        (:meth:`_within_pile`) is a card on the pile boxed with the edges of
-        the cards below (a card held up over the pile sticks out of it). Asked
-        only for a label other than the top card's (the top card under a
-        passing arm, or a twin, waits for the hand to leave)."""
+        (:meth:`_within_pile`) may be a card on the pile boxed with the edges
+        of the cards below, or one held a little above the pile: size cannot
+        tell them apart, so it must lie that still for ``play.let_go_loose_s``
+        (a held card drifts with the hand within that time; one held up off
+        the pile's extent sticks out of it and waits for the hand to leave).
+        Asked only for a label other than the top card's (the top card under
+        a passing arm, or a twin, waits for the hand to leave)."""
         cfg = self.config
         w, h = (float(v) for v in wh)
         scale = card_scale(w, h, self.geometry.card)
-        if scale > cfg.let_go_scale and not (
-            scale <= cfg.max_scale and self._within_pile(track.xy, (w, h))
-        ):
-            return None
+        seconds = cfg.settle_s
+        if scale > cfg.let_go_scale:
+            if not (scale <= cfg.max_scale and self._within_pile(track.xy, (w, h))):
+                return None
+            seconds = max(seconds, cfg.let_go_loose_s)
         return track.still_reads(
-            t, cfg.settle_frames, cfg.settle_s, cfg.let_go_mm, evidence, touched_ok=True
+            t, max(cfg.settle_frames, cfg.let_go_frames), seconds, cfg.let_go_mm,
+            max(evidence, seconds + cfg.still_margin_s), touched_ok=True,
         )
 
     @staticmethod

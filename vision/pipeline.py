@@ -150,6 +150,12 @@ class TablePipeline:
         #: (or start card) emitted, first reach first (classic UNO: each play
         #: and draw carries them)
         self._pile_reaches: dict[str, None] = {}
+        #: seats whose arm is on the discard pile in this frame, and those whose
+        #: arm was there when the last play was emitted and has not left since
+        #: (a card let go is played while the hand lingers on it: that reach
+        #: put the card down, it is no reach after the play)
+        self._on_pile: set[str] = set()
+        self._spent_reaches: set[str] = set()
         self._lock = threading.Lock()
         self._latest: np.ndarray | None = None
         self._jpeg: bytes | None = None
@@ -427,10 +433,15 @@ class TablePipeline:
         """Remember the seats whose arm's tip lies on the discard pile now."""
         if self.game != "uno" or self.geometry is None:
             return
+        self._on_pile = {
+            r.seat for r in reaches
+            if r.seat is not None
+            and self.geometry.inside("discard", np.array([r.tip]))[0]
+        }
+        # an arm that put the last play down counts again once it has left
+        self._spent_reaches &= self._on_pile
         for r in reaches:
-            if r.seat is not None and self.geometry.inside(
-                "discard", np.array([r.tip])
-            )[0]:
+            if r.seat in self._on_pile and r.seat not in self._spent_reaches:
                 self._pile_reaches.setdefault(r.seat, None)
 
     def _emit(self, event: dict[str, Any], overlay: np.ndarray | None) -> None:
@@ -442,6 +453,7 @@ class TablePipeline:
             event["pile_reaches"] = list(self._pile_reaches)
         if event.get("type") in ("play", "start"):  # the dealer turned the start card
             self._pile_reaches = {}
+            self._spent_reaches = set(self._on_pile)
         if self.evidence_dir is not None and overlay is not None:
             self.evidence_dir.mkdir(parents=True, exist_ok=True)
             path = self.evidence_dir / f"{len(self.events) + 1:04d}-{event['type']}.jpg"

@@ -836,7 +836,7 @@ def test_a_twin_showing_a_look_its_copy_never_showed_is_a_play():
 
 @pytest.fixture
 def let_go():
-    """play.let_go_mm on (off by default)."""
+    """play.let_go_mm at 0.6 (its default)."""
     return PlayConfig(let_go_mm=0.6)
 
 
@@ -846,7 +846,9 @@ def test_with_let_go_a_card_under_a_still_lingering_hand_is_played(let_go):
     for x in (250, 280, 310):
         table.frames(1, [card("red-7", *PILE), card("red-2", x, PILE[1], touched=True)])
     rows = [card("red-7", *PILE), card("red-2", PILE[0] + 10, PILE[1], touched=True)]
-    events = table.frames(3, rows)
+    frames = max(let_go.settle_frames, let_go.let_go_frames)
+    assert table.frames(frames - 1, rows) == []
+    events = table.frames(1, rows)
     assert [e["cards"] for e in events] == [["red-2"]]
     # once the hand leaves, the card is no second play
     assert table.frames(10, [card("red-7", *PILE), card("red-2", 341, 211)]) == []
@@ -875,17 +877,47 @@ def test_with_let_go_a_card_hovered_with_a_tremble_is_no_play(let_go):
     assert [e for e in table.events if e["type"] == "play"] == []
 
 
-def test_with_let_go_a_loose_box_within_the_pile_is_played_under_the_hand(let_go):
+def test_with_let_go_a_flat_card_pausing_a_settle_at_each_end_of_a_sway_is_no_play(let_go):
+    """A card held over the pile, measuring as one lying flat (the arm hides
+    part of it), sways by 2 mm and pauses at each end for settle_frames
+    frames: a let go needs play.let_go_frames reads."""
+    assert let_go.let_go_frames > let_go.settle_frames
+    table = started(config=let_go)
+    for k in range(8):
+        held = card("red-2", PILE[0] + 5 + 2.0 * (k % 2), PILE[1] - 5, touched=True)
+        table.frames(let_go.settle_frames, [card("red-7", *PILE), held])
+    assert [e for e in table.events if e["type"] == "play"] == []
+
+
+def test_with_let_go_a_loose_box_within_the_pile_is_played_once_still_longer(let_go):
     """A card put on the pile, boxed with the edges of the cards below (1.2
     card sizes, within the pile's extent), under the still hand that put it
-    down: played at once. The same box sticking out of the pile waits."""
+    down: its size cannot tell it from a card held a little above the pile,
+    so it is played once it has lain still ``play.let_go_loose_s``. The same
+    box sticking out of the pile waits for the hand to leave."""
     table = started(config=let_go)
     loose = card("red-2", *PILE, 67, 104, touched=True)
-    events = table.frames(4, [card("red-7", *PILE), loose])
+    # reads spanning let_go_loose_s: one more than the frames in that time
+    n = int(np.ceil(let_go.let_go_loose_s * FPS - 1e-9)) + 1
+    assert n > let_go.settle_frames
+    assert table.frames(n - 1, [card("red-7", *PILE), loose]) == []
+    events = table.frames(1, [card("red-7", *PILE), loose])
     assert [e["cards"] for e in events] == [["red-2"]]
     table = started(config=let_go)
     out = card("red-2", PILE[0] + 10, PILE[1], 67, 104, touched=True)
     assert table.frames(10, [card("red-7", *PILE), out]) == []
+
+
+def test_with_let_go_a_card_held_over_the_pile_pausing_with_the_hand_is_no_play(let_go):
+    """A card held a little above the pile (1.2 card sizes, within its
+    extent) sways with the hand and pauses at each end of the sway for the
+    settle time: lying still that briefly is no let go for a box that large."""
+    table = started(config=let_go)
+    pause = max(let_go.settle_frames, int(np.ceil(let_go.settle_s * FPS)) + 1)
+    for k in range(6):
+        held = card("red-2", PILE[0] + 2.0 * (k % 2), PILE[1], 67, 104, touched=True)
+        table.frames(pause, [card("red-7", *PILE), held])
+    assert [e for e in table.events if e["type"] == "play"] == []
 
 
 def test_with_let_go_the_top_card_under_a_resting_arm_is_not_played_again(let_go):

@@ -1,0 +1,100 @@
+"""Let go at the camera's full rate: a card under the hand that put it down
+counts after the settle time, not once the hand leaves (issue 25's latency),
+and a card the hand still holds does not. Hand-made detections at 30 fps."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from referee.cards import CLASSES
+from vision.config import PlayConfig
+from vision.detections import Detections
+from vision.geometry import TableGeometry
+from vision.plays import UnoPlayDetector
+from vision.tracking import CardTracker
+
+FPS = 30.0
+PILE = (330.0, 210.0)  # centre of the default discard zone on a 560 x 420 mm table
+
+
+def card(label, x, y, w=56.0, h=87.0, touched=False):
+    return (label, x, y, w, h, touched)
+
+
+class Table:
+    def __init__(self, config: PlayConfig):
+        self.config = config
+        geo = TableGeometry.default((560, 420), ("A", "B", "C"))
+        self.tracker = CardTracker(geo)
+        self.plays = UnoPlayDetector(geo, config)
+        self.t = 0.0
+        self.plays_seen: list[tuple[float, list[str]]] = []
+
+    def frame(self, rows) -> None:
+        boxes = [(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for _, x, y, w, h, _ in rows]
+        dets = Detections(
+            np.array(boxes),
+            np.full(len(rows), 0.9),
+            [CLASSES.index(r[0]) for r in rows],
+            data={"touched": np.array([r[5] for r in rows])},
+        )
+        tracked = self.tracker.update(dets, self.t)
+        for e in self.plays.update(tracked, self.t, self.tracker.tracks, []):
+            if e["type"] == "play":
+                self.plays_seen.append((self.t, e["cards"]))
+        self.t += 1 / FPS
+
+
+def started(config: PlayConfig) -> Table:
+    table = Table(config)
+    for _ in range(8):
+        table.frame([card("red-7", *PILE)])
+    return table
+
+
+def still_frames(config: PlayConfig) -> int:
+    """Frames from the first still read to the decision, the first included."""
+    return max(config.settle_frames, math.ceil(config.settle_s * FPS - 1e-9) + 1)
+
+
+def test_a_card_under_a_lingering_hand_is_played_after_the_settle_time():
+    config = PlayConfig()
+    table = started(config)
+    for x in (260, 290, 320):  # carried in by the hand
+        table.frame([card("red-7", *PILE), card("red-2", x, PILE[1], touched=True)])
+    let_go_at = table.t
+    for _ in range(20):  # let go: the hand stays on it, still
+        table.frame([card("red-7", *PILE), card("red-2", 335, 212, touched=True)])
+    assert [cards for _, cards in table.plays_seen] == [["red-2"]]
+    late = table.plays_seen[0][0] - let_go_at
+    assert late <= (still_frames(config) - 1) / FPS + 1e-6
+    for _ in range(10):  # the hand leaves: no second play
+        table.frame([card("red-7", *PILE), card("red-2", 336, 213)])
+    assert len(table.plays_seen) == 1
+
+
+def test_with_let_go_off_the_same_card_waits_for_the_hand_to_leave():
+    config = PlayConfig(let_go_mm=0.0)
+    table = started(config)
+    for _ in range(20):
+        table.frame([card("red-7", *PILE), card("red-2", 335, 212, touched=True)])
+    assert table.plays_seen == []
+    for _ in range(still_frames(config)):
+        table.frame([card("red-7", *PILE), card("red-2", 335, 212)])
+    assert [cards for _, cards in table.plays_seen] == [["red-2"]]
+
+
+def test_a_card_hovered_with_a_slow_sway_that_pauses_is_no_play():
+    """A hand holds a card over the pile (flat-sized: the arm hides part of
+    it) and sways it by a few millimetres, pausing at each end for fewer
+    frames than the settle time: never still that long."""
+    config = PlayConfig()
+    table = started(config)
+    pause = still_frames(config) - 1
+    for k in range(12):
+        x = PILE[0] + 5 + 3.0 * (k % 2)
+        for _ in range(pause):
+            table.frame([card("red-7", *PILE), card("red-2", x, PILE[1] - 5, touched=True)])
+    assert table.plays_seen == []
