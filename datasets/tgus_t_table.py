@@ -234,7 +234,10 @@ def table_photo(label: str, rng: np.random.Generator, renderer=None) -> np.ndarr
     out of the frame around the card (about three cards wide, so the finder's
     largest box is this card): the camera a user enrolls with at the table. The
     card lies near the discard pile, turned, under changed light, on a pile of
-    up to four cards lying as played, sometimes beside one half under it."""
+    up to four cards lying as played; in ``FAN_SHARE`` of the photos it is the
+    last of two or three cards played together, the others (the same value in
+    other colours where there is one) fanned under it ``FAN_MM`` apart, as a
+    multi-play lies on the pile."""
     from vision.demo.render import FRAME, Renderer, _project, card_quad
     from vision.demo.timeline import DISCARD, CardPose, Timeline
 
@@ -248,13 +251,15 @@ def table_photo(label: str, rng: np.random.Generator, renderer=None) -> np.ndarr
         uxy = (xy[0] + rng.uniform(-15, 15), xy[1] + rng.uniform(-15, 15))
         tl.changes.append((0.0, "pile", CardPose(under, uxy,
                                                  angle + rng.uniform(-40, 40))))
-    if rng.random() < 0.3:  # beside a card half under it (played together)
-        under = others[int(rng.integers(len(others)))]
-        shift = rng.choice((-1, 1)) * rng.uniform(10, FAN_MM)
+    if rng.random() < FAN_SHARE:  # the last of cards played together
+        fanned = _fanned_under(label, int(rng.integers(1, 3)), rng)
+        side = rng.choice((-1, 1))
         a = math.radians(angle)
-        uxy = (xy[0] - shift * math.cos(a), xy[1] - shift * math.sin(a))
-        tl.changes.append((0.0, "pile", CardPose(under, uxy,
-                                                 angle + rng.uniform(-8, 8))))
+        for k, under in enumerate(fanned):  # the first one furthest
+            shift = side * FAN_MM * (len(fanned) - k) + rng.uniform(-3, 3)
+            uxy = (xy[0] - shift * math.cos(a), xy[1] - shift * math.sin(a))
+            tl.changes.append((0.0, "pile", CardPose(under, uxy,
+                                                     angle + rng.uniform(-8, 8))))
     tl.changes.append((0.0, "pile", CardPose(label, xy, angle)))
     tl.changes.append((0.0, "draw", 40))
     tint = tuple(float(v) for v in rng.uniform(0.9, 1.1, 3))
@@ -273,6 +278,26 @@ def table_photo(label: str, rng: np.random.Generator, renderer=None) -> np.ndarr
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
+def _fanned_under(label: str, n: int, rng: np.random.Generator) -> list[str]:
+    """``n`` cards played together with ``label`` before it, as a multi-play
+    lies: the same value in other colours (a coloured card of a value the
+    other colours print), else cards a table photo may show under it."""
+    from referee.cards import Card
+    from referee.tgus_t.cards import deck_counts
+
+    card = Card.from_label(label)
+    if card.color is not None:
+        same = [f"{c}-{card.value}" for c in ("red", "yellow", "green", "blue")]
+        same = [x for x in same if x in deck_counts()]  # the label among them
+        if len(same) > 1:
+            return [same[int(rng.integers(len(same)))] for _ in range(n)]
+    others = [k for k in _STANDARD_SHOWN if k != label]
+    return [others[int(rng.integers(len(others)))] for _ in range(n)]
+
+
+#: share of table photos where the card is the last of two or three played
+#: together, the others fanned under it (``FAN_MM`` apart)
+FAN_SHARE = 0.5
 #: cards a table photo may show under or beside the enrolled one
 _STANDARD_SHOWN = ("red-3", "blue-7", "green-skip", "yellow-reverse", "red-9",
                    "green-1", "blue-4", "yellow-6")

@@ -118,3 +118,27 @@ def test_table_photos_show_the_card_at_the_table_cameras_scale(tmp_path) -> None
     photos = [cv2.imread(str(tmp_path / "counter" / f"{k}.jpg")) for k in range(3)]
     assert photos[0].shape == (480, 640, 3) and photos[1].shape[0] < 480
     assert photos[1].shape != photos[2].shape or not np.array_equal(*photos[1:])
+
+
+def test_a_table_photo_may_show_the_card_last_of_a_multi_play(monkeypatch) -> None:
+    # FAN_SHARE of the photos: the same value in other colours fanned under it
+    import datasets.tgus_t_table as tt
+    from vision.demo.render import Renderer
+
+    shown: list = []
+    real = Renderer.frame
+
+    def frame(self, tl, t):
+        shown.append([c[2].label for c in tl.changes if c[1] == "pile"])
+        return real(self, tl, t)
+
+    monkeypatch.setattr(Renderer, "frame", frame)
+    monkeypatch.setattr(tt, "FAN_SHARE", 1.0)
+    for k in range(3):
+        tt.table_photo("yellow-5", np.random.default_rng(k))
+    monkeypatch.setattr(tt, "FAN_SHARE", 0.0)
+    tt.table_photo("yellow-5", np.random.default_rng(0))
+    for labels in shown[:3]:
+        assert labels[-1] == "yellow-5"
+        assert any(x.endswith("-5") for x in labels[:-1])
+    assert not any(x.endswith("-5") for x in shown[3][:-1])
