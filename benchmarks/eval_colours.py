@@ -35,7 +35,17 @@ for each:
     naming heard 0.9 s after the wild is seen (said 0.3 s after it is put down,
     as ``vision/demo/audio.py`` renders it). Talk is assumed to go on at the same
     rate while a wild waits, and anyone's colour in that window counts (the
-    listener cannot tell who spoke).
+    listener cannot tell who spoke). To that the gated figure adds the wrong
+    colours made at the wild itself, where the gate is always open: a colour
+    heard wrong for the word said, or heard on the lead phrase ("Wild card.")
+    or in the noise around the words (``stray``), per colour word at 10 dB,
+    times ``wilds_per_hour`` (each wild is named once).
+
+The game's listener decides with the gate's setting
+(``SpotterConfig.gate_colour_*``: a lower threshold, and the named colour's
+share of the run, :attr:`voice.kws.KwsConfig.margin`), since its colours pass
+the gate; ``tableref listen --colours`` lists every colour with the model's own
+setting. Both are measured (the gate's first; ``--gate`` measures another).
 
 The gates and the colour spotter's setting were looked at on the TUNE voices
 (``TUNE_VOICES``, speeds 150/175, pitch 50) with ``--tune``; the reported figure
@@ -95,19 +105,22 @@ NAMED_AFTER = 0.9
 
 
 def gated(per_hour: float, hit: float, wilds_per_hour: float = WILDS_PER_HOUR,
-          next_card: float = NEXT_CARD, last_wins: bool = True) -> float:
-    """Colours heard in talk an hour that the listener's gate would take as a
-    wild's colour (the module's docstring: the ungated rate times the share of
-    the hour a wild waits for its colour). ``last_wins=False``: the gate as it
-    was before the last waiting colour named the wild (the first colour heard
-    within COLOUR_WAIT before the wild named it)."""
+          next_card: float = NEXT_CARD, last_wins: bool = True,
+          per_wild: float = 0.0) -> float:
+    """Wrong colours an hour that pass the listener's gate (the module's
+    docstring): colours heard in talk (``per_hour``, ungated) times the share of
+    the hour a wild waits for its colour, plus ``per_wild`` (wrong colours made
+    at the wild itself, per colour word said) times the wilds an hour.
+    ``last_wins=False``: the gate as it was before the last waiting colour named
+    the wild (the first colour heard within COLOUR_WAIT before the wild named
+    it)."""
     from voice.attribution import COLOUR_AFTER
     from voice.bridge import COLOUR_WAIT
 
     missed = COLOUR_WAIT + min(COLOUR_AFTER, next_card)
     named = NAMED_AFTER + (0.0 if last_wins else COLOUR_WAIT)
     exposure = hit * named + (1 - hit) * missed
-    return per_hour * wilds_per_hour * exposure / 3600
+    return per_hour * wilds_per_hour * exposure / 3600 + per_wild * wilds_per_hour
 
 
 #: what the jobs record: ``model`` (the colour spotter's file, None: not measured)
@@ -184,10 +197,12 @@ class Neural:
     threshold: float
     min_hits: int
     smooth: int = 1
+    margin: float = 0.0
 
     def name(self) -> str:
         mean = f" mean{self.smooth}" if self.smooth > 1 else ""
-        return f"colour spotter p>={self.threshold:g} x{self.min_hits}{mean}"
+        share = f" share{self.margin:g}" if self.margin else ""
+        return f"colour spotter p>={self.threshold:g} x{self.min_hits}{mean}{share}"
 
 
 def positive_job(args: tuple[str, int, int, int, bool]) -> dict:
@@ -261,7 +276,8 @@ def accepted(config: SpotterConfig | Neural, hits: dict) -> list[Detection]:
 
         calls = replay(hits["trace"], KwsConfig(threshold=config.threshold,
                                                 min_hits=config.min_hits,
-                                                smooth=config.smooth))
+                                                smooth=config.smooth,
+                                                margin=config.margin))
         return [Detection(COLOUR_CLASSES[c[4]], max(c[1] - 0.45, 0.0), c[1], 0,
                           0.0, 0.45, c[2], c[2], "neural") for c in calls]
     out: list[Detection] = []
@@ -274,16 +290,19 @@ def accepted(config: SpotterConfig | Neural, hits: dict) -> list[Detection]:
 
 def score(config: SpotterConfig | Neural, pos: list[dict], talk: list[dict]) -> dict:
     """Colours heard right and wrong per SNR, colours heard away from any colour
-    word in those tracks (``stray``: on a lead phrase or in the noise), and
-    wrong colours per hour of talk."""
+    word in those tracks (``stray``, and per SNR ``strays``: on a lead phrase
+    or in the noise), and wrong colours per hour of talk."""
     right: dict[int, list[bool]] = {}
     wrong: dict[int, int] = {}
+    strays: dict[int, int] = {}
     per_lang: dict[tuple[int, str], list[bool]] = {}
     stray = 0
     for job in pos:
         hits = accepted(config, job["hits"])
-        stray += sum(not any(start - 0.3 <= d.end <= end + 1.0
-                             for start, end, _t, _v in job["marks"]) for d in hits)
+        away = sum(not any(start - 0.3 <= d.end <= end + 1.0
+                           for start, end, _t, _v in job["marks"]) for d in hits)
+        stray += away
+        strays[job["snr"]] = strays.get(job["snr"], 0) + away
         for start, end, text, voice in job["marks"]:
             near = [d for d in hits if start - 0.3 <= d.end <= end + 1.0]
             want = colour_of(text.strip("!.。"))
@@ -298,8 +317,15 @@ def score(config: SpotterConfig | Neural, pos: list[dict], talk: list[dict]) -> 
     return {"right": {k: float(np.mean(v)) for k, v in right.items()},
             "n": {k: len(v) for k, v in right.items()}, "wrong": wrong,
             "lang": {k: float(np.mean(v)) for k, v in per_lang.items()},
-            "stray": stray,
+            "stray": stray, "strays": strays,
             "talk": (n_talk, n_talk * 3600 / max(secs, 1e-9), secs)}
+
+
+def at_the_wild(r: dict, snr: int = 10) -> float:
+    """Wrong colours per colour word said at ``snr`` that the gate lets through
+    wherever talk is: heard wrong for the word, or on its lead phrase or in the
+    noise around it (a :func:`score` result)."""
+    return (r["wrong"].get(snr, 0) + r["strays"].get(snr, 0)) / max(r["n"][snr], 1)
 
 
 #: the calls of the overlap check (``--overlap``), said by the tuning voices
@@ -402,10 +428,14 @@ def main() -> int:
     parser.add_argument("--cache", metavar="PATH",
                         help="keep the audio and the recorded hits here (pickle) and "
                         "reuse them; the audio is traced again for another model")
-    parser.add_argument("--setting", action="append", metavar="P,HITS,MEAN",
+    parser.add_argument("--setting", action="append", metavar="P,HITS,MEAN[,SHARE]",
                         help="also measure the colour spotter at threshold P, "
-                        "HITS windows in a row, on the mean of MEAN windows "
-                        "(repeatable)")
+                        "HITS windows in a row, on the mean of MEAN windows, "
+                        "the named colour holding SHARE of the run (repeatable)")
+    parser.add_argument("--gate", metavar="P,HITS,MEAN,SHARE",
+                        help="the game listener's setting inside the gate "
+                        "(default: SpotterConfig's gate_colour_* with the "
+                        "model's mean)")
     parser.add_argument("--overlap", action="store_true",
                         help="only the overlap check on the tuning voices: two "
                         "players' words 1 s apart, and over each other by 0.1 "
@@ -428,6 +458,7 @@ def main() -> int:
               "with --cache the audio alone is made and kept)")
         return 2
     neural_settings: list[Neural] = []
+    own: Neural | None = None  # the model's own setting (an ungated listing)
     if model is not None:
         from voice.kws import COLOUR_CLASSES, KwsModel, ModelError
 
@@ -436,12 +467,24 @@ def main() -> int:
         except (ModelError, ImportError) as exc:
             print(f"eval_colours: {exc}")
             return 2
-        neural_settings.append(Neural(float(meta.get("threshold", 0.9)),
-                                      int(meta.get("min_hits", 2)),
-                                      int(meta.get("smooth", 1))))
+        def parse(text: str) -> Neural:
+            p, h, m, *share = text.split(",")
+            return Neural(float(p), int(h), int(m), float(share[0]) if share else 0.0)
+
+        own = Neural(float(meta.get("threshold", 0.9)), int(meta.get("min_hits", 2)),
+                     int(meta.get("smooth", 1)))
+        if args.gate:
+            gate = parse(args.gate)
+        else:  # the game's listener: voice.spotter.colour_decision(gated=True)
+            base = SpotterConfig()
+            gate = Neural(own.threshold if base.gate_colour_threshold is None
+                          else base.gate_colour_threshold,
+                          own.min_hits if base.gate_colour_min_hits is None
+                          else base.gate_colour_min_hits,
+                          own.smooth, base.gate_colour_margin)
+        neural_settings += [gate] + ([own] if own != gate else [])
         if args.setting:
-            neural_settings += [Neural(float(t), int(h), int(m)) for t, h, m in (
-                s.split(",") for s in args.setting)]
+            neural_settings += [parse(s) for s in args.setting]
         if args.tune:
             neural_settings += [Neural(t, h) for t in (0.5, 0.7, 0.8, 0.9, 0.95,
                                                        0.98, 0.99)
@@ -450,6 +493,10 @@ def main() -> int:
             neural_settings += [Neural(t, h, m) for m in (3, 5)
                                 for t in (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8)
                                 for h in (2, 4, 6, 8)]
+            # inside the gate: lower thresholds, the named colour's share
+            neural_settings += [Neural(t, h, own.smooth, share)
+                                for t in (0.6, 0.65, 0.675, 0.7, 0.725, 0.75)
+                                for h in (3, 4, 5) for share in (0.7, 0.8)]
     t0 = time.time()
     seed = args.seed + (500 if args.tune else 0)
     pos_jobs = [(k, s, seed * 1000 + i, 16, args.tune)
@@ -502,11 +549,13 @@ def main() -> int:
             settings += [dataclasses.replace(shipped, **kw) for kw in (
                 {"max_level": 20}, {"min_rise_db": 4.0}, {"min_rise_db": 8.0},
                 {"max_length": 0.8}, {"max_length": 1.3})]
-    print("setting (the listener's first)           " + "  ".join(
-        f"{s:>3}dB" for s in SNRS) + "  wrong(pos)  stray  wrong/h talk  gated/h")
-    def pace(r: dict, last_wins: bool = True) -> float:
+    print("setting (the game's listener first)      " + "  ".join(
+        f"{s:>3}dB" for s in SNRS) + "  wrong(pos)  stray  wrong/h talk  gated/h"
+        "  (at the wild)")
+
+    def pace(r: dict, last_wins: bool = True, wild: bool = True) -> float:
         return gated(r["talk"][1], r["right"][10], args.wilds_per_hour,
-                     args.next_card, last_wins)
+                     args.next_card, last_wins, at_the_wild(r) if wild else 0.0)
 
     for cfg in settings:
         r = score(cfg, pos, talk)
@@ -515,9 +564,13 @@ def main() -> int:
             f"len<={cfg.max_length:g} LR>={cfg.min_ratio:g}")
         print(f"{name:41s} " + "  ".join(f"{100 * r['right'][s]:4.0f}%" for s in SNRS)
               + f"  {sum(r['wrong'].values()):10d}  {r['stray']:5d}"
-              f"  {r['talk'][1]:12.1f}  {pace(r):7.2f}")
-    heads = ([("colour spotter (the listener's)", neural_settings[0])]
-             if neural_settings else []) + \
+              f"  {r['talk'][1]:12.1f}  {pace(r):7.2f}  "
+              f"({at_the_wild(r) * args.wilds_per_hour:.2f})")
+    heads = ([("colour spotter (the game's listener, inside the gate)",
+               neural_settings[0])] if neural_settings else []) + \
+        ([("colour spotter (the model's own setting: tableref listen --colours)",
+           neural_settings[1])] if len(neural_settings) > 1
+         and neural_settings[1] == own else []) + \
         ([("keyword search (pocketsphinx)", shipped)] if not args.no_search else [])
     for title, cfg in heads:
         r = score(cfg, pos, talk)
@@ -527,12 +580,16 @@ def main() -> int:
             en, ja = r["lang"][(s, "en")], r["lang"][(s, "ja")]
             print(f"  {s:>2} dB: heard {100 * r['right'][s]:.1f} % (en "
                   f"{100 * en:.0f} %, ja {100 * ja:.0f} %), "
-                  f"wrong colour {r['wrong'][s]}")
+                  f"wrong colour {r['wrong'][s]}, away from the words "
+                  f"{r['strays'].get(s, 0)}")
         print(f"  wrong colours in table talk: {r['talk'][0]} in "
               f"{r['talk'][2] / 3600:.2f} h = {r['talk'][1]:.1f} an hour ungated; "
               f"gated (a wild {args.wilds_per_hour:g} times an hour, the next card "
-              f"{args.next_card:g} s after it): {pace(r):.2f} an hour "
-              f"(the gate before the last-heard rule: {pace(r, False):.2f})")
+              f"{args.next_card:g} s after it): {pace(r):.2f} an hour, of which "
+              f"{pace(r) - pace(r, wild=False):.2f} at the wild itself (wrong "
+              f"for the word or away from it at 10 dB); talk alone "
+              f"{pace(r, wild=False):.2f} (the gate before the last-heard rule: "
+              f"{pace(r, False, False):.2f})")
     return 0
 
 

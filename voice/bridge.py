@@ -208,7 +208,9 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
         voice.words.WordError: a call word that cannot be pronounced.
     """
     call_words = parse_words(words)
-    spotter = Spotter(call_words, config, colours=colours)
+    # every colour passes the gate below: the colour spotter decides with the
+    # gate's setting (voice.spotter.colour_decision)
+    spotter = Spotter(call_words, config, colours=colours, gated=True)
     handle = ListenHandle()
     started = time.monotonic()
     game_clock = clock or (lambda: time.monotonic() - started)

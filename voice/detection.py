@@ -31,6 +31,18 @@ class SpotterConfig:
             its settings);
             ``engine`` applies to it too (``"pocketsphinx"``: colours by
             keyword search under :data:`COLOUR_GATES`).
+        gate_colour_threshold, gate_colour_min_hits, gate_colour_margin: the
+            colour spotter's setting where a colour counts only while a wild
+            waits for one (the game's listener, :func:`voice.bridge.listen_into`:
+            ``Spotter(..., gated=True)``). Outside that window a colour changes
+            nothing, so inside it the spotter may be surer of fewer words: a
+            lower threshold, with ``gate_colour_margin`` (the share of the
+            colours' probability the named colour must hold over the run,
+            :attr:`voice.kws.KwsConfig.margin`) keeping a word between two
+            colours unnamed. None: the model's own setting. Chosen with
+            ``benchmarks/eval_colours.py --tune`` for ``models/colour-kws.pt``
+            (set them for another colour model); ``colour_threshold`` and
+            ``colour_min_hits``, when given, win over them.
         same_word: a colour hit and a call word whose stretches overlap are
             one word, the call, when they end at most this many seconds apart;
             further apart they are two words said over each other, and the
@@ -66,6 +78,9 @@ class SpotterConfig:
     colour_threshold: float | None = None
     colour_min_hits: int | None = None
     colour_smooth: int | None = None
+    gate_colour_threshold: float | None = 0.7
+    gate_colour_min_hits: int | None = 4
+    gate_colour_margin: float = 0.8
     same_word: float = 0.15
     levels: tuple[int, ...] = (5, 10, 15, 20, 25)
     max_level: int = 20

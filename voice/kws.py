@@ -155,6 +155,11 @@ class KwsConfig:
             windows longer. A word whose windows hover just under the threshold
             (a colour said over other voices) is heard, a single window's
             spike is not.
+        margin: a model with several keyword classes (the colours): a run of
+            windows fires only when its likeliest class holds at least this
+            share of the keyword classes' probability summed over the run
+            (0: always); a run below it fires nothing but still starts the
+            ``refractory`` quiet (the word was heard, its colour is unsure).
     """
 
     threshold: float = 0.9
@@ -163,6 +168,7 @@ class KwsConfig:
     refractory: float = 1.0
     min_level: float = -70.0
     smooth: int = 1
+    margin: float = 0.0
 
 
 class KwsModel:
@@ -354,7 +360,10 @@ class Decider:
         self._run = 0
         call = (max(word_end - 0.45, 0.0), word_end, self._run_peak, t)
         if self._run_parts is not None:
-            call += (int(np.argmax(self._run_parts)),)
+            parts = self._run_parts
+            if parts.max() < self.config.margin * parts.sum():
+                return []  # no colour holds the run: heard, but not named
+            call += (int(np.argmax(parts)),)
         return [call]
 
 

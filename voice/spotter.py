@@ -63,7 +63,7 @@ def load_model(path: str | None = None, colours: bool = False):
 
 
 def _decision(model, threshold: float | None, min_hits: int | None,
-              smooth: int | None = None):
+              smooth: int | None = None, margin: float = 0.0):
     """The neural spotter's decision settings: those given, else the model's
     (a model file without ``smooth`` in its meta decides on single windows)."""
     from voice.kws import KwsConfig
@@ -73,7 +73,23 @@ def _decision(model, threshold: float | None, min_hits: int | None,
         threshold=threshold if threshold is not None else
         float(meta.get("threshold", 0.9)),
         min_hits=min_hits if min_hits is not None else int(meta.get("min_hits", 2)),
-        smooth=smooth if smooth is not None else int(meta.get("smooth", 1)))
+        smooth=smooth if smooth is not None else int(meta.get("smooth", 1)),
+        margin=margin)
+
+
+def colour_decision(model, config: SpotterConfig, gated: bool = False):
+    """The colour spotter's decision settings: ``config.colour_*`` where given;
+    else, for a listener whose colours count only while a wild waits
+    (``gated``), the gate's setting (``config.gate_colour_*``); else the
+    model's own."""
+    threshold, min_hits, margin = config.colour_threshold, config.colour_min_hits, 0.0
+    if gated:
+        if threshold is None:
+            threshold = config.gate_colour_threshold
+        if min_hits is None:
+            min_hits = config.gate_colour_min_hits
+        margin = config.gate_colour_margin
+    return _decision(model, threshold, min_hits, config.colour_smooth, margin)
 
 
 class Spotter:
@@ -93,6 +109,10 @@ class Spotter:
             keyword search under the colour gates
             (:func:`voice.detection.colour_config`; ``word`` is then the colour
             word's name, ``"赤"``). ``voice.words.colour_of`` gives the colour.
+        gated: the caller takes a colour only while a wild waits for one (the
+            game's listener): the colour spotter decides with the gate's setting
+            (:func:`colour_decision`, ``SpotterConfig.gate_colour_*``), not the
+            model's own (what ``tableref listen --colours`` lists, ungated).
 
     Attributes:
         engine: ``"neural"``, ``"pocketsphinx"``, or ``"neural+pocketsphinx"``
@@ -108,7 +128,8 @@ class Spotter:
     """
 
     def __init__(self, words: list[CallWord] | None = None,
-                 config: SpotterConfig | None = None, colours: bool = False):
+                 config: SpotterConfig | None = None, colours: bool = False,
+                 gated: bool = False):
         from voice.kws import ModelError, NeuralSpotter
 
         self.words = words or parse_words(None)
@@ -155,9 +176,8 @@ class Spotter:
                 self.colour_fallback = str(exc)
                 log.warning("%s; hearing colours with keyword search instead", exc)
             else:
-                self._colour_neural = NeuralSpotter(model, _decision(
-                    model, self.config.colour_threshold, self.config.colour_min_hits,
-                    self.config.colour_smooth))
+                self._colour_neural = NeuralSpotter(
+                    model, colour_decision(model, self.config, gated))
                 self._colour_names = model.classes[:-2]
         if colours and self._colour_neural is None:
             try:

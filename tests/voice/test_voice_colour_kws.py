@@ -216,3 +216,56 @@ def test_streaming_with_the_mean_of_windows_decides_as_its_replay(say):
     assert start - 0.3 <= calls[0][1] <= end + 1.0
     again = replay(spotter.trace, cfg)
     assert [(c[1], c[3], c[4]) for c in again] == [(c[1], c[3], c[4]) for c in calls]
+
+
+def test_a_run_between_two_colours_is_named_only_when_one_holds_the_margin():
+    split = [[0.45, 0.4, 0.0, 0.0]] * 4  # heard a colour, but which?
+    sure = [[0.8, 0.1, 0.0, 0.0]] * 4
+    trace = lambda parts, t0: [(t0 + 0.05 * i, sum(p), -30.0, p)  # noqa: E731
+                               for i, p in enumerate(parts)]
+    cfg = KwsConfig(threshold=0.7, min_hits=4, margin=0.8)
+    assert replay(trace(split, 1.0), cfg) == []
+    assert [COLOUR_CLASSES[c[4]] for c in replay(trace(split, 1.0),
+                                                 KwsConfig(threshold=0.7, min_hits=4))] \
+        == ["red"]
+    assert [COLOUR_CLASSES[c[4]] for c in replay(trace(sure, 1.0), cfg)] == ["red"]
+    # the unnamed run still keeps the spotter quiet for the refractory time
+    assert replay(trace(split, 1.0) + trace(sure, 1.3), cfg) == []
+    assert len(replay(trace(split, 1.0) + trace(sure, 2.1), cfg)) == 1
+
+
+def test_the_game_listener_decides_colours_with_the_gate_setting():
+    base = SpotterConfig()
+    model = KwsModel(COLOUR_MODEL, COLOUR_CLASSES)
+    listing = Spotter(parse_words(None), base, colours=True)._colour_neural.config
+    assert (listing.threshold, listing.min_hits, listing.margin) == (
+        model.meta["threshold"], model.meta["min_hits"], 0.0)
+    game = Spotter(parse_words(None), base, colours=True, gated=True)
+    cfg = game._colour_neural.config
+    assert (cfg.threshold, cfg.min_hits, cfg.margin) == (
+        base.gate_colour_threshold, base.gate_colour_min_hits, base.gate_colour_margin)
+    assert cfg.smooth == listing.smooth == model.meta["smooth"]
+    told = Spotter(parse_words(None), SpotterConfig(colour_threshold=0.9,
+                                                    gate_colour_min_hits=None),
+                   colours=True, gated=True)._colour_neural.config
+    assert (told.threshold, told.min_hits) == (0.9, model.meta["min_hits"])
+    # the UNO spotter is the same with and without the gate
+    assert game._neural.config == Spotter(parse_words(None), base)._neural.config
+
+
+def test_listen_into_builds_a_gated_spotter(monkeypatch):
+    import voice.bridge as bridge
+
+    seen = {}
+
+    class Stop(Exception):
+        pass
+
+    def fake(words, config=None, colours=False, gated=False):
+        seen.update(colours=colours, gated=gated)
+        raise Stop
+
+    monkeypatch.setattr(bridge, "Spotter", fake)
+    with pytest.raises(Stop):
+        bridge.listen_into(lambda e: None, dict, file="nothing.wav")
+    assert seen == {"colours": True, "gated": True}
