@@ -343,7 +343,10 @@ def main(argv: list[str] | None = None) -> int:
             f"{'equal' if r['final'] == r['expected'] else 'DIFFER'} "
             f"({r['final']} vs {r['expected']}); sound track: "
             f"{'yes' if r['audio'] else 'none'}; questions {len(r['questions'])}; "
-            f"missed/wrong by type {wrong or 'none'}"
+            f"missed/wrong by type {wrong or 'none'}; let go -> ruling median "
+            f"{percentile(r['ruling'], 50) * 1000:.0f} ms, p95 "
+            f"{percentile(r['ruling'], 95) * 1000:.0f} ms; "
+            f"{r['cpu'] / max(r['video_s'], 1e-9):.2f} cores"
         )
         if args.verbose:
             for kind, s in r["scores"].items():

@@ -382,6 +382,20 @@ class TablePipeline:
         self._gate = (thumb, key, frame.t, dets[np.arange(len(dets))])
         return dets
 
+    def _probe_look(self, frame: Frame, image: np.ndarray, dets: Detections) -> Detections:
+        """The sleeping scan's sharper look (:meth:`HandScan.probe`): this
+        frame detected again at ``scan.box_conf`` (hands laid out far from the
+        camera get weak box scores), past the motion gate; a detector without
+        a ``box_conf`` gives the frame's own cards."""
+        normal = getattr(self.detector, "box_conf", None)
+        if not isinstance(normal, float):
+            return dets
+        self.detector.box_conf = min(normal, self.config.scan.box_conf)
+        try:
+            return self._detect_once(frame, image)
+        finally:
+            self.detector.box_conf = normal
+
     def process(self, frame: Frame) -> list[dict[str, Any]]:
         """Run every stage on one frame; returns (and emits) the events it completes."""
         if (
@@ -406,6 +420,8 @@ class TablePipeline:
         if self._scan_request is not None:
             scan.active, self._scan_request = self._scan_request, None
         dets = self._gated_detect(frame, image)
+        if scan.probe_due(frame.t):
+            scan.probe(self._probe_look(frame, image, dets), frame.t)
         hands: HandTracker = self.stages["hands"]
         dets = hands.update(image, dets, frame.t)
         self._note_pile_reaches(hands.reaches)
