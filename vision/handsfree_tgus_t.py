@@ -27,8 +27,8 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   see which of those was put down last). Where a card of the play
   does match, it goes first instead (the camera does not see the order in
   which the cards were put down).
-- **A hidden card found later**: a camera play ruled illegal (out of
-  turn, most often) may be explained by a card hidden under an earlier one:
+- **A hidden card found later**: a camera play or draw ruled illegal (out
+  of turn, most often) may be explained by a card hidden under an earlier one:
   two Reverses or Skips turn the play otherwise than one, and a player who
   put their last two cards down is out. :func:`amend_hidden` (for a table
   that holds the referee) tries the last camera plays with one more card of
@@ -301,9 +301,9 @@ AMEND_BACK = 8
 
 
 def amend_hidden(referee: Any) -> bool:
-    """The play just appended (the referee's last line, from the camera) is
-    ruled illegal: a card hidden under an earlier camera play may explain it
-    (see the comment above). Tries, the latest play first, each camera play of
+    """The play or draw just appended (the referee's last line, from the
+    camera) is ruled illegal: a card hidden under an earlier camera play may
+    explain it (see the comment above). Tries, the latest play first, each camera play of
     one value among the last :data:`AMEND_BACK` lines that is the last play
     before this one or the last play of the seat now on turn, with one more
     card of that value in each colour under it; keeps the first amendment
@@ -316,7 +316,7 @@ def amend_hidden(referee: Any) -> bool:
     from referee.tgus_t.common import DECK_LABELS
 
     events = referee.events
-    if not events or events[-1].get("type") != "play":
+    if not events or events[-1].get("type") not in ("play", "draw"):
         return False
     last_line = len(events)
     if not any(r.event == last_line and r.ruling == "illegal" for r in referee.rulings):
@@ -349,6 +349,8 @@ def amend_hidden(referee: Any) -> bool:
                 return True
     if _amend_gamble(referee, last_line):
         return True
+    if events[-1].get("type") != "play":
+        return False
     top = referee.state().get("top")  # an illegal play left the pile as it was
     if top is not None and all(c == top for c in events[-1].get("cards") or [None]):
         referee.delete(last_line)  # the top card seen again, no play

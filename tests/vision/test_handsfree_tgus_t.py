@@ -269,3 +269,21 @@ def test_the_top_card_reported_again_out_of_turn_is_taken_out_of_the_log():
     assert amend_hidden(ref)
     assert len(ref.events) == 2 and not [r for r in ref.rulings
                                          if r.ruling == "illegal"]
+
+
+def test_a_draw_nobody_owed_gives_an_earlier_gamble_a_drawing_effect():
+    from vision.handsfree_tgus_t import amend_hidden
+
+    ref = Referee(dict(HEADER))
+    done = TgusTHandsFree()
+    ref.append(cam("start", 1, card="red-5"))
+    for e in (cam("play", 2, cards=["gamble"], reach_from="A"),
+              cam("draw", 3, count=1, reach_from="B"),
+              cam("draw", 4, count=3, reach_from="B")):
+        for x in done(e, ref.state()):
+            ref.append(x)
+            amend_hidden(ref)
+    gamble = next(e for e in ref.events if e.get("cards") == ["gamble"])
+    assert gamble.get("effect") == "wild-hit4"
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+    assert ref.state()["hand_counts"]["B"] == 9
