@@ -234,7 +234,9 @@ def table_photo(label: str, rng: np.random.Generator, renderer=None) -> np.ndarr
     out of the frame around the card (about three cards wide, so the finder's
     largest box is this card): the camera a user enrolls with at the table. The
     card lies near the discard pile, turned, under changed light, on a pile of
-    up to four cards lying as played; in ``FAN_SHARE`` of the photos it is the
+    up to four cards lying as played (in ``OLD_FAN_SHARE`` of the photos over
+    an earlier multi-play of two or three cards fanned out beyond them, as
+    the pile of a game with multi-plays spreads); in ``FAN_SHARE`` of them it is the
     last of two or three cards played together, the others (the same value in
     other colours where there is one) fanned under it ``FAN_MM`` apart, as a
     multi-play lies on the pile."""
@@ -246,6 +248,16 @@ def table_photo(label: str, rng: np.random.Generator, renderer=None) -> np.ndarr
     xy = (DISCARD[0] + rng.uniform(-40, 40), DISCARD[1] + rng.uniform(-60, 60))
     angle = float(rng.uniform(-35, 35) + (180 if rng.random() < 0.3 else 0))
     others = [k for k in _STANDARD_SHOWN if k != label]
+    if rng.random() < OLD_FAN_SHARE:  # an earlier multi-play sticking out under
+        oxy = (xy[0] + rng.uniform(-12, 12), xy[1] + rng.uniform(-12, 12))
+        oa = angle + rng.uniform(-25, 25)
+        side = rng.choice((-1, 1))
+        for k in range(int(rng.integers(2, 4))):
+            shift = side * FAN_MM * k
+            fxy = (oxy[0] + shift * math.cos(math.radians(oa)),
+                   oxy[1] + shift * math.sin(math.radians(oa)))
+            tl.changes.append((0.0, "pile", CardPose(
+                others[int(rng.integers(len(others)))], fxy, oa + rng.uniform(-8, 8))))
     for _ in range(int(rng.integers(0, 5))):  # a pile under it: cards as played
         under = others[int(rng.integers(len(others)))]
         uxy = (xy[0] + rng.uniform(-15, 15), xy[1] + rng.uniform(-15, 15))
@@ -298,6 +310,9 @@ def _fanned_under(label: str, n: int, rng: np.random.Generator) -> list[str]:
 #: share of table photos where the card is the last of two or three played
 #: together, the others fanned under it (``FAN_MM`` apart)
 FAN_SHARE = 0.5
+#: share of table photos whose pile holds an earlier multi-play of two or three
+#: cards, fanned out beyond the cards played since
+OLD_FAN_SHARE = 0.5
 #: cards a table photo may show under or beside the enrolled one
 _STANDARD_SHOWN = ("red-3", "blue-7", "green-skip", "yellow-reverse", "red-9",
                    "green-1", "blue-4", "yellow-6")

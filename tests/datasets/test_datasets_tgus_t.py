@@ -142,3 +142,29 @@ def test_a_table_photo_may_show_the_card_last_of_a_multi_play(monkeypatch) -> No
         assert labels[-1] == "yellow-5"
         assert any(x.endswith("-5") for x in labels[:-1])
     assert not any(x.endswith("-5") for x in shown[3][:-1])
+
+
+def test_a_table_photo_may_lie_on_a_pile_spread_by_an_earlier_multi_play(
+        monkeypatch) -> None:
+    import math
+
+    import datasets.tgus_t_table as tt
+    from vision.demo.render import Renderer
+
+    spreads: list = []
+    real = Renderer.frame
+
+    def frame(self, tl, t):
+        xy = [c[2].xy for c in tl.changes if c[1] == "pile"]
+        spreads.append(max(math.dist(a, b) for a in xy for b in xy) if len(xy) > 1
+                       else 0.0)
+        return real(self, tl, t)
+
+    monkeypatch.setattr(Renderer, "frame", frame)
+    monkeypatch.setattr(tt, "FAN_SHARE", 0.0)
+    for share in (1.0, 0.0):
+        monkeypatch.setattr(tt, "OLD_FAN_SHARE", share)
+        for k in range(3):
+            tt.table_photo("red-1", np.random.default_rng(k))
+    assert min(spreads[:3]) >= tt.FAN_MM  # cards fanned out under it
+    assert max(spreads[3:]) < tt.FAN_MM + 30  # a pile lying as played
