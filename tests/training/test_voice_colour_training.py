@@ -253,3 +253,39 @@ def test_the_colour_bank_draws_training_voices_and_no_talk_ending_on_a_colour(
         assert pitch not in colours.HELD_OUT_PITCHES
     again = colours.make_colour_bank(tmp_path / "b.npz", 1)  # from the cache
     assert len(again["train_red"]) == 9
+
+
+def test_overlap_after_runs_another_word_over_the_colours_end(monkeypatch):
+    """``--overlap-after``: a colour named on its own whose end another voice's
+    word already runs over (starting 0.08-0.25 s before it ends) keeps its
+    colour; talk right after a colour stays speech; left at 0 the examples are
+    the shipped recipe's, draw for draw."""
+    from training.voice.mixing import Mixer
+
+    beds = {"white": np.random.default_rng(1).standard_normal(3 * RATE).astype(
+        np.float32) * 1e-3}
+    plain = Mixer(_bank(), beds, "train", 6, keywords=colours.COLOURS)
+    zero = Mixer(_bank(), beds, "train", 6, keywords=colours.COLOURS,
+                 overlap_after=0.0)
+    for _ in range(30):
+        (a, la), (b, lb) = plain.example(), zero.example()
+        assert la == lb and np.array_equal(a, b)
+    mixer = Mixer(_bank(), beds, "train", 9, keywords=colours.COLOURS,
+                  overlap_after=1.0)
+    named = 0
+    for label, placed in _placed(monkeypatch, mixer, 400):
+        if label >= 4:
+            continue
+        named += 1
+        (n0, at), rest = placed[0], placed[1:]
+        assert n0 == WORD
+        end = at + WORD
+        over = [a for _, a in rest
+                if int(0.08 * RATE) - 1 <= end - a <= int(0.25 * RATE) + 1]
+        assert len(over) == 1
+    assert named > 80
+    close = [label for label, placed in _placed(monkeypatch, mixer, 600)
+             for n, at in placed if n == WORD
+             if any(0 <= a - (at + WORD) <= int(0.1 * RATE)
+                    for m, a in placed if m == TALK)]
+    assert len(close) >= 20 and set(close) == {COLOUR_CLASSES.index("speech")}

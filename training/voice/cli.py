@@ -73,6 +73,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of the colours named on their own that start "
                         "while another voice's short word is still ending (0.05-"
                         "0.25 s of overlap; default 0: the shipped recipe)")
+    parser.add_argument("--overlap-after", type=float, default=0.0, metavar="SHARE",
+                        help="share of the colours named on their own whose end "
+                        "another voice's short word runs over (it starts 0.08-"
+                        "0.25 s before the colour ends; default 0: the shipped "
+                        "recipe)")
     parser.add_argument("--init", default=None, metavar="MODEL",
                         help="start from this trained network's weights (same "
                         "shape and classes) instead of random ones")

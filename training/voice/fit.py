@@ -59,6 +59,7 @@ def train(args: argparse.Namespace) -> int:
                   low_snr=getattr(args, "low_snr", 0.0),
                   stretch=getattr(args, "stretch", 0.0),
                   overlap=getattr(args, "overlap", 0.0),
+                  overlap_after=getattr(args, "overlap_after", 0.0),
                   low_band=getattr(args, "low_snr_band", None) or (0.0, 12.0))
     val_x, val_y = Mixer(bank, val_noise, "val", args.seed + 2,
                          keywords=keywords).batch(1500, False)
@@ -187,7 +188,7 @@ def _save(model, args: argparse.Namespace, step: int, out: Path) -> None:
         meta["talk_beds"] = args.talk_beds
     if getattr(args, "init", None):
         meta["init"] = Path(args.init).name
-    for key in ("low_snr", "stretch", "overlap"):
+    for key in ("low_snr", "stretch", "overlap", "overlap_after"):
         if getattr(args, key, 0.0):
             meta[key] = getattr(args, key)
     if getattr(args, "low_snr", 0.0) and getattr(args, "low_snr_band", None):

@@ -125,7 +125,8 @@ class Mixer:
                  chatter: float = 0.0, babble_negatives: float = 0.0,
                  keywords: tuple[str, ...] = ("calls",), low_snr: float = 0.0,
                  stretch: float = 0.0, overlap: float = 0.0,
-                 low_band: tuple[float, float] = (0.0, 12.0)):
+                 low_band: tuple[float, float] = (0.0, 12.0),
+                 overlap_after: float = 0.0):
         # one list of clips per keyword class (the UNO call: ``calls``; the
         # colour spotter: ``red``, ``blue``, ``green``, ``yellow``); the classes
         # are the keywords in this order, then speech, then noise
@@ -146,6 +147,11 @@ class Mixer:
         # player's short word (a call, a game word, another colour) is still
         # ending: the two overlap by 0.05-0.25 s and the colour still counts
         self.overlap = overlap
+        # share of the colours named on their own whose end another player's
+        # short word already runs over (it starts 0.08-0.25 s before the colour
+        # ends, about as loud): the colour still counts. Talk right after the
+        # colour (a gap of 0-0.1 s, "red seven") stays speech
+        self.overlap_after = overlap_after
         self.leads = bank[f"{split}_leads"]
         self.talk = bank[f"{split}_talk"]
         self.confusables = bank[f"{split}_confusables"]
@@ -191,7 +197,12 @@ class Mixer:
                 lead = self._pick(self.leads)
                 lead = lead / rms(lead) * level * rng.uniform(0.5, 1.5)
                 place(fg, lead, start - int(rng.uniform(0.05, 0.6) * RATE) - len(lead))
-            if rng.random() < 0.15 and end < SAMPLES - 0.4 * RATE:
+            if self.overlap_after and rng.random() < self.overlap_after:
+                other = self._pick(self.confusables if rng.random() < 0.6 else
+                                   self.keyword_sets[int(rng.integers(kinds))])
+                other = other / rms(other) * level * rng.uniform(0.5, 1.3)
+                place(fg, other, end - int(rng.uniform(0.08, 0.25) * RATE))
+            elif rng.random() < 0.15 and end < SAMPLES - 0.4 * RATE:
                 after = self._pick(self.talk)
                 after = after / rms(after) * level * rng.uniform(0.5, 1.5)
                 place(fg, after, end + int(rng.uniform(0.35, 0.6) * RATE))
