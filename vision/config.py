@@ -284,6 +284,10 @@ class PlayConfig(_Section):
                             "settle_frames; a hand holding a card over the pile "
                             "pauses at the end of a sway for about a settle)",
                             minimum=1)
+    let_go_tip_mm: float = _f(100.0, "mm", "... while an arm's tip lies within this "
+                              "of it, where arms are seen (an arm passing over the "
+                              "pile on its way elsewhere is no hand lingering at a "
+                              "card it let go of)")
     let_go_loose_s: float = _f(0.25, "s", "... that larger box (a loose one on the "
                                "pile, or a card held a little above it) must lie that "
                                "still this long")

@@ -118,7 +118,12 @@ class PileWatcher:
             top.held = False  # the hand has left: the card lies as it lies now
 
     def _let_go(
-        self, track: Track, t: float, wh: np.ndarray, evidence: float
+        self,
+        track: Track,
+        t: float,
+        wh: np.ndarray,
+        evidence: float,
+        reaches: list[Reach] = (),
     ) -> list[Read] | None:
         """The reads of a card a hand still touches but has let go of, or
         ``None``: it lies still (``play.let_go_mm``, touched reads counted) for
@@ -136,8 +141,18 @@ class PileWatcher:
         (a held card drifts with the hand within that time; one held up off
         the pile's extent sticks out of it and waits for the hand to leave).
         Asked only for a label other than the top card's (the top card under
-        a passing arm, or a twin, waits for the hand to leave)."""
+        a passing arm, or a twin, waits for the hand to leave), and only while
+        the hand is at the card: where arms are seen, one's tip lies within
+        ``play.let_go_tip_mm`` of it (an arm passing over the pile on its way
+        to the draw pile hides part of the top card, whose box may then read
+        as another card; a hand lingering so still that its arm faded into the
+        background leaves no tip)."""
         cfg = self.config
+        if reaches and min(
+            float(np.hypot(r.tip[0] - track.xy[0], r.tip[1] - track.xy[1]))
+            for r in reaches
+        ) > cfg.let_go_tip_mm:
+            return None
         w, h = (float(v) for v in wh)
         scale = card_scale(w, h, self.geometry.card)
         seconds = cfg.settle_s
@@ -258,7 +273,7 @@ class PileWatcher:
                 and track.history[-1].touched
                 and (not self.pile or self.pile[-1].label != track.history[-1].label)
             ):
-                reads = self._let_go(track, t, wh, evidence)
+                reads = self._let_go(track, t, wh, evidence, reaches)
                 let_go = reads is not None
             if (
                 reads is None

@@ -12,11 +12,13 @@ from referee.cards import CLASSES
 from vision.config import PlayConfig
 from vision.detections import Detections
 from vision.geometry import TableGeometry
+from vision.hands import Reach
 from vision.plays import UnoPlayDetector
 from vision.tracking import CardTracker
 
 FPS = 30.0
 PILE = (330.0, 210.0)  # centre of the default discard zone on a 560 x 420 mm table
+DRAW = (202.0, 210.0)
 
 
 def card(label, x, y, w=56.0, h=87.0, touched=False):
@@ -32,7 +34,7 @@ class Table:
         self.t = 0.0
         self.plays_seen: list[tuple[float, list[str]]] = []
 
-    def frame(self, rows) -> None:
+    def frame(self, rows, reaches=()) -> None:
         boxes = [(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for _, x, y, w, h, _ in rows]
         dets = Detections(
             np.array(boxes),
@@ -41,7 +43,7 @@ class Table:
             data={"touched": np.array([r[5] for r in rows])},
         )
         tracked = self.tracker.update(dets, self.t)
-        for e in self.plays.update(tracked, self.t, self.tracker.tracks, []):
+        for e in self.plays.update(tracked, self.t, self.tracker.tracks, list(reaches)):
             if e["type"] == "play":
                 self.plays_seen.append((self.t, e["cards"]))
         self.t += 1 / FPS
@@ -98,3 +100,17 @@ def test_a_card_hovered_with_a_slow_sway_that_pauses_is_no_play():
         for _ in range(pause):
             table.frame([card("red-7", *PILE), card("red-2", x, PILE[1] - 5, touched=True)])
     assert table.plays_seen == []
+
+
+def test_a_top_card_cut_by_an_arm_passing_to_the_draw_pile_is_no_let_go():
+    """An arm on its way to the draw pile passes over the discard pile: the
+    top card's box, cut by it, reads as another card, still, touched. The
+    arm's tip lies far from it: no hand lingers there, no play. The same box
+    with the tip at it (a hand that put a card down) is one."""
+    config = PlayConfig()
+    for tip, plays in ((DRAW, []), ((PILE[0] - 40, PILE[1]), [["green-3"]])):
+        table = started(config)
+        for _ in range(20):
+            table.frame([card("green-3", 341, 229, 56, 79, touched=True)],
+                        [Reach("C", tip, 9000.0)])
+        assert [cards for _, cards in table.plays_seen] == plays
