@@ -342,10 +342,10 @@ def main(argv: list[str] | None = None) -> int:
                    help=f"enrollment photos' seed (tuning: {TUNING_PHOTO_SEED})")
     p.add_argument("--per-label", type=int, default=2, help="close-ups per card")
     p.add_argument("--far", type=int, default=0,
-                   help="photos from a seat per card (tuning seed 6: 1 read worse)")
+                   help="photos from a seat per card")
     p.add_argument("--table", type=int, default=TABLE_PHOTOS,
-                   help="photos per card from the table's camera (table scale; "
-                   "tuning seed 6: 0 -> 33/45 cards right, 3 -> 37/45)")
+                   help="photos per card from the table's camera (table scale, "
+                   "half of them the last card of a multi-play)")
     p.add_argument("--group-s", type=float, default=GROUP_S,
                    help="cards landing within this many seconds form one play")
     p.add_argument("--second-look", action="store_true",
