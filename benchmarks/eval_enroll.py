@@ -28,7 +28,10 @@ temporary folder and deleted.
   near saturation. ``--held-like`` reads them through :func:`webcam_held`: the
   card alone (its finder box in the photo) filling 60-95 % of a webcam frame
   before a person, turned and tilted, held by a hand, with a strong cast,
-  blur, noise and JPEG (the closest proxy of the webcam row made from ``valid``).
+  blur, noise and JPEG (the closest proxy of the webcam row made from ``valid``;
+  the enrollment's scene views, hand share and learning rate,
+  ``EnrollConfig.scene``, ``hand``, ``lr``, were chosen on it: ``--scene``,
+  ``--tilt``, ``--hand``, ``--lr``).
   ``--variants N`` reads each photo N times that way (other seeds). ``--forget N``
   also reads N rendered crops of every label zero-shot and enrolled
   (:func:`rendered_accuracy`): the tuning proxy of damage to other cameras and
