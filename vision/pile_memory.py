@@ -445,9 +445,10 @@ class PileMemory:
         coming in over the top card grows its box for a frame or two), and the
         top did not stand as it was taken after that arm left (:meth:`_reached`).
         A twin's box is whole (``shrunk``) and not the top's box cut on one
-        side (``cut_min_mm`` or more, :meth:`_within`): a twin laid a little
-        off its copy may measure smaller, but reaches out past the copy's box,
-        or differs from it by no more than a box's jitter."""
+        side (``cut_min_mm`` or more, :meth:`_within`) under a hand
+        (:meth:`_hand_over`): a twin laid a little off its copy may measure
+        smaller, but reaches out past the copy's box, or differs from it by no
+        more than a box's jitter, or lies there with no hand over it."""
         cfg = self.config
         top = self.pile[-1]
         if self.last_reach <= top.t or not self.twin_ok(c.label):
@@ -474,15 +475,17 @@ class PileMemory:
             # Turning a card changes both sides of its box the same way; a card
             # coming over one edge of the top card cuts one side only (by
             # ``cut_min_mm`` or more: less is what a box jitters by, or a twin
-            # laid neatly on its copy), and what is left of the top lies within
+            # laid neatly on its copy), what is left of the top lies within
             # its box (``look_mm`` to spare): a box reaching out past the
-            # copy's is another card.
+            # copy's is another card; and a hand is over it (:meth:`_hand_over`):
+            # with none, nothing covers the top, and the narrower box is a
+            # twin's (the copy's box may have taken in an edge of the card below).
             dw, dh = float(wh[0]) - c.wh[0], float(wh[1]) - c.wh[1]
             cut_mm = cfg.cut_min_mm
             one_side = (dw <= -cut_mm and abs(dh) <= 1.0) or (
                 dh <= -cut_mm and abs(dw) <= 1.0
             )
-            cut = one_side and self._within(c, wh)
+            cut = one_side and self._within(c, wh) and self._hand_over()
             return (
                 whole
                 and not cut
@@ -494,6 +497,19 @@ class PileMemory:
                 and not self._looked_so_before(wh)
             )
         return top.label != c.label and self._top_gone
+
+    def _hand_over(self) -> bool:
+        """A hand is over the box being judged: an arm reaches into the zone
+        now, or a read of the box's current stay (its track's newest reads
+        showing its look) was touched. (Where that cannot be told: taken as
+        so.)"""
+        track = self._tracks[0]
+        if track is None or not track.history:
+            return True
+        if self.last_reach >= track.history[-1].t - 1e-9:
+            return True
+        since = self._stay[1]
+        return any(r.touched for r in track.history if r.t >= since)
 
     def _looked_so_before(self, wh: np.ndarray) -> bool:
         """The box being judged (its place ``self._xy``, size ``wh``) is a look

@@ -24,5 +24,17 @@ def test_a_cut_of_at_least_cut_min_mm_is_still_the_copy_cut_by_an_edge():
     table = pile_with(("wild", 327, 206, 84, 107))
     table.frames(8, [card("wild", 327, 206, 84, 107)])
     table.frames(4, [], reach("B"))
-    cut = PlayConfig().cut_min_mm + 1.0  # the lower end hidden, the upper edge kept
-    assert table.frames(8, [card("wild", 327, 206 - cut / 2, 84, 107 - cut)]) == []
+    cut = PlayConfig().cut_min_mm + 1.0  # the lower end under a hand, the upper edge kept
+    box = card("wild", 327, 206 - cut / 2, 84, 107 - cut, True)
+    assert table.frames(8, [box]) == []
+
+
+def test_a_twin_narrower_on_one_side_with_no_hand_over_it_is_a_play():
+    """The copy's box took in an edge of the card below; the twin laid on it
+    keeps one edge and is 7 mm narrower. No hand is over it (the arm left, its
+    reads untouched): nothing covers the copy, so the narrower box is a twin."""
+    table = pile_with(("blue-3", 342, 209, 91, 102))
+    table.frames(8, [card("blue-3", 342, 209, 91, 102)])
+    table.frames(4, [], reach("B"))
+    events = table.frames(8, [card("blue-3", 338.5, 208, 84, 102)])
+    assert [e["cards"] for e in events] == [["blue-3"]]

@@ -92,8 +92,8 @@ def test_a_twin_lying_off_its_copy_and_shorter_is_a_play():
 def test_the_top_cut_by_an_edge_within_its_box_is_still_no_twin():
     table = pile_with(("red-reverse", 333, 206, 93, 108))
     table.frames(4, [], reach("B"))
-    # the lower end hidden: the box keeps its upper edge and loses 11 mm
-    assert table.frames(6, [card("red-reverse", 333, 200.5, 93, 97)]) == []
+    # the lower end hidden under a hand: the box keeps its upper edge and loses 11 mm
+    assert table.frames(6, [card("red-reverse", 333, 200.5, 93, 97, True)]) == []
 
 
 def test_a_twin_where_an_older_copy_lies_lower_in_the_pile_is_a_play():

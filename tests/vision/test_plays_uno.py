@@ -718,15 +718,16 @@ def test_a_twin_that_continues_its_copys_track_is_a_play():
 
 def test_the_top_card_cut_on_one_side_by_the_next_card_is_no_twin():
     """The bundled demo at 25.8 s: Chie's blue 7 comes over one edge of the blue
-    8 (her turn; a blue 8 would be legal): its box loses 5 mm on one side only."""
+    8 (her turn; a blue 8 would be legal): its box loses 5 mm on one side only
+    while her arm is over the pile."""
     state = turn_of("C", "red-7")
     table = Table(game_state=lambda: state)
     table.frames(6, [card("red-7", *PILE)])
     table.frames(6, [card("red-7", *PILE), card("blue-8", 326, 213, 66, 95)])
     state.update(turn_of("C", "blue-8"))
     table.frames(4, [], reaches=[Reach("C", PILE, 9000.0)])
-    assert table.frames(6, [card("red-7", *PILE), card("blue-8", 324, 214, 61, 95)]) \
-        == []
+    cut = [card("red-7", *PILE), card("blue-8", 324, 214, 61, 95)]
+    assert table.frames(6, cut, reaches=[Reach("C", PILE, 9000.0)]) == []
 
 
 def test_a_twin_misread_in_a_frame_is_judged_again_once_its_reads_agree():
