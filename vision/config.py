@@ -291,6 +291,15 @@ class PlayConfig(_Section):
     let_go_loose_s: float = _f(0.25, "s", "... that larger box (a loose one on the "
                                "pile, or a card held a little above it) must lie that "
                                "still this long")
+    start_s: float = _f(0.06, "s", "the first card on the empty discard pile (the "
+                        "start card a dealer turns) counts, once the hand has left "
+                        "it, when it has lain within start_mm for settle_frames "
+                        "frames spanning this, its reads under the hand included "
+                        "(the dealer's hand covers it as it lets go; nothing lies "
+                        "below to peek out or be twinned; 0: as any card)")
+    start_mm: float = _f(3.0, "mm", "... the start card's reads within this of the "
+                         "newest (a fingertip still on its edge moves its box a "
+                         "couple of mm)")
     shrunk: float = _f(0.85, "fraction", "a box under this share of a pile card's "
                        "size, lying on it, is that card partly covered", maximum=1)
     whole_min: float = _f(0.95, "card sizes", "a pile card's own box is taken as at "

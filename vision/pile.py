@@ -165,6 +165,16 @@ class PileWatcher:
             max(evidence, seconds + cfg.still_margin_s), touched_ok=True,
         )
 
+    def _starts_round(self) -> bool:
+        """The zone is the empty UNO discard pile: its next card is the round's
+        start card, which the dealer's hand covers as it lets go of it (the card
+        shows a frame or two later, under the fingertips). Once the hand has
+        left it, it counts when it has lain within ``play.start_mm`` for
+        ``settle_frames`` frames spanning ``play.start_s``, its reads under the
+        hand included: nothing lies below it to peek out or be twinned, and a
+        card still in the hand is touched in its newest read."""
+        return self.zone == "discard" and self.stacked and not self.pile
+
     @staticmethod
     def _covered(dets: Detections, i: int) -> bool:
         """A card in a hand covers part of it: not all of it shows (yet)."""
@@ -267,6 +277,16 @@ class PileWatcher:
                 t, cfg.settle_frames, cfg.settle_s, cfg.move_mm, evidence
             )
             let_go = False
+            if (
+                reads is None
+                and cfg.start_s > 0
+                and self._starts_round()
+                and not track.history[-1].touched
+            ):
+                reads = track.still_reads(
+                    t, cfg.settle_frames, cfg.start_s, cfg.start_mm, evidence,
+                    touched_ok=True,
+                )
             if (
                 reads is None
                 and cfg.let_go_mm > 0
