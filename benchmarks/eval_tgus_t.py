@@ -139,8 +139,10 @@ def enroll_deck(root: Path, per_label: int, photo_seed: int, steps: int | None =
 class CameraTable:
     """The tgus-t1 referee fed by the camera's events alone.
 
-    A camera play holding the cards of two turns is split first
-    (:func:`vision.handsfree_tgus_t.split_play`). Each camera event is completed
+    Each camera event goes through the table's completion as in ``watch`` and
+    ``serve`` (:class:`vision.handsfree.HandsFree`): a camera play holding the
+    cards of two turns is split first
+    (:func:`vision.handsfree_tgus_t.split_play`), and each piece is completed
     from the referee's state before it
     (:class:`vision.handsfree_tgus_t.TgusTHandsFree`: cards turned for a Hit+?,
     a card hidden under the one seen, colours
@@ -152,10 +154,10 @@ class CameraTable:
 
     def __init__(self, header: dict[str, Any]):
         from referee.session import Referee
-        from vision.handsfree_tgus_t import TgusTHandsFree
+        from vision.handsfree import HandsFree
 
         self.referee = Referee(header)
-        self.complete = TgusTHandsFree()
+        self.complete = HandsFree(state=self.state)  # what watch and serve use
         self.appended: list[dict[str, Any]] = []
 
     def state(self) -> dict[str, Any]:
@@ -178,15 +180,12 @@ class CameraTable:
         return self.referee.rulings
 
     def camera(self, event: dict[str, Any]) -> None:
-        from vision.handsfree_tgus_t import split_play
-
         event = {**event, "source": "vision"}
         if event.get("type") == "start":
             self._append(event)
             return
-        for piece in split_play(event, self.state().get("top")):  # two turns as one
-            for e in self.complete(piece, self.state()):
-                self._append(e)
+        for e in self.complete(event, self.state):  # split, then each piece
+            self._append(e)
 
     def finish(self) -> None:
         """Nothing is held back (kept for callers that end a game)."""

@@ -67,7 +67,7 @@ from referee.text import Text, color as color_text, define
 
 from .handsfree_common import COLOURS, colour as _colour
 from .handsfree_common import player_from_reach as _player_from_reach
-from .handsfree_tgus_t import TgusTHandsFree, complete_tgus_t, is_tgus_t
+from .handsfree_tgus_t import TgusTHandsFree, complete_tgus_t, is_tgus_t, split_play
 
 _IN_PLAY = ("turn", "drawn")
 
@@ -319,7 +319,9 @@ def _jump_in(ev: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
 class HandsFree:
     """The completion a table keeps: :func:`complete` for standard UNO, a
     :class:`TgusTHandsFree` (which remembers a turn draw) for the tgus-t deck,
-    and the camera plays held until the camera's next move. One per table.
+    after a camera play holding two turns' cards is split into its turns
+    (:func:`vision.handsfree_tgus_t.split_play`), and the camera plays held
+    until the camera's next move. One per table.
 
     A copy of the top card put down by the player who has just drawn
     (:func:`doubtful_twin`) is held (:attr:`held`) until the camera's next
@@ -374,6 +376,15 @@ class HandsFree:
             if read is not None:
                 now = read()  # after the copy's events (and the hook's)
         if camera and read is not None and self.hold(event, now):
+            return
+        if camera and is_tgus_t(now):
+            # a camera play holding two turns' cards: each piece completed from
+            # the state after the pieces before it (the caller appends each
+            # event before asking for the next)
+            for k, piece in enumerate(split_play(event, now.get("top"))):
+                if k and read is not None:
+                    now = read()
+                yield from self.tgus_t(piece, now)
             return
         yield from self.complete(event, now)
 
