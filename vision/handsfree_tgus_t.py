@@ -302,26 +302,49 @@ AMEND_BACK = 8
 
 def amend_hidden(referee: Any) -> bool:
     """The play or draw just appended (the referee's last line, from the
-    camera) is ruled illegal: a card hidden under an earlier camera play may
-    explain it (see the comment above). Tries, the latest play first, each camera play of
-    one value among the last :data:`AMEND_BACK` lines that is the last play
-    before this one or the last play of the seat now on turn, with one more
-    card of that value in each colour under it; keeps the first amendment
-    (``referee.correct``) under which no line from the amended one on is
-    illegal; failing that, an earlier Gamble's effect (:func:`_amend_gamble`);
-    failing that, a play of just the pile's top card is that card seen again
-    (an arm passing over the pile) and its line is deleted. Returns whether
-    the log was amended (the referee replays it)."""
+    camera) is ruled illegal: amend the log as :func:`amendment` finds (one
+    ``referee.correct`` or ``referee.delete``). Returns whether the log was
+    amended (the referee replays it)."""
+    found = amendment(referee)
+    if found is None:
+        return False
+    action, line, event = found
+    if action == "delete":
+        referee.delete(line)
+    else:
+        referee.correct(line, event)
+    return True
+
+
+def amendment(referee: Any) -> tuple[str, int, dict[str, Any] | None] | None:
+    """The one correction that explains the last line's illegal ruling, found
+    on a copy of ``referee`` (``referee`` itself is not changed), as
+    ``("correct", line, event)`` or ``("delete", line, None)``; ``None`` when
+    there is none. The play or draw just appended (the referee's last line,
+    from the camera) is ruled illegal: a card hidden under an earlier camera
+    play may explain it (see the comment above). Tries, the latest play first,
+    each camera play of one value among the last :data:`AMEND_BACK` lines that
+    is the last play before this one or the last play of the seat now on turn,
+    with one more card of that value in each colour under it; keeps the first
+    amendment under which no line from the amended one on is illegal; failing
+    that, an earlier Gamble's effect (:func:`_amend_gamble`); failing that, a
+    play of just the pile's top card is that card seen again (an arm passing
+    over the pile) and its line is deleted. A live table applies it through
+    its own corrections (``serve``: stored like a person's)."""
+    import copy
+
     from referee.cards import Card
     from referee.tgus_t.common import DECK_LABELS
 
     events = referee.events
     if not events or events[-1].get("type") not in ("play", "draw"):
-        return False
+        return None
     last_line = len(events)
     if not any(r.event == last_line and r.ruling == "illegal" for r in referee.rulings):
-        return False
+        return None
     turn = referee.state().get("turn")
+    referee = copy.deepcopy(referee)  # the tries below replay a copy
+    events = referee.events
     tried: set[int] = set()
     for i in range(last_line - 2, max(-1, last_line - 2 - AMEND_BACK), -1):
         e = events[i]
@@ -346,16 +369,16 @@ def amend_hidden(referee: Any) -> bool:
             amended = {**e, "cards": [hidden] + list(e["cards"]), "hidden": [hidden],
                        "inferred": str(why), "inferred_msg": why.data()}
             if _keeps(referee, i, e, amended):
-                return True
-    if _amend_gamble(referee, last_line):
-        return True
+                return "correct", i + 1, amended
+    gamble = _amend_gamble(referee, last_line)
+    if gamble is not None:
+        return gamble
     if events[-1].get("type") != "play":
-        return False
+        return None
     top = referee.state().get("top")  # an illegal play left the pile as it was
     if top is not None and all(c == top for c in events[-1].get("cards") or [None]):
-        referee.delete(last_line)  # the top card seen again, no play
-        return True
-    return False
+        return "delete", last_line, None  # the top card seen again, no play
+    return None
 
 
 def _keeps(referee: Any, i: int, was: dict[str, Any], amended: dict[str, Any]
@@ -373,11 +396,13 @@ def _keeps(referee: Any, i: int, was: dict[str, Any], amended: dict[str, Any]
 GAMBLE_BACK = 40
 
 
-def _amend_gamble(referee: Any, last_line: int) -> bool:
+def _amend_gamble(referee: Any, last_line: int
+                  ) -> tuple[str, int, dict[str, Any]] | None:
     """A camera Gamble played as a plain wild (its effect is only said) among
     the last :data:`GAMBLE_BACK` lines, given each effect (a Change's or
     Replace's target each other player still in) in turn; the first under which
-    no line from it on is illegal is kept, marked ``inferred``."""
+    no line from it on is illegal is kept, marked ``inferred`` (``referee``, a
+    copy, is left amended; the correction is returned), else ``None``."""
     from referee.tgus_t.cards import GAMBLE_EFFECTS
 
     events = referee.events
@@ -401,9 +426,9 @@ def _amend_gamble(referee: Any, last_line: int) -> bool:
                 if target is not None:
                     amended["target"] = target
                 if _keeps(referee, i, e, amended):
-                    return True
-        return False  # the latest Gamble only
-    return False
+                    return "correct", i + 1, amended
+        return None  # the latest Gamble only
+    return None
 
 
 def _value(label: str) -> str:

@@ -346,6 +346,28 @@ def _game_state(table: Table) -> dict:
         return table.referee.state() if table.referee is not None else {}
 
 
+def _amend(table: Table, event: dict[str, Any]) -> None:
+    """A tgus-t camera play or draw ruled illegal that a card hidden under an
+    earlier play, a Gamble's unheard effect or the top card seen again explains
+    (:func:`vision.handsfree_tgus_t.amendment`): that one correction is made
+    like a person's (stored, announced, undoable)."""
+    if event.get("type") not in ("play", "draw") or table.referee is None:
+        return
+    from vision.handsfree_tgus_t import amendment, is_tgus_t
+
+    if not is_tgus_t(_game_state(table)):
+        return
+    with table.lock:  # found on a copy of the referee as it stands
+        found = amendment(table.referee) if table.referee is not None else None
+    if found is None:
+        return
+    action, line, amended = found
+    if action == "delete":
+        table.delete(line)
+    else:
+        table.correct(line, amended)
+
+
 def _colours_again(table: Table) -> None:
     """The listener's heard colours that wait for their wild, tried now."""
     if table.listener is not None:
@@ -379,6 +401,7 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
             camera.handsfree.on_stood = lambda held, move: _colours_again(table)
         for e in camera.handsfree(event, _game_state(table)):
             table.append(e, source="vision")
+            _amend(table, e)
     except Exception as exc:
         why = getattr(exc, "message", None) or str(exc)
         log.warning("camera event %s refused: %s", event.get("type"), why)

@@ -156,3 +156,26 @@ def test_a_copy_set_aside_asks_the_listener_nothing(table):
     for e in (*SKIP, cam("draw", 6, count=1, reach_from="A")):
         _camera_event(table, camera, dict(e))
     assert listener.tops == []
+
+
+def test_a_tgus_t_card_seen_again_out_of_turn_is_taken_out_as_a_stored_correction(
+        app, client):
+    """On a tgus-t table, a camera play that only the top card seen again
+    explains (an arm passing over the pile) is deleted through the table's
+    corrections, so the store keeps the change like a person's."""
+    header = {"game": "uno", "rules": "tgus-t1", "players": ["A", "B", "C"],
+              "dealer": "C", "hand_size": 5, "options": {}}
+    assert client.post("/api/games", json=header).status_code == 201
+    table = app.extensions["tableref.table"]
+    camera = Camera()
+    for e in (cam("start", 1, card="red-5"),
+              cam("play", 2, cards=["red-7"], reach_from="A"),
+              cam("play", 3, cards=["red-7"], reach_from="C")):
+        _camera_event(table, camera, dict(e))
+    assert not camera.refused
+    assert [e["type"] for e in table.referee.events] == ["start", "play"]
+    assert not [r for r in table.referee.rulings if r.ruling == "illegal"]
+    # the store holds the corrected log, and the change is undoable
+    assert [e["type"] for e in table.store.events(table.gid)] == ["start", "play"]
+    assert table.undo()["undid"] == "delete"
+    assert len(table.referee.events) == 3
