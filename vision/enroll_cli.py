@@ -45,6 +45,12 @@ def enroll_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hand", type=float, default=d.hand,
                         help="share of those with a hand over the card as well "
                              f"(default {d.hand})")
+    parser.add_argument("--scene", type=float, default=d.scene,
+                        help="share of the held views drawn as the card held up "
+                             f"before a person, tilted (default {d.scene})")
+    parser.add_argument("--tilt", type=float, default=d.tilt,
+                        help="most one side of a scene view's card is shortened "
+                             f"(default {d.tilt})")
     parser.add_argument("--mix", type=float, default=d.mix,
                         help="weight-space mix of the fine-tuned and the shipped "
                              f"classifier, 1: fine-tuned alone (default {d.mix})")
@@ -70,7 +76,8 @@ def enroll(args: argparse.Namespace) -> int:
         check_name(args.deck)
         config = EnrollConfig(steps=args.steps, lr=args.lr, l2sp=args.l2sp,
                               seed=args.seed, threads=args.threads,
-                              held=args.held, hand=args.hand, mix=args.mix)
+                              held=args.held, hand=args.hand, scene=args.scene,
+                              tilt=args.tilt, mix=args.mix)
         if (args.folder is None) == (args.camera is None):
             raise EnrollError("give a folder of photos or --camera, not both")
         if args.camera is not None:

@@ -452,3 +452,23 @@ def test_scene_views_put_a_person_not_the_table_around_the_card() -> None:
     x, _ = training_pool(shots, EnrollConfig(views=8, held=1.0, scene=1.0,
                                              background=0.0))
     assert len(x) == 8
+
+
+def test_enroll_passes_the_scene_view_settings_to_the_fine_tune(
+    photo_folder, tmp_path, monkeypatch,
+) -> None:
+    import vision.enroll
+    from tableref.cli import main
+
+    seen = []
+
+    def stop(*args, **kwargs):
+        seen.append(next(a for a in [*args, *kwargs.values()]
+                         if isinstance(a, vision.enroll.EnrollConfig)))
+        raise vision.enroll.EnrollError("stopped by the test")
+
+    monkeypatch.setattr(vision.enroll, "fine_tune", stop)
+    code = main(["enroll", "--deck", "kitchen", str(photo_folder), "--scene", "0",
+                 "--tilt", "0.1", "--decks-dir", str(tmp_path / "decks")])
+    assert code == 2 and seen
+    assert (seen[0].scene, seen[0].tilt) == (0.0, 0.1)
