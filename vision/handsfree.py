@@ -377,16 +377,22 @@ class HandsFree:
                 now = read()  # after the copy's events (and the hook's)
         if camera and read is not None and self.hold(event, now):
             return
-        if camera and is_tgus_t(now):
-            # a camera play holding two turns' cards: each piece completed from
-            # the state after the pieces before it (the caller appends each
-            # event before asking for the next)
-            for k, piece in enumerate(split_play(event, now.get("top"))):
-                if k and read is not None:
-                    now = read()
-                yield from self.tgus_t(piece, now)
-            return
-        yield from self.complete(event, now)
+        # each piece completed from the state after the pieces before it (the
+        # caller appends each event before asking for the next)
+        for k, piece in enumerate(self.pieces(event, now)):
+            if k and read is not None:
+                now = read()
+            yield from self.complete(piece, now)
+
+    def pieces(self, event: Mapping[str, Any], state: Mapping[str, Any]
+               ) -> list[dict[str, Any]]:
+        """The turns a camera event holds, each to be completed from the state
+        after the ones before it: a tgus-t camera play holding two turns' cards
+        split (:func:`vision.handsfree_tgus_t.split_play`); any other event as
+        it is."""
+        if event.get("source") == "vision" and is_tgus_t(state):
+            return split_play(event, state.get("top"))
+        return [dict(event)]
 
     def complete(self, event: Mapping[str, Any], state: Mapping[str, Any]
                  ) -> list[dict[str, Any]]:

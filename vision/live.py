@@ -162,21 +162,32 @@ class LiveTable:
                 self._stood_rulings = []
                 if self.handsfree.hold(event, self.referee.state()):
                     return rulings
-            try:
-                events = self.handsfree.complete(event, self.referee.state())
+            try:  # a tgus-t play holding two turns' cards: one piece a turn
+                pieces = self.handsfree.pieces(event, self.referee.state())
             except Exception:  # a state the completion cannot read: as it came
-                events = [dict(event)]
-            if not events:  # folded into the event that follows (tgus-t Hit+?)
-                return rulings
-            for e in events[:-1]:
-                rulings += self._append(e)
-            if camera and self.calls:  # before the play the call comes with
-                rulings += self._settle_calls(float(event.get("t", 0)), events[-1])
-            rulings += self._append(events[-1])
-            if camera:
-                t = float(event.get("t", 0))
-                rulings += self._heard_after(t, t)
+                pieces = [dict(event)]
+            for piece in pieces:
+                rulings += self._complete(piece, camera)
             return rulings
+
+    def _complete(self, event: dict[str, Any], camera: bool) -> list:
+        """Complete ``event`` from the referee's state now and append it."""
+        try:
+            events = self.handsfree.complete(event, self.referee.state())
+        except Exception:  # a state the completion cannot read: as it came
+            events = [dict(event)]
+        if not events:  # folded into the event that follows (tgus-t Hit+?)
+            return []
+        rulings: list = []
+        for e in events[:-1]:
+            rulings += self._append(e)
+        if camera and self.calls:  # before the play the call comes with
+            rulings += self._settle_calls(float(event.get("t", 0)), events[-1])
+        rulings += self._append(events[-1])
+        if camera:
+            t = float(event.get("t", 0))
+            rulings += self._heard_after(t, t)
+        return rulings
 
     def _heard_after(self, seen: float, now: float) -> list:
         """After a camera event seen at ``seen`` was appended at camera time
@@ -328,7 +339,39 @@ class LiveTable:
             offered = f" ({' / '.join(labels)})" if labels else ""
             print(f"[{line:>3}] [ask] {event['question']}{offered}", file=self.out,
                   flush=True)
-        return rulings
+        return rulings + self._amend(event)
+
+    def _amend(self, event: dict[str, Any]) -> list:
+        """A tgus-t camera play or draw ruled illegal that a card hidden under
+        an earlier play, a Gamble's unheard effect or the top card seen again
+        explains (:func:`vision.handsfree_tgus_t.amendment`): that one
+        correction is made, printed with what it changed, and the log file
+        written again as the referee now holds it. Returns the new rulings."""
+        if event.get("source") != "vision" or event.get("type") not in ("play", "draw"):
+            return []
+        from .handsfree_tgus_t import amendment, is_tgus_t
+
+        if not is_tgus_t(self.referee.state()):
+            return []
+        found = amendment(self.referee)
+        if found is None:
+            return []
+        action, line, amended = found
+        if action == "delete":
+            change = self.referee.delete(line)
+            print(f"[{line:>3}] [amended] the camera's line {line} taken out: the "
+                  "top card seen again", file=self.out, flush=True)
+        else:
+            change = self.referee.correct(line, amended)
+            print(f"[{line:>3}] [amended] {amended.get('inferred', '')}",
+                  file=self.out, flush=True)
+        if self.log:  # the log as the referee now holds it
+            self.log.seek(0)
+            self.log.truncate()
+            for e in [self.referee.header.to_dict(), *self.referee.events]:
+                self.log.write(dump_event(e) + "\n")
+            self.log.flush()
+        return list(change.added)
 
     def state(self) -> dict[str, Any]:
         with self.lock:

@@ -52,3 +52,31 @@ def test_a_standard_table_completes_as_before():
               cam("play", 3, cards=["red-2"], reach_from="B")):
         live.append(e)
     assert logged(live)[-3:] == ["draw", "pass", "play"]
+
+
+def test_a_play_holding_two_turns_is_split_into_the_seats_that_reached():
+    live = table(cam("start", 1, card="green-3"),
+                 cam("play", 2, cards=["green-skip", "green-4"],
+                     pile_reaches=["A", "C"], reach_from="C"))
+    plays = [(e.get("player"), e.get("cards")) for e in live.referee.events
+             if e.get("type") == "play"]
+    assert plays == [("A", ["green-skip"]), ("C", ["green-4"])]
+    assert not [r for r in live.referee.rulings if r.ruling == "illegal"]
+
+
+def test_the_top_card_seen_again_out_of_turn_is_taken_out_and_the_log_rewritten(
+        tmp_path):
+    import json
+
+    path = tmp_path / "game.jsonl"
+    out = io.StringIO()
+    live = LiveTable(dict(HEADER), out=out, log_path=str(path))
+    for e in (cam("start", 1, card="red-5"),
+              cam("play", 2, cards=["red-7"], reach_from="A"),
+              cam("play", 3, cards=["red-7"], reach_from="C")):
+        live.append(e)
+    assert logged(live) == ["start", "play"]
+    assert not [r for r in live.referee.rulings if r.ruling == "illegal"]
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    assert [x["type"] for x in lines] == ["game", "start", "play"]
+    assert "[amended]" in out.getvalue()
