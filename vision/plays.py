@@ -5,7 +5,8 @@ the discard pile, still (within ``move_mm``) and untouched by any hand, for
 ``settle_frames`` frames spanning ``settle_s`` seconds (every threshold is a
 field of :class:`~vision.config.PlayConfig`; the watching of the pile is
 :class:`~vision.pile.PileWatcher`), or lies that still, within ``let_go_mm``,
-under the hand that put it down and lingers (let go; off by default). Its label is the one
+under the hand that put it down and lingers (let go: ``let_go_frames`` frames, an arm's
+tip within ``let_go_tip_mm``). Its label is the one
 with the most evidence over the frames it has lain still (the classifier's
 log-probabilities, summed: :func:`~vision.tracking.label_scores`); given the
 referee's state, a close call goes to the legal play
