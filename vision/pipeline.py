@@ -15,11 +15,12 @@ stage's thresholds come from one :class:`~vision.config.PipelineConfig`.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import cv2
 import numpy as np
@@ -299,17 +300,15 @@ class TablePipeline:
     def _detect(self, frame: Frame, image: np.ndarray) -> Detections:
         assert self.detector is not None
         scan = self.stages.get("scan")
-        normal = getattr(self.detector, "box_conf", None)
         cfg = self.config.scan
-        if scan is not None and scan.active and isinstance(normal, float):
+        if scan is not None and scan.active and self._lowers_box_conf():
             # Hands laid out on the far side of the table are small and get
             # weak proposals; the scan's own checks (still for a while, a card
             # of the deck, appeared after the round ended) keep out what the
             # lower threshold lets in. While a hand is still to be read the
             # seats are also detected tile by tile: cards laid side by side or
             # next to a corner marker merge or fade at the frame's working size.
-            self.detector.box_conf = min(normal, cfg.box_conf)
-            try:
+            with self._box_conf(cfg.box_conf):
                 dets = self._detect_once(frame, image)
                 tiles = self._tile_detect() if scan.waiting else None
                 if tiles is not None and cfg.grid > 1 and self.geometry is not None:
@@ -318,9 +317,22 @@ class TablePipeline:
                         config=cfg, seats=self._unread_seats(),
                     )
                 return dets
-            finally:
-                self.detector.box_conf = normal
         return self._detect_once(frame, image)
+
+    def _lowers_box_conf(self) -> bool:
+        """Whether the detector has a finder threshold (``box_conf``) to lower."""
+        return isinstance(getattr(self.detector, "box_conf", None), float)
+
+    @contextlib.contextmanager
+    def _box_conf(self, least: float) -> Iterator[None]:
+        """The detector's finder threshold lowered to ``least`` for the block
+        (the scan's reads of hands far from the camera), given back after."""
+        normal = self.detector.box_conf
+        self.detector.box_conf = min(normal, least)
+        try:
+            yield
+        finally:
+            self.detector.box_conf = normal
 
     def _unread_seats(self) -> list[str] | None:
         """The seats whose hands the scan still waits for: players the referee
@@ -387,14 +399,10 @@ class TablePipeline:
         frame detected again at ``scan.box_conf`` (hands laid out far from the
         camera get weak box scores), past the motion gate; a detector without
         a ``box_conf`` gives the frame's own cards."""
-        normal = getattr(self.detector, "box_conf", None)
-        if not isinstance(normal, float):
+        if not self._lowers_box_conf():
             return dets
-        self.detector.box_conf = min(normal, self.config.scan.box_conf)
-        try:
+        with self._box_conf(self.config.scan.box_conf):
             return self._detect_once(frame, image)
-        finally:
-            self.detector.box_conf = normal
 
     def process(self, frame: Frame) -> list[dict[str, Any]]:
         """Run every stage on one frame; returns (and emits) the events it completes."""
