@@ -66,6 +66,7 @@ from referee import camera_text as say
 from referee.text import Text, color as color_text, define
 
 from .handsfree_common import COLOURS, colour as _colour
+from .handsfree_common import inferred as _inferred
 from .handsfree_common import player_from_reach as _player_from_reach
 from .handsfree_tgus_t import TgusTHandsFree, complete_tgus_t, is_tgus_t, split_play
 
@@ -128,9 +129,7 @@ def complete(
                 named = _colour(str((ev.get("cards") or [ev.get("card")])[0] or ""))
                 if twin["cards"] == ["wild"] and named and ev["type"] == "play":
                     why = say.inferred_colour(str(ev["cards"][0]), "wild", named)
-                    out.append({"type": "color", "color": named, "inferred": str(why),
-                                "inferred_msg": why.data(), "source": "vision",
-                                **stamp})
+                    out.append(_inferred("color", why, stamp, color=named))
             elif ev["type"] == "play":
                 _ask(ev, say.out_of_turn_question(who, turn),
                      _out_of_turn_answers(state, who, turn, phase))
@@ -140,17 +139,7 @@ def complete(
         colour = _colour(str(cards[0] or ""))
         if colour is not None:
             why = say.inferred_colour(str(cards[0]), top, colour)
-            out.insert(
-                0,
-                {
-                    "type": "color",
-                    "color": colour,
-                    "inferred": str(why),
-                    "inferred_msg": why.data(),
-                    "source": "vision",
-                    **stamp,
-                },
-            )
+            out.insert(0, _inferred("color", why, stamp, color=colour))
         elif "question" not in ev:
             _ask(ev, say.wild_colour_question(top, str(cards[0])), _colour_answers())
     return out + [ev]
@@ -159,9 +148,8 @@ def complete(
 def _pass(player: str, nxt: str, played: bool, stamp: dict[str, Any]
           ) -> dict[str, Any]:
     """``player`` drew and passed: the next seat, ``nxt``, played or drew."""
-    why = say.inferred_pass(player, nxt, played)
-    return {"type": "pass", "player": player, "inferred": str(why),
-            "inferred_msg": why.data(), "source": "vision", **stamp}
+    return _inferred("pass", say.inferred_pass(player, nxt, played), stamp,
+                     player=player)
 
 
 def _penalty_taken(state: Mapping[str, Any], who: str, turn: str, phase: str

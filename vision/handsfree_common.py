@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
+
+from referee.text import Text
 
 COLOURS = ("red", "yellow", "green", "blue")
 
@@ -25,3 +27,11 @@ def player_from_reach(ev: dict[str, Any], players: list[str]) -> None:
             ev["player_from"] = "turn"
     elif "player_from" not in ev:
         ev["player_from"] = "reach"
+
+
+def inferred(kind: str, why: Text, ev: Mapping[str, Any], **fields: Any
+             ) -> dict[str, Any]:
+    """An event the completion infers from the camera event ``ev`` (its time),
+    saying why (``inferred`` and its message, ``inferred_msg``)."""
+    return {"type": kind, **fields, "inferred": str(why), "inferred_msg": why.data(),
+            "source": "vision", **{k: ev[k] for k in ("t",) if k in ev}}

@@ -78,6 +78,7 @@ from referee.text import Text, color as color_text, define
 
 from .handsfree_common import COLOURS
 from .handsfree_common import colour as _colour
+from .handsfree_common import inferred as _inferred
 from .handsfree_common import player_from_reach as _player_from_reach
 
 TGUS_T_RULES = ("tgus-t1", "tgus-t2")
@@ -151,16 +152,6 @@ def _awaiting(state: Mapping[str, Any]) -> tuple[str | None, str | None]:
         return None, None
     player = args.get("player")
     return key.rsplit(".", 1)[1], str(player) if player is not None else None
-
-
-def _stamp(ev: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: ev[k] for k in ("t",) if k in ev}
-
-
-def _inferred(kind: str, why: Text, ev: Mapping[str, Any], **fields: Any
-              ) -> dict[str, Any]:
-    return {"type": kind, **fields, "inferred": str(why),
-            "inferred_msg": why.data(), "source": "vision", **_stamp(ev)}
 
 
 def _card_text(label: str) -> Text:

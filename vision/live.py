@@ -349,9 +349,9 @@ class LiveTable:
         written again as the referee now holds it. Returns the new rulings."""
         if event.get("source") != "vision" or event.get("type") not in ("play", "draw"):
             return []
-        from .handsfree_tgus_t import amendment, is_tgus_t
+        from .handsfree_tgus_t import TGUS_T_RULES, amendment
 
-        if not is_tgus_t(self.referee.state()):
+        if self.referee.header.rules not in TGUS_T_RULES:
             return []
         found = amendment(self.referee)
         if found is None:

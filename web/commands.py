@@ -351,14 +351,16 @@ def _amend(table: Table, event: dict[str, Any]) -> None:
     earlier play, a Gamble's unheard effect or the top card seen again explains
     (:func:`vision.handsfree_tgus_t.amendment`): that one correction is made
     like a person's (stored, announced, undoable)."""
-    if event.get("type") not in ("play", "draw") or table.referee is None:
-        return
-    from vision.handsfree_tgus_t import amendment, is_tgus_t
+    from vision.handsfree_tgus_t import TGUS_T_RULES, amendment
 
-    if not is_tgus_t(_game_state(table)):
-        return
     with table.lock:  # found on a copy of the referee as it stands
-        found = amendment(table.referee) if table.referee is not None else None
+        referee = table.referee
+        if (
+            event.get("type") not in ("play", "draw") or referee is None
+            or referee.header.rules not in TGUS_T_RULES
+        ):
+            return
+        found = amendment(referee)
     if found is None:
         return
     action, line, amended = found
