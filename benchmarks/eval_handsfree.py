@@ -45,6 +45,8 @@ skipped by the rule "the first that can be laid out", never by its result):
 - ``untouched-5`` (the untouched role for the release after ``untouched-4``):
   the first ten from 144 that the script can lay out, seeds 144 to 153
   (all can be laid out).
+- ``tune-5`` (looked at while tuning, from the release after ``untouched-5``
+  was read and reported): the same seeds as ``untouched-5``.
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -109,6 +111,7 @@ GAMES = {
     "untouched-4": [132, 133, 134, 135, 136, 137, 138, 139, 141, 142],
     "tune-4": [132, 133, 134, 135, 136, 137, 138, 139, 141, 142],
     "untouched-5": [144, 145, 146, 147, 148, 149, 150, 151, 152, 153],
+    "tune-5": [144, 145, 146, 147, 148, 149, 150, 151, 152, 153],
 }
 
 
@@ -273,8 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         "--games",
         nargs="+",
         default=["tune"],
-        help="a list ('tune', 'tune-2', 'tune-3', 'untouched', 'untouched-2', "
-        "'untouched-3', 'untouched-4', 'tune-4', 'untouched-5') or seeds "
+        help="a list (" + ", ".join(f"'{g}'" for g in GAMES) + ") or seeds "
         "(default: tune)",
     )
     p.add_argument(
