@@ -338,6 +338,12 @@ class PlayConfig(_Section):
                              "there this long")
     draw_group_s: float = _f(1.5, "s", "takes by one seat within this form one draw "
                              "event with their count")
+    hidden_back: int = _f(8, "log lines", "tgus-t: a camera play or draw ruled "
+                          "illegal is explained by a card hidden under an earlier "
+                          "camera play among this many lines before it (0: never)")
+    gamble_back: int = _f(40, "log lines", "tgus-t: ... failing that, by the effect "
+                          "of a camera Gamble (only said) among this many lines "
+                          "before it (0: never)")
 
 
 @dataclass(frozen=True)

@@ -33,9 +33,10 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   put their last two cards down is out. :func:`amend_hidden` (for a table
   that holds the referee) tries the last camera plays with one more card of
   their value under them and keeps the first that makes the log legal from
-  there on, marked ``inferred``. Failing that, the latest camera Gamble
+  there on, marked ``inferred`` (the plays within ``play.hidden_back`` lines,
+  :class:`vision.config.PlayConfig`). Failing that, the latest camera Gamble
   played as a plain wild (its effect is only said) within the last
-  ``GAMBLE_BACK`` lines is given each effect in turn (a Change's or
+  ``play.gamble_back`` lines is given each effect in turn (a Change's or
   Replace's target each other player), the first that does so kept. An
   illegal play of just the pile's top card, that nothing explains, is the top
   card seen again and is taken out of the log.
@@ -76,6 +77,7 @@ from typing import Any, Mapping
 from referee import camera_text as say
 from referee.text import Text, color as color_text, define
 
+from .config import PlayConfig
 from .handsfree_common import COLOURS
 from .handsfree_common import colour as _colour
 from .handsfree_common import inferred as _inferred
@@ -287,16 +289,12 @@ def split_play(event: Mapping[str, Any], top: str | None = None
     return out
 
 
-#: camera plays looked back over (at most) for a hidden card (:func:`amend_hidden`)
-AMEND_BACK = 8
-
-
-def amend_hidden(referee: Any) -> bool:
+def amend_hidden(referee: Any, config: PlayConfig | None = None) -> bool:
     """The play or draw just appended (the referee's last line, from the
     camera) is ruled illegal: amend the log as :func:`amendment` finds (one
     ``referee.correct`` or ``referee.delete``). Returns whether the log was
     amended (the referee replays it)."""
-    found = amendment(referee)
+    found = amendment(referee, config)
     if found is None:
         return False
     action, line, event = found
@@ -307,14 +305,16 @@ def amend_hidden(referee: Any) -> bool:
     return True
 
 
-def amendment(referee: Any) -> tuple[str, int, dict[str, Any] | None] | None:
+def amendment(referee: Any, config: PlayConfig | None = None
+              ) -> tuple[str, int, dict[str, Any] | None] | None:
     """The one correction that explains the last line's illegal ruling, found
     on a copy of ``referee`` (``referee`` itself is not changed), as
     ``("correct", line, event)`` or ``("delete", line, None)``; ``None`` when
     there is none. The play or draw just appended (the referee's last line,
     from the camera) is ruled illegal: a card hidden under an earlier camera
     play may explain it (see the comment above). Tries, the latest play first,
-    each camera play of one value among the last :data:`AMEND_BACK` lines that
+    each camera play of one value among the last ``config.hidden_back`` lines
+    (:class:`vision.config.PlayConfig`; default: its default) that
     is the last play before this one or the last play of the seat now on turn,
     with one more card of that value in each colour under it; keeps the first
     amendment under which no line from the amended one on is illegal; failing
@@ -333,11 +333,12 @@ def amendment(referee: Any) -> tuple[str, int, dict[str, Any] | None] | None:
     last_line = len(events)
     if not any(r.event == last_line and r.ruling == "illegal" for r in referee.rulings):
         return None
+    config = config or PlayConfig()
     turn = referee.state().get("turn")
     referee = copy.deepcopy(referee)  # the tries below replay a copy
     events = referee.events
     tried: set[int] = set()
-    for i in range(last_line - 2, max(-1, last_line - 2 - AMEND_BACK), -1):
+    for i in range(last_line - 2, max(-1, last_line - 2 - config.hidden_back), -1):
         e = events[i]
         if e.get("type") != "play" or e.get("source") != "vision" or e.get("hidden"):
             continue
@@ -361,7 +362,7 @@ def amendment(referee: Any) -> tuple[str, int, dict[str, Any] | None] | None:
                        "inferred": str(why), "inferred_msg": why.data()}
             if _keeps(referee, i, e, amended):
                 return "correct", i + 1, amended
-    gamble = _amend_gamble(referee, last_line)
+    gamble = _amend_gamble(referee, last_line, config.gamble_back)
     if gamble is not None:
         return gamble
     if events[-1].get("type") != "play":
@@ -383,21 +384,17 @@ def _keeps(referee: Any, i: int, was: dict[str, Any], amended: dict[str, Any]
     return False
 
 
-#: lines looked back over (at most) for a Gamble whose effect was not heard
-GAMBLE_BACK = 40
-
-
-def _amend_gamble(referee: Any, last_line: int
+def _amend_gamble(referee: Any, last_line: int, back: int
                   ) -> tuple[str, int, dict[str, Any]] | None:
     """A camera Gamble played as a plain wild (its effect is only said) among
-    the last :data:`GAMBLE_BACK` lines, given each effect (a Change's or
+    the last ``back`` lines (``play.gamble_back``), given each effect (a Change's or
     Replace's target each other player still in) in turn; the first under which
     no line from it on is illegal is kept, marked ``inferred`` (``referee``, a
     copy, is left amended; the correction is returned), else ``None``."""
     from referee.tgus_t.cards import GAMBLE_EFFECTS
 
     events = referee.events
-    for i in range(last_line - 2, max(-1, last_line - 2 - GAMBLE_BACK), -1):
+    for i in range(last_line - 2, max(-1, last_line - 2 - back), -1):
         e = events[i]
         if (
             e.get("type") != "play" or e.get("source") != "vision"

@@ -287,3 +287,30 @@ def test_a_draw_nobody_owed_gives_an_earlier_gamble_a_drawing_effect():
     assert gamble.get("effect") == "wild-hit4"
     assert not [r for r in ref.rulings if r.ruling == "illegal"]
     assert ref.state()["hand_counts"]["B"] == 9
+
+
+def test_how_far_back_an_amendment_looks_is_the_play_configs():
+    # B's two Reverses (one seen) explain C's play: found within
+    # play.hidden_back lines, not with 0; the Gamble likewise with gamble_back
+    from vision.config import PlayConfig
+    from vision.handsfree_tgus_t import amendment
+
+    def table(*events):
+        ref = Referee(dict(HEADER))
+        done = TgusTHandsFree()
+        ref.append(cam("start", 1, card="red-5"))
+        for e in events:
+            for x in done(e, ref.state()):
+                ref.append(x)
+        return ref
+
+    reverse = table(cam("play", 2, cards=["red-7"], reach_from="A"),
+                    cam("play", 3, cards=["red-reverse"], reach_from="B"),
+                    cam("play", 4, cards=["red-2"], reach_from="C"))
+    assert amendment(reverse, PlayConfig())[0] == "correct"
+    assert amendment(reverse, PlayConfig(hidden_back=1))[0] == "correct"
+    assert amendment(reverse, PlayConfig(hidden_back=0)) is None
+    gamble = table(cam("play", 2, cards=["gamble"], reach_from="A"),
+                   cam("play", 3, cards=["blue-2"], reach_from="C"))
+    assert amendment(gamble, PlayConfig(hidden_back=0))[2]["effect"] == "skip"
+    assert amendment(gamble, PlayConfig(hidden_back=0, gamble_back=0)) is None
