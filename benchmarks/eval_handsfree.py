@@ -47,6 +47,9 @@ skipped by the rule "the first that can be laid out", never by its result):
   (all can be laid out).
 - ``tune-5`` (looked at while tuning, from the release after ``untouched-5``
   was read and reported): the same seeds as ``untouched-5``.
+- ``untouched-6`` (the untouched role for the release after ``untouched-5``):
+  the first ten from 154 that the script can lay out, seeds 154 to 158 and
+  160 to 164 (seed 159's game cannot be laid out).
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -112,6 +115,7 @@ GAMES = {
     "tune-4": [132, 133, 134, 135, 136, 137, 138, 139, 141, 142],
     "untouched-5": [144, 145, 146, 147, 148, 149, 150, 151, 152, 153],
     "tune-5": [144, 145, 146, 147, 148, 149, 150, 151, 152, 153],
+    "untouched-6": [154, 155, 156, 157, 158, 160, 161, 162, 163, 164],
 }
 
 
