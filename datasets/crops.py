@@ -142,6 +142,11 @@ def crop_set(
     variants: int = 4,
     ornaments: bool = False,
     covered: float = 0.0,
+    held: float = 0.0,
+    held_hand: float = 0.5,
+    held_tilt: float = 0.25,
+    held_background: float = 0.0,
+    workers: int = 1,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Balanced labelled crops: (N, size, size, 3) uint8 BGR and (N,) int64 labels.
 
@@ -150,7 +155,15 @@ def crop_set(
     the first ``variants`` print variants. ``ornaments`` gives the background
     crops the busier surfaces of :func:`_ornament` too. A share ``covered`` of
     the card crops (chosen per crop from the seed and its index, so the others
-    are the crops a set without them has) are :func:`covered_crop`.
+    are the crops a set without them has) are :func:`covered_crop`; a share
+    ``held`` of the other card crops (chosen the same way) are
+    :func:`datasets.held_views.held_crop` (a card held up before a webcam; a share
+    ``held_hand`` of them with a hand over it, one side up to ``held_tilt``
+    shorter), and a share ``held_background`` of the background crops are
+    :func:`datasets.held_views.person_crop` (a person, no card).
+
+    Every crop depends on the seed and its index alone, so ``workers``
+    processes render the same set as one.
     """
     rng = np.random.default_rng(seed)
     n_bg = int(round(count * background_share))
@@ -158,16 +171,45 @@ def crop_set(
         [np.arange(count - n_bg) % len(CLASSES), np.full(n_bg, BACKGROUND)]
     )
     rng.shuffle(labels)
-    images = np.empty((count, size, size, 3), np.uint8)
-    for i, cid in enumerate(labels):
+    opts = (seed, size, variants, ornaments, covered, held, held_hand, held_tilt,
+            held_background)
+    if workers <= 1 or count < 128:
+        images = _render(labels, 0, opts)
+    else:
+        import multiprocessing
+
+        step = max(64, -(-count // (8 * workers)))
+        jobs = [(labels[a : a + step], a, opts) for a in range(0, count, step)]
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            images = np.concatenate(pool.starmap(_render, jobs, chunksize=1))
+    return images, labels.astype(np.int64)
+
+
+def _render(labels: np.ndarray, first: int, opts: tuple) -> np.ndarray:
+    """The crops of ``labels``, the first of them index ``first`` of the set
+    (:func:`crop_set`'s options ``opts``)."""
+    from datasets.held_views import held_crop, person_crop
+
+    (seed, size, variants, ornaments, covered, held, held_hand, held_tilt,
+     held_background) = opts
+    images = np.empty((len(labels), size, size, 3), np.uint8)
+    for j, cid in enumerate(labels):
+        i = first + j
         sample_rng = np.random.default_rng([seed, i])
         if cid == BACKGROUND:
-            images[i] = background_crop(sample_rng, size, ornaments)
+            if (held_background
+                    and np.random.default_rng([seed, i, 3]).random() < held_background):
+                images[j] = person_crop(sample_rng, size)
+            else:
+                images[j] = background_crop(sample_rng, size, ornaments)
         elif covered and np.random.default_rng([seed, i, 1]).random() < covered:
-            images[i] = covered_crop(sample_rng, CLASSES[int(cid)], size, variants)
+            images[j] = covered_crop(sample_rng, CLASSES[int(cid)], size, variants)
+        elif held and np.random.default_rng([seed, i, 2]).random() < held:
+            images[j] = held_crop(sample_rng, CLASSES[int(cid)], size, variants,
+                                  held_hand, held_tilt)
         else:
-            images[i] = card_crop(sample_rng, CLASSES[int(cid)], size, variants)
-    return images, labels.astype(np.int64)
+            images[j] = card_crop(sample_rng, CLASSES[int(cid)], size, variants)
+    return images
 
 
 __all__ = [

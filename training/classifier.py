@@ -33,7 +33,30 @@ CLASSIFIER_RECIPE: dict = {
     # Networks trained with seeds seed, seed + 1, ...; the runtime averages their
     # probabilities (one retrain alone moves the real-photo scores by points).
     "members": 2,
+    # Share of the other card crops drawn as a card held up before a webcam
+    # (datasets.held_views.held_crop: tilted before a blurred person, fingers,
+    # a hand over it for a share held_hand, one side up to held_tilt shorter),
+    # and of the "no card" crops drawn as a person with no card (person_crop).
+    "held": 0.0,
+    "held_hand": 0.5,
+    "held_tilt": 0.25,
+    "held_background": 0.0,
+    # Where the networks learn: "auto" (CUDA when there is one), "cpu", "cuda".
+    # The crops and the batches' order and changes do not depend on it.
+    "device": "auto",
 }
+
+# The recipe with held cards (``tableref train --classifier --recipe held``): twice
+# the crops, a third of the card crops held before a webcam, a tenth of the "no
+# card" crops a person; the network and the rest as CLASSIFIER_RECIPE.
+HELD_RECIPE: dict = {
+    **CLASSIFIER_RECIPE,
+    "count": 96000,
+    "held": 0.3,
+    "held_background": 0.1,
+}
+
+RECIPES = {"shipped": CLASSIFIER_RECIPE, "held": HELD_RECIPE}
 
 
 def _augment(batch, gen):  # noqa: ANN001, ANN202 - torch tensors
@@ -41,9 +64,9 @@ def _augment(batch, gen):  # noqa: ANN001, ANN202 - torch tensors
     import torch
 
     n = len(batch)
-    turn = torch.rand(n, generator=gen) < 0.5
+    turn = (torch.rand(n, generator=gen) < 0.5).to(batch.device)
     batch = torch.where(turn[:, None, None, None], batch.flip(2, 3), batch)
-    gain = 0.85 + 0.3 * torch.rand(n, 3, 1, 1, generator=gen)
+    gain = (0.85 + 0.3 * torch.rand(n, 3, 1, 1, generator=gen)).to(batch.device)
     batch = (batch * gain).clamp_(0, 1)
     dx, dy = (int(v) for v in torch.randint(-4, 5, (2,), generator=gen))
     return torch.roll(batch, shifts=(dy, dx), dims=(2, 3))
@@ -55,10 +78,13 @@ def train_classifier(
     recipe: dict | None = None,
     ship_to: Path | None = None,
     stop_after: int | None = None,
+    workers: int = 1,
 ) -> Path:
     """Train the crop classifier on rendered card crops; returns its checkpoint.
 
-    Deterministic from the recipe's seed (torch at ``threads`` threads). With
+    Deterministic from the recipe's seed (torch at ``threads`` threads on the
+    CPU; on CUDA up to the GPU's own rounding). ``workers`` processes render the
+    crops (the same crops as one). With
     ``members`` > 1 in the recipe, one network per seed (``seed``, ``seed + 1``,
     ...) is trained in ``out_dir/member<i>/`` and they are joined into
     ``out_dir/last.pt`` (:func:`join_classifiers`); one network is saved as
@@ -67,12 +93,12 @@ def train_classifier(
     r = {**CLASSIFIER_RECIPE, **(recipe or {})}
     members = int(r.get("members", 1))
     if members <= 1:
-        path = _train_one_classifier(out_dir, threads, r, stop_after)
+        path = _train_one_classifier(out_dir, threads, r, stop_after, workers)
     else:
         parts = [
             _train_one_classifier(
                 out_dir / f"member{i}", threads, {**r, "seed": r["seed"] + i},
-                stop_after,
+                stop_after, workers,
             )
             for i in range(members)
         ]
@@ -111,8 +137,17 @@ def join_classifiers(parts: list[Path], out: Path, recipe: dict | None = None) -
     return out
 
 
+def pick_device(name: str = "auto") -> str:
+    """The recipe's ``device``: "auto" is CUDA when torch has it, else the CPU."""
+    import torch
+
+    if name == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    return name
+
+
 def _train_one_classifier(
-    out_dir: Path, threads: int, r: dict, stop_after: int | None
+    out_dir: Path, threads: int, r: dict, stop_after: int | None, workers: int = 1
 ) -> Path:
     """One network of the recipe ``r`` (its ``seed``) into ``out_dir/last.pt``."""
     import time
@@ -128,14 +163,25 @@ def _train_one_classifier(
     out_dir.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     variants = r.get("variants", 4)
-    ornaments = bool(r.get("ornaments", False))
-    covered = float(r.get("covered", 0.0))
-    x, y = crop_set(r["count"], r["seed"], r["size"], variants=variants,
-                    ornaments=ornaments, covered=covered)
-    xv, yv = crop_set(r["val_count"], r["seed"] + 1000, r["size"], variants=variants,
-                      ornaments=ornaments, covered=covered)
-    print(f"crops rendered in {time.time() - t0:.0f}s", flush=True)
-    net = card_net(width=r.get("width", 16))
+    opts = {
+        "variants": variants,
+        "ornaments": bool(r.get("ornaments", False)),
+        "covered": float(r.get("covered", 0.0)),
+        "held": float(r.get("held", 0.0)),
+        "held_hand": float(r.get("held_hand", 0.5)),
+        "held_tilt": float(r.get("held_tilt", 0.25)),
+        "held_background": float(r.get("held_background", 0.0)),
+        "workers": workers,
+    }
+    x, y = crop_set(r["count"], r["seed"], r["size"], **opts)
+    xv, yv = crop_set(r["val_count"], r["seed"] + 1000, r["size"], **opts)
+    print(f"crops rendered in {time.time() - t0:.0f}s ({workers} process(es))",
+          flush=True)
+    device = pick_device(r.get("device", "auto"))
+    if device.startswith("cuda"):
+        torch.backends.cudnn.deterministic = True
+        torch.backends.cudnn.benchmark = False
+    net = card_net(width=r.get("width", 16)).to(device)
     steps = r["epochs"] * (len(x) // r["batch"])
     opt = torch.optim.AdamW(net.parameters(), lr=r["lr"], weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(
@@ -143,24 +189,33 @@ def _train_one_classifier(
     )
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=r["label_smoothing"])
     gen = torch.Generator().manual_seed(r["seed"])
-    xv_t, yv_t = crops_to_tensor(xv), torch.from_numpy(yv)
+    xv_t, yv_t = crops_to_tensor(xv).to(device), torch.from_numpy(yv).to(device)
+    on_cpu = device == "cpu"
+    if not on_cpu:  # the whole set on the GPU as bytes, a batch made there
+        x_dev = torch.from_numpy(np.ascontiguousarray(x)).to(device)
+        y_dev = torch.from_numpy(y).to(device)
     path = out_dir / "last.pt"
     for epoch in range(r["epochs"]):
         net.train()
         order = torch.randperm(len(x), generator=gen).numpy()
-        total = 0.0
+        total = torch.zeros((), device=device)
         for b in range(len(x) // r["batch"]):
             idx = np.sort(order[b * r["batch"] : (b + 1) * r["batch"]])
-            batch = crops_to_tensor(x[idx])
+            if on_cpu:
+                batch, target = crops_to_tensor(x[idx]), torch.from_numpy(y[idx])
+            else:
+                at = torch.from_numpy(idx).to(device)
+                batch = x_dev[at].permute(0, 3, 1, 2).float() / 255
+                target = y_dev[at]
             if r.get("augment"):
                 batch = _augment(batch, gen)
             logits = net(batch)
-            loss = loss_fn(logits, torch.from_numpy(y[idx]))
+            loss = loss_fn(logits, target)
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
-            total += loss.item()
+            total += loss.detach()
         net.eval()
         with torch.no_grad():
             pred = torch.cat(
@@ -169,13 +224,14 @@ def _train_one_classifier(
         acc = float((pred == yv_t).float().mean())
         print(
             f"epoch {epoch + 1}/{r['epochs']} "
-            f"loss {total / max(1, len(x) // r['batch']):.3f}"
+            f"loss {float(total) / max(1, len(x) // r['batch']):.3f}"
             f" val_acc {acc:.4f} ({time.time() - t0:.0f}s)",
             flush=True,
         )
         torch.save(
             {
-                "state_dict": net.state_dict(),
+                "state_dict": {k: v.detach().cpu()
+                               for k, v in net.state_dict().items()},
                 "recipe": r,
                 "epoch": epoch + 1,
                 "val_acc": acc,

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from training.classifier import train_classifier
+from training.classifier import RECIPES, train_classifier
 from training.detector import RECIPE, ROOT, recipe_data, train_once
 from training.evaluate import (
     GOALS,
@@ -99,6 +99,24 @@ def train_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="train the crop classifier (CLASSIFIER_RECIPE) instead",
     )
+    parser.add_argument(
+        "--recipe",
+        choices=sorted(RECIPES),
+        default="shipped",
+        help="with --classifier: the recipe (shipped: CLASSIFIER_RECIPE; held: "
+        "HELD_RECIPE, with cards held before a webcam)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="with --classifier: processes that render the crops (the same crops)",
+    )
+    parser.add_argument(
+        "--device",
+        default=None,
+        help="with --classifier: auto, cpu or cuda (default: the recipe's, auto)",
+    )
 
 
 def train(args: argparse.Namespace) -> int:
@@ -108,11 +126,16 @@ def train(args: argparse.Namespace) -> int:
     if args.classifier:
         from vision.detector import CLASSIFIER_NAME, MODEL_DIR
 
+        recipe = dict(RECIPES[getattr(args, "recipe", "shipped")])
+        if getattr(args, "device", None):
+            recipe["device"] = args.device
         path = train_classifier(
             Path(args.project).resolve() / "cardnet",
             threads=args.threads,
+            recipe=recipe,
             ship_to=MODEL_DIR / CLASSIFIER_NAME if args.ship else None,
             stop_after=args.stop_after,
+            workers=getattr(args, "workers", 1),
         )
         print(f"trained: {path}")
         return 0

@@ -151,3 +151,49 @@ def test_crop_set_swaps_a_share_for_covered_crops_and_keeps_the_rest() -> None:
     cards = labels != BACKGROUND
     assert same[~cards].all()  # "no card" crops untouched
     assert 0.2 <= 1 - same[cards].mean() <= 0.4
+
+
+def test_held_crops_are_deterministic_and_differ_from_flat_ones() -> None:
+    from datasets.held_views import held_crop, person_crop
+
+    one = held_crop(np.random.default_rng(4), "green-7", 32, 8)
+    assert one.shape == (32, 32, 3) and one.dtype == np.uint8
+    assert np.array_equal(one, held_crop(np.random.default_rng(4), "green-7", 32, 8))
+    assert not np.array_equal(one, card_crop(np.random.default_rng(4), "green-7", 32, 8))
+    person = person_crop(np.random.default_rng(4), 32)
+    assert person.shape == (32, 32, 3) and person.dtype == np.uint8
+
+
+def test_held_crops_show_the_card_colour() -> None:
+    """A held red card is redder than a held blue one, on average over views."""
+    from datasets.held_views import held_crop
+
+    def mean(label):  # noqa: ANN001, ANN202
+        crops = [held_crop(np.random.default_rng([9, i]), label, 32, 4, 0.0)
+                 for i in range(12)]
+        return np.mean([c.reshape(-1, 3).mean(0) for c in crops], axis=0)
+
+    red, blue = mean("red-5"), mean("blue-5")  # BGR
+    assert red[2] - red[0] > blue[2] - blue[0]
+
+
+def test_crop_set_swaps_a_share_for_held_crops_and_keeps_the_rest() -> None:
+    plain, labels = crop_set(200, seed=6, size=24)
+    held, labels2 = crop_set(200, seed=6, size=24, held=0.3)
+    assert np.array_equal(labels, labels2)
+    same = np.array([np.array_equal(a, b) for a, b in zip(plain, held)])
+    cards = labels != BACKGROUND
+    assert same[~cards].all()  # "no card" crops untouched
+    assert 0.2 <= 1 - same[cards].mean() <= 0.4
+    people, _ = crop_set(200, seed=6, size=24, held=0.3, held_background=0.5)
+    same_bg = np.array([np.array_equal(a, b) for a, b in zip(held, people)])
+    assert same_bg[cards].all()  # card crops untouched
+    assert 0 < 1 - same_bg[~cards].mean() < 1
+
+
+def test_crop_set_renders_the_same_crops_in_several_processes() -> None:
+    one, labels = crop_set(160, seed=2, size=16, held=0.3, held_background=0.3)
+    many, labels2 = crop_set(160, seed=2, size=16, held=0.3, held_background=0.3,
+                             workers=2)
+    assert np.array_equal(labels, labels2)
+    assert np.array_equal(one, many)

@@ -81,9 +81,10 @@ def test_classifier_recipe_asks_for_every_print_variant(tmp_path, monkeypatch) -
     real = crops.crop_set
 
     def spy(count, seed, size=64, background_share=0.1, variants=4,  # noqa: ANN001, ANN202
-            ornaments=False, covered=0.0):
+            ornaments=False, covered=0.0, **kw):
         asked.append((variants, ornaments, covered))
-        return real(count, seed, size, background_share, variants, ornaments, covered)
+        return real(count, seed, size, background_share, variants, ornaments, covered,
+                    **kw)
 
     monkeypatch.setattr(crops, "crop_set", spy)
     assert CLASSIFIER_RECIPE["variants"] == 8
@@ -98,3 +99,73 @@ def test_classifier_recipe_asks_for_every_print_variant(tmp_path, monkeypatch) -
     other = {**small, "ornaments": not shipped, "covered": 0.25, "members": 1}
     train_classifier(tmp_path, 1, other)
     assert asked == [(8, not shipped, 0.25), (8, not shipped, 0.25)]
+
+
+def test_held_recipe_keeps_the_network_and_asks_for_held_crops(tmp_path, monkeypatch) -> None:
+    """HELD_RECIPE trains the shipped network's shape (the live path's cost stays)
+    and passes its held-card shares to the crop renderer; the shipped recipe asks
+    for none."""
+    pytest.importorskip("torch")
+    import datasets.crops as crops
+    from training.classifier import CLASSIFIER_RECIPE, HELD_RECIPE, train_classifier
+
+    for key in ("width", "size", "members", "variants"):
+        assert HELD_RECIPE[key] == CLASSIFIER_RECIPE[key]
+    assert HELD_RECIPE["held"] > 0 and CLASSIFIER_RECIPE["held"] == 0
+    asked: list[dict] = []
+    real = crops.crop_set
+
+    def spy(count, seed, size=64, **kw):  # noqa: ANN001, ANN202
+        asked.append(kw)
+        return real(count, seed, size, **kw)
+
+    monkeypatch.setattr(crops, "crop_set", spy)
+    small = {"count": 60, "val_count": 20, "epochs": 1, "batch": 32, "size": 24,
+             "members": 1, "device": "cpu"}
+    train_classifier(tmp_path, 1, {**HELD_RECIPE, **small})
+    assert len(asked) == 2
+    for kw in asked:
+        assert kw["held"] == HELD_RECIPE["held"]
+        assert kw["held_background"] == HELD_RECIPE["held_background"]
+        assert kw["held_hand"] == HELD_RECIPE["held_hand"]
+    asked.clear()
+    train_classifier(tmp_path, 1, small)
+    assert all(kw["held"] == 0 and kw["held_background"] == 0 for kw in asked)
+
+
+def test_the_recipe_device_is_cuda_only_when_there_is_one(monkeypatch) -> None:
+    torch = pytest.importorskip("torch")
+    from training.classifier import pick_device
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert pick_device("auto") == "cpu"
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert pick_device("auto") == "cuda"
+    assert pick_device("cpu") == "cpu"
+
+
+def test_train_classifier_flags_pick_the_recipe_device_and_workers(monkeypatch) -> None:
+    """``tableref train --classifier --recipe held --device cpu --workers 3``."""
+    import argparse
+
+    import training.commands as commands
+    from training.classifier import HELD_RECIPE
+
+    seen: dict = {}
+
+    def fake(out_dir, threads=1, recipe=None, ship_to=None, stop_after=None,  # noqa: ANN001, ANN202
+             workers=1):
+        seen.update(recipe=recipe, workers=workers, ship_to=ship_to)
+        return out_dir / "last.pt"
+
+    monkeypatch.setattr(commands, "train_classifier", fake)
+    parser = argparse.ArgumentParser()
+    commands.train_arguments(parser)
+    args = parser.parse_args(["--classifier", "--recipe", "held", "--device", "cpu",
+                              "--workers", "3"])
+    assert commands.train(args) == 0
+    assert seen["recipe"] == {**HELD_RECIPE, "device": "cpu"}
+    assert seen["workers"] == 3 and seen["ship_to"] is None
+    args = parser.parse_args(["--classifier"])
+    commands.train(args)
+    assert seen["recipe"]["held"] == 0 and seen["workers"] == 1
