@@ -421,15 +421,16 @@ def score(detector, items: list[Photo], zooms,  # noqa: ANN001
 VARIANTS = 1
 
 
-def enrolled_detector(shots, config, folder: Path):  # noqa: ANN001, ANN201
-    """A detector whose classifier is fine-tuned on ``shots`` (kept in ``folder``)."""
+def enrolled_detector(shots, config, folder: Path, base: Path | None = None):  # noqa: ANN001, ANN201
+    """A detector whose classifier is fine-tuned on ``shots`` (kept in ``folder``)
+    from the classifier ``base`` (``None``: the shipped one)."""
     import torch
 
     from vision.detector import Detector
     from vision.enroll import fine_tune
 
     t0 = time.time()
-    result = fine_tune(shots, config=config, progress=lambda _: None)
+    result = fine_tune(shots, base, config=config, progress=lambda _: None)
     path = folder / f"enrolled-{config.seed}-{len(shots)}.pt"
     torch.save(result.checkpoint, path)
     return Detector(classifier=path), time.time() - t0
@@ -534,6 +535,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--same-camera", action="store_true",
                         help="enroll from K of train's webcam frames a card, read "
                              "the other webcam frames")
+    parser.add_argument("--classifier", type=Path, default=None,
+                        help="start from this crop classifier checkpoint (zero-shot "
+                             "reads and enrollments) instead of the shipped one")
     parser.add_argument("--empties", action="store_true",
                         help="only count cards found on the empty backgrounds of "
                              "train and test (with --tune: of valid), zero-shot "
@@ -575,7 +579,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{vision.multiscale.REFUSED_FLOOR}, or at a card share of "
           f"{vision.multiscale.CARD_SHARE}; windows named at a card share of "
           f"{vision.multiscale.WINDOW_SHARE}")
-    base = Detector()
+    base = Detector(classifier=args.classifier)
+    print(f"classifier: {args.classifier or 'shipped'}")
     if args.same_camera:
         valid = [p for p in photos(args.data, "train") if p.kind == "webcam"]
     else:
@@ -609,7 +614,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.empties:
             paths = empties(args.data, ("valid",) if args.tune else ("train", "test"))
             shots, _ = draw(3, 0)
-            det, _ = enrolled_detector(shots, config, tmp)
+            det, _ = enrolled_detector(shots, config, tmp, args.classifier)
             import vision.multiscale as ms
 
             rules = (ms.RETRY_BOX_CONF, ms.REFUSED_FLOOR, ms.CARD_SHARE,
@@ -634,7 +639,8 @@ def main(argv: list[str] | None = None) -> int:
                 for seed in range(args.repeats):
                     shots, rest = draw(k, seed)
                     zero.append(score(base, rest, ZOOMS))
-                    det, _ = enrolled_detector(shots, replace(config, seed=seed), tmp)
+                    det, _ = enrolled_detector(shots, replace(config, seed=seed), tmp,
+                                          args.classifier)
                     tuned.append(score(det, rest, ZOOMS))
                     print(f"  K={k} draw {seed}: zero-shot {cell(zero[-1])}  "
                           f"enrolled {cell(tuned[-1])}", flush=True)
@@ -652,7 +658,8 @@ def main(argv: list[str] | None = None) -> int:
             k = args.k
             for seed in range(args.first_seed, args.first_seed + args.repeats):
                 shots, rest = draw(k, seed)
-                det, secs = enrolled_detector(shots, replace(config, seed=seed), tmp)
+                det, secs = enrolled_detector(shots, replace(config, seed=seed), tmp,
+                                          args.classifier)
                 if args.forget:
                     print(f"  draw {seed} rendered crops ({args.forget}): zero-shot "
                           f"{rendered_accuracy(base, args.forget):.1f} %  K={k} "
@@ -685,7 +692,8 @@ def main(argv: list[str] | None = None) -> int:
             runs: dict[str, list] = {kind: [] for kind in rows}
             for seed in seeds:
                 shots, _ = draw(k, seed)
-                det, secs = enrolled_detector(shots, replace(config, seed=seed), tmp)
+                det, secs = enrolled_detector(shots, replace(config, seed=seed), tmp,
+                                          args.classifier)
                 times.append(secs)
                 for kind, items in rows.items():
                     runs[kind].append(score(det, items, ZOOMS))

@@ -472,3 +472,33 @@ def test_enroll_passes_the_scene_view_settings_to_the_fine_tune(
                  "--tilt", "0.1", "--decks-dir", str(tmp_path / "decks")])
     assert code == 2 and seen
     assert (seen[0].scene, seen[0].tilt) == (0.0, 0.1)
+
+
+def test_eval_enroll_enrolls_from_the_classifier_it_is_given(tmp_path, monkeypatch) -> None:
+    """``eval_enroll --classifier CKPT``: the enrollment fine-tunes that
+    checkpoint and the detector reads with what it made."""
+    pytest.importorskip("torch")
+    import benchmarks.eval_enroll as ev
+    import vision.detector
+    import vision.enroll
+    from vision.enroll import EnrollConfig, EnrollResult
+
+    seen: dict = {}
+
+    def fake_tune(shots, base=None, config=EnrollConfig(), progress=print):  # noqa: ANN001, ANN202
+        seen["base"] = base
+        return EnrollResult({"members": [], "tag": "tuned"}, {}, [])
+
+    class FakeDetector:
+        def __init__(self, classifier=None, **_kw) -> None:  # noqa: ANN001
+            import torch
+
+            seen["read"] = torch.load(str(classifier), weights_only=True)["tag"]
+
+    monkeypatch.setattr(vision.enroll, "fine_tune", fake_tune)
+    monkeypatch.setattr(vision.detector, "Detector", FakeDetector)
+    cand = tmp_path / "cand.pt"
+    ev.enrolled_detector([], EnrollConfig(), tmp_path, cand)
+    assert seen == {"base": cand, "read": "tuned"}
+    ev.enrolled_detector([], EnrollConfig(), tmp_path)
+    assert seen["base"] is None
