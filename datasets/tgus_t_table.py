@@ -228,27 +228,32 @@ def enrollment_photo(label: str, rng: np.random.Generator,
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
-def table_photo(label: str, rng: np.random.Generator, renderer=None) -> np.ndarray:
+def table_photo(label: str, rng: np.random.Generator, renderer=None,
+                fan_share: float | None = None, old_fan_share: float | None = None
+                ) -> np.ndarray:
     """One BGR photo of the card ``label`` lying on the table as the table's own
     camera sees it (the demo renderer's camera, its card sprites and table), cut
     out of the frame around the card (about three cards wide, so the finder's
     largest box is this card): the camera a user enrolls with at the table. The
     card lies near the discard pile, turned, under changed light, on a pile of
-    up to four cards lying as played (in ``OLD_FAN_SHARE`` of the photos over
-    an earlier multi-play of two or three cards fanned out beyond them, as
-    the pile of a game with multi-plays spreads); in ``FAN_SHARE`` of them it is the
+    up to four cards lying as played (in ``old_fan_share`` of the photos,
+    default :data:`OLD_FAN_SHARE`, over an earlier multi-play of two or three
+    cards fanned out beyond them, as the pile of a game with multi-plays
+    spreads); in ``fan_share`` of them (default :data:`FAN_SHARE`) it is the
     last of two or three cards played together, the others (the same value in
     other colours where there is one) fanned under it ``FAN_MM`` apart, as a
     multi-play lies on the pile."""
     from vision.demo.render import FRAME, Renderer, _project, card_quad
     from vision.demo.timeline import DISCARD, CardPose, Timeline
 
+    fan_share = FAN_SHARE if fan_share is None else fan_share
+    old_fan_share = OLD_FAN_SHARE if old_fan_share is None else old_fan_share
     renderer = renderer or Renderer(int(rng.integers(1 << 30)))
     tl = Timeline()
     xy = (DISCARD[0] + rng.uniform(-40, 40), DISCARD[1] + rng.uniform(-60, 60))
     angle = float(rng.uniform(-35, 35) + (180 if rng.random() < 0.3 else 0))
     others = [k for k in _STANDARD_SHOWN if k != label]
-    if rng.random() < OLD_FAN_SHARE:  # an earlier multi-play sticking out under
+    if rng.random() < old_fan_share:  # an earlier multi-play sticking out under
         oxy = (xy[0] + rng.uniform(-12, 12), xy[1] + rng.uniform(-12, 12))
         oa = angle + rng.uniform(-25, 25)
         side = rng.choice((-1, 1))
@@ -263,7 +268,7 @@ def table_photo(label: str, rng: np.random.Generator, renderer=None) -> np.ndarr
         uxy = (xy[0] + rng.uniform(-15, 15), xy[1] + rng.uniform(-15, 15))
         tl.changes.append((0.0, "pile", CardPose(under, uxy,
                                                  angle + rng.uniform(-40, 40))))
-    if rng.random() < FAN_SHARE:  # the last of cards played together
+    if rng.random() < fan_share:  # the last of cards played together
         fanned = _fanned_under(label, int(rng.integers(1, 3)), rng)
         side = rng.choice((-1, 1))
         a = math.radians(angle)
@@ -319,11 +324,13 @@ _STANDARD_SHOWN = ("red-3", "blue-7", "green-skip", "yellow-reverse", "red-9",
 
 
 def enrollment_photos(out_dir: Path, labels: list[str], per_label: int = 2,
-                      seed: int = 0, far: int = 1, table: int = 0) -> int:
+                      seed: int = 0, far: int = 1, table: int = 0,
+                      fan_share: float | None = None,
+                      old_fan_share: float | None = None) -> int:
     """Write ``per_label`` close-ups, ``far`` photos from a seat and ``table``
-    photos from the table's camera (:func:`table_photo`) of each label as
-    ``out_dir/<label>/<k>.jpg``; returns the number written. Seeded: the same
-    seed writes the same photos."""
+    photos from the table's camera (:func:`table_photo`, with ``fan_share`` and
+    ``old_fan_share``) of each label as ``out_dir/<label>/<k>.jpg``; returns
+    the number written. Seeded: the same seed writes the same photos."""
     from vision.demo.render import Renderer
 
     out_dir = Path(out_dir)
@@ -335,7 +342,7 @@ def enrollment_photos(out_dir: Path, labels: list[str], per_label: int = 2,
         for k in range(per_label + far + table):
             rng = np.random.default_rng([seed, i, k])
             if k >= per_label + far:
-                photo = table_photo(label, rng, renderer)
+                photo = table_photo(label, rng, renderer, fan_share, old_fan_share)
             else:
                 photo = enrollment_photo(label, rng, far=k >= per_label)
             cv2.imwrite(str(folder / f"{k}.jpg"), photo)

@@ -121,7 +121,7 @@ def test_table_photos_show_the_card_at_the_table_cameras_scale(tmp_path) -> None
 
 
 def test_a_table_photo_may_show_the_card_last_of_a_multi_play(monkeypatch) -> None:
-    # FAN_SHARE of the photos: the same value in other colours fanned under it
+    # fan_share of the photos: the same value in other colours fanned under it
     import datasets.tgus_t_table as tt
     from vision.demo.render import Renderer
 
@@ -133,11 +133,9 @@ def test_a_table_photo_may_show_the_card_last_of_a_multi_play(monkeypatch) -> No
         return real(self, tl, t)
 
     monkeypatch.setattr(Renderer, "frame", frame)
-    monkeypatch.setattr(tt, "FAN_SHARE", 1.0)
     for k in range(3):
-        tt.table_photo("yellow-5", np.random.default_rng(k))
-    monkeypatch.setattr(tt, "FAN_SHARE", 0.0)
-    tt.table_photo("yellow-5", np.random.default_rng(0))
+        tt.table_photo("yellow-5", np.random.default_rng(k), fan_share=1.0)
+    tt.table_photo("yellow-5", np.random.default_rng(0), fan_share=0.0)
     for labels in shown[:3]:
         assert labels[-1] == "yellow-5"
         assert any(x.endswith("-5") for x in labels[:-1])
@@ -161,10 +159,9 @@ def test_a_table_photo_may_lie_on_a_pile_spread_by_an_earlier_multi_play(
         return real(self, tl, t)
 
     monkeypatch.setattr(Renderer, "frame", frame)
-    monkeypatch.setattr(tt, "FAN_SHARE", 0.0)
     for share in (1.0, 0.0):
-        monkeypatch.setattr(tt, "OLD_FAN_SHARE", share)
         for k in range(3):
-            tt.table_photo("red-1", np.random.default_rng(k))
+            tt.table_photo("red-1", np.random.default_rng(k), fan_share=0.0,
+                           old_fan_share=share)
     assert min(spreads[:3]) >= tt.FAN_MM  # cards fanned out under it
     assert max(spreads[3:]) < tt.FAN_MM + 30  # a pile lying as played
