@@ -22,6 +22,12 @@ live table and ``serve`` call it for every camera event):
   cannot tell a twin from the card below). A ``play`` of the top card for them
   goes before it, marked ``"inferred"`` (a wild's colour then from the play);
   likewise for the seat after a player who drew, the drawer's pass first.
+- **A last card the camera missed**: a hand is shown (a camera ``reveal`` of
+  another seat) while the player to move holds one card, has not drawn, owes
+  nothing, and reached onto the discard pile since the last play seen (the
+  pipeline puts ``pile_reaches`` on reveals too): they went out with a copy of
+  the top card (:func:`_went_out`). A ``play`` of it goes before the reveal,
+  marked ``"inferred"``.
 - **A copy right after a draw**: the player who has just drawn puts down a
   copy of the top card (:func:`doubtful_twin`), which is also what the pile
   reports when the drawing arm moved the top card's box: :class:`HandsFree`
@@ -94,6 +100,13 @@ def complete(
         Inferred events (``pass``, ``color``), then the event itself with
         ``player``/``player_from`` and any ``question`` filled in.
     """
+    if event.get("type") == "reveal" and "pile_reaches" in event:
+        ev = dict(event)
+        reached = ev.pop("pile_reaches")
+        if ev.get("source") != "vision" or is_tgus_t(state):
+            return [ev]
+        out = _went_out(ev, state, reached)
+        return ([out] if out is not None else []) + [ev]
     if is_tgus_t(state):  # the 東幻符闘祭 deck's referee: its own path
         return complete_tgus_t(event, state)
     ev = dict(event)
@@ -244,7 +257,46 @@ def _missed_twin(state: Mapping[str, Any], who: str, turn: str, phase: str,
             "inferred_msg": why.data()}
 
 
+def _went_out(ev: Mapping[str, Any], state: Mapping[str, Any], reached: Any
+              ) -> dict[str, Any] | None:
+    """The last card of the player to move, a twin the camera did not see
+    land, or ``None``.
+
+    A hand is shown (``ev``, a camera ``reveal`` of another seat) while the
+    round is still being played: the player to move holds one card, owes
+    nothing, has not drawn, and their arm reached onto the discard pile since
+    the last play the camera saw (``reached``: the pipeline's
+    ``pile_reaches``) without a card of theirs landing there. Hands are laid
+    out when a round ends, and the card a seat puts down that the pile cannot
+    tell from the one below is a copy of it: they went out with that copy."""
+    phase, turn = state.get("phase"), state.get("turn")
+    top = str(state.get("top") or "")
+    counts = state.get("hand_counts") or {}
+    if (
+        phase != "turn"
+        or turn is None
+        or not top
+        or ev.get("player") in (None, turn)
+        or not isinstance(reached, (list, tuple))
+        or turn not in reached
+        or state.get("pending_draw")
+        or (state.get("owed") or {}).get(turn)
+        or int(counts.get(turn, 0)) != 1
+    ):
+        return None
+    why = Text("camera.inferred-out", player=turn, card=say.camera_card(top),
+               shown=str(ev.get("player")))
+    return _inferred("play", why, ev, player=turn, cards=[top])
+
+
 define({
+    "camera.inferred-out": {
+        "en": "{player} held one card and reached onto the discard pile, and no card "
+              "of theirs was seen land; then {shown}'s hand was shown: {player} went "
+              "out with a copy of {card}, put on its twin",
+        "ja": "{player}は残り1枚で捨て札の山に手を伸ばしたがカードが見えず、その後"
+              "{shown}の手札が公開されたため、{card}に同じカードを重ねて上がったとしました",
+    },
     "camera.inferred-penalty": {
         "en": "{player} still owed {n} of a draw card's cards and the next seat, "
               "{next}, moved: {player} took them",

@@ -470,10 +470,10 @@ class TablePipeline:
 
     def _emit(self, event: dict[str, Any], overlay: np.ndarray | None) -> None:
         event = {**event, "source": "vision"}
-        if self.game == "uno" and event.get("type") in ("play", "draw"):
+        if self.game == "uno" and event.get("type") in ("play", "draw", "reveal"):
             # who reached onto the pile since the last play: a seat that did
             # and whose card the camera did not see land may have put a twin
-            # on its copy (vision.handsfree)
+            # on its copy, or gone out with one (vision.handsfree)
             event["pile_reaches"] = list(self._pile_reaches)
         if event.get("type") in ("play", "start"):  # the dealer turned the start card
             self._pile_reaches = {}
