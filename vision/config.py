@@ -394,6 +394,24 @@ class ScanConfig(_Section):
     seat_min_px: float = _f(12.0, "px", "... and at least this far")
     seat_max_area: float = _f(0.5, "fraction", "no window for a seat whose window "
                               "would cover more of the frame", maximum=1)
+    seat_piece_aspect: float = _f(1.5, "ratio", "a seat's window longer than this "
+                                  "many times its other side is detected in "
+                                  "overlapping pieces about this long (a long row "
+                                  "of cards; 0: one window)")
+    seat_piece_overlap: float = _f(1.1, "card lengths", "... each overlapping the "
+                                   "next by this many times a card's long side")
+    fan_visible_min: float = _f(0.2, "fraction", "a seat's card whose neighbour "
+                                "covers it from one side, leaving between this and "
+                                "fan_visible_max of its box showing, is also read "
+                                "with its covered corner filled by its showing "
+                                "corner turned 180 degrees", maximum=1)
+    fan_visible_max: float = _f(0.85, "fraction", "... (0: never)", maximum=1)
+    fan_row: float = _f(0.6, "fraction", "... a neighbour: its box spans at least "
+                        "this much of the card's across the row", maximum=1)
+    fan_corner: float = _f(0.2, "fraction", "... the corner: this much of the crop "
+                           "at the covered end", maximum=0.5)
+    fan_keep: float = _f(0.2, "probability", "a seat's close-up keeps such a covered "
+                         "card read at least this sure", maximum=1)
     ask_below: float = _f(0.7, "probability", "a shown card read less sure than "
                           "this is asked about (reveal question) when a runner-up "
                           "label would change the hand's points", maximum=1)

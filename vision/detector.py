@@ -530,6 +530,20 @@ class Detector:
         probs[unsure] = np.mean(views, axis=0)
         return probs
 
+    def read_crops(self, crops: np.ndarray) -> np.ndarray:
+        """The classifier's probabilities of (N, :attr:`crop`, :attr:`crop`, 3)
+        uint8 BGR crops (as :func:`crop_boxes` cuts them): (N, len(CLASSES) + 1),
+        the last column "no card" (one view each; nothing kept for reuse).
+
+        Raises:
+            ValueError: the detector has no classifier.
+        """
+        if self.classifier is None:
+            raise ValueError("this detector has no crop classifier")
+        if not len(crops):
+            return np.zeros((0, len(CLASSES) + 1), np.float32)
+        return self._probabilities(np.ascontiguousarray(crops))
+
     def _probabilities(self, crops: np.ndarray) -> np.ndarray:
         """Softmax of the classifier on (N, H, W, 3) uint8 BGR crops."""
         if self._classifier_ov is not None:

@@ -16,9 +16,12 @@ scan began and labels outside the game's deck are nobody's hand.
 :func:`cards_in_zone` is the one-shot form for a page button ("scan B's hand
 now"). :func:`seat_close_ups` gives the scan sharper eyes: the seats are also
 detected tile by tile, at about twice the resolution, and each seat's cards
-once more in a window around them; a 6 or 9 whose underline is hidden (the
-next card of a fanned hand covers it) is read by its digit's shape, the card
-upright toward its seat (:func:`turn_twins`).
+once more in a window around them (a long one in overlapping pieces,
+:func:`window_pieces`); a card a fanned row's neighbour covers is read again
+with its covered corner filled in by its showing one turned (:func:`fan_reads`);
+a 6 or 9 whose underline is hidden (the next card of a fanned hand covers it)
+is read by its digit's shape, the card upright toward its seat
+(:func:`turn_twins`).
 """
 
 from __future__ import annotations
@@ -175,14 +178,16 @@ def _windows(
     cfg: ScanConfig,
     seat: str | None = None,
 ) -> Detections:
-    """Each window of the frame detected on its own; the boxes in the frame's
+    """Each window of the frame detected on its own (a seat's: its fanned rows
+    read again, :func:`_detect_twins`); the boxes in the frame's
     pixels, kept where they lie in a player's seat (``seat``: that one),
     outside the piles and inside their window (not cut by its inner edges);
     windows that overlap keep the surer of two boxes on one card."""
     h, w = image.shape[:2]
     found: list[Detections] = []
     for x1, y1, x2, y2 in windows:
-        part = _detect_twins(detect, np.ascontiguousarray(image[y1:y2, x1:x2]), cfg)
+        part = _detect_twins(detect, np.ascontiguousarray(image[y1:y2, x1:x2]), cfg,
+                             fan=seat is not None)
         if not len(part):
             continue
         part.xyxy = part.xyxy + np.array([x1, y1, x1, y1], np.float32)
@@ -253,7 +258,20 @@ def seat_windows(
     window would cover more than ``seat_max_area`` of the frame gets none (a
     close-up of it would see no sharper).
     """
-    cfg = config or ScanConfig()
+    return _seat_windows(dets, geometry, image_size, exclude, config or ScanConfig())
+
+
+def _seat_windows(
+    dets: Detections,
+    geometry: TableGeometry,
+    image_size: tuple[int, int],
+    exclude: tuple[str, ...],
+    cfg: ScanConfig,
+    sizes: dict[str, float] | None = None,
+) -> dict[str, tuple[int, int, int, int]]:
+    """:func:`seat_windows`; ``sizes`` gets each windowed seat's card length in
+    pixels: its boxes' median shorter side (boxes merged along a row of cards
+    are still one card across it) times the card's long side over its short."""
     w, h = image_size
     if not len(dets):
         return {}
@@ -275,6 +293,47 @@ def seat_windows(
         if (x2 - x1) * (y2 - y1) > cfg.seat_max_area * w * h:
             continue
         out[seat] = (int(x1), int(y1), int(np.ceil(x2)), int(np.ceil(y2)))
+        if sizes is not None:  # a card's long side: merged boxes are one card across
+            sizes[seat] = float(size.min() * max(geometry.card) / min(geometry.card))
+    return out
+
+
+def window_pieces(
+    window: tuple[int, int, int, int],
+    card: float,
+    config: ScanConfig | None = None,
+) -> list[tuple[int, int, int, int]]:
+    """A seat's window cut along its longer side into overlapping pieces.
+
+    The detector letterboxes what it is given into its square working size: a
+    long row of cards (a big hand laid out, each card mostly covered by the
+    next, its corner index showing) comes out little bigger than in the whole
+    frame, and most of its cards get no box. A window longer than
+    ``seat_piece_aspect`` times its other side is looked at in pieces about
+    that long instead, each overlapping the next by ``seat_piece_overlap``
+    times the seat's card length (``card``, pixels: a card's long side, however
+    it lies), so that every card lies whole in one piece (a piece's
+    box cut by its inner edge is dropped, :func:`_windows`). One window where
+    pieces that overlap that much would not be shorter (``seat_piece_aspect``
+    0: never cut).
+    """
+    cfg = config or ScanConfig()
+    x1, y1, x2, y2 = (int(v) for v in window)
+    size = (x2 - x1, y2 - y1)
+    axis = 0 if size[0] >= size[1] else 1
+    long, short = size[axis], size[1 - axis]
+    piece = int(np.ceil(cfg.seat_piece_aspect * short))
+    lap = float(cfg.seat_piece_overlap * card)
+    if cfg.seat_piece_aspect <= 0 or long <= piece or lap >= piece - 1:
+        return [(x1, y1, x2, y2)]
+    n = int(np.ceil((long - lap) / (piece - lap)))
+    step = (long - piece) / max(n - 1, 1)
+    start = (x1, y1)[axis]
+    out = []
+    for k in range(n):
+        a = start + int(round(k * step))
+        b = min(a + piece, start + long)
+        out.append((a, y1, b, y2) if axis == 0 else (x1, a, x2, b))
     return out
 
 
@@ -302,7 +361,10 @@ def seat_close_ups(
     2. Each seat holding cards is detected once more in a window around its
        cards (:func:`seat_windows`; ``seats``: only these, ``None``: every
        seat; ``config.seat_close_up`` off: none), which the detector's
-       working size then blows up further.
+       working size then blows up further; a long window in overlapping
+       pieces (:func:`window_pieces`: a long row of cards), and a card its
+       neighbour in a fanned row covers read again with its covered corner
+       filled in (:func:`fan_reads`).
 
     A close-up's detection replaces what the coarser look saw there when it
     lies in a player's seat (outside the piles) and inside its window (not cut
@@ -326,12 +388,167 @@ def seat_close_ups(
         dets = _replace(dets, _windows(detect, image, tiles, geometry, exclude, cfg),
                         cfg)
     if cfg.seat_close_up:
-        for seat, window in seat_windows(dets, geometry, (w, h), exclude, cfg).items():
+        sizes: dict[str, float] = {}
+        windows = _seat_windows(dets, geometry, (w, h), exclude, cfg, sizes)
+        for seat, window in windows.items():
             if seats is not None and seat not in seats:
                 continue
-            close = _windows(detect, image, [window], geometry, exclude, cfg, seat)
+            pieces = window_pieces(window, sizes[seat], cfg)
+            close = _windows(detect, image, pieces, geometry, exclude, cfg, seat)
             dets = _replace(dets, close, cfg)
     return turn_twins(image, dets, geometry, exclude, cfg, seats)
+
+
+def _strip_diff(image: np.ndarray, box: np.ndarray, axis: int, width: float,
+                near_end: bool) -> float:
+    """How far a card's box differs from a card turned 180 degrees at its ends
+    along ``axis``: its ``width``-wide strip at one end (the far end, or the near
+    one with ``near_end``) against the other end's strip turned 180 degrees
+    (mean grey-level difference; a card lying whole shows its own face at both
+    ends, one turned, since a card reads the same both ways up). ``inf`` where
+    no strip can be cut."""
+    hgt, wid = image.shape[:2]
+    x1, y1 = int(max(0, np.floor(box[0]))), int(max(0, np.floor(box[1])))
+    x2, y2 = int(min(wid, np.ceil(box[2]))), int(min(hgt, np.ceil(box[3])))
+    crop = image[y1:y2, x1:x2].astype(np.float32)
+    if axis == 1:
+        crop = crop.transpose(1, 0, 2) if crop.ndim == 3 else crop.T
+    n = int(round(width))
+    if n < 2 or crop.shape[1] < n or crop.shape[0] < 2:
+        return float("inf")
+    near, far = crop[:, :n], crop[:, -n:]
+    turned = (far if near_end else near)[::-1, ::-1]
+    return float(np.abs((near if near_end else far) - turned).mean())
+
+
+def _fan_rows(boxes: np.ndarray, axis: int, cfg: ScanConfig) -> list[list[int]]:
+    """Chains of a seat's boxes laid along ``axis``, each overlapping the next
+    (a fanned row): indexes in order along the axis."""
+    a, b = axis, 1 - axis
+    order = np.argsort(boxes[:, a], kind="stable")
+    nxt: dict[int, int] = {}
+    prev: set[int] = set()
+    for k, i in enumerate(order):
+        size = boxes[i, a + 2] - boxes[i, a]
+        for j in order[k + 1 :]:
+            if boxes[j, a] >= boxes[i, a + 2]:
+                break
+            across = (min(boxes[i, b + 2], boxes[j, b + 2])
+                      - max(boxes[i, b], boxes[j, b]))
+            span = min(boxes[i, b + 2] - boxes[i, b], boxes[j, b + 2] - boxes[j, b])
+            shows = (boxes[j, a] - boxes[i, a]) / max(size, 1e-6)
+            if (boxes[j, a + 2] > boxes[i, a + 2] and across >= cfg.fan_row * span
+                    and cfg.fan_visible_min <= shows <= cfg.fan_visible_max
+                    and int(j) not in prev):
+                nxt[int(i)] = int(j)
+                prev.add(int(j))
+                break
+    rows = []
+    for i in order:
+        if int(i) in prev or int(i) not in nxt:
+            continue
+        row = [int(i)]
+        while row[-1] in nxt:
+            row.append(nxt[row[-1]])
+        rows.append(row)
+    return rows
+
+
+def fan_reads(
+    read: Callable[[np.ndarray], np.ndarray],
+    size: int,
+    image: np.ndarray,
+    dets: Detections,
+    config: ScanConfig | None = None,
+) -> Detections:
+    """``dets`` (of one seat's window) with each card that a neighbour covers
+    from one side (a hand laid out as a fanned row, each card showing a strip
+    with its corner index) read again from its own crop and from that crop
+    with its covered corner filled in: the mean of the two reads.
+
+    The classifier reads a box's crop, and most of a covered card's box shows
+    the card on top of it; the detector's second looks at a crop it is unsure
+    of (the crop turned, a larger box) show even more of it. A card reads the
+    same turned 180 degrees, so its showing corner, turned, stands for the
+    covered one at the other end: the outer ``fan_corner`` of the crop at the
+    covered end is the crop turned 180 degrees there. ``read`` is the
+    classifier on ``size`` crops (:meth:`vision.detector.Detector.read_crops`).
+
+    A row: boxes along the direction their centres spread most, each
+    overlapping the next, leaving between ``fan_visible_min`` and
+    ``fan_visible_max`` of it showing, across the row at least ``fan_row`` of
+    the smaller box (:func:`_fan_rows`). Which end of a row lies on top is the
+    end whose card is whole: its two ends match, one turned
+    (:func:`_strip_diff`); each other card is covered by its neighbour toward
+    that end. ``fan_visible_max`` 0: off.
+    """
+    return _fan_reads(read, size, image, dets, config or ScanConfig())[0]
+
+
+def _fan_reads(
+    read: Callable[[np.ndarray], np.ndarray],
+    size: int,
+    image: np.ndarray,
+    dets: Detections,
+    cfg: ScanConfig,
+) -> tuple[Detections, np.ndarray]:
+    """:func:`fan_reads`, and which cards it read again (covered ones)."""
+    none = np.zeros(len(dets), bool)
+    probs = dets.data.get("probs")
+    if (cfg.fan_visible_max <= 0 or len(dets) < 2 or probs is None
+            or probs.shape[1] != len(dets.names)):
+        return dets, none
+    from .detector import crop_boxes
+
+    boxes = dets.xyxy
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    axis = int(np.argmax(centres.std(axis=0)))
+    covered: list[tuple[int, float]] = []  # (card, where its showing part ends)
+    for row in _fan_rows(boxes, axis, cfg):
+        first, second = boxes[row[0]], boxes[row[1]]
+        last, before = boxes[row[-1]], boxes[row[-2]]
+        # later cards on top: the last lies whole; earlier on top: the first
+        later = _strip_diff(image, last, axis, before[axis + 2] - last[axis], True)
+        earlier = _strip_diff(image, first, axis, first[axis + 2] - second[axis],
+                              False)
+        if not np.isfinite(min(later, earlier)):
+            continue
+        pairs = zip(row[:-1], row[1:]) if later <= earlier else zip(row[1:], row[:-1])
+        for under, top in pairs:
+            box = boxes[under]
+            length = box[axis + 2] - box[axis]
+            if later <= earlier:  # shows up to the top card's near edge
+                covered.append((under, (boxes[top][axis] - box[axis]) / length))
+            else:  # shows from the top card's far edge on
+                covered.append((under, -(box[axis + 2] - boxes[top][axis + 2]) / length))
+    if not covered:
+        return dets, none
+    rows = np.array([i for i, _ in covered])
+    crops = crop_boxes(image, boxes[rows], size)
+    filled = crops.copy()
+    corner = int(round(cfg.fan_corner * size))
+    for k, (_, shows) in enumerate(covered):
+        crop = crops[k] if axis == 0 else crops[k].transpose(1, 0, 2)
+        out = filled[k] if axis == 0 else filled[k].transpose(1, 0, 2)
+        width = min(corner, int(round(abs(shows) * size)))
+        if width <= 0:
+            continue
+        turned = crop[::-1, ::-1]
+        if shows > 0:  # covered at the far end
+            out[:, size - width :] = turned[:, size - width :]
+        else:  # covered at the near end
+            out[:, :width] = turned[:, :width]
+    both = np.asarray(read(np.concatenate([crops, filled])), np.float32)
+    n = len(rows)
+    mean = (both[:n] + both[n:]) / 2
+    result = dets[np.arange(len(dets))]  # a copy
+    result.data["probs"] = p = probs.copy()
+    p[rows] = mean[:, : len(dets.names)]
+    result.class_id[rows] = np.argmax(p[rows], axis=1)
+    result.confidence[rows] = p[rows, result.class_id[rows]]
+    mask = none.copy()
+    mask[rows] = True
+    return result, mask
 
 
 #: card values that read as each other turned 180 degrees (the underline tells
@@ -354,7 +571,8 @@ def _twin_index(names: Sequence[str]) -> np.ndarray:
 
 
 def _detect_twins(
-    detect: Callable[[np.ndarray], Detections], image: np.ndarray, cfg: ScanConfig
+    detect: Callable[[np.ndarray], Detections], image: np.ndarray, cfg: ScanConfig,
+    fan: bool = False,
 ) -> Detections:
     """``detect(image)``, also keeping the boxes the detector's label threshold
     (its ``conf``) would drop because their probability is split between a 6 and
@@ -363,22 +581,35 @@ def _detect_twins(
     hidden). A detector without a ``conf`` attribute is asked as it is; one
     with it takes a threshold per call (``detect(image, conf=...)``, as
     :meth:`vision.detector.Detector.detect` and
-    :meth:`vision.decks.DeckDetector.detect` do) and is given ``turn_keep``."""
+    :meth:`vision.decks.DeckDetector.detect` do) and is given ``turn_keep``.
+
+    With ``fan`` (a seat's window) and a detector that reads crops
+    (``read_crops``), the cards of a fanned row are read again
+    (:func:`fan_reads`), and a covered card is kept at least ``fan_keep`` sure
+    (its neighbours hide most of it: its read stays below the detector's
+    ``conf``)."""
     owner = getattr(detect, "__self__", None)
     normal = getattr(owner, "conf", None)
-    if not isinstance(normal, float) or cfg.turn_keep >= normal:
-        return detect(image)
-    dets = detect(image, conf=cfg.turn_keep)
+    read = getattr(owner, "read_crops", None) \
+        if fan and getattr(owner, "classifier", None) is not None else None
+    least = min(cfg.turn_keep, cfg.fan_keep) if read is not None else cfg.turn_keep
+    if not isinstance(normal, float) or least >= normal:
+        dets = detect(image)
+        return fan_reads(read, int(owner.crop), image, dets, cfg) if read else dets
+    dets = detect(image, conf=least)
     if not len(dets):
         return dets
-    keep = dets.confidence >= normal
+    fanned = np.zeros(len(dets), bool)
+    if read is not None:
+        dets, fanned = _fan_reads(read, int(owner.crop), image, dets, cfg)
+    keep = (dets.confidence >= normal) | (fanned & (dets.confidence >= cfg.fan_keep))
     probs = dets.data.get("probs")
     if probs is not None and probs.shape[1] == len(dets.names):
         twins = _twin_index(dets.names)[dets.class_id]
         rows = np.arange(len(dets))
         twin_p = np.where(twins >= 0, probs[rows, np.maximum(twins, 0)], 0)
         pair = dets.confidence + twin_p
-        keep |= (twins >= 0) & (pair >= normal)
+        keep |= (twins >= 0) & (pair >= normal) & (dets.confidence >= cfg.turn_keep)
     return dets[np.nonzero(keep)[0]]
 
 

@@ -121,3 +121,21 @@ def test_a_frame_of_another_shape_keeps_the_live_read(detector, calls) -> None:
     detector.forget()
     detector.detect(frame)
     assert len(calls) > after_close_up
+
+
+def test_read_crops_names_a_card_crop_as_detect_does_and_keeps_nothing(detector) -> None:
+    """The scan reads crops of its own (a fanned card's covered corner filled
+    in) with the classifier: the crop of a box detect found reads as detect
+    named it, and nothing is kept for the next frame's reuse."""
+    frame = _table()
+    detector.forget()
+    dets = detector.detect(frame)
+    assert len(dets)
+    crops = detector_module.crop_boxes(frame, dets.xyxy[:1], detector.crop)
+    detector.forget()
+    probs = detector.read_crops(crops)
+    assert probs.shape == (1, len(dets.names) + 1)
+    assert np.isclose(probs.sum(), 1, atol=1e-3)
+    assert int(np.argmax(probs[0])) == int(dets.class_id[0])
+    assert not detector._reads and not detector._found
+    assert detector.read_crops(crops[:0]).shape == (0, len(dets.names) + 1)
