@@ -162,6 +162,10 @@ class CameraTable:
         self.config = config or PlayConfig()  # play.hidden_back, gamble_back
         self.referee = Referee(header)
         self.complete = HandsFree(state=self.state)  # what watch and serve use
+        #: the camera's events as they came, and those read otherwise
+        #: (:func:`vision.handsfree_tgus_t.camera_amendment`)
+        self.camera_events: list[dict[str, Any]] = []
+        self.changes: dict[int, Any] = {}
         self.appended: list[dict[str, Any]] = []
 
     def state(self) -> dict[str, Any]:
@@ -184,12 +188,21 @@ class CameraTable:
         return self.referee.rulings
 
     def camera(self, event: dict[str, Any]) -> None:
+        from vision.handsfree_tgus_t import camera_amendment
+
         event = {**event, "source": "vision"}
+        self.camera_events.append(event)
+        before = len(self.referee.events)
         if event.get("type") == "start":
             self._append(event)
             return
         for e in self.complete(event, self.state):  # split, then each piece
             self._append(e)
+        if any(r.event > before and r.ruling == "illegal" for r in self.rulings):
+            found = camera_amendment(self.referee.header.to_dict(),
+                                     self.camera_events, self.changes, self.config)
+            if found is not None:  # an earlier camera event read otherwise
+                self.changes, self.referee, self.complete = found
 
     def finish(self) -> None:
         """Nothing is held back (kept for callers that end a game)."""

@@ -344,6 +344,10 @@ class PlayConfig(_Section):
     gamble_back: int = _f(40, "log lines", "tgus-t: ... failing that, by the effect "
                           "of a camera Gamble (only said) among this many lines "
                           "before it (0: never)")
+    reread_back: int = _f(12, "camera events", "tgus-t: ... failing that, by one "
+                          "of this many camera events before it read otherwise "
+                          "(a Gamble's effect, a target, a hidden card) and the "
+                          "events after it completed again (0: never)")
 
 
 @dataclass(frozen=True)

@@ -314,3 +314,40 @@ def test_how_far_back_an_amendment_looks_is_the_play_configs():
                    cam("play", 3, cards=["blue-2"], reach_from="C"))
     assert amendment(gamble, PlayConfig(hidden_back=0))[2]["effect"] == "skip"
     assert amendment(gamble, PlayConfig(hidden_back=0, gamble_back=0)) is None
+
+
+def test_a_gamble_read_again_as_a_hit_x_turns_the_card_taken_for_a_play():
+    # A's Gamble was said to be a Hit+? (not heard): the reach into the draw
+    # pile and the card landing from A's seat were completed as a picture
+    # leftover and a play out of turn; read again with the effect, they are
+    # the turned card and B owes its value
+    from vision.config import PlayConfig
+    from vision.handsfree_tgus_t import camera_amendment, reread
+
+    camera = [cam("start", 1, card="red-5"),
+              cam("play", 2, cards=["gamble"], reach_from="A"),
+              cam("draw", 3, count=1, reach_from="A"),
+              cam("play", 4, cards=["blue-7"], reach_from="A")]
+    ref, _, starts = reread(HEADER, camera)
+    assert [r.ruling for r in ref.rulings][-1] == "illegal"
+    assert len(starts) == len(camera)
+    changes, again, _ = camera_amendment(HEADER, camera)
+    assert list(changes) == [1] and changes[1]["effect"] == "wild-hit-x"
+    assert "inferred_msg" in changes[1]
+    assert [e["type"] for e in again.events] == ["start", "play", "turned"]
+    assert not [r for r in again.rulings if r.ruling == "illegal"]
+    assert again.state()["turn"] == "B" and again.state()["pending_draw"] == 7
+    # play.reread_back bounds how far back a camera event is read again
+    assert camera_amendment(HEADER, camera, config=PlayConfig(reread_back=1)) is None
+    assert camera_amendment(HEADER, camera, config=PlayConfig(reread_back=2))
+
+
+def test_reread_with_a_change_reads_that_camera_event_otherwise():
+    from vision.handsfree_tgus_t import reread
+
+    camera = [cam("start", 1, card="red-5"),
+              cam("play", 2, cards=["red-7"], reach_from="A"),
+              cam("play", 3, cards=["red-2"], reach_from="B")]
+    ref, _, _ = reread(HEADER, camera, {1: {**camera[1], "cards": ["red-8"]}})
+    assert [e.get("cards") for e in ref.events][1] == ["red-8"]
+    assert ref.state()["hand_counts"] == {"A": 4, "B": 4, "C": 5}
