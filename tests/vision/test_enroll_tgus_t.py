@@ -85,3 +85,32 @@ def test_detect_reads_a_tgus_t_card_with_the_enrolled_deck(
     assert [c["label"] for c in cards] == ["counter"]
     assert main(["detect", str(unseen)]) == 0  # the shipped reader: no card it knows
     assert json.loads(capsys.readouterr().out)["cards"] == []
+
+
+def test_enrolling_the_same_photos_again_gives_the_same_deck(
+    tgus_deck, tmp_path
+) -> None:
+    # seeded: the augmentation, the batches and the finder's boxes; a second
+    # enrollment of the same photos in another process state reads the same
+    import contextlib
+    import io
+
+    import torch
+
+    from tableref.cli import main
+
+    store, photos, _ = tgus_deck
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["enroll", "--deck", "tgus", str(photos), "--steps", "40",
+                     "--decks-dir", str(tmp_path / "decks")]) == 0
+    first = torch.load(str(store / "decks" / "tgus" / "cardnet.pt"),
+                       weights_only=True)
+    again = torch.load(str(tmp_path / "decks" / "tgus" / "cardnet.pt"),
+                       weights_only=True)
+    assert first["labels"] == again["labels"]
+    for a, b in zip(first["members"], again["members"], strict=True):
+        assert a.keys() == b.keys()
+        assert all(torch.equal(a[k], b[k]) for k in a)
+    manifest = [json.loads((root / "decks" / "tgus" / "deck.json").read_text())
+                for root in (store, tmp_path)]
+    assert manifest[0]["confused"] == manifest[1]["confused"]
