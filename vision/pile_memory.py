@@ -91,7 +91,9 @@ class PileMemory:
         #: the zone to put that card down now (set by the game's detector)
         self.twin_ok: Callable[[str], bool] = lambda label: False
         self._reads_agree = False
-        self.retry = False  # a twin whose reads do not agree yet: judge it again
+        # judge the box again next frame: a twin whose reads do not agree yet,
+        # or a box taken for a pile card partly covered (it may grow whole)
+        self.retry = False
         # the top card in view (``_top_visible``), or covered (``_top_hidden``)
         self._top_seen = False
         self._top_gone = False
@@ -372,7 +374,10 @@ class PileMemory:
         whole second copy, if it lies
         within ``same_card_mm`` of it or its centre lies inside that card's box
         (``same_spot_mm`` to spare: what is left of a card half hidden is off
-        its centre, and its box may take in an edge of the cards below). The
+        its centre, and its box may take in an edge of the cards below); such a
+        box is judged again the next frame (``retry``: a card put down under a
+        lingering hand shows whole once the hand leaves, its box grown by less
+        than a box's jitter). The
         carried card must be another track than the first copy's (a hand
         hovering a card over the pile drags the pile card's own box along,
         and its uncertain reads may name the card beneath). The top card is
@@ -396,7 +401,11 @@ class PileMemory:
                 np.abs(xy - np.array(c.xy)) <= np.array(c.wh) / 2 + cfg.same_spot_mm
             ))
             if smaller and (moved <= cfg.same_card_mm or inside):
-                return True  # that card with part of it covered: no whole card
+                # that card with part of it covered: no whole card yet, and
+                # the box judged again as it grows (a card put down under a
+                # hand shows whole once the hand leaves it)
+                self.retry = True
+                return True
             if moved > cfg.same_card_mm:
                 continue
             seen = [
