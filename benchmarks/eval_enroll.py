@@ -46,6 +46,10 @@ temporary folder and deleted.
   zero-shot with and without the multi-scale pass, and read by the classifier
   enrolled on deck A (an enrollment must not spoil another deck).
 
+``--classifier CKPT`` starts the zero-shot reads and every enrollment from a
+candidate crop classifier instead of the shipped one (a retrained recipe is
+weighed on the same tuning reads).
+
 Each photo shows one card; the read is the largest box the detector keeps,
 widened to the finder's whole-card box when it is a part of one
 (:func:`vision.multiscale.whole_card`; ``--no-whole``: as it is). A photo with
