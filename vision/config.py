@@ -291,6 +291,24 @@ class PlayConfig(_Section):
     let_go_loose_s: float = _f(0.25, "s", "... that larger box (a loose one on the "
                                "pile, or a card held a little above it) must lie that "
                                "still this long")
+    let_go_hidden_s: float = _f(0.1, "s", "... unless it has lain that still in "
+                                "every read since it showed after going unseen "
+                                "at least this long (the hand put it down over "
+                                "the pile, hiding it; a card held over the pile "
+                                "shows swaying first): then the settle time is "
+                                "enough (0: always wait "
+                                "let_go_loose_s)")
+    let_go_twin: bool = _f(True, "on/off", "a copy of the top card a hand still "
+                           "touches is judged at let go too (the pile memory's "
+                           "twin check decides) when the referee expects a twin "
+                           "from the arm that reached in and the top is not the "
+                           "card that hand put down; off: it waits for the hand "
+                           "to leave")
+    let_go_twin_grow: float = _f(0.05, "card sizes", "... one measuring more than "
+                                 "this larger than the top card (a copy held over "
+                                 "the pile is nearer the camera) only when it has "
+                                 "lain still since it showed after going unseen "
+                                 "let_go_hidden_s")
     start_s: float = _f(0.06, "s", "the first card on the empty discard pile (the "
                         "start card a dealer turns) counts, once the hand has left "
                         "it, when it has lain within start_mm for settle_frames "

@@ -124,6 +124,7 @@ class PileWatcher:
         wh: np.ndarray,
         evidence: float,
         reaches: list[Reach] = (),
+        copy: bool = False,
     ) -> list[Read] | None:
         """The reads of a card a hand still touches but has let go of, or
         ``None``: it lies still (``play.let_go_mm``, touched reads counted) for
@@ -139,9 +140,16 @@ class PileWatcher:
         of the cards below, or one held a little above the pile: size cannot
         tell them apart, so it must lie that still for ``play.let_go_loose_s``
         (a held card drifts with the hand within that time; one held up off
-        the pile's extent sticks out of it and waits for the hand to leave).
-        Asked only for a label other than the top card's (the top card under
-        a passing arm, or a twin, waits for the hand to leave), and only while
+        the pile's extent sticks out of it and waits for the hand to leave),
+        unless it has lain still in every read since it showed
+        (:meth:`_shown_still`): then the settle time is enough. A ``copy`` of
+        the top card (:meth:`_may_let_go`) measuring more than
+        ``play.let_go_twin_grow`` card sizes over the top card's box
+        (:func:`card_scale`, whatever the turn: a twin lying on its copy
+        measures about as its copy does, a copy held over the pile is nearer
+        the camera) must also have lain still since it showed.
+        Asked only where :meth:`_may_let_go` allows (the top card under a
+        passing arm waits for the hand to leave), and only while
         the hand is at the card: where arms are seen, one's tip lies within
         ``play.let_go_tip_mm`` of it (an arm passing over the pile on its way
         to the draw pile hides part of the top card, whose box may then read
@@ -156,13 +164,66 @@ class PileWatcher:
         w, h = (float(v) for v in wh)
         scale = card_scale(w, h, self.geometry.card)
         seconds = cfg.settle_s
+        frames = max(cfg.settle_frames, cfg.let_go_frames)
+        if copy:
+            top = self.pile[-1]
+            grow = scale - card_scale(top.wh[0], top.wh[1], self.geometry.card)
+            if grow > cfg.let_go_twin_grow:
+                reads = track.still_reads(
+                    t, frames, seconds, cfg.let_go_mm,
+                    max(evidence, seconds + cfg.still_margin_s), touched_ok=True,
+                )
+                if reads is None or not self._shown_still(track, reads):
+                    return None
         if scale > cfg.let_go_scale:
             if not (scale <= cfg.max_scale and self._within_pile(track.xy, (w, h))):
                 return None
+            reads = track.still_reads(
+                t, frames, seconds, cfg.let_go_mm,
+                max(evidence, seconds + cfg.still_margin_s), touched_ok=True,
+            )
+            if reads is not None and self._shown_still(track, reads):
+                return reads
             seconds = max(seconds, cfg.let_go_loose_s)
         return track.still_reads(
-            t, max(cfg.settle_frames, cfg.let_go_frames), seconds, cfg.let_go_mm,
+            t, frames, seconds, cfg.let_go_mm,
             max(evidence, seconds + cfg.still_margin_s), touched_ok=True,
+        )
+
+    def _shown_still(self, track: Track, reads: list[Read]) -> bool:
+        """The still ``reads`` (the newest of ``track``) reach back to when the
+        box showed: the track was unseen at least ``play.let_go_hidden_s``
+        just before them (a track that began with them may be a card that came
+        into view held still). A hand putting a card down over
+        the pile hides it (and the card below) until it lets go; a card held
+        over the pile shows swaying before it pauses at the end of a sway."""
+        hidden = self.config.let_go_hidden_s
+        if hidden <= 0 or not reads:
+            return False
+        first = reads[0]
+        before = [r for r in track.history if r.t < first.t - 1e-9]
+        return bool(before) and first.t - before[-1].t >= hidden - 1e-9
+
+    def _may_let_go(self, label: str) -> bool:
+        """Whether a box read as ``label`` that a hand still touches may count
+        at let go (:meth:`_let_go`): one of another label than the top card's,
+        or a copy of the top card when ``play.let_go_twin`` is on, an arm has
+        reached into the zone since the top card was taken, the referee expects
+        a twin of it from that arm (``PileMemory.twin_ok``) and the top card
+        is not one still under the hand that put it down (``PileCard.held``;
+        :meth:`_let_go` asks more of a copy's box). The pile memory then judges whether the top changed
+        (:meth:`PileMemory.held_already`): the top card under a hand that only
+        passes or rests there shows where it lay, a twin laid on it a few
+        millimetres or degrees off. Otherwise a copy of the top card waits for
+        the hand to leave."""
+        if not self.pile or self.pile[-1].label != label:
+            return True
+        top = self.pile[-1]
+        return bool(
+            self.config.let_go_twin
+            and not top.held
+            and self.memory.last_reach > top.t
+            and self.memory.twin_ok(label)
         )
 
     def _starts_round(self) -> bool:
@@ -291,9 +352,13 @@ class PileWatcher:
                 reads is None
                 and cfg.let_go_mm > 0
                 and track.history[-1].touched
-                and (not self.pile or self.pile[-1].label != track.history[-1].label)
+                and self._may_let_go(track.history[-1].label)
             ):
-                reads = self._let_go(track, t, wh, evidence, reaches)
+                reads = self._let_go(
+                    track, t, wh, evidence, reaches,
+                    copy=bool(self.pile)
+                    and self.pile[-1].label == track.history[-1].label,
+                )
                 let_go = reads is not None
             if (
                 reads is None
