@@ -163,7 +163,7 @@ class CameraTable:
         self.referee = Referee(header)
         self.complete = HandsFree(state=self.state)  # what watch and serve use
         #: the camera's events as they came, and those read otherwise
-        #: (:func:`vision.handsfree_tgus_t.camera_amendment`)
+        #: (:func:`vision.reread_tgus_t.camera_amendment`)
         self.camera_events: list[dict[str, Any]] = []
         self.changes: dict[int, Any] = {}
         self.appended: list[dict[str, Any]] = []
@@ -188,7 +188,7 @@ class CameraTable:
         return self.referee.rulings
 
     def camera(self, event: dict[str, Any]) -> None:
-        from vision.handsfree_tgus_t import camera_amendment
+        from vision.reread_tgus_t import camera_amendment
 
         event = {**event, "source": "vision"}
         self.camera_events.append(event)

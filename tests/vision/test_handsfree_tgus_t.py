@@ -322,7 +322,7 @@ def test_a_gamble_read_again_as_a_hit_x_turns_the_card_taken_for_a_play():
     # leftover and a play out of turn; read again with the effect, they are
     # the turned card and B owes its value
     from vision.config import PlayConfig
-    from vision.handsfree_tgus_t import camera_amendment, reread
+    from vision.reread_tgus_t import camera_amendment, reread
 
     camera = [cam("start", 1, card="red-5"),
               cam("play", 2, cards=["gamble"], reach_from="A"),
@@ -343,7 +343,7 @@ def test_a_gamble_read_again_as_a_hit_x_turns_the_card_taken_for_a_play():
 
 
 def test_reread_with_a_change_reads_that_camera_event_otherwise():
-    from vision.handsfree_tgus_t import reread
+    from vision.reread_tgus_t import reread
 
     camera = [cam("start", 1, card="red-5"),
               cam("play", 2, cards=["red-7"], reach_from="A"),
