@@ -149,7 +149,10 @@ class CameraTable:
     (:class:`vision.handsfree_tgus_t.TgusTHandsFree`: cards turned for a Hit+?,
     a card hidden under the one seen, colours
     shown by the next play, a Change's or Replace's target taken as the next
-    player, picture leftovers, passes) and appended. Nothing comes from the
+    player, picture leftovers, passes) and appended. A line ruled illegal is
+    amended (:func:`vision.handsfree_tgus_t.amend_hidden`), else an earlier
+    camera event is read otherwise and the events after it completed again
+    (:func:`vision.reread_tgus_t.camera_amendment`). Nothing comes from the
     script the video was rendered from: what the players only say (a Gamble's
     effect, name calls, catches, a colour no later play shows) is not heard.
     """
