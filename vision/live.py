@@ -353,7 +353,8 @@ class LiveTable:
 
         if self.referee.header.rules not in TGUS_T_RULES:
             return []
-        found = amendment(self.referee)
+        config = getattr(self.pipeline, "config", None)
+        found = amendment(self.referee, getattr(config, "play", None))
         if found is None:
             return []
         action, line, amended = found

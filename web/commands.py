@@ -346,11 +346,12 @@ def _game_state(table: Table) -> dict:
         return table.referee.state() if table.referee is not None else {}
 
 
-def _amend(table: Table, event: dict[str, Any]) -> None:
+def _amend(table: Table, event: dict[str, Any], play: Any = None) -> None:
     """A tgus-t camera play or draw ruled illegal that a card hidden under an
     earlier play, a Gamble's unheard effect or the top card seen again explains
     (:func:`vision.handsfree_tgus_t.amendment`): that one correction is made
-    like a person's (stored, announced, undoable)."""
+    like a person's (stored, announced, undoable). ``play`` is the camera
+    pipeline's :class:`vision.config.PlayConfig` (``None``: the defaults)."""
     from vision.handsfree_tgus_t import TGUS_T_RULES, amendment
 
     with table.lock:  # found on a copy of the referee as it stands
@@ -360,7 +361,7 @@ def _amend(table: Table, event: dict[str, Any]) -> None:
             or referee.header.rules not in TGUS_T_RULES
         ):
             return
-        found = amendment(referee)
+        found = amendment(referee, play)
     if found is None:
         return
     action, line, amended = found
@@ -403,7 +404,7 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
             camera.handsfree.on_stood = lambda held, move: _colours_again(table)
         for e in camera.handsfree(event, _game_state(table)):
             table.append(e, source="vision")
-            _amend(table, e)
+            _amend(table, e, getattr(getattr(camera.pipeline, "config", None), "play", None))
     except Exception as exc:
         why = getattr(exc, "message", None) or str(exc)
         log.warning("camera event %s refused: %s", event.get("type"), why)
