@@ -1,7 +1,8 @@
 """The crop classifier: the network that names the card in each box the finder proposes.
 
-:data:`CLASSIFIER_RECIPE` reproduces the shipped ``models/`` checkpoint
-(``tableref train --classifier --ship``); the crops are rendered by
+:data:`HELD_RECIPE` reproduces the shipped ``models/`` checkpoint
+(``tableref train --classifier --ship``; :data:`CLASSIFIER_RECIPE`, the same
+without held cards, is ``--recipe plain``); the crops are rendered by
 :mod:`datasets.crops`, the network is :func:`vision.detector.card_net`.
 """
 
@@ -9,7 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-# The crop classifier's recipe (tableref train --classifier).
+# The crop classifier's recipe without held cards (tableref train --classifier
+# --recipe plain); HELD_RECIPE below, which builds on it, is the shipped one.
 CLASSIFIER_RECIPE: dict = {
     "count": 48000,
     "val_count": 1140,
@@ -46,7 +48,7 @@ CLASSIFIER_RECIPE: dict = {
     "device": "auto",
 }
 
-# The recipe with held cards (``tableref train --classifier --recipe held``): twice
+# The shipped recipe, with held cards (``tableref train --classifier``): twice
 # the crops, a third of the card crops held before a webcam, a tenth of the "no
 # card" crops a person; the network and the rest as CLASSIFIER_RECIPE.
 HELD_RECIPE: dict = {
@@ -56,7 +58,7 @@ HELD_RECIPE: dict = {
     "held_background": 0.1,
 }
 
-RECIPES = {"shipped": CLASSIFIER_RECIPE, "held": HELD_RECIPE}
+RECIPES = {"held": HELD_RECIPE, "plain": CLASSIFIER_RECIPE}
 
 
 def _augment(batch, gen):  # noqa: ANN001, ANN202 - torch tensors

@@ -97,14 +97,14 @@ def train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--classifier",
         action="store_true",
-        help="train the crop classifier (CLASSIFIER_RECIPE) instead",
+        help="train the crop classifier (HELD_RECIPE, the shipped one) instead",
     )
     parser.add_argument(
         "--recipe",
         choices=sorted(RECIPES),
-        default="shipped",
-        help="with --classifier: the recipe (shipped: CLASSIFIER_RECIPE; held: "
-        "HELD_RECIPE, with cards held before a webcam)",
+        default="held",
+        help="with --classifier: the recipe (held: HELD_RECIPE, the shipped one, with "
+        "cards held before a webcam; plain: CLASSIFIER_RECIPE, without them)",
     )
     parser.add_argument(
         "--workers",
@@ -126,7 +126,7 @@ def train(args: argparse.Namespace) -> int:
     if args.classifier:
         from vision.detector import CLASSIFIER_NAME, MODEL_DIR
 
-        recipe = dict(RECIPES[getattr(args, "recipe", "shipped")])
+        recipe = dict(RECIPES[getattr(args, "recipe", "held")])
         if getattr(args, "device", None):
             recipe["device"] = args.device
         path = train_classifier(

@@ -166,6 +166,9 @@ def test_train_classifier_flags_pick_the_recipe_device_and_workers(monkeypatch) 
     assert commands.train(args) == 0
     assert seen["recipe"] == {**HELD_RECIPE, "device": "cpu"}
     assert seen["workers"] == 3 and seen["ship_to"] is None
-    args = parser.parse_args(["--classifier"])
+    args = parser.parse_args(["--classifier"])  # the shipped recipe by default
     commands.train(args)
-    assert seen["recipe"]["held"] == 0 and seen["workers"] == 1
+    assert seen["recipe"] == HELD_RECIPE and seen["workers"] == 1
+    args = parser.parse_args(["--classifier", "--recipe", "plain"])
+    commands.train(args)
+    assert seen["recipe"]["held"] == 0 and seen["recipe"]["count"] < HELD_RECIPE["count"]
