@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import io
 
 from vision.handsfree import complete
-from vision.live import LiveTable
+from tests.vision.live_events import cam, live_table
 
 HEADER = {
     "type": "game",
@@ -18,15 +17,8 @@ HEADER = {
 }
 
 
-def cam(kind, t, **kw):
-    return {"type": kind, "source": "vision", "t": t, **kw}
-
-
 def table(*events, header=HEADER):
-    live = LiveTable(dict(header), out=io.StringIO())
-    for e in events:
-        live.append(e)
-    return live
+    return live_table(header, *events)
 
 
 def lines(live):

@@ -6,13 +6,10 @@ from __future__ import annotations
 from referee.session import Referee
 from vision.handsfree import complete
 from vision.handsfree_tgus_t import TgusTHandsFree, complete_tgus_t, split_play
+from tests.vision.live_events import cam
 
 HEADER = {"type": "game", "game": "uno", "rules": "tgus-t1",
           "players": ["A", "B", "C"], "dealer": "C", "hand_size": 5, "options": {}}
-
-
-def cam(kind, t, **kw):
-    return {"type": kind, "source": "vision", "t": t, **kw}
 
 
 def run(*events):

@@ -5,13 +5,12 @@ copy of the top card: inferred before the first reveal, and the round scored."""
 
 from __future__ import annotations
 
-import io
 
 from vision.geometry import TableGeometry
 from vision.handsfree import complete
 from vision.hands import Reach
-from vision.live import LiveTable
 from vision.pipeline import TablePipeline
+from tests.vision.live_events import cam, live_table
 
 HEADER = {
     "type": "game",
@@ -24,15 +23,8 @@ HEADER = {
 }
 
 
-def cam(kind, t, **kw):
-    return {"type": kind, "source": "vision", "t": t, **kw}
-
-
 def table(*events):
-    live = LiveTable(dict(HEADER), out=io.StringIO())
-    for e in events:
-        live.append(e)
-    return live
+    return live_table(HEADER, *events)
 
 
 # A plays down to one card; B and C play; the red-9 is on top and it is A's turn

@@ -9,15 +9,12 @@ import io
 import pytest
 
 from vision.live import LiveTable
+from tests.vision.live_events import cam
 
 bridge = pytest.importorskip("voice.bridge")
 
 HEADER = {"type": "game", "game": "uno", "rules": "official",
           "players": ["A", "B", "C"], "dealer": "C", "hand_size": 5, "options": {}}
-
-
-def cam(kind, t, **kw):
-    return {"type": kind, "source": "vision", "t": t, **kw}
 
 
 def heard(kind, t, **kw):

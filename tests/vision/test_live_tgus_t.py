@@ -7,20 +7,14 @@ from __future__ import annotations
 import io
 
 from vision.live import LiveTable
+from tests.vision.live_events import cam, live_table
 
 HEADER = {"type": "game", "game": "uno", "rules": "tgus-t1",
           "players": ["A", "B", "C"], "dealer": "C", "hand_size": 5, "options": {}}
 
 
-def cam(kind, t, **kw):
-    return {"type": kind, "source": "vision", "t": t, **kw}
-
-
 def table(*events):
-    live = LiveTable(dict(HEADER), out=io.StringIO())
-    for e in events:
-        live.append(e)
-    return live
+    return live_table(HEADER, *events)
 
 
 def logged(live):
