@@ -163,32 +163,27 @@ class PileWatcher:
             return None
         w, h = (float(v) for v in wh)
         scale = card_scale(w, h, self.geometry.card)
-        seconds = cfg.settle_s
         frames = max(cfg.settle_frames, cfg.let_go_frames)
-        if copy:
-            top = self.pile[-1]
-            grow = scale - card_scale(top.wh[0], top.wh[1], self.geometry.card)
-            if grow > cfg.let_go_twin_grow:
-                reads = track.still_reads(
-                    t, frames, seconds, cfg.let_go_mm,
-                    max(evidence, seconds + cfg.still_margin_s), touched_ok=True,
-                )
-                if reads is None or not self._shown_still(track, reads):
-                    return None
-        if scale > cfg.let_go_scale:
-            if not (scale <= cfg.max_scale and self._within_pile(track.xy, (w, h))):
-                return None
-            reads = track.still_reads(
+
+        def still(seconds: float) -> list[Read] | None:
+            return track.still_reads(
                 t, frames, seconds, cfg.let_go_mm,
                 max(evidence, seconds + cfg.still_margin_s), touched_ok=True,
             )
-            if reads is not None and self._shown_still(track, reads):
-                return reads
-            seconds = max(seconds, cfg.let_go_loose_s)
-        return track.still_reads(
-            t, frames, seconds, cfg.let_go_mm,
-            max(evidence, seconds + cfg.still_margin_s), touched_ok=True,
-        )
+
+        loose = scale > cfg.let_go_scale
+        if loose and not (scale <= cfg.max_scale and self._within_pile(track.xy, (w, h))):
+            return None
+        settled = still(cfg.settle_s)
+        shown = settled is not None and self._shown_still(track, settled)
+        if copy and not shown:
+            top = self.pile[-1]
+            grow = scale - card_scale(top.wh[0], top.wh[1], self.geometry.card)
+            if grow > cfg.let_go_twin_grow:
+                return None
+        if loose and not shown:
+            return still(max(cfg.settle_s, cfg.let_go_loose_s))
+        return settled
 
     def _shown_still(self, track: Track, reads: list[Read]) -> bool:
         """The still ``reads`` (the newest of ``track``) reach back to when the
