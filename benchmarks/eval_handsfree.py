@@ -50,6 +50,8 @@ skipped by the rule "the first that can be laid out", never by its result):
 - ``untouched-6`` (the untouched role for the release after ``untouched-5``):
   the first ten from 154 that the script can lay out, seeds 154 to 158 and
   160 to 164 (seed 159's game cannot be laid out).
+- ``tune-6`` (looked at while tuning, from the release after ``untouched-6``
+  was read and reported): the same seeds as ``untouched-6``.
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -116,6 +118,7 @@ GAMES = {
     "untouched-5": [144, 145, 146, 147, 148, 149, 150, 151, 152, 153],
     "tune-5": [144, 145, 146, 147, 148, 149, 150, 151, 152, 153],
     "untouched-6": [154, 155, 156, 157, 158, 160, 161, 162, 163, 164],
+    "tune-6": [154, 155, 156, 157, 158, 160, 161, 162, 163, 164],
 }
 
 
