@@ -52,6 +52,9 @@ skipped by the rule "the first that can be laid out", never by its result):
   160 to 164 (seed 159's game cannot be laid out).
 - ``tune-6`` (looked at while tuning, from the release after ``untouched-6``
   was read and reported): the same seeds as ``untouched-6``.
+- ``untouched-7`` (the untouched role for the release after ``untouched-6``):
+  the first ten from 165 that the script can lay out, seeds 165 to 167 and
+  170 to 176 (the games of seeds 168 and 169 cannot be laid out).
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -119,6 +122,7 @@ GAMES = {
     "tune-5": [144, 145, 146, 147, 148, 149, 150, 151, 152, 153],
     "untouched-6": [154, 155, 156, 157, 158, 160, 161, 162, 163, 164],
     "tune-6": [154, 155, 156, 157, 158, 160, 161, 162, 163, 164],
+    "untouched-7": [165, 166, 167, 170, 171, 172, 173, 174, 175, 176],
 }
 
 
