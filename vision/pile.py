@@ -142,7 +142,12 @@ class PileWatcher:
         (a held card drifts with the hand within that time; one held up off
         the pile's extent sticks out of it and waits for the hand to leave),
         unless it has lain still in every read since it showed
-        (:meth:`_shown_still`): then the settle time is enough. A ``copy`` of
+        (:meth:`_shown_still`): then the settle time is enough. So must a card
+        of any size that the hand held over the spot where it lies for
+        ``play.let_go_loose_s`` before it paused (:meth:`_hovered`: a hand
+        holding a card over the pile sways, and pauses for a few frames at
+        the end of a sway; one putting a card down brings it in and lets go),
+        unless it showed still. A ``copy`` of
         the top card (:meth:`_may_let_go`) measuring more than
         ``play.let_go_twin_grow`` card sizes over the top card's box
         (:func:`card_scale`, whatever the turn: a twin lying on its copy
@@ -175,15 +180,43 @@ class PileWatcher:
         if loose and not (scale <= cfg.max_scale and self._within_pile(track.xy, (w, h))):
             return None
         settled = still(cfg.settle_s)
-        shown = settled is not None and self._shown_still(track, settled)
+        if settled is None:
+            return None
+        shown = self._shown_still(track, settled)
         if copy and not shown:
             top = self.pile[-1]
             grow = scale - card_scale(top.wh[0], top.wh[1], self.geometry.card)
             if grow > cfg.let_go_twin_grow:
                 return None
-        if loose and not shown:
+        if (loose or self._hovered(track, settled)) and not shown:
             return still(max(cfg.settle_s, cfg.let_go_loose_s))
         return settled
+
+    def _hovered(self, track: Track, reads: list[Read]) -> bool:
+        """Before its still ``reads`` (the newest of ``track``), the hand held
+        the card over the spot where it lies for ``play.let_go_loose_s`` or
+        more: the track's reads just before them, each touched, of the newest
+        read's label and within ``same_card_mm`` of it, with no gap of
+        ``play.let_go_hidden_s`` between them, span that long. A hand putting
+        a card down brings it in and lets go (its reads over that spot span a
+        frame or two); one holding it over the pile sways there, and a pause
+        at the end of a sway lies as still as a card let go of."""
+        cfg = self.config
+        if not reads:
+            return False
+        first, last = reads[0], track.history[-1]
+        gap = cfg.let_go_hidden_s if cfg.let_go_hidden_s > 0 else float("inf")
+        since = first.t
+        for r in reversed([r for r in track.history if r.t < first.t - 1e-9]):
+            if (
+                not r.touched
+                or r.label != last.label
+                or since - r.t >= gap - 1e-9
+                or float(np.hypot(r.x - last.x, r.y - last.y)) > cfg.same_card_mm
+            ):
+                break
+            since = r.t
+        return first.t - since >= cfg.let_go_loose_s - 1e-9
 
     def _shown_still(self, track: Track, reads: list[Read]) -> bool:
         """The still ``reads`` (the newest of ``track``) reach back to when the

@@ -254,9 +254,12 @@ class PileMemory:
         """Note this frame's boxes of the top card's label in the zone, each
         lying within ``move_mm`` of its track's previous read (a card lying
         there, not one on the move): the looks :meth:`_seen_before` knows,
-        each marked touched or not (:meth:`_new_look` knows the untouched).
-        Only the top card's looks are kept (a new top forgets them), one per
-        look (``play.look_mm``), with when it was first seen."""
+        each marked touched or not (:meth:`_new_look` knows the untouched),
+        and lying within ``same_card_mm`` of the top card or with its centre on
+        it (:meth:`_on_top`: an arm over one end of the pile leaves a box of
+        the other end in view, off the card's centre). Only the top card's
+        looks are kept (a new top forgets them), one per look
+        (``play.look_mm``), with when it was first seen."""
         if not self.pile or not len(dets):
             return
         top = self.pile[-1]
@@ -272,7 +275,9 @@ class PileMemory:
                 np.hypot(r.x - prev.x, r.y - prev.y) > self.config.move_mm
             ):
                 continue
-            if np.hypot(r.x - top.xy[0], r.y - top.xy[1]) > self.config.same_card_mm:
+            if np.hypot(
+                r.x - top.xy[0], r.y - top.xy[1]
+            ) > self.config.same_card_mm and not self._on_top(r.x, r.y):
                 continue
             same = [
                 k for k, look in enumerate(self._looks)
@@ -362,7 +367,8 @@ class PileMemory:
         changes its box; ``same_size_mm``) visibly differently, or when a card
         of that label was seen on its way in since (read whole, in a hand or
         moving, farther than ``same_card_mm`` from the first copy but within
-        ``carry_mm``): a detector's box jitters by about as much as two
+        ``carry_mm``; not the top card's own end under an arm,
+        :meth:`_top_under_hand`): a detector's box jitters by about as much as two
         copies' places may differ, so the carrying is the surer sign, unless
         such a card is seen again after an arm last reached into the zone (a
         hand may take the copy over the pile, hover and take it back, the top
@@ -623,7 +629,8 @@ class PileMemory:
     ) -> None:
         """Note the whole cards seen in a hand or on the move this frame,
         read with at least ``carry_conf`` (for :meth:`_known`): a card lying
-        on the table does neither."""
+        on the table does neither. A still box of the top card under an arm
+        (:meth:`_top_under_hand`) is that card, not one carried."""
         cfg = self.config
         keep = t - cfg.carry_memory_s
         self._carried = [c for c in self._carried if c.t >= keep]
@@ -648,9 +655,31 @@ class PileMemory:
             if scale < cfg.carry_scale:
                 continue  # part of a card (one a hand covers), not one held up
             x, y = dets.data["table_xy"][i]
+            if not moving and self._top_under_hand(dets.labels[i], x, y, scale):
+                continue
             self._carried.append(
                 _Carried(t, dets.labels[i], float(x), float(y), int(dets.tracker_id[i]))
             )
+
+    def _on_top(self, x: float, y: float) -> bool:
+        """A box centre ``(x, y)`` lies on the top card (within its box)."""
+        if not self.pile:
+            return False
+        top = self.pile[-1]
+        return abs(x - top.xy[0]) <= top.wh[0] / 2 and abs(y - top.xy[1]) <= top.wh[1] / 2
+
+    def _top_under_hand(self, label: str, x: float, y: float, scale: float) -> bool:
+        """A box of the top card's label that a hand touches, lying still with
+        its centre on the top card (:meth:`_on_top`) and measuring no more
+        than the top card's own box (:func:`card_scale`): the part of the top
+        card an arm over the pile leaves in view, not a copy in a hand (one
+        held up is nearer the camera and measures more; one brought in moves)."""
+        if not (self.stacked and self.pile) or label != self.pile[-1].label:
+            return False
+        top = self.pile[-1]
+        return self._on_top(x, y) and scale <= card_scale(
+            top.wh[0], top.wh[1], self.geometry.card
+        )
 
     def _where_it_lay(
         self, x: float, y: float, w: float, h: float, c: PileCard
