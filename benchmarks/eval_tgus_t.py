@@ -22,8 +22,10 @@ What it does, all seeded:
 3. **Reading it.** Runs the live pipeline (:class:`vision.pipeline.TablePipeline`,
    cards landing within ``--group-s`` grouped into one play) on the video with
    the enrolled deck's detector (:func:`vision.decks.open_detector`), and
-   referees its events with the tgus-t1 referee (:class:`CameraTable`): each
-   camera event completed from the referee's state
+   referees its events with the tgus-t1 referee through the live table of
+   ``tableref watch`` (:class:`CameraTable` over :class:`vision.live.LiveTable`,
+   the pipeline attached as watch attaches it): each camera event completed
+   from the referee's state
    (:class:`vision.handsfree_tgus_t.TgusTHandsFree`: turned cards for a Hit+?, colours
    shown by the next play, targets, picture leftovers, passes). The evaluation
    runs from the video alone: nothing comes from the script it was rendered
@@ -139,76 +141,57 @@ def enroll_deck(root: Path, per_label: int, photo_seed: int, steps: int | None =
 
 
 class CameraTable:
-    """The tgus-t1 referee fed by the camera's events alone.
+    """The tgus-t1 referee fed by the camera's events alone: the live table of
+    ``watch`` (:class:`vision.live.LiveTable`), so the figures are what
+    ``watch`` rules.
 
-    Each camera event goes through the table's completion as in ``watch`` and
-    ``serve`` (:class:`vision.handsfree.HandsFree`): a camera play holding the
-    cards of two turns is split first
-    (:func:`vision.handsfree_tgus_t.split_play`), and each piece is completed
-    from the referee's state before it
+    Each camera event goes through the table's completion
+    (:class:`vision.handsfree.HandsFree`): a camera play holding the cards of
+    two turns is split first (:func:`vision.handsfree_tgus_t.split_play`), and
+    each piece is completed from the referee's state before it
     (:class:`vision.handsfree_tgus_t.TgusTHandsFree`: cards turned for a Hit+?,
-    a card hidden under the one seen, colours
-    shown by the next play, a Change's or Replace's target taken as the next
-    player, picture leftovers, passes) and appended. A line ruled illegal is
-    amended (:func:`vision.handsfree_tgus_t.amend_hidden`), else an earlier
-    camera event is read otherwise and the events after it completed again
+    a card hidden under the one seen, colours shown by the next play, a
+    Change's or Replace's target taken as the next player, picture leftovers,
+    passes) and appended. A line ruled illegal is amended
+    (:func:`vision.handsfree_tgus_t.amendment`), else an earlier camera event
+    is read otherwise and the events after it completed again
     (:func:`vision.reread_tgus_t.camera_amendment`). Nothing comes from the
     script the video was rendered from: what the players only say (a Gamble's
     effect, name calls, catches, a colour no later play shows) is not heard.
     """
 
     def __init__(self, header: dict[str, Any], config=None):  # noqa: ANN001
-        from referee.session import Referee
-        from vision.config import PlayConfig
-        from vision.handsfree import HandsFree
+        from vision.live import LiveTable
 
-        self.config = config or PlayConfig()  # play.hidden_back, gamble_back
-        self.referee = Referee(header)
-        self.complete = HandsFree(state=self.state)  # what watch and serve use
-        #: the camera's events as they came, and those read otherwise
-        #: (:func:`vision.reread_tgus_t.camera_amendment`)
-        self.camera_events: list[dict[str, Any]] = []
-        self.changes: dict[int, Any] = {}
-        self.appended: list[dict[str, Any]] = []
+        self.out = io.StringIO()  # the rulings as watch prints them
+        #: the live table; ``config``: its PlayConfig (hidden_back, gamble_back,
+        #: reread_back), else the attached pipeline's, else the defaults
+        self.live = LiveTable(header, out=self.out, play=config)
 
-    def state(self) -> dict[str, Any]:
-        return self.referee.state()
+    @property
+    def referee(self):  # noqa: ANN201
+        """The live table's referee (another after a re-read)."""
+        return self.live.referee
 
-    def _append(self, event: dict[str, Any]) -> None:
-        from vision.handsfree_tgus_t import amend_hidden
-
-        try:
-            self.referee.append(event)
-        except Exception as exc:  # a malformed event: noted, the game goes on
-            print(f"  skipped {event}: {exc}")
-        else:
-            amend_hidden(self.referee, self.config)
-        self.appended.append(event)
+    @property
+    def appended(self) -> list[dict[str, Any]]:
+        """The log as the referee holds it (amended where it was)."""
+        return self.referee.events
 
     @property
     def rulings(self) -> list:
         """The referee's rulings on the log as it stands (amended or not)."""
         return self.referee.rulings
 
-    def camera(self, event: dict[str, Any]) -> None:
-        from vision.reread_tgus_t import camera_amendment
+    def state(self) -> dict[str, Any]:
+        return self.live.state()
 
-        event = {**event, "source": "vision"}
-        self.camera_events.append(event)
-        before = len(self.referee.events)
-        if event.get("type") == "start":
-            self._append(event)
-            return
-        for e in self.complete(event, self.state):  # split, then each piece
-            self._append(e)
-        if any(r.event > before and r.ruling == "illegal" for r in self.rulings):
-            found = camera_amendment(self.referee.header.to_dict(),
-                                     self.camera_events, self.changes, self.config)
-            if found is not None:  # an earlier camera event read otherwise
-                self.changes, self.referee, self.complete = found
+    def camera(self, event: dict[str, Any]) -> None:
+        self.live.append({**event, "source": "vision"})
 
     def finish(self) -> None:
-        """Nothing is held back (kept for callers that end a game)."""
+        """The end of the video: what the live table still holds."""
+        self.live.finish()
 
 
 def read_game(folder: Path, detector, fps_cap: float | None = None,
@@ -225,7 +208,7 @@ def read_game(folder: Path, detector, fps_cap: float | None = None,
     header = truth[0]
     config = PipelineConfig().updated(
         {"play.group_s": min(group_s, PlayConfig().multi_group_s)})
-    table = CameraTable(header, config.play)
+    table = CameraTable(header)
     events: list[dict] = []
 
     def on_event(event: dict) -> None:
@@ -236,6 +219,7 @@ def read_game(folder: Path, detector, fps_cap: float | None = None,
                          detector=detector, on_event=on_event, realtime=False,
                          fps=fps_cap, options=header.get("options"),
                          game_state=table.state, config=config)
+    table.live.pipeline = pipe  # as watch attaches it (its PlayConfig, the scan)
     cpu0, wall0 = time.process_time(), time.perf_counter()
     pipe.run(threading.Event())
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0

@@ -36,6 +36,17 @@ state of that moment. While the referee holds a question open (an event it
 holds changed no hand, so its counts may be off), the play that follows the
 call names the caller whatever the counts say. That tells the player to move
 who drew and passes from the next player, both with two cards, by who plays.
+
+A tgus-t table (the 東幻符闘祭 deck) keeps what reached its referee as it came
+(:attr:`LiveTable.fed`: the camera's events before completion, heard events as
+attributed). A camera event whose lines are ruled illegal is first amended by
+one line (:func:`vision.handsfree_tgus_t.amendment`); failing that, an earlier
+camera event is read otherwise and everything after it completed again
+(:func:`vision.reread_tgus_t.camera_amendment`: a Gamble's unheard effect, a
+Change's or Replace's target, a card hidden under a play). The table then
+carries on with that reading's referee and completion, prints what was read
+otherwise as ``[amended]`` (the changed event keeps the reason, ``inferred``
+and its message), and writes the log file again as the referee now holds it.
 """
 
 from __future__ import annotations
@@ -50,8 +61,9 @@ from referee.log import LogError, dump_event
 from referee.session import Referee
 from referee.text import render_data
 
-from .config import ListenConfig
+from .config import ListenConfig, PlayConfig
 from .handsfree import HandsFree
+from .handsfree_tgus_t import TGUS_T_RULES
 
 
 
@@ -65,6 +77,9 @@ class LiveTable:
         config: how long heard events wait for the camera
             (:class:`~vision.config.ListenConfig`); ``None``: the attached
             pipeline's ``config.listen``, else the defaults.
+        play: how far back a tgus-t amendment looks
+            (:class:`~vision.config.PlayConfig`); ``None``: the attached
+            pipeline's ``config.play``, else the defaults.
     """
 
     def __init__(
@@ -73,8 +88,10 @@ class LiveTable:
         out: TextIO | None = None,
         log_path: str | None = None,
         config: ListenConfig | None = None,
+        play: PlayConfig | None = None,
     ):
         self._listen = config
+        self._play = play
         self.referee = Referee(header)
         #: camera events completed from the state; a drawn copy of the top
         #: card held until the camera's next move (:class:`HandsFree`)
@@ -107,6 +124,15 @@ class LiveTable:
         self.waiting: list[dict[str, Any]] = []
         #: heard UNO calls waiting for the camera's next play, oldest first
         self.calls: list[dict[str, Any]] = []
+        #: tgus-t: what reached the referee, as it came (camera events before
+        #: completion, heard events as attributed), to be read again
+        #: (:func:`vision.reread_tgus_t.camera_amendment`); empty otherwise
+        self.fed: list[dict[str, Any]] = []
+        #: the entries of :attr:`fed` read otherwise (index -> the reading)
+        self.changes: dict[int, Any] = {}
+        self._rereads = self.referee.header.rules in TGUS_T_RULES
+        self._camera_at: int | None = None  # fed index of the camera event now
+        self._before_camera = False  # heard events now go before it
 
     @property
     def doubt(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
@@ -127,6 +153,16 @@ class LiveTable:
         config = getattr(self.pipeline, "config", None)
         listen = getattr(config, "listen", None)
         return listen if isinstance(listen, ListenConfig) else ListenConfig()
+
+    @property
+    def play(self) -> PlayConfig | None:
+        """The play settings in force (tgus-t amendments): the table's own, the
+        pipeline's, or ``None`` (the defaults)."""
+        if self._play is not None:
+            return self._play
+        config = getattr(self.pipeline, "config", None)
+        play = getattr(config, "play", None)
+        return play if isinstance(play, PlayConfig) else None
 
     @property
     def colour_wait(self) -> float:
@@ -162,12 +198,23 @@ class LiveTable:
                 self._stood_rulings = []
                 if self.handsfree.hold(event, self.referee.state()):
                     return rulings
+            before = len(self.referee.events)
+            if camera and self._rereads:  # kept as it came, to be read again
+                self._camera_at = len(self.fed)
+                self.fed.append(dict(event))
             try:  # a tgus-t play holding two turns' cards: one piece a turn
                 pieces = self.handsfree.pieces(event, self.referee.state())
             except Exception:  # a state the completion cannot read: as it came
                 pieces = [dict(event)]
             for piece in pieces:
                 rulings += self._complete(piece, camera)
+            if camera and self._rereads:
+                at, self._camera_at = self._camera_at, None
+                if event.get("type") != "start" and any(
+                    r.event > before and r.ruling == "illegal"
+                    for r in self.referee.rulings
+                ):
+                    rulings += self._reread(at)
             return rulings
 
     def _complete(self, event: dict[str, Any], camera: bool) -> list:
@@ -182,7 +229,11 @@ class LiveTable:
         for e in events[:-1]:
             rulings += self._append(e)
         if camera and self.calls:  # before the play the call comes with
-            rulings += self._settle_calls(float(event.get("t", 0)), events[-1])
+            self._before_camera = True  # kept before the camera event in fed
+            try:
+                rulings += self._settle_calls(float(event.get("t", 0)), events[-1])
+            finally:
+                self._before_camera = False
         rulings += self._append(events[-1])
         if camera:
             t = float(event.get("t", 0))
@@ -304,19 +355,15 @@ class LiveTable:
         if self.log:
             self.log.write(dump_event(event) + "\n")
             self.log.flush()
+        if self._rereads and event.get("source") != "vision":
+            self._feed(event)
         line = len(self.referee.events)
         inferred = str(event.get("inferred") or "")
         for r in rulings:
             src = event.get("source", "")
             # the referee may say it itself; else the printed line says it
             why = f" [inferred: {inferred}]" if inferred not in r.text else ""
-            print(
-                f"[{line:>3}] {float(event.get('t', 0)):6.1f}s {src:<6} "
-                f"{r.ruling:<9} "
-                f"{r.rule:<24} {r.text}{why}",
-                file=self.out,
-                flush=True,
-            )
+            self._say(line, event, r, why)
             if (
                 r.rule.endswith("round-end")
                 and r.ruling == "pending"
@@ -366,13 +413,92 @@ class LiveTable:
             change = self.referee.correct(line, amended)
             print(f"[{line:>3}] [amended] {amended.get('inferred', '')}",
                   file=self.out, flush=True)
-        if self.log:  # the log as the referee now holds it
+        self._rewrite_log()
+        return list(change.added)
+
+    def _feed(self, event: dict[str, Any]) -> None:
+        """Keep a heard event in :attr:`fed` where the referee got it: before
+        the camera event being completed when it went before that event's own
+        line (a heard call before its play), else last."""
+        if self._before_camera and self._camera_at is not None:
+            self.fed.insert(self._camera_at, dict(event))
+            self._camera_at += 1
+        else:
+            self.fed.append(dict(event))
+
+    def _reread(self, at: int) -> list:
+        """The camera event ``at`` (in :attr:`fed`) left a line ruled illegal
+        that no one-line amendment explains: an earlier camera event read
+        otherwise (:func:`vision.reread_tgus_t.camera_amendment`) under which
+        none is. When found, the table carries on with that reading's referee
+        and completion, prints what was read otherwise, and writes the log file
+        again. Returns the rulings that reading added."""
+        from .reread_tgus_t import camera_amendment
+
+        found = camera_amendment(self.referee.header.to_dict(), self.fed,
+                                 self.changes, self.play, last=at)
+        if found is None:
+            return []
+        changes, referee, complete = found
+        old = list(self.referee.rulings)
+        new = [k for k in sorted(changes) if k not in self.changes]
+        complete.on_stood = self._copy_stood
+        complete.set_aside[:0] = self.handsfree.set_aside
+        complete.ruled[:0] = self.handsfree.ruled
+        self.changes, self.referee, self.handsfree = dict(changes), referee, complete
+        for k in new:
+            why = str((changes[k] or {}).get("inferred") or "")
+            line = next((i for i, e in enumerate(referee.events, start=1)
+                         if why and e.get("inferred") == why), len(referee.events))
+            t = float(self.fed[k].get("t", 0))
+            print(f"[{line:>3}] [amended] the camera's event at {t:.1f}s read "
+                  f"again: {why}", file=self.out, flush=True)
+        self._rewrite_log()
+        self._questions_again()
+        added = [r for r in referee.rulings if r not in old]
+        for r in added:  # the lines ruled otherwise now
+            event = referee.events[r.event - 1] if 0 < r.event <= len(
+                referee.events) else {}
+            self._say(r.event, event, r, "")
+        return added
+
+    def _say(self, line: int, event: dict[str, Any], r: Any, why: str) -> None:
+        """Print one ruling on ``event`` (log line ``line``)."""
+        print(
+            f"[{line:>3}] {float(event.get('t', 0)):6.1f}s "
+            f"{event.get('source', ''):<6} {r.ruling:<9} "
+            f"{r.rule:<24} {r.text}{why}",
+            file=self.out,
+            flush=True,
+        )
+
+    def _questions_again(self) -> None:
+        """:attr:`questions` and :attr:`asked` from the log as the referee now
+        holds it (after a re-read its lines are others)."""
+        self.questions, self.asked = [], []
+        for line, event in enumerate(self.referee.events, start=1):
+            if not event.get("question"):
+                continue
+            self.questions.append((line, str(event["question"])))
+            self.asked.append({
+                "line": line,
+                "question": str(event["question"]),
+                "question_msg": event.get("question_msg"),
+                "answers": [a for a in event.get("answers") or []
+                            if isinstance(a, dict)],
+                "open": any(r.event == line and r.ruling == "pending"
+                            and r.rule.endswith(".question")
+                            for r in self.referee.rulings),
+            })
+
+    def _rewrite_log(self) -> None:
+        """The log file written again as the referee now holds it."""
+        if self.log:
             self.log.seek(0)
             self.log.truncate()
             for e in [self.referee.header.to_dict(), *self.referee.events]:
                 self.log.write(dump_event(e) + "\n")
             self.log.flush()
-        return list(change.added)
 
     def state(self) -> dict[str, Any]:
         with self.lock:

@@ -41,13 +41,36 @@ def reread(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
     illegal amended by :func:`amend_hidden`), camera event ``k`` replaced by
     ``changes[k]`` (``None``: left out). Returns (referee, completion, the
     referee's line count before each camera event)."""
+    referee, complete, starts, _ = _read(header, camera, changes, config)
+    return referee, complete, starts
+
+
+def _read(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
+          changes: Mapping[int, Mapping[str, Any] | None] | None,
+          config: PlayConfig | None, keep: frozenset[int] = frozenset(),
+          start: tuple[int, Any] | None = None
+          ) -> tuple[Any, Any, list[int], dict[int, Any]]:
+    """:func:`reread`, keeping a copy of the (referee, completion) before each
+    camera event of ``keep``; from ``start``, (k, such a copy), it reads on
+    from camera event ``k`` (the reading up to it is the same). Also returns
+    the copies."""
+    import copy
+
     from referee.session import Referee
 
     changes = changes or {}
-    referee = Referee(dict(header))
-    complete = HandsFree(state=referee.state)
+    if start is None:
+        first = 0
+        referee = Referee(dict(header))
+        complete = HandsFree(state=referee.state)
+    else:  # the completion reads the copied referee (one deep copy)
+        first, (referee, complete) = start[0], copy.deepcopy(start[1])
     starts: list[int] = []
-    for k, event in enumerate(camera):
+    kept: dict[int, Any] = {}
+    for k in range(first, len(camera)):
+        event = camera[k]
+        if k in keep:
+            kept[k] = copy.deepcopy((referee, complete))
         starts.append(len(referee.events))
         ev = changes.get(k, event) if k in changes else event
         if ev is None:
@@ -59,7 +82,7 @@ def reread(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
             except Exception:  # noqa: BLE001 - a malformed event: the game goes on
                 continue
             amend_hidden(referee, config)
-    return referee, complete, starts
+    return referee, complete, starts, kept
 
 
 def _illegal_from(referee: Any, line: int) -> bool:
@@ -111,27 +134,40 @@ def _readings(event: Mapping[str, Any], players: list[str]
 
 def camera_amendment(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
                      changes: Mapping[int, Mapping[str, Any] | None] | None = None,
-                     config: PlayConfig | None = None
+                     config: PlayConfig | None = None, last: int | None = None
                      ) -> tuple[dict[int, Any], Any, Any] | None:
-    """The camera's last event left a line ruled illegal that no one-line
-    amendment explains: one camera event among the last ``play.reread_back``
-    before it read otherwise (see the module docstring), the latest first, under
-    which the log read again (:func:`reread`) holds no illegal line from that
-    event's on. Returns (the changes, with this one, the referee and the
-    completion of that reading: the table carries on with them), or ``None``."""
+    """The camera's event ``last`` (default: the last of ``camera``) left a
+    line ruled illegal that no one-line amendment explains: one camera event
+    among the last ``play.reread_back`` before it read otherwise (see the
+    module docstring), the latest first, under which the log read again
+    (:func:`reread`) holds no illegal line from that event's on. Events of
+    ``camera`` from another source (heard, ``source`` not ``vision``) are
+    read again as they came, never otherwise, and are not counted. Returns
+    (the changes, with this one, the referee and the completion of that
+    reading: the table carries on with them), or ``None``."""
     config = config or PlayConfig()
     changes = dict(changes or {})
     players = [str(p) for p in header.get("players") or []]
-    last = len(camera) - 1
-    base, _, starts = reread(header, camera, changes, config)
-    for k in range(last - 1, max(-1, last - 1 - config.reread_back), -1):
-        event = changes.get(k, camera[k]) if k in changes else camera[k]
-        if event is None or k in changes:
-            continue
-        for reading, why in _readings(event, players):
+    last = len(camera) - 1 if last is None else last
+    window = []  # the camera events that may be read otherwise, latest first
+    for k in range(last - 1, -1, -1):
+        if camera[k].get("source", "vision") != "vision":
+            continue  # what was heard is taken as given
+        if len(window) == config.reread_back:
+            break
+        window.append(k)
+    tries = {k: _readings(changes.get(k, camera[k]) if k in changes else camera[k],
+                          players)
+             for k in window if k not in changes and camera[k] is not None}
+    # each reading reads on from a copy of the table before its event
+    _, _, starts, kept = _read(header, camera, changes, config,
+                               keep=frozenset(k for k in tries if tries[k]))
+    for k in window:
+        for reading, why in tries.get(k, []):
             reading = {**reading, "inferred": str(why), "inferred_msg": why.data()}
             tried = {**changes, k: reading}
-            referee, complete, _ = reread(header, camera, tried, config)
+            referee, complete, _, _ = _read(header, camera, tried, config,
+                                            start=(k, kept[k]))
             if not _illegal_from(referee, starts[k]):
                 return tried, referee, complete
     return None

@@ -348,3 +348,39 @@ def test_reread_with_a_change_reads_that_camera_event_otherwise():
     ref, _, _ = reread(HEADER, camera, {1: {**camera[1], "cards": ["red-8"]}})
     assert [e.get("cards") for e in ref.events][1] == ["red-8"]
     assert ref.state()["hand_counts"] == {"A": 4, "B": 4, "C": 5}
+
+
+def test_a_reading_read_on_from_a_copy_is_the_reading_from_the_start():
+    from vision.reread_tgus_t import _read, reread
+
+    camera = [cam("start", 1, card="red-5"),
+              cam("play", 2, cards=["gamble"], reach_from="A"),
+              cam("draw", 3, count=1, reach_from="A"),
+              cam("play", 4, cards=["blue-7"], reach_from="A")]
+    changes = {1: {**camera[1], "effect": "wild-hit-x"}}
+    whole, _, starts = reread(HEADER, camera, changes)
+    _, _, base_starts, kept = _read(HEADER, camera, {}, None, keep=frozenset({1}))
+    on, _, _, _ = _read(HEADER, camera, changes, None, start=(1, kept[1]))
+    assert on.events == whole.events and on.rulings == whole.rulings
+    assert starts[:2] == base_starts[:2]
+    assert kept[1][0].events == whole.events[:1]  # the copy was not read on
+
+
+def test_camera_amendment_reads_heard_events_as_they_came_and_stops_at_last():
+    from vision.reread_tgus_t import camera_amendment
+
+    camera = [cam("start", 1, card="red-5"),
+              cam("play", 2, cards=["gamble"], reach_from="A"),
+              {"type": "color", "player": "A", "color": "green", "source": "voice",
+               "t": 2.5},
+              cam("draw", 3, count=1, reach_from="A"),
+              cam("play", 4, cards=["blue-7"], reach_from="A")]
+    changes, again, _ = camera_amendment(HEADER, camera)
+    assert list(changes) == [1]
+    assert [e["type"] for e in again.events] == ["start", "play", "color", "turned"]
+    # the heard colour is not counted among the camera events looked back on
+    from vision.config import PlayConfig
+
+    assert camera_amendment(HEADER, camera, config=PlayConfig(reread_back=2))
+    # nothing before the event named last is illegal: nothing to read again
+    assert camera_amendment(HEADER, camera, last=1) is None

@@ -74,3 +74,83 @@ def test_the_top_card_seen_again_out_of_turn_is_taken_out_and_the_log_rewritten(
     lines = [json.loads(x) for x in path.read_text().splitlines()]
     assert [x["type"] for x in lines] == ["game", "start", "play"]
     assert "[amended]" in out.getvalue()
+
+
+def test_a_standard_table_keeps_nothing_to_read_again():
+    live = LiveTable({**HEADER, "rules": "official"}, out=io.StringIO())
+    for e in (cam("start", 1, card="red-5"),
+              cam("play", 2, cards=["red-7"], reach_from="A")):
+        live.append(e)
+    assert live.fed == [] and live.changes == {}
+
+
+def _gamble_said_hit_x(live, heard=()):
+    # A's Gamble was said to be a Hit+? (not heard): the reach into the draw
+    # pile and the card landing from A's seat are completed as a picture
+    # leftover and a play out of turn, which no one-line amendment explains
+    for e in (cam("start", 1, card="red-5"), *heard,
+              cam("play", 3, cards=["gamble"], reach_from="A"),
+              cam("draw", 4, count=1, reach_from="A"),
+              cam("play", 5, cards=["blue-7"], reach_from="A")):
+        live.append(e)
+    return live
+
+
+def test_a_play_legal_only_under_a_re_read_makes_the_table_carry_on_with_it(
+        tmp_path):
+    import json
+
+    from referee.text import render_data
+
+    path = tmp_path / "game.jsonl"
+    out = io.StringIO()
+    live = _gamble_said_hit_x(LiveTable(dict(HEADER), out=out, log_path=str(path)))
+    assert logged(live) == ["start", "play", "turned"]
+    assert not [r for r in live.referee.rulings if r.ruling == "illegal"]
+    gamble = live.referee.events[1]
+    assert gamble["effect"] == "wild-hit-x"
+    assert list(live.changes) == [1] and len(live.fed) == 4
+    # the ruling says what was read otherwise, in English and Japanese
+    printed = out.getvalue()
+    assert "[amended]" in printed and "Gamble had the effect wild-hit-x" in printed
+    assert "ギャンブル" in render_data(gamble["inferred_msg"], "ja")
+    assert "B must draw 7" in printed.split("[amended]")[1]
+    # the log file as the referee now holds it
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    assert [x["type"] for x in lines] == ["game", "start", "play", "turned"]
+    assert lines[2]["effect"] == "wild-hit-x"
+    # the table goes on from the re-read: its completion reads the new referee
+    state = live.state()
+    assert state["turn"] == "B" and state["pending_draw"] == 7
+    live.append(cam("draw", 6, count=7, reach_from="B"))
+    assert logged(live)[-1] == "draw"
+    assert live.state()["turn"] == "C"
+    assert not [r for r in live.referee.rulings if r.ruling == "illegal"]
+    assert len(path.read_text().splitlines()) == 5
+
+
+def test_a_heard_event_is_read_again_as_it_came():
+    heard = ({"type": "play", "source": "voice", "t": 2, "cards": ["red-7"],
+              "player": "A"},)
+    # a play a person entered is taken as given and never read otherwise:
+    # B's Gamble is the one read again
+    live = LiveTable(dict(HEADER), out=io.StringIO())
+    for e in (cam("start", 1, card="red-5"), *heard,
+              cam("play", 3, cards=["gamble"], reach_from="B"),
+              cam("draw", 4, count=1, reach_from="B"),
+              cam("play", 5, cards=["blue-7"], reach_from="B")):
+        live.append(e)
+    assert logged(live) == ["start", "play", "play", "turned"]
+    assert live.referee.events[1]["source"] == "voice"
+    assert list(live.changes) == [2]
+    assert live.referee.events[2]["effect"] == "wild-hit-x"
+    assert not [r for r in live.referee.rulings if r.ruling == "illegal"]
+
+
+def test_a_re_read_looks_back_as_far_as_the_play_config_says():
+    from vision.config import PlayConfig
+
+    live = _gamble_said_hit_x(LiveTable(dict(HEADER), out=io.StringIO(),
+                                        play=PlayConfig(reread_back=1)))
+    assert live.changes == {}
+    assert [r for r in live.referee.rulings if r.ruling == "illegal"]
