@@ -55,6 +55,12 @@ skipped by the rule "the first that can be laid out", never by its result):
 - ``untouched-7`` (the untouched role for the release after ``untouched-6``):
   the first ten from 165 that the script can lay out, seeds 165 to 167 and
   170 to 176 (the games of seeds 168 and 169 cannot be laid out).
+- ``tune-7`` (looked at while tuning, from the release after ``untouched-7``
+  was read and reported): the same seeds as ``untouched-7``.
+- ``untouched-8`` (the untouched role for the release after ``untouched-7``):
+  the first ten from 177 that the script can lay out, seeds 177, 178, 180 to
+  184 and 187 to 189 (the games of seeds 179, 185 and 186 cannot be laid
+  out: a round runs past the script's turn limit).
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -123,6 +129,8 @@ GAMES = {
     "untouched-6": [154, 155, 156, 157, 158, 160, 161, 162, 163, 164],
     "tune-6": [154, 155, 156, 157, 158, 160, 161, 162, 163, 164],
     "untouched-7": [165, 166, 167, 170, 171, 172, 173, 174, 175, 176],
+    "tune-7": [165, 166, 167, 170, 171, 172, 173, 174, 175, 176],
+    "untouched-8": [177, 178, 180, 181, 182, 183, 184, 187, 188, 189],
 }
 
 
