@@ -7,52 +7,18 @@ Hand-made detections at 15 fps."""
 
 from __future__ import annotations
 
-import numpy as np
-
-from referee.cards import CLASSES
+from tests.vision.pile_table import PILE, PileTable, card
 from vision.config import PlayConfig
-from vision.detections import Detections
-from vision.geometry import TableGeometry
 from vision.hands import Reach
-from vision.plays import UnoPlayDetector
-from vision.tracking import CardTracker
 
 FPS = 15.0
-PILE = (330.0, 210.0)  # centre of the default discard zone on a 560 x 420 mm table
-
-
-def card(label, x, y, w=56.0, h=87.0, touched=False):
-    return (label, x, y, w, h, touched)
-
-
-class Table:
-    def __init__(self, config: PlayConfig):
-        geo = TableGeometry.default((560, 420), ("A", "B", "C"))
-        self.tracker = CardTracker(geo)
-        self.plays = UnoPlayDetector(geo, config)
-        self.t = 0.0
-        self.seen: list[list[str]] = []
-
-    def frame(self, rows, reaches=()) -> None:
-        boxes = [(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for _, x, y, w, h, _ in rows]
-        dets = Detections(
-            np.array(boxes).reshape(-1, 4),
-            np.full(len(rows), 0.9),
-            [CLASSES.index(r[0]) for r in rows],
-            data={"touched": np.array([r[5] for r in rows], bool)},
-        )
-        tracked = self.tracker.update(dets, self.t)
-        for e in self.plays.update(tracked, self.t, self.tracker.tracks, list(reaches)):
-            if e["type"] in ("start", "play"):
-                self.seen.append(e.get("cards") or [e["card"]])
-        self.t += 1 / FPS
 
 
 def game(covered_h: float) -> list[list[str]]:
     """A wild (start card), a blue-8 on it 12 mm off, then a second wild put
     on the blue-8 under a hand that lingers, showing ``covered_h`` mm of its
     87, then leaves."""
-    table = Table(PlayConfig())
+    table = PileTable(PlayConfig(), FPS)
     old_wild = (PILE[0] + 12.0, PILE[1])
     for _ in range(8):
         table.frame([card("wild", *old_wild)])

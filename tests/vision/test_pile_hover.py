@@ -9,50 +9,16 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from referee.cards import CLASSES
+from tests.vision.pile_table import PILE, PileTable, card
 from vision.config import PlayConfig
-from vision.detections import Detections
-from vision.geometry import TableGeometry
 from vision.hands import Reach
-from vision.plays import UnoPlayDetector
-from vision.tracking import CardTracker
 
 FPS = 30.0
-PILE = (330.0, 210.0)  # centre of the default discard zone on a 560 x 420 mm table
 NEAR = (PILE[0] + 40, PILE[1] - 50)  # the holding hand's tip, beside its card
 
 
-def card(label, x, y, w=56.0, h=87.0, touched=False):
-    return (label, x, y, w, h, touched)
-
-
-class Table:
-    def __init__(self, config: PlayConfig):
-        geo = TableGeometry.default((560, 420), ("A", "B", "C"))
-        self.tracker = CardTracker(geo)
-        self.plays = UnoPlayDetector(geo, config)
-        self.t = 0.0
-        self.plays_seen: list[tuple[float, list[str]]] = []
-
-    def frame(self, rows, reaches=()) -> None:
-        boxes = [(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for _, x, y, w, h, _ in rows]
-        dets = Detections(
-            np.array(boxes).reshape(-1, 4),
-            np.full(len(rows), 0.9),
-            [CLASSES.index(r[0]) for r in rows],
-            data={"touched": np.array([r[5] for r in rows], bool)},
-        )
-        tracked = self.tracker.update(dets, self.t)
-        for e in self.plays.update(tracked, self.t, self.tracker.tracks, list(reaches)):
-            if e["type"] == "play":
-                self.plays_seen.append((self.t, e["cards"]))
-        self.t += 1 / FPS
-
-
-def started(config: PlayConfig) -> Table:
-    table = Table(config)
+def started(config: PlayConfig) -> PileTable:
+    table = PileTable(config, FPS)
     for _ in range(8):
         table.frame([card("red-7", *PILE)])
     return table
@@ -68,7 +34,7 @@ SWAY = [(336, 206), (331, 212), (334, 216), (338, 211), (333, 207), (336, 213),
 REST = (336.0, 210.0)
 
 
-def hover(table: Table) -> None:
+def hover(table: PileTable) -> None:
     """The red-2 held over the pile, swaying for 0.4 s."""
     for x, y in SWAY:
         table.frame([card("red-2", x, y, touched=True)], hand())

@@ -7,63 +7,24 @@ not. Hand-made detections at 30 fps with a referee's state."""
 
 from __future__ import annotations
 
-import numpy as np
-
-from referee.cards import CLASSES
+from tests.vision.pile_table import PILE, PileTable, card
 from vision.config import PlayConfig
-from vision.detections import Detections
-from vision.geometry import TableGeometry
 from vision.hands import Reach
-from vision.plays import UnoPlayDetector
-from vision.tracking import CardTracker
 
-PLAYERS = ("A", "B", "C")
 FPS = 30.0
-PILE = (330.0, 210.0)  # centre of the default discard zone on a 560 x 420 mm table
 NEAR = (PILE[0] - 40, PILE[1] + 40)  # a lingering hand's tip, beside its card
 
 
-def card(label, x, y, w=56.0, h=87.0, touched=False):
-    return (label, x, y, w, h, touched)
-
-
-def dets(rows) -> Detections:
-    if not rows:
-        return Detections.empty()
-    boxes = [(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for _, x, y, w, h, _ in rows]
-    return Detections(
-        np.array(boxes),
-        np.full(len(rows), 0.9),
-        [CLASSES.index(r[0]) for r in rows],
-        data={"touched": np.array([r[5] for r in rows])},
-    )
-
-
-class Table:
+class Table(PileTable):
     """Frames through a tracker and the play detector, with a referee's state."""
 
     def __init__(self, config: PlayConfig, seat: str, top: str):
-        self.state: dict = {}
+        super().__init__(config, FPS, state={})
         self.turn(seat, top)
-        geo = TableGeometry.default((560, 420), PLAYERS)  # 1 px = 1 mm
-        self.tracker = CardTracker(geo)
-        self.plays = UnoPlayDetector(geo, config, game_state=lambda: self.state)
-        self.t = 0.0
 
     def turn(self, seat: str, top: str) -> None:
         self.state.update(phase="turn", turn=seat, top=top,
                           color=top.split("-")[0], pending_draw=0)
-
-    def frames(self, n: int, rows, reaches=()) -> list[tuple[float, list[str]]]:
-        new = []
-        for _ in range(n):
-            tracked = self.tracker.update(dets(rows), self.t)
-            for e in self.plays.update(tracked, self.t, self.tracker.tracks,
-                                       list(reaches)):
-                if e["type"] == "play":
-                    new.append((self.t, e["cards"]))
-            self.t += 1 / FPS
-        return new
 
 
 def reach(seat: str, tip=PILE) -> list[Reach]:

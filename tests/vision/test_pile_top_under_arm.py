@@ -10,57 +10,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from referee.cards import CLASSES
+from tests.vision.pile_table import PLAYERS, PileTable, card
 from vision.card_scale import card_scale
 from vision.config import PlayConfig
-from vision.detections import Detections
-from vision.geometry import CARD_MM, TableGeometry
+from vision.geometry import CARD_MM
 from vision.hands import Reach
-from vision.plays import UnoPlayDetector
-from vision.tracking import CardTracker
 
-PLAYERS = ("A", "B", "C")
 FPS = 15.0
 TOP = ("wild-draw4", 330.5, 207.6, 81.5, 106.5)  # the top card's box lying whole
 DRAW = (208.0, 212.0)  # on the draw pile, beside the discard pile
 
 
-def card(label, x, y, w, h, touched=False):
-    return (label, x, y, w, h, touched)
-
-
-def dets(rows) -> Detections:
-    if not rows:
-        return Detections.empty()
-    boxes = [(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for _, x, y, w, h, _ in rows]
-    return Detections(
-        np.array(boxes),
-        np.full(len(rows), 0.9),
-        [CLASSES.index(r[0]) for r in rows],
-        data={"touched": np.array([r[5] for r in rows], bool)},
-    )
-
-
-class Table:
-    """Frames through a tracker and the play detector, with a referee's state."""
-
-    def __init__(self, config: PlayConfig):
-        self.state = dict(phase="turn", turn="B", top="red-5", color="red",
-                          pending_draw=0, players=list(PLAYERS))
-        geo = TableGeometry.default((560, 420), PLAYERS)  # 1 px = 1 mm
-        self.tracker = CardTracker(geo)
-        self.plays = UnoPlayDetector(geo, config, game_state=lambda: self.state)
-        self.t = 0.0
-        self.played: list[list[str]] = []
-
-    def frames(self, n: int, rows, reaches=()) -> None:
-        for _ in range(n):
-            tracked = self.tracker.update(dets(rows), self.t)
-            for e in self.plays.update(tracked, self.t, self.tracker.tracks,
-                                       list(reaches)):
-                if e["type"] in ("start", "play"):
-                    self.played.append(e.get("cards") or [e["card"]])
-            self.t += 1 / FPS
+def table_b_to_move() -> PileTable:
+    """Frames through a tracker and the play detector; seat B to move on a red-5."""
+    return PileTable(PlayConfig(), FPS, state=dict(
+        phase="turn", turn="B", top="red-5", color="red", pending_draw=0,
+        players=list(PLAYERS)))
 
 
 def arm_over_the_pile(cut) -> list[list[str]]:
@@ -68,7 +33,7 @@ def arm_over_the_pile(cut) -> list[list[str]]:
     move, reaches over the pile to the draw pile and back: its arm drags the
     top card's box aside and leaves the ``cut`` box of the card's near end in
     view, then goes."""
-    table = Table(PlayConfig())
+    table = table_b_to_move()
     table.frames(8, [card("red-5", 330.0, 210.0, 80.0, 106.0)])
     table.frames(3, [], [Reach("B", (330.0, 210.0), 9000.0)])
     table.frames(12, [card(*TOP)])
@@ -81,7 +46,7 @@ def arm_over_the_pile(cut) -> list[list[str]]:
     table.frames(1, [card("wild-draw4", 330.7, 207.9, 81.4, 106.7)],
                  [Reach("C", (416.0, 144.0), 9000.0)])
     table.frames(12, [card("wild-draw4", 330.6, 207.7, 81.5, 106.6)])
-    return table.played
+    return table.seen
 
 
 def test_the_top_card_cut_by_an_arm_is_no_copy_carried_in():
@@ -109,7 +74,7 @@ def arm_passes_twice(cut, ghost_frames: int) -> list[list[str]]:
     draw pile twice, cutting it to the ``cut`` box each time. The second
     time the hand tracker loses the arm over the pile: the cut box lies
     still, untouched, ``ghost_frames`` frames before the arm is seen again."""
-    table = Table(PlayConfig())
+    table = table_b_to_move()
     table.frames(8, [card("red-5", 330.0, 210.0, 80.0, 106.0)])
     table.frames(3, [], [Reach("A", (330.0, 210.0), 9000.0)])
     whole = card("wild-draw4", 325.2, 209.5, 88.5, 109.6)
@@ -123,7 +88,7 @@ def arm_passes_twice(cut, ghost_frames: int) -> list[list[str]]:
         table.frames(ghost, [card(*cut[:5])])
         table.frames(1, [card("wild-draw4", 324.4, 207.3, 89.0, 116.7, True)], over)
         table.frames(12, [whole])
-    return table.played
+    return table.seen
 
 
 def test_the_top_card_cut_by_an_arm_the_hand_tracker_lost_is_no_play():
