@@ -371,16 +371,7 @@ class LiveTable:
             ):
                 self.pipeline.set_scan(True)
         if event.get("question"):
-            self.questions.append((line, str(event["question"])))
-            answers = [a for a in event.get("answers") or [] if isinstance(a, dict)]
-            self.asked.append({
-                "line": line,
-                "question": str(event["question"]),
-                "question_msg": event.get("question_msg"),
-                "answers": answers,
-                "open": any(r.ruling == "pending" and r.rule.endswith(".question")
-                            for r in rulings),
-            })
+            answers = self._note_question(line, event, rulings)
             labels = [render_data(a.get("label"), "en", str(a.get("id", "")))
                       for a in answers]
             offered = f" ({' / '.join(labels)})" if labels else ""
@@ -477,19 +468,25 @@ class LiveTable:
         holds it (after a re-read its lines are others)."""
         self.questions, self.asked = [], []
         for line, event in enumerate(self.referee.events, start=1):
-            if not event.get("question"):
-                continue
-            self.questions.append((line, str(event["question"])))
-            self.asked.append({
-                "line": line,
-                "question": str(event["question"]),
-                "question_msg": event.get("question_msg"),
-                "answers": [a for a in event.get("answers") or []
-                            if isinstance(a, dict)],
-                "open": any(r.event == line and r.ruling == "pending"
-                            and r.rule.endswith(".question")
-                            for r in self.referee.rulings),
-            })
+            if event.get("question"):
+                self._note_question(line, event, [
+                    r for r in self.referee.rulings if r.event == line])
+
+    def _note_question(self, line: int, event: dict[str, Any], rulings: list
+                       ) -> list[dict[str, Any]]:
+        """Note the question of ``event`` (log line ``line``, its ``rulings``)
+        in :attr:`questions` and :attr:`asked`; returns its answers."""
+        answers = [a for a in event.get("answers") or [] if isinstance(a, dict)]
+        self.questions.append((line, str(event["question"])))
+        self.asked.append({
+            "line": line,
+            "question": str(event["question"]),
+            "question_msg": event.get("question_msg"),
+            "answers": answers,
+            "open": any(r.ruling == "pending" and r.rule.endswith(".question")
+                        for r in rulings),
+        })
+        return answers
 
     def _rewrite_log(self) -> None:
         """The log file written again as the referee now holds it."""
