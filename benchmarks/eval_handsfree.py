@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/eval_handsfree.py [--games tune|untouched|SEED ...]
         [--detector oracle|oracle-noise|model] [--fps 15] [--snr DB] [--no-sound]
         [--events DIR] [--config FILE] [--set SECTION.FIELD=VALUE ...]
+        [--record-renders]
 
 Each game is a scripted, legal game of official UNO rendered as the bundled
 demo is (:mod:`vision.demo.render`), with what real tables do
@@ -89,6 +90,17 @@ tenths of a second show each call matched its own, not a neighbour's within
 the scoring window; an inferred colour comes with the next play); and the
 process's CPU time per second of video, the listener's thread included.
 
+Each game's line also says whether its render equals the reference render
+(``benchmarks/render_fingerprints.json``: a SHA-256 of the video and of the
+sound track per seed, frame rate and SNR, with the machine and the library
+versions that made them). The renderer is deterministic on one machine, but
+another machine may draw a few pixels differently (OpenCV picks its SIMD code
+per CPU), and a decision that sits near a threshold can then go the other way:
+a reading of a game whose render differs from the reference is not the same
+measurement. ``--record-renders`` renders the games that are missing and writes
+this machine's fingerprints into that file, refereeing nothing (on the reference
+machine).
+
 ``oracle`` is the renderer's perfect detector (each card at least 55 % visible,
 boxed by its visible part),
 ``oracle-noise`` adds one-frame misreads and phantoms (5 % a frame), ``model``
@@ -98,8 +110,10 @@ the shipped detector.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
+import platform
 import tempfile
 import threading
 import time
@@ -136,6 +150,82 @@ GAMES = {
 
 #: the sound track's speech over noise (dB) unless --snr says otherwise
 SNR = 10.0
+
+#: the reference renders' fingerprints (see the module's docstring)
+FINGERPRINTS = Path(__file__).with_name("render_fingerprints.json")
+
+
+def file_digest(path: Path) -> str | None:
+    """The first 16 hex digits of ``path``'s SHA-256 (``None``: no such file)."""
+    if not path.is_file():
+        return None
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()[:16]
+
+
+def render_fingerprint(folder: Path, seed: int, fps: int, snr: float | None) -> dict:
+    """This machine's render of a game: its key in the fingerprints file and the
+    digests of its video and (at ``snr``; ``None``: no sound) its sound track."""
+    key = f"s{seed}-{fps}fps" + ("" if snr is None else f"-{snr:g}dB")
+    return {
+        "key": key,
+        "video": file_digest(folder / "demo-table.mp4"),
+        "track": None if snr is None else file_digest(folder / "demo-table.flac"),
+    }
+
+
+def load_fingerprints(path: Path = FINGERPRINTS) -> dict:
+    """The reference fingerprints (empty when the file is missing or unreadable)."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {"machine": {}, "games": {}}
+    return {"machine": data.get("machine", {}), "games": data.get("games", {})}
+
+
+def render_verdict(reference: dict, mine: dict) -> str:
+    """``same`` (the reference render), ``differs`` (this machine drew the game
+    otherwise: the video's or the track's digest is not the reference's) or
+    ``unknown`` (no reference for this game)."""
+    ref = reference.get("games", {}).get(mine["key"])
+    if not ref:
+        return "unknown"
+    same = ref.get("video") == mine["video"] and ref.get("track") == mine["track"]
+    return "same" if same else "differs"
+
+
+def this_machine() -> dict:
+    """What made the renders: the CPU and the versions that draw and encode them."""
+    import cv2
+    import numpy
+    import PIL
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"cpu": cpu, "opencv": cv2.__version__, "numpy": numpy.__version__,
+            "pillow": PIL.__version__, "python": platform.python_version()}
+
+
+def record_fingerprints(prints: list[dict], path: Path = FINGERPRINTS) -> None:
+    """Add this machine's renders to the reference file (the machine recorded
+    with them; a file recorded on another machine is replaced, not mixed)."""
+    data = load_fingerprints(path)
+    machine = this_machine()
+    if data["machine"] != machine:
+        data = {"machine": machine, "games": {}}
+    for p in prints:
+        data["games"][p["key"]] = {"video": p["video"], "track": p["track"]}
+    data["games"] = dict(sorted(data["games"].items()))
+    path.write_text(json.dumps(data, indent=1) + "\n")
 
 
 def game_folder(
@@ -314,12 +404,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--events", metavar="DIR", help="write each refereed log here "
                    "(and the camera's events as it sent them, *-camera.jsonl)")
     p.add_argument("--verbose", action="store_true", help="list every wrong event")
+    p.add_argument("--record-renders", action="store_true",
+                   help="render the games and write this machine's fingerprints into "
+                   f"{FINGERPRINTS.name}; referee nothing")
     add_config_arguments(p)
     args = p.parse_args(argv)
     config = config_from_args(args)
     seeds: list[int] = []
     for g in args.games:
         seeds += GAMES[g] if g in GAMES else [int(g)]
+    if args.record_renders:
+        snr = None if args.no_sound else args.snr
+        record_fingerprints([render_fingerprint(game_folder(s, args.fps, snr), s, args.fps, snr)
+                             for s in seeds])
+        print(f"{len(seeds)} renders recorded in {FINGERPRINTS}")
+        return 0
     model = load_default_detector(config.detector) if args.detector == "model" else None
     total: dict[str, Score] = {}
     equal, lat, cpu, video_s = 0, [], 0.0, 0.0
@@ -327,6 +426,8 @@ def main(argv: list[str] | None = None) -> int:
     waits: list[float] = []  # held copies that stood: camera event -> ruling
     asked = [0, 0, 0]  # reveals that ask: in all, right as read, truth offered
     heard: dict[str, list[float]] = {"uno": [], "color": []}
+    reference, prints = load_fingerprints(), []
+    renders = {"same": 0, "differs": 0, "unknown": 0}
     print(
         f"hands-free refereeing, {args.detector} detector, {args.fps} fps, games "
         f"{' '.join(args.games)} (seeds {', '.join(map(str, seeds))}); sound track "
@@ -342,6 +443,10 @@ def main(argv: list[str] | None = None) -> int:
             if args.detector == "oracle-noise"
             else OracleDetector(oracle)
         )
+        mine = render_fingerprint(folder, seed, args.fps, None if args.no_sound else args.snr)
+        prints.append(mine)
+        verdict = render_verdict(reference, mine)
+        renders[verdict] += 1
         r = referee_game(folder, detector, config, sound=not args.no_sound)
         add(total, r["scores"])
         equal += r["final"] == r["expected"]
@@ -367,7 +472,7 @@ def main(argv: list[str] | None = None) -> int:
             f"missed/wrong by type {wrong or 'none'}; let go -> ruling median "
             f"{percentile(r['ruling'], 50) * 1000:.0f} ms, p95 "
             f"{percentile(r['ruling'], 95) * 1000:.0f} ms; "
-            f"{r['cpu'] / max(r['video_s'], 1e-9):.2f} cores"
+            f"{r['cpu'] / max(r['video_s'], 1e-9):.2f} cores; render {verdict}"
         )
         if args.verbose:
             for kind, s in r["scores"].items():
@@ -384,6 +489,11 @@ def main(argv: list[str] | None = None) -> int:
             camera = out.with_name(out.stem + "-camera.jsonl")
             camera.write_text("".join(json.dumps(e) + "\n" for e in r["camera"]))
     print(f"\n{len(seeds)} games: final scores equal to the truth in {equal}")
+    print(
+        f"  renders: {renders['same']} equal to the reference "
+        f"({reference['machine'].get('cpu', 'none recorded')}), {renders['differs']} "
+        f"drawn otherwise on this machine, {renders['unknown']} without a reference"
+    )
     for kind in LOG_TYPES:
         s = total.get(kind)
         if s is None or not (s.truth or s.detected):
