@@ -389,7 +389,12 @@ class PileMemory:
         and its uncertain reads may name the card beneath). The top card is
         judged first: where it changed after a reach (as above, or
         :meth:`_top_changed`), the box is a new card whatever copies of its
-        label lie beneath (the top covers them).
+        label lie beneath (the top covers them), once its newest reads name
+        the label and it has kept its look (``play.look_mm``) for
+        ``settle_frames`` reads; until then it is judged again the next frame
+        (``retry``: a copy coming in over the top card shifts and covers the
+        top's box a frame or two before it lands itself, while the hand that
+        brings it is only arriving).
         """
         cfg = self.config
         card = self.geometry.card
@@ -436,9 +441,14 @@ class PileMemory:
             if differs and (
                 self._reached(c) or (carried and self.last_reach > c.t)
             ):
-                if c is self.pile[-1]:
-                    return False  # the top changed: lower copies lie beneath it
-                continue
+                if c is not self.pile[-1]:
+                    continue
+                if not (self._reads_agree and self._steady):
+                    # a box still changing: a card coming in over the top
+                    # card shifts the top's box before it lands itself
+                    self.retry = True
+                    return True
+                return False  # the top changed: lower copies lie beneath it
             return True
         return False
 
@@ -578,7 +588,9 @@ class PileMemory:
         ``look_mm``), untouched, for ``settle_frames`` reads: that arm left
         the top as it was; a box changing later, with no arm reaching in
         (one passing near the pile on its way elsewhere), is no card it put
-        down."""
+        down. So is a box that took its look after one such read (fewer than
+        ``settle_frames``) and has not been touched since: the arm had left
+        the top as it was, and the box changed under no hand."""
         lim, seen = self.config.look_mm, set()
         for track in self._tracks:
             if track is None:
@@ -591,7 +603,18 @@ class PileMemory:
                             abs(r.w - c.wh[0]), abs(r.h - c.wh[1])) <= lim
                 ):
                     seen.add(r.t)
-        return len(seen) >= max(self.config.settle_frames, 1)
+        if len(seen) >= max(self.config.settle_frames, 1):
+            return True
+        # the box being judged took its look only after such a read, and no
+        # hand touched it since: it changed with no arm in the zone (the
+        # detector's box of a card lying still flipping to another look)
+        track, since = self._tracks[0], self._stay[1]
+        return (
+            bool(seen)
+            and track is not None
+            and since > max(seen)
+            and not any(r.touched for r in track.history if r.t >= since)
+        )
 
     def _within(self, c: PileCard, wh: np.ndarray) -> bool:
         """The box being judged (its place ``self._xy``, size ``wh``) lies

@@ -56,6 +56,8 @@ class PileTable:
         self.plays_seen: list[tuple[float, list[str]]] = []
         #: the cards of every start and play, in order
         self.seen: list[list[str]] = []
+        #: every event the detector sent, in order
+        self.events: list[dict[str, Any]] = []
 
     def frames(self, n: int, rows, reaches=()) -> list[tuple[float, list[str]]]:  # noqa: ANN001
         """``n`` frames showing ``rows`` with arms ``reaches``; the plays they
@@ -65,6 +67,7 @@ class PileTable:
             tracked = self.tracker.update(dets(rows), self.t)
             for e in self.plays.update(tracked, self.t, self.tracker.tracks,
                                        list(reaches)):
+                self.events.append(e)
                 if e["type"] in ("start", "play"):
                     self.seen.append(e.get("cards") or [e["card"]])
                 if e["type"] == "play":
