@@ -5,7 +5,7 @@ Prints the numbers::
     .venv/bin/python -m benchmarks.eval_tgus_t [--seeds 12] [--photo-seed 1]
         [--per-label 2] [--far 0] [--table 3] [--fan-share F]
         [--old-fan-share F] [--group-s 0.5] [--conf P] [--second-look]
-        [--detector deck|oracle] [--fps 15] [--work DIR]
+        [--detector deck|oracle] [--fps 15] [--work DIR] [--rereferee]
 
 What it does, all seeded:
 
@@ -39,6 +39,11 @@ What it does, all seeded:
    got after completion (a play of two turns split, a hidden card inferred);
    draws found with the right count; the referee's illegal rulings; and
    whether the final ranking and scores equal the ground truth's.
+
+Each game's report says how long the pipeline's event callback (the live
+table's ``append``) blocked, per event (max, p95), and how long the table's
+finish waited for pending re-reads. ``--rereferee`` skips the pipeline: the
+camera events an earlier run wrote into ``--work`` are refereed again.
 
 ``--detector oracle`` reads the same games with the renderer's perfect
 detector (:class:`DeckOracle`) instead, to tell the pipeline's and the table
@@ -155,9 +160,11 @@ class CameraTable:
     passes) and appended. A line ruled illegal is amended
     (:func:`vision.handsfree_tgus_t.amendment`), else an earlier camera event
     is read otherwise and the events after it completed again
-    (:func:`vision.reread_tgus_t.camera_amendment`). Nothing comes from the
-    script the video was rendered from: what the players only say (a Gamble's
-    effect, name calls, catches, a colour no later play shows) is not heard.
+    (:func:`vision.reread_tgus_t.camera_amendment`), on the live table's
+    re-read thread as in ``watch``; :meth:`finish` waits for the re-reads
+    asked for. Nothing comes from the script the video was rendered from:
+    what the players only say (a Gamble's effect, name calls, catches, a
+    colour no later play shows) is not heard.
     """
 
     def __init__(self, header: dict[str, Any], config=None):  # noqa: ANN001
@@ -190,7 +197,8 @@ class CameraTable:
         self.live.append({**event, "source": "vision"})
 
     def finish(self) -> None:
-        """The end of the video: what the live table still holds."""
+        """The end of the video: the re-reads asked for, then what the live
+        table still holds."""
         self.live.finish()
 
 
@@ -210,10 +218,13 @@ def read_game(folder: Path, detector, fps_cap: float | None = None,
         {"play.group_s": min(group_s, PlayConfig().multi_group_s)})
     table = CameraTable(header)
     events: list[dict] = []
+    blocked: list[float] = []  # s the pipeline's callback took, event by event
 
     def on_event(event: dict) -> None:
         events.append(event)
+        start = time.perf_counter()
         table.camera(event)
+        blocked.append(time.perf_counter() - start)
 
     pipe = TablePipeline(str(folder / f"{PREFIX}.mp4"), players=header["players"],
                          detector=detector, on_event=on_event, realtime=False,
@@ -223,9 +234,11 @@ def read_game(folder: Path, detector, fps_cap: float | None = None,
     cpu0, wall0 = time.process_time(), time.perf_counter()
     pipe.run(threading.Event())
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    finish0 = time.perf_counter()
     table.finish()
     return {"truth": truth, "events": events, "table": table, "cpu": cpu,
-            "wall": wall, "frames": pipe.status()["frames"]}
+            "wall": wall, "frames": pipe.status()["frames"], "blocked": blocked,
+            "finish": time.perf_counter() - finish0}
 
 
 def _card_events(log: list[dict], kinds: tuple[str, ...]) -> list[tuple[float, list]]:
@@ -313,11 +326,24 @@ def score(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def blocking(blocked: list[float]) -> str:
+    """How long the pipeline's event callback blocked: max and p95 per event."""
+    if not blocked:
+        return "no events"
+    ms = sorted(1000 * b for b in blocked)
+    p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+    return (f"{len(ms)} events, max {ms[-1]:.0f} ms, p95 {p95:.0f} ms, "
+            f"total {sum(ms) / 1000:.1f} s")
+
+
 def report(seed: int, result: dict[str, Any], s: dict[str, Any]) -> None:
     frames = max(result["frames"], 1)
     print(f"\n== tgus-t1 seed {seed}: {frames} frames, "
           f"{1000 * result['wall'] / frames:.1f} ms a frame "
           f"(CPU {result['cpu']:.0f} s)")
+    if result.get("blocked") is not None:
+        print(f"  event callback: {blocking(result['blocked'])}; the table's "
+              f"finish (pending re-reads) {result.get('finish', 0.0):.1f} s")
     print(f"  cards on the pile: {s['cards']}; found {s['found']}, right {s['right']} "
           f"({100 * s['right'] / max(s['cards'], 1):.1f} %), extra {s['extra']}")
     print(f"  as refereed (the plays and turned cards after completion: split, "
@@ -373,6 +399,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="the enrolled deck's detector, or the renderer's oracle "
                    "(no enrollment: the pipeline and layout alone)")
     p.add_argument("--fps", type=float, default=15.0, help="the video's frame rate")
+    p.add_argument("--rereferee", action="store_true",
+                   help="no pipeline: referee again the camera events an earlier "
+                   "run wrote into --work (game-sSEED/camera-events.jsonl)")
     p.add_argument("--work", type=Path, default=None,
                    help="folder for the rendered games and the deck (default: a "
                    "temporary one, removed)")
@@ -384,6 +413,13 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:  # pragma: no cover
         pass
     print(f"tableref tgus-t1 camera benchmark on {os.cpu_count()} CPU(s)")
+    if args.rereferee:
+        if args.work is None:
+            p.error("--rereferee reads the camera events of --work")
+        for seed in args.seeds:
+            result = rereferee(args.work / f"game-s{seed}")
+            report(seed, result, score(result))
+        return 0
     with tempfile.TemporaryDirectory(prefix="tableref-tgus-") as tmp:
         work = args.work or Path(tmp)
         from datasets.tgus_t_table import PREFIX, render_game
@@ -431,11 +467,15 @@ def rereferee(folder: Path) -> dict[str, Any]:
     events = [json.loads(x) for x in (folder / "camera-events.jsonl").read_text()
               .splitlines()]
     table = CameraTable(truth[0])
+    blocked: list[float] = []
     for e in events:
+        start = time.perf_counter()
         table.camera(e)
+        blocked.append(time.perf_counter() - start)
+    finish0 = time.perf_counter()
     table.finish()
     return {"truth": truth, "events": events, "table": table, "cpu": 0.0, "wall": 0.0,
-            "frames": 0}
+            "frames": 0, "blocked": blocked, "finish": time.perf_counter() - finish0}
 
 
 if __name__ == "__main__":

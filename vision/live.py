@@ -43,10 +43,16 @@ attributed). A camera event whose lines are ruled illegal is first amended by
 one line (:func:`vision.handsfree_tgus_t.amendment`); failing that, an earlier
 camera event is read otherwise and everything after it completed again
 (:func:`vision.reread_tgus_t.camera_amendment`: a Gamble's unheard effect, a
-Change's or Replace's target, a card hidden under a play). The table then
-carries on with that reading's referee and completion, prints what was read
-otherwise as ``[amended]`` (the changed event keeps the reason, ``inferred``
-and its message), and writes the log file again as the referee now holds it.
+Change's or Replace's target, a card hidden under a play). That re-read takes
+seconds, so it runs off the camera's callback
+(:class:`vision.reread_tgus_t.CameraRereads`, one worker thread, jobs in
+order): the table goes on appending, and when a reading is found it carries on
+with that reading's referee and completion, read on over the events that came
+meanwhile; it prints what was read otherwise as ``[amended]`` (the changed
+event keeps the reason, ``inferred`` and its message) with the rulings that
+changed, and writes the log file again as the referee now holds it.
+:meth:`LiveTable.finish` (and :meth:`LiveTable.close`) first waits for the
+re-reads asked for, so the final log holds every one.
 """
 
 from __future__ import annotations
@@ -64,6 +70,7 @@ from referee.text import render_data
 from .config import ListenConfig, PlayConfig
 from .handsfree import HandsFree
 from .handsfree_tgus_t import TGUS_T_RULES
+from .reread_tgus_t import CameraRereads, Reading, RereadWorker
 
 
 
@@ -80,6 +87,10 @@ class LiveTable:
         play: how far back a tgus-t amendment looks
             (:class:`~vision.config.PlayConfig`); ``None``: the attached
             pipeline's ``config.play``, else the defaults.
+        reread_mode: how a tgus-t table runs its re-reads
+            (:class:`~vision.reread_tgus_t.RereadWorker`'s mode): ``"thread"``
+            (one worker thread), ``"inline"`` (on the caller's thread, at
+            once) or ``"manual"`` (when :meth:`wait_rereads` is called).
     """
 
     def __init__(
@@ -89,6 +100,7 @@ class LiveTable:
         log_path: str | None = None,
         config: ListenConfig | None = None,
         play: PlayConfig | None = None,
+        reread_mode: str = "thread",
     ):
         self._listen = config
         self._play = play
@@ -124,15 +136,27 @@ class LiveTable:
         self.waiting: list[dict[str, Any]] = []
         #: heard UNO calls waiting for the camera's next play, oldest first
         self.calls: list[dict[str, Any]] = []
-        #: tgus-t: what reached the referee, as it came (camera events before
-        #: completion, heard events as attributed), to be read again
-        #: (:func:`vision.reread_tgus_t.camera_amendment`); empty otherwise
-        self.fed: list[dict[str, Any]] = []
-        #: the entries of :attr:`fed` read otherwise (index -> the reading)
-        self.changes: dict[int, Any] = {}
-        self._rereads = self.referee.header.rules in TGUS_T_RULES
+        #: tgus-t: the re-reads (what reached the referee as it came, the
+        #: readings in force, the jobs); ``None`` otherwise
+        self.rereads: CameraRereads | None = None
+        if self.referee.header.rules in TGUS_T_RULES:
+            self.rereads = CameraRereads(
+                self.referee.header.to_dict(), self.lock, self._take_reading,
+                play=lambda: self.play, worker=RereadWorker(reread_mode))
         self._camera_at: int | None = None  # fed index of the camera event now
         self._before_camera = False  # heard events now go before it
+
+    @property
+    def fed(self) -> list[dict[str, Any]]:
+        """tgus-t: what reached the referee, as it came (camera events before
+        completion, heard events as attributed), to be read again; empty
+        otherwise."""
+        return self.rereads.fed if self.rereads is not None else []
+
+    @property
+    def changes(self) -> dict[int, Any]:
+        """The entries of :attr:`fed` read otherwise (index -> the reading)."""
+        return self.rereads.changes if self.rereads is not None else {}
 
     @property
     def doubt(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
@@ -180,42 +204,52 @@ class LiveTable:
 
     def append(self, event: dict[str, Any]) -> list:
         """Record one event (completed if the camera's), print its rulings; start
-        the scan at a round's end. Returns the rulings of every event appended."""
+        the scan at a round's end. Returns the rulings of every event appended
+        (a tgus-t re-read it asks for prints its own when taken)."""
         if event.get("source") == "vision" and self.listener is not None:
             t, waited = float(event.get("t", 0)), 0.0
             while getattr(self.listener, "heard_until", t) < t and waited < 30:
                 time.sleep(0.01)
                 waited += 0.01
-        with self.lock:
-            rulings: list = []
-            camera = event.get("source") == "vision"
-            if camera and self.held:
-                rulings += self._release(float(event.get("t", 0)))
-            if camera:  # a held copy settled by this move, then this one held?
-                for e in self.handsfree.settle(event, self.referee.state()):
-                    rulings += self._append(e)
-                rulings += self._stood_rulings
-                self._stood_rulings = []
-                if self.handsfree.hold(event, self.referee.state()):
-                    return rulings
-            before = len(self.referee.events)
-            if camera and self._rereads:  # kept as it came, to be read again
-                self._camera_at = len(self.fed)
-                self.fed.append(dict(event))
-            try:  # a tgus-t play holding two turns' cards: one piece a turn
-                pieces = self.handsfree.pieces(event, self.referee.state())
-            except Exception:  # a state the completion cannot read: as it came
-                pieces = [dict(event)]
-            for piece in pieces:
-                rulings += self._complete(piece, camera)
-            if camera and self._rereads:
-                at, self._camera_at = self._camera_at, None
-                if event.get("type") != "start" and any(
-                    r.event > before and r.ruling == "illegal"
-                    for r in self.referee.rulings
-                ):
-                    rulings += self._reread(at)
-            return rulings
+        try:
+            with self.lock:
+                try:
+                    return self._append_locked(event)
+                finally:
+                    self._camera_at = None
+        finally:
+            if self.rereads is not None:  # queued with the lock released
+                self.rereads.flush()
+
+    def _append_locked(self, event: dict[str, Any]) -> list:
+        rulings: list = []
+        camera = event.get("source") == "vision"
+        if camera and self.held:
+            rulings += self._release(float(event.get("t", 0)))
+        rereads = self.rereads if camera else None
+        if rereads is not None:  # kept as it came (held or not), to be read again
+            self._camera_at = rereads.camera(event)
+        if camera:  # a held copy settled by this move, then this one held?
+            for e in self.handsfree.settle(event, self.referee.state()):
+                rulings += self._append(e)
+            rulings += self._stood_rulings
+            self._stood_rulings = []
+            if self.handsfree.hold(event, self.referee.state()):
+                return rulings
+        before = len(self.referee.events)
+        try:  # a tgus-t play holding two turns' cards: one piece a turn
+            pieces = self.handsfree.pieces(event, self.referee.state())
+        except Exception:  # a state the completion cannot read: as it came
+            pieces = [dict(event)]
+        for piece in pieces:
+            rulings += self._complete(piece, camera)
+        if rereads is not None and self._camera_at is not None and event.get(
+            "type"
+        ) != "start" and any(
+            r.event > before and r.ruling == "illegal" for r in self.referee.rulings
+        ):
+            rereads.request(self._camera_at)
+        return rulings
 
     def _complete(self, event: dict[str, Any], camera: bool) -> list:
         """Complete ``event`` from the referee's state now and append it."""
@@ -332,9 +366,16 @@ class LiveTable:
         self._stood_rulings += self._heard_after(float(held.get("t", 0)),
                                                  float(move.get("t", 0)))
 
+    def wait_rereads(self) -> None:
+        """Until every tgus-t re-read asked for is taken or found moot (with
+        ``reread_mode="manual"``: run them now)."""
+        if self.rereads is not None:
+            self.rereads.wait()
+
     def finish(self) -> list:
         """Append what is still held (the end of a recording; a held copy
-        with no move after it stands)."""
+        with no move after it stands), once the re-reads asked for are taken."""
+        self.wait_rereads()
         with self.lock:
             rulings: list = []
             for e in self.handsfree.finish(self.referee.state()):
@@ -355,7 +396,7 @@ class LiveTable:
         if self.log:
             self.log.write(dump_event(event) + "\n")
             self.log.flush()
-        if self._rereads and event.get("source") != "vision":
+        if self.rereads is not None and event.get("source") != "vision":
             self._feed(event)
         line = len(self.referee.events)
         inferred = str(event.get("inferred") or "")
@@ -411,34 +452,26 @@ class LiveTable:
         """Keep a heard event in :attr:`fed` where the referee got it: before
         the camera event being completed when it went before that event's own
         line (a heard call before its play), else last."""
+        assert self.rereads is not None
         if self._before_camera and self._camera_at is not None:
-            self.fed.insert(self._camera_at, dict(event))
+            self.rereads.heard(event, self._camera_at)
             self._camera_at += 1
         else:
-            self.fed.append(dict(event))
+            self.rereads.heard(event)
 
-    def _reread(self, at: int) -> list:
-        """The camera event ``at`` (in :attr:`fed`) left a line ruled illegal
-        that no one-line amendment explains: an earlier camera event read
-        otherwise (:func:`vision.reread_tgus_t.camera_amendment`) under which
-        none is. When found, the table carries on with that reading's referee
-        and completion, prints what was read otherwise, and writes the log file
-        again. Returns the rulings that reading added."""
-        from .reread_tgus_t import camera_amendment
-
-        found = camera_amendment(self.referee.header.to_dict(), self.fed,
-                                 self.changes, self.play, last=at)
-        if found is None:
-            return []
-        changes, referee, complete = found
+    def _take_reading(self, reading: Reading) -> list:
+        """A re-read found (:class:`vision.reread_tgus_t.CameraRereads`, called
+        under :attr:`lock`): an earlier camera event read otherwise, under which
+        a camera event's lines ruled illegal are not. The table carries on with
+        that reading's referee and completion (read on over every event kept),
+        prints what was read otherwise and the rulings that changed, and writes
+        the log file again. Returns the rulings that reading added."""
+        referee, complete = reading.referee, reading.complete
         old = list(self.referee.rulings)
-        new = [k for k in sorted(changes) if k not in self.changes]
         complete.on_stood = self._copy_stood
-        complete.set_aside[:0] = self.handsfree.set_aside
-        complete.ruled[:0] = self.handsfree.ruled
-        self.changes, self.referee, self.handsfree = dict(changes), referee, complete
-        for k in new:
-            why = str((changes[k] or {}).get("inferred") or "")
+        self.referee, self.handsfree = referee, complete
+        for k in reading.new:
+            why = str((reading.changes[k] or {}).get("inferred") or "")
             line = next((i for i, e in enumerate(referee.events, start=1)
                          if why and e.get("inferred") == why), len(referee.events))
             t = float(self.fed[k].get("t", 0))
@@ -503,6 +536,8 @@ class LiveTable:
 
     def close(self) -> None:
         self.finish()
+        if self.rereads is not None:
+            self.rereads.worker.close()
         if self.log:
             self.log.close()
 

@@ -12,11 +12,27 @@ seat, or a card of its value hidden under a play. :func:`camera_amendment`
 tries these, the latest camera event first, among the last
 ``play.reread_back`` camera events, and keeps the first under which no line
 from that event's on is ruled illegal.
+
+A re-read takes seconds of CPU, so a live table never runs it on the camera's
+event callback: :class:`CameraRereads` keeps what reached the table's referee
+as it came and queues a job for each camera event that left a line ruled
+illegal; a :class:`RereadWorker` (one thread) runs the jobs one at a time, in
+the order given, each on a copy of the events then kept and the readings then
+in force, and hands each reading found back to the table, under its lock, as
+a correction: the camera and heard events that came while it ran are read on
+after it, so no recorded event is lost or reordered, and the camera events
+among them that the reading leaves ruled illegal get jobs of their own. A job
+whose readings moved on since it was queued first checks that its event still
+leaves a line ruled illegal.
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+import logging
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
 
 from referee.text import Text, define
 
@@ -24,6 +40,8 @@ from .config import PlayConfig
 from .handsfree import HandsFree
 from .handsfree_common import COLOURS
 from .handsfree_tgus_t import _card_text, amend_hidden
+
+log = logging.getLogger(__name__)
 
 define({
     "camera.tgus-t.amended-target": {
@@ -58,13 +76,26 @@ def _read(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
 
     from referee.session import Referee
 
-    changes = changes or {}
     if start is None:
         first = 0
         referee = Referee(dict(header))
         complete = HandsFree(state=referee.state)
     else:  # the completion reads the copied referee (one deep copy)
         first, (referee, complete) = start[0], copy.deepcopy(start[1])
+    starts, kept = _read_on(referee, complete, camera, changes, config, first, keep)
+    return referee, complete, starts, kept
+
+
+def _read_on(referee: Any, complete: Any, camera: list[Mapping[str, Any]],
+             changes: Mapping[int, Mapping[str, Any] | None] | None,
+             config: PlayConfig | None, first: int,
+             keep: frozenset[int] = frozenset()) -> tuple[list[int], dict[int, Any]]:
+    """Camera events ``first`` on read into ``referee`` through ``complete``
+    (both changed): the referee's line count before each, and the copies of
+    (referee, completion) kept before those of ``keep``."""
+    import copy
+
+    changes = changes or {}
     starts: list[int] = []
     kept: dict[int, Any] = {}
     for k in range(first, len(camera)):
@@ -82,7 +113,7 @@ def _read(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
             except Exception:  # noqa: BLE001 - a malformed event: the game goes on
                 continue
             amend_hidden(referee, config)
-    return referee, complete, starts, kept
+    return starts, kept
 
 
 def _illegal_from(referee: Any, line: int) -> bool:
@@ -134,7 +165,8 @@ def _readings(event: Mapping[str, Any], players: list[str]
 
 def camera_amendment(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
                      changes: Mapping[int, Mapping[str, Any] | None] | None = None,
-                     config: PlayConfig | None = None, last: int | None = None
+                     config: PlayConfig | None = None, last: int | None = None,
+                     only_if_illegal: bool = False
                      ) -> tuple[dict[int, Any], Any, Any] | None:
     """The camera's event ``last`` (default: the last of ``camera``) left a
     line ruled illegal that no one-line amendment explains: one camera event
@@ -144,7 +176,10 @@ def camera_amendment(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
     ``camera`` from another source (heard, ``source`` not ``vision``) are
     read again as they came, never otherwise, and are not counted. Returns
     (the changes, with this one, the referee and the completion of that
-    reading: the table carries on with them), or ``None``."""
+    reading: the table carries on with them), or ``None``. With
+    ``only_if_illegal`` (the changes are others than those under which the
+    line was ruled illegal) ``None`` also when, read with ``changes``, no
+    line from that event's on is ruled illegal."""
     config = config or PlayConfig()
     changes = dict(changes or {})
     players = [str(p) for p in header.get("players") or []]
@@ -160,8 +195,10 @@ def camera_amendment(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
                           players)
              for k in window if k not in changes and camera[k] is not None}
     # each reading reads on from a copy of the table before its event
-    _, _, starts, kept = _read(header, camera, changes, config,
-                               keep=frozenset(k for k in tries if tries[k]))
+    base, _, starts, kept = _read(header, camera, changes, config,
+                                  keep=frozenset(k for k in tries if tries[k]))
+    if only_if_illegal and not _illegal_from(base, starts[last]):
+        return None
     for k in window:
         for reading, why in tries.get(k, []):
             reading = {**reading, "inferred": str(why), "inferred_msg": why.data()}
@@ -171,3 +208,259 @@ def camera_amendment(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
             if not _illegal_from(referee, starts[k]):
                 return tried, referee, complete
     return None
+
+
+class RereadWorker:
+    """Re-read jobs run one at a time, in the order given, off the caller's
+    thread. A job is ``work()`` (the re-read, which holds no lock of the
+    table's) and ``done(result)`` (the table takes the result); a job queued by
+    ``done`` runs after those queued before it.
+
+    Args:
+        mode: ``"thread"``: one daemon thread, started with the first job;
+            ``"inline"``: each job runs in the caller's thread as it is
+            queued (jobs queued while one runs follow it); ``"manual"``: the
+            jobs wait until :meth:`run_pending` (or :meth:`wait`) runs them in
+            the caller's thread. The last two make the order of a table's
+            events and re-reads exact (tests).
+    """
+
+    MODES = ("thread", "inline", "manual")
+
+    def __init__(self, mode: str = "thread") -> None:
+        if mode not in self.MODES:
+            raise ValueError(f"a re-read worker's mode is one of {self.MODES}, "
+                             f"not {mode!r}")
+        self.mode = mode
+        self._jobs: deque[tuple[Callable[[], Any], Callable[[Any], Any]]] = deque()
+        self._cond = threading.Condition()
+        self._busy = False  # a job is running in the thread
+        self._closed = False
+        self._thread: threading.Thread | None = None
+        self._here = threading.local()  # run_pending is running in this thread
+
+    @property
+    def pending(self) -> int:
+        """Jobs queued or running."""
+        with self._cond:
+            return len(self._jobs) + int(self._busy)
+
+    def submit(self, work: Callable[[], Any], done: Callable[[Any], Any]) -> None:
+        """Queue one job (see the class docstring for when it runs)."""
+        with self._cond:
+            self._jobs.append((work, done))
+            if self.mode == "thread" and self._thread is None and not self._closed:
+                self._thread = threading.Thread(target=self._loop, daemon=True,
+                                                name="tgus-t re-read")
+                self._thread.start()
+            self._cond.notify_all()
+        if self.mode == "inline":
+            self.run_pending()
+
+    def run_pending(self) -> None:
+        """Run the queued jobs in this thread, in order, and those they queue
+        (called from within a job it returns at once: the outer call runs them)."""
+        if getattr(self._here, "running", False):
+            return
+        self._here.running = True
+        try:
+            while True:
+                with self._cond:
+                    if not self._jobs:
+                        return
+                    job = self._jobs.popleft()
+                _run(job)
+        finally:
+            self._here.running = False
+
+    def wait(self) -> None:
+        """Until every job queued, and every job they queued, is done."""
+        if self.mode != "thread" or self._thread is None:
+            self.run_pending()
+            return
+        with self._cond:
+            while self._jobs or self._busy:
+                self._cond.wait()
+
+    def close(self) -> None:
+        """:meth:`wait`, then end the thread."""
+        self.wait()
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+        if self._thread is not None:
+            self._thread.join()
+
+    def _loop(self) -> None:
+        while True:
+            with self._cond:
+                while not self._jobs and not self._closed:
+                    self._cond.wait()
+                if not self._jobs:
+                    return
+                job = self._jobs.popleft()
+                self._busy = True
+            try:
+                _run(job)
+            finally:
+                with self._cond:
+                    self._busy = False
+                    self._cond.notify_all()
+
+
+def _run(job: tuple[Callable[[], Any], Callable[[Any], Any]]) -> None:
+    work, done = job
+    try:
+        done(work())
+    except Exception:  # noqa: BLE001 - a failed re-read leaves the table as it is
+        log.exception("a tgus-t re-read failed; the log stays as it was")
+
+
+@dataclass
+class Reading:
+    """A re-read found, read on to the last event kept: what the table carries
+    on with."""
+
+    #: the camera events read otherwise (index in ``fed`` -> the reading)
+    changes: dict[int, Any]
+    #: the referee and the completion of that reading
+    referee: Any
+    complete: Any
+    #: the indices of ``changes`` this re-read added
+    new: list[int] = field(default_factory=list)
+
+
+class CameraRereads:
+    """A tgus-t table's re-reads (see the module docstring): :attr:`fed`, what
+    reached its referee as it came (camera events before completion, heard and
+    entered events as appended), :attr:`changes`, the readings in force, and
+    the jobs that look for more, run by :attr:`worker`.
+
+    The table feeds it (:meth:`camera`, :meth:`heard`), asks for a re-read of
+    a camera event that left a line ruled illegal (:meth:`request`) and, with
+    its lock released, calls :meth:`flush` to queue what it asked for. A
+    reading found is read on over the events kept since and handed to
+    ``apply`` (a :class:`Reading`) under ``lock``; the table then carries on
+    with that reading's referee and completion.
+
+    Args:
+        header: the table-log header.
+        lock: the table's lock (held while the table appends or takes a
+            reading; a job copies what it reads under it).
+        apply: takes a :class:`Reading`, called under ``lock``.
+        play: the play settings in force (``reread_back``, ``hidden_back``,
+            ``gamble_back``; ``None``: the defaults), read when a job runs.
+        worker: runs the jobs (default: a thread of its own).
+    """
+
+    def __init__(self, header: Mapping[str, Any], lock: Any,
+                 apply: Callable[[Reading], Any],
+                 play: Callable[[], PlayConfig | None] = lambda: None,
+                 worker: RereadWorker | None = None) -> None:
+        self.header = dict(header)
+        self.lock = lock
+        self.apply = apply
+        self.play = play
+        self.worker = worker or RereadWorker()
+        #: what reached the referee, as it came
+        self.fed: list[dict[str, Any]] = []
+        #: the entries of :attr:`fed` read otherwise (index -> the reading)
+        self.changes: dict[int, Any] = {}
+        #: how many readings were taken (a job asked under fewer re-checks)
+        self.generation = 0
+        #: why no more re-reads are taken (the log was changed otherwise)
+        self.stopped: str | None = None
+        self._due: list[tuple[int, int, int]] = []  # (at, kept, generation)
+        self._asked: set[int] = set()
+
+    def camera(self, event: Mapping[str, Any]) -> int:
+        """Keep a camera event as it came; its index in :attr:`fed`."""
+        self.fed.append(dict(event))
+        return len(self.fed) - 1
+
+    def heard(self, event: Mapping[str, Any], at: int | None = None) -> None:
+        """Keep an event of another source as it reached the referee: before
+        :attr:`fed` index ``at`` (a call that went before its play), else last."""
+        if at is None:
+            self.fed.append(dict(event))
+        else:
+            self.fed.insert(at, dict(event))
+
+    def request(self, at: int) -> None:
+        """The camera event ``at`` left a line ruled illegal: a re-read of the
+        events kept up to now, queued by :meth:`flush`."""
+        if at not in self._asked and self.stopped is None:
+            self._asked.add(at)
+            self._due.append((at, len(self.fed), self.generation))
+
+    def stop(self, why: str) -> None:
+        """No more re-reads (the log was changed otherwise); those asked for
+        are dropped, and a reading found is not taken."""
+        self.stopped = why
+        self._due.clear()
+
+    def flush(self) -> None:
+        """Queue the re-reads asked for; call it with the table's lock released."""
+        with self.lock:
+            due, self._due = self._due, []
+        for at, kept, generation in due:
+            self.worker.submit(
+                lambda at=at, kept=kept, generation=generation:
+                    self._find(at, kept, generation),
+                self._take)
+
+    def wait(self) -> None:
+        """Until every re-read asked for is taken or found moot."""
+        self.flush()
+        self.worker.wait()
+
+    def _find(self, at: int, kept: int, generation: int) -> Any:
+        """The job: a reading of the events kept when ``at`` asked."""
+        with self.lock:
+            self._asked.discard(at)
+            if self.stopped is not None:
+                return None
+            camera = [dict(e) for e in self.fed[:kept]]
+            changes, now = dict(self.changes), self.generation
+        found = camera_amendment(self.header, camera, changes, self.play(),
+                                 last=at, only_if_illegal=now != generation)
+        return None if found is None else (found, kept, now)
+
+    def _take(self, result: Any) -> None:
+        """A reading found: read on over the events kept since (outside the
+        table's lock but for the last few), handed to the table; the camera
+        events read on that it leaves ruled illegal ask."""
+        if result is None:
+            return
+        (changes, referee, complete), kept, generation = result
+        play, starts, done = self.play(), [], kept
+        while True:
+            with self.lock:
+                if self.stopped is not None or generation != self.generation:
+                    return
+                fed = self.fed[:]  # the entries before its end no longer move
+                if done == len(fed):
+                    self._taken(changes, referee, complete, kept, starts)
+                    break
+            starts += _read_on(referee, complete, fed, changes, play, done)[0]
+            done = len(fed)
+        self.flush()
+
+    def _taken(self, changes: dict[int, Any], referee: Any, complete: Any,
+               kept: int, starts: list[int]) -> None:
+        """Under the lock: the reading, read on to the last event kept, taken."""
+        new = [k for k in sorted(changes) if k not in self.changes]
+        self.changes, self.generation = dict(changes), self.generation + 1
+        ends = starts[1:] + [len(referee.events)]
+        for k, start, end in zip(range(kept, len(self.fed)), starts, ends):
+            e = self.fed[k]
+            if e.get("source", "vision") != "vision" or e.get("type") == "start":
+                continue
+            if any(start < r.event <= end and r.ruling == "illegal"
+                   for r in referee.rulings) and k not in self._asked:
+                self._asked.add(k)
+                upto = next((j for j in range(k + 1, len(self.fed))
+                             if self.fed[j].get("source", "vision") == "vision"),
+                            len(self.fed))
+                self._due.append((k, upto, self.generation))
+        self.apply(Reading(dict(changes), referee, complete, new))

@@ -104,7 +104,8 @@ def test_a_play_legal_only_under_a_re_read_makes_the_table_carry_on_with_it(
 
     path = tmp_path / "game.jsonl"
     out = io.StringIO()
-    live = _gamble_said_hit_x(LiveTable(dict(HEADER), out=out, log_path=str(path)))
+    live = _gamble_said_hit_x(LiveTable(dict(HEADER), out=out, log_path=str(path),
+                                        reread_mode="inline"))
     assert logged(live) == ["start", "play", "turned"]
     assert not [r for r in live.referee.rulings if r.ruling == "illegal"]
     gamble = live.referee.events[1]
@@ -134,7 +135,7 @@ def test_a_heard_event_is_read_again_as_it_came():
               "player": "A"},)
     # a play a person entered is taken as given and never read otherwise:
     # B's Gamble is the one read again
-    live = LiveTable(dict(HEADER), out=io.StringIO())
+    live = LiveTable(dict(HEADER), out=io.StringIO(), reread_mode="inline")
     for e in (cam("start", 1, card="red-5"), *heard,
               cam("play", 3, cards=["gamble"], reach_from="B"),
               cam("draw", 4, count=1, reach_from="B"),
@@ -152,5 +153,89 @@ def test_a_re_read_looks_back_as_far_as_the_play_config_says():
 
     live = _gamble_said_hit_x(LiveTable(dict(HEADER), out=io.StringIO(),
                                         play=PlayConfig(reread_back=1)))
+    live.finish()
     assert live.changes == {}
     assert [r for r in live.referee.rulings if r.ruling == "illegal"]
+
+
+def test_the_camera_callback_asks_for_a_re_read_and_does_not_run_it():
+    # the re-read waits for its worker: the append that asked returns with the
+    # log as the camera read it, and the camera's next event goes in meanwhile
+    live = _gamble_said_hit_x(LiveTable(dict(HEADER), out=io.StringIO(),
+                                        reread_mode="manual"))
+    assert live.rereads.worker.pending == 1
+    assert logged(live)[:3] == ["start", "play", "picture-leftover"]
+    assert "effect" not in live.referee.events[1]
+    live.append(cam("draw", 6, count=7, reach_from="B"))
+    assert len(live.fed) == 5
+    live.wait_rereads()  # taken: the event that came meanwhile is read on after it
+    assert logged(live) == ["start", "play", "turned", "draw"]
+    assert live.referee.events[1]["effect"] == "wild-hit-x"
+    assert live.referee.events[3]["player"] == "B"
+    assert live.state()["turn"] == "C"
+    assert not [r for r in live.referee.rulings if r.ruling == "illegal"]
+    # the table goes on from the reading
+    live.append(cam("play", 7, cards=["blue-2"], reach_from="C"))
+    assert logged(live)[-1] == "play" and live.state()["turn"] == "A"
+
+
+def test_a_re_read_taken_later_keeps_every_event_in_the_order_it_came(tmp_path):
+    import json
+
+    path = tmp_path / "game.jsonl"
+    live = _gamble_said_hit_x(LiveTable(dict(HEADER), out=io.StringIO(),
+                                        log_path=str(path), reread_mode="manual"))
+    later = [cam("draw", 6, count=7, reach_from="B"),
+             cam("play", 7, cards=["blue-2"], reach_from="C"),
+             {"type": "uno", "source": "voice", "t": 7.5, "player": "A"}]
+    for e in later:
+        live.append(e)
+    live.finish()
+    assert [e.get("t") for e in live.referee.events] == sorted(
+        e.get("t") for e in live.referee.events)
+    assert logged(live) == ["start", "play", "turned", "draw", "play", "uno"]
+    assert [e["t"] for e in live.fed] == [1, 3, 4, 5, 6, 7, 7.5]
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    assert [x["type"] for x in lines[1:]] == logged(live)
+
+
+def test_the_default_worker_re_reads_on_its_own_thread_and_finish_waits(
+        monkeypatch):
+    import threading
+
+    import vision.reread_tgus_t as reread
+
+    real = reread.camera_amendment
+    started, release, threads = threading.Event(), threading.Event(), []
+
+    def slow(*args, **kwargs):  # a re-read that takes as long as the test says
+        threads.append(threading.current_thread())
+        started.set()
+        assert release.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(reread, "camera_amendment", slow)
+    out = io.StringIO()
+    live = _gamble_said_hit_x(LiveTable(dict(HEADER), out=out))
+    assert started.wait(30)  # running, and the camera's callback has returned
+    assert threads[0] is not threading.current_thread()
+    live.append(cam("draw", 6, count=7, reach_from="B"))  # goes in meanwhile
+    assert "[amended]" not in out.getvalue()
+    release.set()
+    live.close()  # waits for the re-read before the final log
+    assert logged(live) == ["start", "play", "turned", "draw"]
+    assert "[amended]" in out.getvalue()
+    assert not [r for r in live.referee.rulings if r.ruling == "illegal"]
+
+
+def test_a_re_read_asked_under_readings_that_moved_on_is_dropped_when_moot():
+    # two camera events ask while the first re-read waits; the first reading
+    # explains both, so the second job finds nothing left to read otherwise
+    live = _gamble_said_hit_x(LiveTable(dict(HEADER), out=io.StringIO(),
+                                        reread_mode="manual"))
+    live.append(cam("play", 5.5, cards=["blue-7"], reach_from="A"))
+    assert live.rereads.worker.pending == 2
+    live.wait_rereads()
+    assert live.rereads.worker.pending == 0
+    assert list(live.changes) == [1]  # one reading; the second job was moot
+    assert not [r for r in live.referee.rulings if r.ruling == "illegal"]
