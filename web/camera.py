@@ -36,6 +36,11 @@ class Camera:
         #: the table's completion of camera events (``vision.handsfree``); set
         #: by :meth:`start`, reading the live game's state
         self.handsfree: Any = None
+        #: a tgus-t game's re-reads (:mod:`web.reread`), for game
+        #: :attr:`rereads_gid`; the worker's mode (``vision.reread_tgus_t``)
+        self.rereads: Any = None
+        self.rereads_gid: int | None = None
+        self.reread_mode = "thread"
 
     def refusal(self, why: str) -> None:
         """Note a camera event the table refused; the pipeline goes on."""

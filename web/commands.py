@@ -350,9 +350,12 @@ def _amend(table: Table, event: dict[str, Any], play: Any = None) -> None:
     """A tgus-t camera play or draw ruled illegal that a card hidden under an
     earlier play, a Gamble's unheard effect or the top card seen again explains
     (:func:`vision.handsfree_tgus_t.amendment`): that one correction is made
-    like a person's (stored, announced, undoable). ``play`` is the camera
+    like a person's (stored, announced, undoable), but as the camera's own, so
+    that the game's re-reads go on (:mod:`web.reread`). ``play`` is the camera
     pipeline's :class:`vision.config.PlayConfig` (``None``: the defaults)."""
     from vision.handsfree_tgus_t import TGUS_T_RULES, amendment
+
+    from . import corrections
 
     with table.lock:  # found on a copy of the referee as it stands
         referee = table.referee
@@ -366,9 +369,9 @@ def _amend(table: Table, event: dict[str, Any], play: Any = None) -> None:
         return
     action, line, amended = found
     if action == "delete":
-        table.delete(line)
+        corrections.delete(table, line)
     else:
-        table.correct(line, amended)
+        corrections.correct(table, line, amended)
 
 
 def _colours_again(table: Table) -> None:
@@ -382,8 +385,13 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
 
     The pipeline's evidence frame is handed to the store (``save_evidence``),
     which enforces the size limit and retention, and the event points at the
-    store's copy.
+    store's copy. In a tgus-t game the event is kept as it came, and one whose
+    lines stay ruled illegal asks for a re-read, run off this callback
+    (:mod:`web.reread`).
     """
+    from . import reread
+
+    rereads = None
     try:
         frame = event.get("evidence")
         if isinstance(frame, str) and table.gid is not None and Path(frame).is_file():
@@ -402,11 +410,24 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
         if getattr(camera.handsfree, "on_stood", False) is None:
             # a held copy that stands may be the wild a heard colour waits for
             camera.handsfree.on_stood = lambda held, move: _colours_again(table)
-        for e in camera.handsfree(event, _game_state(table)):
-            table.append(e, source="vision")
-            _amend(table, e, getattr(getattr(camera.pipeline, "config", None), "play", None))
+        play = getattr(getattr(camera.pipeline, "config", None), "play", None)
+        with table.lock:
+            rereads = None if table.paused else reread.rereads_for(table, camera)
+            at = rereads.camera(event) if rereads is not None else None
+            before = len(table.referee.events) if table.referee is not None else 0
+            for e in camera.handsfree(event, _game_state(table)):
+                table.append(e, source="vision")
+                _amend(table, e, play)
+            if at is not None and event.get("type") != "start" and any(
+                r.event > before and r.ruling == "illegal"
+                for r in table.referee.rulings
+            ):
+                rereads.request(at)
     except Exception as exc:
         why = getattr(exc, "message", None) or str(exc)
         log.warning("camera event %s refused: %s", event.get("type"), why)
         camera.refusal(f"{event.get('type')} refused: {why}")
+    finally:
+        if rereads is not None:  # queued with the table's lock released
+            rereads.flush()
 

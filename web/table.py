@@ -21,7 +21,7 @@ from referee.game import GameError
 from referee.log import Header, LogError
 from referee.session import Referee
 
-from . import corrections, undo
+from . import corrections, reread, undo
 from .corrections import secret_after
 from .events import EventError, check_event, check_header, text_only
 from .feed import FEED_SIZE, Feed
@@ -194,6 +194,8 @@ class Table:
                 ) from exc
             if len(self.secret) == len(referee.events) - 1:
                 self.secret.append(secret_after(referee, event, new))
+            if event["source"] != "vision":  # read again as given (web.reread)
+                reread.heard(self, event)
             self.steps.append(Step("append", len(referee.events)))
             start = len(referee.rulings) - len(new)
             out = [self._ruling(r, start + i) for i, r in enumerate(new)]
@@ -219,17 +221,27 @@ class Table:
                 log.exception("could not mark game %s finished", self.gid)
 
     # -- corrections (web.corrections) ------------------------------------------
+    # A person's change ends the game's tgus-t re-reads (web.reread).
     def correct(self, line: Any, obj: Any) -> dict[str, Any]:
         """Replace the event on ``line`` and replay; returns what changed."""
-        return corrections.correct(self, line, obj)
+        with self.lock:
+            result = corrections.correct(self, line, obj)
+            reread.edited(self, "correction")
+            return result
 
     def insert(self, line: Any, obj: Any) -> dict[str, Any]:
         """Insert a forgotten event before ``line`` and replay."""
-        return corrections.insert(self, line, obj)
+        with self.lock:
+            result = corrections.insert(self, line, obj)
+            reread.edited(self, "insertion")
+            return result
 
     def delete(self, line: Any) -> dict[str, Any]:
         """Remove the event on ``line`` (a misread) and replay."""
-        return corrections.delete(self, line)
+        with self.lock:
+            result = corrections.delete(self, line)
+            reread.edited(self, "deletion")
+            return result
 
     def undo(self) -> dict[str, Any]:
         """Take back the last change to the log and replay (see :mod:`web.undo`).
@@ -243,6 +255,7 @@ class Table:
         with self.lock:
             lost = self.undo_lost if not self.steps else None
             result = corrections.undo(self)
+            reread.edited(self, "undo")
             if lost is not None:
                 said = {
                     "lost": lost,
