@@ -102,12 +102,19 @@ def make_interpreter(
 ):
     """The stage that turns tracks into events for ``game``.
 
-    UNO plays are grouped over ``config.multi_group_s`` when the house rules
-    allow several cards a turn (``multi_play``, ``two_card``).
+    UNO plays are grouped over ``config.multi_group_s`` when the header's
+    options allow several cards a turn (``multi_play`` other than ``off`` or
+    false, ``two_card``). A preset that allows them without saying so in the
+    options (the 東幻符闘祭 deck's) keeps ``config.group_s``: its players put a
+    multi-play's cards down together and the next turn follows close, so a
+    wider window takes the next player's card into the play (a camera play
+    holding two turns is split again by the table,
+    :func:`vision.handsfree_tgus_t.split_play`).
     """
     config = config or PlayConfig()
     if game == "uno":
-        if options.get("multi_play") or options.get("two_card"):
+        several = options.get("multi_play") not in (None, False, "off")
+        if several or options.get("two_card"):
             config = replace(config, group_s=config.multi_group_s)
         return UnoPlayDetector(
             geometry,

@@ -133,3 +133,28 @@ def test_a_camera_that_sees_only_the_top_card_of_a_multi_play_rules_nothing_ille
     s = score(_run(truth, camera))
     assert s["illegal"] == 0
     assert s["right"] == s["cards"] - len(multi) < s["refereed_right"]
+
+
+
+@pytest.mark.parametrize("rules, options, grouped", [
+    # the preset allows several cards a turn, but its cards land together and
+    # the next turn follows close: the camera groups them as they land
+    ("tgus-t1", {}, False),
+    ("official", {}, False),
+    ("official", {"multi_play": "same"}, True),
+    ("official", {"multi_play": True}, True),
+    ("official", {"multi_play": "off"}, False),  # said off: no wider window
+    ("official", {"two_card": True}, True),
+])
+def test_the_pipeline_groups_plays_when_the_options_allow_several_cards(
+        rules, options, grouped) -> None:
+    from vision.config import PlayConfig
+    from vision.geometry import TableGeometry
+    from vision.pipeline_parts import make_interpreter
+
+    config = PlayConfig()
+    geometry = TableGeometry.default((1280, 720), ["A", "B", "C"])
+    stage = make_interpreter("uno", geometry, options,
+                             game_state=lambda: {"rules": rules}, config=config)
+    want = config.multi_group_s if grouped else config.group_s
+    assert stage.config.group_s == want
