@@ -47,6 +47,18 @@ class SpotterConfig:
             one word, the call, when they end at most this many seconds apart;
             further apart they are two words said over each other, and the
             colour counts.
+        cut_keep, cut_threshold: the neural UNO spotter's cut views
+            (:attr:`voice.kws.KwsConfig.cut_keep`): each window is scored
+            again keeping only its last ``k`` frames (10 ms each; the rest
+            replaced by the background), so a call said over the end of
+            another voice's word (a colour named for a wild as the next player
+            calls) is heard as a call on its own; a cut view counts as a hit
+            at ``cut_threshold`` or the call threshold, whichever is higher
+            (None: the call threshold). ``()``: none.
+            Only windows whose ``noise`` probability is under ``cut_noise``
+            (something is said) are scored again.
+            Chosen with ``benchmarks/eval_voice.py`` at a tuning seed (its
+            overlapped calls and its talk).
 
     The remaining attributes belong to the keyword search (:class:`PhoneticSpotter`):
 
@@ -82,6 +94,9 @@ class SpotterConfig:
     gate_colour_min_hits: int | None = 4
     gate_colour_margin: float = 0.8
     same_word: float = 0.15
+    cut_keep: tuple[int, ...] = (40, 50, 60, 70, 80)
+    cut_threshold: float | None = 0.9
+    cut_noise: float = 0.5
     levels: tuple[int, ...] = (5, 10, 15, 20, 25)
     max_level: int = 20
     min_rise_db: float = 6.0

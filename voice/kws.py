@@ -37,6 +37,9 @@ WIN = 400  # 25 ms analysis window
 HOP = 160  # 10 ms between frames
 NFFT = 512
 WINDOW_FRAMES = 100  # frames the network sees: 1.015 s of audio
+#: frames of background a cut view (:attr:`KwsConfig.cut_keep`) is filled with:
+#: the quietest frames of the spotter's last 3 s, in their order
+CUT_BACKGROUND = 30
 CLASSES = ("uno", "speech", "noise")
 COLOUR_CLASSES = ("red", "blue", "green", "yellow", "speech", "noise")
 """The colour spotter's classes (``models/colour-kws.pt``): one per wild colour,
@@ -160,6 +163,26 @@ class KwsConfig:
             share of the keyword classes' probability summed over the run
             (0: always); a run below it fires nothing but still starts the
             ``refractory`` quiet (the word was heard, its colour is unsure).
+        cut_keep: **cut views** (a model with one keyword class, the UNO
+            call): each window is also scored with all but its last ``k``
+            frames (10 ms each) replaced by the stream's background (the
+            :data:`CUT_BACKGROUND` quietest frames of the last 3 s), for each
+            ``k`` given. A call said over the end of another voice's word
+            ("Red!" and "Uno!" said at once) is a call followed by nothing, but
+            the whole window hears speech running into it, which the network was
+            taught is no call; the cut view hears the call alone. Empty: none
+            (a window costs one network pass per view).
+        cut_threshold: the probability a cut view must reach to count as a hit
+            (the best of the cut views of a window), never less than
+            ``threshold`` (a stricter call threshold is stricter for both
+            views); None: ``threshold``. A
+            window is a hit when the whole window reaches ``threshold`` or a
+            cut view reaches ``cut_threshold``; ``min_hits`` such windows in a
+            row fire.
+        cut_noise: cut views are scored only for windows whose ``noise``
+            class (the whole window) is below this probability: something is
+            said in the window (1.0: every window). Quiet stretches then cost
+            one network pass.
     """
 
     threshold: float = 0.9
@@ -169,6 +192,9 @@ class KwsConfig:
     min_level: float = -70.0
     smooth: int = 1
     margin: float = 0.0
+    cut_keep: tuple[int, ...] = ()
+    cut_threshold: float | None = None
+    cut_noise: float = 1.0
 
 
 class KwsModel:
@@ -302,7 +328,7 @@ class Decider:
         self._quiet_until = -math.inf
 
     def step(self, t: float, prob: float, level: float,
-             parts=None) -> list[tuple]:
+             parts=None, cut: float | None = None) -> list[tuple]:
         """One scored window ending at ``t`` s, with the call probability and the
         last second's level (dBFS); returns the call decided by it, if any, as
         ``(start, end, prob, decided_at)``.
@@ -312,12 +338,16 @@ class Decider:
         element, the index of the keyword class most probable over the windows
         that fired.
 
+        ``cut`` is the best cut view's call probability
+        (:attr:`KwsConfig.cut_keep`; None: no cut views): the window is a hit
+        when ``prob`` reaches ``threshold`` or ``cut`` reaches ``cut_threshold``.
+
         With ``smooth`` > 1 the windows are averaged first: the window decided
         is the one ``smooth // 2`` windows back (its time, its level), with the
         mean probabilities of the ``smooth`` windows around it."""
         if self.config.smooth > 1:
             self._recent = self._recent[1 - self.config.smooth:] + [
-                (t, prob, level, parts)]
+                (t, prob, level, parts, cut)]
             if len(self._recent) < self.config.smooth:
                 return []
             centre = self._recent[len(self._recent) // 2]
@@ -325,20 +355,27 @@ class Decider:
             if parts is not None:
                 parts = np.mean([np.asarray(w[3], np.float64)
                                  for w in self._recent], axis=0)
-            return self._decide(centre[0], prob, centre[2], parts, t)
-        return self._decide(t, prob, level, parts, t)
+            if cut is not None:
+                cut = float(np.mean([w[4] if w[4] is not None else w[1]
+                                     for w in self._recent]))
+            return self._decide(centre[0], prob, centre[2], parts, t, cut)
+        return self._decide(t, prob, level, parts, t, cut)
 
     def _decide(self, t: float, prob: float, level: float, parts,
-                now: float) -> list[tuple]:
+                now: float, cut: float | None = None) -> list[tuple]:
         """The decision at the window ending at ``t`` (already averaged),
         made at ``now``."""
         cfg = self.config
-        if prob >= cfg.threshold and level >= cfg.min_level and t >= self._quiet_until:
+        cut_threshold = cfg.threshold if cfg.cut_threshold is None else \
+            max(cfg.cut_threshold, cfg.threshold)
+        by_cut = cut is not None and cut >= cut_threshold
+        if (prob >= cfg.threshold or by_cut) and level >= cfg.min_level and \
+                t >= self._quiet_until:
             if self._run == 0:
                 self._run_start, self._run_peak = t, 0.0
                 self._run_parts = None
             self._run += 1
-            self._run_peak = max(self._run_peak, prob)
+            self._run_peak = max(self._run_peak, prob, cut if by_cut else 0.0)
             if parts is not None:
                 parts = np.asarray(parts, np.float64)
                 self._run_parts = parts if self._run_parts is None else \
@@ -370,10 +407,16 @@ class Decider:
 def replay(trace: list[tuple], config: KwsConfig) -> list[tuple]:
     """The calls ``(start, end, prob, decided_at)`` a recorded ``(t, prob, level)``
     trace gives under ``config`` (``(t, prob, level, parts)`` for a model with
-    several keyword classes: then the calls carry the class index too)."""
+    several keyword classes: then the calls carry the class index too;
+    ``(t, prob, level, parts, cut)`` for a spotter with cut views, ``parts``
+    None for a model with one keyword class). The cut views' probability is
+    used only when ``config.cut_keep`` asks for cut views."""
     decider = Decider(config)
-    found = [c for t, prob, level, *parts in trace
-             for c in decider.step(t, prob, level, parts[0] if parts else None)]
+    found = []
+    for t, prob, level, *rest in trace:
+        parts = rest[0] if rest else None
+        cut = rest[1] if len(rest) > 1 and config.cut_keep else None
+        found += decider.step(t, prob, level, parts, cut)
     return found + decider.flush(trace[-1][0] if trace else 0.0)
 
 
@@ -450,16 +493,44 @@ class NeuralSpotter:
         scores = self.model.probabilities(np.stack(windows))
         keywords = len(getattr(self.model, "classes", CLASSES)) - 2
         probs = scores[:, :keywords].sum(axis=1)
+        cuts: list[float | None] = [None] * len(windows)
+        if self.config.cut_keep and keywords == 1:
+            said = [i for i in range(len(windows))
+                    if scores[i, -1] < self.config.cut_noise]
+            if said:
+                for i, cut in zip(said, self._cut_scores([windows[i] for i in said])):
+                    cuts[i] = cut
         level = 10 * math.log10(float(np.mean(self._energy[-WINDOW_FRAMES:])) + 1e-12)
         found: list[tuple] = []
-        for t, prob, parts in zip(ends, probs, scores[:, :keywords]):
+        for t, prob, parts, cut in zip(ends, probs, scores[:, :keywords], cuts):
             parts = parts if keywords > 1 else None
             if self._record:
                 self.trace.append((round(t, 3), float(prob), round(level, 1)) + (
-                    () if parts is None else (parts.round(4).tolist(),)))
+                    () if parts is None and cut is None else
+                    (None if parts is None else parts.round(4).tolist(),)) + (
+                    () if cut is None else (round(cut, 4),)))
             found += [(self._word_start(call[1]),) + call[1:]
-                      for call in self._decider.step(t, float(prob), level, parts)]
+                      for call in self._decider.step(t, float(prob), level, parts,
+                                                     cut)]
         return found
+
+    def _cut_scores(self, windows: list[np.ndarray]) -> list[float]:
+        """Each window's best cut view (:attr:`KwsConfig.cut_keep`): the call
+        probability with all but the window's last ``k`` frames replaced by the
+        background, the :data:`CUT_BACKGROUND` quietest frames of the buffer
+        (the last 3 s) in their order, repeated as needed."""
+        loudness = self._feats.mean(axis=1)
+        quiet = np.sort(np.argsort(loudness)[:CUT_BACKGROUND])
+        background = self._feats[quiet]
+        views = []
+        for window in windows:
+            for keep in self.config.cut_keep:
+                view = window.copy()
+                fill = WINDOW_FRAMES - keep
+                view[:fill] = background[np.arange(fill) % len(background)]
+                views.append(view)
+        probs = self.model.probabilities(np.stack(views))[:, 0]
+        return probs.reshape(len(windows), -1).max(axis=1).astype(float).tolist()
 
     def _word_start(self, end: float) -> float:
         """Where the loud stretch that ends the word at ``end`` began (short dips

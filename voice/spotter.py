@@ -18,6 +18,7 @@ records both spotters report, :class:`Detection` and :class:`SpotterConfig`, in
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import threading
@@ -154,8 +155,12 @@ class Spotter:
                 log.warning("%s; hearing the UNO call with keyword search instead",
                             exc)
             else:
-                kws = _decision(model, self.config.threshold, self.config.min_hits,
-                                self.config.smooth)
+                kws = dataclasses.replace(
+                    _decision(model, self.config.threshold, self.config.min_hits,
+                              self.config.smooth),
+                    cut_keep=tuple(self.config.cut_keep),
+                    cut_threshold=self.config.cut_threshold,
+                    cut_noise=self.config.cut_noise)
                 self._neural = NeuralSpotter(model, kws)
                 self._uno_name = uno[0].name
                 rest = [w for w in self.words if not is_uno(w)]
