@@ -372,6 +372,10 @@ class CameraRereads:
         self.stopped: str | None = None
         self._due: list[tuple[int, int, int]] = []  # (at, kept, generation)
         self._asked: set[int] = set()
+        #: the camera events the last reading taken read on (a range of
+        #: :attr:`fed`), and those among them it left ruled illegal
+        self._span: tuple[int, int] = (0, 0)
+        self._still: set[int] = set()
 
     def camera(self, event: Mapping[str, Any]) -> int:
         """Keep a camera event as it came; its index in :attr:`fed`."""
@@ -422,6 +426,9 @@ class CameraRereads:
                 return None
             camera = [dict(e) for e in self.fed[:kept]]
             changes, now = dict(self.changes), self.generation
+            lo, hi = self._span
+            if now != generation and lo <= at < hi and at not in self._still:
+                return None  # the reading taken since left its lines legal
         found = camera_amendment(self.header, camera, changes, self.play(),
                                  last=at, only_if_illegal=now != generation)
         return None if found is None else (found, kept, now)
@@ -451,13 +458,17 @@ class CameraRereads:
         """Under the lock: the reading, read on to the last event kept, taken."""
         new = [k for k in sorted(changes) if k not in self.changes]
         self.changes, self.generation = dict(changes), self.generation + 1
+        self._span, self._still = (kept, len(self.fed)), set()
         ends = starts[1:] + [len(referee.events)]
         for k, start, end in zip(range(kept, len(self.fed)), starts, ends):
             e = self.fed[k]
             if e.get("source", "vision") != "vision" or e.get("type") == "start":
                 continue
-            if any(start < r.event <= end and r.ruling == "illegal"
-                   for r in referee.rulings) and k not in self._asked:
+            if not any(start < r.event <= end and r.ruling == "illegal"
+                       for r in referee.rulings):
+                continue
+            self._still.add(k)
+            if k not in self._asked:
                 self._asked.add(k)
                 upto = next((j for j in range(k + 1, len(self.fed))
                              if self.fed[j].get("source", "vision") == "vision"),

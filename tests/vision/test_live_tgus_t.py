@@ -228,9 +228,16 @@ def test_the_default_worker_re_reads_on_its_own_thread_and_finish_waits(
     assert not [r for r in live.referee.rulings if r.ruling == "illegal"]
 
 
-def test_a_re_read_asked_under_readings_that_moved_on_is_dropped_when_moot():
-    # two camera events ask while the first re-read waits; the first reading
-    # explains both, so the second job finds nothing left to read otherwise
+def test_a_re_read_asked_under_readings_that_moved_on_is_dropped_when_moot(
+        monkeypatch):
+    import vision.reread_tgus_t as reread
+
+    calls = []
+    real = reread.camera_amendment
+    monkeypatch.setattr(reread, "camera_amendment",
+                        lambda *a, **kw: calls.append(kw["last"]) or real(*a, **kw))
+    # two camera events ask while the first re-read waits; the first reading,
+    # read on over the second, leaves its lines legal: its job reads nothing
     live = _gamble_said_hit_x(LiveTable(dict(HEADER), out=io.StringIO(),
                                         reread_mode="manual"))
     live.append(cam("play", 5.5, cards=["blue-7"], reach_from="A"))
@@ -238,4 +245,5 @@ def test_a_re_read_asked_under_readings_that_moved_on_is_dropped_when_moot():
     live.wait_rereads()
     assert live.rereads.worker.pending == 0
     assert list(live.changes) == [1]  # one reading; the second job was moot
+    assert calls == [3]
     assert not [r for r in live.referee.rulings if r.ruling == "illegal"]
