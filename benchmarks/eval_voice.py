@@ -10,14 +10,20 @@ chatter made of other synthesised speech. Reported:
 
 * detection rate of calls ("Uno!", "ウノ", some after a short sentence) at each SNR
   (speech RMS over its voiced samples against noise RMS), per noise type;
+* detection rate of calls said over the end of another voice's words (one of the
+  lead phrases, said by another voice, ending 0.1-0.3 s into the call: a colour
+  named for a wild as the next player calls), at each SNR;
 * false alarms per hour of pure noise and per hour of table talk without the word
   (English and Japanese sentences, names, numbers), with light noise;
 * how often deliberately confusable phrases ("you know", "oh no", "きょうの") fire;
 * latency: audio seconds from the end of the word to the detection, and the speed.
 
 Every keyword hit is recorded once with its measurements (``gates=False``), and
-every window score of the neural spotter once; each threshold setting is then
-applied to the same hits and scores, so the sweeps cost nothing.
+every window score of the neural spotter once (with its cut views,
+``SpotterConfig.cut_keep``, as the listener scores them); each threshold setting
+is then applied to the same hits and scores, so the sweeps cost nothing. The
+neural spotter is reported at the listener's setting (the model's threshold and
+``min_hits`` with the cut views of ``SpotterConfig``) and without cut views.
 
 This is held-out data for the neural spotter: ``training/voice/`` trains on other
 espeak-ng voices and variants (en-gb-scotland, en-gb-x-gbclan, en-gb-x-gbcwmd,
@@ -114,12 +120,61 @@ def run_neural(audio: np.ndarray) -> tuple[dict[str, list[tuple[float, float, fl
     for path in _MODEL_PATHS:
         if path not in _MODELS:
             _MODELS[path] = KwsModel(path)
-        spotter = NeuralSpotter(_MODELS[path], KwsConfig(threshold=2.0), record=True)
+        spotter = NeuralSpotter(_MODELS[path], dataclasses.replace(
+            listener_config(_MODELS[path]), threshold=2.0), record=True)
         t0 = time.process_time()
         for i in range(0, len(pcm), step):
             spotter.feed(pcm[i:i + step])
         traces[path], cpu[path] = spotter.trace, time.process_time() - t0
     return traces, cpu
+
+
+def listener_config(model: KwsModel, cuts: bool = True) -> KwsConfig:
+    """The neural spotter's setting in the listener (:class:`voice.spotter.Spotter`
+    with the default :class:`SpotterConfig`): the model's threshold and
+    ``min_hits``, and the config's cut views (``cuts=False``: none)."""
+    meta, config = model.meta, SpotterConfig()
+    return KwsConfig(threshold=float(meta.get("threshold", 0.9)),
+                     min_hits=int(meta.get("min_hits", 2)),
+                     cut_keep=tuple(config.cut_keep) if cuts else (),
+                     cut_threshold=config.cut_threshold,
+                     cut_noise=config.cut_noise)
+
+
+def overlap_job(args: tuple[str, int, int, int]) -> dict:
+    """One noise track with ``count`` calls, each said over the end of another
+    voice's lead phrase (ending 0.1-0.3 s into the call), at one SNR."""
+    kind, snr, seed, count = args
+    rng = random.Random(seed)
+    babble = [say(t, v) for t, v in zip(TALK_EN[:6] + TALK_JA[:4],
+                                        ["en-us", "en+f3", "en", "en+m3"] * 3)]
+    pairs = []
+    for i in range(count):
+        ja = i % 3 == 2
+        voice = rng.choice(JA_VOICES if ja else EN_VOICES)
+        speed, pitch = rng.choice([120, 150, 175, 200]), rng.choice([30, 50, 70, 90])
+        word = say(rng.choice(JA_CALLS if ja else EN_CALLS), voice, speed, pitch)
+        other = rng.choice([v for v in EN_VOICES + JA_VOICES if v != voice])
+        lead = say(rng.choice(LEADS_JA if other.startswith("ja") else LEADS_EN),
+                   other, rng.choice([150, 175]), rng.choice([30, 70]))
+        pairs.append((word, lead / rms(lead) * rms(word), voice,
+                      int(rng.uniform(0.1, 0.3) * RATE)))
+    total = sum(len(w) + len(l) + 3 * RATE for w, l, _, _ in pairs) + 2 * RATE
+    speech = np.zeros(total, np.float32)
+    marks, pos = [], 2 * RATE
+    for word, lead, voice, over in pairs:
+        pos += len(lead) - over
+        speech[pos - len(lead) + over:pos + over] += lead
+        speech[pos:pos + len(word)] += word
+        marks.append((pos / RATE, (pos + len(word)) / RATE, voice))
+        pos += len(word) + int(rng.uniform(1.5, 3.0) * RATE)
+    speech = speech[:pos + RATE]
+    level = rms(np.concatenate([p[0] for p in pairs]))
+    noise = noise_bed(kind, len(speech) / RATE, rng, babble)
+    audio = (speech + noise * level / 10 ** (snr / 20)) * 0.3 / level
+    traces, ncpus = run_neural(audio)
+    return {"kind": kind, "snr": snr, "marks": marks, "hits": [], "cpu": 0.0,
+            "traces": traces, "ncpus": ncpus, "seconds": len(audio) / RATE}
 
 
 def positive_job(args: tuple[str, int, int, int]) -> dict:
@@ -275,32 +330,46 @@ def score_neural(config: KwsConfig, pos: list[dict], neg: list[dict],
 
 
 def report_neural(pos: list[dict], neg: list[dict], conf: dict,
-                  snrs: list[int], path: str) -> None:
+                  snrs: list[int], path: str, over: list[dict] | None = None) -> None:
     """Print the numbers of the neural model in ``path``: a threshold sweep, then
-    its own setting by noise type and by voice, latency and CPU."""
+    the listener's setting by noise type and by voice, latency and CPU; with
+    ``over`` (:func:`overlap_job`), the calls said over another voice's words."""
     pick = lambda job: {**job, "trace": job["traces"][path],  # noqa: E731
                         "ncpu": job["ncpus"][path]}
     pos, neg, conf = [pick(j) for j in pos], [pick(j) for j in neg], pick(conf)
-    meta = KwsModel(path).meta
-    shipped = KwsConfig(threshold=float(meta.get("threshold", 0.9)),
-                        min_hits=int(meta.get("min_hits", 2)))
-    settings = [shipped] + [dataclasses.replace(shipped, **kw) for kw in (
-        {"threshold": 0.5}, {"threshold": 0.8}, {"threshold": 0.85},
+    over = [pick(j) for j in over or []]
+    model = KwsModel(path)
+    shipped = listener_config(model)
+    bare = listener_config(model, cuts=False)
+    settings = [shipped, bare] + [dataclasses.replace(shipped, **kw) for kw in (
+        {"threshold": 0.5}, {"threshold": 0.85},
         {"threshold": 0.9},
         {"threshold": 0.95}, {"threshold": 0.98}, {"threshold": 0.99},
         {"threshold": 0.995}, {"threshold": 0.999},
-        {"min_hits": 1}, {"min_hits": 3})]
-    print(f"\nNEURAL SPOTTER ({path}; its own setting first)")
+        {"min_hits": 1}, {"min_hits": 2}, {"min_hits": 4},
+        {"cut_threshold": 0.8}, {"cut_threshold": 0.95})]
+    print(f"\nNEURAL SPOTTER ({path}; the listener's setting first, then without "
+          "cut views)")
     head = "  ".join(f"{s:>3}dB" for s in snrs)
     print("setting                                   " + head
-          + "  FA/h noise  FA/h talk  confusable")
+          + "  FA/h noise  FA/h talk  confusable" + ("  overlapped: " + head
+                                                    if over else ""))
     for cfg in settings:
         r = score_neural(cfg, pos, neg, conf)
-        name = f"p>={cfg.threshold:g} hits>={cfg.min_hits}"
+        name = f"p>={cfg.threshold:g} hits>={cfg.min_hits}" + (
+            f" cut {','.join(map(str, cfg.cut_keep))} p>={cfg.cut_threshold:g}"
+            if cfg.cut_keep else " no cut views")
         dets = "  ".join(f"{100 * r['det'][s]:4.0f}%" for s in snrs)
         fa = r["fa"]
-        print(f"{name:42s} {dets}  {fa['noise'][1]:10.1f} {fa['talk'][1]:10.1f}"
-              f"  {r['confusable'][0]:>4}/{r['confusable'][1]}")
+        line = (f"{name:42s} {dets}  {fa['noise'][1]:10.1f} {fa['talk'][1]:10.1f}"
+                f"  {r['confusable'][0]:>4}/{r['confusable'][1]}")
+        if over:
+            o = score_neural(cfg, over, neg, conf)
+            line += "            " + "  ".join(f"{100 * o['det'][s]:4.0f}%"
+                                               for s in snrs)
+        print(line)
+    if over:
+        print(f"overlapped calls per SNR: {score_neural(shipped, over, neg, conf)['n'][snrs[0]]}")
     r = score_neural(shipped, pos, neg, conf)
     print("its setting, detection by noise type:")
     print("noise        " + "  ".join(f"{s:>3}dB" for s in snrs))
@@ -319,8 +388,12 @@ def report_neural(pos: list[dict], neg: list[dict], conf: dict,
           f"{r['fa']['talk'][2] / 3600:.2f} h")
     audio = sum(j["seconds"] for j in pos + neg)
     cpu = sum(j["ncpu"] for j in pos + neg)
-    print(f"neural spotter CPU {cpu:.0f} s for {audio / 60:.1f} min of audio: "
-          f"{100 * cpu / audio:.1f} % of one core ({audio / cpu:.0f}x real time)")
+    cpu_talk = sum(j["ncpu"] for j in neg if j["what"] not in NOISES)
+    talk = sum(j["seconds"] for j in neg if j["what"] not in NOISES)
+    print(f"neural spotter CPU (the listener's cut views included) {cpu:.0f} s for "
+          f"{audio / 60:.1f} min of audio: "
+          f"{100 * cpu / audio:.1f} % of one core ({audio / cpu:.0f}x real time); "
+          f"in table talk {100 * cpu_talk / max(talk, 1e-9):.1f} %")
 
 
 def main() -> int:
@@ -352,6 +425,8 @@ def main() -> int:
     t0 = time.time()
     pos_jobs = [(k, s, args.seed * 1000 + i, count) for i, (k, s) in
                 enumerate((k, s) for s in snrs for k in NOISES)]
+    over_jobs = [(k, s, args.seed * 1000 + 500 + i, count // 2) for i, (k, s) in
+                 enumerate((k, s) for s in snrs for k in NOISES)]
     noise_secs = neg_seconds / len(NOISES)
     neg_jobs = [(k, args.seed + i, noise_secs) for i, k in enumerate(NOISES)]
     neg_jobs += [("talk", args.seed + 100 + i, neg_seconds / 4) for i in range(4)]
@@ -360,13 +435,14 @@ def main() -> int:
         conf_f = pool.submit(confusable_job, args.seed)
         neg = list(pool.map(negative_job, neg_jobs))
         pos = list(pool.map(positive_job, pos_jobs))
+        over = list(pool.map(overlap_job, over_jobs))
         conf = conf_f.result()
-    audio = sum(j["seconds"] for j in pos + neg)
+    audio = sum(j["seconds"] for j in pos + neg + over)
     print(f"audio processed: {audio / 60:.1f} min; wall {time.time() - t0:.0f} s")
     if not args.no_search:
         report_search(pos, neg, conf, snrs, audio)
     for path in models:
-        report_neural(pos, neg, conf, snrs, path)
+        report_neural(pos, neg, conf, snrs, path, over)
     return 0
 
 
