@@ -170,7 +170,8 @@ def overlap_job(args: tuple[str, int, int, int]) -> dict:
         pos += len(word) + int(rng.uniform(1.5, 3.0) * RATE)
     speech = speech[:pos + RATE]
     level = rms(np.concatenate([p[0] for p in pairs]))
-    noise = noise_bed(kind, len(speech) / RATE, rng, babble)
+    # one sample more than the speech: seconds * RATE may round down
+    noise = noise_bed(kind, (len(speech) + 1) / RATE, rng, babble)[:len(speech)]
     audio = (speech + noise * level / 10 ** (snr / 20)) * 0.3 / level
     traces, ncpus = run_neural(audio)
     return {"kind": kind, "snr": snr, "marks": marks, "hits": [], "cpu": 0.0,
