@@ -97,7 +97,10 @@ versions that made them). The renderer is deterministic on one machine, but
 another machine may draw a few pixels differently (OpenCV picks its SIMD code
 per CPU), and a decision that sits near a threshold can then go the other way:
 a reading of a game whose render differs from the reference is not the same
-measurement. ``--record-renders`` renders the games that are missing and writes
+measurement. The same holds for the same render read on a CPU with other
+inference precisions (the file names the reference CPU's: the crop
+classifier's ``detector.classifier_precision`` bf16 runs in f32 where the CPU
+has no BF16, and its probabilities differ by up to about 0.02). ``--record-renders`` renders the games that are missing and writes
 this machine's fingerprints into that file, refereeing nothing (on the reference
 machine).
 
@@ -211,8 +214,16 @@ def this_machine() -> dict:
                 break
     except OSError:
         pass
+    try:  # without BF16 the classifier's bf16 setting runs in f32 (other reads)
+        import openvino
+
+        ov_cpu = openvino.Core().get_property("CPU", "OPTIMIZATION_CAPABILITIES")
+        precisions = sorted(str(c) for c in ov_cpu if "FP" in str(c) or "BF" in str(c))
+    except Exception:  # noqa: BLE001 - no OpenVINO: nothing to say
+        precisions = []
     return {"cpu": cpu, "opencv": cv2.__version__, "numpy": numpy.__version__,
-            "pillow": PIL.__version__, "python": platform.python_version()}
+            "pillow": PIL.__version__, "python": platform.python_version(),
+            "openvino_cpu_precisions": precisions}
 
 
 def record_fingerprints(prints: list[dict], path: Path = FINGERPRINTS) -> None:
