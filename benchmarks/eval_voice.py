@@ -141,19 +141,31 @@ def listener_config(model: KwsModel, cuts: bool = True) -> KwsConfig:
                      cut_noise=config.cut_noise)
 
 
+def call_babble() -> list:
+    """The chatter the call tracks' noise beds are made of."""
+    return [say(t, v) for t, v in zip(TALK_EN[:6] + TALK_JA[:4],
+                                      ["en-us", "en+f3", "en", "en+m3"] * 3)]
+
+
+def random_call(rng: random.Random, i: int) -> tuple:
+    """The ``i``-th call of a track (every third in Japanese): its text, its
+    audio, and the voice, speed and pitch that said it."""
+    ja = i % 3 == 2
+    voice = rng.choice(JA_VOICES if ja else EN_VOICES)
+    speed, pitch = rng.choice([120, 150, 175, 200]), rng.choice([30, 50, 70, 90])
+    text = rng.choice(JA_CALLS if ja else EN_CALLS)
+    return text, say(text, voice, speed, pitch), voice, speed, pitch
+
+
 def overlap_job(args: tuple[str, int, int, int]) -> dict:
     """One noise track with ``count`` calls, each said over the end of another
     voice's lead phrase (ending 0.1-0.3 s into the call), at one SNR."""
     kind, snr, seed, count = args
     rng = random.Random(seed)
-    babble = [say(t, v) for t, v in zip(TALK_EN[:6] + TALK_JA[:4],
-                                        ["en-us", "en+f3", "en", "en+m3"] * 3)]
+    babble = call_babble()
     pairs = []
     for i in range(count):
-        ja = i % 3 == 2
-        voice = rng.choice(JA_VOICES if ja else EN_VOICES)
-        speed, pitch = rng.choice([120, 150, 175, 200]), rng.choice([30, 50, 70, 90])
-        word = say(rng.choice(JA_CALLS if ja else EN_CALLS), voice, speed, pitch)
+        _, word, voice, _, _ = random_call(rng, i)
         other = rng.choice([v for v in EN_VOICES + JA_VOICES if v != voice])
         lead = say(rng.choice(LEADS_JA if other.startswith("ja") else LEADS_EN),
                    other, rng.choice([150, 175]), rng.choice([30, 70]))
@@ -182,15 +194,11 @@ def positive_job(args: tuple[str, int, int, int]) -> dict:
     """One noise track with ``count`` calls placed in it at one SNR."""
     kind, snr, seed, count = args
     rng = random.Random(seed)
-    babble = [say(t, v) for t, v in zip(TALK_EN[:6] + TALK_JA[:4],
-                                        ["en-us", "en+f3", "en", "en+m3"] * 3)]
+    babble = call_babble()
     calls = []
     for i in range(count):
         ja = i % 3 == 2
-        voice = rng.choice(JA_VOICES if ja else EN_VOICES)
-        speed, pitch = rng.choice([120, 150, 175, 200]), rng.choice([30, 50, 70, 90])
-        text = rng.choice(JA_CALLS if ja else EN_CALLS)
-        word = say(text, voice, speed, pitch)
+        _, word, voice, speed, pitch = random_call(rng, i)
         lead = say(rng.choice(LEADS_JA if ja else LEADS_EN), voice, speed, pitch) \
             if rng.random() < 0.3 else None
         calls.append((word, lead, voice))

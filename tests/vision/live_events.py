@@ -19,3 +19,24 @@ def live_table(header: dict[str, Any], *events: dict[str, Any]) -> LiveTable:
     for e in events:
         live.append(e)
     return live
+
+
+def blocking_reread(monkeypatch: Any) -> tuple:
+    """Make every tgus-t re-read wait until the test releases it: returns the
+    events ``started`` (a re-read is running) and ``release`` (let it finish)
+    and the list of threads the re-reads ran on."""
+    import threading
+
+    import vision.reread_tgus_t as reread
+
+    real = reread.camera_amendment
+    started, release, threads = threading.Event(), threading.Event(), []
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.current_thread())
+        started.set()
+        assert release.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(reread, "camera_amendment", slow)
+    return started, release, threads

@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 
 from vision.live import LiveTable
-from tests.vision.live_events import cam, live_table
+from tests.vision.live_events import blocking_reread, cam, live_table
 
 HEADER = {"type": "game", "game": "uno", "rules": "tgus-t1",
           "players": ["A", "B", "C"], "dealer": "C", "hand_size": 5, "options": {}}
@@ -203,18 +203,7 @@ def test_the_default_worker_re_reads_on_its_own_thread_and_finish_waits(
         monkeypatch):
     import threading
 
-    import vision.reread_tgus_t as reread
-
-    real = reread.camera_amendment
-    started, release, threads = threading.Event(), threading.Event(), []
-
-    def slow(*args, **kwargs):  # a re-read that takes as long as the test says
-        threads.append(threading.current_thread())
-        started.set()
-        assert release.wait(30)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(reread, "camera_amendment", slow)
+    started, release, threads = blocking_reread(monkeypatch)
     out = io.StringIO()
     live = _gamble_said_hit_x(LiveTable(dict(HEADER), out=out))
     assert started.wait(30)  # running, and the camera's callback has returned

@@ -11,6 +11,7 @@ import threading
 import pytest
 
 from referee.text import render_data
+from tests.vision.live_events import blocking_reread
 from web.camera import Camera
 from web.commands import _camera_event
 
@@ -100,18 +101,7 @@ def test_the_camera_callback_does_not_run_the_re_read(table):
 
 
 def test_the_serve_worker_is_a_thread_of_its_own(table, monkeypatch):
-    import vision.reread_tgus_t as reread
-
-    real = reread.camera_amendment
-    started, release, threads = threading.Event(), threading.Event(), []
-
-    def slow(*args, **kwargs):  # a re-read that takes as long as the test says
-        threads.append(threading.current_thread())
-        started.set()
-        assert release.wait(30)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(reread, "camera_amendment", slow)
+    started, release, threads = blocking_reread(monkeypatch)
     camera = camera_for(table, "thread")
     feed(table, camera, *GAMBLE)  # returns while the re-read runs
     assert started.wait(30)
