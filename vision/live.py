@@ -243,12 +243,8 @@ class LiveTable:
             pieces = [dict(event)]
         for piece in pieces:
             rulings += self._complete(piece, camera)
-        if rereads is not None and self._camera_at is not None and event.get(
-            "type"
-        ) != "start" and any(
-            r.event > before and r.ruling == "illegal" for r in self.referee.rulings
-        ):
-            rereads.request(self._camera_at)
+        if rereads is not None and self._camera_at is not None:
+            rereads.read(self._camera_at, event, self.referee, before)
         return rulings
 
     def _complete(self, event: dict[str, Any], camera: bool) -> list:

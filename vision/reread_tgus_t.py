@@ -397,6 +397,14 @@ class CameraRereads:
             self._asked.add(at)
             self._due.append((at, len(self.fed), self.generation))
 
+    def read(self, at: int, event: Mapping[str, Any], referee: Any,
+             before: int) -> None:
+        """The camera event ``at`` (``event``, as it came) went into
+        ``referee`` after its line ``before``: a re-read is asked for when it
+        is no round's start and left a line ruled illegal."""
+        if event.get("type") != "start" and _illegal_from(referee, before):
+            self.request(at)
+
     def stop(self, why: str) -> None:
         """No more re-reads (the log was changed otherwise); those asked for
         are dropped, and a reading found is not taken."""

@@ -418,11 +418,8 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
             for e in camera.handsfree(event, _game_state(table)):
                 table.append(e, source="vision")
                 _amend(table, e, play)
-            if at is not None and event.get("type") != "start" and any(
-                r.event > before and r.ruling == "illegal"
-                for r in table.referee.rulings
-            ):
-                rereads.request(at)
+            if at is not None:
+                rereads.read(at, event, table.referee, before)
     except Exception as exc:
         why = getattr(exc, "message", None) or str(exc)
         log.warning("camera event %s refused: %s", event.get("type"), why)
