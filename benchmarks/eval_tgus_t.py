@@ -328,12 +328,13 @@ def score(result: dict[str, Any]) -> dict[str, Any]:
 
 def blocking(blocked: list[float]) -> str:
     """How long the pipeline's event callback blocked: max and p95 per event."""
+    from vision.demo.evaluate import percentile
+
     if not blocked:
         return "no events"
-    ms = sorted(1000 * b for b in blocked)
-    p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
-    return (f"{len(ms)} events, max {ms[-1]:.0f} ms, p95 {p95:.0f} ms, "
-            f"total {sum(ms) / 1000:.1f} s")
+    ms = [1000 * b for b in blocked]
+    return (f"{len(ms)} events, max {max(ms):.0f} ms, p95 {percentile(ms, 95):.0f} "
+            f"ms, total {sum(ms) / 1000:.1f} s")
 
 
 def report(seed: int, result: dict[str, Any], s: dict[str, Any]) -> None:
