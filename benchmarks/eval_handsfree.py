@@ -62,6 +62,12 @@ skipped by the rule "the first that can be laid out", never by its result):
   the first ten from 177 that the script can lay out, seeds 177, 178, 180 to
   184 and 187 to 189 (the games of seeds 179, 185 and 186 cannot be laid
   out: a round runs past the script's turn limit).
+- ``tune-8`` (looked at while tuning, from the release after ``untouched-8``
+  was read and reported): the same seeds as ``untouched-8``.
+- ``untouched-9`` (the untouched role for the release after ``untouched-8``):
+  the first ten from 190 that the script can lay out, seeds 190 and 192 to
+  200 (the game of seed 191 cannot be laid out: a round runs past the
+  script's turn limit).
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -148,6 +154,8 @@ GAMES = {
     "untouched-7": [165, 166, 167, 170, 171, 172, 173, 174, 175, 176],
     "tune-7": [165, 166, 167, 170, 171, 172, 173, 174, 175, 176],
     "untouched-8": [177, 178, 180, 181, 182, 183, 184, 187, 188, 189],
+    "tune-8": [177, 178, 180, 181, 182, 183, 184, 187, 188, 189],
+    "untouched-9": [190, 192, 193, 194, 195, 196, 197, 198, 199, 200],
 }
 
 
