@@ -255,6 +255,11 @@ class PlayConfig(_Section):
                             "loose box taking in the edges of the cards below")
     loose_s: float = _f(0.6, "s", "how long a loose box on the pile must lie still, "
                         "with no hand reaching into the zone")
+    loose_edge_mm: float = _f(3.0, "mm", "a loose box reaching out past the pile's "
+                              "extent at one end counts when its other end lies "
+                              "within this of the same end of a pile card (a card "
+                              "laid off the pile, boxed with the edge of one it half "
+                              "covers; 0: never)")
     same_spot_mm: float = _f(10.0, "mm", "a box lying and measuring within this of "
                              "where a pile card lay is in that card's place")
     same_card_mm: float = _f(22.0, "mm", "a box of a pile card's label within this of "

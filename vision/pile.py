@@ -294,8 +294,10 @@ class PileWatcher:
         """A box somewhat over ``max_scale`` that is a card on the pile, boxed
         with the edges of the cards below it: the box lies within the pile's
         extent (the boxes of the cards it holds, ``same_spot_mm`` to spare),
-        and the card has lain still and untouched for ``loose_s`` with no hand
-        reaching into the zone meanwhile. A card held up over the pile measures
+        or reaches out of it where a card laid off the pile would, its other
+        end at a pile card's edge (:meth:`_edge_below`), and the card has lain
+        still and untouched for ``loose_s`` with no hand reaching into the
+        zone meanwhile. A card held up over the pile measures
         as much, but a hand holds it (and reaches there), and it does not stay
         within ``move_mm`` that long; one held off the pile's extent sticks out
         of it."""
@@ -304,7 +306,42 @@ class PileWatcher:
             return False
         if not self._lain(track, t, cfg.loose_s):
             return False
-        return self._within_pile(xy, wh)
+        return self._within_pile(xy, wh) or self._edge_below(xy, wh)
+
+    def _edge_below(self, xy: np.ndarray, wh: tuple[float, float]) -> bool:
+        """A loose box that is a card laid off the stacked pile, boxed with the
+        edge of a pile card it half covers: along each side of the table it
+        lies within the pile's extent (``same_spot_mm`` to spare) or reaches
+        out past it at one end only, its other end lying within
+        ``play.loose_edge_mm`` of the same end of a card the pile holds (that
+        card's edge peeking out from under it). Cards land a couple of
+        centimetres apart and turned, so a new card may lie well off the few
+        cards of a young pile; a card held up off the pile measures larger
+        all round, and its box's ends follow no pile card's edge."""
+        if not (self.stacked and self.pile) or self.config.loose_edge_mm <= 0:
+            return False
+        lo = np.min([np.subtract(c.xy, np.divide(c.wh, 2)) for c in self.pile], axis=0)
+        hi = np.max([np.add(c.xy, np.divide(c.wh, 2)) for c in self.pile], axis=0)
+        spare, edge = self.config.same_spot_mm, self.config.loose_edge_mm
+        out_any = False
+        for k in range(2):
+            a = float(xy[k]) - float(wh[k]) / 2
+            b = float(xy[k]) + float(wh[k]) / 2
+            below, above = a < lo[k] - spare, b > hi[k] + spare
+            if not (below or above):
+                continue
+            if below and above:
+                return False
+            out_any = True
+            if above:  # its low end is a pile card's low edge
+                ends = [c.xy[k] - c.wh[k] / 2 for c in self.pile]
+                if min(abs(a - e) for e in ends) > edge:
+                    return False
+            else:  # its high end is a pile card's high edge
+                ends = [c.xy[k] + c.wh[k] / 2 for c in self.pile]
+                if min(abs(b - e) for e in ends) > edge:
+                    return False
+        return out_any
 
     def _within_pile(self, xy: np.ndarray, wh: tuple[float, float]) -> bool:
         """The box lies within the stacked pile's extent: the boxes of the
