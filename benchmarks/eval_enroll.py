@@ -31,7 +31,11 @@ temporary folder and deleted.
   blur, noise and JPEG (the closest proxy of the webcam row made from ``valid``;
   the enrollment's scene views, hand share and learning rate,
   ``EnrollConfig.scene``, ``hand``, ``lr``, were chosen on it: ``--scene``,
-  ``--tilt``, ``--hand``, ``--lr``).
+  ``--tilt``, ``--hand``, ``--lr``). ``--scan-like`` reads them through
+  :func:`scan_like`: the card alone on black, any way round, filling 70-100 %
+  of the frame (the proxy of the scans row: a box of most of the card that
+  misses its corner index is partial; :data:`vision.multiscale.WIDER` was
+  chosen on it).
   ``--variants N`` reads each photo N times that way (other seeds). ``--forget N``
   also reads N rendered crops of every label zero-shot and enrolled
   (:func:`rendered_accuracy`): the tuning proxy of damage to other cameras and
@@ -340,6 +344,42 @@ def webcam_held(
 _CARD_BOXES: dict = {}
 
 
+def scan_like(
+    frame: np.ndarray, seed: int, index_box: tuple[float, float, float, float],
+    card_box=None,  # noqa: ANN001
+) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A phone photo's card made into a scan (``--scan-like``; its own recipe):
+    the card alone (its finder box in the photo, ``card_box``) on a black bed,
+    upright, a quarter turn either way or upside down (a scanner takes a card
+    any way round) and a few degrees off, its longer side 70-100 % of the
+    640-pixel frame, a little sensor noise and a fine JPEG. Returns the frame and
+    the corner index's box in it."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    h, w = frame.shape[:2]
+    x1, y1, x2, y2 = (float(v) for v in (card_box if card_box is not None
+                                          else (0, 0, w, h)))
+    out = 640
+    s = float(rng.uniform(0.7, 1.0)) * out / max(y2 - y1, x2 - x1, 1.0)
+    angle = 90.0 * int(rng.integers(4)) + float(rng.uniform(-4, 4))
+    centre = out / 2 + rng.uniform(-0.04, 0.04, 2) * out
+    rot = cv2.getRotationMatrix2D(((x1 + x2) / 2, (y1 + y2) / 2), angle, s)
+    rot[:, 2] += centre - np.array([(x1 + x2) / 2, (y1 + y2) / 2])
+    card = cv2.warpAffine(frame.astype(np.float32), rot, (out, out))
+    mask = np.zeros((h, w), np.float32)
+    mask[int(y1) : int(y2), int(x1) : int(x2)] = 1
+    mask = cv2.warpAffine(mask, rot, (out, out))[:, :, None]
+    img = float(rng.uniform(0, 25)) * (1 - mask) + card * mask
+    a1, b1, a2, b2 = index_box
+    pts = np.array([[a1, b1, 1], [a2, b1, 1], [a1, b2, 1], [a2, b2, 1]]) @ rot.T
+    box = (float(pts[:, 0].min()), float(pts[:, 1].min()),
+           float(pts[:, 0].max()), float(pts[:, 1].max()))
+    img = np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+    _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR), box
+
+
 def _webcam_finish(img: np.ndarray, rng: np.random.Generator, gains, exposure,
                    blur, small, noise, quality) -> np.ndarray:
     """A webcam's rendering of ``img`` (float BGR), each effect drawn from its
@@ -368,16 +408,17 @@ def outcome(detector, photo: Photo, zooms,  # noqa: ANN001
             degrade: int | None = None, harsh: bool | str = False) -> str:
     """``ok``, ``wrong``, ``partial`` or ``miss`` for one photo (module docstring);
     with ``degrade`` (a seed) the photo is read through :func:`webcam_like`
-    (``harsh``: :func:`webcam_harsh`; ``"held"``: :func:`webcam_held`)."""
+    (``harsh``: :func:`webcam_harsh`; ``"held"``: :func:`webcam_held`;
+    ``"scan"``: :func:`scan_like`)."""
     import cv2
 
     from vision.multiscale import detect_multiscale, largest, name_refused, whole_card
 
     frame = cv2.imread(str(photo.path))
     index_box = photo.index_box
-    if degrade is not None and harsh == "held":
-        frame, index_box = webcam_held(frame, degrade, index_box,
-                                       _CARD_BOXES.get(str(photo.path)))
+    if degrade is not None and harsh in ("held", "scan"):
+        frame, index_box = (webcam_held if harsh == "held" else scan_like)(
+            frame, degrade, index_box, _CARD_BOXES.get(str(photo.path)))
     elif degrade is not None:
         frame, index_box = (webcam_harsh if harsh else webcam_like)(
             frame, degrade, index_box)
@@ -512,6 +553,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --tune: also read each photo's card made into "
                              "a webcam frame of a card held before a person "
                              "(webcam_held; --variants of them)")
+    parser.add_argument("--scan-like", action="store_true",
+                        help="with --tune: also read each photo's card made into a "
+                             "scan (scan_like: alone on black, any way round, "
+                             "filling most of the frame; --variants of them)")
     parser.add_argument("--variants", type=int, default=1,
                         help="with --webcam-like: webcam-like reads of each photo")
     parser.add_argument("--refused-floor", type=float, default=None,
@@ -656,7 +701,8 @@ def main(argv: list[str] | None = None) -> int:
             reads = ([("clean", False)]
                      + ([("webcam-like", True)] if args.webcam_like else [])
                      + ([("harsh", "harsh")] if args.harsh else [])
-                     + ([("held", "held")] if args.held_like else []))
+                     + ([("held", "held")] if args.held_like else [])
+                     + ([("scan", "scan")] if args.scan_like else []))
             zero: dict = {name: [] for name, _ in reads}
             tuned: dict = {name: [] for name, _ in reads}
             k = args.k

@@ -36,6 +36,11 @@ INSIDE = 0.8
 LARGER = 1.6
 #: Boxes of two scales overlapping at least this much (IoU) are one card.
 SAME_CARD_IOU = 0.6
+#: Of one card's boxes (a duplicate across zooms, or a finder box holding a named
+#: box), one at least this many times the kept box's area that holds
+#: :data:`INSIDE` of it is the card's whole extent: the kept box is widened to it
+#: (a box of most of the card, short of its corner index, is not the card).
+WIDER = 1.1
 #: Grey of the canvas around a zoomed-out frame (the finder's letterbox grey).
 CANVAS_GREY = 114
 
@@ -128,13 +133,16 @@ def _areas(xyxy: np.ndarray) -> np.ndarray:
 
 def drop_nested(
     dets: Detections, inside: float = INSIDE, larger: float = LARGER,
-    same_card_iou: float = SAME_CARD_IOU,
+    same_card_iou: float = SAME_CARD_IOU, wider: float | None = WIDER,
 ) -> Detections:
     """One box per card: boxes inside a larger box go, duplicates merge.
 
     A box is dropped when at least ``inside`` of its area lies within a box at
     least ``larger`` times its area (a part of that card). Of boxes overlapping by
-    ``same_card_iou`` or more, the most confident stays.
+    ``same_card_iou`` or more, the most confident stays, its box widened to the
+    largest of those duplicates that holds ``inside`` of it and is at least
+    ``wider`` times its area (the card's whole extent; ``None``: never widened),
+    its name and confidence kept.
 
     Returns:
         The kept detections, most confident first.
@@ -147,9 +155,8 @@ def drop_nested(
     hi = np.minimum(xyxy[:, None, 2:], xyxy[None, :, 2:])
     inter = np.prod(np.clip(hi - lo, 0, None), axis=2)
     # nested[i, j]: box i lies inside the larger box j.
-    nested = (inter >= inside * area[:, None]) & (
-        area[None, :] >= larger * area[:, None]
-    )
+    holds = inter >= inside * area[:, None]
+    nested = holds & (area[None, :] >= larger * area[:, None])
     keep = ~nested.any(axis=1)
     order = [i for i in np.argsort(-dets.confidence, kind="stable") if keep[i]]
     iou = box_iou(xyxy, xyxy)
@@ -157,7 +164,17 @@ def drop_nested(
     for i in order:
         if all(iou[i, j] < same_card_iou for j in chosen):
             chosen.append(int(i))
-    return dets[np.array(chosen, dtype=np.int64)]
+    out = dets[np.array(chosen, dtype=np.int64)]
+    if wider is None:
+        return out
+    widened = out.xyxy.copy()
+    for n, i in enumerate(chosen):
+        whole = np.flatnonzero(keep & (iou[i] >= same_card_iou) & holds[i]
+                               & (area >= wider * area[i]))
+        if len(whole):
+            widened[n] = xyxy[whole[np.argmax(area[whole])]]
+    out.xyxy = widened
+    return out
 
 
 def detect_multiscale(
@@ -217,16 +234,18 @@ def _zoom_parts(detector: CardDetector, frame: np.ndarray,
     return parts
 
 
-def whole_card(named: Detections, boxes: Detections, larger: float = LARGER,
+def whole_card(named: Detections, boxes: Detections, larger: float = WIDER,
                inside: float = INSIDE) -> Detections:
-    """``named`` with each box that is a part of a larger box of ``boxes`` (at
-    least ``inside`` of it within a box at least ``larger`` times its area)
-    widened to the smallest such box, its name and confidence kept.
+    """``named`` with each box that lies in a larger box of ``boxes`` (at least
+    ``inside`` of it within a box at least ``larger`` times its area) widened to
+    the smallest such box, its name and confidence kept.
 
     In a photo of one card the classifier may refuse the card's whole box and
-    name a part of it (the centre number, a corner index); the finder's boxes
-    (``boxes``, e.g. :func:`detect_multiscale` of a
-    :class:`vision.decks.CardFinder`) still hold the whole card.
+    name a part of it (the centre number, a corner index, most of the card short
+    of an edge); the finder's boxes (``boxes``, e.g. :func:`detect_multiscale`
+    of a :class:`vision.decks.CardFinder`) still hold the whole card. The
+    default ``larger`` is :data:`WIDER`, not :data:`LARGER`: a photo of one card
+    has no second card for a box of most of it to be.
     """
     if not len(named) or not len(boxes):
         return named

@@ -237,6 +237,48 @@ def test_whole_card_widens_a_named_part_to_the_finders_card_box() -> None:
     np.testing.assert_allclose(best.xyxy[0], [0, 0, 110, 160])
 
 
+def test_a_box_of_most_of_the_card_is_widened_to_its_whole_box() -> None:
+    """A box of most of the card (its corner index cut off) is not the card:
+    its duplicate across zooms, or the finder's box holding it, only 1.2 times
+    its area (under LARGER), is the card's extent."""
+    from vision.multiscale import whole_card
+
+    most = [22, 0, 110, 160]  # the card short of its left edge and corner index
+    card = [0, 0, 110, 160]
+    other = [200, 0, 300, 150]  # another card, boxed twice, barely larger
+    dets = Detections([most, card, other, [199, 0, 301, 151]],
+                      [0.9, 0.6, 0.8, 0.7], [7, 0, 3, 3])
+    kept = drop_nested(dets)
+    assert kept.class_id.tolist() == [7, 3]
+    assert kept.confidence.tolist() == pytest.approx([0.9, 0.8])
+    np.testing.assert_allclose(kept.xyxy[0], card)
+    np.testing.assert_allclose(kept.xyxy[1], other)
+
+    named = Detections([most, other], [0.9, 0.8], [7, 3])
+    boxes = Detections([card, [199, 0, 301, 151]], [0.7, 0.6], [0, 0])
+    wide = whole_card(named, boxes)
+    np.testing.assert_allclose(wide.xyxy[0], card)
+    np.testing.assert_allclose(wide.xyxy[1], other)
+    assert wide.class_id.tolist() == [7, 3]
+
+
+def test_scan_like_puts_the_card_alone_on_black_and_keeps_its_index() -> None:
+    from benchmarks.eval_enroll import scan_like
+
+    frame, card = _close_up("red-7", 0.6, seed=5)
+    x1, y1, x2, y2 = card
+    index = (x1 + 4, y1 + 4, x1 + 0.2 * (x2 - x1), y1 + 0.15 * (y2 - y1))
+    for seed in range(4):
+        scan, box = scan_like(frame, seed, index, tuple(card))
+        assert scan.shape == (640, 640, 3)
+        assert scan[:8, :8].mean() < 40  # the black bed
+        a1, b1, a2, b2 = box
+        assert 0 <= a1 < a2 <= 640 and 0 <= b1 < b2 <= 640
+        assert (a2 - a1) * (b2 - b1) > 200  # the index, scaled up with the card
+    again, _ = scan_like(frame, 3, index, tuple(card))
+    assert np.array_equal(scan, again)
+
+
 def test_replay_adds_rendered_crops_of_every_shipped_label() -> None:
     from referee.cards import CLASSES
     from vision.enroll import EnrollConfig, Shot, training_pool
