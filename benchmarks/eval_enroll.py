@@ -56,9 +56,12 @@ weighed on the same tuning reads).
 
 Each photo shows one card; the read is the largest box the detector keeps,
 widened to the finder's whole-card box when it is a part of one
-(:func:`vision.multiscale.whole_card`; ``--no-whole``: as it is). A photo with
-no box is a *miss* when the finder boxes nothing at any zoom and *refused* when
-every box it draws is called "no card" (or under the confidence); a box that
+(:func:`vision.multiscale.whole_card`; ``--no-whole``: as it is), named again
+from the photo turned a quarter either way when the box lies sideways
+(:func:`vision.multiscale.read_turned`; ``--turn-aspect 0``: as it is). A
+photo with no box is a *miss* when the finder boxes nothing at any zoom and
+*refused* when every box it draws is called "no card" (or under the
+confidence); a box that
 does not hold the card's labelled corner index (its centre inside the box, 2 %
 slack) or is under 4 times that index's area is *partial* (the dataset labels
 only the corner index, so the card's whole extent is not known); otherwise the
@@ -412,7 +415,8 @@ def outcome(detector, photo: Photo, zooms,  # noqa: ANN001
     ``"scan"``: :func:`scan_like`)."""
     import cv2
 
-    from vision.multiscale import detect_multiscale, largest, name_refused, whole_card
+    from vision.multiscale import (
+        detect_multiscale, largest, name_refused, read_turned, whole_card)
 
     frame = cv2.imread(str(photo.path))
     index_box = photo.index_box
@@ -435,7 +439,7 @@ def outcome(detector, photo: Photo, zooms,  # noqa: ANN001
                 return "refused" if len(_FINDER_BOXES[key]) else "miss"
         else:
             named = whole_card(named, _FINDER_BOXES[key])
-    best = largest(named)
+    best = read_turned(detector, frame, largest(named))
     x1, y1, x2, y2 = best.xyxy[0]
     a1, b1, a2, b2 = index_box
     h, w = frame.shape[:2]
@@ -571,6 +575,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="a refused photo or one with no box: windows in its "
                              "middle named at this share (default: "
                              "detector.photo_window_share; 1: never)")
+    parser.add_argument("--turn-aspect", type=float, default=None,
+                        help="a kept box this many times as wide as high is read "
+                             "turned a quarter either way (default: "
+                             "vision.multiscale.TURN_ASPECT; 0: never)")
     parser.add_argument("--forget", type=int, default=0,
                         help="with --tune: also read this many rendered crops "
                              "(rendered_accuracy), zero-shot and enrolled")
@@ -608,6 +616,10 @@ def main(argv: list[str] | None = None) -> int:
         import vision.multiscale
 
         vision.multiscale.REFUSED_FLOOR = args.refused_floor or None
+    if args.turn_aspect is not None:
+        import vision.multiscale
+
+        vision.multiscale.TURN_ASPECT = args.turn_aspect or None
     for key, name in (("card_share", "CARD_SHARE"), ("window_share", "WINDOW_SHARE")):
         if getattr(args, key) is not None:
             import vision.multiscale
@@ -627,7 +639,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{vision.multiscale.RETRY_BOX_CONF}; a refused photo named from "
           f"{vision.multiscale.REFUSED_FLOOR}, or at a card share of "
           f"{vision.multiscale.CARD_SHARE}; windows named at a card share of "
-          f"{vision.multiscale.WINDOW_SHARE}")
+          f"{vision.multiscale.WINDOW_SHARE}; a box {vision.multiscale.TURN_ASPECT} "
+          f"times as wide as high read turned")
     base = Detector(classifier=args.classifier)
     print(f"classifier: {args.classifier or 'shipped'}")
     if args.same_camera:

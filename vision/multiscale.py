@@ -88,6 +88,12 @@ WINDOW_SHARE: float | None = photo_shares()[1]
 FRAME_WINDOWS: tuple[tuple[float, float], ...] = ((1.0, 1.0), (0.8, 0.8), (0.55, 0.9))
 #: A refused photo's finder boxes looked at, largest first.
 REFUSED_BOXES = 4
+#: A photo of one card whose kept box is at least this many times as wide as it
+#: is high holds a card lying sideways (a card is about 1.55 times as high as it
+#: is wide; a card held up or photographed upright, turned up to 20 degrees,
+#: stays well under it): it is named from the photo turned a quarter either way
+#: (the mean of the two readings, :func:`read_turned`); ``None``: as it is.
+TURN_ASPECT: float | None = 1.2
 
 
 class CardDetector(Protocol):
@@ -278,7 +284,38 @@ def read_card(detector: CardDetector, frame: np.ndarray,
         boxes = detect_multiscale(finder, frame, zooms)
         named = (whole_card(named, boxes) if len(named)
                  else name_refused(detector, frame, boxes))
-    return largest(named)
+    return read_turned(detector, frame, largest(named))
+
+
+def read_turned(detector: CardDetector, frame: np.ndarray, card: Detections,
+                aspect: float | None = None) -> Detections:
+    """``card`` (one detection of a photo of one card) named again from the
+    photo turned a quarter either way when its box is at least ``aspect``
+    (default :data:`TURN_ASPECT`; ``None``: never) times as wide as it is high:
+    a card lying sideways, which the classifier learned upright or upside down
+    (the enrollment's views too), is read upright. The two readings'
+    probabilities are averaged ("no card" left out; a deck's absent labels stay
+    unnamed); the box is kept."""
+    aspect = TURN_ASPECT if aspect is None else aspect
+    classify = getattr(detector, "_classify", None)
+    if len(card) != 1 or aspect is None or classify is None:
+        return card
+    x1, y1, x2, y2 = (float(v) for v in card.xyxy[0])
+    if x2 - x1 < aspect * (y2 - y1):
+        return card
+    h, w = frame.shape[:2]
+    left = np.ascontiguousarray(np.rot90(frame, 1))  # (x, y) -> (y, w - x)
+    right = np.ascontiguousarray(np.rot90(frame, 3))  # (x, y) -> (h - y, x)
+    probs = (np.asarray(classify(left, np.array([[y1, w - x2, y2, w - x1]],
+                                                np.float32)), float)
+             + np.asarray(classify(right, np.array([[h - y2, x1, h - y1, x2]],
+                                                   np.float32)), float))[0, :-1] / 2
+    if hasattr(detector, "named"):
+        probs = probs * np.asarray(detector.named, float)[:-1]
+    k = int(probs.argmax())
+    names = getattr(detector, "labels", None) or getattr(detector, "names", None)
+    return Detections(card.xyxy.copy(), [float(probs[k])], [k],
+                      **({"names": names} if names else {}))
 
 
 def name_refused(detector: CardDetector, frame: np.ndarray, boxes: Detections,

@@ -262,6 +262,53 @@ def test_a_box_of_most_of_the_card_is_widened_to_its_whole_box() -> None:
     assert wide.class_id.tolist() == [7, 3]
 
 
+def test_a_card_lying_sideways_is_read_turned_upright() -> None:
+    """A photo of one card whose box is much wider than high: the card lies
+    sideways and is named from the photo turned a quarter either way (the
+    box's place in the turned photos is the card's); an upright box is read
+    as it is."""
+    from referee.cards import CLASSES
+    from vision.multiscale import read_card, read_turned
+
+    frame = np.zeros((200, 400, 3), np.uint8)
+    frame[30:140, 60:330] = 255  # the card, lying sideways, off the middle
+    seen: list[tuple] = []
+
+    class UprightOnly:  # reads blue-3 only on an upright card, else red-7
+        names = CLASSES
+
+        def detect(self, frame: np.ndarray) -> Detections:
+            return Detections([[60, 30, 330, 140]], [0.8], [CLASSES.index("red-7")])
+
+        def _classify(self, frame: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+            probs = np.zeros((len(xyxy), len(CLASSES) + 1))
+            for i, (x1, y1, x2, y2) in enumerate(xyxy):
+                seen.append((frame.shape[:2], (x1, y1, x2, y2)))
+                patch = frame[int(y1):int(y2), int(x1):int(x2)]
+                upright = y2 - y1 > x2 - x1 and patch.size and patch.min() == 255
+                probs[i, CLASSES.index("blue-3" if upright else "red-7")] = 0.6
+                probs[i, -1] = 0.4
+            return probs
+
+    det = UprightOnly()
+    best = read_card(det, frame, (1.0,))
+    assert best.labels == ["blue-3"]
+    assert best.confidence.tolist() == pytest.approx([0.6])
+    np.testing.assert_allclose(best.xyxy[0], [60, 30, 330, 140])
+    assert [shape for shape, _ in seen] == [(400, 200), (400, 200)]
+    assert read_turned(det, frame, det.detect(frame), aspect=None).labels == ["blue-3"]
+    import vision.multiscale as ms
+
+    kept = ms.TURN_ASPECT
+    ms.TURN_ASPECT = None
+    try:
+        assert read_card(det, frame, (1.0,)).labels == ["red-7"]
+    finally:
+        ms.TURN_ASPECT = kept
+    upright = Detections([[150, 10, 250, 190]], [0.8], [CLASSES.index("red-7")])
+    assert read_turned(det, frame, upright).labels == ["red-7"]
+
+
 def test_scan_like_puts_the_card_alone_on_black_and_keeps_its_index() -> None:
     from benchmarks.eval_enroll import scan_like
 
