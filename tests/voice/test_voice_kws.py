@@ -211,3 +211,20 @@ def test_eval_voice_reports_a_missing_model(capsys, monkeypatch, tmp_path):
     monkeypatch.setattr("sys.argv", ["eval_voice", "--model", str(missing)])
     assert ev.main() == 2
     assert "keyword model not found" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("colours", [False, True])
+def test_an_ensemble_scored_in_one_pass_gives_each_members_own_numbers(colours):
+    """The members of an ensemble are run side by side in one pass: the window
+    probabilities are bit for bit the mean of each member run on its own."""
+    from voice.kws import _forward, normalise
+    from voice.spotter import load_model
+
+    model = load_model(colours=colours)
+    rng = np.random.default_rng(5)
+    for batch in (1, 2, 7):
+        feats = rng.normal(-5.0, 3.0, (batch, 100, 40)).astype(np.float32)
+        x = normalise(feats).transpose(0, 2, 1)
+        members = [_forward(layers, x) for layers in model._members]
+        expected = (sum(members) / len(members)).astype(np.float32)
+        assert np.array_equal(model.probabilities(feats), expected)
