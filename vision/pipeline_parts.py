@@ -21,6 +21,10 @@ from .plays import UnoPlayDetector
 DEMO_DIR = Path(__file__).resolve().parent / "demo" / "data"
 DEMO_VIDEO = DEMO_DIR / "demo-table.mp4"
 DEMO_LOG = DEMO_DIR / "demo-table.jsonl"
+#: OpenCV's threads in a process running the live pipeline, set when its
+#: detector loads (:func:`load_default_detector`): every stage's resizes, warps
+#: and blob searches run on one thread, which costs the least CPU a frame
+CV_THREADS = 1
 
 
 class DetectorLike(Protocol):
@@ -43,6 +47,8 @@ def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
     """The shipped detector (``vision.detector.Detector``) set up by ``config``;
     with ``config.deck``, the detector of that enrolled deck
     (:func:`vision.decks.open_detector`: the shipped finder, the deck's classifier).
+    The live pipeline's detector: OpenCV's threads are set to
+    :data:`CV_THREADS` (:func:`use_cv_threads`).
 
     Raises:
         RuntimeError: the detector module or its model is missing, or no such
@@ -53,6 +59,7 @@ def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
     except ImportError as exc:
         raise RuntimeError(f"the card detector is not installed ({exc})") from None
     cfg = config or DetectorConfig()
+    use_cv_threads(CV_THREADS)
     if cfg.deck:
         from .decks import DeckError, open_detector
 
@@ -90,6 +97,17 @@ def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
         raise RuntimeError(
             f"the card detector could not load its model: {exc}"
         ) from None
+
+
+def use_cv_threads(threads: int) -> None:
+    """OpenCV's threads for the process (0: OpenCV's default, every core).
+    The live pipeline's stages each work on one small image a frame (a
+    640-px frame, a 256-px letterbox, the hand tracker's top-down view): on
+    one thread they give the same pixels and cost less CPU than split over
+    several, whose hand-offs cost more than they save."""
+    import cv2
+
+    cv2.setNumThreads(int(threads) if threads > 0 else -1)
 
 
 def make_interpreter(

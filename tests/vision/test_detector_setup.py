@@ -140,3 +140,30 @@ def test_setup_makes_no_network_attempt(tmp_path) -> None:
     assert Path(report["font"]).exists()
     assert (tmp_path / "yolo" / "Ultralytics" / "Arial.ttf").stat().st_size > 100_000
     assert (tmp_path / "intel" / "openvino_telemetry").read_text() == "0"
+
+
+def test_the_live_pipelines_detector_sets_opencvs_threads(monkeypatch) -> None:
+    """Loading the live pipeline's detector puts OpenCV on one thread
+    (``CV_THREADS``); ``use_cv_threads(0)`` gives OpenCV its default back."""
+    import cv2
+
+    import vision.detector
+    from vision.config import DetectorConfig
+    from vision.pipeline_parts import CV_THREADS, load_default_detector, use_cv_threads
+
+    monkeypatch.setattr(vision.detector, "Detector", lambda **kw: "finder")
+    before = cv2.getNumThreads()
+    try:
+        cv2.setNumThreads(-1)
+        default = cv2.getNumThreads()
+        cv2.setNumThreads(3)
+        assert CV_THREADS == 1
+        assert load_default_detector() == "finder"
+        assert cv2.getNumThreads() == 1
+        cv2.setNumThreads(3)
+        assert load_default_detector(DetectorConfig(views=1)) == "finder"
+        assert cv2.getNumThreads() == 1
+        use_cv_threads(0)
+        assert cv2.getNumThreads() == default
+    finally:
+        cv2.setNumThreads(before)
