@@ -608,24 +608,16 @@ def main(argv: list[str] | None = None) -> int:
     global WHOLE, VARIANTS
     WHOLE = not args.no_whole
     VARIANTS = args.variants
+    import vision.multiscale as ms
+
     if args.retry_conf is not None:
-        import vision.multiscale
-
-        vision.multiscale.RETRY_BOX_CONF = args.retry_conf
-    if args.refused_floor is not None:
-        import vision.multiscale
-
-        vision.multiscale.REFUSED_FLOOR = args.refused_floor or None
-    if args.turn_aspect is not None:
-        import vision.multiscale
-
-        vision.multiscale.TURN_ASPECT = args.turn_aspect or None
+        ms.RETRY_BOX_CONF = args.retry_conf
+    for key, name in (("refused_floor", "REFUSED_FLOOR"), ("turn_aspect", "TURN_ASPECT")):
+        if (value := getattr(args, key)) is not None:  # 0: off
+            setattr(ms, name, value or None)
     for key, name in (("card_share", "CARD_SHARE"), ("window_share", "WINDOW_SHARE")):
-        if getattr(args, key) is not None:
-            import vision.multiscale
-
-            value = getattr(args, key)
-            setattr(vision.multiscale, name, value if value < 1 else None)
+        if (value := getattr(args, key)) is not None:  # 1: off
+            setattr(ms, name, value if value < 1 else None)
     config = EnrollConfig(threads=args.threads)
     for key in ("steps", "lr", "l2sp", "held", "views", "background", "replay",
                 "hand", "mix", "scene", "tilt"):

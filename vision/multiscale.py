@@ -297,8 +297,7 @@ def read_turned(detector: CardDetector, frame: np.ndarray, card: Detections,
     probabilities are averaged ("no card" left out; a deck's absent labels stay
     unnamed); the box is kept."""
     aspect = TURN_ASPECT if aspect is None else aspect
-    classify = getattr(detector, "_classify", None)
-    if len(card) != 1 or aspect is None or classify is None:
+    if len(card) != 1 or aspect is None or not hasattr(detector, "_classify"):
         return card
     x1, y1, x2, y2 = (float(v) for v in card.xyxy[0])
     if x2 - x1 < aspect * (y2 - y1):
@@ -306,16 +305,11 @@ def read_turned(detector: CardDetector, frame: np.ndarray, card: Detections,
     h, w = frame.shape[:2]
     left = np.ascontiguousarray(np.rot90(frame, 1))  # (x, y) -> (y, w - x)
     right = np.ascontiguousarray(np.rot90(frame, 3))  # (x, y) -> (h - y, x)
-    probs = (np.asarray(classify(left, np.array([[y1, w - x2, y2, w - x1]],
-                                                np.float32)), float)
-             + np.asarray(classify(right, np.array([[h - y2, x1, h - y1, x2]],
-                                                   np.float32)), float))[0, :-1] / 2
-    if hasattr(detector, "named"):
-        probs = probs * np.asarray(detector.named, float)[:-1]
+    probs = (_card_probs(detector, left, np.array([[y1, w - x2, y2, w - x1]], np.float32))
+             + _card_probs(detector, right, np.array([[h - y2, x1, h - y1, x2]],
+                                                     np.float32)))[0] / 2
     k = int(probs.argmax())
-    names = getattr(detector, "labels", None) or getattr(detector, "names", None)
-    return Detections(card.xyxy.copy(), [float(probs[k])], [k],
-                      **({"names": names} if names else {}))
+    return Detections(card.xyxy.copy(), [float(probs[k])], [k], **_names(detector))
 
 
 def name_refused(detector: CardDetector, frame: np.ndarray, boxes: Detections,
@@ -339,9 +333,8 @@ def name_refused(detector: CardDetector, frame: np.ndarray, boxes: Detections,
     floor = REFUSED_FLOOR if floor is None else floor
     card_share = CARD_SHARE if card_share is None else card_share
     window_share = WINDOW_SHARE if window_share is None else window_share
-    classify = getattr(detector, "_classify", None)
-    if classify is None or (floor is None and card_share is None
-                            and window_share is None):
+    if not hasattr(detector, "_classify") or (floor is None and card_share is None
+                                              and window_share is None):
         return _empty_like(detector)
     order = np.argsort(-_areas(boxes.xyxy), kind="stable")[:REFUSED_BOXES]
     cand = [boxes.xyxy[order].astype(np.float32)] if len(boxes) else []
@@ -354,9 +347,7 @@ def name_refused(detector: CardDetector, frame: np.ndarray, boxes: Detections,
     if not cand:
         return _empty_like(detector)
     xyxy = np.concatenate(cand)
-    probs = np.asarray(classify(frame, xyxy), float)[:, :-1]
-    if hasattr(detector, "named"):  # a deck's absent labels stay unnamed
-        probs = probs * np.asarray(detector.named, float)[:-1]
+    probs = _card_probs(detector, frame, xyxy)
     k = probs.argmax(axis=1)
     top = probs[np.arange(len(probs)), k]
     share = top / np.maximum(probs.sum(axis=1), 1e-12)
@@ -371,9 +362,8 @@ def name_refused(detector: CardDetector, frame: np.ndarray, boxes: Detections,
     if not ok.any():
         return _empty_like(detector)
     best = int(np.flatnonzero(ok)[np.argmax(share[ok] + 1e-6 * is_box[ok])])
-    names = getattr(detector, "labels", None) or getattr(detector, "names", None)
     named = Detections(xyxy[best : best + 1], [top[best]], [int(k[best])],
-                       **({"names": names} if names else {}))
+                       **_names(detector))
     return whole_card(named, boxes) if is_box[best] else named
 
 
@@ -384,9 +374,24 @@ def largest(dets: Detections) -> Detections:
     return dets[int(np.argmax(_areas(dets.xyxy)))]
 
 
-def _empty_like(detector: CardDetector) -> Detections:
+def _card_probs(detector: CardDetector, frame: np.ndarray,
+                xyxy: np.ndarray) -> np.ndarray:
+    """The classifier's card probabilities of ``xyxy`` in ``frame`` ("no card"
+    left out; a deck's absent labels at 0, so they stay unnamed)."""
+    probs = np.asarray(detector._classify(frame, xyxy), float)[:, :-1]
+    if hasattr(detector, "named"):
+        probs = probs * np.asarray(detector.named, float)[:-1]
+    return probs
+
+
+def _names(detector: CardDetector) -> dict:
+    """``Detections``' ``names`` argument for the detector's labels (none: {})."""
     names = getattr(detector, "labels", None) or getattr(detector, "names", None)
-    return Detections.empty(names) if names else Detections.empty()
+    return {"names": names} if names else {}
+
+
+def _empty_like(detector: CardDetector) -> Detections:
+    return Detections.empty(**_names(detector))
 
 
 def _concat(parts: list[Detections]) -> Detections:

@@ -318,38 +318,42 @@ class PileWatcher:
         centimetres apart and turned, so a new card may lie well off the few
         cards of a young pile; a card held up off the pile measures larger
         all round, and its box's ends follow no pile card's edge."""
-        if not (self.stacked and self.pile) or self.config.loose_edge_mm <= 0:
+        if self.config.loose_edge_mm <= 0 or (extent := self._extent()) is None:
             return False
-        lo = np.min([np.subtract(c.xy, np.divide(c.wh, 2)) for c in self.pile], axis=0)
-        hi = np.max([np.add(c.xy, np.divide(c.wh, 2)) for c in self.pile], axis=0)
+        lo, hi = extent
         spare, edge = self.config.same_spot_mm, self.config.loose_edge_mm
         out_any = False
         for k in range(2):
             a = float(xy[k]) - float(wh[k]) / 2
             b = float(xy[k]) + float(wh[k]) / 2
             below, above = a < lo[k] - spare, b > hi[k] + spare
-            if not (below or above):
-                continue
             if below and above:
                 return False
+            if not (below or above):
+                continue
             out_any = True
-            if above:  # its low end is a pile card's low edge
-                ends = [c.xy[k] - c.wh[k] / 2 for c in self.pile]
-                if min(abs(a - e) for e in ends) > edge:
-                    return False
-            else:  # its high end is a pile card's high edge
-                ends = [c.xy[k] + c.wh[k] / 2 for c in self.pile]
-                if min(abs(b - e) for e in ends) > edge:
-                    return False
+            # out at the high end: its low end is a pile card's low edge; and
+            # the other way round
+            end, side = (a, -1.0) if above else (b, 1.0)
+            if min(abs(end - (c.xy[k] + side * c.wh[k] / 2)) for c in self.pile) > edge:
+                return False
         return out_any
 
-    def _within_pile(self, xy: np.ndarray, wh: tuple[float, float]) -> bool:
-        """The box lies within the stacked pile's extent: the boxes of the
-        cards it holds, ``same_spot_mm`` to spare."""
+    def _extent(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The stacked pile's extent, the low and high corners of the boxes of
+        the cards it holds (None: no stacked pile)."""
         if not (self.stacked and self.pile):
-            return False
+            return None
         lo = np.min([np.subtract(c.xy, np.divide(c.wh, 2)) for c in self.pile], axis=0)
         hi = np.max([np.add(c.xy, np.divide(c.wh, 2)) for c in self.pile], axis=0)
+        return lo, hi
+
+    def _within_pile(self, xy: np.ndarray, wh: tuple[float, float]) -> bool:
+        """The box lies within the stacked pile's extent (:meth:`_extent`),
+        ``same_spot_mm`` to spare."""
+        if (extent := self._extent()) is None:
+            return False
+        lo, hi = extent
         half = np.array(wh) / 2
         spare = self.config.same_spot_mm
         return bool(

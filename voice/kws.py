@@ -249,26 +249,11 @@ class KwsModel:
         """Class probabilities of ``(batch, WINDOW_FRAMES, N_MELS)`` raw log-mel
         features (normalised here): shape ``(batch, len(self.classes))``; the mean
         of the members' for an ensemble (every member in one pass,
-        :func:`_forward_members`: each member's numbers as :func:`_forward`
-        gives them)."""
+        :func:`_forward_members`: each member's numbers as it gives them run
+        alone)."""
         x = normalise(feats).transpose(0, 2, 1)  # (batch, bands, frames)
         probs = list(_forward_members(self._stack, x))
         return (sum(probs) / len(probs)).astype(np.float32)
-
-
-def _forward(layers: dict, x: np.ndarray) -> np.ndarray:
-    """One folded network on normalised ``(batch, bands, frames)`` features."""
-    stem_w, stem_b = layers["stem"]
-    x = np.maximum(_conv(x, stem_w, stem_b, 1), 0.0)
-    for dw_w, dw_b, pw_w, pw_b, stride in layers["blocks"]:
-        y = np.maximum(_depthwise(x, dw_w, dw_b, stride), 0.0)
-        y = np.matmul(pw_w, y) + pw_b[None, :, None]
-        x = np.maximum(y + x if stride == 1 else y, 0.0)
-    head_w, head_b = layers["head"]
-    logits = x.mean(axis=2) @ head_w.T + head_b
-    logits -= logits.max(axis=1, keepdims=True)
-    e = np.exp(logits)
-    return e / e.sum(axis=1, keepdims=True)
 
 
 def _stack(members: list[dict]) -> dict:
@@ -276,26 +261,23 @@ def _stack(members: list[dict]) -> dict:
     along a new first axis, one per member; each member's slice keeps the
     layout (strides) of its own array, so every product is computed as for
     that member alone."""
-    def stacked(arrays: list[np.ndarray]) -> np.ndarray:
-        return np.stack(arrays)
-
     blocks = []
     for parts in zip(*(m["blocks"] for m in members)):
-        dw_w, dw_b, pw_w, pw_b = (stacked([p[i] for p in parts]) for i in range(4))
+        dw_w, dw_b, pw_w, pw_b = (np.stack([p[i] for p in parts]) for i in range(4))
         blocks.append((dw_w, dw_b, pw_w, pw_b, parts[0][4]))
     return {
-        "stem": tuple(stacked([m["stem"][i] for m in members]) for i in range(2)),
+        "stem": tuple(np.stack([m["stem"][i] for m in members]) for i in range(2)),
         "blocks": blocks,
-        "head": tuple(stacked([m["head"][i] for m in members]) for i in range(2)),
+        "head": tuple(np.stack([m["head"][i] for m in members]) for i in range(2)),
     }
 
 
 def _forward_members(stack: dict, x: np.ndarray) -> np.ndarray:
     """Every member of an ensemble (:func:`_stack`) on normalised ``(batch,
     bands, frames)`` features: ``(members, batch, classes)`` probabilities,
-    member ``m``'s exactly :func:`_forward` of that member (the same
-    operations on the same numbers, the members side by side: one numpy call
-    for all of them instead of one each)."""
+    member ``m``'s exactly as that member run alone (the same operations on
+    the same numbers, the members side by side: one numpy call for all of
+    them instead of one each)."""
     stem_w, stem_b = stack["stem"]  # (M, out, in, k), (M, out)
     k, t = stem_w.shape[3], x.shape[2]
     xp = _padded(x, 1)[None]  # (1, batch, in, time + 2)
@@ -344,27 +326,6 @@ def _fold(model) -> dict:
     return {"stem": bn(model.stem[0].weight, model.stem[1]), "blocks": blocks,
             "head": (model.head.weight.detach().numpy(),
                      model.head.bias.detach().numpy())}
-
-
-def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray, pad: int) -> np.ndarray:
-    """Conv1d of ``(batch, in, time)`` with ``w`` ``(out, in, k)``, stride 1."""
-    k, t = w.shape[2], x.shape[2]
-    xp = _padded(x, pad)
-    out = b[None, :, None] + np.matmul(w[:, :, 0], xp[:, :, :t])
-    for i in range(1, k):
-        out += np.matmul(w[:, :, i], xp[:, :, i:i + t])
-    return out
-
-
-def _depthwise(x: np.ndarray, w: np.ndarray, b: np.ndarray, stride: int) -> np.ndarray:
-    """Depthwise conv1d of ``(batch, ch, time)`` with ``w`` ``(ch, k)``, 'same'
-    padding, then every ``stride``-th output (as torch's strided conv)."""
-    k, t = w.shape[1], x.shape[2]
-    xp = _padded(x, k // 2)
-    out = np.zeros((x.shape[0], x.shape[1], (t - 1) // stride + 1), np.float32)
-    for i in range(k):
-        out += w[None, :, i:i + 1] * xp[:, :, i:i + t:stride]
-    return out + b[None, :, None]
 
 
 class Decider:
@@ -564,10 +525,12 @@ class NeuralSpotter:
         for t, prob, parts, cut in zip(ends, probs, scores[:, :keywords], cuts):
             parts = parts if keywords > 1 else None
             if self._record:
-                self.trace.append((round(t, 3), float(prob), round(level, 1)) + (
-                    () if parts is None and cut is None else
-                    (None if parts is None else parts.round(4).tolist(),)) + (
-                    () if cut is None else (round(cut, 4),)))
+                row = (round(t, 3), float(prob), round(level, 1))
+                if parts is not None or cut is not None:
+                    row += (None if parts is None else parts.round(4).tolist(),)
+                if cut is not None:
+                    row += (round(cut, 4),)
+                self.trace.append(row)
             found += [(self._word_start(call[1]),) + call[1:]
                       for call in self._decider.step(t, float(prob), level, parts,
                                                      cut)]
