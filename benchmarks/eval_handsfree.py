@@ -68,6 +68,12 @@ skipped by the rule "the first that can be laid out", never by its result):
   the first ten from 190 that the script can lay out, seeds 190 and 192 to
   200 (the game of seed 191 cannot be laid out: a round runs past the
   script's turn limit).
+- ``tune-9`` (looked at while tuning, from the release after ``untouched-9``
+  was read and reported): the same seeds as ``untouched-9``.
+- ``untouched-10`` (the untouched role for the release after ``untouched-9``):
+  the first ten from 201 that the script can lay out, seeds 201 to 208, 210
+  and 211 (the game of seed 209 cannot be laid out: a round runs past the
+  script's turn limit).
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -156,6 +162,8 @@ GAMES = {
     "untouched-8": [177, 178, 180, 181, 182, 183, 184, 187, 188, 189],
     "tune-8": [177, 178, 180, 181, 182, 183, 184, 187, 188, 189],
     "untouched-9": [190, 192, 193, 194, 195, 196, 197, 198, 199, 200],
+    "tune-9": [190, 192, 193, 194, 195, 196, 197, 198, 199, 200],
+    "untouched-10": [201, 202, 203, 204, 205, 206, 207, 208, 210, 211],
 }
 
 
