@@ -37,7 +37,12 @@ What it does, all seeded:
    landing, one naming the same cards first) and right (the same cards), by
    the camera's events and again by the plays and turned cards the referee
    got after completion (a play of two turns split, a hidden card inferred);
-   draws found with the right count; the referee's illegal rulings; and
+   draws found with the right count (the camera's draw events, one by one),
+   and again as refereed, by runs: one seat's draws with no card landing,
+   pass or other seat's draw between them summed, in the ground truth and
+   in the referee's log (a Hit's 1 taken to decline and the rest owed are
+   one run; the pipeline counts such a draw whole at its first take); the
+   referee's illegal rulings; and
    whether the final ranking and scores equal the ground truth's.
 
 Each game's report says how long the pipeline's event callback (the live
@@ -285,6 +290,62 @@ def _match_cards(want: list[tuple[float, list]], seen: list[tuple[float, list]]
     return found, right, wrong, missed, extra
 
 
+#: events that end a seat's run of draws (a draw after one starts another run)
+RUN_ENDS = ("start", "play", "turned", "pass")
+
+
+def _draw_runs(log: list[dict]) -> list[tuple[float, str, int]]:
+    """A log's draws as runs, ``(t, player, cards)``: the draws of one seat
+    with no card landing, pass or other seat's draw between them (a Hit's 1
+    taken to decline and the rest owed, a picture leftover's 2 at a time, a
+    draw counted whole at its first take) summed into one."""
+    runs: list[list] = []
+    open_run = False
+    for e in log:
+        kind = e.get("type")
+        if kind == "draw":
+            player, count = e.get("player"), int(e.get("count", 1))
+            if open_run and runs[-1][1] == player:
+                runs[-1][2] += count
+            else:
+                runs.append([float(e.get("t", 0)), player, count])
+                open_run = True
+        elif kind in RUN_ENDS:
+            open_run = False
+    return [tuple(r) for r in runs]
+
+
+def _match_runs(want: list[tuple[float, str, int]], seen: list[tuple[float, str, int]]
+                ) -> tuple[int, int, int, list[str]]:
+    """(runs, found, right, wrong): each run of the truth and the referee's run
+    nearest in time within -1..4 s of it, one of the same seat and count
+    first (as cards are matched); right: the same seat and count."""
+    used: set[int] = set()
+    match: dict[int, int] = {}
+    for same in (True, False):
+        for i, (t, player, count) in enumerate(want):
+            if i in match:
+                continue
+            near = [(abs(tc - t), j) for j, (tc, who, n) in enumerate(seen)
+                    if j not in used and -1.0 <= tc - t <= 4.0
+                    and ((who, n) == (player, count) or not same)]
+            if near:
+                match[i] = min(near)[1]
+                used.add(match[i])
+    right = 0
+    wrong: list[str] = []
+    for i, (t, player, count) in enumerate(want):
+        if i not in match:
+            wrong.append(f"{t:.1f}s {player} {count} missed")
+            continue
+        _, who, n = seen[match[i]]
+        if (who, n) == (player, count):
+            right += 1
+        else:
+            wrong.append(f"{t:.1f}s {player} {count} as {who} {n}")
+    return len(want), len(match), right, wrong
+
+
 def score(result: dict[str, Any]) -> dict[str, Any]:
     """Cards found/right, draws, rulings and the final standing (see the docstring)."""
     from referee.game import replay
@@ -309,6 +370,7 @@ def score(result: dict[str, Any]) -> dict[str, Any]:
             draw_found += 1
             draw_right += int(n == count and who == player)
             break
+    runs = _match_runs(_draw_runs(truth[1:]), _draw_runs(table.referee.events))
     expected = replay(json.dumps(e) for e in truth).state()
     final = table.state()
     illegal_truth = sum(1 for r in replay(json.dumps(e) for e in truth).rulings
@@ -320,6 +382,8 @@ def score(result: dict[str, Any]) -> dict[str, Any]:
         "refereed_right": refereed[1], "refereed_wrong": refereed[2],
         "refereed_missed": refereed[3], "draws": len(draws), "draw_found": draw_found,
         "draw_right": draw_right, "draw_extra": len(cam_draws) - len(used_d),
+        "draw_runs": runs[0], "draw_runs_found": runs[1], "draw_runs_right": runs[2],
+        "draw_runs_wrong": runs[3],
         "illegal": illegal, "illegal_truth": illegal_truth,
         "ranking": final.get("ranking"), "ranking_truth": expected.get("ranking"),
         "scores": final.get("scores"), "scores_truth": expected.get("scores"),
@@ -359,6 +423,11 @@ def report(seed: int, result: dict[str, Any], s: dict[str, Any]) -> None:
         print(f"    refereed missed: {line}")
     print(f"  draws: {s['draws']}; found {s['draw_found']}, right count and player "
           f"{s['draw_right']}, extra {s['draw_extra']}")
+    print(f"  draws as refereed, by runs (one seat's draws with no card landing, "
+          f"pass or other draw between, summed): {s['draw_runs']}; found "
+          f"{s['draw_runs_found']}, right count and player {s['draw_runs_right']}")
+    for line in s["draw_runs_wrong"]:
+        print(f"    draw run wrong: {line}")
     print(f"  illegal rulings: {s['illegal']} (the ground truth's own: "
           f"{s['illegal_truth']})")
     same_r = "equal" if s["ranking"] == s["ranking_truth"] else "DIFFERS from"

@@ -61,6 +61,12 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   picture leftover's 2 here: the same seat's next takes, before anything
   else happens, are the rest of it and are dropped (:class:`TgusTHandsFree`
   remembers them).
+- **A first card in a game under way**: a tgus-t game is one round, played
+  on until one player is left, so a camera ``start`` once the referee has
+  its first card (and the game is not over) is no new round: the camera lost
+  the pile (an arm over it, its cards unread for a while) and took the next
+  card landing for a first card. It is a play of that card by the seat on
+  turn, marked ``inferred`` (:func:`start_in_game`), completed as any play.
 - **Passes** need to know that the player on turn drew: :class:`TgusTHandsFree`
   remembers it across events (the referee's state does not say); a plain
   :func:`complete_tgus_t` call infers a pass only where the state carries
@@ -127,6 +133,12 @@ define({
         "ja": "{card}は色{color}にも場のカードにも合わないため、その下に隠れた{hidden}と"
               "一緒に出されたとしました",
     },
+    "camera.tgus-t.inferred-start": {
+        "en": "{card} landed on the pile as if it were a first card, but the game "
+              "is under way: taken as a play by the player on turn",
+        "ja": "{card}が最初のカードのように場に置かれましたが、ゲームは進行中のため、"
+              "手番のプレイヤーが出したとしました",
+    },
     "camera.tgus-t.inferred-leftover": {
         "en": "{player} took cards while not on turn and owing none: the forced "
               "draw of a hand without number cards",
@@ -160,13 +172,29 @@ def _card_text(label: str) -> Text:
     return say.camera_card(label, "tgus-t")
 
 
+def start_in_game(event: Mapping[str, Any], state: Mapping[str, Any]
+                  ) -> dict[str, Any] | None:
+    """A camera ``start`` while the game is under way (the referee has its
+    first card and the game is not over) as the play it is (see the comment
+    above): the card, by the seat on turn (no ``player``: the referee takes
+    the turn), marked ``inferred``; ``None`` for any other event."""
+    if (
+        event.get("source") != "vision" or event.get("type") != "start"
+        or state.get("top") is None or state.get("over") or not event.get("card")
+    ):
+        return None
+    card = str(event["card"])
+    why = Text("camera.tgus-t.inferred-start", card=_card_text(card))
+    return _inferred("play", why, event, cards=[card])
+
+
 def complete_tgus_t(event: Mapping[str, Any], state: Mapping[str, Any]
                     ) -> list[dict[str, Any]]:
     """The events to append for one camera ``event`` of a tgus-t table, given
     the referee's state before it (see the comment above); like
     :func:`complete`, inferred events first, the event itself last (or none: a
     reach that turned a card for a Hit+?)."""
-    ev = dict(event)
+    ev = start_in_game(event, state) or dict(event)
     if ev.get("source") != "vision" or ev.get("type") not in ("play", "draw"):
         return [ev]
     players = list(state.get("players") or [])
@@ -497,6 +525,9 @@ class TgusTHandsFree:
 
     def __call__(self, event: Mapping[str, Any], state: Mapping[str, Any]
                  ) -> list[dict[str, Any]]:
+        play = start_in_game(event, state)
+        if play is not None:
+            event = play
         if event.get("source") != "vision" or event.get("type") not in ("play", "draw"):
             return [dict(event)]
         event = self._rest_of_draw(event)

@@ -106,7 +106,8 @@ def _read_on(referee: Any, complete: Any, camera: list[Mapping[str, Any]],
         ev = changes.get(k, event) if k in changes else event
         if ev is None:
             continue
-        feed = [dict(ev)] if ev.get("type") == "start" else complete(ev, referee.state)
+        first = ev.get("type") == "start" and referee.state().get("top") is None
+        feed = [dict(ev)] if first else complete(ev, referee.state)
         for e in feed:
             try:
                 referee.append(e)

@@ -384,3 +384,34 @@ def test_camera_amendment_reads_heard_events_as_they_came_and_stops_at_last():
     assert camera_amendment(HEADER, camera, config=PlayConfig(reread_back=2))
     # nothing before the event named last is illegal: nothing to read again
     assert camera_amendment(HEADER, camera, last=1) is None
+
+
+def test_a_first_card_landing_in_a_game_under_way_is_a_play_of_the_seat_on_turn():
+    # the camera lost the pile and took the next card landing for a first card
+    ref = Referee(dict(HEADER))
+    done = TgusTHandsFree()
+    out = []
+    for e in (cam("start", 1, card="red-5"),
+              cam("play", 2, cards=["red-7"], reach_from="A"),
+              cam("start", 3, card="red-2")):
+        for x in done(e, ref.state()):
+            out.append(x)
+            ref.append(x)
+    assert [e["type"] for e in out] == ["start", "play", "play"]
+    assert out[-1]["cards"] == ["red-2"] and out[-1]["inferred_msg"]["key"]
+    state = ref.state()
+    assert state["top"] == "red-2" and state["turn"] == "C"
+    assert state["hand_counts"] == {"A": 4, "B": 4, "C": 5}
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+
+
+def test_a_first_card_read_again_after_a_lost_pile_reads_on_as_a_play():
+    from vision.reread_tgus_t import reread
+
+    referee, _, _ = reread(HEADER, [cam("start", 1, card="red-5"),
+                                    cam("play", 2, cards=["red-7"], reach_from="A"),
+                                    cam("start", 3, card="red-2"),
+                                    cam("play", 4, cards=["red-3"], reach_from="C")])
+    assert [e["type"] for e in referee.events] == ["start", "play", "play", "play"]
+    assert referee.state()["hand_counts"] == {"A": 4, "B": 4, "C": 4}
+    assert not [r for r in referee.rulings if r.ruling == "illegal"]

@@ -158,3 +158,34 @@ def test_the_pipeline_groups_plays_when_the_options_allow_several_cards(
                              game_state=lambda: {"rules": rules}, config=config)
     want = config.multi_group_s if grouped else config.group_s
     assert stage.config.group_s == want
+
+
+def test_draws_are_scored_as_refereed_by_runs_of_one_seat(game) -> None:
+    # a camera that counts a Hit's draw whole at its first take (the cards
+    # owed, then the rest as a draw of its own, which the completion drops):
+    # the referee's draws hold the truth's runs (1 to decline, the rest owed)
+    truth = game
+    camera = _camera(truth)
+    counted = 0
+    for k in range(len(camera) - 1):
+        e, nxt = camera[k], camera[k + 1]
+        if (e["type"] == nxt["type"] == "draw" and e["reach_from"] == nxt["reach_from"]
+                and "takes" not in e):
+            camera[k] = {**e, "count": e["count"] + nxt["count"], "takes": e["count"]}
+            counted += 1
+    assert counted
+    s = score(_run(truth, camera))
+    assert s["draw_runs"] > 0
+    assert s["draw_runs_found"] == s["draw_runs_right"] == s["draw_runs"]
+    assert not s["draw_runs_wrong"]
+
+
+def test_a_draw_run_of_another_seat_or_count_is_scored_wrong(game) -> None:
+    truth = game
+    camera = _camera(truth)
+    i = next(k for k, e in enumerate(camera) if e["type"] == "draw"
+             and camera[k - 1]["type"] == "play" and camera[k + 1]["type"] == "play")
+    camera[i] = {**camera[i], "count": camera[i]["count"] + 2}
+    s = score(_run(truth, camera))
+    assert s["draw_runs_right"] == s["draw_runs"] - 1
+    assert len(s["draw_runs_wrong"]) == 1
