@@ -49,6 +49,13 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   than there are values, a value that is only the pile's top card is that
   card seen again and is dropped. The caller completes and
   appends the pieces one by one, each against the state after the one before.
+- **A play the camera did not see**: a camera play whose seat is the one
+  after the seat on turn, the referee's turn order otherwise right, is
+  explained by a play of the seat on turn that the camera missed (a card
+  landing under an arm, read as the card below). A re-read
+  (:mod:`vision.reread_tgus_t`) may read such a play with ``unseen``: the
+  seat and a card that makes it legal; :func:`split_play` then puts that
+  play first, marked ``inferred`` and ``unseen``, read before the play seen.
 - **Targets**: a Change or Replace seen without a target (the camera cannot
   see whom it aims at) is given the next player still in, marked ``inferred``
   and ``target_from: "next"``.
@@ -138,6 +145,12 @@ define({
               "is under way: taken as a play by the player on turn",
         "ja": "{card}が最初のカードのように場に置かれましたが、ゲームは進行中のため、"
               "手番のプレイヤーが出したとしました",
+    },
+    "camera.tgus-t.amended-unseen": {
+        "en": "{later} is legal only after a play of {player}'s that the camera did "
+              "not see: taken as {card}",
+        "ja": "{later}は{player}がカメラに見えないカードを出していた場合だけ正しいため、"
+              "{card}を出したとしました",
     },
     "camera.tgus-t.inferred-leftover": {
         "en": "{player} took cards while not on turn and owing none: the forced "
@@ -280,6 +293,16 @@ def split_play(event: Mapping[str, Any], top: str | None = None
     all the pile's ``top`` card (the card below, seen again as the new one
     landed beside it) is dropped instead."""
     ev = dict(event)
+    unseen = ev.pop("unseen", None)
+    if isinstance(unseen, Mapping) and ev.get("type") == "play" and unseen.get("card"):
+        card, seat = str(unseen["card"]), unseen.get("seat")
+        why = Text("camera.tgus-t.amended-unseen", player=str(seat),
+                   card=_card_text(card), later=_card_text(
+                       str((ev.get("cards") or [ev.get("card")])[0])))
+        missed = _inferred("play", why, ev, cards=[card], unseen=True)
+        if seat is not None:
+            missed["reach_from"] = seat
+        return [missed] + split_play(ev, card)
     cards = [str(c) for c in ev.get("cards") or []]
     if ev.get("source") != "vision" or ev.get("type") != "play" or len(cards) < 2:
         return [ev]
@@ -445,6 +468,27 @@ def _amend_gamble(referee: Any, last_line: int, back: int
                     return "correct", i + 1, amended
         return None  # the latest Gamble only
     return None
+
+
+def unseen_cards(seen: list[str], state: Mapping[str, Any]) -> list[str]:
+    """Cards a play the camera missed may be taken as, given the referee's
+    ``state`` before it and the ``seen`` cards played next: legal on the top
+    card and making the seen play's first card match (the colour in play with
+    the seen card's value, the seen card's colour with the top card's value,
+    a copy of the top card), deck labels only, in that order."""
+    from referee.tgus_t.common import DECK_LABELS
+
+    colour, top_effect = state.get("color"), state.get("top_effect")
+    first = seen[0] if seen else ""
+    seen_colour = _colour(first)
+    out = []
+    if colour is not None and seen_colour is not None:
+        out.append(f"{colour}-{_value(first)}")
+    if seen_colour is not None and top_effect is not None:
+        out.append(f"{seen_colour}-{top_effect}")
+    if colour is not None and top_effect is not None:
+        out.append(f"{colour}-{top_effect}")
+    return [c for k, c in enumerate(out) if c in DECK_LABELS and c not in out[:k]]
 
 
 def _value(label: str) -> str:

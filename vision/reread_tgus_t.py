@@ -11,7 +11,12 @@ start, each through a fresh completion and referee as the table itself does
 seat, or a card of its value hidden under a play. :func:`camera_amendment`
 tries these, the latest camera event first, among the last
 ``play.reread_back`` camera events, and keeps the first under which no line
-from that event's on is ruled illegal.
+from that event's on is ruled illegal. Failing those, a camera play of just
+the pile's top card before it is read as no play (the top card seen again),
+and, the last event first, a camera play by the seat after the one on turn
+is read with a play of the seat on turn that the camera missed before it
+(:func:`vision.handsfree_tgus_t.unseen_cards`: a card legal on the top card
+that makes the seen play legal, marked ``inferred`` and ``unseen``).
 
 A re-read takes seconds of CPU, so a live table never runs it on the camera's
 event callback: :class:`CameraRereads` keeps what reached the table's referee
@@ -39,7 +44,7 @@ from referee.text import Text, define
 from .config import PlayConfig
 from .handsfree import HandsFree
 from .handsfree_common import COLOURS
-from .handsfree_tgus_t import _card_text, amend_hidden
+from .handsfree_tgus_t import _awaiting, _card_text, _next_active, amend_hidden, unseen_cards
 
 log = logging.getLogger(__name__)
 
@@ -164,6 +169,41 @@ def _readings(event: Mapping[str, Any], players: list[str]
     return out
 
 
+def _top_again(event: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
+    """A camera play of nothing but the pile's top card (``state``: the
+    referee's before it): it may be that card seen again (an arm over the
+    pile, a card below read as the new one), read as no play."""
+    cards = [str(c) for c in event.get("cards") or []]
+    top = state.get("top")
+    return event.get("type") == "play" and bool(cards) and top is not None and all(
+        c == top for c in cards)
+
+
+def _unseen_readings(event: Mapping[str, Any], state: Mapping[str, Any],
+                     players: list[str]) -> list[tuple[dict[str, Any], Text]]:
+    """A camera play by the seat after the one on turn (``state``: the
+    referee's before it, waiting for nothing) read with a play of the seat on
+    turn that the camera missed before it, one reading a card
+    (:func:`vision.handsfree_tgus_t.unseen_cards`)."""
+    if event.get("type") != "play" or event.get("unseen"):
+        return []
+    seat = event.get("player") or event.get("reach_from")
+    turn = state.get("turn")
+    if (
+        seat not in players or turn is None or seat == turn
+        or _awaiting(state)[0] is not None or state.get("pending_draw")
+        or _next_active(state, str(turn)) != seat
+    ):
+        return []
+    cards = [str(c) for c in event.get("cards") or []]
+    out = []
+    for card in unseen_cards(cards, state):
+        why = Text("camera.tgus-t.amended-unseen", player=str(turn),
+                   card=_card_text(card), later=_card_text(cards[0]))
+        out.append(({**event, "unseen": {"seat": turn, "card": card}}, why))
+    return out
+
+
 def camera_amendment(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
                      changes: Mapping[int, Mapping[str, Any] | None] | None = None,
                      config: PlayConfig | None = None, last: int | None = None,
@@ -195,14 +235,24 @@ def camera_amendment(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
     tries = {k: _readings(changes.get(k, camera[k]) if k in changes else camera[k],
                           players)
              for k in window if k not in changes and camera[k] is not None}
+    # a play the camera missed, before the camera plays from the last back
+    unseen = [k for k in [last] + window if k not in changes and camera[k] is not None
+              and camera[k].get("type") == "play"]
     # each reading reads on from a copy of the table before its event
     base, _, starts, kept = _read(header, camera, changes, config,
-                                  keep=frozenset(k for k in tries if tries[k]))
+                                  keep=frozenset([k for k in tries if tries[k]] + unseen))
     if only_if_illegal and not _illegal_from(base, starts[last]):
         return None
-    for k in window:
-        for reading, why in tries.get(k, []):
-            reading = {**reading, "inferred": str(why), "inferred_msg": why.data()}
+    order = [(k, tries.get(k, [])) for k in window]
+    order += [(k, [(None, None)]) for k in unseen if k != last
+              and _top_again(camera[k], kept[k][0].state())]
+    order += [(k, _unseen_readings(camera[k], kept[k][0].state(), players))
+              for k in unseen]
+    for k, readings in order:
+        for reading, why in readings:
+            if reading is not None:
+                reading = {**reading, "inferred": str(why),
+                           "inferred_msg": why.data()}
             tried = {**changes, k: reading}
             referee, complete, _, _ = _read(header, camera, tried, config,
                                             start=(k, kept[k]))

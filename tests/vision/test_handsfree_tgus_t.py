@@ -415,3 +415,48 @@ def test_a_first_card_read_again_after_a_lost_pile_reads_on_as_a_play():
     assert [e["type"] for e in referee.events] == ["start", "play", "play", "play"]
     assert referee.state()["hand_counts"] == {"A": 4, "B": 4, "C": 4}
     assert not [r for r in referee.rulings if r.ruling == "illegal"]
+
+
+def test_a_play_of_the_seat_after_the_one_on_turn_is_read_after_a_play_missed():
+    # B's play landed unseen: C's play is out of turn until it is read after a
+    # play of B's, a card legal on the top that C's card then matches
+    from vision.reread_tgus_t import camera_amendment, reread
+
+    camera = [cam("start", 1, card="red-5"),
+              cam("play", 2, cards=["red-7"], reach_from="A"),
+              cam("play", 4, cards=["blue-9"], reach_from="C")]
+    ref, _, _ = reread(HEADER, camera)
+    assert [r.ruling for r in ref.rulings][-1] == "illegal"
+    changes, again, _ = camera_amendment(HEADER, camera)
+    assert list(changes) == [2]
+    assert changes[2]["unseen"] == {"seat": "B", "card": "red-9"}
+    plays = [e for e in again.events if e["type"] == "play"]
+    assert [(e.get("player"), e["cards"]) for e in plays] == [
+        ("A", ["red-7"]), ("B", ["red-9"]), ("C", ["blue-9"])]
+    assert plays[1]["unseen"] and plays[1]["inferred_msg"]["key"]
+    assert not [r for r in again.rulings if r.ruling == "illegal"]
+    assert again.state()["hand_counts"] == {"A": 4, "B": 4, "C": 4}
+
+
+def test_a_play_of_the_top_card_before_an_illegal_line_is_read_as_it_seen_again():
+    # the top card seen again as B's play: B's own play then comes out of turn
+    from vision.reread_tgus_t import camera_amendment
+
+    camera = [cam("start", 1, card="red-5"),
+              cam("play", 2, cards=["red-7"], reach_from="A"),
+              cam("play", 3, cards=["red-7"], reach_from="B"),
+              cam("play", 4, cards=["red-3"], reach_from="B")]
+    changes, again, _ = camera_amendment(HEADER, camera)
+    assert changes == {2: None}
+    assert [e.get("cards") for e in again.events if e["type"] == "play"] == [
+        ["red-7"], ["red-3"]]
+    assert not [r for r in again.rulings if r.ruling == "illegal"]
+    assert again.state()["hand_counts"] == {"A": 4, "B": 4, "C": 5}
+
+
+def test_unseen_cards_are_legal_on_the_top_and_make_the_seen_play_match():
+    from vision.handsfree_tgus_t import unseen_cards
+
+    state = {"color": "yellow", "top_effect": "2"}
+    assert unseen_cards(["green-8"], state) == ["yellow-8", "green-2", "yellow-2"]
+    assert unseen_cards(["wild"], state) == ["yellow-2"]
