@@ -50,6 +50,9 @@ temporary folder and deleted.
   zero-shot with and without the multi-scale pass, and read by the classifier
   enrolled on deck A (an enrollment must not spoil another deck).
 
+Every detector of a run uses the still-photo finder (``detector.photo_model``,
+as ``tableref detect`` and enrollment do); ``--model FINDER`` another card
+finder (the live one: ``models/uno-yolo11n_openvino_model``).
 ``--classifier CKPT`` starts the zero-shot reads and every enrollment from a
 candidate crop classifier instead of the shipped one (a retrained recipe is
 weighed on the same tuning reads).
@@ -468,6 +471,10 @@ def score(detector, items: list[Photo], zooms,  # noqa: ANN001
 
 #: webcam-like reads of each tuning photo (``--variants``)
 VARIANTS = 1
+#: The card finder every detector of a run loads (``--model``; default the
+#: still-photo finder, ``detector.photo_model``, as ``tableref detect`` and
+#: enrollment run it).
+FINDER: Path | None = None
 
 
 def enrolled_detector(shots, config, folder: Path, base: Path | None = None):  # noqa: ANN001, ANN201
@@ -482,7 +489,7 @@ def enrolled_detector(shots, config, folder: Path, base: Path | None = None):  #
     result = fine_tune(shots, base, config=config, progress=lambda _: None)
     path = folder / f"enrolled-{config.seed}-{len(shots)}.pt"
     torch.save(result.checkpoint, path)
-    return Detector(classifier=path), time.time() - t0
+    return Detector(model_path=FINDER, classifier=path), time.time() - t0
 
 
 def rendered_accuracy(detector, count: int, seed: int = 12345) -> float:  # noqa: ANN001
@@ -592,6 +599,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--same-camera", action="store_true",
                         help="enroll from K of train's webcam frames a card, read "
                              "the other webcam frames")
+    parser.add_argument("--zooms", default=None,
+                        help="zooms of the multi-scale pass, e.g. 1 for one pass "
+                        "(default: vision.multiscale.ZOOMS)")
+    parser.add_argument("--model", type=Path, default=None,
+                        help="card finder (OpenVINO folder or .pt) of every "
+                        "detector of the run (default: the still-photo finder, "
+                        "detector.photo_model; the live finder: "
+                        "models/uno-yolo11n_openvino_model)")
     parser.add_argument("--classifier", type=Path, default=None,
                         help="start from this crop classifier checkpoint (zero-shot "
                              "reads and enrollments) instead of the shipped one")
@@ -603,7 +618,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from vision.detector import Detector
     from vision.enroll import EnrollConfig, find_shots
-    from vision.multiscale import ZOOMS
+    from vision.multiscale import ZOOMS, parse_zooms
+
+    if args.zooms is not None:
+        ZOOMS = parse_zooms(args.zooms)  # noqa: N806
 
     global WHOLE, VARIANTS
     WHOLE = not args.no_whole
@@ -633,8 +651,12 @@ def main(argv: list[str] | None = None) -> int:
           f"{vision.multiscale.CARD_SHARE}; windows named at a card share of "
           f"{vision.multiscale.WINDOW_SHARE}; a box {vision.multiscale.TURN_ASPECT} "
           f"times as wide as high read turned")
-    base = Detector(classifier=args.classifier)
-    print(f"classifier: {args.classifier or 'shipped'}")
+    from vision.detector import photo_model
+
+    global FINDER
+    FINDER = args.model or photo_model()
+    base = Detector(model_path=FINDER, classifier=args.classifier)
+    print(f"classifier: {args.classifier or 'shipped'}; finder: {FINDER}")
     if args.same_camera:
         valid = [p for p in photos(args.data, "train") if p.kind == "webcam"]
     else:

@@ -57,6 +57,9 @@ def write_dataset(
     closeups: float = 0.0,
     laid: float = 0.0,
     markers: float = 0.0,
+    near: float = 0.0,
+    aspect: float = 0.0,
+    workers: int = 1,
 ) -> Path:
     """Render ``count`` scenes into a YOLO data set and return its ``data.yaml``.
 
@@ -74,10 +77,14 @@ def write_dataset(
             (``laid_fraction``).
         markers: share of scenes with the table's printed markers beside the
             cards (``marker_fraction``).
+        near: share of card scenes showing one card near the camera, held up
+            or photographed close (``near_fraction``).
+        aspect: share of scenes cut to a frame of another shape
+            (``aspect_fraction``).
+        workers: processes drawing the scenes side by side (each scene depends
+            on the seed and its index alone: the same files for any number).
     """
     from tqdm import tqdm
-
-    from datasets.scenes import compose_scene
 
     out = Path(out).resolve()
     n_val = int(round(count * val_fraction)) if count > 1 else 0
@@ -85,14 +92,75 @@ def write_dataset(
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
     stats = {"images": 0, "cards": 0, "empty": 0}
-    for i in tqdm(range(count), desc="synth", unit="img", disable=not progress):
-        scene = compose_scene(
-            np.random.default_rng([seed, i]),
-            imgsz,
-            closeup_fraction=closeups,
-            laid_fraction=laid,
-            marker_fraction=markers,
+    job = (out, count, n_val, seed, imgsz, obb,
+           {"closeup_fraction": closeups, "laid_fraction": laid,
+            "marker_fraction": markers, "near_fraction": near,
+            "aspect_fraction": aspect})
+    workers = max(1, min(int(workers), count))
+    bar = tqdm(total=count, desc="synth", unit="img", disable=not progress)
+    if workers > 1:
+        import multiprocessing as mp
+
+        from datasets.scene_layout import warm_textures
+
+        if count >= 50 * workers:  # forked workers share the faces
+            warm_textures(workers)
+        chunks = [(job, range(k, count, workers)) for k in range(workers)]
+        with mp.get_context("fork").Pool(workers) as pool:
+            for part in pool.imap_unordered(_write_scenes, chunks):
+                for key in stats:
+                    stats[key] += part[key]
+                bar.update(part["images"])
+    else:
+        for i in range(count):
+            part = _write_scenes((job, range(i, i + 1)))
+            for key in stats:
+                stats[key] += part[key]
+            bar.update(1)
+    bar.close()
+    yaml_path = out / "data.yaml"
+    names = "\n".join(f"  {i}: {name}" for i, name in enumerate(CLASSES))
+    yaml_path.write_text(
+        f"# tableref synth --count {count} --seed {seed} --imgsz {imgsz}"
+        f"{' --obb' if obb else ''} --val-fraction {val_fraction}"
+        f"{f' --closeups {closeups}' if closeups else ''}"
+        f"{f' --laid {laid}' if laid else ''}"
+        f"{f' --markers {markers}' if markers else ''}"
+        f"{f' --near {near}' if near else ''}"
+        f"{f' --aspect {aspect}' if aspect else ''}\n"
+        f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
+    )
+    (out / "recipe.json").write_text(
+        json.dumps(
+            {
+                "count": count,
+                "seed": seed,
+                "imgsz": imgsz,
+                "obb": obb,
+                "val_fraction": val_fraction,
+                "closeups": closeups,
+                "laid": laid,
+                "markers": markers,
+                **({"near": near} if near else {}),
+                **({"aspect": aspect} if aspect else {}),
+                **stats,
+            },
+            indent=1,
         )
+        + "\n"
+    )
+    return yaml_path
+
+
+def _write_scenes(task: tuple) -> dict:
+    """Draw and write the scenes of ``task`` (the data set's settings and the
+    scene indices); returns their counts."""
+    from datasets.scenes import compose_scene
+
+    (out, count, n_val, seed, imgsz, obb, options), indices = task
+    stats = {"images": 0, "cards": 0, "empty": 0}
+    for i in indices:
+        scene = compose_scene(np.random.default_rng([seed, i]), imgsz, **options)
         split = "val" if i >= count - n_val else "train"
         name = f"{i:06d}"
         cv2.imwrite(
@@ -107,34 +175,7 @@ def write_dataset(
         stats["images"] += 1
         stats["cards"] += len(lines)
         stats["empty"] += not lines
-    yaml_path = out / "data.yaml"
-    names = "\n".join(f"  {i}: {name}" for i, name in enumerate(CLASSES))
-    yaml_path.write_text(
-        f"# tableref synth --count {count} --seed {seed} --imgsz {imgsz}"
-        f"{' --obb' if obb else ''} --val-fraction {val_fraction}"
-        f"{f' --closeups {closeups}' if closeups else ''}"
-        f"{f' --laid {laid}' if laid else ''}"
-        f"{f' --markers {markers}' if markers else ''}\n"
-        f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
-    )
-    (out / "recipe.json").write_text(
-        json.dumps(
-            {
-                "count": count,
-                "seed": seed,
-                "imgsz": imgsz,
-                "obb": obb,
-                "val_fraction": val_fraction,
-                "closeups": closeups,
-                "laid": laid,
-                "markers": markers,
-                **stats,
-            },
-            indent=1,
-        )
-        + "\n"
-    )
-    return yaml_path
+    return stats
 
 
 def synth_arguments(parser: argparse.ArgumentParser) -> None:
@@ -168,6 +209,22 @@ def synth_arguments(parser: argparse.ArgumentParser) -> None:
         default=0.0,
         help="share of scenes with the table's printed ArUco markers (not cards)",
     )
+    parser.add_argument(
+        "--near",
+        type=float,
+        default=0.0,
+        help="share of card scenes with one card near the camera (held up, or a "
+        "close photo; 3-95 %% of the frame)",
+    )
+    parser.add_argument(
+        "--aspect",
+        type=float,
+        default=0.0,
+        help="share of scenes cut to a 4:3, 3:4, 16:9 or 9:16 frame",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="processes drawing the scenes"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -185,7 +242,7 @@ def synth(args: argparse.Namespace) -> int:
     if not 0 <= args.closeups <= 1:
         print("tableref synth: --closeups must be in [0, 1]")
         return 2
-    for name in ("laid", "markers"):
+    for name in ("laid", "markers", "near", "aspect"):
         if not 0 <= getattr(args, name) <= 1:
             print(f"tableref synth: --{name} must be in [0, 1]")
             return 2
@@ -200,6 +257,9 @@ def synth(args: argparse.Namespace) -> int:
         closeups=args.closeups,
         laid=args.laid,
         markers=args.markers,
+        near=args.near,
+        aspect=args.aspect,
+        workers=args.workers,
     )
     print(f"wrote {args.count} images and {path}")
     return 0

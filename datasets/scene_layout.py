@@ -1,7 +1,8 @@
 """Where the cards of a scene lie and what of them can be seen.
 
 Part of the scene renderer (:mod:`datasets.scenes` composes): card textures,
-layouts (scattered singles, piles, fanned hands, rows, one card held up),
+layouts (scattered singles, piles, fanned hands, rows, one card held up, one
+card near the camera),
 warping a card onto the table, markers, fingers, and the visibility test that
 decides which cards are labelled.
 """
@@ -81,6 +82,24 @@ def _layout(
                 rng.normal(0, 0.2) if rng.random() < 0.7 else rng.uniform(-np.pi, np.pi),
             )
         )
+    elif mode == "near":  # one card near the camera: held up, or a close photo
+        h = height_for(float(np.exp(rng.uniform(np.log(0.03), np.log(0.95)))))
+        turn = rng.random()
+        if turn < 0.6:
+            angle = rng.normal(0, 0.25)
+        elif turn < 0.8:  # sideways
+            angle = rng.choice([-1.0, 1.0]) * np.pi / 2 + rng.normal(0, 0.2)
+        else:
+            angle = rng.uniform(-np.pi, np.pi)
+        spread = 0.3 if h < size * 0.5 else 0.12
+        out.append(
+            (
+                size / 2 + rng.uniform(-spread, spread) * size,
+                size / 2 + rng.uniform(-spread, spread) * size,
+                h,
+                float(angle),
+            )
+        )
     elif mode == "held":
         h = height_for(rng.uniform(0.12, 0.4))
         out.append(
@@ -143,6 +162,60 @@ def _layout(
                     rng.uniform(-np.pi, np.pi),
                 )
             )
+    return out
+
+
+def _tilt(rng: np.random.Generator, matrix: np.ndarray, most: float) -> np.ndarray:
+    """``matrix`` (texture to frame) with the card tilted out of the picture's
+    plane: one side of the card up to ``most`` shorter than the other, a
+    perspective warp about the card, as a card held up or photographed at a
+    slant shows itself."""
+    tw, th = _TEX * CARD_ASPECT, _TEX
+    unit = np.float32([[[0, 0], [tw, 0], [tw, th], [0, th]]])
+    quad = cv2.perspectiveTransform(unit, matrix)[0].astype(np.float64)
+    side = int(rng.integers(4))
+    squeeze = float(rng.uniform(0.0, most))
+    a, b = quad[side].copy(), quad[(side + 1) % 4].copy()
+    mid = (a + b) / 2
+    dst = quad.copy()
+    dst[side], dst[(side + 1) % 4] = a + (mid - a) * squeeze, b + (mid - b) * squeeze
+    # the near side looks larger: the opposite side grows by part of the squeeze
+    c, d = quad[(side + 2) % 4].copy(), quad[(side + 3) % 4].copy()
+    mid2 = (c + d) / 2
+    grow = squeeze * float(rng.uniform(0.0, 0.5))
+    dst[(side + 2) % 4], dst[(side + 3) % 4] = c + (c - mid2) * grow, d + (d - mid2) * grow
+    persp = cv2.getPerspectiveTransform(quad.astype(np.float32), dst.astype(np.float32))
+    return persp.astype(np.float64) @ matrix
+
+
+def warm_textures(workers: int = 1) -> None:
+    """Fill the texture cache with every face (and the back) of both designs and
+    the scenes' two prints at every pyramid level, ``workers`` processes
+    drawing them side by side; processes forked afterwards share the cache."""
+    from datasets.cards import DESIGNS
+    from referee.cards import CLASSES
+
+    keys = [(label, design, variant) for label in ["back", *CLASSES]
+            for design in DESIGNS for variant in (0, 1)]
+    if workers > 1:
+        import multiprocessing as mp
+
+        with mp.get_context("fork").Pool(workers) as pool:
+            for part in pool.imap_unordered(_faces, keys, chunksize=4):
+                _TEXTURES.update(part)
+    else:
+        for key in keys:
+            _TEXTURES.update(_faces(key))
+
+
+def _faces(key: tuple[str, str, int]) -> dict:
+    """The texture cache's entries of one face at every pyramid level."""
+    label, design, variant = key
+    heights = [_TEX / (1 << level) / 1.5 * 0.8 for level in range(4)]
+    out = {}
+    for level, height in enumerate(heights):
+        _texture(label, design, variant, height)
+        out[(label, design, variant, level)] = _TEXTURES[(label, design, variant, level)]
     return out
 
 

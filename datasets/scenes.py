@@ -4,7 +4,8 @@
 surface (wood, cloth, felt, paper, patterned, dark, a blurry room), seen top-down
 or obliquely, with cards laid out as scattered singles, piles (top card whole, the
 ones below partly hidden), fanned hands, rows of cards side by side (optional),
-or one large card held up, partly covered by skin-coloured fingers, then lit and degraded (shadows, glare, white-balance
+or one large card held up, partly covered by skin-coloured fingers, or
+(optional) one card near the camera, then lit and degraded (shadows, glare, white-balance
 casts, blur, noise, JPEG). Every card whose identity can still be read (most of
 its centre or one corner index is visible) is labelled with its whole-card
 quadrilateral; fully hidden cards and card backs are not.
@@ -36,6 +37,7 @@ from datasets.scene_layout import (
     _paste,
     _placement,
     _texture,
+    _tilt,
     _visible,
 )
 from datasets.scene_surface import (
@@ -104,6 +106,8 @@ def compose_scene(
     closeup_fraction: float = 0.0,
     laid_fraction: float = 0.0,
     marker_fraction: float = 0.0,
+    near_fraction: float = 0.0,
+    aspect_fraction: float = 0.0,
 ) -> Scene:
     """Draw one labelled table scene.
 
@@ -121,6 +125,17 @@ def compose_scene(
         marker_fraction: share of scenes with one to four of the table's
             printed ArUco markers on their white squares (unlabelled; most
             right beside a card). 0 draws exactly the scenes of earlier versions.
+        near_fraction: share of the scenes with cards that show one card near
+            the camera: 3-95 % of the frame (log-uniform), turned any way
+            (mostly upright or sideways), tilted out of the picture's plane,
+            for 60 % held up before a blurred person (else on the table), often
+            with fingers over it, cut by the frame's edge when large, moving
+            (motion blur) or seen at a webcam's lower resolution. 0 draws
+            exactly the scenes of earlier versions.
+        aspect_fraction: share of scenes cut to a frame of another shape (4:3,
+            3:4, 16:9 or 9:16; a photo or a webcam frame), labelled by the same
+            rule within the cut frame. 0 draws exactly the scenes of earlier
+            versions.
 
     Returns:
         The :class:`Scene` with its labelled cards.
@@ -144,6 +159,12 @@ def compose_scene(
             mode = "closeup"
         elif laid_fraction > 0 and kind != "room" and rng.random() < laid_fraction:
             mode = "laid"
+        elif near_fraction > 0 and rng.random() < near_fraction:
+            mode = "near"
+            if rng.random() < 0.6:  # held up before a person
+                from datasets.held_views import _person_backdrop
+
+                canvas = _person_backdrop(rng, size)
         design = str(rng.choice(DESIGNS))
         variant = int(rng.integers(2))
         shadow = rng.uniform(0, 0.02) * size if rng.random() < 0.6 else 0.0
@@ -156,11 +177,13 @@ def compose_scene(
             label = "back" if back else str(CLASSES[int(rng.integers(len(CLASSES)))])
             bgr, alpha, up = _texture(label, design, variant, h)
             matrix = cam @ _placement(cx, cy, h, angle)
+            if mode == "near":  # faces the camera, tilted out of its plane
+                matrix = _tilt(rng, _placement(cx, cy, h, angle), 0.3)
             level = matrix @ np.diag([up, up, 1.0])
             _paste(canvas, owner, bgr * tint, alpha, level, ident, shadow)
             if not back:
                 cards.append((ident, CLASSES.index(label), matrix))
-        if cards and (mode == "held" or rng.random() < 0.3):
+        if cards and (mode == "held" or rng.random() < (0.7 if mode == "near" else 0.3)):
             ident, _, matrix = cards[int(rng.integers(len(cards)))]
             tw, th = _TEX * CARD_ASPECT, _TEX
             quad = cv2.perspectiveTransform(
@@ -169,18 +192,60 @@ def compose_scene(
             _fingers(rng, canvas, owner, quad)
     elif marker_fraction > 0 and rng.random() < marker_fraction:
         _markers(rng, canvas, owner, cam, [])
-    scene = Scene(_degrade(rng, _light(rng, canvas)))
+    lit = _light(rng, canvas)
+    if cards and mode == "near":
+        lit = _near_camera(rng, lit)
+    scene = Scene(_degrade(rng, lit))
+    shift = np.zeros(2, np.float32)
+    if aspect_fraction > 0 and rng.random() < aspect_fraction:
+        scene.image, shift = _reframe(rng, scene.image, owner)
     tw, th = _TEX * CARD_ASPECT, _TEX
     unit = np.float32([[[0, 0], [tw, 0], [tw, th], [0, th]]])
     ids, quads = [], []
     for ident, class_id, matrix in cards:
         if _visible(owner, matrix, ident):
-            quad = cv2.perspectiveTransform(unit, matrix)[0]
+            quad = cv2.perspectiveTransform(unit, matrix)[0] - shift
             ids.append(class_id)
             quads.append(quad)
     scene.class_ids = ids
     scene.corners = np.array(quads, np.float32).reshape(-1, 4, 2)
     return scene
+
+
+def _near_camera(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """A card near a webcam: the card moving (motion blur along a line) for 35 %,
+    a webcam's lower resolution for 40 % (float BGR in and out)."""
+    from datasets.held_views import motion_blur
+
+    size = img.shape[0]
+    if rng.random() < 0.35:
+        img = motion_blur(img, rng, 1, max(3, size // 40))
+    if rng.random() < 0.4:
+        low = float(rng.uniform(0.3, 0.8))
+        small = cv2.resize(img, None, fx=low, fy=low, interpolation=cv2.INTER_AREA)
+        img = cv2.resize(small, (size, size), interpolation=cv2.INTER_LINEAR)
+    return img
+
+
+ASPECTS = (4 / 3, 3 / 4, 16 / 9, 9 / 16)
+
+
+def _reframe(
+    rng: np.random.Generator, image: np.ndarray, owner: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``image`` cut to a frame of one of :data:`ASPECTS` at a random place;
+    ``owner`` (the scene's pixel owners) loses what lies outside, so the
+    labelling rule sees only the cut frame. Returns the frame and its top-left
+    corner in the square's pixels."""
+    size = image.shape[0]
+    aspect = float(ASPECTS[int(rng.integers(len(ASPECTS)))])
+    w, h = (size, round(size / aspect)) if aspect > 1 else (round(size * aspect), size)
+    x0, y0 = int(rng.integers(size - w + 1)), int(rng.integers(size - h + 1))
+    keep = np.zeros(owner.shape, bool)
+    keep[y0 : y0 + h, x0 : x0 + w] = True
+    owner[~keep] = -2
+    return (np.ascontiguousarray(image[y0 : y0 + h, x0 : x0 + w]),
+            np.float32([x0, y0]))
 
 
 def compose_single(

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from training.classifier import RECIPES, train_classifier
-from training.detector import RECIPE, ROOT, recipe_data, train_once
+from training.detector import FINDER_RECIPES, RECIPE, ROOT, recipe_data, train_once
 from training.evaluate import (
     GOALS,
     OVERLAPPED,
@@ -40,8 +40,8 @@ def train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--epochs",
         type=int,
-        default=r["stages"][0]["epochs"],
-        help="epochs with --data",
+        default=None,
+        help="epochs with --data (default: the recipe's first stage's)",
     )
     parser.add_argument(
         "--data-root",
@@ -52,8 +52,8 @@ def train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--stages",
         type=int,
-        default=len(r["stages"]),
-        help="run only the recipe's first N stages",
+        default=None,
+        help="run only the recipe's first N stages (default: all)",
     )
     parser.add_argument(
         "--from-stage",
@@ -61,9 +61,12 @@ def train_arguments(parser: argparse.ArgumentParser) -> None:
         default=1,
         help="start at this stage from the previous stage's last.pt in --project",
     )
-    parser.add_argument("--imgsz", type=int, default=r["imgsz"])
-    parser.add_argument("--batch", type=int, default=r["batch"])
-    parser.add_argument("--seed", type=int, default=r["seed"])
+    parser.add_argument("--imgsz", type=int, default=None,
+                        help=f"default: the recipe's ({r['imgsz']} for live)")
+    parser.add_argument("--batch", type=int, default=None,
+                        help=f"default: the recipe's ({r['batch']} for live)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help=f"default: the recipe's ({r['seed']} for live)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads")
     parser.add_argument("--project", type=Path, default=ROOT / "runs")
     parser.add_argument(
@@ -101,21 +104,31 @@ def train_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--recipe",
-        choices=sorted(RECIPES),
-        default="held",
-        help="with --classifier: the recipe (held: HELD_RECIPE, the shipped one, with "
-        "cards held before a webcam; plain: CLASSIFIER_RECIPE, without them)",
+        choices=sorted({*RECIPES, *FINDER_RECIPES}),
+        default=None,
+        help="the finder's recipe (live: RECIPE, the live finder, the default; "
+        "photo: PHOTO_RECIPE, the still-photo finder) or with --classifier the "
+        "classifier's (held: HELD_RECIPE, the shipped one, the default, with cards "
+        "held before a webcam; plain: CLASSIFIER_RECIPE, without them)",
     )
     parser.add_argument(
         "--workers",
         type=int,
         default=1,
-        help="with --classifier: processes that render the crops (the same crops)",
+        help="processes that render the crops or scenes (the same ones for any "
+        "number) and, for a finder on a GPU, load its batches",
     )
     parser.add_argument(
         "--device",
         default=None,
-        help="with --classifier: auto, cpu or cuda (default: the recipe's, auto)",
+        help="auto, cpu or cuda (default: the recipe's; the live finder's: cpu)",
+    )
+    parser.add_argument(
+        "--stop-at-s",
+        type=float,
+        default=None,
+        help="end the finder's run after the epoch that passes this many seconds "
+        "(say where it stopped: --stop-after reproduces that checkpoint)",
     )
 
 
@@ -123,10 +136,15 @@ def train(args: argparse.Namespace) -> int:
     """Run ``tableref train``."""
     from vision.ultralytics_setup import setup
 
+    chosen = getattr(args, "recipe", None)
     if args.classifier:
         from vision.detector import CLASSIFIER_NAME, MODEL_DIR
 
-        recipe = dict(RECIPES[getattr(args, "recipe", "held")])
+        if chosen is not None and chosen not in RECIPES:
+            print(f"tableref train: --recipe {chosen} is a finder's recipe, not "
+                  "the classifier's", file=sys.stderr)
+            return 2
+        recipe = dict(RECIPES[chosen or "held"])
         if getattr(args, "device", None):
             recipe["device"] = args.device
         path = train_classifier(
@@ -139,11 +157,19 @@ def train(args: argparse.Namespace) -> int:
         )
         print(f"trained: {path}")
         return 0
+    if chosen is not None and chosen not in FINDER_RECIPES:
+        print(f"tableref train: --recipe {chosen} is the classifier's; add "
+              "--classifier", file=sys.stderr)
+        return 2
+    recipe = FINDER_RECIPES[chosen or "live"]
+    for key in ("imgsz", "batch", "seed"):
+        if getattr(args, key, None) is None:
+            setattr(args, key, recipe[key])
     if args.weights is not None:
         if not args.ship:
             print("tableref train: --weights only goes with --ship", file=sys.stderr)
             return 2
-        ship(args.weights, args.imgsz)
+        ship(args.weights, args.imgsz, photo=recipe is not RECIPE)
         return 0
     setup(verbose=True, torch_threads=args.threads)
     project = Path(args.project).resolve()
@@ -162,17 +188,18 @@ def train(args: argparse.Namespace) -> int:
         model.train(resume=True)
     elif args.data is not None:
         weights = train_once(
-            RECIPE["model"],
+            recipe["model"],
             args.data,
             project / args.name,
-            args.epochs,
+            args.epochs if args.epochs is not None else recipe["stages"][0]["epochs"],
             args,
-            RECIPE["stages"][0],
+            recipe["stages"][0],
             args.stop_after,
+            recipe,
         )
     else:
-        stages = RECIPE["stages"][: max(1, args.stages)]
-        init = RECIPE["model"]
+        stages = recipe["stages"][: max(1, args.stages or len(recipe["stages"]))]
+        init = recipe["model"]
         first = max(1, args.from_stage) - 1
         if first:
             prev = args.name if first == 1 else f"{args.name}-stage{first}"
@@ -188,10 +215,14 @@ def train(args: argparse.Namespace) -> int:
                 args.data_root,
                 stage["synth_count"],
                 stage["synth_seed"],
-                RECIPE["synth_imgsz"],
+                recipe["synth_imgsz"],
                 stage.get("closeups", 0.0),
                 stage.get("laid", 0.0),
                 stage.get("markers", 0.0),
+                near=stage.get("near", 0.0),
+                aspect=stage.get("aspect", 0.0),
+                workers=getattr(args, "workers", 1),
+                val_fraction=recipe["val_fraction"],
             )
             name = args.name if k == 0 else f"{args.name}-stage{k + 1}"
             last = k == len(stages) - 1
@@ -204,12 +235,13 @@ def train(args: argparse.Namespace) -> int:
                     args,
                     stage,
                     args.stop_after if last else stage.get("stop_after"),
+                    recipe,
                 )
             )
         weights = Path(init)
     print(f"trained: {weights}")
     if args.ship:
-        ship(weights, args.imgsz)
+        ship(weights, args.imgsz, photo=recipe is not RECIPE)
     return 0
 
 
@@ -243,6 +275,18 @@ def evaluate_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=0.0,
         help="share of held-out card scenes with cards side by side in rows",
+    )
+    parser.add_argument(
+        "--heldout-near",
+        type=float,
+        default=0.0,
+        help="share of held-out card scenes with one card near the camera",
+    )
+    parser.add_argument(
+        "--heldout-aspect",
+        type=float,
+        default=0.0,
+        help="share of held-out scenes cut to a 4:3, 3:4, 16:9 or 9:16 frame",
     )
     parser.add_argument("--hard-per-class", type=int, default=40)
     parser.add_argument("--data-root", type=Path, default=ROOT / "data")
@@ -288,12 +332,15 @@ def evaluate(args: argparse.Namespace) -> int:
             args.heldout_seed,
             IMGSZ,
             laid=args.heldout_laid,
+            near=getattr(args, "heldout_near", 0.0),
+            aspect=getattr(args, "heldout_aspect", 0.0),
         )
     if "map" not in skip:
         detector.conf = conf
         report["synthetic_detector"] = eval_detector_map(
             detector, args.data_root, args.heldout_count, args.heldout_seed,
-            laid=args.heldout_laid,
+            laid=args.heldout_laid, near=getattr(args, "heldout_near", 0.0),
+            aspect=getattr(args, "heldout_aspect", 0.0),
         )
     report["seconds"] = round(time.time() - t0, 1)
     print_summary(report)
@@ -329,7 +376,9 @@ def print_summary(report: dict) -> None:
     for key in ("synthetic", "synthetic_detector"):
         if key in report:
             s = report[key]
-            rows = f", {s['laid']:g} laid in rows" if s.get("laid") else ""
+            rows = (f", {s['laid']:g} laid in rows" if s.get("laid") else "") + (
+                f", {s['near']:g} near" if s.get("near") else "") + (
+                f", {s['aspect']:g} other frames" if s.get("aspect") else "")
             print(
                 f"synthetic held-out ({s['images']} images, seed {s['seed']}{rows}), "
                 f"{s.get('what', key)}: "

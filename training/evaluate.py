@@ -140,6 +140,8 @@ def eval_synthetic_map(
     imgsz: int,
     render_size: int = 320,
     laid: float = 0.0,
+    near: float = 0.0,
+    aspect: float = 0.0,
 ) -> dict:
     """mAP50 / mAP50-95 on a synthetic held-out set (rendered once, then reused).
 
@@ -150,7 +152,7 @@ def eval_synthetic_map(
     from vision.ultralytics_setup import setup
 
     setup(torch_threads=2)
-    out = heldout_set(data_root, count, seed, render_size, laid)
+    out = heldout_set(data_root, count, seed, render_size, laid, near, aspect)
     yaml_path = out / "heldout.yaml"
     yaml_path.write_text(
         (out / "data.yaml").read_text().replace("val: images/val", "val: images/train")
@@ -175,6 +177,8 @@ def eval_synthetic_map(
         "images": count,
         "seed": seed,
         "laid": laid,
+        "near": near,
+        "aspect": aspect,
         "map50": float(metrics.box.map50),
         "map50_95": float(metrics.box.map),
         "what": "card finder alone (boxes, any card)" if len(model.names) == 1
@@ -183,14 +187,17 @@ def eval_synthetic_map(
 
 
 def heldout_set(data_root: Path, count: int, seed: int, render_size: int,
-                laid: float = 0.0) -> Path:
-    """The folder of a synthetic held-out set, rendered on first use."""
-    tag = f"-l{laid:g}" if laid else ""
+                laid: float = 0.0, near: float = 0.0, aspect: float = 0.0) -> Path:
+    """The folder of a synthetic held-out set, rendered on first use (``near``,
+    ``aspect``: ``tableref synth --near``, ``--aspect``)."""
+    tag = ((f"-l{laid:g}" if laid else "") + (f"-n{near:g}" if near else "")
+           + (f"-a{aspect:g}" if aspect else ""))
     out = data_root / f"heldout-s{seed}-n{count}-{render_size}{tag}"
     if not (out / "recipe.json").exists():
         from datasets.commands import write_dataset
 
-        write_dataset(out, count, seed, render_size, val_fraction=0.0, laid=laid)
+        write_dataset(out, count, seed, render_size, val_fraction=0.0, laid=laid,
+                      near=near, aspect=aspect)
     return out
 
 
@@ -216,7 +223,8 @@ OVERLAPPED = 0.3
 
 
 def eval_detector_map(detector, data_root: Path, count: int, seed: int,
-                      render_size: int = 320, laid: float = 0.0) -> dict:
+                      render_size: int = 320, laid: float = 0.0, near: float = 0.0,
+                      aspect: float = 0.0) -> dict:
     """mAP50 / mAP50-95 of the whole runtime detector (boxes and card names).
 
     The runtime is two-stage (a one-class card finder, then the crop classifier
@@ -236,7 +244,7 @@ def eval_detector_map(detector, data_root: Path, count: int, seed: int,
 
     from vision.detections import box_iou
 
-    out = heldout_set(data_root, count, seed, render_size, laid)
+    out = heldout_set(data_root, count, seed, render_size, laid, near, aspect)
     iouv = np.linspace(0.5, 0.95, 10)
     parts = {"all": ([], [], [], []), "apart": ([], [], [], [])}
     overlapped = cards = 0
@@ -273,7 +281,7 @@ def eval_detector_map(detector, data_root: Path, count: int, seed: int,
             confs += list(conf[keep_p])
             pred_cls += list(pcls[keep_p])
             target_cls += list(gcls[keep_gt])
-    result = {"images": count, "seed": seed, "laid": laid,
+    result = {"images": count, "seed": seed, "laid": laid, "near": near, "aspect": aspect,
               "what": "runtime detector (boxes + names)",
               "overlapped_share": overlapped / max(cards, 1)}
     for name, (tps, confs, pred_cls, target_cls) in parts.items():

@@ -6,9 +6,10 @@ import shutil
 from pathlib import Path
 
 
-def ship(weights: Path, imgsz: int) -> Path:
-    """Copy ``weights`` to ``models/`` (stripped) and export the OpenVINO model."""
-    from vision.detector import MODEL_DIR, PT_NAME
+def ship(weights: Path, imgsz: int, photo: bool = False) -> Path:
+    """Copy ``weights`` to ``models/`` (stripped) and export the OpenVINO model:
+    the live finder's files, or with ``photo`` the still-photo finder's."""
+    from vision.detector import MODEL_DIR, PHOTO_PT_NAME, PT_NAME
     from vision.ultralytics_setup import setup
 
     setup()
@@ -16,7 +17,7 @@ def ship(weights: Path, imgsz: int) -> Path:
     from ultralytics.utils.torch_utils import strip_optimizer
 
     MODEL_DIR.mkdir(exist_ok=True)
-    target = MODEL_DIR / PT_NAME
+    target = MODEL_DIR / (PHOTO_PT_NAME if photo else PT_NAME)
     shutil.copyfile(weights, target)
     strip_optimizer(str(target))  # EMA weights in half precision, no optimizer state
     model = YOLO(str(target))

@@ -142,6 +142,12 @@ class DetectorConfig(_Section):
     deck: str = _f("", "name", "an enrolled deck whose classifier names the cards "
                    "('tableref decks'; --deck NAME); empty: the shipped classifier",
                    minimum=None)
+    photo_model: str = _f("uno-yolo11n-photo", "name", "the card finder of still "
+                          "photos (tableref detect, enrollment, the multi-scale "
+                          "pass): a model in models/ (its OpenVINO folder "
+                          "NAME_openvino_model, else NAME.pt), trained on cards "
+                          "near the camera too; empty or absent: the live finder",
+                          minimum=None)
     photo_retry_conf: float = _f(1.0, "score", "still photos of one card (enrollment, "
                                  "vision.multiscale): a photo where no zoom finds a "
                                  "card is looked at again with the least box score "

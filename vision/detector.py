@@ -41,6 +41,10 @@ from vision.openvino_runtime import (
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 PT_NAME = "uno-yolo11n.pt"
 OPENVINO_NAME = "uno-yolo11n_openvino_model"
+#: The still-photo finder (``tableref train --recipe photo``): the same network
+#: trained on cards near the camera too; ``detector.photo_model`` names it.
+PHOTO_PT_NAME = "uno-yolo11n-photo.pt"
+PHOTO_OPENVINO_NAME = "uno-yolo11n-photo_openvino_model"
 CLASSIFIER_NAME = "uno-cardnet.pt"
 # The defaults and their meaning live in vision.config.DetectorConfig.
 _DEFAULTS = DetectorConfig()
@@ -213,6 +217,21 @@ def default_model() -> Path:
     if (openvino / "metadata.yaml").exists():
         return openvino
     return MODEL_DIR / PT_NAME
+
+
+def photo_model(config: DetectorConfig | None = None) -> Path:
+    """The card finder of still photos (``detector.photo_model``: ``tableref
+    detect``, enrollment, :mod:`vision.multiscale`): that model of ``models/``,
+    its OpenVINO folder if present, else its ``.pt``; the live finder
+    (:func:`default_model`) when the name is empty or no such model is there."""
+    name = (config or _DEFAULTS).photo_model
+    if name:
+        openvino = MODEL_DIR / f"{name}_openvino_model"
+        if (openvino / "metadata.yaml").exists():
+            return openvino
+        if (MODEL_DIR / f"{name}.pt").is_file():
+            return MODEL_DIR / f"{name}.pt"
+    return default_model()
 
 
 class Detector:

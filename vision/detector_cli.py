@@ -1,4 +1,5 @@
-"""``tableref detect``: the shipped detector over image files, one JSON line each.
+"""``tableref detect``: the shipped detector over image files, one JSON line each
+(the still-photo finder, ``detector.photo_model``, and the multi-scale pass).
 
 Training the detector and measuring it live in :mod:`training`.
 """
@@ -21,7 +22,8 @@ def detect_arguments(parser: argparse.ArgumentParser) -> None:
         "--model",
         type=Path,
         default=None,
-        help="an OpenVINO model folder or .pt file (default: shipped)",
+        help="the card finder, an OpenVINO model folder or .pt file (default: the "
+        "still-photo finder, detector.photo_model)",
     )
     parser.add_argument("--conf", type=float, default=None, help="confidence threshold")
     parser.add_argument("--imgsz", type=int, default=None, help="inference size")
@@ -40,6 +42,7 @@ def detect(args: argparse.Namespace) -> int:
     import numpy as np
 
     from vision.decks import open_detector
+    from vision.detector import photo_model
     from vision.multiscale import detect_multiscale, parse_zooms
 
     try:
@@ -49,7 +52,8 @@ def detect(args: argparse.Namespace) -> int:
             if v is not None
         }
         zooms = parse_zooms(args.zooms)
-        detector = open_detector(args.deck, model_path=args.model, **kwargs)
+        detector = open_detector(args.deck, model_path=args.model or photo_model(),
+                                 **kwargs)
     except (FileNotFoundError, RuntimeError, ValueError) as exc:
         print(f"tableref detect: {exc}", file=sys.stderr)
         return 2

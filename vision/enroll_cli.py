@@ -115,7 +115,7 @@ def enroll(args: argparse.Namespace) -> int:
 def _camera_shots(spec: str, labels: str, say) -> list:  # noqa: ANN001
     """Frames of each card shown to the camera ``spec`` (vision.enroll_camera)."""
     from vision.decks import CardFinder
-    from vision.detector import Detector
+    from vision.detector import Detector, photo_model
     from vision.enroll_camera import guided_shots, label_set
     from vision.sources import FrameSource
 
@@ -128,7 +128,8 @@ def _camera_shots(spec: str, labels: str, say) -> list:  # noqa: ANN001
             yield frame.image
 
     try:
-        return guided_shots(frames(), wanted, CardFinder(Detector()), say=say)
+        return guided_shots(frames(), wanted, CardFinder(Detector(photo_model())),
+                            say=say)
     finally:
         source.close()
 

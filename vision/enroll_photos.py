@@ -117,11 +117,12 @@ def find_shots(
     photos: dict[str, list[Path]], detector=None,  # noqa: ANN001
     zooms: Sequence[float] = ZOOMS, progress: Callable[[str], None] = print,
 ) -> list[Shot]:
-    """Load every photo and box its card (``box`` ``None`` where none is found)."""
+    """Load every photo and box its card (``box`` ``None`` where none is found;
+    default ``detector``: the still-photo finder's, ``detector.photo_model``)."""
     if detector is None:
-        from vision.detector import Detector
+        from vision.detector import Detector, photo_model
 
-        detector = Detector()
+        detector = Detector(photo_model())
     finder = CardFinder(detector)
     shots = []
     total = sum(len(v) for v in photos.values())

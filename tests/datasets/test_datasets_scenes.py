@@ -202,3 +202,54 @@ def test_synth_cli(tmp_path, capsys) -> None:
     assert len(list((tmp_path / "s" / "images").rglob("*.jpg"))) == 2
     assert main(["synth", "--out", str(tmp_path / "t"), "--count", "0"]) == 2
     assert "--count" in capsys.readouterr().out
+
+
+def test_near_scenes_show_one_card_of_any_size_and_default_scenes_are_unchanged():
+    """``near_fraction=1`` makes every card scene one card near the camera, from
+    a few percent of the frame to most of it (its box clipped where the frame
+    cuts it); 0 draws the old scenes."""
+    areas = []
+    for i in range(16):
+        scene = compose_scene(np.random.default_rng([41, i]), 160, near_fraction=1.0)
+        if not scene.class_ids:
+            continue  # an empty scene, or the card's identity hidden
+        assert len(scene.class_ids) == 1
+        x1, y1, x2, y2 = scene.boxes()[0]
+        assert 0 <= x1 < x2 <= 160 and 0 <= y1 < y2 <= 160
+        areas.append((x2 - x1) * (y2 - y1) / 160**2)
+    assert len(areas) >= 10
+    assert min(areas) < 0.1 and max(areas) > 0.5, areas
+    a = compose_scene(np.random.default_rng([3, 5]), 160)
+    b = compose_scene(np.random.default_rng([3, 5]), 160, near_fraction=0.0,
+                      aspect_fraction=0.0)
+    assert np.array_equal(a.image, b.image)
+
+
+def test_other_frames_are_cut_with_their_labels() -> None:
+    """``aspect_fraction=1`` cuts every scene to a 4:3, 3:4, 16:9 or 9:16 frame;
+    the labelled cards' boxes lie in that frame."""
+    shapes = set()
+    for i in range(12):
+        scene = compose_scene(np.random.default_rng([43, i]), 192, aspect_fraction=1.0)
+        h, w = scene.image.shape[:2]
+        assert max(h, w) == 192 and min(h, w) in (108, 144)
+        shapes.add((h, w))
+        boxes = scene.boxes()
+        assert np.all(boxes[:, :2] >= 0) and np.all(boxes[:, 2] <= w)
+        assert np.all(boxes[:, 3] <= h)
+        for line in label_lines(scene):
+            assert all(0 <= float(v) <= 1 for v in line.split()[1:])
+    assert len(shapes) >= 3
+
+
+def test_scenes_written_by_several_processes_are_the_same(tmp_path) -> None:
+    one = write_dataset(tmp_path / "one", 6, 9, 96, progress=False, near=0.5,
+                        aspect=0.5)
+    two = write_dataset(tmp_path / "two", 6, 9, 96, progress=False, near=0.5,
+                        aspect=0.5, workers=2)
+    for path in sorted((one.parent / "labels").rglob("*.txt")):
+        twin = two.parent / path.relative_to(one.parent)
+        assert path.read_text() == twin.read_text()
+    for path in sorted((one.parent / "images").rglob("*.jpg")):
+        twin = two.parent / path.relative_to(one.parent)
+        assert path.read_bytes() == twin.read_bytes()

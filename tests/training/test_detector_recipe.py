@@ -8,7 +8,9 @@ import pytest
 
 from tableref.cli import main
 from training.commands import train_arguments
-from training.detector import RECIPE, recipe_data
+from pathlib import Path
+
+from training.detector import PHOTO_RECIPE, RECIPE, recipe_data
 
 
 def test_heldout_seed_is_not_a_training_seed() -> None:
@@ -30,16 +32,47 @@ def test_recipe_is_offline_and_deterministic_by_construction() -> None:
     assert RECIPE["stages"][-1].get("single_cls")  # the shipped card finder
 
 
-def test_defaults_reproduce_the_recipe() -> None:
-    parser = argparse.ArgumentParser()
-    train_arguments(parser)
-    args = parser.parse_args([])
-    assert (args.imgsz, args.batch, args.seed) == (
-        RECIPE["imgsz"],
-        RECIPE["batch"],
-        RECIPE["seed"],
-    )
-    assert args.stages == len(RECIPE["stages"]) and args.stop_after is None
+def test_defaults_reproduce_the_recipe(monkeypatch) -> None:
+    """With no arguments ``tableref train`` runs the live finder's recipe, with
+    ``--recipe photo`` the still-photo finder's, each at its own size, batch
+    and seed."""
+    from training import commands
+
+    seen = []
+    monkeypatch.setattr(commands, "train_once",
+                        lambda init, data, run, epochs, args, stage, stop, recipe:
+                        seen.append((args.imgsz, args.batch, args.seed, epochs,
+                                     recipe)) or run / "weights" / "last.pt")
+    monkeypatch.setattr(commands, "recipe_data", lambda *a, **k: Path("d.yaml"))
+    monkeypatch.setattr("vision.ultralytics_setup.setup", lambda **k: None)
+    for chosen, recipe in (([], RECIPE), (["--recipe", "photo"], PHOTO_RECIPE)):
+        parser = argparse.ArgumentParser()
+        train_arguments(parser)
+        args = parser.parse_args(chosen)
+        assert args.stages is None and args.stop_after is None
+        assert commands.train(args) == 0
+        assert seen[-1] == (recipe["imgsz"], recipe["batch"], recipe["seed"],
+                            recipe["stages"][-1]["epochs"], recipe)
+    assert PHOTO_RECIPE["batch"] != RECIPE["batch"]
+
+
+def test_photo_recipe_renders_near_cards_and_other_frames(tmp_path) -> None:
+    """The still-photo finder's scenes hold cards near the camera and frames of
+    other shapes; its seed is neither a live stage's nor a held-out set's."""
+    stage = PHOTO_RECIPE["stages"][-1]
+    assert stage["near"] > 0 and stage["aspect"] > 0 and stage["single_cls"]
+    assert stage["synth_seed"] not in {s["synth_seed"] for s in RECIPE["stages"]}
+    assert stage["synth_seed"] not in (1001, 1002)
+    near = recipe_data(tmp_path, 2, 5, 64, near=0.5, aspect=0.4, workers=2)
+    assert near.parent.name.endswith("-n0.5-a0.4")
+
+
+def test_recipes_belong_to_their_network(tmp_path, capsys) -> None:
+    assert main(["train", "--recipe", "held", "--project", str(tmp_path)]) == 2
+    assert "--classifier" in capsys.readouterr().err
+    assert main(["train", "--classifier", "--recipe", "photo",
+                 "--project", str(tmp_path)]) == 2
+    assert "finder" in capsys.readouterr().err
 
 
 def test_a_stage_starting_from_weights_keeps_them(tmp_path, monkeypatch) -> None:
@@ -65,6 +98,7 @@ def test_a_stage_starting_from_weights_keeps_them(tmp_path, monkeypatch) -> None
     parser = argparse.ArgumentParser()
     train_arguments(parser)
     args = parser.parse_args([])
+    args.seed, args.batch, args.imgsz = RECIPE["seed"], RECIPE["batch"], RECIPE["imgsz"]
     for init in ("yolo11n.yaml", str(tmp_path / "last.pt")):
         detector.train_once(init, tmp_path / "d.yaml", tmp_path / "run", 1, args,
                              RECIPE["stages"][-1], None)
