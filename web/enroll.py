@@ -302,13 +302,14 @@ _TOOLS_LOCK = threading.Lock()
 
 
 def default_tools() -> tuple[Any, Any]:
-    """The shipped finder and a reader of the shipped classifier (loaded once)."""
+    """The still-photo finder (``detector.photo_model``) and a reader of the
+    shipped classifier (loaded once)."""
     with _TOOLS_LOCK:
         if "tools" not in _TOOLS:
             from vision.decks import CardFinder
-            from vision.detector import Detector
+            from vision.detector import Detector, photo_model
 
-            detector = Detector()
+            detector = Detector(photo_model())
             _TOOLS["tools"] = (CardFinder(detector), shipped_reader(detector))
         return _TOOLS["tools"]
 
