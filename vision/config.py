@@ -309,6 +309,12 @@ class PlayConfig(_Section):
                                 "shows swaying first): then the settle time is "
                                 "enough (0: always wait "
                                 "let_go_loose_s)")
+    reach_box_conf: float = _f(0.25, "score", "while an arm's tip lies on the "
+                               "discard pile and the frame's read boxes no card "
+                               "within let_go_tip_mm of it, the frame is read again "
+                               "at this finder threshold and the cards it adds in "
+                               "the zone are kept (a hand lingering on the card it "
+                               "let go of covers part of it; 1: never)", maximum=1)
     let_go_twin: bool = _f(True, "on/off", "a copy of the top card a hand still "
                            "touches is judged at let go too (the pile memory's "
                            "twin check decides) when the referee expects a twin "

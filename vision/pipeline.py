@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from .config import DetectorConfig, PipelineConfig
-from .detections import Detections
+from .detections import Detections, box_iou
 from .detector import grey_thumbnail
 from .geometry import CalibrationError, TableGeometry, table_path
 from .hands import HandTracker
@@ -156,6 +156,9 @@ class TablePipeline:
         #: (a card let go is played while the hand lingers on it: that reach
         #: put the card down, it is no reach after the play)
         self._on_pile: set[str] = set()
+        #: the table points (mm) of the arms' tips on the discard pile in the
+        #: last frame (:meth:`_pile_look`)
+        self._pile_tips = np.zeros((0, 2))
         self._spent_reaches: set[str] = set()
         self._lock = threading.Lock()
         self._latest: np.ndarray | None = None
@@ -317,7 +320,54 @@ class TablePipeline:
                         config=cfg, seats=self._unread_seats(),
                     )
                 return dets
-        return self._detect_once(frame, image)
+        return self._pile_look(frame, image, self._detect_once(frame, image))
+
+    def _pile_look(self, frame: Frame, image: np.ndarray, dets: Detections) -> Detections:
+        """``dets`` and the cards a second read at ``play.reach_box_conf`` adds
+        in the discard zone, when an arm's tip lay on the discard pile in the
+        last frame and ``dets`` boxes no card within ``play.let_go_tip_mm`` of
+        it (UNO; a detector with a ``box_conf`` above that threshold). A hand
+        lingering on the card it let go of covers part of it, and the finder's
+        score for the rest can fall under its threshold until the hand leaves;
+        read so, the card lies still under the hand from the frame it was let
+        go of (the let-go rule, :mod:`vision.pile`). Cards the second read
+        adds elsewhere, or over a box of ``dets``, are left out."""
+        play = self.config.play
+        tips = self._pile_tips
+        if (
+            not len(tips)
+            or self.geometry is None
+            or not self._lowers_box_conf()
+            or play.reach_box_conf >= self.detector.box_conf
+        ):
+            return dets
+        if len(dets):
+            xy = self.geometry.to_table(dets.centers)
+            near = np.hypot(
+                xy[:, None, 0] - tips[None, :, 0], xy[:, None, 1] - tips[None, :, 1]
+            ).min(axis=1) <= play.let_go_tip_mm
+            if (near & self.geometry.inside("discard", xy)).any():
+                return dets
+        with self._box_conf(play.reach_box_conf):
+            more = self._detect_once(frame, image)
+        if not len(more):
+            return dets
+        keep = self.geometry.inside("discard", self.geometry.to_table(more.centers))
+        if len(dets):
+            keep &= ~(box_iou(more.xyxy, dets.xyxy) > 0).any(axis=1)
+        if not keep.any():
+            return dets
+        if not len(dets):
+            return more[np.flatnonzero(keep)]
+        more = more[np.flatnonzero(keep)]
+        return Detections(
+            np.concatenate([dets.xyxy, more.xyxy]),
+            np.concatenate([dets.confidence, more.confidence]),
+            np.concatenate([dets.class_id, more.class_id]),
+            names=dets.names,
+            data={k: np.concatenate([v, more.data[k]])
+                  for k, v in dets.data.items() if k in more.data},
+        )
 
     def _lowers_box_conf(self) -> bool:
         """Whether the detector has a finder threshold (``box_conf``) to lower."""
@@ -457,6 +507,11 @@ class TablePipeline:
         """Remember the seats whose arm's tip lies on the discard pile now."""
         if self.game != "uno" or self.geometry is None:
             return
+        self._pile_tips = np.array(
+            [r.tip for r in reaches
+             if self.geometry.inside("discard", np.array([r.tip]))[0]],
+            float,
+        ).reshape(-1, 2)
         self._on_pile = {
             r.seat for r in reaches
             if r.seat is not None
