@@ -36,18 +36,26 @@ def test_scenes_have_valid_labels_and_some_cards() -> None:
     assert total >= 12  # about two labelled cards a scene on average
 
 
-def test_closeups_show_one_big_card_and_default_scenes_are_unchanged() -> None:
-    """``closeup_fraction=1`` makes every card scene one card of 30-85 % of the
-    frame (its box clipped where the frame cuts it); 0 draws the old scenes."""
-    big = 0
-    for i in range(10):
-        scene = compose_scene(np.random.default_rng([21, i]), 160, closeup_fraction=1.0)
+def _one_card_areas(seed: int, count: int, **options) -> list[float]:
+    """The box area (share of a 160 px frame) of each of ``count`` scenes that
+    must show exactly one labelled card, its box inside the frame (empty scenes,
+    or scenes whose card's identity is hidden, are skipped)."""
+    areas = []
+    for i in range(count):
+        scene = compose_scene(np.random.default_rng([seed, i]), 160, **options)
         if not scene.class_ids:
-            continue  # an empty scene, or the card's identity hidden
+            continue
         assert len(scene.class_ids) == 1
         x1, y1, x2, y2 = scene.boxes()[0]
         assert 0 <= x1 < x2 <= 160 and 0 <= y1 < y2 <= 160
-        big += (x2 - x1) * (y2 - y1) >= 0.25 * 160 * 160
+        areas.append((x2 - x1) * (y2 - y1) / 160**2)
+    return areas
+
+
+def test_closeups_show_one_big_card_and_default_scenes_are_unchanged() -> None:
+    """``closeup_fraction=1`` makes every card scene one card of 30-85 % of the
+    frame (its box clipped where the frame cuts it); 0 draws the old scenes."""
+    big = sum(a >= 0.25 for a in _one_card_areas(21, 10, closeup_fraction=1.0))
     assert big >= 6, f"only {big} of 10 close-ups show a big card"
     a = compose_scene(np.random.default_rng([3, 5]), 160)
     b = compose_scene(np.random.default_rng([3, 5]), 160, closeup_fraction=0.0)
@@ -208,15 +216,7 @@ def test_near_scenes_show_one_card_of_any_size_and_default_scenes_are_unchanged(
     """``near_fraction=1`` makes every card scene one card near the camera, from
     a few percent of the frame to most of it (its box clipped where the frame
     cuts it); 0 draws the old scenes."""
-    areas = []
-    for i in range(16):
-        scene = compose_scene(np.random.default_rng([41, i]), 160, near_fraction=1.0)
-        if not scene.class_ids:
-            continue  # an empty scene, or the card's identity hidden
-        assert len(scene.class_ids) == 1
-        x1, y1, x2, y2 = scene.boxes()[0]
-        assert 0 <= x1 < x2 <= 160 and 0 <= y1 < y2 <= 160
-        areas.append((x2 - x1) * (y2 - y1) / 160**2)
+    areas = _one_card_areas(41, 16, near_fraction=1.0)
     assert len(areas) >= 10
     assert min(areas) < 0.1 and max(areas) > 0.5, areas
     a = compose_scene(np.random.default_rng([3, 5]), 160)
