@@ -57,6 +57,21 @@ class Detections:
     def empty(cls, names: Sequence[str] = CLASSES) -> "Detections":
         return cls(np.zeros((0, 4)), np.zeros(0), np.zeros(0), names=names)
 
+    @classmethod
+    def concat(cls, parts: Sequence["Detections"]) -> "Detections":
+        """The rows of ``parts`` in order, as one set: the first part's names, and
+        the extra ``data`` that every part has (corners and track ids dropped)."""
+        if not parts:
+            return cls.empty()
+        keys = set.intersection(*(set(p.data) for p in parts))
+        return cls(
+            np.concatenate([p.xyxy for p in parts]),
+            np.concatenate([p.confidence for p in parts]),
+            np.concatenate([p.class_id for p in parts]),
+            names=parts[0].names,
+            data={k: np.concatenate([p.data[k] for p in parts]) for k in sorted(keys)},
+        )
+
     def __len__(self) -> int:
         return len(self.xyxy)
 

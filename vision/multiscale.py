@@ -217,7 +217,7 @@ def detect_multiscale(
             owner.box_conf = kept
     if not parts:
         return _empty_like(detector)
-    merged = _concat(parts)
+    merged = Detections.concat(parts)
     return drop_nested(merged)
 
 
@@ -392,14 +392,3 @@ def _names(detector: CardDetector) -> dict:
 
 def _empty_like(detector: CardDetector) -> Detections:
     return Detections.empty(**_names(detector))
-
-
-def _concat(parts: list[Detections]) -> Detections:
-    keys = set.intersection(*(set(p.data) for p in parts))
-    return Detections(
-        np.concatenate([p.xyxy for p in parts]),
-        np.concatenate([p.confidence for p in parts]),
-        np.concatenate([p.class_id for p in parts]),
-        names=parts[0].names,
-        data={k: np.concatenate([p.data[k] for p in parts]) for k in sorted(keys)},
-    )

@@ -359,15 +359,7 @@ class TablePipeline:
             return dets
         if not len(dets):
             return more[np.flatnonzero(keep)]
-        more = more[np.flatnonzero(keep)]
-        return Detections(
-            np.concatenate([dets.xyxy, more.xyxy]),
-            np.concatenate([dets.confidence, more.confidence]),
-            np.concatenate([dets.class_id, more.class_id]),
-            names=dets.names,
-            data={k: np.concatenate([v, more.data[k]])
-                  for k, v in dets.data.items() if k in more.data},
-        )
+        return Detections.concat([dets, more[np.flatnonzero(keep)]])
 
     def _lowers_box_conf(self) -> bool:
         """Whether the detector has a finder threshold (``box_conf``) to lower."""

@@ -155,18 +155,8 @@ def cards_in_zone(
 
 
 def _concat(parts: list[Detections]) -> Detections:
-    """One set of detections from several (extra data kept where all have it)."""
-    parts = [d for d in parts if len(d)]
-    if not parts:
-        return Detections.empty()
-    keys = set.intersection(*(set(d.data) for d in parts))
-    return Detections(
-        np.concatenate([d.xyxy for d in parts]),
-        np.concatenate([d.confidence for d in parts]),
-        np.concatenate([d.class_id for d in parts]),
-        names=parts[0].names,
-        data={k: np.concatenate([d.data[k] for d in parts]) for k in keys},
-    )
+    """One set of the non-empty ``parts`` (extra data kept where all have it)."""
+    return Detections.concat([d for d in parts if len(d)])
 
 
 def _windows(
