@@ -176,9 +176,9 @@ def compose_scene(
             back = rng.random() < 0.06
             label = "back" if back else str(CLASSES[int(rng.integers(len(CLASSES)))])
             bgr, alpha, up = _texture(label, design, variant, h)
-            matrix = cam @ _placement(cx, cy, h, angle)
-            if mode == "near":  # faces the camera, tilted out of its plane
-                matrix = _tilt(rng, _placement(cx, cy, h, angle), 0.3)
+            placed = _placement(cx, cy, h, angle)
+            # a card near the camera faces it, tilted out of its plane
+            matrix = _tilt(rng, placed, 0.3) if mode == "near" else cam @ placed
             level = matrix @ np.diag([up, up, 1.0])
             _paste(canvas, owner, bgr * tint, alpha, level, ident, shadow)
             if not back:

@@ -164,15 +164,13 @@ def recipe_data(
 
 
 def train_device(wanted: str | None) -> str:
-    """Ultralytics' device for a recipe's ``device``: "auto" is the first CUDA
-    device when torch sees one, else the CPU."""
-    if wanted in (None, "", "cpu"):
-        return "cpu"
-    if wanted == "auto":
-        import torch
+    """Ultralytics' device for a recipe's ``device``
+    (:func:`training.classifier.pick_device`; none given: the CPU), CUDA named
+    as its first device, "0"."""
+    from training.classifier import pick_device
 
-        return "0" if torch.cuda.is_available() else "cpu"
-    return str(wanted)
+    device = pick_device(wanted or "cpu")
+    return "0" if device == "cuda" else device
 
 
 def train_once(

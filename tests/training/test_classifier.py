@@ -172,3 +172,19 @@ def test_train_classifier_flags_pick_the_recipe_device_and_workers(monkeypatch) 
     args = parser.parse_args(["--classifier", "--recipe", "plain"])
     commands.train(args)
     assert seen["recipe"]["held"] == 0 and seen["recipe"]["count"] < HELD_RECIPE["count"]
+
+
+def test_the_finder_trains_where_the_recipe_says(monkeypatch) -> None:
+    """A finder recipe's device in Ultralytics' words: none is the CPU, CUDA its
+    first device."""
+    import torch
+
+    from training.detector import train_device
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert train_device(None) == "cpu"
+    assert train_device("auto") == "cpu"
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert train_device("auto") == "0"
+    assert train_device("cuda") == "0"
+    assert train_device("cpu") == "cpu"
