@@ -74,6 +74,14 @@ skipped by the rule "the first that can be laid out", never by its result):
   the first ten from 201 that the script can lay out, seeds 201 to 208, 210
   and 211 (the game of seed 209 cannot be laid out: a round runs past the
   script's turn limit).
+- ``tune-10`` (looked at while tuning, from the release after ``untouched-10``
+  was read and reported): the same seeds as ``untouched-10``.
+- ``untouched-11`` (the untouched role for the release after ``untouched-10``):
+  the first ten from 212 that the script can lay out, seeds 212, 214 to 219,
+  221, 223 and 226 (the games of seeds 213, 220, 222 and 224 cannot be laid
+  out: a round runs past the script's turn limit; seed 225's: a hand of 14
+  cards does not fit its seat's strip). Its first three, 212, 214 and 215,
+  are the untouched games read at 30 fps.
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -164,6 +172,8 @@ GAMES = {
     "untouched-9": [190, 192, 193, 194, 195, 196, 197, 198, 199, 200],
     "tune-9": [190, 192, 193, 194, 195, 196, 197, 198, 199, 200],
     "untouched-10": [201, 202, 203, 204, 205, 206, 207, 208, 210, 211],
+    "tune-10": [201, 202, 203, 204, 205, 206, 207, 208, 210, 211],
+    "untouched-11": [212, 214, 215, 216, 217, 218, 219, 221, 223, 226],
 }
 
 
