@@ -411,7 +411,9 @@ class PileMemory:
             inside = bool(np.all(
                 np.abs(xy - np.array(c.xy)) <= np.array(c.wh) / 2 + cfg.same_spot_mm
             ))
-            if smaller and (moved <= cfg.same_card_mm or inside):
+            if smaller and (moved <= cfg.same_card_mm or inside) and not (
+                self._covers_top(c)
+            ):
                 # that card with part of it covered: no whole card yet, and
                 # the box judged again as it grows (a card put down under a
                 # hand shows whole once the hand leaves it)
@@ -480,11 +482,60 @@ class PileMemory:
             return False
         if c is top and not self._reached(top):
             return False  # the arm that reached in left the top as it was
+        if c is top and self._taken_back(top):
+            return False  # a card held over the top card and taken back
         changed = self._changed(c, top, moved, resized, wh)
         settled = self._reads_agree and self._steady
         if changed and not settled:
             self.retry = True  # judge it again once the newest reads agree
         return changed and settled
+
+    def _covers_top(self, c: PileCard) -> bool:
+        """The box being judged, of the label of ``c``, a card lower in the
+        pile, lies on the top card (:meth:`_on_top`) where no other whole
+        card shows (:meth:`_top_hidden`: the top card is covered), with no
+        arm in the zone and its newest read untouched (no hand covers the
+        top card): it covers the top card, so it is no part of ``c`` peeking
+        out from under it, however small its box."""
+        track = self._tracks[0]
+        if (
+            not self.pile
+            or c is self.pile[-1]
+            or self._xy is None
+            or track is None
+            or not track.history
+        ):
+            return False
+        newest = track.history[-1]
+        return (
+            self._top_gone
+            and self._on_top(*self._xy)
+            and self.last_reach < newest.t
+            and not newest.touched
+        )
+
+    def _taken_back(self, top: PileCard) -> bool:
+        """The arm that last reached into the zone held a card of another
+        label over the top card and took it back: a whole card of that label
+        was seen in that hand with its centre on the top card
+        (:meth:`_on_top`) while the arm reached in, and seen again in a hand
+        or moving, within ``carry_mm`` of the top card, after the arm left
+        the zone. A card put down on the top card stays there, and a twin
+        put on its copy leaves nothing in the hand; the top card showing
+        again once the hand has gone lies as it lay, whatever its box
+        jittered by under the hand (:meth:`_new_look`)."""
+        over = {
+            k.label for k in self._carried
+            if k.label != top.label
+            and self.reach_began <= k.t <= self.last_reach
+            and self._on_top(k.x, k.y)
+        }
+        return any(
+            k.label in over
+            and k.t > self.last_reach
+            and np.hypot(k.x - top.xy[0], k.y - top.xy[1]) <= self.config.carry_mm
+            for k in self._carried
+        )
 
     def _changed(self, c: PileCard, top: PileCard, moved: float, resized: float,
                  wh: np.ndarray) -> bool:
