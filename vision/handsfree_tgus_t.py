@@ -33,7 +33,8 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   put their last two cards down is out. :func:`amend_hidden` (for a table
   that holds the referee) tries the last camera plays with one more card of
   their value under them and keeps the first that makes the log legal from
-  there on, marked ``inferred`` (the plays within ``play.hidden_back`` lines,
+  there on (no line ruled illegal, no camera play or draw after the game's
+  end: :func:`contradicted`), marked ``inferred`` (the plays within ``play.hidden_back`` lines,
   :class:`vision.config.PlayConfig`). Failing that, the latest camera Gamble
   played as a plain wild (its effect is only said) within the last
   ``play.gamble_back`` lines is given each effect in turn (a Change's or
@@ -368,7 +369,9 @@ def amendment(referee: Any, config: PlayConfig | None = None
     (:class:`vision.config.PlayConfig`; default: its default) that
     is the last play before this one or the last play of the seat now on turn,
     with one more card of that value in each colour under it; keeps the first
-    amendment under which no line from the amended one on is illegal; failing
+    amendment under which nothing from the amended line on contradicts the log
+    (:func:`contradicted`: no line ruled illegal, no camera play or draw after
+    the game's end); failing
     that, an earlier Gamble's effect (:func:`_amend_gamble`); failing that, a
     play of just the pile's top card is that card seen again (an arm passing
     over the pile) and its line is deleted. A live table applies it through
@@ -424,12 +427,48 @@ def amendment(referee: Any, config: PlayConfig | None = None
     return None
 
 
+#: the ruling on an event after the game's end (``refusal``: nothing counts)
+GAME_OVER_RULE = "game-over"
+
+
+def _after_end(ruling: Any, events: list[Mapping[str, Any]]) -> bool:
+    """Whether ``ruling`` refuses a camera play or draw as coming after the
+    game's end (see :func:`contradicted`)."""
+    if ruling.ruling != "info" or not str(ruling.rule).endswith("." + GAME_OVER_RULE):
+        return False
+    e = events[ruling.event - 1] if 0 < ruling.event <= len(events) else {}
+    return e.get("source") == "vision" and e.get("type") in ("play", "draw")
+
+
+def contradicted(referee: Any, line: int) -> bool:
+    """Whether a line after ``line`` (1-based, 0: the header) contradicts the
+    log as read: a line ruled illegal, or a camera play or draw after the
+    game's end. A tgus-t game is played until one player is left and the
+    referee counts nothing after it (``info``, ``game-over``), so cards the
+    camera sees played or drawn after the end say the log emptied a hand too
+    early (a card hidden under a play that was not there, a Gamble given the
+    wrong effect) as surely as an illegal line does."""
+    events = referee.events
+    return any(r.event > line and (r.ruling == "illegal" or _after_end(r, events))
+               for r in referee.rulings)
+
+
+def first_after_end(referee: Any, start: int, end: int) -> bool:
+    """Whether lines ``start + 1 .. end`` (one camera event's) hold the first
+    camera play or draw refused after the game's end: it asks for the log to
+    be read again; those after it add nothing to ask (see
+    :func:`contradicted`)."""
+    events = referee.events
+    refused = sorted(r.event for r in referee.rulings if _after_end(r, events))
+    return bool(refused) and start < refused[0] <= end
+
+
 def _keeps(referee: Any, i: int, was: dict[str, Any], amended: dict[str, Any]
            ) -> bool:
-    """Line ``i + 1`` amended; kept where no line from it on is illegal, else
-    put back as it ``was``."""
+    """Line ``i + 1`` amended; kept where nothing from it on contradicts the
+    log (:func:`contradicted`), else put back as it ``was``."""
     referee.correct(i + 1, amended)
-    if not any(r.event >= i + 1 and r.ruling == "illegal" for r in referee.rulings):
+    if not contradicted(referee, i):
         return True
     referee.correct(i + 1, was)
     return False

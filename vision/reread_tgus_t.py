@@ -10,8 +10,12 @@ start, each through a fresh completion and referee as the table itself does
 (and a Change's or Replace's target), a Change's or Replace's target another
 seat, or a card of its value hidden under a play. :func:`camera_amendment`
 tries these, the latest camera event first, among the last
-``play.reread_back`` camera events, and keeps the first under which no line
-from that event's on is ruled illegal. Failing those, a camera play of just
+``play.reread_back`` camera events, and keeps the first under which nothing
+from that event's on contradicts the log: no line is ruled illegal and no
+camera play or draw comes after the game's end
+(:func:`vision.handsfree_tgus_t.contradicted`; a tgus-t game is played until
+one player is left, so cards seen played after the end say a hand was emptied
+too early). Failing those, a camera play of just
 the pile's top card before it is read as no play (the top card seen again),
 and, the last event first, a camera play by the seat after the one on turn
 is read with a play of the seat on turn that the camera missed before it
@@ -21,7 +25,8 @@ that makes the seen play legal, marked ``inferred`` and ``unseen``).
 A re-read takes seconds of CPU, so a live table never runs it on the camera's
 event callback: :class:`CameraRereads` keeps what reached the table's referee
 as it came and queues a job for each camera event that left a line ruled
-illegal; a :class:`RereadWorker` (one thread) runs the jobs one at a time, in
+illegal, and for the first camera play or draw after the game's end; a
+:class:`RereadWorker` (one thread) runs the jobs one at a time, in
 the order given, each on a copy of the events then kept and the readings then
 in force, and hands each reading found back to the table, under its lock, as
 a correction: the camera and heard events that came while it ran are read on
@@ -44,7 +49,8 @@ from referee.text import Text, define
 from .config import PlayConfig
 from .handsfree import HandsFree
 from .handsfree_common import COLOURS
-from .handsfree_tgus_t import _awaiting, _card_text, _next_active, amend_hidden, unseen_cards
+from .handsfree_tgus_t import (_awaiting, _card_text, _next_active, amend_hidden,
+                                contradicted, first_after_end, unseen_cards)
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +129,17 @@ def _read_on(referee: Any, complete: Any, camera: list[Mapping[str, Any]],
 
 
 def _illegal_from(referee: Any, line: int) -> bool:
-    return any(r.event > line and r.ruling == "illegal" for r in referee.rulings)
+    """A line after ``line`` ruled illegal, or a camera play or draw after the
+    game's end (:func:`vision.handsfree_tgus_t.contradicted`)."""
+    return contradicted(referee, line)
+
+
+def _asks(referee: Any, start: int, end: int) -> bool:
+    """Whether one camera event's lines (``start + 1 .. end``) ask for a
+    re-read: one is ruled illegal, or it is the first camera play or draw
+    after the game's end (those after it ask nothing more)."""
+    return any(start < r.event <= end and r.ruling == "illegal"
+               for r in referee.rulings) or first_after_end(referee, start, end)
 
 
 def _readings(event: Mapping[str, Any], players: list[str]
@@ -210,17 +226,19 @@ def camera_amendment(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
                      only_if_illegal: bool = False
                      ) -> tuple[dict[int, Any], Any, Any] | None:
     """The camera's event ``last`` (default: the last of ``camera``) left a
-    line ruled illegal that no one-line amendment explains: one camera event
+    line ruled illegal that no one-line amendment explains (or came after the
+    game's end, :func:`_asks`): one camera event
     among the last ``play.reread_back`` before it read otherwise (see the
     module docstring), the latest first, under which the log read again
-    (:func:`reread`) holds no illegal line from that event's on. Events of
+    (:func:`reread`) holds nothing from that event's on that contradicts it
+    (:func:`_illegal_from`). Events of
     ``camera`` from another source (heard, ``source`` not ``vision``) are
     read again as they came, never otherwise, and are not counted. Returns
     (the changes, with this one, the referee and the completion of that
     reading: the table carries on with them), or ``None``. With
     ``only_if_illegal`` (the changes are others than those under which the
-    line was ruled illegal) ``None`` also when, read with ``changes``, no
-    line from that event's on is ruled illegal."""
+    line was ruled illegal) ``None`` also when, read with ``changes``,
+    nothing from that event's on contradicts the log."""
     config = config or PlayConfig()
     changes = dict(changes or {})
     players = [str(p) for p in header.get("players") or []]
@@ -452,8 +470,10 @@ class CameraRereads:
              before: int) -> None:
         """The camera event ``at`` (``event``, as it came) went into
         ``referee`` after its line ``before``: a re-read is asked for when it
-        is no round's start and left a line ruled illegal."""
-        if event.get("type") != "start" and _illegal_from(referee, before):
+        is no round's start and left a line ruled illegal or is the first
+        camera play or draw after the game's end (:func:`_asks`)."""
+        if event.get("type") != "start" and _asks(referee, before,
+                                                  len(referee.events)):
             self.request(at)
 
     def stop(self, why: str) -> None:
@@ -523,8 +543,7 @@ class CameraRereads:
             e = self.fed[k]
             if e.get("source", "vision") != "vision" or e.get("type") == "start":
                 continue
-            if not any(start < r.event <= end and r.ruling == "illegal"
-                       for r in referee.rulings):
+            if not _asks(referee, start, end):
                 continue
             self._still.add(k)
             if k not in self._asked:

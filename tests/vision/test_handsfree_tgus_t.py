@@ -460,3 +460,63 @@ def test_unseen_cards_are_legal_on_the_top_and_make_the_seen_play_match():
     state = {"color": "yellow", "top_effect": "2"}
     assert unseen_cards(["green-8"], state) == ["yellow-8", "green-2", "yellow-2"]
     assert unseen_cards(["wild"], state) == ["yellow-2"]
+
+
+TWO = {**HEADER, "players": ["A", "B"], "dealer": "B"}
+#: A plays down to one card, B keeps pace; the game is A's and B's alone
+DOWN_TO_ONE = [("A", "red-7"), ("B", "red-8"), ("A", "red-1"), ("B", "red-2"),
+               ("A", "red-3"), ("B", "red-4"), ("A", "red-6")]
+
+
+def _two_seats(*plays):
+    ref = Referee(dict(TWO))
+    done = TgusTHandsFree()
+    ref.append(cam("start", 1, card="red-5"))
+    for k, (seat, card) in enumerate(plays):
+        for x in done(cam("play", 2 + k, cards=[card], reach_from=seat), ref.state()):
+            ref.append(x)
+    return ref
+
+
+def test_a_camera_play_after_the_games_end_contradicts_the_log():
+    from vision.handsfree_tgus_t import contradicted, first_after_end
+
+    ref = _two_seats(*DOWN_TO_ONE, ("B", "red-9"), ("A", "red-0"))
+    assert ref.state()["over"] and not contradicted(ref, 0)
+    end = len(ref.events)
+    ref.append({"type": "uno", "player": "B", "source": "voice", "t": 20})
+    assert not contradicted(ref, 0)  # what is heard after the end says nothing
+    ref.append(cam("play", 21, cards=["red-9"], reach_from="B"))
+    ref.append(cam("draw", 22, count=1, reach_from="B"))
+    assert contradicted(ref, 0) and contradicted(ref, end + 2)
+    assert not contradicted(ref, end + 3)
+    # the first camera event after the end asks for a re-read, the next does not
+    assert first_after_end(ref, end + 1, end + 2)
+    assert not first_after_end(ref, end + 2, end + 3)
+
+
+def test_no_hidden_card_is_taken_that_ends_the_game_before_a_later_camera_play():
+    # A, one card left, is seen playing again out of turn: a second red-6
+    # hidden under A's last play would make A go out and end the game, and
+    # the play after it would come after the end: no amendment explains it
+    from vision.handsfree_tgus_t import amendment
+
+    ref = _two_seats(*DOWN_TO_ONE, ("A", "red-0"))
+    assert ref.rulings[-1].ruling == "illegal"
+    assert ref.state()["hand_counts"] == {"A": 1, "B": 2}
+    assert amendment(ref) is None
+
+
+def test_a_reading_that_ends_the_game_before_later_camera_plays_is_not_taken():
+    # read again, a card hidden under A's play makes A go out; B is then seen
+    # playing after the end: that reading leaves the log contradicted
+    from vision.reread_tgus_t import camera_amendment, reread
+
+    plays = [*DOWN_TO_ONE, ("A", "red-0"), ("B", "red-9")]
+    camera = [cam("start", 1, card="red-5")] + [
+        cam("play", 2 + k, cards=[card], reach_from=seat)
+        for k, (seat, card) in enumerate(plays)]
+    ref, _, _ = reread(TWO, camera)
+    assert not ref.state()["over"]
+    found = camera_amendment(TWO, camera)
+    assert found is None or not found[1].state()["over"]
