@@ -49,7 +49,7 @@ class PileWatcher:
         self.zone = zone
         self.config = config or PlayConfig()
         self.stacked = stacked
-        self.memory = PileMemory(geometry, self.config, stacked)
+        self.memory = PileMemory(geometry, self.config, stacked, zone)
         self._done_tracks: dict[
             tuple[int, str], tuple[np.ndarray, np.ndarray, float]
         ] = {}

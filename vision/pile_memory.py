@@ -76,8 +76,12 @@ class PileMemory:
             peek out).
     """
 
-    def __init__(self, geometry: TableGeometry, config: PlayConfig, stacked: bool):
+    def __init__(self, geometry: TableGeometry, config: PlayConfig, stacked: bool,
+                 zone: str | None = None):
         self.geometry = geometry
+        #: the zone's name in ``geometry`` (``None``: no card is known to have
+        #: left it, :meth:`_out_again`)
+        self.zone = zone
         self.config = config
         self.stacked = stacked
         self.pile: list[PileCard] = []
@@ -430,9 +434,14 @@ class PileMemory:
                 < np.hypot(k.x - c.xy[0], k.y - c.xy[1])
                 <= cfg.carry_mm
             ]
-            # ... and not seen in a hand after the arm last left the zone
-            # (it took the copy away again, still holding it)
-            carried = bool(seen) and max(seen) <= self.last_reach
+            # ... and not seen in a hand after the arm last left the zone,
+            # nor out of the zone after it was held over the top card (the
+            # hand took the copy away again, still holding it)
+            carried = (
+                bool(seen)
+                and max(seen) <= self.last_reach
+                and not self._out_again(label, c.t)
+            )
             resized = float(np.max(np.abs(np.array(c.wh) - wh)))
             differs = (
                 carried
@@ -515,27 +524,59 @@ class PileMemory:
         )
 
     def _taken_back(self, top: PileCard) -> bool:
-        """The arm that last reached into the zone held a card of another
-        label over the top card and took it back: a whole card of that label
-        was seen in that hand with its centre on the top card
-        (:meth:`_on_top`) while the arm reached in, and seen again in a hand
-        or moving, within ``carry_mm`` of the top card, after the arm left
-        the zone. A card put down on the top card stays there, and a twin
-        put on its copy leaves nothing in the hand; the top card showing
-        again once the hand has gone lies as it lay, whatever its box
-        jittered by under the hand (:meth:`_new_look`)."""
+        """The arm that last reached into the zone held a card over the top
+        card and took it back: a whole card was seen in that hand with its
+        centre on the top card (:meth:`_on_top`) while the arm reached in,
+        and a card of that label, another track than the top card's, is seen
+        in a hand or moving after the arm left the zone, farther than
+        ``same_card_mm`` from the top card but within ``carry_mm``. A card
+        put down on the top card stays there (a twin put on its copy leaves
+        nothing of its label in the hand); the top card showing again once
+        the hand has gone lies as it lay, whatever its box jittered by under
+        the hand (:meth:`_new_look`)."""
+        cfg = self.config
         over = {
             k.label for k in self._carried
-            if k.label != top.label
-            and self.reach_began <= k.t <= self.last_reach
-            and self._on_top(k.x, k.y)
+            if self.reach_began <= k.t <= self.last_reach and self._on_top(k.x, k.y)
         }
+        if any(self._out_again(label, self.reach_began) for label in over):
+            return True
         return any(
             k.label in over
             and k.t > self.last_reach
-            and np.hypot(k.x - top.xy[0], k.y - top.xy[1]) <= self.config.carry_mm
+            and k.track != top.track
+            and cfg.same_card_mm
+            < np.hypot(k.x - top.xy[0], k.y - top.xy[1])
+            <= cfg.carry_mm
             for k in self._carried
         )
+
+    def _out_again(self, label: str, since: float) -> bool:
+        """A card of ``label`` seen in a hand over the top card (its centre on
+        it, :meth:`_on_top`, but farther than ``same_spot_mm`` from where the
+        top card lies: a box there under a hand may be the top card's own)
+        after ``since`` was seen in a hand or moving out of the zone after
+        that: the hand took the card back. A card put down on the pile does
+        not leave the zone again in a hand; an arm's tip may show in the zone
+        a frame longer than the card it holds."""
+        if self.zone is None or not self.pile:
+            return False
+        top = self.pile[-1]
+        over = [
+            k.t for k in self._carried
+            if k.label == label
+            and k.t > since
+            and self._on_top(k.x, k.y)
+            and np.hypot(k.x - top.xy[0], k.y - top.xy[1]) > self.config.same_spot_mm
+        ]
+        if not over:
+            return False
+        last = max(over)
+        out = [k for k in self._carried if k.label == label and k.t > last]
+        if not out:
+            return False
+        inside = self.geometry.inside(self.zone, np.array([[k.x, k.y] for k in out]))
+        return not bool(np.all(inside))
 
     def _changed(self, c: PileCard, top: PileCard, moved: float, resized: float,
                  wh: np.ndarray) -> bool:

@@ -50,3 +50,37 @@ def test_a_twin_laid_neatly_after_the_same_reach_is_still_a_play():
     _held_over(table, "blue-3")
     events = table.frames(10, [card(*AGAIN)])
     assert [e["cards"] for e in events] == [["blue-3"]]
+
+
+def test_a_copy_of_the_top_card_held_over_it_and_taken_back_is_no_twin_until_laid():
+    """The player holds the twin over its copy, takes it back (seen in the
+    hand after the arm left) and lays it a second later: one play, when it
+    is laid."""
+    table = pile_with(TOP)
+    table.frames(8, [card(*TOP)])
+    _held_over(table, "blue-3")
+    events = []
+    for x, y in ((300, 300), (300, 340), (300, 380)):
+        events += table.frames(1, [card(*AGAIN), card("blue-3", x, y, 88, 115, True)])
+    events += table.frames(10, [card(*AGAIN)])
+    assert events == []
+    _held_over(table, "blue-3")
+    twin = ("blue-3", 329.0, 207.0, 101.0, 114.0)
+    events = table.frames(10, [card(*twin)])
+    assert [e["cards"] for e in events] == [["blue-3"]]
+
+
+def test_a_copy_taken_back_out_of_the_zone_while_the_arm_still_shows_there_is_no_twin():
+    """The arm's tip still shows in the zone (a frame longer than the card it
+    holds) when the copy it takes back is seen out of the zone: the copy
+    left the zone in the hand after it was held over the top card, so no
+    copy was carried in, and the top card showing again is no play."""
+    table = pile_with(TOP)
+    table.frames(8, [card(*TOP)])
+    _held_over(table, "blue-3")
+    events = []
+    for y in (330, 380):  # out of the discard zone, the arm's tip still in it
+        events += table.frames(1, [card("blue-3", 330, y, 88, 115, True)], reach("B"))
+    events += table.frames(1, [card(*TOP, touched=True)], reach("B"))
+    events += table.frames(10, [card(*TOP)])
+    assert events == []
