@@ -236,3 +236,22 @@ def test_a_re_read_asked_under_readings_that_moved_on_is_dropped_when_moot(
     assert list(live.changes) == [1]  # one reading; the second job was moot
     assert calls == [3]
     assert not [r for r in live.referee.rulings if r.ruling == "illegal"]
+
+
+def test_the_first_camera_play_after_the_games_end_asks_for_a_re_read():
+    # a tgus-t game is played until one player is left: cards seen played
+    # after the end say the log ended it too early; the first such event asks,
+    # those after it ask nothing more
+    two = {**HEADER, "players": ["A", "B"], "dealer": "B"}
+    live = LiveTable(dict(two), out=io.StringIO(), reread_mode="manual")
+    live.append(cam("start", 1, card="red-5"))
+    plays = [("A", "red-7"), ("B", "red-8"), ("A", "red-1"), ("B", "red-2"),
+             ("A", "red-3"), ("B", "red-4"), ("A", "red-6"), ("B", "red-9"),
+             ("A", "red-0")]
+    for k, (seat, card) in enumerate(plays):
+        live.append(cam("play", 2 + k, cards=[card], reach_from=seat))
+    assert live.state()["over"] and live.rereads.worker.pending == 0
+    live.append(cam("play", 20, cards=["red-9"], reach_from="B"))
+    assert live.rereads.worker.pending == 1
+    live.append(cam("draw", 21, count=1, reach_from="A"))
+    assert live.rereads.worker.pending == 1
