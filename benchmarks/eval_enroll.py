@@ -31,7 +31,17 @@ temporary folder and deleted.
   blur, noise and JPEG (the closest proxy of the webcam row made from ``valid``;
   the enrollment's scene views, hand share and learning rate,
   ``EnrollConfig.scene``, ``hand``, ``lr``, were chosen on it: ``--scene``,
-  ``--tilt``, ``--hand``, ``--lr``). ``--scan-like`` reads them through
+  ``--tilt``, ``--hand``, ``--lr``). ``--held-far`` reads them through
+  :func:`webcam_far`: the same scene with the card held at arm's length
+  (22-55 % of the frame's height, turned up to 30 degrees, one side up to
+  40 % shorter, fingers over a third of it, the frame taken at 18-40 % of its
+  size, longer blur, a coarse JPEG): the proxy of the webcam row whose reads
+  refuse cards and misname digits (6/0, 3/8, Draw Two/Reverse) as that row
+  does; the enrollment's far views (``EnrollConfig.far``, ``--far``) and the
+  tighter re-read of an unsure upright box
+  (:data:`vision.multiscale.TIGHT_VIEWS`, ``--tight``) were chosen on it, with
+  the held-like and scan-like proxies and ``--empties`` kept.
+  ``--scan-like`` reads them through
   :func:`scan_like`: the card alone on black, any way round, filling 70-100 %
   of the frame (the proxy of the scans row: a box of most of the card that
   misses its corner index is partial; :data:`vision.multiscale.WIDER` was
@@ -250,6 +260,9 @@ def webcam_harsh(
 def webcam_held(
     frame: np.ndarray, seed: int, index_box: tuple[float, float, float, float],
     card_box=None,  # noqa: ANN001
+    fill: tuple[float, float] = (0.6, 0.95), turn: float = 20.0,
+    squeeze: float = 0.25, fingers: tuple[float, float] = (0.05, 0.3),
+    finish: tuple | None = None,
 ) -> tuple[np.ndarray, tuple[float, float, float, float]]:
     """A phone photo's card made into a webcam frame of a card held up before a
     person (``--held-like``; its own recipe): the card (its finder box in the
@@ -259,7 +272,11 @@ def webcam_held(
     out of the picture's plane (one side up to a quarter shorter), held by a
     hand (a palm under an edge, a thumb and fingers over the card), sometimes a
     glare on it, then a strong colour cast and exposure, motion blur, a low
-    resolution, noise and JPEG. Returns the frame and the corner index's box in it."""
+    resolution, noise and JPEG. Returns the frame and the corner index's box in it.
+    ``fill`` (the card's height as a share of the frame's), ``turn`` (degrees),
+    ``squeeze`` (the nearer side's most shortening), ``fingers`` (their reach, a
+    share of the frame's width) and ``finish`` (:func:`_webcam_finish`'s ranges)
+    set the recipe (:func:`webcam_far` draws a smaller card)."""
     import cv2
 
     from datasets.scene_surface import _SKINS
@@ -288,8 +305,8 @@ def webcam_held(
                 0, 0, 360, tuple(float(v) for v in skin), -1)
     img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(2, 6)))
     # the card: turned, scaled to fill 60-95 % of the frame's height
-    fill = float(rng.uniform(0.6, 0.95))
-    angle = float(rng.uniform(-20, 20))
+    fill = float(rng.uniform(*fill))
+    angle = float(rng.uniform(-turn, turn))
     s = fill * out_h / max(y2 - y1, 1.0)
     cx = float(rng.uniform(0.35, 0.65)) * out_w
     cy = float(rng.uniform(0.4, 0.62)) * out_h
@@ -299,7 +316,7 @@ def webcam_held(
     dst = np.hstack([src, np.ones((4, 1), np.float32)]) @ rot.T
     # tilted out of the picture's plane: one side of the card nearer the camera
     side = int(rng.integers(4))
-    squeeze = float(rng.uniform(0.0, 0.25))
+    squeeze = float(rng.uniform(0.0, squeeze))
     a, b = dst[side].copy(), dst[(side + 1) % 4].copy()
     mid = (a + b) / 2
     dst[side], dst[(side + 1) % 4] = a + (mid - a) * squeeze, b + (mid - b) * squeeze
@@ -332,7 +349,7 @@ def webcam_held(
                 float(np.degrees(np.arctan2(normal[1], normal[0]))), 0, 360, colour, -1)
     for f in range(int(rng.integers(1, 5))):
         start = at + normal * (f - 1.5) * out_w * 0.05
-        end = start + toward * float(rng.uniform(0.05, 0.3)) * out_w
+        end = start + toward * float(rng.uniform(*fingers)) * out_w
         shade = tuple(v * float(rng.uniform(0.85, 1.05)) for v in colour)
         cv2.line(img, (int(start[0]), int(start[1])), (int(end[0]), int(end[1])),
                  shade, max(2, int(out_w * rng.uniform(0.035, 0.055))))
@@ -342,8 +359,28 @@ def webcam_held(
         r = float(rng.uniform(0.05, 0.15)) * out_w
         img += (float(rng.uniform(60, 160)) * np.exp(
             -((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * r * r)))[:, :, None] * mask
-    return _webcam_finish(img, rng, ((0.35, 1.2), (0.7, 1.2), (0.5, 1.6)),
-                          (0.35, 1.3), (3, 16), (0.25, 0.5), (4, 14), (20, 55)), box
+    finish = finish or (((0.35, 1.2), (0.7, 1.2), (0.5, 1.6)),
+                        (0.35, 1.3), (3, 16), (0.25, 0.5), (4, 14), (20, 55))
+    return _webcam_finish(img, rng, *finish), box
+
+
+def webcam_far(
+    frame: np.ndarray, seed: int, index_box: tuple[float, float, float, float],
+    card_box=None,  # noqa: ANN001
+) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A phone photo's card made into a webcam frame of a card held at arm's
+    length before a person (``--held-far``; :func:`webcam_held`'s scene with
+    its own ranges): the card 22-55 % of the frame's height (the person's face
+    and torso fill the rest), turned up to 30 degrees, one side up to 40 %
+    shorter, fingers reaching up to 12 % of the frame's width over it (a
+    third or more of the small card), a strong cast, motion blur as long as a
+    quarter of the card's width, the frame taken at 18-40 % of its size (a
+    webcam's few pixels on the card), noise and a coarse JPEG. Returns the
+    frame and the corner index's box in it."""
+    return webcam_held(frame, seed, index_box, card_box, fill=(0.22, 0.55),
+                       turn=30.0, squeeze=0.4, fingers=(0.03, 0.12),
+                       finish=(((0.35, 1.2), (0.7, 1.2), (0.5, 1.6)), (0.35, 1.3),
+                               (3, 20), (0.18, 0.4), (4, 16), (15, 45)))
 
 
 #: the finder's card box of each tuning photo (path -> xyxy), for webcam_held
@@ -415,7 +452,7 @@ def outcome(detector, photo: Photo, zooms,  # noqa: ANN001
     """``ok``, ``wrong``, ``partial`` or ``miss`` for one photo (module docstring);
     with ``degrade`` (a seed) the photo is read through :func:`webcam_like`
     (``harsh``: :func:`webcam_harsh`; ``"held"``: :func:`webcam_held`;
-    ``"scan"``: :func:`scan_like`)."""
+    ``"far"``: :func:`webcam_far`; ``"scan"``: :func:`scan_like`)."""
     import cv2
 
     from vision.multiscale import (
@@ -423,9 +460,10 @@ def outcome(detector, photo: Photo, zooms,  # noqa: ANN001
 
     frame = cv2.imread(str(photo.path))
     index_box = photo.index_box
-    if degrade is not None and harsh in ("held", "scan"):
-        frame, index_box = (webcam_held if harsh == "held" else scan_like)(
-            frame, degrade, index_box, _CARD_BOXES.get(str(photo.path)))
+    if degrade is not None and harsh in ("held", "far", "scan"):
+        recipe = {"held": webcam_held, "far": webcam_far, "scan": scan_like}[harsh]
+        frame, index_box = recipe(frame, degrade, index_box,
+                                  _CARD_BOXES.get(str(photo.path)))
     elif degrade is not None:
         frame, index_box = (webcam_harsh if harsh else webcam_like)(
             frame, degrade, index_box)
@@ -544,6 +582,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mix", type=float, default=None)
     parser.add_argument("--scene", type=float, default=None)
     parser.add_argument("--tilt", type=float, default=None)
+    parser.add_argument("--far", type=float, default=None)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--k", type=int, default=1,
                         help="with --tune: photos a card enrolled (1 or 2)")
@@ -564,6 +603,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --tune: also read each photo's card made into "
                              "a webcam frame of a card held before a person "
                              "(webcam_held; --variants of them)")
+    parser.add_argument("--held-far", action="store_true",
+                        help="with --tune: also read each photo's card made into "
+                             "a webcam frame of a small card held at arm's length "
+                             "before a person (webcam_far; --variants of them)")
     parser.add_argument("--scan-like", action="store_true",
                         help="with --tune: also read each photo's card made into a "
                              "scan (scan_like: alone on black, any way round, "
@@ -586,6 +629,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="a kept box this many times as wide as high is read "
                              "turned a quarter either way (default: "
                              "vision.multiscale.TURN_ASPECT; 0: never)")
+    parser.add_argument("--tight", default=None,
+                        help="an upright kept box named under SURE_READ is named "
+                             "again with the box moved in by these shares, e.g. "
+                             "0.05,0.1 (default: vision.multiscale.TIGHT_VIEWS; "
+                             "0: the box alone)")
     parser.add_argument("--forget", type=int, default=0,
                         help="with --tune: also read this many rendered crops "
                              "(rendered_accuracy), zero-shot and enrolled")
@@ -633,12 +681,15 @@ def main(argv: list[str] | None = None) -> int:
     for key, name in (("refused_floor", "REFUSED_FLOOR"), ("turn_aspect", "TURN_ASPECT")):
         if (value := getattr(args, key)) is not None:  # 0: off
             setattr(ms, name, value or None)
+    if args.tight is not None:
+        ms.TIGHT_VIEWS = tuple(v for v in (float(t) for t in args.tight.split(",")
+                                           if t.strip()) if v > 0)
     for key, name in (("card_share", "CARD_SHARE"), ("window_share", "WINDOW_SHARE")):
         if (value := getattr(args, key)) is not None:  # 1: off
             setattr(ms, name, value if value < 1 else None)
     config = EnrollConfig(threads=args.threads)
     for key in ("steps", "lr", "l2sp", "held", "views", "background", "replay",
-                "hand", "mix", "scene", "tilt"):
+                "hand", "mix", "scene", "tilt", "far"):
         if getattr(args, key) is not None:
             config = replace(config, **{key: getattr(args, key)})
     print(f"enrollment: {config}")
@@ -650,7 +701,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{vision.multiscale.REFUSED_FLOOR}, or at a card share of "
           f"{vision.multiscale.CARD_SHARE}; windows named at a card share of "
           f"{vision.multiscale.WINDOW_SHARE}; a box {vision.multiscale.TURN_ASPECT} "
-          f"times as wide as high read turned")
+          f"times as wide as high read turned; an upright box named under "
+          f"{vision.multiscale.SURE_READ} read again moved in by "
+          f"{vision.multiscale.TIGHT_VIEWS}")
     from vision.detector import photo_model
 
     global FINDER
@@ -729,6 +782,7 @@ def main(argv: list[str] | None = None) -> int:
                      + ([("webcam-like", True)] if args.webcam_like else [])
                      + ([("harsh", "harsh")] if args.harsh else [])
                      + ([("held", "held")] if args.held_like else [])
+                     + ([("held-far", "far")] if args.held_far else [])
                      + ([("scan", "scan")] if args.scan_like else []))
             zero: dict = {name: [] for name, _ in reads}
             tuned: dict = {name: [] for name, _ in reads}

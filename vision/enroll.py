@@ -129,13 +129,18 @@ class EnrollConfig:
             fingers, light and blur of :func:`_held_view` (0: none).
         tilt: the most one side of a scene view's card is shortened (the card
             turned out of the picture's plane, a perspective warp).
+        far: share of the scene views seen as a card held at arm's length
+            before a webcam (:func:`_far_view`: the card's crop at
+            :data:`FAR_PIXELS` across, scaled back; 0: none).
 
     The held views (``held`` 0.75, every one a scene view, half with a hand
     over the card) and the learning rate (3e-3) were chosen together on
     ``valid``'s held-card proxy (``benchmarks/eval_enroll.py --held-like``):
     with the earlier views (fewer held, no scene, no hand, rate 1e-3) the
     fine-tuning taught the network little about a held card, and without the
-    mix (``mix`` 1) it lost reads there.
+    mix (``mix`` 1) it lost reads there. The far views (``far`` 0.5) were
+    chosen on its arm's-length proxy (``--held-far``), where the held reads'
+    errors are digits the few pixels of a small card do not resolve.
     """
 
     steps: int = 60
@@ -155,6 +160,7 @@ class EnrollConfig:
     mix: float = 0.6
     scene: float = 1.0
     tilt: float = 0.25
+    far: float = 0.5
 
 
 @dataclass
@@ -183,7 +189,7 @@ class EnrollResult:
 def augmented_crops(
     frame: np.ndarray, box: np.ndarray, count: int, rng: np.random.Generator,
     size: int = 64, held: float = 0.0, hand: float = 0.0, scene: float = 0.0,
-    tilt: float = 0.25,
+    tilt: float = 0.25, far: float = 0.0,
 ) -> np.ndarray:
     """``count`` crops of the card in ``box`` as the detector might see it: the
     box's sides moved by a few percent, turned up to 10 degrees, either way up,
@@ -191,7 +197,8 @@ def augmented_crops(
     share ``held`` of the others look like the card held up before a webcam
     (:func:`_held_view`), a share ``hand`` of those with a hand over the card
     (:func:`_hand_over`), a share ``scene`` of them drawn tilted over a person
-    (:func:`_scene_view`, one side up to ``tilt`` shorter)."""
+    (:func:`_scene_view`, one side up to ``tilt`` shorter), a share ``far`` of
+    those seen from afar (:func:`_far_view`)."""
     import cv2
 
     x1, y1, x2, y2 = (float(v) for v in box)
@@ -209,6 +216,8 @@ def augmented_crops(
         if hold and scene > 0 and rng.random() < scene:
             crop = _scene_view(small, np.array([x1, y1, x2, y2]) * shrink, jitter,
                                size, rng, tilt)
+            if far > 0 and rng.random() < far:
+                crop = _far_view(crop, rng)
             out[i] = _held_view(crop, rng, hand)
             continue
         a = (x1 + jitter[0] * bw) * shrink
@@ -229,6 +238,24 @@ def augmented_crops(
             crop = _photometric(crop, rng)
         out[i] = crop
     return out
+
+
+#: The card's size across, in pixels, of a far view (:func:`_far_view`): a card
+#: held at arm's length fills a fifth to a half of a webcam frame's height, of
+#: which a webcam's soft image resolves a fraction.
+FAR_PIXELS: tuple[float, float] = (12.0, 28.0)
+
+
+def _far_view(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``crop`` as a webcam sees a card held at arm's length: taken down to
+    :data:`FAR_PIXELS` across (area-averaged) and scaled back to its size, so
+    the corner index and centre symbol keep only their coarse shape."""
+    import cv2
+
+    size = crop.shape[0]
+    px = int(round(rng.uniform(*FAR_PIXELS)))
+    small = cv2.resize(crop, (px, px), interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (size, size), interpolation=cv2.INTER_LINEAR)
 
 
 def _photometric(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -262,7 +289,7 @@ def training_pool(
             continue
         xs.append(augmented_crops(shot.frame, shot.box, config.views, rng, size,
                                   config.held, config.hand, config.scene,
-                                  config.tilt))
+                                  config.tilt, config.far))
         ys.append(np.full(config.views, labels.index(shot.label)))
     n_cards = sum(len(y) for y in ys)
     n_replay = int(round(n_cards * config.replay))

@@ -51,6 +51,9 @@ def enroll_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tilt", type=float, default=d.tilt,
                         help="most one side of a scene view's card is shortened "
                              f"(default {d.tilt})")
+    parser.add_argument("--far", type=float, default=d.far,
+                        help="share of the scene views seen as a card held at "
+                             f"arm's length, a webcam's few pixels (default {d.far})")
     parser.add_argument("--mix", type=float, default=d.mix,
                         help="weight-space mix of the fine-tuned and the shipped "
                              f"classifier, 1: fine-tuned alone (default {d.mix})")
@@ -77,7 +80,7 @@ def enroll(args: argparse.Namespace) -> int:
         config = EnrollConfig(steps=args.steps, lr=args.lr, l2sp=args.l2sp,
                               seed=args.seed, threads=args.threads,
                               held=args.held, hand=args.hand, scene=args.scene,
-                              tilt=args.tilt, mix=args.mix)
+                              tilt=args.tilt, far=args.far, mix=args.mix)
         if (args.folder is None) == (args.camera is None):
             raise EnrollError("give a folder of photos or --camera, not both")
         if args.camera is not None:

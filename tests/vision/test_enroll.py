@@ -561,6 +561,57 @@ def test_enroll_passes_the_scene_view_settings_to_the_fine_tune(
                  "--tilt", "0.1", "--decks-dir", str(tmp_path / "decks")])
     assert code == 2 and seen
     assert (seen[0].scene, seen[0].tilt) == (0.0, 0.1)
+    code = main(["enroll", "--deck", "kitchen", str(photo_folder), "--far", "0.5",
+                 "--decks-dir", str(tmp_path / "decks")])
+    assert code == 2 and seen[1].far == 0.5
+
+
+def _detail(views: np.ndarray) -> float:
+    """Mean absolute Laplacian of grey views: their fine detail."""
+    return float(np.mean([np.abs(cv2.Laplacian(cv2.cvtColor(v, cv2.COLOR_BGR2GRAY),
+                                               cv2.CV_32F)).mean() for v in views]))
+
+
+def test_far_views_keep_only_a_cards_coarse_shape() -> None:
+    from vision.enroll import FAR_PIXELS, _far_view, augmented_crops
+
+    crop = np.zeros((64, 64, 3), np.uint8)
+    crop[:, ::2] = 255  # one-pixel stripes: detail a far card's few pixels lose
+    crop[20:44, 20:44] = (0, 0, 200)  # a coarse red patch they keep
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        far = _far_view(crop, rng)
+        assert far.shape == crop.shape
+        assert _detail(far[None]) < 0.2 * _detail(crop[None])
+        assert far[28:36, 28:36, 2].mean() > 120 and far[28:36, 28:36, :2].mean() < 60
+    assert FAR_PIXELS[1] < 32  # under half the crop's 64 pixels
+    frame, box = _close_up("red-7", 0.8, seed=3)
+    near = augmented_crops(frame, box, 24, np.random.default_rng(1), 64, held=1.0,
+                           scene=1.0)
+    far = augmented_crops(frame, box, 24, np.random.default_rng(1), 64, held=1.0,
+                          scene=1.0, far=1.0)
+    assert np.array_equal(near[0], far[0])  # the box as it is
+    assert _detail(far[1:]) < 0.8 * _detail(near[1:])
+
+
+def test_held_far_draws_a_small_held_card_and_keeps_its_index() -> None:
+    from benchmarks.eval_enroll import webcam_far, webcam_held
+
+    frame, card = _close_up("red-7", 0.6, seed=5)
+    x1, y1, x2, y2 = card
+    index = (x1 + 4, y1 + 4, x1 + 0.2 * (x2 - x1), y1 + 0.15 * (y2 - y1))
+    areas = {webcam_held: [], webcam_far: []}
+    for recipe in areas:
+        for seed in range(6):
+            img, box = recipe(frame, seed, index, tuple(card))
+            assert img.shape == (640, 640, 3)
+            a1, b1, a2, b2 = box
+            assert a2 > a1 and b2 > b1
+            areas[recipe].append((a2 - a1) * (b2 - b1) / 640 ** 2)
+    # the index (and so the card) about a quarter to a half as high as held-like's
+    assert np.median(areas[webcam_far]) < 0.3 * np.median(areas[webcam_held])
+    again, _ = webcam_far(frame, 5, index, tuple(card))
+    assert np.array_equal(img, again)
 
 
 def test_eval_enroll_enrolls_from_the_classifier_it_is_given(tmp_path, monkeypatch) -> None:
@@ -591,3 +642,43 @@ def test_eval_enroll_enrolls_from_the_classifier_it_is_given(tmp_path, monkeypat
     assert seen == {"base": cand, "read": "tuned"}
     ev.enrolled_detector([], EnrollConfig(), tmp_path)
     assert seen["base"] is None
+
+
+def test_an_unsure_upright_card_is_named_again_from_tighter_crops() -> None:
+    """A photo of one card whose upright box is named under SURE_READ: the name
+    comes from the mean of the box and the box moved in (fingers and the
+    background round a tilted card left out); a sure name is kept."""
+    from referee.cards import CLASSES
+    import vision.multiscale as ms
+    from vision.multiscale import read_turned
+
+    frame = np.zeros((300, 300, 3), np.uint8)
+    frame[60:240, 100:200] = 255  # the card; its box below holds 10 % background
+
+    class TornByTheMargin:  # the loose box reads red-6, crops of the card blue-3
+        names = CLASSES
+
+        def _classify(self, frame: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+            probs = np.zeros((len(xyxy), len(CLASSES) + 1))
+            for i, (x1, y1, x2, y2) in enumerate(xyxy):
+                patch = frame[int(y1):int(y2), int(x1):int(x2)]
+                card = float((patch.min(axis=2) == 255).mean())
+                blue = 0.9 if card > 0.7 else 0.1
+                probs[i, CLASSES.index("blue-3")] = blue
+                probs[i, CLASSES.index("red-6")] = 0.9 - blue
+            return probs
+
+    det = TornByTheMargin()
+    box = [[82, 42, 218, 258]]
+    unsure = Detections(box, [0.55], [CLASSES.index("red-6")])
+    read = read_turned(det, frame, unsure)
+    assert read.labels == ["blue-3"]
+    np.testing.assert_allclose(read.xyxy[0], box[0])  # the box is kept
+    sure = Detections(box, [0.95], [CLASSES.index("red-6")])
+    assert read_turned(det, frame, sure).labels == ["red-6"]
+    kept = ms.TIGHT_VIEWS
+    ms.TIGHT_VIEWS = ()
+    try:
+        assert read_turned(det, frame, unsure).labels == ["red-6"]
+    finally:
+        ms.TIGHT_VIEWS = kept
