@@ -92,8 +92,15 @@ class Referee:
         before = list(self.rulings)
         self.events = events
         self._rebuild()
-        removed = [r for r in before if r not in self.rulings]
-        added = [r for r in self.rulings if r not in before]
+        after = self.rulings
+        # the rulings up to the first that differs are the same in both: only
+        # the rest are compared one with another (a replay changes the tail)
+        same, n = 0, min(len(before), len(after))
+        while same < n and before[same] == after[same]:
+            same += 1
+        head, was, now = before[:same], before[same:], after[same:]
+        removed = [r for r in was if r not in now and r not in head]
+        added = [r for r in now if r not in was and r not in head]
         return Change(removed, added)
 
     def correct(self, line: int, obj: Mapping[str, Any]) -> Change:
