@@ -39,8 +39,8 @@ temporary folder and deleted.
   refuse cards and misname digits (6/0, 3/8, Draw Two/Reverse) as that row
   does; the enrollment's far views (``EnrollConfig.far``, ``--far``) and the
   tighter re-read of an unsure upright box
-  (:data:`vision.multiscale.TIGHT_VIEWS`, ``--tight``) were chosen on it, with
-  the held-like and scan-like proxies and ``--empties`` kept.
+  (:data:`vision.multiscale.TIGHT_VIEWS`, ``--tight``) were tried on it (both
+  off by default: they lifted it, but not the real photos).
   ``--scan-like`` reads them through
   :func:`scan_like`: the card alone on black, any way round, filling 70-100 %
   of the frame (the proxy of the scans row: a box of most of the card that

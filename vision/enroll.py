@@ -138,9 +138,10 @@ class EnrollConfig:
     ``valid``'s held-card proxy (``benchmarks/eval_enroll.py --held-like``):
     with the earlier views (fewer held, no scene, no hand, rate 1e-3) the
     fine-tuning taught the network little about a held card, and without the
-    mix (``mix`` 1) it lost reads there. The far views (``far`` 0.5) were
-    chosen on its arm's-length proxy (``--held-far``), where the held reads'
-    errors are digits the few pixels of a small card do not resolve.
+    mix (``mix`` 1) it lost reads there. The far views are off (``far`` 0):
+    at 0.5 they lifted the arm's-length proxy (``--held-far``) by about two
+    points but read the real held, phone and other-deck photos lower
+    (``models/MODEL_CARD.md``).
     """
 
     steps: int = 60
@@ -160,7 +161,7 @@ class EnrollConfig:
     mix: float = 0.6
     scene: float = 1.0
     tilt: float = 0.25
-    far: float = 0.5
+    far: float = 0.0
 
 
 @dataclass

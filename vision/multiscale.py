@@ -100,8 +100,10 @@ TURN_ASPECT: float | None = 1.2
 #: (:func:`read_turned`): a held card's box holds fingers, the tilted card's
 #: background corners and the blur of its edges, and a tighter crop of a
 #: webcam's few pixels shows the corner index and centre symbol larger
-#: (``()``: the box alone).
-TIGHT_VIEWS: tuple[float, ...] = (0.05, 0.1)
+#: (``()``, the default: the box alone; ``(0.05, 0.1)`` lifted the arm's-length
+#: proxy but read the real held, phone and other-deck photos lower,
+#: ``models/MODEL_CARD.md``).
+TIGHT_VIEWS: tuple[float, ...] = ()
 #: A kept box named with at least this probability keeps its name.
 SURE_READ = 0.9
 

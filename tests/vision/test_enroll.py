@@ -671,14 +671,15 @@ def test_an_unsure_upright_card_is_named_again_from_tighter_crops() -> None:
     det = TornByTheMargin()
     box = [[82, 42, 218, 258]]
     unsure = Detections(box, [0.55], [CLASSES.index("red-6")])
-    read = read_turned(det, frame, unsure)
-    assert read.labels == ["blue-3"]
-    np.testing.assert_allclose(read.xyxy[0], box[0])  # the box is kept
     sure = Detections(box, [0.95], [CLASSES.index("red-6")])
-    assert read_turned(det, frame, sure).labels == ["red-6"]
     kept = ms.TIGHT_VIEWS
-    ms.TIGHT_VIEWS = ()
     try:
+        ms.TIGHT_VIEWS = ()  # off: the box alone
         assert read_turned(det, frame, unsure).labels == ["red-6"]
+        ms.TIGHT_VIEWS = (0.05, 0.1)
+        read = read_turned(det, frame, unsure)
+        assert read.labels == ["blue-3"]
+        np.testing.assert_allclose(read.xyxy[0], box[0])  # the box is kept
+        assert read_turned(det, frame, sure).labels == ["red-6"]
     finally:
         ms.TIGHT_VIEWS = kept
