@@ -29,17 +29,23 @@ def _held_over(table, label: str) -> None:
         table.frames(1, [card(label, x, y, 88, 115, True)], reach("B"))
 
 
+def _taken_away(table, label: str, path) -> list:
+    """The hand carries its card of ``label`` along ``path`` (read in the
+    hand, the top card uncovered beside it), then ten frames of the top card
+    alone: the events of those frames."""
+    events = []
+    for x, y in path:
+        events += table.frames(1, [card(*AGAIN), card(label, x, y, 88, 115, True)])
+    return events + table.frames(10, [card(*AGAIN)])
+
+
 def test_a_card_held_over_the_top_card_and_taken_back_is_no_twin():
     table = pile_with(TOP)
     table.frames(8, [card(*TOP)])
     _held_over(table, "blue-2")
     # the hand leaves with its blue-2 (seen in the hand, out of the zone)
     # and the top card shows again
-    events = []
-    for x, y in ((200, 120), (150, 80), (110, 50)):
-        events += table.frames(1, [card(*AGAIN), card("blue-2", x, y, 88, 115, True)])
-    events += table.frames(10, [card(*AGAIN)])
-    assert events == []
+    assert _taken_away(table, "blue-2", ((200, 120), (150, 80), (110, 50))) == []
 
 
 def test_a_twin_laid_neatly_after_the_same_reach_is_still_a_play():
@@ -59,11 +65,7 @@ def test_a_copy_of_the_top_card_held_over_it_and_taken_back_is_no_twin_until_lai
     table = pile_with(TOP)
     table.frames(8, [card(*TOP)])
     _held_over(table, "blue-3")
-    events = []
-    for x, y in ((300, 300), (300, 340), (300, 380)):
-        events += table.frames(1, [card(*AGAIN), card("blue-3", x, y, 88, 115, True)])
-    events += table.frames(10, [card(*AGAIN)])
-    assert events == []
+    assert _taken_away(table, "blue-3", ((300, 300), (300, 340), (300, 380))) == []
     _held_over(table, "blue-3")
     twin = ("blue-3", 329.0, 207.0, 101.0, 114.0)
     events = table.frames(10, [card(*twin)])
