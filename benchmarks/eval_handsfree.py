@@ -82,6 +82,12 @@ skipped by the rule "the first that can be laid out", never by its result):
   out: a round runs past the script's turn limit; seed 225's: a hand of 14
   cards does not fit its seat's strip). Its first three, 212, 214 and 215,
   are the untouched games read at 30 fps.
+- ``tune-11`` (looked at while tuning, from the release after ``untouched-11``
+  was read and reported): the same seeds as ``untouched-11``.
+- ``untouched-12`` (the untouched role for the release after ``untouched-11``):
+  the first ten from 227 that the script can lay out, seeds 227 to 236 (all
+  can be laid out). Its first three, 227, 228 and 229, are the untouched
+  games read at 30 fps.
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -174,6 +180,8 @@ GAMES = {
     "untouched-10": [201, 202, 203, 204, 205, 206, 207, 208, 210, 211],
     "tune-10": [201, 202, 203, 204, 205, 206, 207, 208, 210, 211],
     "untouched-11": [212, 214, 215, 216, 217, 218, 219, 221, 223, 226],
+    "tune-11": [212, 214, 215, 216, 217, 218, 219, 221, 223, 226],
+    "untouched-12": [227, 228, 229, 230, 231, 232, 233, 234, 235, 236],
 }
 
 
