@@ -459,8 +459,9 @@ def first_after_end(referee: Any, start: int, end: int) -> bool:
     be read again; those after it add nothing to ask (see
     :func:`contradicted`)."""
     events = referee.events
-    refused = sorted(r.event for r in referee.rulings if _after_end(r, events))
-    return bool(refused) and start < refused[0] <= end
+    first = min((r.event for r in referee.rulings if _after_end(r, events)),
+                default=None)
+    return first is not None and start < first <= end
 
 
 def _keeps(referee: Any, i: int, was: dict[str, Any], amended: dict[str, Any]

@@ -128,12 +128,6 @@ def _read_on(referee: Any, complete: Any, camera: list[Mapping[str, Any]],
     return starts, kept
 
 
-def _illegal_from(referee: Any, line: int) -> bool:
-    """A line after ``line`` ruled illegal, or a camera play or draw after the
-    game's end (:func:`vision.handsfree_tgus_t.contradicted`)."""
-    return contradicted(referee, line)
-
-
 def _asks(referee: Any, start: int, end: int) -> bool:
     """Whether one camera event's lines (``start + 1 .. end``) ask for a
     re-read: one is ruled illegal, or it is the first camera play or draw
@@ -231,7 +225,7 @@ def camera_amendment(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
     among the last ``play.reread_back`` before it read otherwise (see the
     module docstring), the latest first, under which the log read again
     (:func:`reread`) holds nothing from that event's on that contradicts it
-    (:func:`_illegal_from`). Events of
+    (:func:`vision.handsfree_tgus_t.contradicted`). Events of
     ``camera`` from another source (heard, ``source`` not ``vision``) are
     read again as they came, never otherwise, and are not counted. Returns
     (the changes, with this one, the referee and the completion of that
@@ -259,7 +253,7 @@ def camera_amendment(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
     # each reading reads on from a copy of the table before its event
     base, _, starts, kept = _read(header, camera, changes, config,
                                   keep=frozenset([k for k in tries if tries[k]] + unseen))
-    if only_if_illegal and not _illegal_from(base, starts[last]):
+    if only_if_illegal and not contradicted(base, starts[last]):
         return None
     order = [(k, tries.get(k, [])) for k in window]
     order += [(k, [(None, None)]) for k in unseen if k != last
@@ -274,7 +268,7 @@ def camera_amendment(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
             tried = {**changes, k: reading}
             referee, complete, _, _ = _read(header, camera, tried, config,
                                             start=(k, kept[k]))
-            if not _illegal_from(referee, starts[k]):
+            if not contradicted(referee, starts[k]):
                 return tried, referee, complete
     return None
 
