@@ -9,7 +9,8 @@ ways:
   steady for ``GuideConfig.steady`` frames, then ``shots`` frames ``gap`` apart),
   called for one label at a time so that the person can skip a card, redo one or
   pick another; between two cards the table must be clear for ``away`` frames,
-  as in the CLI.
+  as in the CLI, and so must it when the person changes the card asked for
+  while the finder boxes one (a card shown for the one asked before).
 - **one by one in any order** (``any``): the same guide takes whatever card is
   shown, and the shipped classifier names it; a read under :data:`NAMED`, a
   card not asked for or one already taken is not taken (said on the page). The
@@ -267,6 +268,7 @@ class Wizard:
     def skip(self, label: str | None = None) -> list[str]:
         """Skip ``label`` (default: the cards asked for now); returns those skipped."""
         with self.lock:
+            before = list(self.target)
             chosen = [label] if label else list(self.target)
             for name in chosen:
                 card = self.cards[name]
@@ -277,6 +279,8 @@ class Wizard:
             self._bump()
             if self.mode == "one":
                 following = self._next_label()
+                if following and before and following not in before:
+                    self._card_up()
                 if following:
                     self._ask(following)
                 else:
@@ -290,13 +294,19 @@ class Wizard:
             card.shots, card.read, card.prob, card.skipped = [], None, None, False
             self.first = label
             if self.mode == "sheet":
+                if self._page_of(label) != self.page:
+                    self._card_up()
                 self.page = self._page_of(label)
             else:
+                if self.target != [label]:
+                    self._card_up()
                 self._ask(label)
             self._bump()
 
     def set_mode(self, mode: str, page: int | None = None) -> None:
         with self.lock:
+            if mode != self.mode or (page is not None and page != self.page):
+                self._card_up()
             self.mode = mode
             if page is not None:
                 self.page = page
@@ -312,6 +322,14 @@ class Wizard:
         with self.lock:
             self.target = [label]
             self.say = ("clear", {}) if self.need_clear else ("show", {"label": label})
+
+    def _card_up(self) -> None:
+        """The person changed the card asked for: a card the finder boxes now
+        was shown for the one asked before, so the table must clear before the
+        next take (else it would be taken as the card asked now)."""
+        with self.lock:
+            if len(self.boxes):
+                self.need_clear = True
 
     def _bump(self) -> None:
         with self.lock:
@@ -446,7 +464,10 @@ class Wizard:
             clear = (len(dets) != n) if n else not len(dets)
             empty = empty + 1 if clear else 0
             if empty >= self.config.away:
-                self.need_clear = False
+                with self.lock:
+                    if self.generation != gen:
+                        return False
+                    self.need_clear = False
                 return True
             if not clear:
                 self._set_say("clear", n=len(dets))
@@ -470,7 +491,7 @@ class Wizard:
         shots = guided_shots(self._watched(gen, "show", label=label), [label],
                              self.finder, self.config, say=lambda text: None)
         if self.generation == gen and len(shots) >= self.config.shots:
-            self._record({label: shots})
+            self._record({label: shots}, gen)
 
     def _watched(self, gen: int, key: str, **args: Any) -> Iterator[np.ndarray]:
         """The frames, saying "hold it still" while the finder boxes a card."""
@@ -520,7 +541,7 @@ class Wizard:
                 return
         for shot in shots:
             shot.label = read
-        self._record({read: shots})
+        self._record({read: shots}, gen)
 
     def _sheet_todo(self) -> tuple[list[list[str]], list[int]]:
         """The sheet's pages, each without its skipped cards, and the pages with
@@ -553,9 +574,11 @@ class Wizard:
                             report=lambda key, args: self._set_say(
                                 key, page=page + 1, pages=len(pages), **args))
         if taken is not None and self.generation == gen:
-            self._record(taken)
+            self._record(taken, gen)
 
-    def _record(self, taken: dict[str, list]) -> None:
+    def _record(self, taken: dict[str, list], gen: int) -> None:
+        """Keep the shots ``taken`` (label -> shots) unless the person changed
+        the take (``gen``) while they were read."""
         taken = {label: [trimmed(s) for s in shots] for label, shots in taken.items()}
         reads: dict[str, tuple[str | None, float | None]] = {}
         for label, shots in taken.items():
@@ -568,6 +591,8 @@ class Wizard:
                     log.warning("the shipped classifier could not read %s", label,
                                 exc_info=True)
         with self.lock:
+            if self.generation != gen:
+                return  # skipped, taken again or another way meanwhile
             for label, shots in taken.items():
                 card = self.cards[label]
                 card.shots, card.skipped = list(shots), False

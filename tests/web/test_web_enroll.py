@@ -150,6 +150,27 @@ def test_a_card_the_reader_reads_as_another_is_unsure(ec, camera):
     assert card(data, "red-0")["status"] == "captured"
 
 
+def test_a_card_lying_there_when_another_is_picked_is_not_taken_as_it(ec, camera):
+    start(ec)
+    until(ec, lambda d: d["wizard"]["say"]["key"] == "show", "the prompt")
+    camera.one("red-0", held=True)  # red-0 in the hand, not still yet
+    until(ec, lambda d: d["wizard"]["say"]["key"] == "hold", "the card seen")
+    ec.post("/api/enroll/redo", json={"label": "red-2"})  # the person picks red 2
+    camera.held = False  # ... and red 0 lies still under the camera
+    seq = state(ec)["wizard"]["frame_seq"]
+    data = until(ec, lambda d: d["wizard"]["frame_seq"] >= seq + 10 * FAST.steady,
+                 "the camera's frames")
+    assert card(data, "red-2")["status"] == "missing"
+    assert data["wizard"]["target"] == ["red-2"]
+    assert data["wizard"]["say"]["key"] == "clear"
+    camera.clear()
+    until(ec, lambda d: d["wizard"]["say"]["key"] == "show", "red-2 asked for")
+    camera.one("red-2")
+    data = until(ec, lambda d: card(d, "red-2")["shots"], "red-2 taken")
+    assert card(data, "red-2")["status"] == "captured"
+    assert card(data, "red-0")["status"] == "missing"
+
+
 def test_skip_and_take_again(ec, camera):
     start(ec)
     resp = ec.post("/api/enroll/skip", json={})

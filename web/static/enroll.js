@@ -43,35 +43,53 @@ async function post(path, body) {
   return data;
 }
 
+function cardButton(list, label) {
+  // the button of ``label``, made once: a button replaced while a finger is
+  // down on it loses the tap (the click goes to neither), and the page asks
+  // for the state every 400 ms
+  let button = list.querySelector(`button.enroll-card[data-label="${CSS.escape(label)}"]`);
+  if (!button) {
+    const li = document.createElement("li");
+    button = document.createElement("button");
+    button.type = "button";
+    button.dataset.label = label;
+    li.append(button);
+    list.append(li);
+  }
+  return button;
+}
+
+function setText(parent, cls, text) {
+  // the span of class ``cls`` in ``parent`` says ``text`` (none: no span)
+  let span = parent.querySelector(`span.${cls}`);
+  if (text === null) {
+    if (span) span.remove();
+    return;
+  }
+  if (!span) {
+    span = document.createElement("span");
+    span.className = cls;
+    parent.append(span);
+  }
+  if (span.textContent !== text) span.textContent = text;
+}
+
 function renderCards(w) {
   const list = $("cards");
   const shown = w.mode === "sheet" && w.target.length ? new Set(w.target) : null;
-  list.replaceChildren();
+  const labels = w.cards.map((c) => c.label);
+  const have = [...list.querySelectorAll("button.enroll-card")].map((b) => b.dataset.label);
+  if (have.join("\n") !== labels.join("\n")) list.replaceChildren();  // another deck
   for (const c of w.cards) {
-    const li = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = `enroll-card ${c.status}`;
-    if (w.target.includes(c.label)) button.classList.add("now");
-    if (shown && !shown.has(c.label)) li.classList.add("other-page");
-    button.dataset.label = c.label;
+    const button = cardButton(list, c.label);
+    const cls = `enroll-card ${c.status}` + (w.target.includes(c.label) ? " now" : "");
+    if (button.className !== cls) button.className = cls;
+    button.parentElement.classList.toggle("other-page", Boolean(shown && !shown.has(c.label)));
     button.dataset.status = c.status;
-    const name = document.createElement("span");
-    name.className = "name";
-    name.textContent = c.name;
-    const state = document.createElement("span");
-    state.className = "state";
-    state.textContent = msgs[c.status] || c.status;
-    button.append(name, state);
-    if (c.status === "unsure" && c.read_name) {
-      const read = document.createElement("span");
-      read.className = "read";
-      read.textContent = `≈ ${c.read_name}`;
-      button.append(read);
-    }
+    setText(button, "name", c.name);
+    setText(button, "state", msgs[c.status] || c.status);
+    setText(button, "read", c.status === "unsure" && c.read_name ? `≈ ${c.read_name}` : null);
     button.title = msgs.redo;
-    li.append(button);
-    list.append(li);
   }
 }
 
