@@ -32,7 +32,9 @@ live table and ``serve`` call it for every camera event):
   copy of the top card (:func:`doubtful_twin`), which is also what the pile
   reports when the drawing arm moved the top card's box: :class:`HandsFree`
   holds it until the camera's next move, which sets it aside or lets it stand
-  (``watch``'s live table and ``serve``'s camera both keep one).
+  (``watch``'s live table and ``serve``'s camera both keep one). A copy the
+  pile saw coming in from a hand (``"carried_in"``) is a second card: ruled
+  at once.
 - **Draw-card debts**: the player to move still owes cards of a Draw Two or
   Wild Draw Four (the camera saw fewer taken, or none) and the next seat plays
   or draws: the debt was paid. A ``draw`` of what is owed goes before it,
@@ -110,6 +112,7 @@ def complete(
     if is_tgus_t(state):  # the 東幻符闘祭 deck's referee: its own path
         return complete_tgus_t(event, state)
     ev = dict(event)
+    ev.pop("carried_in", None)  # said to doubtful_twin, not written to the log
     if ev.get("source") != "vision" or ev.get("type") not in ("play", "draw"):
         return [ev]
     reached = ev.pop("pile_reaches", None)
@@ -194,10 +197,15 @@ def doubtful_twin(event: Mapping[str, Any], state: Mapping[str, Any]
     (playing the drawn card), or the next seat moving where the copy would
     hand the turn to another seat (a skip, a reverse), says the drawer did not
     put it down. Returns ``{"drawer", "next", "expect"}``: the drawer, the seat
-    after them and the seat the copy hands the turn to (``None``: any)."""
+    after them and the seat the copy hands the turn to (``None``: any).
+
+    A copy the pile saw coming in (``"carried_in"``: a card of its label seen
+    in a hand on its way to the pile, off the top card's box,
+    :meth:`vision.pile_memory.PileMemory.carried_in`) is a second card, not
+    the top card moved by the drawing arm: it stands as it is (ruled at once)."""
     if is_tgus_t(state) or event.get("source") != "vision" or event.get(
         "type"
-    ) != "play" or state.get("phase") != "drawn":
+    ) != "play" or state.get("phase") != "drawn" or event.get("carried_in"):
         return None
     turn = state.get("turn")
     who = event.get("player") or event.get("reach_from") or turn
@@ -437,6 +445,8 @@ class HandsFree:
     def complete(self, event: Mapping[str, Any], state: Mapping[str, Any]
                  ) -> list[dict[str, Any]]:
         """``event`` completed from ``state`` (nothing held or settled)."""
+        if "carried_in" in event:  # said to doubtful_twin, not written to the log
+            event = {k: v for k, v in event.items() if k != "carried_in"}
         if is_tgus_t(state):
             return self.tgus_t(event, state)
         return complete(event, state)

@@ -378,7 +378,9 @@ class PileWatcher:
         and it is not a card the zone holds (:meth:`PileMemory.held_already`). Its label
         is the one with the most evidence over the frames it has lain still
         (:func:`~vision.tracking.label_scores`), weighed with ``legal`` (the
-        referee's prior, :func:`choose_label`) when given.
+        referee's prior, :func:`choose_label`) when given. A copy of the top
+        card is marked ``carried`` when a card of its label was seen on its way
+        in from a hand (:meth:`PileMemory.carried_in`, ``far``).
         """
         cfg = self.config
         reaching = any(
@@ -394,6 +396,7 @@ class PileWatcher:
         self.memory.remember_carried(dets, t, tracks)
         self._follow_hand(t, tracks)
         in_zone = self.geometry.inside(self.zone, dets.data["table_xy"])
+        top = self.pile[-1] if self.pile else None
         out: list[tuple[float, PileCard]] = []
         for i in np.nonzero(in_zone)[0]:
             tid = int(dets.tracker_id[i])
@@ -469,6 +472,9 @@ class PileWatcher:
                         tid,
                         close if len(close) > 1 else frozenset(),
                         let_go,
+                        # a copy of the top card seen coming in from a hand
+                        top is not None and label == top.label
+                        and self.memory.carried_in(top, far=True),
                     ),
                 )
             )

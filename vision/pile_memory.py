@@ -60,6 +60,9 @@ class PileCard:
     # hand leaves, ``t`` follows it (what happens under that hand is the
     # putting down, not a new arm reaching in)
     held: bool = False
+    # a copy of the card below it seen on its way in (``PileMemory.carried_in``
+    # with ``far``): a second card, not the one below moved by a hand
+    carried: bool = False
 
     @property
     def area(self) -> float:
@@ -425,23 +428,7 @@ class PileMemory:
                 return True
             if moved > cfg.same_card_mm:
                 continue
-            seen = [
-                k.t for k in self._carried
-                if k.t > c.t
-                and k.label == label
-                and k.track != c.track
-                and cfg.same_card_mm
-                < np.hypot(k.x - c.xy[0], k.y - c.xy[1])
-                <= cfg.carry_mm
-            ]
-            # ... and not seen in a hand after the arm last left the zone,
-            # nor out of the zone after it was held over the top card (the
-            # hand took the copy away again, still holding it)
-            carried = (
-                bool(seen)
-                and max(seen) <= self.last_reach
-                and not self._out_again(label, c.t)
-            )
+            carried = self.carried_in(c)
             resized = float(np.max(np.abs(np.array(c.wh) - wh)))
             differs = (
                 carried
@@ -462,6 +449,35 @@ class PileMemory:
                 return False  # the top changed: lower copies lie beneath it
             return True
         return False
+
+    def carried_in(self, c: PileCard, far: bool = False) -> bool:
+        """A card of ``c``'s label seen on its way in since ``c`` was taken: read
+        whole in a hand or moving, another track than ``c``'s, farther than
+        ``same_card_mm`` from ``c`` but within ``carry_mm``; not seen so after
+        the arm last left the zone, nor out of the zone after it was held over
+        the top card (the hand took the copy away again, still holding it).
+        With ``far``, one such sighting also has its centre off ``c``'s box
+        (``same_spot_mm`` to spare): a card brought in from a hand, not ``c``
+        itself dragged a little way by a hand passing over it."""
+        cfg = self.config
+        seen = [
+            k for k in self._carried
+            if k.t > c.t
+            and k.label == c.label
+            and k.track != c.track
+            and cfg.same_card_mm
+            < np.hypot(k.x - c.xy[0], k.y - c.xy[1])
+            <= cfg.carry_mm
+        ]
+        if not seen or max(k.t for k in seen) > self.last_reach:
+            return False
+        if far and all(
+            abs(k.x - c.xy[0]) <= c.wh[0] / 2 + cfg.same_spot_mm
+            and abs(k.y - c.xy[1]) <= c.wh[1] / 2 + cfg.same_spot_mm
+            for k in seen
+        ):
+            return False
+        return not self._out_again(c.label, c.t)
 
     def _top_changed(
         self, c: PileCard, moved: float, resized: float, wh: np.ndarray

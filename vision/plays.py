@@ -232,6 +232,10 @@ class UnoPlayDetector:
             "t": round(self._pending[-1][0].t, 3),
         }
         event.update(self._seat_field(seats[-1] if seats else None))
+        if all(c.carried for c, _ in self._pending):
+            # copies of the top card seen coming in from a hand (a project
+            # field: ``vision.handsfree.doubtful_twin`` rules such a copy at once)
+            event["carried_in"] = True
         self._pending = []
         return [event]
 

@@ -297,6 +297,29 @@ def test_a_copy_of_a_number_right_after_a_draw_is_set_aside_if_the_drawer_plays(
     assert kinds[-3:] == [("draw", "A"), ("play", "A"), ("play", "B")]
 
 
+def test_a_copy_seen_coming_in_from_a_hand_right_after_a_draw_is_ruled_at_once():
+    # the pile saw a card of the top card's label in the drawer's hand on its
+    # way in (carried_in): a second card, not the top card's box moved by the
+    # drawing arm, so it is not held for the camera's next move
+    start = (cam("start", 1, card="green-3"), cam("draw", 2, count=1, reach_from="A"))
+    live = table(*start, cam("play", 3, cards=["green-3"], reach_from="A",
+                             carried_in=True))
+    assert live.doubt is None and not live.handsfree.ruled
+    last = live.referee.events[-1]
+    assert (last["type"], last["player"], last["cards"]) == ("play", "A", ["green-3"])
+    assert "carried_in" not in last  # said to the completion, not logged
+    assert live.state()["turn"] == "B"
+    # a skip's copy too: B is skipped at once
+    start = (cam("start", 1, card="green-3"),
+             cam("play", 2, cards=["green-skip"], reach_from="A"),
+             cam("draw", 3, count=1, reach_from="C"))
+    live = table(*start, cam("play", 4, cards=["green-skip"], reach_from="C",
+                             carried_in=True))
+    assert live.doubt is None and live.state()["turn"] == "B"
+    kinds = [(e["type"], e.get("player")) for e in live.referee.events]
+    assert kinds[-2:] == [("draw", "C"), ("play", "C")]
+
+
 def test_the_shared_completion_holds_a_copy_and_calls_the_hook_once_it_stands():
     # HandsFree itself (serve's camera calls it as here): the events it yields
     # are appended one by one; the move after a copy that stood is completed

@@ -188,3 +188,34 @@ def test_a_hand_hovering_and_taken_back_leaves_an_old_look_of_the_top_no_twin():
     table.frames(4, [], reach("B"))
     events = table.frames(8, [card("green-9", 318, 190, 92, 99)])
     assert [e["cards"] for e in events] == [["green-9"]]
+
+
+def test_a_drawn_copy_seen_coming_in_from_the_hand_says_so():
+    """Seat B drew, then brings a copy of the top card in its hand from its
+    side of the table and puts it down a few mm off the top card: the play
+    says the copy was seen coming in (``carried_in``), so the hands-free
+    completion need not wait for the next move to tell it from the top card
+    moved by the drawing arm."""
+    table = pile_with(("yellow-3", 333, 214, 84, 106))
+    table.state["phase"] = "drawn"
+    top = card("yellow-3", 333, 214, 84, 106)
+    for x in (450, 390):  # on its way in, in the hand
+        table.frames(1, [top, card("yellow-3", x, 172, 84, 104, True)], reach("B", (x, 172)))
+    table.frames(3, [], reach("B"))
+    events = table.frames(6, [card("yellow-3", 330, 206, 81, 103)])
+    assert [e["cards"] for e in events] == [["yellow-3"]]
+    assert events[0].get("carried_in") is True
+
+
+def test_the_top_card_dragged_by_the_drawing_arm_is_no_copy_seen_coming_in():
+    """Seat B drew and its arm, passing over the pile, drags the top card a
+    few mm (its box touched and moving, its own track): a changed top is a
+    twin for the pile, but no copy was seen coming in from a hand, so the play
+    does not say so (the completion holds it for the next move)."""
+    table = pile_with(("yellow-3", 333, 214, 84, 106))
+    table.state["phase"] = "drawn"
+    events = []
+    for y in (214, 211, 208, 206):  # dragged under the hand, its own track
+        events += table.frames(1, [card("yellow-3", 333, y, 84, 106, True)], reach("B"))
+    events += table.frames(8, [card("yellow-3", 333, 206, 84, 106)])
+    assert all(not e.get("carried_in") for e in events)
