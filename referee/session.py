@@ -2,14 +2,26 @@
 
 The page, the camera pipeline and the voice listener all feed a
 :class:`Referee`. Applying a new event is incremental; correcting or undoing
-an earlier one replays the whole corrected log (state is always what a clean
+an earlier one replays the corrected log (state is always what a clean
 replay of the log gives), and :meth:`Referee.correct` reports what changed.
+
+A replay starts from the last of the game's snapshots before the first line
+that changed: the referee keeps a copy of the game every
+:data:`SNAPSHOT_EVERY` lines (with the count of rulings then), so correcting
+a line near the end of a long log replays a few lines, not all of them. A
+snapshot is never changed once taken (a replay starts from a copy of it), and
+those after a changed line are dropped. A replay leaves the game, the lines
+and the rulings it replaced as they were, so :meth:`Referee.try_correct` puts
+a correction that is not kept back without replaying. A copy of a referee
+(``copy.deepcopy``) copies the game and shares the rest: the rulings are
+frozen, the snapshots are never changed, and a line is replaced, never
+changed in place (each line is the referee's own ``dict``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Mapping
+import copy
+from typing import Any, Callable, Mapping
 
 from .game import Game, apply_safely, new_game
 from .log import Event, Header, LogError, dump_event
@@ -40,12 +52,51 @@ define({
 })
 
 
-@dataclass(frozen=True)
-class Change:
-    """What a correction changed: rulings that disappeared and rulings that appeared."""
+#: lines between two snapshots of the game (see the module docstring)
+SNAPSHOT_EVERY = 16
+#: snapshots kept besides those, each just before a line replayed
+HERE_SNAPSHOTS = 8
 
-    removed: list[Ruling]
-    added: list[Ruling]
+
+class Change:
+    """What a correction changed: rulings that disappeared and rulings that
+    appeared. A replay's own (``before``, ``after``: the rulings before and
+    after it) works them out when first asked for: a correction tried and put
+    back never needs them."""
+
+    def __init__(self, removed: list[Ruling] | None = None,
+                 added: list[Ruling] | None = None, *,
+                 before: list[Ruling] | None = None,
+                 after: list[Ruling] | None = None) -> None:
+        self._lists = (removed, added) if before is None else None
+        self._replay = (before, after or [])
+
+    @property
+    def removed(self) -> list[Ruling]:
+        return self._worked_out()[0]
+
+    @property
+    def added(self) -> list[Ruling]:
+        return self._worked_out()[1]
+
+    def _worked_out(self) -> tuple[list[Ruling], list[Ruling]]:
+        if self._lists is None:
+            before, after = self._replay
+            # the rulings up to the first that differs are the same in both:
+            # only the rest are compared one with another (a replay changes
+            # the tail)
+            same, n = 0, min(len(before), len(after))
+            while same < n and before[same] == after[same]:
+                same += 1
+            head, was, now = before[:same], before[same:], after[same:]
+            removed = [r for r in was if r not in now and r not in head]
+            added = [r for r in now if r not in was and r not in head]
+            self._lists, self._replay = (removed, added), (None, None)
+        removed, added = self._lists
+        return list(removed or []), list(added or [])
+
+    def __repr__(self) -> str:
+        return f"Change(removed={self.removed!r}, added={self.added!r})"
 
 
 class Referee:
@@ -58,6 +109,20 @@ class Referee:
         self.game: Game = new_game(header)
         self.events: list[dict[str, Any]] = []
         self.rulings: list[Ruling] = []
+        #: lines applied -> (a copy of the game after them, the rulings' count
+        #: then); never changed once taken
+        self._snapshots: dict[int, tuple[Game, int]] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Referee":
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        new.header = self.header
+        memo[id(self.header)] = self.header  # frozen, and the game's own
+        new.game = copy.deepcopy(self.game, memo)
+        new.events = [dict(e) for e in self.events]
+        new.rulings = list(self.rulings)
+        new._snapshots = dict(self._snapshots)
+        return new
 
     # -- feeding -----------------------------------------------------------------
     @staticmethod
@@ -80,35 +145,82 @@ class Referee:
         self.events.append(event)
         new = apply_safely(self.game, Event(line, event["type"], event))
         self.rulings += new
+        self._snapshot(line)
         return new
 
-    def _rebuild(self) -> None:
-        self.game = new_game(self.header)
-        self.rulings = []
-        for i, obj in enumerate(self.events, start=1):
-            self.rulings += apply_safely(self.game, Event(i, obj["type"], obj))
+    def _game_copy(self, game: Game) -> Game:
+        """A deep copy of ``game`` (its header, frozen, shared)."""
+        return copy.deepcopy(game, {id(self.header): self.header})
 
-    def _correct(self, events: list[dict[str, Any]]) -> Change:
-        before = list(self.rulings)
+    def _snapshot(self, lines: int, here: bool = False) -> None:
+        """A copy of the game after ``lines`` lines: every SNAPSHOT_EVERY, and
+        ``here`` (the line before a replayed change: a correction tried again
+        there replays from it; the latest HERE_SNAPSHOTS of those are kept)."""
+        if lines % SNAPSHOT_EVERY and (not here or lines in self._snapshots):
+            return
+        self._snapshots[lines] = (self._game_copy(self.game), len(self.rulings))
+        extra = sorted(k for k in self._snapshots if k % SNAPSHOT_EVERY)
+        for k in extra[:-HERE_SNAPSHOTS]:
+            del self._snapshots[k]
+
+    def _rebuild(self, first: int = 0,
+                 refused: Callable[[Ruling], bool] | None = None) -> bool:
+        """Replay the log from line ``first + 1`` on (the lines up to it as
+        they were): from the last snapshot at or before ``first``. With
+        ``refused``, stops at the first ruling on line ``first + 1`` or after
+        that it refuses and returns ``False`` (the replay is left half done)."""
+        for lines in [k for k in self._snapshots if k > first]:
+            del self._snapshots[lines]
+        start = max(self._snapshots, default=0)
+        if start:
+            game, count = self._snapshots[start]
+            self.game, self.rulings = self._game_copy(game), self.rulings[:count]
+        else:
+            self.game, self.rulings = new_game(self.header), []
+        for i in range(start + 1, len(self.events) + 1):
+            obj = self.events[i - 1]
+            new = apply_safely(self.game, Event(i, obj["type"], obj))
+            self.rulings += new
+            self._snapshot(i, here=i == first)
+            if refused is not None and any(r.event > first and refused(r) for r in new):
+                return False
+        return True
+
+    def _correct(self, events: list[dict[str, Any]], line: int) -> Change:
+        """The log ``events``, the same as before up to ``line`` (1-based),
+        replayed from there."""
+        before = self.rulings
         self.events = events
-        self._rebuild()
-        after = self.rulings
-        # the rulings up to the first that differs are the same in both: only
-        # the rest are compared one with another (a replay changes the tail)
-        same, n = 0, min(len(before), len(after))
-        while same < n and before[same] == after[same]:
-            same += 1
-        head, was, now = before[:same], before[same:], after[same:]
-        removed = [r for r in was if r not in now and r not in head]
-        added = [r for r in now if r not in was and r not in head]
-        return Change(removed, added)
+        self._rebuild(line - 1)
+        return Change(before=before, after=list(self.rulings))
+
+    def try_correct(self, line: int, obj: Mapping[str, Any],
+                    keep: Callable[["Referee"], bool],
+                    refused: Callable[[Ruling], bool] | None = None) -> bool:
+        """Replace the event on ``line`` and replay, as :meth:`correct`; kept
+        where ``keep(self)`` says so after the replay, else the referee is put
+        back as it was (its game, lines, rulings and snapshots, without a
+        replay). With ``refused``, the first ruling on ``line`` or after that
+        it refuses ends the replay there and the correction is not kept.
+        Returns whether it was kept."""
+        self._line(line)
+        was = (self.game, self.events, self.rulings, dict(self._snapshots))
+        events = list(self.events)
+        events[line - 1] = self._check(obj, line)
+        self.events = events
+        if self._rebuild(line - 1, refused) and keep(self):
+            return True
+        before = {k: v for k, v in self._snapshots.items() if k < line}
+        self.game, self.events, self.rulings, self._snapshots = was
+        self._snapshots.update(before)  # the lines before ``line`` are the same
+        return False
 
     def correct(self, line: int, obj: Mapping[str, Any]) -> Change:
         """Replace the event on ``line`` (1-based, as in the log) and replay."""
         self._line(line)
         events = list(self.events)
         events[line - 1] = self._check(obj, line)
-        return self._correct(events)
+        return self._correct(events, line)
 
     def insert(self, line: int, obj: Mapping[str, Any]) -> Change:
         """Insert an event before ``line`` (a forgotten event) and replay."""
@@ -116,14 +228,14 @@ class Referee:
             raise LogError(line, Text("game.no-line-before", line=line))
         events = list(self.events)
         events.insert(line - 1, self._check(obj, line))
-        return self._correct(events)
+        return self._correct(events, line)
 
     def delete(self, line: int) -> Change:
         """Remove the event on ``line`` (a misread) and replay."""
         self._line(line)
         events = list(self.events)
         del events[line - 1]
-        return self._correct(events)
+        return self._correct(events, line)
 
     def undo(self) -> Change:
         """Remove the last event and replay."""

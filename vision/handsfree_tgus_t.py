@@ -414,7 +414,7 @@ def amendment(referee: Any, config: PlayConfig | None = None
                        hidden=_card_text(hidden))
             amended = {**e, "cards": [hidden] + list(e["cards"]), "hidden": [hidden],
                        "inferred": str(why), "inferred_msg": why.data()}
-            if _keeps(referee, i, e, amended):
+            if _keeps(referee, i, amended):
                 return "correct", i + 1, amended
     gamble = _amend_gamble(referee, last_line, config.gamble_back)
     if gamble is not None:
@@ -440,16 +440,18 @@ def _after_end(ruling: Any, events: list[Mapping[str, Any]]) -> bool:
     return e.get("source") == "vision" and e.get("type") in ("play", "draw")
 
 
-def contradicted(referee: Any, line: int) -> bool:
-    """Whether a line after ``line`` (1-based, 0: the header) contradicts the
-    log as read: a line ruled illegal, or a camera play or draw after the
-    game's end. A tgus-t game is played until one player is left and the
-    referee counts nothing after it (``info``, ``game-over``), so cards the
-    camera sees played or drawn after the end say the log emptied a hand too
-    early (a card hidden under a play that was not there, a Gamble given the
-    wrong effect) as surely as an illegal line does."""
+def contradicted(referee: Any, line: int, before: int | None = None) -> bool:
+    """Whether a line after ``line`` (1-based, 0: the header; and before line
+    ``before``, if given) contradicts the log as read: a line ruled illegal,
+    or a camera play or draw after the game's end. A tgus-t game is played
+    until one player is left and the referee counts nothing after it
+    (``info``, ``game-over``), so cards the camera sees played or drawn after
+    the end say the log emptied a hand too early (a card hidden under a play
+    that was not there, a Gamble given the wrong effect) as surely as an
+    illegal line does."""
     events = referee.events
-    return any(r.event > line and (r.ruling == "illegal" or _after_end(r, events))
+    return any(r.event > line and (before is None or r.event < before)
+               and (r.ruling == "illegal" or _after_end(r, events))
                for r in referee.rulings)
 
 
@@ -464,15 +466,19 @@ def first_after_end(referee: Any, start: int, end: int) -> bool:
     return first is not None and start < first <= end
 
 
-def _keeps(referee: Any, i: int, was: dict[str, Any], amended: dict[str, Any]
-           ) -> bool:
+def _keeps(referee: Any, i: int, amended: dict[str, Any]) -> bool:
     """Line ``i + 1`` amended; kept where nothing from it on contradicts the
-    log (:func:`contradicted`), else put back as it ``was``."""
-    referee.correct(i + 1, amended)
-    if not contradicted(referee, i):
-        return True
-    referee.correct(i + 1, was)
-    return False
+    log (:func:`contradicted`), else put back as it was."""
+    return referee.try_correct(
+        i + 1, amended, lambda r: not contradicted(r, i),
+        refused=lambda r: r.ruling == "illegal" or _after_end(r, referee.events))
+
+
+def unsaid_gamble(event: Mapping[str, Any]) -> bool:
+    """A camera Gamble played as a plain wild, its effect not said: an
+    amendment may give it one (:func:`_amend_gamble`)."""
+    return (event.get("type") == "play" and event.get("source") == "vision"
+            and "effect" not in event and "gamble" in (event.get("cards") or []))
 
 
 def _amend_gamble(referee: Any, last_line: int, back: int
@@ -487,10 +493,7 @@ def _amend_gamble(referee: Any, last_line: int, back: int
     events = referee.events
     for i in range(last_line - 2, max(-1, last_line - 2 - back), -1):
         e = events[i]
-        if (
-            e.get("type") != "play" or e.get("source") != "vision"
-            or "effect" in e or "gamble" not in (e.get("cards") or [])
-        ):
+        if not unsaid_gamble(e):
             continue
         others = [p for p in referee.header.players if p != e.get("player")]
         for effect in GAMBLE_EFFECTS:
@@ -504,7 +507,7 @@ def _amend_gamble(referee: Any, last_line: int, back: int
                            "inferred_msg": why.data()}
                 if target is not None:
                     amended["target"] = target
-                if _keeps(referee, i, e, amended):
+                if _keeps(referee, i, amended):
                     return "correct", i + 1, amended
         return None  # the latest Gamble only
     return None

@@ -22,8 +22,17 @@ is read with a play of the seat on turn that the camera missed before it
 (:func:`vision.handsfree_tgus_t.unseen_cards`: a card legal on the top card
 that makes the seen play legal, marked ``inferred`` and ``unseen``).
 
-A re-read takes seconds of CPU, so a live table never runs it on the camera's
-event callback: :class:`CameraRereads` keeps what reached the table's referee
+Each reading reads on from a copy of the table before the event it reads
+otherwise, and stops once a line after that event contradicts the log for
+good (:func:`_settled`: no later amendment reaches back to it); a search
+starts from a copy the search before it kept (:class:`Copies`), so the events
+read again are those near the end, not the whole game. The re-reads of a
+table read at most ``READ_PER_EVENT`` camera events for each event kept so
+far (:class:`Budget`): a game whose log no reading mends does not pile up
+searches.
+
+A re-read takes up to seconds of CPU, so a live table never runs it on the
+camera's event callback: :class:`CameraRereads` keeps what reached the table's referee
 as it came and queues a job for each camera event that left a line ruled
 illegal, and for the first camera play or draw after the game's end; a
 :class:`RereadWorker` (one thread) runs the jobs one at a time, in
@@ -50,9 +59,17 @@ from .config import PlayConfig
 from .handsfree import HandsFree
 from .handsfree_common import COLOURS
 from .handsfree_tgus_t import (_awaiting, _card_text, _next_active, amend_hidden,
-                                contradicted, first_after_end, unseen_cards)
+                                contradicted, first_after_end, unsaid_gamble,
+                                unseen_cards)
 
 log = logging.getLogger(__name__)
+
+#: the camera events a table's re-reads read again (each reading counts those
+#: it reads, from the start or a copy) for each event kept so far, over the
+#: game: a re-read asked for beyond it is not run, and one under way ends its
+#: search there (:class:`CameraRereads`): the re-reads keep pace with the game
+#: and the table's finish waits for a bounded few
+READ_PER_EVENT = 100.0
 
 define({
     "camera.tgus-t.amended-target": {
@@ -77,12 +94,15 @@ def reread(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
 def _read(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
           changes: Mapping[int, Mapping[str, Any] | None] | None,
           config: PlayConfig | None, keep: frozenset[int] = frozenset(),
-          start: tuple[int, Any] | None = None
+          start: tuple[int, Any] | None = None, after: int | None = None,
+          budget: "Budget | None" = None
           ) -> tuple[Any, Any, list[int], dict[int, Any]]:
     """:func:`reread`, keeping a copy of the (referee, completion) before each
     camera event of ``keep``; from ``start``, (k, such a copy), it reads on
     from camera event ``k`` (the reading up to it is the same). Also returns
-    the copies."""
+    the copies. With ``after`` (a line) it stops as soon as a line after it
+    contradicts the log for good (:func:`_settled`); ``budget`` counts the
+    camera events read."""
     import copy
 
     from referee.session import Referee
@@ -93,24 +113,49 @@ def _read(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
         complete = HandsFree(state=referee.state)
     else:  # the completion reads the copied referee (one deep copy)
         first, (referee, complete) = start[0], copy.deepcopy(start[1])
-    starts, kept = _read_on(referee, complete, camera, changes, config, first, keep)
+    starts, kept = _read_on(referee, complete, camera, changes, config, first, keep,
+                            after, budget)
     return referee, complete, starts, kept
+
+
+def _settled(referee: Any, line: int, config: PlayConfig) -> bool:
+    """Whether a line after ``line`` contradicts the log
+    (:func:`vision.handsfree_tgus_t.contradicted`) for good: no amendment
+    (:func:`amend_hidden`) after a line appended later reaches back to it,
+    and a line's ruling depends on the lines up to it alone. Such an
+    amendment changes the last line, a play within ``play.hidden_back``
+    lines before it, or a camera Gamble whose effect was not said within
+    ``play.gamble_back`` lines before it (:func:`unsaid_gamble`)."""
+    events = referee.events
+    reach = len(events) + 1 - config.hidden_back
+    for line_no in range(max(1, len(events) + 1 - config.gamble_back), reach):
+        if unsaid_gamble(events[line_no - 1]):
+            reach = line_no
+            break
+    return contradicted(referee, line, before=reach)
 
 
 def _read_on(referee: Any, complete: Any, camera: list[Mapping[str, Any]],
              changes: Mapping[int, Mapping[str, Any] | None] | None,
              config: PlayConfig | None, first: int,
-             keep: frozenset[int] = frozenset()) -> tuple[list[int], dict[int, Any]]:
+             keep: frozenset[int] = frozenset(), after: int | None = None,
+             budget: "Budget | None" = None
+             ) -> tuple[list[int], dict[int, Any]]:
     """Camera events ``first`` on read into ``referee`` through ``complete``
     (both changed): the referee's line count before each, and the copies of
-    (referee, completion) kept before those of ``keep``."""
+    (referee, completion) kept before those of ``keep``. With ``after`` (a
+    line) it stops once a line after it contradicts the log for good
+    (:func:`_settled`); ``budget`` counts the camera events read."""
     import copy
 
     changes = changes or {}
+    config = config or PlayConfig()
     starts: list[int] = []
     kept: dict[int, Any] = {}
     for k in range(first, len(camera)):
         event = camera[k]
+        if budget is not None:
+            budget.read += 1
         if k in keep:
             kept[k] = copy.deepcopy((referee, complete))
         starts.append(len(referee.events))
@@ -125,6 +170,8 @@ def _read_on(referee: Any, complete: Any, camera: list[Mapping[str, Any]],
             except Exception:  # noqa: BLE001 - a malformed event: the game goes on
                 continue
             amend_hidden(referee, config)
+        if after is not None and _settled(referee, after, config):
+            break
     return starts, kept
 
 
@@ -217,7 +264,8 @@ def _unseen_readings(event: Mapping[str, Any], state: Mapping[str, Any],
 def camera_amendment(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
                      changes: Mapping[int, Mapping[str, Any] | None] | None = None,
                      config: PlayConfig | None = None, last: int | None = None,
-                     only_if_illegal: bool = False
+                     only_if_illegal: bool = False, budget: "Budget | None" = None,
+                     copies: "Copies | None" = None
                      ) -> tuple[dict[int, Any], Any, Any] | None:
     """The camera's event ``last`` (default: the last of ``camera``) left a
     line ruled illegal that no one-line amendment explains (or came after the
@@ -232,7 +280,11 @@ def camera_amendment(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
     reading: the table carries on with them), or ``None``. With
     ``only_if_illegal`` (the changes are others than those under which the
     line was ruled illegal) ``None`` also when, read with ``changes``,
-    nothing from that event's on contradicts the log."""
+    nothing from that event's on contradicts the log. ``budget`` (a
+    :class:`Budget`) ends the search with ``None`` once spent (the reading
+    under way read to its end). ``copies`` (a :class:`Copies`) holds copies
+    of the reading an earlier search kept: this one reads on from the latest
+    that reads as it would, and leaves its own there."""
     config = config or PlayConfig()
     changes = dict(changes or {})
     players = [str(p) for p in header.get("players") or []]
@@ -251,8 +303,17 @@ def camera_amendment(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
     unseen = [k for k in [last] + window if k not in changes and camera[k] is not None
               and camera[k].get("type") == "play"]
     # each reading reads on from a copy of the table before its event
-    base, _, starts, kept = _read(header, camera, changes, config,
-                                  keep=frozenset([k for k in tries if tries[k]] + unseen))
+    keep = frozenset([k for k in tries if tries[k]] + unseen + [last])
+    hit = None if copies is None else copies.before(camera, changes, config, min(keep))
+    if hit is None:
+        base, _, starts, kept = _read(header, camera, changes, config, keep=keep,
+                                      budget=budget)
+    else:
+        base, _, tail, kept = _read(header, camera, changes, config, keep=keep,
+                                    start=hit[:2], budget=budget)
+        starts = hit[2] + tail
+    if copies is not None:
+        copies.keep(camera, changes, config, starts, kept)
     if only_if_illegal and not contradicted(base, starts[last]):
         return None
     order = [(k, tries.get(k, [])) for k in window]
@@ -262,15 +323,69 @@ def camera_amendment(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
               for k in unseen]
     for k, readings in order:
         for reading, why in readings:
+            if budget is not None and budget.spent:
+                return None
             if reading is not None:
                 reading = {**reading, "inferred": str(why),
                            "inferred_msg": why.data()}
             tried = {**changes, k: reading}
             referee, complete, _, _ = _read(header, camera, tried, config,
-                                            start=(k, kept[k]))
+                                            start=(k, kept[k]), after=starts[k],
+                                            budget=budget)
             if not contradicted(referee, starts[k]):
                 return tried, referee, complete
     return None
+
+
+@dataclass
+class Copies:
+    """Copies of a reading that one search (:func:`camera_amendment`) kept
+    for the next: the camera events and readings they were read under
+    (:attr:`camera`, :attr:`changes`, :attr:`config`), the referee's line
+    count before each camera event (:attr:`starts`) and the (referee,
+    completion) before some of them (:attr:`copies`, never changed: a
+    reading reads on from a copy of one)."""
+
+    camera: list[Any] = field(default_factory=list)
+    changes: dict[int, Any] = field(default_factory=dict)
+    config: Any = None
+    starts: list[int] = field(default_factory=list)
+    copies: dict[int, Any] = field(default_factory=dict)
+
+    def before(self, camera: list[Mapping[str, Any]], changes: Mapping[int, Any],
+               config: PlayConfig, upto: int) -> tuple[int, Any, list[int]] | None:
+        """The latest copy, before camera event k <= ``upto``, that the reading
+        of ``camera`` under ``changes`` and ``config`` has too (the same
+        events and readings before k): (k, the copy, the line counts before
+        the events before k); ``None``: none."""
+        if config != self.config:
+            return None
+        for k in sorted(self.copies, reverse=True):
+            if k > upto or k > len(camera) or camera[:k] != self.camera[:k]:
+                continue
+            if ({c: v for c, v in changes.items() if c < k}
+                    == {c: v for c, v in self.changes.items() if c < k}):
+                return k, self.copies[k], self.starts[:k]
+        return None
+
+    def keep(self, camera: list[Mapping[str, Any]], changes: Mapping[int, Any],
+             config: PlayConfig, starts: list[int], copies: dict[int, Any]) -> None:
+        """Keep these in place of those kept before."""
+        self.camera, self.changes, self.config = list(camera), dict(changes), config
+        self.starts, self.copies = list(starts), dict(copies)
+
+
+@dataclass
+class Budget:
+    """How many camera events a re-read may read (:attr:`allowed`) and has
+    read (:attr:`read`)."""
+
+    allowed: float
+    read: int = 0
+
+    @property
+    def spent(self) -> bool:
+        return self.read >= self.allowed
 
 
 class RereadWorker:
@@ -419,8 +534,13 @@ class CameraRereads:
     def __init__(self, header: Mapping[str, Any], lock: Any,
                  apply: Callable[[Reading], Any],
                  play: Callable[[], PlayConfig | None] = lambda: None,
-                 worker: RereadWorker | None = None) -> None:
+                 worker: RereadWorker | None = None,
+                 read_per_event: float = READ_PER_EVENT) -> None:
         self.header = dict(header)
+        self.read_per_event = read_per_event
+        #: camera events its re-reads read so far (see READ_PER_EVENT)
+        self.spent = 0.0
+        self._copies = Copies()  # one search's copies for the next
         self.lock = lock
         self.apply = apply
         self.play = play
@@ -502,8 +622,16 @@ class CameraRereads:
             lo, hi = self._span
             if now != generation and lo <= at < hi and at not in self._still:
                 return None  # the reading taken since left its lines legal
+            budget = Budget(self.read_per_event * len(self.fed) - self.spent)
+        if budget.spent:
+            log.info("tgus-t re-read of camera event %d not run: the re-reads "
+                     "read %d camera events", at, self.spent)
+            return None
         found = camera_amendment(self.header, camera, changes, self.play(),
-                                 last=at, only_if_illegal=now != generation)
+                                 last=at, only_if_illegal=now != generation,
+                                 budget=budget, copies=self._copies)
+        with self.lock:
+            self.spent += budget.read
         return None if found is None else (found, kept, now)
 
     def _take(self, result: Any) -> None:

@@ -520,3 +520,32 @@ def test_a_reading_that_ends_the_game_before_later_camera_plays_is_not_taken():
     assert not ref.state()["over"]
     found = camera_amendment(TWO, camera)
     assert found is None or not found[1].state()["over"]
+
+
+def test_a_contradiction_is_for_good_once_no_later_amendment_reaches_back_to_it():
+    # a reading read on stops there (vision.reread_tgus_t._settled): an
+    # amendment changes the last line, a play within play.hidden_back lines
+    # before it, or an unsaid Gamble within play.gamble_back lines
+    from vision.config import PlayConfig
+    from vision.reread_tgus_t import _settled
+
+    config = PlayConfig(hidden_back=2, gamble_back=6)
+    for gamble, settled in ((False, [False, True, True, True]),
+                            (True, [False, False, True, True])):
+        ref = Referee(dict(HEADER))
+        ref.append(cam("start", 1, card="red-5"))
+        ref.append({**cam("play", 2, cards=["gamble" if gamble else "red-7"]),
+                    "player": "A"})
+        if gamble:
+            ref.append({**cam("color", 2), "player": "A", "color": "red"})
+        ref.append({**cam("play", 3, cards=["red-2"]), "player": "C"})  # out of turn
+        bad = len(ref.events)
+        assert [r.event for r in ref.rulings if r.ruling == "illegal"] == [bad]
+        seen = [_settled(ref, 0, config)]
+        for k in range(3):
+            p = ref.state()["turn"]
+            ref.append({**cam("draw", 4 + k, count=1), "player": p})
+            ref.append({"type": "pass", "player": p})
+            seen.append(_settled(ref, 0, config))
+        assert seen == settled
+        assert not _settled(ref, bad, config)  # nothing contradicts after it

@@ -255,3 +255,24 @@ def test_the_first_camera_play_after_the_games_end_asks_for_a_re_read():
     assert live.rereads.worker.pending == 1
     live.append(cam("draw", 21, count=1, reach_from="A"))
     assert live.rereads.worker.pending == 1
+
+
+def test_the_re_reads_read_no_more_camera_events_than_their_share():
+    # each camera event kept lets the table's re-reads read so many events
+    # again; a search stops once they have read more (the reading under way
+    # read to its end), and a re-read asked for then is not run
+    live = LiveTable(dict(HEADER), out=io.StringIO(), reread_mode="manual")
+    live.rereads.read_per_event = 0.5
+    _gamble_said_hit_x(live)
+    live.wait_rereads()
+    assert live.changes == {}  # the reading of the Gamble was not reached
+    assert [r for r in live.referee.rulings if r.ruling == "illegal"]
+    assert live.rereads.spent == 4  # the first reading, from the start
+    live.append(cam("play", 6, cards=["blue-8"], reach_from="A"))
+    live.wait_rereads()
+    assert live.rereads.spent == 4  # asked for, not run
+    roomy = LiveTable(dict(HEADER), out=io.StringIO(), reread_mode="manual")
+    roomy.rereads.read_per_event = 10.0
+    _gamble_said_hit_x(roomy)
+    roomy.wait_rereads()
+    assert list(roomy.changes) == [1]
