@@ -38,7 +38,7 @@ and 90th percentile, the cards returned, the crops classified and the finder's
 runs a frame (1: every frame searched; the detector calls of the gated line). The
 goal is read from the ``cards new`` line's CPU total. ``--threads N`` runs
 OpenVINO on N inference threads (0: its latency hint, every core for one
-frame).
+frame); OpenCV runs on the live pipeline's threads (``CV_THREADS``, one).
 """
 
 from __future__ import annotations
@@ -232,7 +232,9 @@ def time_backend(
 ) -> dict:
     """Time one backend in this process (with or without the crop classifier)."""
     from vision.detector import THREADS, Detector
+    from vision.pipeline_parts import CV_THREADS, use_cv_threads
 
+    use_cv_threads(CV_THREADS)  # OpenCV's threads as the live pipeline sets them
     detector = Detector(model, imgsz=imgsz, classifier=None if classifier else False,
                         threads=THREADS if threads is None else threads)
     clock = StageClock(detector)

@@ -1,20 +1,38 @@
-"""Make an INT8 OpenVINO export of the shipped card finder, to measure it.
+"""Make an INT8 OpenVINO export of the card finder, to measure it.
 
-    .venv/bin/pip install nncf==3.4.0       # not a dependency of tableref
+    .venv/bin/pip install nncf==3.4.0       # for this export only, not a dependency
     .venv/bin/python -m benchmarks.export_int8 --out /tmp/int8
-    M=/tmp/int8/uno-yolo11n_int8_openvino_model
-    .venv/bin/python -m benchmarks.eval_detector --model $M
-    .venv/bin/python -m benchmarks.bench_detector --model $M
-    .venv/bin/python -m benchmarks.eval_pipeline --detector model --seed 54 --fps 15 \\
-        --model $M
+    M=/tmp/int8/uno-yolo11n-int8_openvino_model
+    .venv/bin/python -m benchmarks.bench_detector --backend openvino --model $M
+    .venv/bin/python -m benchmarks.eval_detector --model $M ...
 
-Ultralytics' OpenVINO export with NNCF's post-training quantisation (mixed preset;
-the detection head's box decoding stays float), calibrated on the validation split
-of the finder's own synthetic training set (158 rendered images, no real photo;
-rendered under ``--data-root`` first if missing). The calibration loader's order
-draws from the global generators, which this script seeds: unseeded, two exports
-of the same weights differed by up to 0.048 in box scores; seeded, they are the
-same bytes. Tried and not shipped: ``models/MODEL_CARD.md`` gives the measurements.
+NNCF's post-training quantisation (mixed preset: symmetric weights per channel,
+asymmetric activations) of the finder's float OpenVINO export (``--float``; by
+default made first from ``--weights``, the shipped ``.pt``, as Ultralytics exports
+it: dynamic input, float32, the shipped export's bytes), the same weights,
+calibrated at the working size (1x3xIMGSZxIMGSZ) and saved with the float
+export's input shape (a dynamic export stays dynamic). The detection head's box
+decoding (its distribution-focal softmax, the anchors' arithmetic and the
+sigmoid) stays float, as Ultralytics' own INT8 export leaves it.
+
+Calibration: ``--count`` rendered table scenes (``datasets.scenes.compose_scene``,
+the finder's own training scenes, some with the table's markers, cards near the
+camera or laid in rows), squeezed into a 640x480 frame as a webcam's, and every
+``--video-step``-th frame of each ``--video`` (rendered games of the camera
+pipeline, scaled to 640 wide as the pipeline scales them), each letterboxed
+exactly as :class:`vision.openvino_runtime.OpenVinoFinder` feeds the network; no
+real photo. The INT8 finder measured against the float one was made with
+
+    .venv/bin/python -m benchmarks.export_int8 --out /tmp/int8 \\
+        --video /tmp/tableref-real-s141-15fps/demo-table.mp4 \\
+        --video /tmp/tableref-real-s160-15fps/demo-table.mp4 \\
+        --video /tmp/tableref-real-s180-15fps/demo-table.mp4 \\
+        --video /tmp/tableref-real-s200-15fps/demo-table.mp4
+
+(rendered hands-free games of ``benchmarks.eval_handsfree``). Everything is
+drawn from ``--seed`` (the scenes, and the global generators NNCF draws from):
+the same seed gives the same bytes (two runs gave the same export). Tried and not
+made the runtime's: ``models/MODEL_CARD.md`` gives the measurements.
 """
 
 from __future__ import annotations
@@ -25,46 +43,141 @@ import shutil
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+OUT_NAME = "uno-yolo11n-int8_openvino_model"
+
+
+def calibration_inputs(count: int, seed: int, finder) -> list:  # noqa: ANN001
+    """``count`` (1, 3, S, S) float32 network inputs of rendered 640x480 table
+    frames, letterboxed by ``finder`` (an ``OpenVinoFinder``)."""
+    import cv2
+    import numpy as np
+
+    from datasets.scenes import compose_scene
+
+    rng = np.random.default_rng([seed, 8])
+    out = []
+    for _ in range(count):
+        scene = compose_scene(rng, 640, empty_fraction=0.05, marker_fraction=0.3,
+                              near_fraction=0.1, laid_fraction=0.1)
+        frame = cv2.resize(scene.image, (640, 480), interpolation=cv2.INTER_AREA)
+        x, _ = finder.letterbox(frame)
+        out.append(x.copy())
+    return out
+
+
+def video_inputs(path: Path, step: int, finder, width: int = 640) -> list:  # noqa: ANN001
+    """Network inputs of every ``step``-th frame of a video (from its
+    ``step // 8``-th), scaled to ``width`` as the live pipeline scales them and
+    letterboxed by ``finder``."""
+    import cv2
+
+    cap = cv2.VideoCapture(str(path))
+    out, k = [], 0
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            break
+        if k % step == step // 8:
+            if frame.shape[1] > width:
+                height = int(round(frame.shape[0] * width / frame.shape[1]))
+                frame = cv2.resize(frame, (width, height), interpolation=cv2.INTER_AREA)
+            out.append(finder.letterbox(frame)[0].copy())
+        k += 1
+    cap.release()
+    if not out:
+        raise SystemExit(f"export_int8: no frames read from {path}")
+    return out
+
+
+def head_scope(model) -> list[str]:  # noqa: ANN001
+    """Names of the operations NNCF leaves float: the detection head's box
+    decoding (every operation of the last module not inside one of its
+    convolution branches) and the sigmoid."""
+    ops = model.get_ordered_ops()
+    sigmoids = [op.get_friendly_name() for op in ops if op.get_type_name() == "Sigmoid"]
+    if not sigmoids:
+        raise ValueError("no sigmoid: not a YOLO detection export")
+    head = sigmoids[-1].split("/", 1)[0]
+    return [
+        op.get_friendly_name()
+        for op in ops
+        if op.get_type_name() == "Sigmoid"
+        or op.get_friendly_name().startswith((f"{head}/", f"{head}.dfl"))
+    ]
+
+
+def float_export(weights: Path | None, out: Path) -> Path:
+    """The finder's float OpenVINO export, as the runtime's was made: Ultralytics'
+    export of ``weights`` (default the shipped ``.pt``) at the working size with
+    a dynamic input, float32, into ``out``."""
+    from vision.detector import IMGSZ, MODEL_DIR, PT_NAME
+    from vision.ultralytics_setup import setup
+
+    out.mkdir(parents=True, exist_ok=True)
+    copy = out / PT_NAME
+    shutil.copyfile(weights or MODEL_DIR / PT_NAME, copy)
+    setup()
+    from ultralytics import YOLO
+
+    return Path(YOLO(str(copy)).export(format="openvino", imgsz=IMGSZ, half=False,
+                                       dynamic=True))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, required=True, help="folder for the export")
+    parser.add_argument("--out", type=Path, required=True,
+                        help=f"folder that gets {OUT_NAME}/")
+    parser.add_argument("--float", dest="float_dir", type=Path, default=None,
+                        help="a float OpenVINO export to quantise (default: export "
+                        "--weights first, into OUT)")
     parser.add_argument("--weights", type=Path, default=None,
-                        help="finder weights (default: the shipped .pt)")
-    parser.add_argument("--data-root", type=Path, default=ROOT / "data")
+                        help="the finder's weights (default: the shipped .pt)")
+    parser.add_argument("--count", type=int, default=200,
+                        help="rendered scenes calibrated on")
+    parser.add_argument("--video", type=Path, action="append", default=[],
+                        help="also calibrate on frames of this rendered video "
+                        "(repeatable; never a real photo)")
+    parser.add_argument("--video-step", type=int, default=40,
+                        help="every this many frames of each --video")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     try:
-        import nncf  # noqa: F401
+        import nncf
     except ImportError:
         print("export_int8: needs NNCF: .venv/bin/pip install nncf==3.4.0",
               file=sys.stderr)
         return 2
     import numpy as np
-    import torch
+    import openvino as ov
 
-    from vision.detector import IMGSZ, MODEL_DIR, PT_NAME
-    from training.detector import RECIPE, recipe_data
-    from vision.ultralytics_setup import setup
+    from vision.detector import IMGSZ
+    from vision.openvino_runtime import OpenVinoFinder
 
-    stage = RECIPE["stages"][-1]
-    data = recipe_data(args.data_root, stage["synth_count"], stage["synth_seed"],
-                       RECIPE["synth_imgsz"])
-    args.out.mkdir(parents=True, exist_ok=True)
-    weights = args.out / PT_NAME
-    shutil.copyfile(args.weights or MODEL_DIR / PT_NAME, weights)
-    setup()
-    from ultralytics import YOLO
-
+    source = args.float_dir or float_export(args.weights, args.out)
+    finder = OpenVinoFinder(source, IMGSZ, threads=1)
+    inputs = calibration_inputs(args.count, args.seed, finder)
+    for video in args.video:
+        inputs += video_inputs(video, args.video_step, finder)
+    (xml,) = sorted(Path(source).glob("*.xml"))
+    model = ov.Core().read_model(str(xml))
+    model.reshape({model.input(0): [1, 3, IMGSZ, IMGSZ]})
     random.seed(args.seed)
     np.random.seed(args.seed)
-    torch.manual_seed(args.seed)
-    out = YOLO(str(weights)).export(
-        format="openvino", imgsz=IMGSZ, int8=True, half=False, dynamic=False,
-        data=str(data),
+    quantised = nncf.quantize(
+        model,
+        nncf.Dataset(inputs),
+        preset=nncf.QuantizationPreset.MIXED,
+        subset_size=len(inputs),
+        ignored_scope=nncf.IgnoredScope(names=head_scope(model)),
     )
+    # saved with the float export's input shape: a dynamic export stays one
+    # (the runtime compiles it for 1x3xIMGSZxIMGSZ, or each frame's shape with rect)
+    quantised.reshape({quantised.input(0): ov.Core().read_model(str(xml))
+                       .input(0).get_partial_shape()})
+    out = args.out / OUT_NAME
+    out.mkdir(parents=True, exist_ok=True)
+    ov.save_model(quantised, str(out / xml.name), compress_to_fp16=False)
+    shutil.copyfile(Path(source) / "metadata.yaml", out / "metadata.yaml")
     print(f"INT8 export: {out}")
     return 0
 
