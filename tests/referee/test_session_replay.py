@@ -10,10 +10,8 @@ import pytest
 
 import referee.session as session
 from referee.game import replay
-from referee.session import SNAPSHOT_EVERY, Referee
-
-HEAD = {"type": "game", "game": "uno", "rules": "official", "players": ["A", "B", "C"],
-        "dealer": "C"}
+from referee.session import SNAPSHOT_EVERY
+from tests.referee.test_session import HEAD, feed
 
 
 def long_log(turns: int) -> list[dict]:
@@ -24,13 +22,6 @@ def long_log(turns: int) -> list[dict]:
         out += [{"type": "draw", "player": p, "count": 1},
                 {"type": "pass", "player": p}]
     return out
-
-
-def feed(events):
-    ref = Referee(HEAD)
-    for e in events:
-        ref.append(e)
-    return ref
 
 
 def same_as_clean_replay(ref):
