@@ -88,6 +88,8 @@ skipped by the rule "the first that can be laid out", never by its result):
   the first ten from 227 that the script can lay out, seeds 227 to 236 (all
   can be laid out). Its first three, 227, 228 and 229, are the untouched
   games read at 30 fps.
+- ``tune-12`` (looked at while tuning, from the release after ``untouched-12``
+  was read and reported): the same seeds as ``untouched-12``.
 - ``untouched-13`` (the untouched role for the release after ``untouched-12``):
   the first ten from 237 that the script can lay out, seeds 237 to 241 and 243
   to 247 (the game of seed 242 cannot be laid out: a round runs past the
@@ -187,6 +189,7 @@ GAMES = {
     "untouched-11": [212, 214, 215, 216, 217, 218, 219, 221, 223, 226],
     "tune-11": [212, 214, 215, 216, 217, 218, 219, 221, 223, 226],
     "untouched-12": [227, 228, 229, 230, 231, 232, 233, 234, 235, 236],
+    "tune-12": [227, 228, 229, 230, 231, 232, 233, 234, 235, 236],
     "untouched-13": [237, 238, 239, 240, 241, 243, 244, 245, 246, 247],
 }
 
