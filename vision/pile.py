@@ -479,10 +479,35 @@ class PileWatcher:
                 )
             )
         out.sort(key=lambda pair: pair[0])
-        cards = [card for _, card in out]
+        cards = self._one_box_each([card for _, card in out])
         self.pile += cards
         self.memory.remember_looks(dets, t, tracks)
         return cards
+
+    def _one_box_each(self, cards: list[PileCard]) -> list[PileCard]:
+        """Cards landing in one frame, less a second box of one card: two
+        boxes of one label, each with its centre inside the other's box, are
+        one card the detector boxed twice (the card alone, and the card with
+        an edge of the one below); the box nearer a card's size is kept. Two
+        copies put down at once lie side by side, neither centre on the
+        other (one lying on the other hides it)."""
+        card = self.geometry.card
+        kept: list[PileCard] = []
+        for c in cards:
+            same = next(
+                (
+                    k for k in kept
+                    if k.label == c.label
+                    and abs(c.xy[0] - k.xy[0]) <= min(c.wh[0], k.wh[0]) / 2
+                    and abs(c.xy[1] - k.xy[1]) <= min(c.wh[1], k.wh[1]) / 2
+                ),
+                None,
+            )
+            if same is None:
+                kept.append(c)
+            elif abs(card_scale(*c.wh, card) - 1) < abs(card_scale(*same.wh, card) - 1):
+                kept[kept.index(same)] = c
+        return kept
 
     def check_clear(
         self, dets: Detections, t: float, reaches: list[Reach] = ()

@@ -684,9 +684,15 @@ class PileMemory:
         if track is None:
             return False
         since = self._stay[1]
+        # an arm still in the zone now: its reach began when it came
+        came = (
+            self.reach_began
+            if track.history and self.last_reach >= track.history[-1].t - 1e-9
+            else self.last_reach
+        )
         before = [
             r for r in track.history
-            if since <= r.t < self.last_reach and not r.touched
+            if since <= r.t < came and not r.touched
         ]
         return len(before) >= max(self.config.settle_frames, 1)
 
