@@ -69,9 +69,11 @@ def server():
 
 
 def request(
-    port: int, auth: str | None, wait: float = 0.0, path: str = "/video.mjpeg"
+    port: int, auth: str | None, wait: float = 0.0, path: str = "/video.mjpeg",
+    enough: bytes | None = None,
 ) -> bytes:
-    """GET ``path``; read what comes within ``wait`` seconds, then hang up."""
+    """GET ``path``; read what comes within ``wait`` seconds (or until what came
+    holds ``enough``), then hang up."""
     lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}"]
     if auth == "cookie":
         lines.append(f"Cookie: tableref_token={TOKEN}")
@@ -90,6 +92,8 @@ def request(
             if not chunk:
                 break
             got += chunk
+            if enough is not None and enough in got:
+                break
         return got
 
 
@@ -167,8 +171,9 @@ def test_event_streams_that_hang_up_leave_no_thread(server):
     request(server.port, None, wait=0.2, path="/api/stream")
     baseline = settle(threading.active_count() - 1, limit=3)
     for i in range(50):
-        got = request(server.port, None, wait=0.05 if i % 10 == 0 else 0.0,
-                      path="/api/stream")
+        # every tenth waits for the status line (up to 2 s on a loaded machine)
+        got = request(server.port, None, wait=2.0 if i % 10 == 0 else 0.0,
+                      path="/api/stream", enough=b"\r\n")
         assert i % 10 or got.startswith(b"HTTP/1.1 200"), got[:100]
     after = settle(baseline, limit=5.0)
     print(f"stream: 50 connections, threads before {baseline}, after {after}")
