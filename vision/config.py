@@ -383,6 +383,10 @@ class PlayConfig(_Section):
                           "of this many camera events before it read otherwise "
                           "(a Gamble's effect, a target, a hidden card) and the "
                           "events after it completed again (0: never)")
+    reread_per_event: float = _f(100.0, "camera events", "tgus-t: a table's re-reads "
+                                 "read at most this many camera events again for "
+                                 "each camera event kept (past it a search ends and "
+                                 "none is run)")
 
 
 @dataclass(frozen=True)

@@ -112,7 +112,6 @@ def complete(
     if is_tgus_t(state):  # the 東幻符闘祭 deck's referee: its own path
         return complete_tgus_t(event, state)
     ev = dict(event)
-    ev.pop("carried_in", None)  # said to doubtful_twin, not written to the log
     if ev.get("source") != "vision" or ev.get("type") not in ("play", "draw"):
         return [ev]
     reached = ev.pop("pile_reaches", None)

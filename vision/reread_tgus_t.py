@@ -27,7 +27,7 @@ otherwise, and stops once a line after that event contradicts the log for
 good (:func:`_settled`: no later amendment reaches back to it); a search
 starts from a copy the search before it kept (:class:`Copies`), so the events
 read again are those near the end, not the whole game. The re-reads of a
-table read at most ``READ_PER_EVENT`` camera events for each event kept so
+table read at most ``play.reread_per_event`` camera events for each event kept so
 far (:class:`Budget`): a game whose log no reading mends does not pile up
 searches.
 
@@ -63,13 +63,6 @@ from .handsfree_tgus_t import (_awaiting, _card_text, _next_active, amend_hidden
                                 unseen_cards)
 
 log = logging.getLogger(__name__)
-
-#: the camera events a table's re-reads read again (each reading counts those
-#: it reads, from the start or a copy) for each event kept so far, over the
-#: game: a re-read asked for beyond it is not run, and one under way ends its
-#: search there (:class:`CameraRereads`): the re-reads keep pace with the game
-#: and the table's finish waits for a bounded few
-READ_PER_EVENT = 100.0
 
 define({
     "camera.tgus-t.amended-target": {
@@ -534,11 +527,9 @@ class CameraRereads:
     def __init__(self, header: Mapping[str, Any], lock: Any,
                  apply: Callable[[Reading], Any],
                  play: Callable[[], PlayConfig | None] = lambda: None,
-                 worker: RereadWorker | None = None,
-                 read_per_event: float = READ_PER_EVENT) -> None:
+                 worker: RereadWorker | None = None) -> None:
         self.header = dict(header)
-        self.read_per_event = read_per_event
-        #: camera events its re-reads read so far (see READ_PER_EVENT)
+        #: camera events its re-reads read so far (``play.reread_per_event``)
         self.spent = 0.0
         self._copies = Copies()  # one search's copies for the next
         self.lock = lock
@@ -622,7 +613,8 @@ class CameraRereads:
             lo, hi = self._span
             if now != generation and lo <= at < hi and at not in self._still:
                 return None  # the reading taken since left its lines legal
-            budget = Budget(self.read_per_event * len(self.fed) - self.spent)
+            budget = Budget((self.play() or PlayConfig()).reread_per_event
+                            * len(self.fed) - self.spent)
         if budget.spent:
             log.info("tgus-t re-read of camera event %d not run: the re-reads "
                      "read %d camera events", at, self.spent)

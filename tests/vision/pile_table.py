@@ -79,3 +79,17 @@ class PileTable:
     def frame(self, rows, reaches=()) -> None:  # noqa: ANN001
         """One frame (:meth:`frames`)."""
         self.frames(1, rows, reaches)
+
+
+def lay_top(table: "PileTable", top) -> "PileTable":  # noqa: ANN001
+    """red-7 on the pile of ``table`` (a :class:`PileTable` with a ``turn(seat,
+    top)``), then ``top`` (label, x, y, w, h) put on by seat C and left alone;
+    seat B to move."""
+    from vision.hands import Reach
+
+    table.frames(10, [card("red-7", *PILE)])
+    table.frames(6, [], [Reach("C", PILE, 9000.0)])
+    assert [c for _, c in table.frames(12, [card(*top)])] == [[top[0]]]
+    table.turn("B", top[0])
+    table.frames(8, [card(*top)])
+    return table

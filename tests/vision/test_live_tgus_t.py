@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 
+from vision.config import PlayConfig
 from vision.live import LiveTable
 from tests.vision.live_events import blocking_reread, cam, live_table
 
@@ -261,8 +262,8 @@ def test_the_re_reads_read_no_more_camera_events_than_their_share():
     # each camera event kept lets the table's re-reads read so many events
     # again; a search stops once they have read more (the reading under way
     # read to its end), and a re-read asked for then is not run
-    live = LiveTable(dict(HEADER), out=io.StringIO(), reread_mode="manual")
-    live.rereads.read_per_event = 0.5
+    live = LiveTable(dict(HEADER), out=io.StringIO(), reread_mode="manual",
+                     play=PlayConfig(reread_per_event=0.5))
     _gamble_said_hit_x(live)
     live.wait_rereads()
     assert live.changes == {}  # the reading of the Gamble was not reached
@@ -271,8 +272,8 @@ def test_the_re_reads_read_no_more_camera_events_than_their_share():
     live.append(cam("play", 6, cards=["blue-8"], reach_from="A"))
     live.wait_rereads()
     assert live.rereads.spent == 4  # asked for, not run
-    roomy = LiveTable(dict(HEADER), out=io.StringIO(), reread_mode="manual")
-    roomy.rereads.read_per_event = 10.0
+    roomy = LiveTable(dict(HEADER), out=io.StringIO(), reread_mode="manual",
+                      play=PlayConfig(reread_per_event=10.0))
     _gamble_said_hit_x(roomy)
     roomy.wait_rereads()
     assert list(roomy.changes) == [1]

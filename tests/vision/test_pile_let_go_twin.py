@@ -7,7 +7,7 @@ not. Hand-made detections at 30 fps with a referee's state."""
 
 from __future__ import annotations
 
-from tests.vision.pile_table import PILE, PileTable, card
+from tests.vision.pile_table import PILE, PileTable, card, lay_top
 from vision.config import PlayConfig
 from vision.hands import Reach
 
@@ -34,13 +34,7 @@ def reach(seat: str, tip=PILE) -> list[Reach]:
 def pile_with(config: PlayConfig, top) -> Table:
     """red-7 on the pile, then ``top`` (label, x, y, w, h) put on by seat C
     and left alone; seat B to move."""
-    table = Table(config, "C", "red-7")
-    table.frames(10, [card("red-7", *PILE)])
-    table.frames(6, [], reach("C"))
-    assert [c for _, c in table.frames(12, [card(*top)])] == [[top[0]]]
-    table.turn("B", top[0])
-    table.frames(8, [card(*top)])
-    return table
+    return lay_top(Table(config, "C", "red-7"), top)
 
 
 COPY = ("red-3", 327.0, 206.0, 84.0, 107.0)

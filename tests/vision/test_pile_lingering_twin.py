@@ -17,7 +17,7 @@ Hand-made detections at 30 fps with a referee's state."""
 
 from __future__ import annotations
 
-from tests.vision.pile_table import PILE, PLAYERS, PileTable, card
+from tests.vision.pile_table import PILE, PLAYERS, PileTable, card, lay_top
 from vision.card_scale import card_scale
 from vision.config import PlayConfig
 from vision.geometry import TableGeometry
@@ -52,13 +52,7 @@ def reach(seat: str, tip=PILE) -> list[Reach]:
 def pile_with(top) -> Table:
     """red-7 on the pile, then ``top`` (label, x, y, w, h) put on by seat C
     and left alone; seat B to move."""
-    table = Table("C", "red-7")
-    table.frames(10, [card("red-7", *PILE)])
-    table.frames(6, [], reach("C"))
-    assert [c for _, c in table.frames(12, [card(*top)])] == [[top[0]]]
-    table.turn("B", top[0])
-    table.frames(8, [card(*top)])
-    return table
+    return lay_top(Table("C", "red-7"), top)
 
 
 def plays(table: Table) -> list[tuple[list[str], str | None]]:
