@@ -387,6 +387,12 @@ class PlayConfig(_Section):
                                  "read at most this many camera events again for "
                                  "each camera event kept (past it a search ends and "
                                  "none is run)")
+    went_on_plays: int = _f(2, "camera plays", "the referee ruled a round won on a "
+                            "camera play, no hand was shown, and at least this many "
+                            "of the camera's plays after it are legal once the "
+                            "player who went out by the count is given a card more: "
+                            "the count was short, the round goes on (0: never)",
+                            minimum=0)
 
 
 @dataclass(frozen=True)

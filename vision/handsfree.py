@@ -54,6 +54,17 @@ live table and ``serve`` call it for every camera event):
   the question's line, ``keep`` the line as logged without its question,
   ``delete`` the line). The referee holds the event until it is answered
   (``Game.ask``); the page offers the answers as buttons (``web.questions``).
+- **A round that went on**: the referee's count emptied a player's hand (a
+  draw the camera missed or the referee refused, a card read twice: their
+  count ran short) and ruled the round won, but no hand is shown and the
+  camera's plays keep landing. :func:`went_on` reads the round again from
+  that line: a ``draw`` of one card for that player goes before their play,
+  marked ``"inferred"``, and every event after it is completed again from
+  the state it now gives (passes, twins, colours, a copy held for the next
+  move). It is kept when at least ``play.went_on_plays`` of the camera's
+  plays after it are then ruled legal (:class:`vision.live.LiveTable` tries
+  it on each camera event once as many came and no hand was shown; a count
+  short by more is read again at its next false end the same way).
 - Every ``inferred`` reason has its message beside it (``inferred_msg``). The
   messages are defined in :mod:`referee.camera_text`.
 
@@ -68,9 +79,11 @@ memory of :class:`TgusTHandsFree`), in :mod:`vision.handsfree_tgus_t`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping
 
 from referee import camera_text as say
+from referee.session import Referee
 from referee.text import Text, color as color_text, define
 
 from .handsfree_common import COLOURS, colour as _colour
@@ -501,3 +514,116 @@ class HandsFree:
             return self.complete(held, state)
         except Exception:  # a state the completion cannot read: as it came
             return [dict(held)]
+
+
+# -- a round that went on after the count emptied a hand ---------------------------
+define({
+    "camera.inferred-went-on": {
+        "en": "{player}'s last card by the count was the {card}, but no hand was "
+              "shown and {n} more cards landed on the discard pile from the seats "
+              "in turn: the round went on, and {player} held a card more than "
+              "counted (a draw the camera missed)",
+        "ja": "数の上では{card}が{player}の最後の1枚でしたが、手札は公開されず、その後も"
+              "{n}枚が順番どおりに捨て札に出されたため、ラウンドは続いており、{player}は"
+              "数えたより1枚多く持っていた（カメラが引くのを見逃した）としました",
+    },
+})
+
+
+@dataclass
+class RoundEnd:
+    """A round the referee ruled won on a camera play, and what came after it.
+
+    ``line`` is the play's log line; ``after`` the events that reached the
+    table since, in order, each ``("camera", event as the camera sent it)``
+    (to be completed again) or ``("as-is", event as appended)`` (heard or
+    given: taken as it was)."""
+
+    line: int
+    after: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    def camera_plays(self) -> int:
+        """The camera's plays among :attr:`after`."""
+        return sum(1 for kind, e in self.after
+                   if kind == "camera" and e.get("type") == "play")
+
+
+@dataclass
+class WentOn:
+    """A round read again by :func:`went_on`: the referee holding the log read
+    again, the completion that read it (a copy it holds for the next move,
+    the copies it ruled), the line of the inferred draw, and the round end that
+    log now has on a camera play after it (``None``: none)."""
+
+    referee: Referee
+    completion: "HandsFree"
+    line: int
+    end: RoundEnd | None
+
+
+def round_end_on(event: Mapping[str, Any], rulings: list[Any]) -> bool:
+    """Whether ``rulings`` on a camera ``event`` say the round was won by it
+    (a ``round-end`` ruled ``pending``: the losers' hands are awaited)."""
+    return (event.get("source") == "vision" and event.get("type") == "play"
+            and any(r.ruling == "pending" and r.rule.endswith("round-end")
+                    for r in rulings))
+
+
+def went_on(referee: Referee, end: RoundEnd, least: int) -> WentOn | None:
+    """The round read again when the referee's count ended it at ``end`` but
+    the table went on, or ``None``.
+
+    The player whose count reached no cards on ``end.line`` (their turn, no
+    card owed, not after a draw) holds a card more: a ``draw`` of one card,
+    marked ``inferred``, goes before that play, and each event of
+    ``end.after`` is appended again, the camera's completed from the state
+    it now meets (:class:`HandsFree`). Kept when at least ``least`` of the
+    camera's plays after that line are ruled legal (no refusal, no question);
+    a play that ends the round again counts, and that end is returned
+    (``WentOn.end``) with what came after it, to be read again in turn."""
+    if least < 1 or end.camera_plays() < least:
+        return None
+    lines = referee.events
+    if not 1 <= end.line <= len(lines):
+        return None
+    play = lines[end.line - 1]
+    again = Referee(referee.header)
+    for e in lines[:end.line - 1]:
+        again.append(e)
+    state = again.state()
+    who = play.get("player", state.get("turn"))
+    if (is_tgus_t(state) or state.get("phase") != "turn" or who != state.get("turn")
+            or state.get("pending_draw") or (state.get("owed") or {}).get(who)
+            or int((state.get("hand_counts") or {}).get(who, 0)) != 1):
+        return None
+    cards = list(play.get("cards") or [play.get("card")])
+    why = Text("camera.inferred-went-on", player=who,
+               card=say.camera_card(str(cards[-1] or "")), n=end.camera_plays())
+    draw = _inferred("draw", why, play, player=who, count=1)
+    line = len(again.events) + 1
+    again.append(draw)
+    if round_end_on(play, again.append(play)):
+        return None  # still the last card
+    completion = HandsFree(state=again.state)
+    legal, new_end = 0, None
+    for kind, event in end.after:
+        if new_end is not None:
+            new_end.after.append((kind, dict(event)))
+        if kind != "camera":
+            rulings = again.append(event)
+            if event.get("type") in ("reveal", "start"):
+                new_end = None
+            continue
+        for e in completion(event, again.state):
+            rulings = again.append(e)
+            if e.get("type") in ("reveal", "start"):
+                new_end = None
+            if e.get("inferred") or e.get("type") != "play":
+                continue
+            refused = any(r.ruling == "illegal" for r in rulings)
+            legal += not refused and not e.get("question")
+            if round_end_on(e, rulings):
+                new_end = RoundEnd(len(again.events))
+    if legal < least:
+        return None
+    return WentOn(again, completion, line, new_end)

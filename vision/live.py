@@ -68,7 +68,7 @@ from referee.session import Referee
 from referee.text import render_data
 
 from .config import ListenConfig, PlayConfig
-from .handsfree import HandsFree
+from .handsfree import HandsFree, RoundEnd, round_end_on, went_on
 from .handsfree_tgus_t import TGUS_T_RULES
 from .reread_tgus_t import CameraRereads, Reading, RereadWorker
 
@@ -145,6 +145,11 @@ class LiveTable:
                 play=lambda: self.play, worker=RereadWorker(reread_mode))
         self._camera_at: int | None = None  # fed index of the camera event now
         self._before_camera = False  # heard events now go before it
+        #: the round the referee ruled won on a camera play, no hand shown
+        #: since, with what came after it (:func:`vision.handsfree.went_on`)
+        self.round_end: RoundEnd | None = None
+        #: the log lines of the draws inferred where a round went on
+        self.went_on: list[int] = []
 
     @property
     def fed(self) -> list[dict[str, Any]]:
@@ -229,6 +234,8 @@ class LiveTable:
         rereads = self.rereads if camera else None
         if rereads is not None:  # kept as it came (held or not), to be read again
             self._camera_at = rereads.camera(event)
+        if camera and self.round_end is not None:  # to be read again
+            self.round_end.after.append(("camera", dict(event)))
         if camera:  # a held copy settled by this move, then this one held?
             for e in self.handsfree.settle(event, self.referee.state()):
                 rulings += self._append(e)
@@ -245,7 +252,48 @@ class LiveTable:
             rulings += self._complete(piece, camera)
         if rereads is not None and self._camera_at is not None:
             rereads.read(self._camera_at, event, self.referee, before)
+        if camera and self.round_end is not None:
+            rulings += self._went_on()
         return rulings
+
+    def _went_on(self) -> list:
+        """The referee ruled a round won on a camera play, no hand has been
+        shown since, and the camera's plays go on: the round is read again
+        (:func:`vision.handsfree.went_on`: the count was short by a card).
+        When kept, the table carries on with that reading (its referee, the
+        copy its completion holds), prints the inferred draw and the rulings
+        that changed, and writes the log again; a round that reading ends
+        again early is read again in turn. Returns the rulings added."""
+        play = self.play or PlayConfig()
+        added: list = []
+        while self.round_end is not None:
+            old = list(self.referee.rulings)
+            try:
+                found = went_on(self.referee, self.round_end, play.went_on_plays)
+            except Exception:  # a log it cannot read again: left as it is
+                found = None
+            if found is None:
+                break
+            self.referee, self.round_end = found.referee, found.end
+            done = found.completion
+            self.handsfree.read_state = self.referee.state
+            self.handsfree.held = done.held
+            self.handsfree.set_aside += done.set_aside
+            self.handsfree.ruled += done.ruled
+            self.went_on.append(found.line)
+            why = str(self.referee.events[found.line - 1].get("inferred") or "")
+            print(f"[{found.line:>3}] [amended] {why}", file=self.out, flush=True)
+            self._rewrite_log()
+            self._questions_again()
+            new = [r for r in self.referee.rulings if r not in old]
+            for r in new:  # the lines ruled otherwise now
+                event = self.referee.events[r.event - 1] if 0 < r.event <= len(
+                    self.referee.events) else {}
+                self._say(r.event, event, r, "")
+            added += new
+            if self.pipeline is not None:  # the scan while hands are awaited
+                self.pipeline.set_scan(self.referee.state().get("phase") == "scoring")
+        return added
 
     def _complete(self, event: dict[str, Any], camera: bool) -> list:
         """Complete ``event`` from the referee's state now and append it."""
@@ -395,6 +443,12 @@ class LiveTable:
         if self.rereads is not None and event.get("source") != "vision":
             self._feed(event)
         line = len(self.referee.events)
+        if event.get("type") in ("reveal", "start"):  # the round did end
+            self.round_end = None
+        elif self.round_end is not None and event.get("source") != "vision":
+            self.round_end.after.append(("as-is", dict(event)))
+        if self.rereads is None and round_end_on(event, rulings):
+            self.round_end = RoundEnd(line)
         inferred = str(event.get("inferred") or "")
         for r in rulings:
             src = event.get("source", "")
