@@ -142,3 +142,33 @@ def test_went_on_needs_the_play_that_emptied_the_hand_on_its_turn():
     # a line that is no such play
     assert went_on(live.referee, RoundEnd(1, [("camera", dict(e)) for e in AFTER[:4]]),
                    2) is None
+
+
+def test_a_count_short_by_two_is_read_again_at_each_early_end():
+    """B drew twice unseen: B's count empties two plays early. Each early end
+    is read again once the plays after it go on; B's real last card ends the
+    round, scored from the hands shown."""
+    before = [dict(e) for e in BEFORE]
+    after = (
+        cam("play", 13, cards=["red-5"], reach_from="C"),
+        cam("play", 14, cards=["red-1"], reach_from="A"),
+        cam("play", 15, cards=["red-4"], reach_from="B"),  # B's last by the count
+        cam("play", 16, cards=["red-8"], reach_from="C"),
+        cam("draw", 17, count=1, reach_from="A"),
+        cam("play", 18, cards=["red-6"], reach_from="B"),  # B's last card
+        cam("reveal", 20, player="A", cards=["blue-1", "green-2"], pile_reaches=[]),
+        cam("reveal", 21, player="C", cards=["yellow-3"], pile_reaches=[]),
+    )
+    live = live_table(HEADER, *before, *after)
+    log = kinds(live)
+    first = log.index(("play", "B", ("red-6",), False))
+    second = log.index(("play", "B", ("red-4",), False))
+    assert live.went_on == [first, second]
+    assert log[first - 1] == ("draw", "B", (), True)
+    assert log[second - 1] == ("draw", "B", (), True)
+    assert log[-4:-2] == [("pass", "A", (), True), ("play", "B", ("red-6",), False)]
+    assert not [r for r in live.referee.rulings
+                if r.event > first and r.ruling == "illegal"]
+    state = live.state()
+    assert state["round_winner"] == "B"
+    assert state["scores"] == {"A": -3, "B": 6, "C": -3}
