@@ -18,7 +18,8 @@ live table and ``serve`` call it for every camera event):
 - **Twins the camera missed**: the player to move has not drawn, their arm
   reached onto the discard pile since the last play seen (the pipeline's
   ``pile_reaches`` on each play and draw), and the seat a copy of the top card
-  would hand the turn to now plays or draws: they put that copy on it (the pile
+  would hand the turn to now plays or draws (for a Draw Two or Wild Draw Four:
+  the next seat draws what it owes): they put that copy on it (the pile
   cannot tell a twin from the card below). A ``play`` of the top card for them
   goes before it, marked ``"inferred"`` (a wild's colour then from the play);
   likewise for the seat after a player who drew, the drawer's pass first.
@@ -147,11 +148,11 @@ def complete(
         elif not (ev["type"] == "play" and _jump_in(ev, state)):
             if drawn:  # the drawer passed and the next seat put down a twin?
                 twin = _missed_twin({**state, "turn": nxt, "phase": "turn"}, who,
-                                    str(nxt), "turn", reached)
+                                    str(nxt), "turn", reached, ev["type"])
                 if twin is not None:
                     out.append(_pass(turn, str(nxt), True, stamp))
             else:
-                twin = _missed_twin(state, who, turn, phase, reached)
+                twin = _missed_twin(state, who, turn, phase, reached, ev["type"])
             if twin is not None:
                 out.append({**twin, "source": "vision", **stamp})
                 named = _colour(str((ev.get("cards") or [ev.get("card")])[0] or ""))
@@ -249,18 +250,21 @@ def _after_copy(state: Mapping[str, Any], player: str, card: str) -> str | None:
 
 
 def _missed_twin(state: Mapping[str, Any], who: str, turn: str, phase: str,
-                 reached: Any) -> dict[str, Any] | None:
+                 reached: Any, kind: str = "play") -> dict[str, Any] | None:
     """A twin put on its copy that the camera did not see land, or ``None``.
 
-    ``who`` plays or draws on ``turn``'s turn, and ``turn``'s arm reached onto
-    the discard pile since the last play the camera saw (``reached``: the
-    pipeline's ``pile_reaches``) without a card of theirs landing there: the card a seat
-    puts down that the pile cannot tell from the one below is a copy of it. It
-    is taken as played when ``turn`` had not drawn, owes nothing, holds more
-    than one card (with one it would have won the round), and ``who`` is the
-    seat that copy hands the turn to."""
+    ``who`` plays or draws (``kind``) on ``turn``'s turn, and ``turn``'s arm
+    reached onto the discard pile since the last play the camera saw
+    (``reached``: the pipeline's ``pile_reaches``) without a card of theirs
+    landing there: the card a seat puts down that the pile cannot tell from
+    the one below is a copy of it. It is taken as played when ``turn`` had not
+    drawn, owes nothing, holds more than one card (with one it would have won
+    the round), and ``who`` is the seat that copy hands the turn to; a copy of
+    a Draw Two or Wild Draw Four makes the next seat draw, so there ``who``
+    is the next seat, drawing."""
     top = str(state.get("top") or "")
     counts = state.get("hand_counts") or {}
+    makes_draw = top == "wild-draw4" or top.endswith("-draw2")
     if (
         phase != "turn"
         or not isinstance(reached, (list, tuple))
@@ -268,7 +272,8 @@ def _missed_twin(state: Mapping[str, Any], who: str, turn: str, phase: str,
         or state.get("pending_draw")
         or (state.get("owed") or {}).get(turn)
         or int(counts.get(turn, 2)) < 2
-        or _after_copy(state, turn, top) != who
+        or (makes_draw and (kind != "draw" or _next_seat(state, turn) != who))
+        or (not makes_draw and _after_copy(state, turn, top) != who)
     ):
         return None
     why = Text("camera.inferred-twin", player=turn, card=say.camera_card(top),

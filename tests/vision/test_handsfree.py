@@ -202,6 +202,44 @@ def test_a_missed_twin_is_inferred_when_the_next_seat_draws():
     assert live.state()["hand_counts"]["A"] == 4
 
 
+def test_a_missed_twin_of_a_draw_card_is_inferred_when_the_next_seat_draws():
+    """A's Draw Two laid on B's unseen: C, the next seat, draws what it owes."""
+    start = (cam("start", 1, card="red-7"),
+             cam("play", 2, cards=["red-3"], reach_from="A"),
+             cam("play", 3, cards=["red-draw2"], reach_from="B"),
+             cam("draw", 4, count=2, reach_from="C"))  # C pays; A's turn
+    live = table(*start, cam("draw", 6, count=2, reach_from="B",
+                             pile_reaches=["A", "B"]))
+    kinds = [(e["type"], e.get("player"), tuple(e.get("cards") or ()))
+             for e in live.referee.events]
+    assert kinds[-2:] == [("play", "A", ("red-draw2",)), ("draw", "B", ())]
+    assert "a twin put on its copy" in live.referee.events[-2]["inferred"]
+    state = live.state()
+    assert state["turn"] == "C" and state["hand_counts"]["B"] == 6
+    assert not live.questions
+    # a Wild Draw Four's copy: its colour from the next play, the rest of the
+    # debt taken when the seat after moves
+    live = table(cam("start", 1, card="red-7"),
+                 cam("play", 2, cards=["wild-draw4"], reach_from="A"),
+                 cam("draw", 3, count=4, reach_from="B"),
+                 cam("draw", 5, count=2, reach_from="A", pile_reaches=["C", "A"]),
+                 cam("play", 7, cards=["green-4"], reach_from="B"))
+    kinds = [(e["type"], e.get("player"), bool(e.get("inferred")))
+             for e in live.referee.events]
+    assert kinds[-5:] == [("play", "C", True), ("draw", "A", False),
+                          ("color", None, True), ("draw", "A", True),
+                          ("play", "B", False)]
+    assert live.state()["hand_counts"]["A"] == 8 and not live.questions
+    # the next seat plays instead: no copy of a draw card (asked)
+    live = table(*start, cam("play", 6, cards=["red-5"], reach_from="B",
+                             pile_reaches=["A", "B"]))
+    assert live.questions and [e["type"] for e in live.referee.events][-1] == "play"
+    # without A's arm on the pile: the draw as it came (refused)
+    live = table(*start, cam("draw", 6, count=2, reach_from="B",
+                             pile_reaches=["B"]))
+    assert [e["type"] for e in live.referee.events][-2:] == ["draw", "draw"]
+
+
 def test_the_rest_of_a_draw_cards_debt_is_taken_when_the_next_seat_moves():
     # A's Draw Two: the camera saw B take one card (two taken together); C plays
     live = table(
