@@ -391,7 +391,10 @@ class PlayConfig(_Section):
                             "camera play, no hand was shown, and at least this many "
                             "of the camera's plays after it are legal once the "
                             "player who went out by the count is given a card more: "
-                            "the count was short, the round goes on (0: never)",
+                            "the count was short, the round goes on; likewise a play "
+                            "asked about as out of turn is taken as the next seat's "
+                            "after a missed draw and pass when it and the plays "
+                            "after it, this many, are then legal (0: never)",
                             minimum=0)
 
 

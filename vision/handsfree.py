@@ -66,6 +66,12 @@ live table and ``serve`` call it for every camera event):
   plays after it are then ruled legal (:class:`vision.live.LiveTable` tries
   it on each camera event once as many came and no hand was shown; a count
   short by more is read again at its next false end the same way).
+- **A question the table answered**: a play from the seat after the player
+  to move, who had not drawn, is asked about (out of turn, or their draw and
+  pass missed?); when it and the camera plays after it, ``play.went_on_plays``
+  of them, are legal once that draw is inferred and none asks again,
+  :func:`answered` reads the log again with the draw (``LiveTable`` tries it
+  on each camera event after the question).
 - Every ``inferred`` reason has its message beside it (``inferred_msg``). The
   messages are defined in :mod:`referee.camera_text`.
 
@@ -609,13 +615,27 @@ def went_on(referee: Referee, end: RoundEnd, least: int) -> WentOn | None:
     again.append(draw)
     if round_end_on(play, again.append(play)):
         return None  # still the last card
+    completion, legal, new_end = _read_on(again, end.after)
+    if legal < least:
+        return None
+    return WentOn(again, completion, line, new_end)
+
+
+def _read_on(again: Referee, after: list[tuple[str, dict[str, Any]]]
+             ) -> tuple["HandsFree", int, RoundEnd | None]:
+    """Append ``after`` to ``again`` (a referee reading a stretch of the log
+    again), the camera's events completed from the state each meets. Returns
+    the completion (a copy it holds for the next move), how many of the
+    camera's plays were ruled legal (no refusal, no question), and a round
+    end on a camera play among them with what came after it (``None``: none,
+    or a hand shown or a start after it)."""
     completion = HandsFree(state=again.state)
     legal, new_end = 0, None
-    for kind, event in end.after:
+    for kind, event in after:
         if new_end is not None:
             new_end.after.append((kind, dict(event)))
         if kind != "camera":
-            rulings = again.append(event)
+            again.append(event)
             if event.get("type") in ("reveal", "start"):
                 new_end = None
             continue
@@ -629,6 +649,74 @@ def went_on(referee: Referee, end: RoundEnd, least: int) -> WentOn | None:
             legal += not refused and not e.get("question")
             if round_end_on(e, rulings):
                 new_end = RoundEnd(len(again.events))
-    if legal < least:
+    return completion, legal, new_end
+
+
+# -- a question the table answered by playing on -----------------------------------
+define({
+    "camera.inferred-answered": {
+        "en": "the camera saw {player} play on {turn}'s turn; the {n} plays after it "
+              "went on in turn as if {turn} had drawn a card and passed: {turn} drew",
+        "ja": "{turn}の番に{player}が出したのをカメラが見ましたが、その後の{n}回の出し札は"
+              "{turn}が1枚引いてパスしたとすれば順番どおりだったため、{turn}が引いたとしました",
+    },
+})
+
+
+@dataclass
+class Asked:
+    """A camera play the referee holds as a question (played out of turn, or
+    a draw of the player to move missed): ``start`` is the log's length before
+    the camera event's lines, ``event`` the event as the camera sent it, and
+    ``after`` what reached the table after it (as in :class:`RoundEnd`)."""
+
+    start: int
+    event: dict[str, Any]
+    after: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    def camera_plays(self) -> int:
+        return 1 + sum(1 for kind, e in self.after
+                       if kind == "camera" and e.get("type") == "play")
+
+
+def answered(referee: Referee, asked: Asked, least: int) -> WentOn | None:
+    """The question on a camera play from the seat after the player to move
+    (who had not drawn), answered by the table: the plays after it went on in
+    turn as if that player had drawn a card and passed (the question's
+    ``missed-draw`` answer), or ``None``.
+
+    The log is read again from ``asked.start``: a ``draw`` of one card for the
+    player to move, marked ``inferred``, then the camera's event completed
+    again (their pass is now inferred) and every event after it. Kept when at
+    least ``least`` of those camera plays, the asked one included, are ruled
+    legal and none asks again."""
+    if least < 1 or asked.camera_plays() < least:
+        return None
+    lines = referee.events
+    again = Referee(referee.header)
+    for e in lines[:asked.start]:
+        again.append(e)
+    first = next((e for e in lines[asked.start:asked.start + 3]
+                  if e.get("answers") and e.get("type") == "play"), {})
+    answers = [a for a in first.get("answers") or [] if isinstance(a, dict)
+               and a.get("id") == "missed-draw" and a.get("do") == "insert"]
+    if not answers or not isinstance(answers[0].get("event"), dict):
+        return None
+    missed = answers[0]["event"]
+    state = again.state()
+    if state.get("phase") != "turn" or missed.get("player") != state.get("turn"):
+        return None
+    who = first.get("player")
+    why = Text("camera.inferred-answered", player=who, turn=missed.get("player"),
+               n=asked.camera_plays())
+    draw = _inferred("draw", why, asked.event, **{k: v for k, v in missed.items()
+                                                 if k != "type"})
+    line = len(again.events) + 1
+    again.append(draw)
+    completion, legal, new_end = _read_on(again, [("camera", dict(asked.event)),
+                                                  *asked.after])
+    asks = any(e.get("question") and e.get("type") == "play"
+               for e in again.events[line:])
+    if legal < least or asks:
         return None
     return WentOn(again, completion, line, new_end)

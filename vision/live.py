@@ -68,7 +68,7 @@ from referee.session import Referee
 from referee.text import render_data
 
 from .config import ListenConfig, PlayConfig
-from .handsfree import HandsFree, RoundEnd, round_end_on, went_on
+from .handsfree import Asked, HandsFree, RoundEnd, answered, round_end_on, went_on
 from .handsfree_tgus_t import TGUS_T_RULES
 from .reread_tgus_t import CameraRereads, Reading, RereadWorker
 
@@ -148,8 +148,13 @@ class LiveTable:
         #: the round the referee ruled won on a camera play, no hand shown
         #: since, with what came after it (:func:`vision.handsfree.went_on`)
         self.round_end: RoundEnd | None = None
-        #: the log lines of the draws inferred where a round went on
+        #: the log lines of the draws inferred where a round went on, or where
+        #: the plays after a question answered it
         self.went_on: list[int] = []
+        #: a camera play held as a question that the plays after it may
+        #: answer (:func:`vision.handsfree.answered`), with what came after it
+        self.asked_play: Asked | None = None
+        self._camera: tuple[int, dict[str, Any]] | None = None  # being completed
 
     @property
     def fed(self) -> list[dict[str, Any]]:
@@ -236,6 +241,8 @@ class LiveTable:
             self._camera_at = rereads.camera(event)
         if camera and self.round_end is not None:  # to be read again
             self.round_end.after.append(("camera", dict(event)))
+        if camera and self.asked_play is not None:
+            self.asked_play.after.append(("camera", dict(event)))
         if camera:  # a held copy settled by this move, then this one held?
             for e in self.handsfree.settle(event, self.referee.state()):
                 rulings += self._append(e)
@@ -244,6 +251,7 @@ class LiveTable:
             if self.handsfree.hold(event, self.referee.state()):
                 return rulings
         before = len(self.referee.events)
+        self._camera = (before, dict(event)) if camera else None
         try:  # a tgus-t play holding two turns' cards: one piece a turn
             pieces = self.handsfree.pieces(event, self.referee.state())
         except Exception:  # a state the completion cannot read: as it came
@@ -252,7 +260,8 @@ class LiveTable:
             rulings += self._complete(piece, camera)
         if rereads is not None and self._camera_at is not None:
             rereads.read(self._camera_at, event, self.referee, before)
-        if camera and self.round_end is not None:
+        self._camera = None
+        if camera and (self.round_end is not None or self.asked_play is not None):
             rulings += self._went_on()
         return rulings
 
@@ -265,11 +274,21 @@ class LiveTable:
         that changed, and writes the log again; a round that reading ends
         again early is read again in turn. Returns the rulings added."""
         play = self.play or PlayConfig()
+        least = play.went_on_plays
         added: list = []
-        while self.round_end is not None:
+        asked = self.asked_play
+        if asked is not None and asked.camera_plays() > least + 4:
+            self.asked_play = asked = None  # the plays after it did not answer it
+        while self.round_end is not None or self.asked_play is not None:
             old = list(self.referee.rulings)
+            found = None
             try:
-                found = went_on(self.referee, self.round_end, play.went_on_plays)
+                if self.asked_play is not None:
+                    found = answered(self.referee, self.asked_play, least)
+                    if found is not None:
+                        self.asked_play = None
+                if found is None and self.round_end is not None:
+                    found = went_on(self.referee, self.round_end, least)
             except Exception:  # a log it cannot read again: left as it is
                 found = None
             if found is None:
@@ -447,8 +466,19 @@ class LiveTable:
             self.round_end = None
         elif self.round_end is not None and event.get("source") != "vision":
             self.round_end.after.append(("as-is", dict(event)))
+        if event.get("type") == "start":
+            self.asked_play = None
+        elif self.asked_play is not None and event.get("source") != "vision":
+            self.asked_play.after.append(("as-is", dict(event)))
         if self.rereads is None and round_end_on(event, rulings):
             self.round_end = RoundEnd(line)
+        if (self.rereads is None and self.asked_play is None
+                and self._camera is not None and event.get("type") == "play"
+                and any(a.get("id") == "missed-draw" for a in event.get("answers") or ()
+                        if isinstance(a, dict))
+                and any(r.ruling == "pending" and r.rule.endswith(".question")
+                        for r in rulings)):
+            self.asked_play = Asked(*self._camera)
         inferred = str(event.get("inferred") or "")
         for r in rulings:
             src = event.get("source", "")
