@@ -22,7 +22,9 @@ not leak between them. Two lines a backend:
 the reads kept as the live pipeline keeps them, e.g. a rendered tuning game:
 ``--video /tmp/tableref-real-s2-15fps/demo-table.mp4``: every frame goes to
 the detector (which keeps the finder's boxes on a frame that did not change,
-``detector.finder_still_level``). A fourth line, ``video gated``, puts the live
+``detector.finder_still_level``, and with ``detector.finder_crop_margin`` set,
+or ``--crop-margin PX``, searches only a crop around what changed where that is
+small, ``detector.finder_crop_*``). A fourth line, ``video gated``, puts the live
 pipeline's motion gate in front (``detector.gate_*``: a frame that hardly
 differs from the one the detector last read, under ``gate_refresh_s`` later at
 the video's frame rate, gets that read again): the CPU a video frame the live
@@ -35,7 +37,9 @@ same) split into: ``finder``, the finder network's inferences; ``classifier``,
 the crop classifier's inferences; ``other``, the rest (letterbox, box decoding
 and NMS, crops, the kept reads' checks, softmax); then the wall-clock median
 and 90th percentile, the cards returned, the crops classified and the finder's
-runs a frame (1: every frame searched; the detector calls of the gated line). The
+runs a frame (1: every frame searched; the detector calls of the gated line)
+and how many frames kept the finder's boxes, searched a crop, searched the whole
+frame, with the input shapes compiled and their compile time (in ``other``). The
 goal is read from the ``cards new`` line's CPU total. ``--threads N`` runs
 OpenVINO on N inference threads (0: its latency hint, every core for one
 frame); OpenCV runs on the live pipeline's threads (``CV_THREADS``, one).
@@ -102,12 +106,19 @@ class StageClock:
     def __init__(self, detector) -> None:  # noqa: ANN001
         self.cpu = {"finder": 0.0, "classifier": 0.0}
         self.crops = 0
+        self.compile_s = 0.0  # CPU compiling the finder at a new input shape
+        self.detector = detector
+        self.counts = self._counts()
         if detector.backend == "openvino":
             finder = detector.model
             real_request = finder._request
 
             def request(shape):  # noqa: ANN001, ANN202
+                new = shape not in finder._compiled
+                t0 = time.process_time()
                 compiled, req = real_request(shape)
+                if new:
+                    self.compile_s += time.process_time() - t0
                 return compiled, _Timed(req, self, "finder")
 
             finder._request = request
@@ -132,9 +143,23 @@ class StageClock:
 
         return call
 
+    def _counts(self) -> dict:
+        d = self.detector
+        return {"kept": d.finder_kept, "cropped": d.finder_cropped,
+                "whole": d.finder_whole, "fallbacks": d.finder_crop_fallbacks}
+
+    def searches(self) -> dict:
+        """The finder's frames since :meth:`reset`: boxes kept, a crop
+        searched, the whole frame searched (fallbacks: of those, after a crop
+        that cut a card)."""
+        now = self._counts()
+        return {k: now[k] - self.counts[k] for k in now}
+
     def reset(self) -> None:
         self.cpu = dict.fromkeys(self.cpu, 0.0)
         self.crops = 0
+        self.compile_s = 0.0
+        self.counts = self._counts()
 
 
 class _Timed:
@@ -153,7 +178,6 @@ def time_frames(detector, clock: StageClock, frames: list, runs: int,  # noqa: A
     """Time ``runs`` calls of ``detect`` cycling over ``frames``: CPU ms a frame
     in all and by stage, wall-clock median and p90, cards and crops a frame."""
     clock.reset()
-    kept = detector.finder_kept
     wall, cpu, cards = [], 0.0, 0
     for k in range(runs):
         frame = frames[k % len(frames)]
@@ -163,8 +187,7 @@ def time_frames(detector, clock: StageClock, frames: list, runs: int,  # noqa: A
         cards += len(detector.detect(frame))
         cpu += time.process_time() - c0
         wall.append((time.perf_counter() - t0) * 1000)
-    return _summary(clock, cpu, wall, cards, runs,
-                    searched=1 - (detector.finder_kept - kept) / runs)
+    return _summary(clock, cpu, wall, cards, runs)
 
 
 def time_gated(detector, clock: StageClock, frames: list, fps: float) -> dict:  # noqa: ANN001
@@ -181,7 +204,6 @@ def time_gated(detector, clock: StageClock, frames: list, fps: float) -> dict:  
 
     gate = DetectorConfig()
     clock.reset()
-    kept = detector.finder_kept
     wall, cpu, cards, calls = [], 0.0, 0, 0
     last = None
     for k, frame in enumerate(frames):
@@ -198,9 +220,7 @@ def time_gated(detector, clock: StageClock, frames: list, fps: float) -> dict:  
         cpu += time.process_time() - c0
         wall.append((time.perf_counter() - t0) * 1000)
     runs = len(frames)
-    return _summary(clock, cpu, wall, cards, runs,
-                    searched=(calls - (detector.finder_kept - kept)) / runs,
-                    calls=calls / runs)
+    return _summary(clock, cpu, wall, cards, runs, calls=calls / runs)
 
 
 def _summary(clock: StageClock, cpu: float, wall: list, cards: int, runs: int,
@@ -212,7 +232,12 @@ def _summary(clock: StageClock, cpu: float, wall: list, cards: int, runs: int,
 
     ms = {k: v / runs * 1000 for k, v in clock.cpu.items()}
     total = cpu / runs * 1000
+    searches = clock.searches()
     return {
+        **searches,
+        "searched": (searches["cropped"] + searches["whole"]) / runs,
+        "compile_ms": clock.compile_s * 1000,
+        "shapes": len(getattr(clock.detector.model, "_compiled", ())),
         "cpu_ms": total,
         "finder_ms": ms["finder"],
         "classifier_ms": ms["classifier"],
@@ -229,6 +254,7 @@ def _summary(clock: StageClock, cpu: float, wall: list, cards: int, runs: int,
 def time_backend(
     model: str, imgsz: int, runs: int, warmup: int = 10, classifier: bool = True,
     threads: int | None = None, video: Path | None = None, frames: int = 300,
+    crop_margin: float | None = None,
 ) -> dict:
     """Time one backend in this process (with or without the crop classifier)."""
     from vision.detector import THREADS, Detector
@@ -236,7 +262,8 @@ def time_backend(
 
     use_cv_threads(CV_THREADS)  # OpenCV's threads as the live pipeline sets them
     detector = Detector(model, imgsz=imgsz, classifier=None if classifier else False,
-                        threads=THREADS if threads is None else threads)
+                        threads=THREADS if threads is None else threads,
+                        **({} if crop_margin is None else {"crop_margin": crop_margin}))
     clock = StageClock(detector)
     frame = frame_640x480()
     for _ in range(warmup):
@@ -272,6 +299,9 @@ def line(name: str, r: dict) -> str:
         f" ({verdict} the {GOAL_MS:g} ms goal); wall median {r['median_ms']:.2f} ms,"
         f" p90 {r['p90_ms']:.2f} ms; {r['cards']:.2f} cards, {r['crops']:.2f} crops"
         f" classified, {r['searched']:.2f} finder runs a frame, {r['frames']} frames"
+        f" (finder: {r['kept']} kept, {r['cropped']} a crop, {r['whole']} whole"
+        f" [{r['fallbacks']} after a crop that cut a card]; {r['shapes']} input"
+        f" shapes compiled, {r['compile_ms']:.0f} ms CPU compiling in 'other')"
     )
 
 
@@ -301,6 +331,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="also time the frames of this video, in order")
     parser.add_argument("--frames", type=int, default=300,
                         help="the video's first frames timed (default 300)")
+    parser.add_argument("--crop-margin", type=float, default=None,
+                        help="detector.finder_crop_margin for this run (px; "
+                        "negative: the whole frame wherever it changed; "
+                        "default: the config's)")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--no-classifier", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -313,6 +347,7 @@ def main(argv: list[str] | None = None) -> int:
                 time_backend(
                     args.child, imgsz, args.runs, classifier=not args.no_classifier,
                     threads=args.threads, video=args.video, frames=args.frames,
+                    crop_margin=args.crop_margin,
                 )
             )
         )
@@ -337,6 +372,8 @@ def main(argv: list[str] | None = None) -> int:
                 *(["--threads", str(args.threads)] if args.threads is not None else []),
                 *(["--video", str(args.video), "--frames", str(args.frames)]
                   if args.video is not None else []),
+                *(["--crop-margin", str(args.crop_margin)]
+                  if args.crop_margin is not None else []),
             ],
             capture_output=True,
             text=True,

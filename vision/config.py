@@ -139,6 +139,35 @@ class DetectorConfig(_Section):
                                    "boxes of that frame (the classifier still checks "
                                    "each; negative: the finder runs on every frame)",
                                    minimum=None)
+    finder_crop_margin: float = _f(-1.0, "px", "a frame where only some of those "
+                                   "blocks moved: the finder searches a crop of it, "
+                                   "the moved blocks' bounding box grown by this on "
+                                   "each side (working-image px: at least a card's "
+                                   "longest box, held cards included, e.g. 96 at a "
+                                   "640-px working width); negative (the default): "
+                                   "the whole frame. Off because a crop's boxes of "
+                                   "a card differ from the whole frame's by over a "
+                                   "pixel for about a tenth of the cards (the "
+                                   "network sees less around them), which the pile "
+                                   "can read as a twin put on its copy ...",
+                                   minimum=None)
+    finder_crop_edge_px: float = _f(3.0, "px", "... a box the crop takes (overlapping "
+                                    "the moved blocks' bounding box) within this of a crop side that is "
+                                    "not the frame's was cut by the crop: the whole "
+                                    "frame is searched instead ...", minimum=0)
+    finder_crop_share: float = _f(0.6, "fraction", "... as it is when the crop is over "
+                                  "this share of the whole frame's network input "
+                                  "(the finder's cost grows with the crop's area) ...",
+                                  maximum=1)
+    finder_crop_strides: int = _f(2, "strides", "... the crop's sides, in network "
+                                  "strides (32 px of the network's input, 80 px of a "
+                                  "640-px frame), rounded up to a multiple of this, "
+                                  "the crop grown to fill them: each shape is a model "
+                                  "compiled when first needed (~0.3 s CPU, ~25 MB), so "
+                                  "few shapes ...", minimum=1)
+    finder_whole_every: int = _f(15, "searches", "... and after this many crop "
+                                 "searches in a row the finder searches the whole "
+                                 "frame (0: only when the rules above say)", minimum=0)
     deck: str = _f("", "name", "an enrolled deck whose classifier names the cards "
                    "('tableref decks'; --deck NAME); empty: the shipped classifier",
                    minimum=None)

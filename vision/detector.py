@@ -37,6 +37,7 @@ from vision.openvino_runtime import (
     export_names,
     openvino_classifier,
 )
+from vision.ultralytics_setup import nms_numpy
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 PT_NAME = "uno-yolo11n.pt"
@@ -80,6 +81,24 @@ REUSE_SHAPES = 4
 # (detector.finder_still_cell, detector.finder_still_level; negative: never)
 STILL_CELL = _DEFAULTS.finder_still_cell
 STILL_LEVEL = _DEFAULTS.finder_still_level
+# A frame where only some of those blocks moved: with a crop margin set (off by
+# default, see DetectorConfig.finder_crop_margin) the finder searches a crop
+# around them (Detector._find; detector.finder_crop_*, detector.finder_whole_every)
+CROP_MARGIN = _DEFAULTS.finder_crop_margin
+CROP_EDGE_PX = _DEFAULTS.finder_crop_edge_px
+CROP_SHARE = _DEFAULTS.finder_crop_share
+CROP_STRIDES = _DEFAULTS.finder_crop_strides
+WHOLE_EVERY = _DEFAULTS.finder_whole_every
+
+
+def finder_crop(config: DetectorConfig) -> dict:
+    """:class:`Detector`'s keyword arguments of the crop search
+    (``detector.finder_crop_*``, ``detector.finder_whole_every``)."""
+    return {"crop_margin": config.finder_crop_margin,
+            "crop_edge_px": config.finder_crop_edge_px,
+            "crop_share": config.finder_crop_share,
+            "crop_strides": config.finder_crop_strides,
+            "whole_every": config.finder_whole_every}
 
 
 def card_net(n_classes: int = len(CLASSES) + 1, width: int = 16):
@@ -259,6 +278,9 @@ class Detector:
             :meth:`_classify_reusing`).
         still_cell, still_level: a frame that did not change keeps the finder's
             boxes (see :meth:`_find`; ``still_level`` negative: never).
+        crop_margin, crop_edge_px, crop_share, crop_strides, whole_every: a
+            frame where only some blocks changed is searched in a crop around
+            them (see :meth:`_find`; ``crop_margin`` negative: never).
         classifier_precision: the OpenVINO classifier's inference precision,
             ``"f32"`` or ``"bf16"`` (:func:`openvino_classifier`).
 
@@ -295,6 +317,11 @@ class Detector:
         reuse_cell: int = REUSE_CELL,
         still_cell: int = STILL_CELL,
         still_level: float = STILL_LEVEL,
+        crop_margin: float = CROP_MARGIN,
+        crop_edge_px: float = CROP_EDGE_PX,
+        crop_share: float = CROP_SHARE,
+        crop_strides: int = CROP_STRIDES,
+        whole_every: int = WHOLE_EVERY,
     ) -> None:
         path = Path(model_path) if model_path is not None else default_model()
         if not path.exists():
@@ -309,10 +336,19 @@ class Detector:
         self.reuse_px, self.reuse_level = float(reuse_px), float(reuse_level)
         self.reuse_cell = max(1, int(reuse_cell))
         self.still_cell, self.still_level = max(1, int(still_cell)), float(still_level)
-        # per (frame shape, box threshold), the thumbnail of the frame the finder
-        # last ran on and its boxes there (_find); frames whose boxes were kept
+        self.crop_margin, self.crop_edge_px = float(crop_margin), float(crop_edge_px)
+        self.crop_share, self.crop_strides = float(crop_share), max(1, int(crop_strides))
+        self.whole_every = int(whole_every)
+        # per (frame shape, box threshold): each block's grey when the finder
+        # last searched it, the boxes then, and the crop searches since the
+        # last whole-frame search (_find)
         self._found: dict[tuple, tuple] = {}
+        # frames whose boxes were all kept, searched in a crop, searched whole
+        # (crop_fallbacks: of those, after a crop that cut a card)
         self.finder_kept = 0
+        self.finder_cropped = 0
+        self.finder_whole = 0
+        self.finder_crop_fallbacks = 0
         self.threads = torch_threads or (2 if self.backend == "pytorch" else 1)
         setup(torch_threads=self.threads)
         self.imgsz = int(imgsz)
@@ -410,48 +446,134 @@ class Detector:
     def _find(self, frame: np.ndarray, conf: float, agnostic: bool
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The finder's boxes (xyxy, score, class id) in ``frame`` at least
-        ``conf`` sure, or, when no block :attr:`still_cell` px wide of the frame
-        (its mean's grey) moved more than :attr:`still_level` grey levels
-        from the frame the finder last ran on (same shape, same threshold),
-        the boxes it found there: a frame that did not change is not searched
-        again (the classifier still checks each box's crop, each colour, at
-        ``reuse_level``, :meth:`_classify_reusing`).
-        The frame compared with stays the one the finder ran on, so slow changes
-        cannot add up unseen."""
+        ``conf`` sure, searching only what changed.
+
+        The frame's grey thumbnail (blocks :attr:`still_cell` px wide) is
+        compared with the blocks' grey when the finder last searched them (per
+        frame shape and threshold). No block moved more than :attr:`still_level`
+        grey levels: the last boxes are kept (the classifier still checks each
+        box's crop, each colour, at ``reuse_level``, :meth:`_classify_reusing`).
+        Some blocks moved: the whole frame is searched, or, with
+        :attr:`crop_margin` set (not negative; off by default: a crop's boxes
+        differ from the whole frame's by over a pixel for about a tenth of the
+        cards, which the pile can read as a twin) and the OpenVINO finder (a
+        dynamic export), the network runs on a crop only
+        (:meth:`_search_crop`), the moved blocks' bounding box grown by
+        :attr:`crop_margin` px, at the whole frame's scale; the whole frame
+        is still searched when that crop would be over
+        :attr:`crop_share` of the whole frame's input, when it cut a card it
+        took, after :attr:`whole_every` crop searches in a row, and with the
+        PyTorch finder. A block's reference is updated only where it moved
+        and was searched (every block after a whole-frame search), so slow
+        changes cannot add up unseen: each block is compared with the frame
+        the finder last searched there."""
         key = (frame.shape, float(conf), bool(agnostic))
         thumb = None
         if self.still_level >= 0:
             thumb = grey_thumbnail(frame, self.still_cell)
             last = self._found.get(key)
-            if (last is not None and last[0].shape == thumb.shape
-                    and int(np.abs(thumb - last[0]).max()) <= self.still_level):
-                self.finder_kept += 1
-                return tuple(a.copy() for a in last[1])  # type: ignore[return-value]
-        if self.backend == "openvino":
-            found = self.model(frame, conf, self.iou, self.max_det, agnostic=agnostic)
-        else:
-            boxes = self.model.predict(
-                frame,
-                imgsz=self.imgsz,
-                conf=conf,
-                iou=self.iou,
-                max_det=self.max_det,
-                verbose=False,
-                device="cpu",
-                agnostic_nms=agnostic,
-            )[0].boxes
-            if boxes is None:
-                found = (np.zeros((0, 4), np.float32), np.zeros(0, np.float32),
-                         np.zeros(0, np.int32))
-            else:
-                found = (boxes.xyxy.cpu().numpy(), boxes.conf.cpu().numpy(),
-                         boxes.cls.cpu().numpy().astype(np.int32))
+            if last is not None and last[0].shape == thumb.shape:
+                moved = np.abs(thumb - last[0]) > self.still_level
+                if not moved.any():
+                    self.finder_kept += 1
+                    return tuple(a.copy() for a in last[1])  # type: ignore[return-value]
+                found = self._search_crop(frame, conf, agnostic, moved, last[1],
+                                          last[2])
+                if found is not None:
+                    self.finder_cropped += 1
+                    reference = last[0].copy()
+                    reference[moved] = thumb[moved]
+                    self._remember(key, (reference, tuple(a.copy() for a in found),
+                                         last[2] + 1))
+                    return found
+        found = self._search(frame, conf, agnostic)
+        self.finder_whole += 1
         if thumb is not None:
-            self._found.pop(key, None)
-            self._found[key] = (thumb, tuple(a.copy() for a in found))
-            while len(self._found) > REUSE_SHAPES:
-                self._found.pop(next(iter(self._found)))
+            self._remember(key, (thumb, tuple(a.copy() for a in found), 0))
         return found
+
+    def _remember(self, key: tuple, entry: tuple) -> None:
+        self._found.pop(key, None)
+        self._found[key] = entry
+        while len(self._found) > REUSE_SHAPES:
+            self._found.pop(next(iter(self._found)))
+
+    def _search(self, frame: np.ndarray, conf: float, agnostic: bool
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The finder run on the whole frame."""
+        if self.backend == "openvino":
+            return self.model(frame, conf, self.iou, self.max_det, agnostic=agnostic)
+        boxes = self.model.predict(
+            frame,
+            imgsz=self.imgsz,
+            conf=conf,
+            iou=self.iou,
+            max_det=self.max_det,
+            verbose=False,
+            device="cpu",
+            agnostic_nms=agnostic,
+        )[0].boxes
+        if boxes is None:
+            return (np.zeros((0, 4), np.float32), np.zeros(0, np.float32),
+                    np.zeros(0, np.int32))
+        return (boxes.xyxy.cpu().numpy(), boxes.conf.cpu().numpy(),
+                boxes.cls.cpu().numpy().astype(np.int32))
+
+    def _search_crop(self, frame: np.ndarray, conf: float, agnostic: bool,
+                     moved: np.ndarray, last: tuple, crops_in_a_row: int
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The boxes of ``frame`` found by searching a crop around the ``moved``
+        blocks (a boolean thumbnail) merged with the ``last`` boxes, or ``None``
+        where the whole frame must be searched (see :meth:`_find`).
+
+        The crop is the moved blocks' bounding box grown by :attr:`crop_margin`
+        on each side, taken from the whole frame's network input on the
+        network's stride grid, its sides rounded up to :attr:`crop_strides`
+        strides (:meth:`OpenVinoFinder.window`): the network sees there the
+        pixels it sees in a whole-frame search, at the same scale (not the
+        same boxes: it sees less around them). The last boxes that do not
+        overlap the moved blocks' bounding box are kept; the crop's boxes that
+        do, or match (IoU over :attr:`iou`) a last box that did and was
+        dropped, are taken; one NMS over both (no card twice). A box taken
+        that lies within :attr:`crop_edge_px` of a crop side inside the frame
+        was cut by the crop (the margin too small for it, e.g. a card held
+        near the camera): ``None``."""
+        if (self.crop_margin < 0 or not isinstance(self.model, OpenVinoFinder)
+                or (self.whole_every and crops_in_a_row >= self.whole_every)):
+            return None
+        h, w = frame.shape[:2]
+        sy, sx = h / moved.shape[0], w / moved.shape[1]
+        rows, cols = np.flatnonzero(moved.any(axis=1)), np.flatnonzero(moved.any(axis=0))
+        m = self.crop_margin
+        region = (max(cols[0] * sx - m, 0.0), max(rows[0] * sy - m, 0.0),
+                  min((cols[-1] + 1) * sx + m, float(w)),
+                  min((rows[-1] + 1) * sy + m, float(h)))
+        window = self.model.window(h, w, region, self.crop_strides)
+        if window is None:
+            return None
+        in_h, in_w = self.model.input_shape(h, w)
+        if (window[1] - window[0]) * (window[3] - window[2]) > self.crop_share * in_h * in_w:
+            return None
+        boxes, scores, classes = self.model(frame, conf, self.iou, self.max_det,
+                                            agnostic=agnostic, window=window)
+        old_boxes, old_scores, old_classes = last
+        # the moved blocks' bounding box: every box touching it is the crop's
+        changed = (cols[0] * sx, rows[0] * sy, (cols[-1] + 1) * sx, (rows[-1] + 1) * sy)
+        old_hit = _overlaps(old_boxes, changed)
+        hit = _overlaps(boxes, changed)
+        if old_hit.any() and len(boxes):
+            hit |= (_iou(boxes, old_boxes[old_hit]) > self.iou).any(axis=1)
+        region = self.model.window_region(h, w, window)
+        if (hit & ~_within(boxes, region, self.crop_edge_px, w, h)).any():
+            self.finder_crop_fallbacks += 1
+            return None
+        taken, scores, classes = boxes[hit], scores[hit], classes[hit]
+        xyxy = np.concatenate([old_boxes[~old_hit], taken]).astype(np.float32)
+        score = np.concatenate([old_scores[~old_hit], scores]).astype(np.float32)
+        cls = np.concatenate([old_classes[~old_hit], classes]).astype(np.int32)
+        offset = 0 if agnostic else cls[:, None] * OpenVinoFinder.MAX_WH
+        keep = nms_numpy(xyxy + offset, score, self.iou)[: self.max_det]
+        return xyxy[keep], score[keep], cls[keep]
 
     def forget(self) -> None:
         """Drop the reads and boxes kept for reuse: the next frame is searched and
@@ -575,3 +697,33 @@ class Detector:
         with torch.no_grad():
             prob = torch.softmax(self.classifier(crops_to_tensor(crops)), dim=1)
         return prob.numpy().astype(np.float32)
+
+
+def _overlaps(xyxy: np.ndarray, region: tuple) -> np.ndarray:
+    """Which boxes (x1, y1, x2, y2) overlap ``region`` (x1, y1, x2, y2)."""
+    b = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    x1, y1, x2, y2 = region
+    return (b[:, 0] < x2) & (b[:, 2] > x1) & (b[:, 1] < y2) & (b[:, 3] > y1)
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(len(a), len(b)) IoU of two sets of xyxy boxes."""
+    lt = np.maximum(a[:, None, :2], b[None, :, :2])
+    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.clip(rb - lt, 0, None).prod(axis=2)
+    area_a = np.prod(np.clip(a[:, 2:] - a[:, :2], 0, None), axis=1)
+    area_b = np.prod(np.clip(b[:, 2:] - b[:, :2], 0, None), axis=1)
+    union = area_a[:, None] + area_b[None, :] - inter
+    return np.where(union > 0, inter / np.maximum(union, 1e-12), 0.0)
+
+
+def _within(xyxy: np.ndarray, region: tuple, edge: float, w: int, h: int
+            ) -> np.ndarray:
+    """Which boxes lie inside ``region`` (x1, y1, x2, y2) of a ``w`` x ``h``
+    frame, more than ``edge`` px from each of its sides that is not the frame's
+    (a box nearer was cut by it)."""
+    x1, y1, x2, y2 = region
+    b = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    return (((b[:, 0] > x1 + edge) | (x1 <= 0)) & ((b[:, 1] > y1 + edge) | (y1 <= 0))
+            & ((b[:, 2] < x2 - edge) | (x2 >= w)) & ((b[:, 3] < y2 - edge) | (y2 >= h))
+            & (b[:, 0] >= x1) & (b[:, 1] >= y1) & (b[:, 2] <= x2) & (b[:, 3] <= y2))

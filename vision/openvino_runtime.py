@@ -64,6 +64,8 @@ class OpenVinoFinder:
         self.static: tuple[int, int] | None = None
         self._compiled: dict[tuple[int, int], tuple] = {}
         self._inputs: dict[tuple[int, int], np.ndarray] = {}
+        # the whole frame's input, cut from for a window's (per input shape)
+        self._whole: dict[tuple[int, int], np.ndarray] = {}
         if shape.is_static:
             h, w = (int(v) for v in list(shape.to_shape())[2:])
             if max(h, w) != self.imgsz:
@@ -107,6 +109,16 @@ class OpenVinoFinder:
             got = self._compiled[shape] = (compiled, request)
         return got
 
+    def fit(self, h: int, w: int) -> tuple[int, int, int, int, int, int]:
+        """Where an ``h`` x ``w`` frame lies in the network's input: the input's
+        (height, width), the frame's size there (height, width) and its top-left
+        corner (top, left)."""
+        in_h, in_w = self.input_shape(h, w)
+        r = min(in_h / h, in_w / w)
+        new_w, new_h = max(round(w * r), 1), max(round(h * r), 1)
+        dw, dh = (in_w - new_w) / 2, (in_h - new_h) / 2
+        return in_h, in_w, new_h, new_w, round(dh - 0.1), round(dw - 0.1)
+
     def letterbox(
         self, frame: np.ndarray, out: np.ndarray | None = None
     ) -> tuple[np.ndarray, tuple]:
@@ -116,13 +128,9 @@ class OpenVinoFinder:
         import cv2
 
         h, w = frame.shape[:2]
-        in_h, in_w = self.input_shape(h, w)
-        r = min(in_h / h, in_w / w)
-        new_w, new_h = max(round(w * r), 1), max(round(h * r), 1)
+        in_h, in_w, new_h, new_w, top, left = self.fit(h, w)
         if (new_w, new_h) != (w, h):
             frame = cv2.resize(frame, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
-        dw, dh = (in_w - new_w) / 2, (in_h - new_h) / 2
-        top, left = round(dh - 0.1), round(dw - 0.1)
         # float32 RGB / 255 written straight into the input, each channel a
         # plane; the borders grey 114 (the same values as converting a padded
         # uint8 image, without its transposed float copies: ~0.2 ms less a frame)
@@ -133,6 +141,57 @@ class OpenVinoFinder:
         np.divide(frame.transpose(2, 0, 1)[::-1], 255, out=inner, dtype=np.float32)
         return x, (new_w / w, new_h / h, left, top)
 
+    def window(
+        self, h: int, w: int, region: tuple[float, float, float, float],
+        multiple: int = 1,
+    ) -> tuple[int, int, int, int] | None:
+        """The part of the whole frame's input that holds ``region`` (x1, y1,
+        x2, y2 in the frame's pixels) for :meth:`__call__`'s ``window``: (top,
+        bottom, left, right) in the input's pixels, on the network's stride
+        grid (so that the network sees there what it sees in the whole input,
+        away from the window's edges), each side a number of strides rounded up
+        to a multiple of ``multiple`` (fewer shapes, each a compiled model) and
+        grown about the region to fill it, within the input; a window that
+        reaches the frame's edge takes the letterbox's grey border beyond it too.
+        ``None`` for a static export (one input shape)."""
+        if self.static is not None:
+            return None
+        in_h, in_w, new_h, new_w, top, left = self.fit(h, w)
+        s, m = self.STRIDE, max(1, int(multiple))
+        x1, y1, x2, y2 = region
+        out = []
+        for a, b, size, new, pad, side in ((y1, y2, h, new_h, top, in_h),
+                                           (x1, x2, w, new_w, left, in_w)):
+            a = int(np.floor((pad + a * new / size) / s)) * s
+            b = int(np.ceil((pad + b * new / size) / s)) * s
+            # a window reaching the frame's edge takes the grey border beyond
+            # it too, as the whole input has it there
+            a = 0 if a <= pad else a
+            b = side if b >= pad + new else b
+            b = max(b, a + s)
+            n = (b - a) // s
+            want = min(-(-n // m) * m, side // s)
+            grow = want - n
+            a -= grow // 2 * s
+            b += (grow - grow // 2) * s
+            if a < 0:
+                a, b = 0, b - a
+            if b > side:
+                a, b = a - (b - side), side
+            out += [max(a, 0), b]
+        return out[0], out[1], out[2], out[3]
+
+    def window_region(self, h: int, w: int, window: tuple[int, int, int, int]
+                      ) -> tuple[float, float, float, float]:
+        """The frame's pixels (x1, y1, x2, y2) a :meth:`window` of the input
+        covers, within the frame."""
+        _, _, new_h, new_w, top, left = self.fit(h, w)
+        y1, y2, x1, x2 = window
+        return (min(max((x1 - left) * w / new_w, 0.0), w),
+                min(max((y1 - top) * h / new_h, 0.0), h),
+                min(max((x2 - left) * w / new_w, 0.0), w),
+                min(max((y2 - top) * h / new_h, 0.0), h))
+
     def __call__(
         self,
         frame: np.ndarray,
@@ -140,12 +199,29 @@ class OpenVinoFinder:
         iou: float,
         max_det: int,
         agnostic: bool = False,
+        window: tuple[int, int, int, int] | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Boxes (N, 4) xyxy in the frame's pixels, scores (N,), class ids (N,),
-        best score first."""
-        shape = self.input_shape(*frame.shape[:2])
-        _, request = self._request(shape)
-        _, (gain_x, gain_y, pad_x, pad_y) = self.letterbox(frame, self._inputs[shape])
+        best score first. With a ``window`` (:meth:`window`) the network runs on
+        that part of the whole frame's input only, at its own shape (the same
+        pixels per network pixel as the whole frame)."""
+        h, w = frame.shape[:2]
+        shape = self.input_shape(h, w)
+        off_x = off_y = 0
+        if window is None:
+            _, request = self._request(shape)
+            _, (gain_x, gain_y, pad_x, pad_y) = self.letterbox(frame,
+                                                               self._inputs[shape])
+        else:
+            y1, y2, x1, x2 = window
+            part = (y2 - y1, x2 - x1)
+            _, request = self._request(part)
+            whole = self._whole.get(shape)
+            if whole is None:
+                whole = self._whole[shape] = np.zeros((1, 3, *shape), np.float32)
+            _, (gain_x, gain_y, pad_x, pad_y) = self.letterbox(frame, whole)
+            self._inputs[part][...] = whole[:, :, y1:y2, x1:x2]
+            off_x, off_y = x1, y1
         request.infer()
         # pred: (4 + nc, A), a view of the request's output (read before the
         # next inference)
@@ -161,9 +237,8 @@ class OpenVinoFinder:
         offset = 0 if agnostic else cls[:, None] * self.MAX_WH
         kept = nms_numpy(boxes + offset, score, iou)[:max_det]
         boxes, score, cls = boxes[kept], score[kept], cls[kept]
-        boxes -= np.array([pad_x, pad_y, pad_x, pad_y], np.float32)
+        boxes -= np.array([pad_x - off_x, pad_y - off_y] * 2, np.float32)
         boxes /= np.array([gain_x, gain_y, gain_x, gain_y], np.float32)
-        h, w = frame.shape[:2]
         boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, w)
         boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
         return boxes.astype(np.float32), score.astype(np.float32), cls.astype(np.int32)

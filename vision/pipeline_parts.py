@@ -55,7 +55,7 @@ def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
             enrolled deck, saying so.
     """
     try:
-        from .detector import Detector  # type: ignore[import-not-found]
+        from .detector import Detector, finder_crop  # type: ignore[import-not-found]
     except ImportError as exc:
         raise RuntimeError(f"the card detector is not installed ({exc})") from None
     cfg = config or DetectorConfig()
@@ -71,6 +71,7 @@ def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
                                  reuse_cell=cfg.reuse_cell,
                                  still_cell=cfg.finder_still_cell,
                                  still_level=cfg.finder_still_level,
+                                 **finder_crop(cfg),
                                  classifier_precision=cfg.classifier_precision)
         except DeckError as exc:
             raise RuntimeError(str(exc)) from None
@@ -91,6 +92,7 @@ def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
             reuse_cell=cfg.reuse_cell,
             still_cell=cfg.finder_still_cell,
             still_level=cfg.finder_still_level,
+            **finder_crop(cfg),
             classifier_precision=cfg.classifier_precision,
         )
     except Exception as exc:  # a missing or broken model file
