@@ -266,13 +266,18 @@ class LiveTable:
         return rulings
 
     def _went_on(self) -> list:
-        """The referee ruled a round won on a camera play, no hand has been
-        shown since, and the camera's plays go on: the round is read again
+        """The log read again where the camera's plays after a line say how
+        it went: a question on a play from the seat after the player to move
+        that the plays after it answer (:func:`vision.handsfree.answered`: a
+        draw and pass missed), and a round the referee ruled won on a camera
+        play with no hand shown since while the plays go on
         (:func:`vision.handsfree.went_on`: the count was short by a card).
         When kept, the table carries on with that reading (its referee, the
         copy its completion holds), prints the inferred draw and the rulings
         that changed, and writes the log again; a round that reading ends
-        again early is read again in turn. Returns the rulings added."""
+        again early is read again in turn. A question the camera plays after
+        it, ``play.went_on_plays`` + 4, did not answer is left to a person.
+        Returns the rulings added."""
         play = self.play or PlayConfig()
         least = play.went_on_plays
         added: list = []
