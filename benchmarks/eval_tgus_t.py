@@ -4,7 +4,7 @@ Prints the numbers::
 
     .venv/bin/python -m benchmarks.eval_tgus_t [--seeds 12] [--photo-seed 1]
         [--per-label 2] [--far 0] [--table 3] [--fan-share F]
-        [--old-fan-share F] [--group-s 0.5] [--conf P] [--second-look]
+        [--old-fan-share F] [--group-s 0.5] [--conf P] [--no-second-look]
         [--detector deck|oracle] [--fps 15] [--work DIR] [--rereferee]
 
 What it does, all seeded:
@@ -21,7 +21,10 @@ What it does, all seeded:
    (:func:`datasets.tgus_t_table.render_game`).
 3. **Reading it.** Runs the live pipeline (:class:`vision.pipeline.TablePipeline`,
    cards landing within ``--group-s`` grouped into one play) on the video with
-   the enrolled deck's detector (:func:`vision.decks.open_detector`), and
+   the enrolled deck's detector (:func:`vision.decks.open_detector`; its
+   second look splits the one box the finder draws around a fanned
+   multi-play into the cards the classifier names apart; ``--no-second-look``:
+   the finder's boxes as they come), and
    referees its events with the tgus-t1 referee through the live table of
    ``tableref watch`` (:class:`CameraTable` over :class:`vision.live.LiveTable`,
    the pipeline attached as watch attaches it): each camera event completed
@@ -458,9 +461,11 @@ def main(argv: list[str] | None = None) -> int:
                    "(default: datasets.tgus_t_table.OLD_FAN_SHARE)")
     p.add_argument("--group-s", type=float, default=GROUP_S,
                    help="cards landing within this many seconds form one play")
-    p.add_argument("--second-look", action="store_true",
+    p.add_argument("--second-look", action=argparse.BooleanOptionalAction,
+                   default=True,
                    help="the deck's detector looks again, zoomed in, at boxes that "
-                   "may hold cards lying fanned (vision.decks.DeckDetector)")
+                   "may hold cards lying fanned (vision.decks.DeckDetector; on "
+                   "unless --no-second-look)")
     p.add_argument("--conf", type=float, default=None,
                    help="least probability of a card the deck's detector names "
                    "(detector.conf; default: the shipped detector's)")

@@ -226,14 +226,15 @@ class DeckDetector(Detector):
         shown: the labels the deck holds (those with enrollment photos); ``None``:
             all of ``labels``.
         second_look: look again, zoomed in, at boxes that may hold several
-            cards (:meth:`_look_again`).
+            cards (:meth:`_look_again`): cards played together lie fanned,
+            and the finder boxes the fan as one card.
         **kwargs: as for :class:`vision.detector.Detector`; its
             ``classifier_precision`` (default ``detector.classifier_precision``,
             bf16) is the enrolled classifier's too.
     """
 
     def __init__(self, weights: Path, labels: list[str],
-                 shown: list[str] | None = None, second_look: bool = False,
+                 shown: list[str] | None = None, second_look: bool = True,
                  **kwargs) -> None:
         super().__init__(**kwargs)
         from vision.detector import CLASSIFIER_PRECISION
@@ -297,8 +298,11 @@ class DeckDetector(Detector):
         than wide. Such a box is looked at again in a window around it
         (``LOOK_MARGIN`` of its size each side) enlarged ``LOOK_ZOOM`` times;
         where the finder then sees two or more cards centred inside the box,
-        they replace it. A box that stays where it was (within ``LOOK_SNAP``
-        px) is not looked at again: a pile lies still for most frames.
+        they replace it, if the classifier names them as different cards
+        (:meth:`_named_apart`): half of a single card lying turned, or the
+        top card's own box seen again, is the same card, not a second one.
+        A box that stays where it was (within ``LOOK_SNAP`` px) is not looked
+        at again: a pile lies still for most frames.
         """
         h, w = frame.shape[:2]
         out_xyxy, out_conf = [], []
@@ -313,7 +317,8 @@ class DeckDetector(Detector):
             key = tuple(int(round(v / LOOK_SNAP)) for v in box)
             parts = self._looked.get(key)
             if parts is None:
-                parts = self._parts(frame, (x0, y0, x1, y1), (w, h))
+                parts = self._named_apart(
+                    frame, self._parts(frame, (x0, y0, x1, y1), (w, h)))
             looked[key] = parts
             if len(parts) >= 2:
                 out_xyxy += list(parts)
@@ -325,6 +330,29 @@ class DeckDetector(Detector):
         return Detections(np.array(out_xyxy, float).reshape(-1, 4),
                           np.array(out_conf, float), np.zeros(len(out_xyxy)),
                           names=boxes.names)
+
+    def _named_apart(self, frame: np.ndarray, parts: np.ndarray) -> np.ndarray:
+        """The ``parts`` a second look found, one for each card the classifier
+        names at least ``LOOK_SURE`` among them (its surest part), if that is
+        two cards or more; else none (the box stays one card). A second look
+        also boxes a single card lying turned in pieces: pieces named as the
+        same card, or unsure, are not cards of their own. A card lower in the
+        pile peeking out beside the top one, named surely, is a card: the
+        pile's watcher and the game's completion tell it from a card played."""
+        if len(parts) < 2:
+            return parts[:0]
+        probs = self._classify(frame, parts) * self.named
+        probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
+        ids = probs.argmax(axis=1)
+        sure = probs[np.arange(len(ids)), ids]
+        best: dict[int, int] = {}
+        for k in np.argsort(-sure, kind="stable"):
+            i = int(ids[k])
+            if i < len(self.labels) and sure[k] >= LOOK_SURE and i not in best:
+                best[i] = int(k)
+        if len(best) < 2:
+            return parts[:0]
+        return parts[sorted(best.values())]
 
     def _parts(self, frame: np.ndarray, box: tuple[float, float, float, float],
                size: tuple[int, int]) -> np.ndarray:
@@ -357,3 +385,6 @@ LOOK_MARGIN = 1.0
 LOOK_ZOOM = 2.0
 #: a box that moved less than this (px) is not looked at again
 LOOK_SNAP = 4.0
+#: a part of a second look is a card of its own where the classifier names it
+#: at least this sure, as a card no surer part of the box is named
+LOOK_SURE = 0.5

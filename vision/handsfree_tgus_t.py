@@ -48,7 +48,10 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   that reached onto the pile (``pile_reaches``) taken in order for the
   pieces, the last one the play's ``reach_from``; where fewer seats reached
   than there are values, a value that is only the pile's top card is that
-  card seen again and is dropped. The caller completes and
+  card seen again and is dropped. Within one value, the pile's top card
+  beside other cards is that card seen again too (the cards a multi-play
+  fans out lie beside and over the card below, and the detector's second
+  look boxes what peeks out of each), and is dropped. The caller completes and
   appends the pieces one by one, each against the state after the one before.
 - **A play the camera did not see**: a camera play whose seat is the one
   after the seat on turn, the referee's turn order otherwise right, is
@@ -292,7 +295,9 @@ def split_play(event: Mapping[str, Any], top: str | None = None
     the comment above); any other event as it is, in a list of one. With
     fewer seats reaching onto the pile than values, a value whose cards are
     all the pile's ``top`` card (the card below, seen again as the new one
-    landed beside it) is dropped instead."""
+    landed beside it) is dropped instead. A play of one value holding the
+    pile's ``top`` card once beside other cards is read without it: the card
+    below seen again beside the cards played over it."""
     ev = dict(event)
     unseen = ev.pop("unseen", None)
     if isinstance(unseen, Mapping) and ev.get("type") == "play" and unseen.get("card"):
@@ -315,6 +320,7 @@ def split_play(event: Mapping[str, Any], top: str | None = None
         else:
             runs.append([card])
     if len(runs) == 1:
+        ev["cards"] = _without_top(cards, top)
         return [ev]
     reaches = [str(r) for r in ev.get("pile_reaches") or []]
     if len(reaches) < len(runs) and top is not None:
@@ -339,6 +345,15 @@ def split_play(event: Mapping[str, Any], top: str | None = None
             piece["reach_from"] = seat
         out.append(piece)
     return out
+
+
+def _without_top(run: list[str], top: str | None) -> list[str]:
+    """One value's cards of a camera play without the pile's ``top`` card
+    where it is among them once beside other cards (the card below seen
+    again); else as they are."""
+    if top is None or run.count(top) != 1 or len(run) < 2:
+        return run
+    return [c for c in run if c != top]
 
 
 def amend_hidden(referee: Any, config: PlayConfig | None = None) -> bool:

@@ -190,6 +190,36 @@ def test_the_top_card_seen_again_beside_a_new_one_is_no_play():
     assert [p["cards"] for p in split_play(two, top="red-5")] == [["change"], ["red-5"]]
 
 
+def test_the_top_card_peeking_out_beside_cards_of_its_value_is_no_play():
+    # a blue 5 played on a multi-play whose yellow 5 lay on top: the yellow 5
+    # peeks out beside it and is boxed as a card of its own
+    event = cam("play", 5, cards=["blue-5", "yellow-5"], pile_reaches=["B"],
+                reach_from="B")
+    assert [p["cards"] for p in split_play(event, top="yellow-5")] == [["blue-5"]]
+    # cards of its value played over another top card stay as seen
+    assert split_play(event, top="red-5")[0]["cards"] == ["blue-5", "yellow-5"]
+    # the top card alone, or twice (its twin played on it), is no card seen again
+    # beside others here
+    alone = {**event, "cards": ["yellow-5"]}
+    assert split_play(alone, top="yellow-5")[0]["cards"] == ["yellow-5"]
+    twins = {**event, "cards": ["yellow-5", "yellow-5", "blue-5"]}
+    assert split_play(twins, top="yellow-5")[0]["cards"] == twins["cards"]
+
+
+def test_a_multi_play_read_with_the_top_card_beside_it_is_refereed_as_played():
+    from vision.handsfree import HandsFree
+
+    ref = Referee(dict(HEADER))
+    ref.append(cam("start", 1, card="yellow-5"))
+    hands = HandsFree()
+    seen = cam("play", 2, cards=["blue-5", "red-5", "yellow-5"], reach_from="A")
+    for piece in hands.pieces(seen, ref.state()):
+        for e in hands.complete(piece, ref.state()):
+            ref.append(e)
+    assert sorted(ref.events[-1]["cards"]) == ["blue-5", "red-5"]
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+
+
 def test_a_colourless_card_on_a_colour_never_shown_names_it_for_the_game_to_go_on():
     ref, out = run(cam("start", 1, card="red-5"),
                    cam("play", 2, cards=["wild"], reach_from="A"),
