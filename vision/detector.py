@@ -89,6 +89,11 @@ CROP_EDGE_PX = _DEFAULTS.finder_crop_edge_px
 CROP_SHARE = _DEFAULTS.finder_crop_share
 CROP_STRIDES = _DEFAULTS.finder_crop_strides
 WHOLE_EVERY = _DEFAULTS.finder_whole_every
+# With the crop search on, a box found again (by a crop or the whole frame) that
+# matches a previous box of the same card at least this well (IoU), where no
+# moved block lies, keeps the previous box's coordinates
+# (detector.finder_crop_snap_iou): a still card keeps one box whatever search ran
+CROP_SNAP_IOU = _DEFAULTS.finder_crop_snap_iou
 
 
 def finder_crop(config: DetectorConfig) -> dict:
@@ -98,7 +103,8 @@ def finder_crop(config: DetectorConfig) -> dict:
             "crop_edge_px": config.finder_crop_edge_px,
             "crop_share": config.finder_crop_share,
             "crop_strides": config.finder_crop_strides,
-            "whole_every": config.finder_whole_every}
+            "whole_every": config.finder_whole_every,
+            "crop_snap_iou": config.finder_crop_snap_iou}
 
 
 def card_net(n_classes: int = len(CLASSES) + 1, width: int = 16):
@@ -278,9 +284,10 @@ class Detector:
             :meth:`_classify_reusing`).
         still_cell, still_level: a frame that did not change keeps the finder's
             boxes (see :meth:`_find`; ``still_level`` negative: never).
-        crop_margin, crop_edge_px, crop_share, crop_strides, whole_every: a
-            frame where only some blocks changed is searched in a crop around
-            them (see :meth:`_find`; ``crop_margin`` negative: never).
+        crop_margin, crop_edge_px, crop_share, crop_strides, whole_every,
+            crop_snap_iou: a frame where only some blocks changed is searched
+            in a crop around them, a still card keeping its box (see
+            :meth:`_find`; ``crop_margin`` negative: never).
         classifier_precision: the OpenVINO classifier's inference precision,
             ``"f32"`` or ``"bf16"`` (:func:`openvino_classifier`).
 
@@ -322,6 +329,7 @@ class Detector:
         crop_share: float = CROP_SHARE,
         crop_strides: int = CROP_STRIDES,
         whole_every: int = WHOLE_EVERY,
+        crop_snap_iou: float = CROP_SNAP_IOU,
     ) -> None:
         path = Path(model_path) if model_path is not None else default_model()
         if not path.exists():
@@ -339,6 +347,7 @@ class Detector:
         self.crop_margin, self.crop_edge_px = float(crop_margin), float(crop_edge_px)
         self.crop_share, self.crop_strides = float(crop_share), max(1, int(crop_strides))
         self.whole_every = int(whole_every)
+        self.crop_snap_iou = float(crop_snap_iou)
         # per (frame shape, box threshold): each block's grey when the finder
         # last searched it, the boxes then, and the crop searches since the
         # last whole-frame search (_find)
@@ -463,10 +472,13 @@ class Detector:
         is still searched when that crop would be over
         :attr:`crop_share` of the whole frame's input, when it cut a card it
         took, after :attr:`whole_every` crop searches in a row, and with the
-        PyTorch finder. A block's reference is updated only where it moved
-        and was searched (every block after a whole-frame search), so slow
-        changes cannot add up unseen: each block is compared with the frame
-        the finder last searched there."""
+        PyTorch finder. With the crop search on, a block's reference is
+        updated only where it moved (the crop search off: every block after a
+        whole-frame search), so slow changes cannot add up unseen: each block
+        is compared with the frame where the finder last found it changed;
+        and a box the whole frame's search finds that matches a last box on
+        which no moved block lies keeps that box's coordinates
+        (:meth:`_snap`): a still card keeps one box whichever search ran."""
         key = (frame.shape, float(conf), bool(agnostic))
         thumb = None
         if self.still_level >= 0:
@@ -486,11 +498,57 @@ class Detector:
                     self._remember(key, (reference, tuple(a.copy() for a in found),
                                          last[2] + 1))
                     return found
+                if self._crops():
+                    # the whole frame, the crop search on: still cards keep
+                    # their boxes, still blocks their reference
+                    found = self._search(frame, conf, agnostic)
+                    self.finder_whole += 1
+                    h, w = frame.shape[:2]
+                    found = (self._snap(found[0], found[2], last[1], _grown(moved),
+                                        h / moved.shape[0], w / moved.shape[1]),
+                             found[1], found[2])
+                    reference = last[0].copy()
+                    reference[moved] = thumb[moved]
+                    self._remember(key, (reference, tuple(a.copy() for a in found), 0))
+                    return found
         found = self._search(frame, conf, agnostic)
         self.finder_whole += 1
         if thumb is not None:
             self._remember(key, (thumb, tuple(a.copy() for a in found), 0))
         return found
+
+    def _crops(self) -> bool:
+        """Whether the crop search is on (a margin set, the OpenVINO finder)."""
+        return self.crop_margin >= 0 and isinstance(self.model, OpenVinoFinder)
+
+    def _snap(self, boxes: np.ndarray, classes: np.ndarray, last: tuple,
+              moved: np.ndarray, sy: float, sx: float) -> np.ndarray:
+        """``boxes`` (of ``classes``), each that matches a ``last`` box of the
+        same class with IoU at least :attr:`crop_snap_iou` (the best match
+        first, each last box once) where no ``moved`` block (a boolean
+        thumbnail, blocks ``sy`` x ``sx`` px) lies given that last box's
+        coordinates: a still card keeps one box whichever search found it."""
+        old_boxes, _, old_classes = last
+        if not len(boxes) or not len(old_boxes):
+            return boxes
+        still = ~_touches(old_boxes, moved, sy, sx)
+        if not still.any():
+            return boxes
+        match = _iou(np.asarray(boxes, np.float64), np.asarray(old_boxes, np.float64))
+        match[:, ~still] = 0.0
+        match[np.asarray(classes)[:, None] != np.asarray(old_classes)[None, :]] = 0.0
+        out = np.array(boxes, copy=True)
+        done, used = set(), set()
+        for flat in np.argsort(-match, axis=None, kind="stable"):
+            i, j = divmod(int(flat), match.shape[1])
+            if match[i, j] < self.crop_snap_iou or match[i, j] <= 0:
+                break
+            if i in done or j in used:
+                continue
+            out[i] = old_boxes[j]
+            done.add(i)
+            used.add(j)
+        return out
 
     def _remember(self, key: tuple, entry: tuple) -> None:
         self._found.pop(key, None)
@@ -531,10 +589,12 @@ class Detector:
         network's stride grid, its sides rounded up to :attr:`crop_strides`
         strides (:meth:`OpenVinoFinder.window`): the network sees there the
         pixels it sees in a whole-frame search, at the same scale (not the
-        same boxes: it sees less around them). The last boxes that do not
-        overlap the moved blocks' bounding box are kept; the crop's boxes that
-        do, or match (IoU over :attr:`iou`) a last box that did and was
-        dropped, are taken; one NMS over both (no card twice). A box taken
+        same boxes: it sees less around them). Each card is judged on its
+        own: the last boxes on which no moved block (grown by one block) lies
+        are kept, even inside the crop; the crop's boxes on which one does,
+        or that match (IoU over :attr:`iou`) a last box that was dropped, are
+        taken, snapped to a still last box they match (:meth:`_snap`); one
+        NMS over both (no card twice). A box taken
         that lies within :attr:`crop_edge_px` of a crop side inside the frame
         was cut by the crop (the margin too small for it, e.g. a card held
         near the camera): ``None``."""
@@ -557,10 +617,10 @@ class Detector:
         boxes, scores, classes = self.model(frame, conf, self.iou, self.max_det,
                                             agnostic=agnostic, window=window)
         old_boxes, old_scores, old_classes = last
-        # the moved blocks' bounding box: every box touching it is the crop's
-        changed = (cols[0] * sx, rows[0] * sy, (cols[-1] + 1) * sx, (rows[-1] + 1) * sy)
-        old_hit = _overlaps(old_boxes, changed)
-        hit = _overlaps(boxes, changed)
+        # per card: a box touching a moved block (or one next to it) is the crop's
+        grown = _grown(moved)
+        old_hit = _touches(old_boxes, grown, sy, sx)
+        hit = _touches(boxes, grown, sy, sx)
         if old_hit.any() and len(boxes):
             hit |= (_iou(boxes, old_boxes[old_hit]) > self.iou).any(axis=1)
         region = self.model.window_region(h, w, window)
@@ -568,6 +628,7 @@ class Detector:
             self.finder_crop_fallbacks += 1
             return None
         taken, scores, classes = boxes[hit], scores[hit], classes[hit]
+        taken = self._snap(taken, classes, last, grown, sy, sx)
         xyxy = np.concatenate([old_boxes[~old_hit], taken]).astype(np.float32)
         score = np.concatenate([old_scores[~old_hit], scores]).astype(np.float32)
         cls = np.concatenate([old_classes[~old_hit], classes]).astype(np.int32)
@@ -699,11 +760,30 @@ class Detector:
         return prob.numpy().astype(np.float32)
 
 
-def _overlaps(xyxy: np.ndarray, region: tuple) -> np.ndarray:
-    """Which boxes (x1, y1, x2, y2) overlap ``region`` (x1, y1, x2, y2)."""
+def _grown(blocks: np.ndarray) -> np.ndarray:
+    """A boolean block grid grown by one block each way (the 8 neighbours)."""
+    padded = np.pad(blocks, 1)
+    h, w = blocks.shape
+    out = np.zeros_like(blocks)
+    for dy in range(3):
+        for dx in range(3):
+            out |= padded[dy:dy + h, dx:dx + w]
+    return out
+
+
+def _touches(xyxy: np.ndarray, blocks: np.ndarray, sy: float, sx: float
+             ) -> np.ndarray:
+    """Which boxes (x1, y1, x2, y2) overlap a set block of ``blocks`` (a
+    boolean grid of blocks ``sy`` x ``sx`` px)."""
     b = np.asarray(xyxy, np.float64).reshape(-1, 4)
-    x1, y1, x2, y2 = region
-    return (b[:, 0] < x2) & (b[:, 2] > x1) & (b[:, 1] < y2) & (b[:, 3] > y1)
+    rows, cols = blocks.shape
+    out = np.zeros(len(b), bool)
+    for k, (x1, y1, x2, y2) in enumerate(b):
+        c0, r0 = max(int(np.floor(x1 / sx)), 0), max(int(np.floor(y1 / sy)), 0)
+        c1 = min(int(np.ceil(x2 / sx)), cols)
+        r1 = min(int(np.ceil(y2 / sy)), rows)
+        out[k] = bool(blocks[r0:r1, c0:c1].any())
+    return out
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:

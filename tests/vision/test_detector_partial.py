@@ -240,3 +240,89 @@ def test_a_window_sees_a_card_as_the_whole_frame_does() -> None:
     near = np.abs(crop - np.array([x1, y1, x2, y2])).max(axis=1)
     assert near.min() <= 3.0
     assert abs(crop_scores[near.argmin()] - scores.max()) <= 0.05
+
+
+class JitterFinder(RedFinder):
+    """:class:`RedFinder` whose crop searches find each card a pixel or three
+    off its whole-frame box, by a shift that changes from crop to crop (the
+    network sees less around a card in a crop)."""
+
+    def __call__(self, frame, conf, iou, max_det, agnostic=False, window=None):  # noqa: ANN001, ANN204
+        boxes, scores, classes = super().__call__(frame, conf, iou, max_det,
+                                                  agnostic=agnostic, window=window)
+        if window is not None:
+            shift = 1 + len(self.windows) % 3
+            boxes = boxes + np.array([shift, -shift, shift, shift], np.float32)
+        return boxes, scores, classes
+
+
+def box_near(found, x: int, y: int) -> np.ndarray:  # noqa: ANN001
+    """The box of ``found`` whose corner is within 5 px of (x, y)."""
+    near = [box for box in found[0] if abs(box[0] - x) <= 5 and abs(box[1] - y) <= 5]
+    assert len(near) == 1, found[0]
+    return np.array(near[0])
+
+
+@needs_openvino
+def test_a_still_card_keeps_its_exact_box_whatever_search_ran(detector, monkeypatch) -> None:
+    """Hands moving on both sides of a still card put it inside the crop, and
+    every few frames the whole frame is searched: the card keeps its box to
+    the last bit. A card put down (found by a crop) keeps the crop's box
+    through the whole-frame searches after it; moved, it gets its new box."""
+    finder = JitterFinder()
+    monkeypatch.setattr(detector, "model", finder)
+    monkeypatch.setattr(detector, "whole_every", 2)
+    C = (300, 200, 60, 90)
+    first = find(detector, table(A, C))
+    c_box, a_box = box_near(first, 300, 200), box_near(first, 40, 40)
+    for k in range(5):
+        frame = table(A, C)
+        frame[200:260, 200 + 5 * k:250 + 5 * k] = 40   # a hand left of the card
+        frame[200:260, 400 + 5 * k:450 + 5 * k] = 40   # and one right of it
+        found = find(detector, frame)
+        assert np.array_equal(box_near(found, 300, 200), c_box)
+        assert np.array_equal(box_near(found, 40, 40), a_box)
+    assert detector.finder_cropped >= 3 and detector.finder_whole >= 2
+    # a card put down beside the right hand, found by a crop search
+    D = (470, 330, 60, 90)
+    monkeypatch.setattr(detector, "whole_every", 0)
+    frame = table(A, C, D)
+    frame[200:260, 220:270] = 40  # the hands where they were
+    frame[200:260, 420:470] = 40
+    found = find(detector, frame)
+    assert finder.windows[-1] is not None
+    monkeypatch.setattr(detector, "whole_every", 2)
+    d_box = box_near(found, 470, 330)
+    assert not np.array_equal(d_box, np.array([470, 330, 530, 420], np.float32))
+    whole = detector.finder_whole
+    for k in range(4):
+        frame = table(A, C, D)
+        frame[200:260, 200 + 5 * k:250 + 5 * k] = 40   # the left hand moves on
+        found = find(detector, frame)
+        assert np.array_equal(box_near(found, 470, 330), d_box)
+        assert np.array_equal(box_near(found, 300, 200), c_box)
+    assert detector.finder_whole > whole  # a whole-frame search among them
+    # the card moved a few px: its new box
+    moved = find(detector, table(A, C, (476, 334, 60, 90)))
+    new = box_near(moved, 476, 334)
+    assert np.abs(new - np.array([476, 334, 536, 424])).max() <= 3
+    assert np.array_equal(box_near(moved, 300, 200), c_box)
+
+
+@needs_openvino
+def test_a_whole_frame_search_snaps_only_still_cards(detector, monkeypatch) -> None:
+    """A card found by a crop and then moved by a couple of px (its blocks
+    moved) gets the whole-frame search's box, not its old one."""
+    finder = JitterFinder()
+    monkeypatch.setattr(detector, "model", finder)
+    monkeypatch.setattr(detector, "whole_every", 1)
+    D = (470, 330, 60, 90)
+    find(detector, table(A))
+    laid = find(detector, table(A, D))
+    assert finder.windows[-1] is not None
+    d_box = box_near(laid, 470, 330)
+    nudged = find(detector, table(A, (472, 330, 60, 90)))
+    assert finder.windows[-1] is None  # whole_every 1: the whole frame
+    assert np.array_equal(box_near(nudged, 472, 330),
+                          np.array([472, 330, 532, 420], np.float32))
+    assert not np.array_equal(box_near(nudged, 472, 330), d_box)
