@@ -169,11 +169,12 @@ class DetectorConfig(_Section):
                                  "searches in a row the finder searches the whole "
                                  "frame (0: only when the rules above say)", minimum=0)
     finder_crop_snap_iou: float = _f(0.85, "IoU", "... with the crop search on, a "
-                                     "box found again (by a crop or the whole frame) "
-                                     "that matches a previous box of the same card at "
-                                     "least this well, where no moved block lay since "
-                                     "it was found, keeps that box: a still card keeps "
-                                     "one box whichever search ran (above 1: never)",
+                                     "box found (by a crop or the whole frame) that "
+                                     "matches one found before of the same card at "
+                                     "least this well, the blocks under it as they "
+                                     "were then (within finder_still_level), gets that "
+                                     "box: the same pixels give a card the same box "
+                                     "whichever search ran (above 1: never)",
                                      minimum=0)
     deck: str = _f("", "name", "an enrolled deck whose classifier names the cards "
                    "('tableref decks'; --deck NAME); empty: the shipped classifier",

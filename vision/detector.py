@@ -89,11 +89,13 @@ CROP_EDGE_PX = _DEFAULTS.finder_crop_edge_px
 CROP_SHARE = _DEFAULTS.finder_crop_share
 CROP_STRIDES = _DEFAULTS.finder_crop_strides
 WHOLE_EVERY = _DEFAULTS.finder_whole_every
-# With the crop search on, a box found again (by a crop or the whole frame) that
-# matches a previous box of the same card at least this well (IoU), where no
-# moved block lies, keeps the previous box's coordinates
-# (detector.finder_crop_snap_iou): a still card keeps one box whatever search ran
+# With the crop search on, a box found (by a crop or the whole frame) that
+# matches a box found before of the same card at least this well (IoU), the
+# blocks under it as they were then, gets that box's coordinates
+# (detector.finder_crop_snap_iou): the same pixels, the same box, whatever search ran
 CROP_SNAP_IOU = _DEFAULTS.finder_crop_snap_iou
+# boxes found that the snap remembers per frame shape (Detector._snap)
+SNAP_MEMORY = 64
 
 
 def finder_crop(config: DetectorConfig) -> dict:
@@ -286,7 +288,7 @@ class Detector:
             boxes (see :meth:`_find`; ``still_level`` negative: never).
         crop_margin, crop_edge_px, crop_share, crop_strides, whole_every,
             crop_snap_iou: a frame where only some blocks changed is searched
-            in a crop around them, a still card keeping its box (see
+            in a crop around them, a card on the same pixels keeping its box (see
             :meth:`_find`; ``crop_margin`` negative: never).
         classifier_precision: the OpenVINO classifier's inference precision,
             ``"f32"`` or ``"bf16"`` (:func:`openvino_classifier`).
@@ -352,6 +354,9 @@ class Detector:
         # last searched it, the boxes then, and the crop searches since the
         # last whole-frame search (_find)
         self._found: dict[tuple, tuple] = {}
+        # per (frame shape, box threshold), the crop search on: the last boxes
+        # found, each with its class and its blocks' grey then (_snap)
+        self._seen: dict[tuple, list] = {}
         # frames whose boxes were all kept, searched in a crop, searched whole
         # (crop_fallbacks: of those, after a crop that cut a card)
         self.finder_kept = 0
@@ -476,9 +481,9 @@ class Detector:
         updated only where it moved (the crop search off: every block after a
         whole-frame search), so slow changes cannot add up unseen: each block
         is compared with the frame where the finder last found it changed;
-        and a box the whole frame's search finds that matches a last box on
-        which no moved block lies keeps that box's coordinates
-        (:meth:`_snap`): a still card keeps one box whichever search ran."""
+        and a box found that matches one found before on the same pixels
+        gets that box's coordinates (:meth:`_snap`): a still card keeps one
+        box whichever search ran."""
         key = (frame.shape, float(conf), bool(agnostic))
         thumb = None
         if self.still_level >= 0:
@@ -490,7 +495,7 @@ class Detector:
                     self.finder_kept += 1
                     return tuple(a.copy() for a in last[1])  # type: ignore[return-value]
                 found = self._search_crop(frame, conf, agnostic, moved, last[1],
-                                          last[2])
+                                          last[2], key, thumb)
                 if found is not None:
                     self.finder_cropped += 1
                     reference = last[0].copy()
@@ -504,8 +509,8 @@ class Detector:
                     found = self._search(frame, conf, agnostic)
                     self.finder_whole += 1
                     h, w = frame.shape[:2]
-                    found = (self._snap(found[0], found[2], last[1], _grown(moved),
-                                        h / moved.shape[0], w / moved.shape[1]),
+                    found = (self._snap(key, found[0], found[2], thumb,
+                                        h / thumb.shape[0], w / thumb.shape[1]),
                              found[1], found[2])
                     reference = last[0].copy()
                     reference[moved] = thumb[moved]
@@ -514,6 +519,12 @@ class Detector:
         found = self._search(frame, conf, agnostic)
         self.finder_whole += 1
         if thumb is not None:
+            if self._crops():
+                h, w = frame.shape[:2]
+                self._seen.pop(key, None)
+                found = (self._snap(key, found[0], found[2], thumb,
+                                    h / thumb.shape[0], w / thumb.shape[1]),
+                         found[1], found[2])
             self._remember(key, (thumb, tuple(a.copy() for a in found), 0))
         return found
 
@@ -521,33 +532,51 @@ class Detector:
         """Whether the crop search is on (a margin set, the OpenVINO finder)."""
         return self.crop_margin >= 0 and isinstance(self.model, OpenVinoFinder)
 
-    def _snap(self, boxes: np.ndarray, classes: np.ndarray, last: tuple,
-              moved: np.ndarray, sy: float, sx: float) -> np.ndarray:
-        """``boxes`` (of ``classes``), each that matches a ``last`` box of the
-        same class with IoU at least :attr:`crop_snap_iou` (the best match
-        first, each last box once) where no ``moved`` block (a boolean
-        thumbnail, blocks ``sy`` x ``sx`` px) lies given that last box's
-        coordinates: a still card keeps one box whichever search found it."""
-        old_boxes, _, old_classes = last
-        if not len(boxes) or not len(old_boxes):
-            return boxes
-        still = ~_touches(old_boxes, moved, sy, sx)
-        if not still.any():
-            return boxes
-        match = _iou(np.asarray(boxes, np.float64), np.asarray(old_boxes, np.float64))
-        match[:, ~still] = 0.0
-        match[np.asarray(classes)[:, None] != np.asarray(old_classes)[None, :]] = 0.0
-        out = np.array(boxes, copy=True)
-        done, used = set(), set()
-        for flat in np.argsort(-match, axis=None, kind="stable"):
-            i, j = divmod(int(flat), match.shape[1])
-            if match[i, j] < self.crop_snap_iou or match[i, j] <= 0:
-                break
-            if i in done or j in used:
+    def _snap(self, key: tuple, boxes: np.ndarray, classes: np.ndarray,
+              thumb: np.ndarray, sy: float, sx: float) -> np.ndarray:
+        """``boxes`` (of ``classes``) in the frame whose grey thumbnail (blocks
+        ``sy`` x ``sx`` px) is ``thumb``, each that matches a box the finder
+        found before (per frame shape and threshold, the last
+        :data:`SNAP_MEMORY` boxes found) of the same class with IoU at least
+        :attr:`crop_snap_iou` (the best match first, each box once), where
+        every block under that box is within :attr:`still_level` of its grey
+        when that box was found, given that box's coordinates: the same
+        pixels give a card the same box whichever search found it (a crop or
+        the whole frame, before or after a hand passed over it). The others
+        are remembered with their blocks' grey."""
+        memory = self._seen.setdefault(key, [])
+        out = np.array(boxes, np.float32, copy=True)
+        if not len(out):
+            return out
+        classes = np.asarray(classes)
+        done: set[int] = set()
+        if memory:
+            old = np.array([m[0] for m in memory], np.float64)
+            match = _iou(out.astype(np.float64), old)
+            match[classes[:, None] != np.array([m[1] for m in memory])[None, :]] = 0.0
+            used: set[int] = set()
+            for flat in np.argsort(-match, axis=None, kind="stable"):
+                i, j = divmod(int(flat), match.shape[1])
+                if match[i, j] < self.crop_snap_iou or match[i, j] <= 0:
+                    break
+                if i in done or j in used:
+                    continue
+                r0, r1, c0, c1 = memory[j][3]
+                if np.abs(thumb[r0:r1, c0:c1] - memory[j][2]).max(initial=0.0) \
+                        > self.still_level:
+                    continue
+                out[i] = memory[j][0]
+                done.add(i)
+                used.add(j)
+        rows, cols = thumb.shape
+        for i, (x1, y1, x2, y2) in enumerate(out.astype(np.float64)):
+            if i in done:
                 continue
-            out[i] = old_boxes[j]
-            done.add(i)
-            used.add(j)
+            r0, c0 = max(int(np.floor(y1 / sy)), 0), max(int(np.floor(x1 / sx)), 0)
+            r1, c1 = min(int(np.ceil(y2 / sy)), rows), min(int(np.ceil(x2 / sx)), cols)
+            memory.append((out[i].copy(), int(classes[i]),
+                           thumb[r0:r1, c0:c1].copy(), (r0, r1, c0, c1)))
+        del memory[:-SNAP_MEMORY]
         return out
 
     def _remember(self, key: tuple, entry: tuple) -> None:
@@ -578,7 +607,8 @@ class Detector:
                 boxes.cls.cpu().numpy().astype(np.int32))
 
     def _search_crop(self, frame: np.ndarray, conf: float, agnostic: bool,
-                     moved: np.ndarray, last: tuple, crops_in_a_row: int
+                     moved: np.ndarray, last: tuple, crops_in_a_row: int,
+                     key: tuple = (), thumb: np.ndarray | None = None
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """The boxes of ``frame`` found by searching a crop around the ``moved``
         blocks (a boolean thumbnail) merged with the ``last`` boxes, or ``None``
@@ -593,7 +623,8 @@ class Detector:
         own: the last boxes on which no moved block (grown by one block) lies
         are kept, even inside the crop; the crop's boxes on which one does,
         or that match (IoU over :attr:`iou`) a last box that was dropped, are
-        taken, snapped to a still last box they match (:meth:`_snap`); one
+        taken, snapped to a box found before on the same pixels
+        (:meth:`_snap`); one
         NMS over both (no card twice). A box taken
         that lies within :attr:`crop_edge_px` of a crop side inside the frame
         was cut by the crop (the margin too small for it, e.g. a card held
@@ -628,7 +659,8 @@ class Detector:
             self.finder_crop_fallbacks += 1
             return None
         taken, scores, classes = boxes[hit], scores[hit], classes[hit]
-        taken = self._snap(taken, classes, last, grown, sy, sx)
+        if thumb is not None:
+            taken = self._snap(key, taken, classes, thumb, sy, sx)
         xyxy = np.concatenate([old_boxes[~old_hit], taken]).astype(np.float32)
         score = np.concatenate([old_scores[~old_hit], scores]).astype(np.float32)
         cls = np.concatenate([old_classes[~old_hit], classes]).astype(np.int32)
@@ -641,6 +673,7 @@ class Detector:
         its cards are all read anew."""
         self._reads.clear()
         self._found.clear()
+        self._seen.clear()
 
     def _classify_reusing(self, frame: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
         """:meth:`_classify`, except that a box of the previous call's frame (of

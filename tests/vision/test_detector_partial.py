@@ -311,7 +311,7 @@ def test_a_still_card_keeps_its_exact_box_whatever_search_ran(detector, monkeypa
 
 @needs_openvino
 def test_a_whole_frame_search_snaps_only_still_cards(detector, monkeypatch) -> None:
-    """A card found by a crop and then moved by a couple of px (its blocks
+    """A card found by a crop and then moved by a few px (its blocks
     moved) gets the whole-frame search's box, not its old one."""
     finder = JitterFinder()
     monkeypatch.setattr(detector, "model", finder)
@@ -321,8 +321,26 @@ def test_a_whole_frame_search_snaps_only_still_cards(detector, monkeypatch) -> N
     laid = find(detector, table(A, D))
     assert finder.windows[-1] is not None
     d_box = box_near(laid, 470, 330)
-    nudged = find(detector, table(A, (472, 330, 60, 90)))
+    nudged = find(detector, table(A, (475, 330, 60, 90)))
     assert finder.windows[-1] is None  # whole_every 1: the whole frame
-    assert np.array_equal(box_near(nudged, 472, 330),
-                          np.array([472, 330, 532, 420], np.float32))
-    assert not np.array_equal(box_near(nudged, 472, 330), d_box)
+    assert np.array_equal(box_near(nudged, 475, 330),
+                          np.array([475, 330, 535, 420], np.float32))
+    assert not np.array_equal(box_near(nudged, 475, 330), d_box)
+
+
+@needs_openvino
+def test_a_card_a_hand_passed_over_gets_its_box_back(detector, monkeypatch) -> None:
+    """A hand over part of a card, then gone: the crop search that sees the
+    card whole again gives it the box it had before, not the crop's own."""
+    finder = JitterFinder()
+    monkeypatch.setattr(detector, "model", finder)
+    monkeypatch.setattr(detector, "whole_every", 0)
+    C = (300, 200, 60, 90)
+    before = box_near(find(detector, table(A, C)), 300, 200)
+    covered = table(A, C)
+    covered[250:300, 280:380] = 40  # a hand over the card's lower half
+    find(detector, covered)
+    assert finder.windows[-1] is not None
+    after = find(detector, table(A, C))
+    assert finder.windows[-1] is not None
+    assert np.array_equal(box_near(after, 300, 200), before)
