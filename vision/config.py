@@ -139,18 +139,17 @@ class DetectorConfig(_Section):
                                    "boxes of that frame (the classifier still checks "
                                    "each; negative: the finder runs on every frame)",
                                    minimum=None)
-    finder_crop_margin: float = _f(-1.0, "px", "a frame where only some of those "
+    finder_crop_margin: float = _f(96.0, "px", "a frame where only some of those "
                                    "blocks moved: the finder searches a crop of it, "
                                    "the moved blocks' bounding box grown by this on "
                                    "each side (working-image px: at least a card's "
-                                   "longest box, held cards included, e.g. 96 at a "
-                                   "640-px working width); negative (the default): "
-                                   "the whole frame. Off because a crop's boxes of "
-                                   "a card differ from the whole frame's by over a "
-                                   "pixel for about a tenth of the cards (the "
-                                   "network sees less around them), which the pile "
-                                   "can read as a twin put on its copy ...",
-                                   minimum=None)
+                                   "longest box, held cards included, at a 640-px "
+                                   "working width); negative: the whole frame. A "
+                                   "crop's box of a card can differ from the whole "
+                                   "frame's by a pixel or more (the network sees "
+                                   "less around it), which the pile would read as a "
+                                   "twin put on its copy: see finder_crop_snap_iou "
+                                   "...", minimum=None)
     finder_crop_edge_px: float = _f(3.0, "px", "... a box the crop takes (overlapping "
                                     "the moved blocks' bounding box) within this of a crop side that is "
                                     "not the frame's was cut by the crop: the whole "

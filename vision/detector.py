@@ -81,8 +81,8 @@ REUSE_SHAPES = 4
 # (detector.finder_still_cell, detector.finder_still_level; negative: never)
 STILL_CELL = _DEFAULTS.finder_still_cell
 STILL_LEVEL = _DEFAULTS.finder_still_level
-# A frame where only some of those blocks moved: with a crop margin set (off by
-# default, see DetectorConfig.finder_crop_margin) the finder searches a crop
+# A frame where only some of those blocks moved: with a crop margin set (not
+# negative, see DetectorConfig.finder_crop_margin) the finder searches a crop
 # around them (Detector._find; detector.finder_crop_*, detector.finder_whole_every)
 CROP_MARGIN = _DEFAULTS.finder_crop_margin
 CROP_EDGE_PX = _DEFAULTS.finder_crop_edge_px
@@ -468,9 +468,7 @@ class Detector:
         grey levels: the last boxes are kept (the classifier still checks each
         box's crop, each colour, at ``reuse_level``, :meth:`_classify_reusing`).
         Some blocks moved: the whole frame is searched, or, with
-        :attr:`crop_margin` set (not negative; off by default: a crop's boxes
-        differ from the whole frame's by over a pixel for about a tenth of the
-        cards, which the pile can read as a twin) and the OpenVINO finder (a
+        :attr:`crop_margin` set (not negative) and the OpenVINO finder (a
         dynamic export), the network runs on a crop only
         (:meth:`_search_crop`), the moved blocks' bounding box grown by
         :attr:`crop_margin` px, at the whole frame's scale; the whole frame

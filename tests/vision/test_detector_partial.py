@@ -2,8 +2,8 @@
 of a frame that changed: a crop around the moved blocks at the whole frame's
 scale, merged with the boxes kept elsewhere; the whole frame when the crop cut a
 card it took, when the change is large, and every few crop searches
-(``detector.finder_crop_*``, ``detector.finder_whole_every``). Off by default,
-where every changed frame is searched whole."""
+(``detector.finder_crop_*``, ``detector.finder_whole_every``). A negative
+margin searches every changed frame whole."""
 
 from __future__ import annotations
 
@@ -209,9 +209,10 @@ def test_blocks_outside_the_crop_keep_their_reference(detector, monkeypatch) -> 
 
 
 @needs_openvino
-def test_off_by_default_a_changed_frame_is_searched_whole(loaded, monkeypatch) -> None:
+def test_a_negative_margin_searches_a_changed_frame_whole(loaded, monkeypatch) -> None:
     finder = RedFinder()
     monkeypatch.setattr(loaded, "model", finder)
+    monkeypatch.setattr(loaded, "crop_margin", -1.0)
     loaded.forget()
     find(loaded, table(A, B))
     hand = table(A, B)
