@@ -13,6 +13,15 @@ def cam(kind: str, t: float, **kw: Any) -> dict[str, Any]:
     return {"type": kind, "source": "vision", "t": t, **kw}
 
 
+def uno_header(hand_size: int, players: tuple[str, ...] = ("A", "B", "C")
+               ) -> dict[str, Any]:
+    """An official UNO game's header: ``players`` in seating order, the last
+    deals, ``hand_size`` cards each."""
+    return {"type": "game", "game": "uno", "rules": "official",
+            "players": list(players), "dealer": players[-1],
+            "hand_size": hand_size, "options": {}}
+
+
 def live_table(header: dict[str, Any], *events: dict[str, Any]) -> LiveTable:
     """A live table for ``header`` (its output kept in memory) fed ``events``."""
     live = LiveTable(dict(header), out=io.StringIO())

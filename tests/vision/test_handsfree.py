@@ -4,17 +4,9 @@ from __future__ import annotations
 
 
 from vision.handsfree import complete
-from tests.vision.live_events import cam, live_table
+from tests.vision.live_events import cam, live_table, uno_header
 
-HEADER = {
-    "type": "game",
-    "game": "uno",
-    "rules": "official",
-    "players": ["A", "B", "C"],
-    "dealer": "C",
-    "hand_size": 5,
-    "options": {},
-}
+HEADER = uno_header(5)
 
 
 def table(*events, header=HEADER):

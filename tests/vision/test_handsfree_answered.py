@@ -6,18 +6,10 @@ ruled as the table played it."""
 
 from __future__ import annotations
 
-from tests.vision.live_events import cam, live_table
+from tests.vision.live_events import cam, live_table, uno_header
 from vision.handsfree import Asked, answered
 
-HEADER = {
-    "type": "game",
-    "game": "uno",
-    "rules": "official",
-    "players": ["A", "B", "C"],
-    "dealer": "C",
-    "hand_size": 4,
-    "options": {},
-}
+HEADER = uno_header(4)
 
 START = (
     cam("start", 1, card="red-7"),

@@ -6,20 +6,12 @@ twins judged again, and the round is scored when it really ends."""
 
 from __future__ import annotations
 
-from tests.vision.live_events import cam, live_table
+from tests.vision.live_events import cam, live_table, uno_header
 from vision.config import PlayConfig
 from vision.handsfree import RoundEnd, went_on
 from vision.live import LiveTable
 
-HEADER = {
-    "type": "game",
-    "game": "uno",
-    "rules": "official",
-    "players": ["A", "B", "C"],
-    "dealer": "C",
-    "hand_size": 4,
-    "options": {},
-}
+HEADER = uno_header(4)
 
 # B drew a card before the red 5 that the camera did not see: B holds one card
 # more than the referee counts, and B's red 6 empties B's hand by the count

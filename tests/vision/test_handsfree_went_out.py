@@ -10,17 +10,9 @@ from vision.geometry import TableGeometry
 from vision.handsfree import complete
 from vision.hands import Reach
 from vision.pipeline import TablePipeline
-from tests.vision.live_events import cam, live_table
+from tests.vision.live_events import cam, live_table, uno_header
 
-HEADER = {
-    "type": "game",
-    "game": "uno",
-    "rules": "official",
-    "players": ["A", "B", "C"],
-    "dealer": "C",
-    "hand_size": 2,
-    "options": {},
-}
+HEADER = uno_header(2)
 
 
 def table(*events):
