@@ -95,6 +95,8 @@ skipped by the rule "the first that can be laid out", never by its result):
   to 247 (the game of seed 242 cannot be laid out: a round runs past the
   script's turn limit). Its first three, 237, 238 and 239, are the untouched
   games read at 30 fps.
+- ``tune-13`` (looked at while tuning, from the release after ``untouched-13``
+  was read and reported): the same seeds as ``untouched-13``.
 - ``untouched-14`` (the untouched role for the release after ``untouched-13``):
   the first ten from 248 that the script can lay out, seeds 248 to 251 and 253
   to 258 (the game of seed 252 cannot be laid out: a round runs past the
@@ -196,6 +198,7 @@ GAMES = {
     "untouched-12": [227, 228, 229, 230, 231, 232, 233, 234, 235, 236],
     "tune-12": [227, 228, 229, 230, 231, 232, 233, 234, 235, 236],
     "untouched-13": [237, 238, 239, 240, 241, 243, 244, 245, 246, 247],
+    "tune-13": [237, 238, 239, 240, 241, 243, 244, 245, 246, 247],
     "untouched-14": [248, 249, 250, 251, 253, 254, 255, 256, 257, 258],
 }
 
