@@ -30,7 +30,7 @@ import numpy as np
 
 from referee.cards import CLASSES
 from vision.config import DetectorConfig
-from vision.detections import Detections
+from vision.detections import Detections, box_iou
 from vision.openvino_runtime import (
     THREADS,
     OpenVinoFinder,
@@ -504,27 +504,31 @@ class Detector:
                 if self._crops():
                     # the whole frame, the crop search on: still cards keep
                     # their boxes, still blocks their reference
-                    found = self._search(frame, conf, agnostic)
-                    self.finder_whole += 1
-                    h, w = frame.shape[:2]
-                    found = (self._snap(key, found[0], found[2], thumb,
-                                        h / thumb.shape[0], w / thumb.shape[1]),
-                             found[1], found[2])
+                    found = self._search_whole_snapped(frame, conf, agnostic, key, thumb)
                     reference = last[0].copy()
                     reference[moved] = thumb[moved]
                     self._remember(key, (reference, tuple(a.copy() for a in found), 0))
                     return found
-        found = self._search(frame, conf, agnostic)
-        self.finder_whole += 1
+        if thumb is not None and self._crops():
+            self._seen.pop(key, None)
+            found = self._search_whole_snapped(frame, conf, agnostic, key, thumb)
+        else:
+            found = self._search(frame, conf, agnostic)
+            self.finder_whole += 1
         if thumb is not None:
-            if self._crops():
-                h, w = frame.shape[:2]
-                self._seen.pop(key, None)
-                found = (self._snap(key, found[0], found[2], thumb,
-                                    h / thumb.shape[0], w / thumb.shape[1]),
-                         found[1], found[2])
             self._remember(key, (thumb, tuple(a.copy() for a in found), 0))
         return found
+
+    def _search_whole_snapped(self, frame: np.ndarray, conf: float, agnostic: bool,
+                              key: tuple, thumb: np.ndarray
+                              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The finder run on the whole frame, the crop search on: each box
+        found snapped to one found before on the same pixels (:meth:`_snap`)."""
+        boxes, scores, classes = self._search(frame, conf, agnostic)
+        self.finder_whole += 1
+        h, w = frame.shape[:2]
+        return (self._snap(key, boxes, classes, thumb, h / thumb.shape[0],
+                           w / thumb.shape[1]), scores, classes)
 
     def _crops(self) -> bool:
         """Whether the crop search is on (a margin set, the OpenVINO finder)."""
@@ -550,7 +554,7 @@ class Detector:
         done: set[int] = set()
         if memory:
             old = np.array([m[0] for m in memory], np.float64)
-            match = _iou(out.astype(np.float64), old)
+            match = box_iou(out.astype(np.float64), old)
             match[classes[:, None] != np.array([m[1] for m in memory])[None, :]] = 0.0
             used: set[int] = set()
             for flat in np.argsort(-match, axis=None, kind="stable"):
@@ -566,12 +570,10 @@ class Detector:
                 out[i] = memory[j][0]
                 done.add(i)
                 used.add(j)
-        rows, cols = thumb.shape
-        for i, (x1, y1, x2, y2) in enumerate(out.astype(np.float64)):
+        for i, box in enumerate(out):
             if i in done:
                 continue
-            r0, c0 = max(int(np.floor(y1 / sy)), 0), max(int(np.floor(x1 / sx)), 0)
-            r1, c1 = min(int(np.ceil(y2 / sy)), rows), min(int(np.ceil(x2 / sx)), cols)
+            r0, r1, c0, c1 = _block_span(box, sy, sx, thumb.shape)
             memory.append((out[i].copy(), int(classes[i]),
                            thumb[r0:r1, c0:c1].copy(), (r0, r1, c0, c1)))
         del memory[:-SNAP_MEMORY]
@@ -627,7 +629,7 @@ class Detector:
         that lies within :attr:`crop_edge_px` of a crop side inside the frame
         was cut by the crop (the margin too small for it, e.g. a card held
         near the camera): ``None``."""
-        if (self.crop_margin < 0 or not isinstance(self.model, OpenVinoFinder)
+        if (not self._crops()
                 or (self.whole_every and crops_in_a_row >= self.whole_every)):
             return None
         h, w = frame.shape[:2]
@@ -651,7 +653,7 @@ class Detector:
         old_hit = _touches(old_boxes, grown, sy, sx)
         hit = _touches(boxes, grown, sy, sx)
         if old_hit.any() and len(boxes):
-            hit |= (_iou(boxes, old_boxes[old_hit]) > self.iou).any(axis=1)
+            hit |= (box_iou(boxes, old_boxes[old_hit]) > self.iou).any(axis=1)
         region = self.model.window_region(h, w, window)
         if (hit & ~_within(boxes, region, self.crop_edge_px, w, h)).any():
             self.finder_crop_fallbacks += 1
@@ -807,25 +809,21 @@ def _touches(xyxy: np.ndarray, blocks: np.ndarray, sy: float, sx: float
     """Which boxes (x1, y1, x2, y2) overlap a set block of ``blocks`` (a
     boolean grid of blocks ``sy`` x ``sx`` px)."""
     b = np.asarray(xyxy, np.float64).reshape(-1, 4)
-    rows, cols = blocks.shape
     out = np.zeros(len(b), bool)
-    for k, (x1, y1, x2, y2) in enumerate(b):
-        c0, r0 = max(int(np.floor(x1 / sx)), 0), max(int(np.floor(y1 / sy)), 0)
-        c1 = min(int(np.ceil(x2 / sx)), cols)
-        r1 = min(int(np.ceil(y2 / sy)), rows)
+    for k, box in enumerate(b):
+        r0, r1, c0, c1 = _block_span(box, sy, sx, blocks.shape)
         out[k] = bool(blocks[r0:r1, c0:c1].any())
     return out
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(len(a), len(b)) IoU of two sets of xyxy boxes."""
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.clip(rb - lt, 0, None).prod(axis=2)
-    area_a = np.prod(np.clip(a[:, 2:] - a[:, :2], 0, None), axis=1)
-    area_b = np.prod(np.clip(b[:, 2:] - b[:, :2], 0, None), axis=1)
-    union = area_a[:, None] + area_b[None, :] - inter
-    return np.where(union > 0, inter / np.maximum(union, 1e-12), 0.0)
+def _block_span(box: np.ndarray, sy: float, sx: float, shape: tuple[int, int]
+                ) -> tuple[int, int, int, int]:
+    """The rows and columns (r0, r1, c0, c1; ends excluded) of the blocks
+    ``sy`` x ``sx`` px of a ``shape`` grid that an xyxy box overlaps."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    rows, cols = shape
+    return (max(int(np.floor(y1 / sy)), 0), min(int(np.ceil(y2 / sy)), rows),
+            max(int(np.floor(x1 / sx)), 0), min(int(np.ceil(x2 / sx)), cols))
 
 
 def _within(xyxy: np.ndarray, region: tuple, edge: float, w: int, h: int
