@@ -243,6 +243,18 @@ class Referee:
             raise LogError(0, Text("game.nothing-to-undo"))
         return self.delete(len(self.events))
 
+    def upto(self, lines: int) -> "Referee":
+        """A new referee holding this log's first ``lines`` lines (0 to the
+        log's length), as if fed them alone: replayed from the last snapshot
+        at or before them, not from the log's start."""
+        lines = max(0, min(int(lines), len(self.events)))
+        new = Referee(self.header)
+        new.events = [dict(e) for e in self.events[:lines]]
+        new.rulings = list(self.rulings)
+        new._snapshots = {k: v for k, v in self._snapshots.items() if k <= lines}
+        new._rebuild(lines)
+        return new
+
     def _line(self, line: int) -> None:
         if not isinstance(line, int) or not 1 <= line <= len(self.events):
             raise LogError(line if isinstance(line, int) else -1,

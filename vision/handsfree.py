@@ -598,9 +598,7 @@ def went_on(referee: Referee, end: RoundEnd, least: int) -> WentOn | None:
     if not 1 <= end.line <= len(lines):
         return None
     play = lines[end.line - 1]
-    again = Referee(referee.header)
-    for e in lines[:end.line - 1]:
-        again.append(e)
+    again = referee.upto(end.line - 1)
     state = again.state()
     who = play.get("player", state.get("turn"))
     if (is_tgus_t(state) or state.get("phase") != "turn" or who != state.get("turn")
@@ -693,9 +691,7 @@ def answered(referee: Referee, asked: Asked, least: int) -> WentOn | None:
     if least < 1 or asked.camera_plays() < least:
         return None
     lines = referee.events
-    again = Referee(referee.header)
-    for e in lines[:asked.start]:
-        again.append(e)
+    again = referee.upto(asked.start)
     first = next((e for e in lines[asked.start:asked.start + 3]
                   if e.get("answers") and e.get("type") == "play"), {})
     answers = [a for a in first.get("answers") or [] if isinstance(a, dict)

@@ -117,3 +117,18 @@ def test_what_a_correction_changed_is_the_rulings_it_removed_and_added():
     assert change.removed == [r for r in before if r not in ref.rulings]
     assert change.added == [r for r in ref.rulings if r not in before]
     assert change.added and change.removed
+
+
+@pytest.mark.parametrize("lines", [0, 1, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 5, 97])
+def test_a_referee_up_to_a_line_is_a_clean_replay_of_those_lines(applied, lines):
+    ref = feed(long_log(3 * SNAPSHOT_EVERY + 1))
+    events, rulings = list(ref.events), list(ref.rulings)
+    applied[0] = 0
+    head = ref.upto(lines)
+    assert applied[0] <= SNAPSHOT_EVERY  # from the last snapshot before them
+    assert head.events == events[:lines]
+    same_as_clean_replay(head)
+    head.append({"type": "uno", "player": "A"})
+    same_as_clean_replay(head)
+    assert ref.events == events and ref.rulings == rulings  # the original as it was
+    same_as_clean_replay(ref)
