@@ -434,6 +434,9 @@ class PlayConfig(_Section):
                             "after a missed draw and pass when it and the plays "
                             "after it, this many, are then legal (0: never)",
                             minimum=0)
+    answer_plays: int = _f(6, "camera plays", "... a play asked about as out of "
+                           "turn that this many camera plays (itself included) "
+                           "did not answer so is left to a person", minimum=1)
 
 
 @dataclass(frozen=True)

@@ -275,14 +275,14 @@ class LiveTable:
         When kept, the table carries on with that reading (its referee, the
         copy its completion holds), prints the inferred draw and the rulings
         that changed, and writes the log again; a round that reading ends
-        again early is read again in turn. A question the camera plays after
-        it, ``play.went_on_plays`` + 4, did not answer is left to a person.
+        again early is read again in turn. A question that
+        ``play.answer_plays`` camera plays did not answer is left to a person.
         Returns the rulings added."""
         play = self.play or PlayConfig()
         least = play.went_on_plays
         added: list = []
         asked = self.asked_play
-        if asked is not None and asked.camera_plays() > least + 4:
+        if asked is not None and asked.camera_plays() > play.answer_plays:
             self.asked_play = asked = None  # the plays after it did not answer it
         while self.round_end is not None or self.asked_play is not None:
             old = list(self.referee.rulings)
