@@ -68,10 +68,10 @@ from referee.session import Referee
 from referee.text import render_data
 
 from .config import ListenConfig, PlayConfig
-from .handsfree import Asked, HandsFree, RoundEnd, answered, round_end_on, went_on
+from .handsfree import Asked, HandsFree, RoundEnd
 from .handsfree_tgus_t import TGUS_T_RULES
+from .recoveries import Recoveries, carry_on, wants_hands
 from .reread_tgus_t import CameraRereads, Reading, RereadWorker
-
 
 
 class LiveTable:
@@ -145,16 +145,27 @@ class LiveTable:
                 play=lambda: self.play, worker=RereadWorker(reread_mode))
         self._camera_at: int | None = None  # fed index of the camera event now
         self._before_camera = False  # heard events now go before it
-        #: the round the referee ruled won on a camera play, no hand shown
-        #: since, with what came after it (:func:`vision.handsfree.went_on`)
-        self.round_end: RoundEnd | None = None
-        #: the log lines of the draws inferred where a round went on, or where
-        #: the plays after a question answered it
-        self.went_on: list[int] = []
-        #: a camera play held as a question that the plays after it may
-        #: answer (:func:`vision.handsfree.answered`), with what came after it
-        self.asked_play: Asked | None = None
-        self._camera: tuple[int, dict[str, Any]] | None = None  # being completed
+        #: a round ended on a camera play and a question the plays may answer,
+        #: and the readings of the log they lead to (the page keeps one too)
+        self.recoveries = Recoveries(on=self.rereads is None)
+
+    @property
+    def round_end(self) -> RoundEnd | None:
+        """The round the referee ruled won on a camera play, no hand shown
+        since, with what came after it (:func:`vision.handsfree.went_on`)."""
+        return self.recoveries.round_end
+
+    @property
+    def asked_play(self) -> Asked | None:
+        """A camera play held as a question that the plays after it may
+        answer (:func:`vision.handsfree.answered`), with what came after it."""
+        return self.recoveries.asked
+
+    @property
+    def went_on(self) -> list[int]:
+        """The log lines of the draws inferred where a round went on, or
+        where the plays after a question answered it."""
+        return self.recoveries.lines
 
     @property
     def fed(self) -> list[dict[str, Any]]:
@@ -239,10 +250,8 @@ class LiveTable:
         rereads = self.rereads if camera else None
         if rereads is not None:  # kept as it came (held or not), to be read again
             self._camera_at = rereads.camera(event)
-        if camera and self.round_end is not None:  # to be read again
-            self.round_end.after.append(("camera", dict(event)))
-        if camera and self.asked_play is not None:
-            self.asked_play.after.append(("camera", dict(event)))
+        if camera:  # to be read again after a round end or a question
+            self.recoveries.camera(event)
         if camera:  # a held copy settled by this move, then this one held?
             for e in self.handsfree.settle(event, self.referee.state()):
                 rulings += self._append(e)
@@ -251,7 +260,8 @@ class LiveTable:
             if self.handsfree.hold(event, self.referee.state()):
                 return rulings
         before = len(self.referee.events)
-        self._camera = (before, dict(event)) if camera else None
+        if camera:
+            self.recoveries.completing(before, event)
         try:  # a tgus-t play holding two turns' cards: one piece a turn
             pieces = self.handsfree.pieces(event, self.referee.state())
         except Exception:  # a state the completion cannot read: as it came
@@ -260,8 +270,8 @@ class LiveTable:
             rulings += self._complete(piece, camera)
         if rereads is not None and self._camera_at is not None:
             rereads.read(self._camera_at, event, self.referee, before)
-        self._camera = None
-        if camera and (self.round_end is not None or self.asked_play is not None):
+        self.recoveries.done()
+        if camera and self.recoveries.due:
             rulings += self._went_on()
         return rulings
 
@@ -278,33 +288,15 @@ class LiveTable:
         again early is read again in turn. A question that
         ``play.answer_plays`` camera plays did not answer is left to a person.
         Returns the rulings added."""
-        play = self.play or PlayConfig()
-        least = play.went_on_plays
         added: list = []
-        asked = self.asked_play
-        if asked is not None and asked.camera_plays() > play.answer_plays:
-            self.asked_play = asked = None  # the plays after it did not answer it
-        while self.round_end is not None or self.asked_play is not None:
+        while True:
             old = list(self.referee.rulings)
-            found = None
-            try:
-                if self.asked_play is not None:
-                    found = answered(self.referee, self.asked_play, least)
-                    if found is not None:
-                        self.asked_play = None
-                if found is None and self.round_end is not None:
-                    found = went_on(self.referee, self.round_end, least)
-            except Exception:  # a log it cannot read again: left as it is
-                found = None
+            found = self.recoveries.next(self.referee, self.play)
             if found is None:
                 break
-            self.referee, self.round_end = found.referee, found.end
-            done = found.completion
+            self.referee = found.referee
             self.handsfree.read_state = self.referee.state
-            self.handsfree.held = done.held
-            self.handsfree.set_aside += done.set_aside
-            self.handsfree.ruled += done.ruled
-            self.went_on.append(found.line)
+            carry_on(self.handsfree, found)
             why = str(self.referee.events[found.line - 1].get("inferred") or "")
             print(f"[{found.line:>3}] [amended] {why}", file=self.out, flush=True)
             self._rewrite_log()
@@ -467,35 +459,15 @@ class LiveTable:
         if self.rereads is not None and event.get("source") != "vision":
             self._feed(event)
         line = len(self.referee.events)
-        if event.get("type") in ("reveal", "start"):  # the round did end
-            self.round_end = None
-        elif self.round_end is not None and event.get("source") != "vision":
-            self.round_end.after.append(("as-is", dict(event)))
-        if event.get("type") == "start":
-            self.asked_play = None
-        elif self.asked_play is not None and event.get("source") != "vision":
-            self.asked_play.after.append(("as-is", dict(event)))
-        if self.rereads is None and round_end_on(event, rulings):
-            self.round_end = RoundEnd(line)
-        if (self.rereads is None and self.asked_play is None
-                and self._camera is not None and event.get("type") == "play"
-                and any(a.get("id") == "missed-draw" for a in event.get("answers") or ()
-                        if isinstance(a, dict))
-                and any(r.ruling == "pending" and r.rule.endswith(".question")
-                        for r in rulings)):
-            self.asked_play = Asked(*self._camera)
+        self.recoveries.appended(event, rulings, line)
+        if self.pipeline and wants_hands(rulings):
+            self.pipeline.set_scan(True)
         inferred = str(event.get("inferred") or "")
         for r in rulings:
             src = event.get("source", "")
             # the referee may say it itself; else the printed line says it
             why = f" [inferred: {inferred}]" if inferred not in r.text else ""
             self._say(line, event, r, why)
-            if (
-                r.rule.endswith("round-end")
-                and r.ruling == "pending"
-                and self.pipeline
-            ):
-                self.pipeline.set_scan(True)
         if event.get("question"):
             answers = self._note_question(line, event, rulings)
             labels = [render_data(a.get("label"), "en", str(a.get("id", "")))

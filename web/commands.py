@@ -385,11 +385,13 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
 
     The pipeline's evidence frame is handed to the store (``save_evidence``),
     which enforces the size limit and retention, and the event points at the
-    store's copy. In a tgus-t game the event is kept as it came, and one whose
-    lines stay ruled illegal asks for a re-read, run off this callback
-    (:mod:`web.reread`).
+    store's copy. The event is completed and the log read again where the
+    camera's plays say how it went, as ``tableref watch`` does
+    (:mod:`web.recover`). In a tgus-t game the event is kept as it came, and
+    one whose lines stay ruled illegal asks for a re-read, run off this
+    callback (:mod:`web.reread`).
     """
-    from . import reread
+    from . import recover, reread
 
     rereads = None
     try:
@@ -415,9 +417,9 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
             rereads = None if table.paused else reread.rereads_for(table, camera)
             at = rereads.camera(event) if rereads is not None else None
             before = len(table.referee.events) if table.referee is not None else 0
-            for e in camera.handsfree(event, _game_state(table)):
-                table.append(e, source="vision")
-                _amend(table, e, play)
+            recover.take_camera_event(
+                table, camera, event, lambda: _game_state(table),
+                lambda e: _amend(table, e, play), play)
             if at is not None:
                 rereads.read(at, event, table.referee, before)
     except Exception as exc:

@@ -97,6 +97,32 @@ def take_back(
     return out, action, line, event
 
 
+def steps_between(old: Sequence[Mapping[str, Any]],
+                  new: Sequence[Mapping[str, Any]]) -> list[Step]:
+    """Steps of one line each that change the log ``old`` into ``new``, in
+    the order made (each line as the log stands then), so that undo takes
+    them back one at a time to ``old``: a change of many lines made at once
+    (a camera reading, :mod:`web.recover`) is undone line by line."""
+    import difflib
+
+    def key(event: Mapping[str, Any]) -> str:
+        return json.dumps(dict(event), sort_keys=True, default=str)
+
+    matcher = difflib.SequenceMatcher(
+        None, [key(e) for e in old], [key(e) for e in new], autojunk=False)
+    steps: list[Step] = []
+    # from the bottom up, so that the lines above a change keep their numbers
+    for tag, i1, i2, j1, j2 in reversed(matcher.get_opcodes()):
+        if tag == "equal":
+            continue
+        same = min(i2 - i1, j2 - j1)
+        steps += [Step("correct", i1 + k + 1, dict(old[i1 + k])) for k in range(same)]
+        steps += [Step("delete", k + 1, dict(old[k]))
+                  for k in reversed(range(i1 + same, i2))]
+        steps += [Step("insert", i1 + (k - j1) + 1) for k in range(j1 + same, j2)]
+    return steps
+
+
 # -- the steps, kept beside the stored game ------------------------------------------
 
 class Steps(deque):

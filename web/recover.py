@@ -1,0 +1,177 @@
+"""The page's camera path reads its log again as ``tableref watch`` does.
+
+The camera keeps a :class:`vision.recoveries.Recoveries` for the running game
+(:func:`recoveries_for`), the component ``watch``'s
+:class:`vision.live.LiveTable` keeps too, and tells it what reached the log
+(:func:`take_camera_event`): a round the referee ended on a camera play while
+the camera's plays go on, no hand shown (a draw the camera missed), and a
+question on a play that the plays after it answer (a draw and pass missed)
+are read again the same way on both, so the page rules a video as the
+command line does. A ruling that waits for the losers' hands switches the
+camera's round-end scan on, as ``watch`` does.
+
+A reading found is stored like a correction of the log (:func:`take`: one
+``set_events``, replayed, announced on the feed as a change whose new rulings
+say why, in each viewer's language); undo takes it back line by line, one
+undo for each line it changed (:func:`web.undo.steps_between`).
+
+What a person says wins: once anything but the camera path changes the log's
+lines (a correction, an answer on the page, an undo, a re-read, another
+game), what was kept to read again is dropped. Heard and entered events
+appended between camera events are kept as they came.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from referee.session import Change
+
+from . import corrections
+from .table_error import TableError
+from .undo import steps_between
+
+log = logging.getLogger(__name__)
+
+
+def recoveries_for(table: Any, camera: Any) -> Any:
+    """The camera's :class:`vision.recoveries.Recoveries` for the running game
+    (called under the table's lock), in step with its log: the lines heard or
+    entered since the camera's last event are told to it; a log changed
+    otherwise (a person's change, another game) starts a fresh one. ``None``
+    with no game or no hands-free refereeing in this installation."""
+    referee = table.referee
+    if referee is None:
+        return None
+    try:
+        from vision.handsfree_tgus_t import TGUS_T_RULES
+        from vision.recoveries import Recoveries
+    except Exception as exc:  # a broken install: the log is not read again
+        log.info("no camera recoveries: %s", exc)
+        return None
+    found = getattr(camera, "recoveries", None)
+    seen = getattr(camera, "recoveries_seen", None)
+    events = referee.events
+    if (found is None or seen is None or seen[0] is not referee
+            or seen[1] is not events or len(events) < seen[2]):
+        found = Recoveries(on=referee.header.rules not in TGUS_T_RULES)
+        camera.recoveries = found
+    else:
+        for line in range(seen[2] + 1, len(events) + 1):  # heard or entered
+            found.appended(events[line - 1], [], line)
+    return found
+
+
+def _seen(table: Any, camera: Any) -> None:
+    """The log as the camera path left it (to tell a person's change)."""
+    referee = table.referee
+    camera.recoveries_seen = (referee, referee.events, len(referee.events))
+
+
+def take_camera_event(
+    table: Any,
+    camera: Any,
+    event: Mapping[str, Any],
+    state: Callable[[], Mapping[str, Any]],
+    each: Callable[[dict[str, Any]], Any] = lambda e: None,
+    play: Any = None,
+) -> None:
+    """Append camera ``event`` completed (called under the table's lock): a
+    held copy it settles first, then the event itself unless it is held
+    (:class:`vision.handsfree.HandsFree`), each line told to the recoveries;
+    then the log read again while a reading is found. ``each`` is called
+    with every line appended; ``play`` is the pipeline's
+    :class:`vision.config.PlayConfig` (``None``: the defaults)."""
+    recover = None if table.paused else recoveries_for(table, camera)
+    handsfree = camera.handsfree
+    camera_made = event.get("source") == "vision"
+    if recover is not None and camera_made:
+        recover.camera(event)
+
+    def append(e: dict[str, Any]) -> None:
+        referee = table.referee
+        ruled = len(referee.rulings) if referee is not None else 0
+        line, _ = table.append(e, source="vision")
+        if line and recover is not None and table.referee is referee:
+            rulings = referee.rulings[ruled:]
+            recover.appended(referee.events[line - 1], rulings, line)
+            _scan_if(camera, rulings)
+        each(e)
+
+    if camera_made:
+        for e in handsfree.settle(event, state()):
+            append(e)
+        if handsfree.read_state is not None and handsfree.hold(event, state()):
+            if recover is not None:
+                _seen(table, camera)
+            return
+    if recover is not None and camera_made:
+        recover.completing(len(table.referee.events), event)
+    try:
+        try:  # a tgus-t play holding two turns' cards: one piece a turn
+            pieces = handsfree.pieces(event, state())
+        except Exception:  # a state the completion cannot read: as it came
+            pieces = [dict(event)]
+        for piece in pieces:
+            try:
+                lines = handsfree.complete(piece, state())
+            except Exception:  # a state the completion cannot read: as it came
+                lines = [dict(piece)]
+            for e in lines:
+                append(e)
+    finally:
+        if recover is not None:
+            recover.done()
+    if recover is None:
+        return
+    while camera_made and recover.due:
+        found = recover.next(table.referee, play)
+        if found is None:
+            break
+        try:
+            take(table, camera, found)
+        except TableError as exc:  # the store refused it: the log stays as it was
+            log.warning("a camera reading was not stored: %s", exc.message)
+            recover.forget()
+            break
+    _seen(table, camera)
+
+
+def _scan_if(camera: Any, rulings: list[Any]) -> None:
+    """The round-end scan switched on where ``rulings`` wait for the hands."""
+    from vision.recoveries import wants_hands
+
+    if wants_hands(rulings):
+        _set_scan(camera, True)
+
+
+def _set_scan(camera: Any, on: bool) -> None:
+    set_scan = getattr(getattr(camera, "pipeline", None), "set_scan", None)
+    if callable(set_scan):
+        set_scan(on)
+
+
+def take(table: Any, camera: Any, found: Any) -> None:
+    """A reading found (:meth:`vision.recoveries.Recoveries.next`, called under
+    the table's lock): its log is stored as a correction from the inferred
+    draw's line, the camera's completion carries on as the reading left it,
+    and the scan runs while the hands are awaited."""
+    from vision.recoveries import carry_on
+
+    old = list(table.referee.events)
+    new = [dict(e) for e in found.referee.events]
+
+    def adopt() -> Change:
+        before = list(table.referee.rulings)
+        table.referee = found.referee
+        after = found.referee.rulings
+        return Change([r for r in before if r not in after],
+                      [r for r in after if r not in before])
+
+    corrections.edit(table, "correct", found.line, new, adopt)
+    carry_on(camera.handsfree, found)
+    for step in steps_between(old, new):
+        table.steps.append(step)
+    _set_scan(camera, table.referee.state().get("phase") == "scoring")
