@@ -41,6 +41,8 @@ class Camera:
         self.rereads: Any = None
         self.rereads_gid: int | None = None
         self.reread_mode = "thread"
+        #: called once the source ended by itself (:meth:`start`)
+        self.on_end: Callable[[], Any] | None = None
 
     def refusal(self, why: str) -> None:
         """Note a camera event the table refused; the pipeline goes on."""
@@ -56,6 +58,7 @@ class Camera:
         table: Any = None,
         game_state: Callable[[], dict[str, Any]] | None = None,
         config: Any = None,
+        on_end: Callable[[], Any] | None = None,
     ) -> bool:
         """Start the pipeline on ``source``; False (and :attr:`error` set) if not.
 
@@ -63,6 +66,8 @@ class Camera:
         settles close calls in favour of the legal play, and the round-end scan
         checks hand counts (see ``docs/vision.md``). ``config`` is the
         pipeline's :class:`vision.config.PipelineConfig` (``None``: defaults).
+        ``on_end`` is called once the source has ended (a video file's end;
+        not when :attr:`stop` ended it), after its last event.
         """
         self.source = str(source)
         self.handsfree = _handsfree(game_state)
@@ -87,6 +92,7 @@ class Camera:
             self.error = f"the camera could not start on {source}: {exc}"
             return False
         self.error = None
+        self.on_end = on_end
         self.thread = threading.Thread(target=self._run, name="camera", daemon=True)
         self.thread.start()
         return True
@@ -97,6 +103,12 @@ class Camera:
         except Exception as exc:
             log.exception("the camera pipeline stopped")
             self.error = f"the camera pipeline stopped: {exc}"
+            return
+        if self.on_end is not None and not self.stop.is_set():
+            try:
+                self.on_end()
+            except Exception:  # the page goes on without it
+                log.exception("the end of the camera's source")
 
     def status(self) -> dict[str, Any]:
         """The pipeline's status, or ``unavailable`` with the reason."""

@@ -289,6 +289,7 @@ def serve(args: argparse.Namespace) -> int:
             table=current["calibration"],
             game_state=lambda: _game_state(table),
             config=pipeline_config,
+            on_end=lambda: _camera_ended(table, camera),
         )
         return camera.status()
 
@@ -378,6 +379,16 @@ def _colours_again(table: Table) -> None:
     """The listener's heard colours that wait for their wild, tried now."""
     if table.listener is not None:
         table.listener.retry_colours()
+
+
+def _camera_ended(table: Table, camera: Camera) -> None:
+    """The camera's source ended (a video file): a copy still held for the
+    camera's next move stands, as at the end of ``tableref watch``."""
+    from . import recover
+
+    with table.lock:
+        if table.camera is camera and not table.paused:
+            recover.finish(table, camera, lambda: _game_state(table))
 
 
 def _camera_event(table: Table, camera: Camera, event: dict) -> None:

@@ -91,13 +91,7 @@ def take_camera_event(
         recover.camera(event)
 
     def append(e: dict[str, Any]) -> None:
-        referee = table.referee
-        ruled = len(referee.rulings) if referee is not None else 0
-        line, _ = table.append(e, source="vision")
-        if line and recover is not None and table.referee is referee:
-            rulings = referee.rulings[ruled:]
-            recover.appended(referee.events[line - 1], rulings, line)
-            _scan_if(camera, rulings)
+        _append(table, camera, recover, e)
         each(e)
 
     if camera_made:
@@ -139,12 +133,35 @@ def take_camera_event(
     _seen(table, camera)
 
 
-def _scan_if(camera: Any, rulings: list[Any]) -> None:
-    """The round-end scan switched on where ``rulings`` wait for the hands."""
+def finish(table: Any, camera: Any,
+           state: Callable[[], Mapping[str, Any]]) -> None:
+    """The camera's source ended (called under the table's lock): a copy
+    still held for its next move stands (``HandsFree.finish``), its lines
+    told to the recoveries, as :meth:`vision.live.LiveTable.finish` does."""
+    handsfree = camera.handsfree
+    if handsfree is None or handsfree.held is None or table.referee is None:
+        return
+    recover = recoveries_for(table, camera)
+    for e in handsfree.finish(state()):
+        _append(table, camera, recover, e)
+    if recover is not None:
+        _seen(table, camera)
+
+
+def _append(table: Any, camera: Any, recover: Any, event: dict[str, Any]) -> None:
+    """One completed camera line into the table's log, told to the
+    recoveries; the round-end scan switched on where its rulings wait for
+    the hands."""
     from vision.recoveries import wants_hands
 
-    if wants_hands(rulings):
-        _set_scan(camera, True)
+    referee = table.referee
+    ruled = len(referee.rulings) if referee is not None else 0
+    line, _ = table.append(event, source="vision")
+    if line and recover is not None and table.referee is referee:
+        rulings = referee.rulings[ruled:]
+        recover.appended(referee.events[line - 1], rulings, line)
+        if wants_hands(rulings):
+            _set_scan(camera, True)
 
 
 def _set_scan(camera: Any, on: bool) -> None:

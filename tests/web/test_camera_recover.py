@@ -178,3 +178,33 @@ def test_steps_between_two_logs_are_undone_back_to_the_first(old, new):
     for step in reversed(steps_between(old_log, new_log)):
         log = take_back(step, log)[0]
     assert log == old_log
+
+
+def test_a_copy_still_held_when_the_video_ends_stands_as_in_watch(
+        app, client, monkeypatch):
+    """The camera's source ends with a drawn copy of the top card held for
+    the camera's next move: it stands, as ``watch`` stands it at its end."""
+    import sys
+    import types
+
+    from tests.web.test_camera_handsfree import SKIP, UNO, Replay
+    from web.commands import _camera_ended, _game_state
+
+    assert client.post("/api/games", json=UNO).status_code == 201
+    table = app.extensions["tableref.table"]
+    monkeypatch.setitem(sys.modules, "vision.pipeline",
+                        types.SimpleNamespace(TablePipeline=Replay))
+    monkeypatch.setattr(Replay, "events", list(SKIP))
+    table.camera = camera = Camera()
+    assert camera.start("0", table.referee.header.to_dict(),
+                        lambda e: _camera_event(table, camera, e),
+                        game_state=lambda: _game_state(table),
+                        on_end=lambda: _camera_ended(table, camera))
+    camera.thread.join(10)
+    assert not camera.thread.is_alive() and not camera.refused
+    live = cli({"type": "game", **UNO}, SKIP)
+    live.finish()
+    assert camera.handsfree.held is None
+    assert table.referee.events == live.referee.events
+    assert table.referee.events[-1]["cards"] == ["green-skip"]
+    assert rulings(table.referee) == rulings(live.referee)
