@@ -18,6 +18,13 @@ answers it offers and kept in :attr:`LiveTable.questions` (line, question);
 :attr:`LiveTable.asked` keeps the same questions as data (their message, their
 answers, and whether the referee holds them open).
 
+Where the camera's plays after a line say how it went (a round the count
+ended while the plays go on, a question the plays after it answered), the log
+is read again (:class:`vision.recoveries.Recoveries`, the component the page's
+camera path keeps too, so that ``serve`` rules a video as ``watch`` does): the
+table carries on with that reading, prints it as ``[amended]`` with the
+rulings that changed, and writes the log again.
+
 Heard events of a recording (:meth:`LiveTable.hear`) wait for the camera to
 reach their time, and then get their player from the referee's state (the
 listener's ``Attributor``), which learns from every camera event when a wild

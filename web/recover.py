@@ -16,9 +16,9 @@ say why, in each viewer's language); undo takes it back line by line, one
 undo for each line it changed (:func:`web.undo.steps_between`).
 
 What a person says wins: once anything but the camera path changes the log's
-lines (a correction, an answer on the page, an undo, a re-read, another
-game), what was kept to read again is dropped. Heard and entered events
-appended between camera events are kept as they came.
+lines (a correction, an answer on the page, an undo, a re-read, a resumed or
+another game), what was kept to read again is dropped. Heard and entered
+events appended between camera events are kept as they came.
 """
 
 from __future__ import annotations
