@@ -195,7 +195,7 @@ class DetectorConfig(_Section):
                                     "with the likeliest card when that card's "
                                     "probability is at least this (1: never)",
                                     maximum=1)
-    photo_card_share: float = _f(1.0, "fraction", "... or when that card's share "
+    photo_card_share: float = _f(0.2, "fraction", "... or when that card's share "
                                  "of the card probabilities ('no card' left out) "
                                  "is at least this (1: never)", maximum=1)
     photo_window_share: float = _f(1.0, "fraction", "... a photo whose every box "

@@ -76,7 +76,8 @@ REFUSED_FLOOR: float | None = photo_rules()[1]
 #: A refused photo's finder box is also named when its likeliest card holds at
 #: least this share of the card probabilities ("no card" left out: a card in a
 #: hand that the classifier half calls "no card" but reads as one card among the
-#: cards); ``None``: off (``detector.photo_card_share``).
+#: cards; an empty background's box, refused, spreads them over many cards);
+#: ``None``: off (``detector.photo_card_share``, 0.2).
 CARD_SHARE: float | None = photo_shares()[0]
 #: A photo whose every finder box is refused, or where the finder draws none:
 #: windows in its middle (:data:`FRAME_WINDOWS`) are named by the same rule with
@@ -356,13 +357,16 @@ def name_refused(detector: CardDetector, frame: np.ndarray, boxes: Detections,
     least ``floor`` (default :data:`REFUSED_FLOOR`) or that card's share of the
     card probabilities ("no card" left out) is at least ``card_share``
     (default :data:`CARD_SHARE`); a window when that share is at least
-    ``window_share`` (default :data:`WINDOW_SHARE`). Of the candidates named,
+    ``window_share`` (default :data:`WINDOW_SHARE`); a share of 1 or more,
+    like the config fields', turns its rule off. Of the candidates named,
     the one with the largest share wins (a box before a window where equal); a
     winning box that is a part of a larger finder box is widened to it
     (:func:`whole_card`). ``None`` turns a rule off."""
     floor = REFUSED_FLOOR if floor is None else floor
     card_share = CARD_SHARE if card_share is None else card_share
     window_share = WINDOW_SHARE if window_share is None else window_share
+    card_share = card_share if card_share is not None and card_share < 1 else None
+    window_share = window_share if window_share is not None and window_share < 1 else None
     if not hasattr(detector, "_classify") or (floor is None and card_share is None
                                               and window_share is None):
         return _empty_like(detector)

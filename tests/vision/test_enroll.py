@@ -396,7 +396,8 @@ def test_a_refused_box_is_named_only_above_the_floor() -> None:
     named = name_refused(Unsure(0.3), frame, boxes, floor=0.2)
     assert named.labels == ["blue-3"]
     np.testing.assert_allclose(named.xyxy[0], [10, 10, 60, 90])  # the largest
-    assert len(name_refused(Unsure(0.1), frame, boxes, floor=0.2)) == 0
+    # blue-3 holds every card probability: the share rule off (1) to see the floor
+    assert len(name_refused(Unsure(0.1), frame, boxes, floor=0.2, card_share=1)) == 0
     assert len(name_refused(Unsure(0.3), frame, boxes[np.arange(0)], floor=0.2)) == 0
 
 
@@ -425,12 +426,33 @@ def test_a_refused_box_is_named_by_its_card_share_not_its_probability() -> None:
     # 0.15 for blue-3, "no card" about 0.8: under a 0.2 floor, but blue-3 holds
     # about three quarters of what the classifier gives the cards
     sure_card = _spread_classifier(0.15, 0.001)
-    assert len(name_refused(sure_card, frame, boxes, floor=0.2)) == 0
+    assert len(name_refused(sure_card, frame, boxes, floor=0.2, card_share=1)) == 0
     named = name_refused(sure_card, frame, boxes, floor=0.2, card_share=0.5)
     assert named.labels == ["blue-3"]
     # the same probability spread over the cards: no card stands out
     spread = _spread_classifier(0.15, 0.01)
     assert len(name_refused(spread, frame, boxes, floor=0.2, card_share=0.5)) == 0
+
+
+def test_by_default_a_refused_box_is_named_when_its_card_holds_a_fifth() -> None:
+    # the still-photo rules as shipped: the card share alone (0.2) names a
+    # refused finder box; no probability floor, no windows
+    from vision.multiscale import name_refused
+
+    frame = np.zeros((100, 100, 3), np.uint8)
+    boxes = Detections([[10, 10, 60, 90]], [0.6], [0])
+    # blue-3 0.05 of 0.21 given to the cards (a share of about 0.24)
+    named = name_refused(_spread_classifier(0.05, 0.003), frame, boxes)
+    assert named.labels == ["blue-3"]
+    np.testing.assert_allclose(named.xyxy[0], [10, 10, 60, 90])
+    # 0.03 of 0.19 (about 0.16): spread over the cards, as on an empty background
+    assert len(name_refused(_spread_classifier(0.03, 0.003), frame, boxes)) == 0
+    # a photo with no finder box: no window is named by default
+    sure_card = _spread_classifier(0.15, 0.001)
+    assert len(name_refused(sure_card, frame, Detections.empty())) == 0
+    # a share of 1 turns the rule off, as the config field's 1 does
+    assert len(name_refused(_spread_classifier(0.05, 0.003), frame, boxes,
+                            card_share=1)) == 0
 
 
 def test_a_photo_with_no_box_is_named_from_windows_in_its_middle() -> None:
@@ -474,7 +496,8 @@ def test_the_share_rules_are_config_fields() -> None:
     from vision.config import DetectorConfig
     from vision.multiscale import photo_shares
 
-    assert photo_shares(DetectorConfig()) == (None, None)
+    assert photo_shares(DetectorConfig()) == (0.2, None)
+    assert photo_shares(DetectorConfig(photo_card_share=1)) == (None, None)
     assert photo_shares(DetectorConfig(photo_card_share=0.3,
                                        photo_window_share=0.5)) == (0.3, 0.5)
 
