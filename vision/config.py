@@ -214,11 +214,14 @@ class TrackingConfig(_Section):
                                  "differ, so a card meets a track of its own label "
                                  "first")
     keep_s: float = _f(0.6, "s", "a track unseen for longer is dropped")
-    history_frames: int = _f(30, "frames", "reads kept per track: a track's label "
-                             "is weighed over all of them, and no still-window of "
-                             "the play stage sees further back (30 frames is 2 s at "
-                             "15 fps, 1 s at 30 fps; the pipeline warns when the "
-                             "longest window does not fit)", minimum=2)
+    history_s: float = _f(2.0, "s", "reads kept per track, as many frames as this "
+                          "spans at the frame rate the pipeline is fed (a video "
+                          "file's own, 15 fps where the source does not say, "
+                          "the fps cap when lower: 30 reads at 15 fps, 60 at "
+                          "30 fps): a track's label is weighed over all of them, "
+                          "and no still-window of the play stage sees further "
+                          "back (the pipeline warns when the longest window is "
+                          "longer)", minimum=0.001)
     cover_share: float = _f(0.15, "fraction", "a box counts as covered when a "
                             "card in a hand overlaps at least this share of it",
                             maximum=1)
@@ -353,6 +356,15 @@ class PlayConfig(_Section):
                                "at this finder threshold and the cards it adds in "
                                "the zone are kept (a hand lingering on the card it "
                                "let go of covers part of it; 1: never)", maximum=1)
+    top_look: bool = _f(True, "on/off", "... and likewise while the discard pile "
+                        "holds cards, an arm reached onto it since its top card "
+                        "was taken, no arm's tip lies within let_go_tip_mm of "
+                        "that card and the frame's read boxes none whose centre "
+                        "lies within same_card_mm of the top card's (a card put "
+                        "neatly on the pile, the edge of the one below showing, "
+                        "can get a finder score under its threshold after the "
+                        "hand has left; a pile is gathered, never emptied in a "
+                        "frame); off: only under an arm")
     let_go_twin: bool = _f(True, "on/off", "a copy of the top card a hand still "
                            "touches is judged at let go too (the pile memory's "
                            "twin check decides) when the referee expects a twin "

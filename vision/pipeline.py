@@ -159,6 +159,7 @@ class TablePipeline:
         #: the table points (mm) of the arms' tips on the discard pile in the
         #: last frame (:meth:`_pile_look`)
         self._pile_tips = np.zeros((0, 2))
+        self._tips = np.zeros((0, 2))  # every arm's tip in the last frame
         self._spent_reaches: set[str] = set()
         self._lock = threading.Lock()
         self._latest: np.ndarray | None = None
@@ -249,7 +250,7 @@ class TablePipeline:
         cfg = self.config
         self.stages = {
             "hands": HandTracker(self.geometry, cfg.hands),
-            "tracker": CardTracker(self.geometry, cfg.tracking),
+            "tracker": CardTracker(self.geometry, cfg.tracking, self._fps()),
             "game": make_interpreter(
                 self.game,
                 self.geometry,
@@ -267,24 +268,29 @@ class TablePipeline:
         }
         self._check_history()
 
-    def _check_history(self) -> None:
-        """Warn when a track's history is shorter than the longest still-window
-        of the play stage at the source's frame rate (that window is then
-        cut short: set ``tracking.history_frames`` higher)."""
+    def _fps(self) -> float | None:
+        """The frames a second the stages are fed: the source's rate, under
+        the cap (``None``: neither says)."""
         fps = self.source.fps or 0.0
         if self.fps_cap:
             fps = min(fps, self.fps_cap) if fps else self.fps_cap
+        return fps or None
+
+    def _check_history(self) -> None:
+        """Warn when a track's history (``tracking.history_s``) is shorter than
+        the longest still-window of the play stage (that window is then cut
+        short: set ``tracking.history_s`` higher)."""
         play = self.config.play
         longest = max(
             play.evidence_s,
             max(play.unsure_s, play.loose_s) + play.still_margin_s,
         )
-        frames = self.config.tracking.history_frames
-        if fps and longest * fps > frames:
+        held = self.config.tracking.history_s
+        if held < longest - 1e-9:
             log.warning(
-                "tracking.history_frames = %d holds %.2f s at %.0f fps, less than "
-                "the play stage's longest window (%.2f s): raise it to %d",
-                frames, frames / fps, fps, longest, int(longest * fps) + 1,
+                "tracking.history_s = %.2f s is less than the play stage's "
+                "longest window (%.2f s): raise it to %.2f",
+                held, longest, longest,
             )
 
     def _load_geometry(self, image: np.ndarray) -> TableGeometry:
@@ -326,28 +332,39 @@ class TablePipeline:
         """``dets`` and the cards a second read at ``play.reach_box_conf`` adds
         in the discard zone, when an arm's tip lay on the discard pile in the
         last frame and ``dets`` boxes no card within ``play.let_go_tip_mm`` of
-        it (UNO; a detector with a ``box_conf`` above that threshold). A hand
-        lingering on the card it let go of covers part of it, and the finder's
-        score for the rest can fall under its threshold until the hand leaves;
-        read so, the card lies still under the hand from the frame it was let
-        go of (the let-go rule, :mod:`vision.pile`). Cards the second read
-        adds elsewhere, or over a box of ``dets``, are left out."""
+        it, or (``play.top_look``) the pile holds cards, an arm reached onto
+        it since its top card was taken, no arm's tip lay within
+        ``play.let_go_tip_mm`` of that card in the last frame and ``dets``
+        boxes none within ``play.same_card_mm`` of it (UNO; a detector with a
+        ``box_conf`` above that threshold). A hand lingering on the card it
+        let go of covers part of it, and the finder's score for the rest can
+        fall under its threshold until the hand leaves; read so, the card lies
+        still under the hand from the frame it was let go of (the let-go rule,
+        :mod:`vision.pile`). A card laid neatly on the pile, the edge of the
+        one below showing round it, can score under the threshold after the
+        hand has left too: a pile does not vanish in a frame, so what lies on
+        it is looked for. Cards the second read adds elsewhere, or over a box
+        of ``dets``, are left out."""
         play = self.config.play
         tips = self._pile_tips
+        top = self._pile_top() if play.top_look else None
+        if top is not None and len(self._tips) and np.hypot(
+            *(self._tips - top).T
+        ).min() <= play.let_go_tip_mm:
+            top = None  # a hand at the pile: only the look under an arm
         if (
-            not len(tips)
+            not (len(tips) or top is not None)
             or self.geometry is None
             or not self._lowers_box_conf()
             or play.reach_box_conf >= self.detector.box_conf
         ):
             return dets
-        if len(dets):
-            xy = self.geometry.to_table(dets.centers)
-            near = np.hypot(
-                xy[:, None, 0] - tips[None, :, 0], xy[:, None, 1] - tips[None, :, 1]
-            ).min(axis=1) <= play.let_go_tip_mm
-            if (near & self.geometry.inside("discard", xy)).any():
-                return dets
+        xy = self.geometry.to_table(dets.centers) if len(dets) else np.zeros((0, 2))
+        if not (
+            self._unseen(xy, tips, play.let_go_tip_mm, inside=True)
+            or (top is not None and self._unseen(xy, top[None], play.same_card_mm))
+        ):
+            return dets
         with self._box_conf(play.reach_box_conf):
             more = self._detect_once(frame, image)
         if not len(more):
@@ -360,6 +377,35 @@ class TablePipeline:
         if not len(dets):
             return more[np.flatnonzero(keep)]
         return Detections.concat([dets, more[np.flatnonzero(keep)]])
+
+    def _pile_top(self) -> np.ndarray | None:
+        """Where the UNO discard pile's top card lies (table mm) while an arm
+        has reached onto the pile since it was taken (a card may have been put
+        on it), or ``None``: no pile (another game, an empty pile), or none
+        since."""
+        watcher = getattr(self.stages.get("game"), "watcher", None)
+        if self.game != "uno" or watcher is None or not watcher.pile:
+            return None
+        top = watcher.pile[-1]
+        if watcher.memory.last_reach <= top.t:
+            return None
+        return np.asarray(top.xy, float)
+
+    def _unseen(self, xy: np.ndarray, spots: np.ndarray, mm: float,
+                inside: bool = False) -> bool:
+        """No box centre of ``xy`` (``inside``: of those in the discard zone)
+        lies within ``mm`` of any of the ``spots`` (table mm; none: False):
+        a card there that the frame's read did not box."""
+        if not len(spots):
+            return False
+        if inside and len(xy):
+            xy = xy[self.geometry.inside("discard", xy)]
+        if not len(xy):
+            return True
+        near = np.hypot(
+            xy[:, None, 0] - spots[None, :, 0], xy[:, None, 1] - spots[None, :, 1]
+        ) <= mm
+        return not bool(near.any())
 
     def _lowers_box_conf(self) -> bool:
         """Whether the detector has a finder threshold (``box_conf``) to lower."""
@@ -499,6 +545,7 @@ class TablePipeline:
         """Remember the seats whose arm's tip lies on the discard pile now."""
         if self.game != "uno" or self.geometry is None:
             return
+        self._tips = np.array([r.tip for r in reaches], float).reshape(-1, 2)
         self._pile_tips = np.array(
             [r.tip for r in reaches
              if self.geometry.inside("discard", np.array([r.tip]))[0]],

@@ -27,6 +27,17 @@ from .geometry import TableGeometry
 
 
 EVIDENCE_FLOOR = 1e-4  # a probability below this is as good as "not this card"
+DEFAULT_FPS = 15.0  # a source that does not say its frame rate (sources.FrameSource)
+
+
+def history_frames(seconds: float, fps: float | None = None) -> int:
+    """How many reads a track keeps to hold ``seconds`` of frames at ``fps``
+    (:data:`DEFAULT_FPS` when not given): at least 2."""
+    rate = float(fps) if fps and fps > 0 else DEFAULT_FPS
+    return max(2, int(np.ceil(seconds * rate - 1e-6)))
+
+
+HISTORY_FRAMES = history_frames(TrackingConfig.history_s)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +117,8 @@ class Track:
             when an arm passes near).
         names: the labels that ``probs`` columns stand for.
         history: the last reads (:class:`Read`), at most ``history_frames``
-            of them (:attr:`vision.config.TrackingConfig.history_frames`).
+            of them (:func:`history_frames`: the frames
+            :attr:`vision.config.TrackingConfig.history_s` spans).
         gap_s: the longest the track may go unseen between two reads that
             a still-window joins (:attr:`vision.config.TrackingConfig.gap_s`).
     """
@@ -116,7 +128,7 @@ class Track:
     seen: float
     disturbed: float = 0.0
     names: Sequence[str] = CLASSES
-    history_frames: int = TrackingConfig.history_frames
+    history_frames: int = HISTORY_FRAMES
     gap_s: float = TrackingConfig.gap_s
     history: deque[Read] = field(init=False)
 
@@ -241,11 +253,16 @@ class CardTracker:
     Args:
         geometry: the table's homography.
         config: the thresholds (:class:`~vision.config.TrackingConfig`).
+        fps: the frames a second the tracker is fed (:data:`DEFAULT_FPS` when
+            not given): each track keeps the reads of ``config.history_s``
+            at that rate.
     """
 
-    def __init__(self, geometry: TableGeometry, config: TrackingConfig | None = None):
+    def __init__(self, geometry: TableGeometry, config: TrackingConfig | None = None,
+                 fps: float | None = None):
         self.geometry = geometry
         self.config = config = config or TrackingConfig()
+        self.history_frames = history_frames(config.history_s, fps)
         self.match_mm = config.match_mm
         self.label_penalty_mm = config.label_penalty_mm
         self.keep_s = config.keep_s
@@ -288,7 +305,7 @@ class CardTracker:
                 ids[i] = self._next_id
                 self.tracks[self._next_id] = Track(
                     self._next_id, t, t, t, detections.names,
-                    self.config.history_frames, self.config.gap_s,
+                    self.history_frames, self.config.gap_s,
                 )
                 self._next_id += 1
             tr = self.tracks[int(ids[i])]

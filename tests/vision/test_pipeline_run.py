@@ -314,3 +314,32 @@ def test_a_detector_not_marked_for_the_gate_reads_every_frame():
     for i in range(8):
         pipe.process(Frame(i, i / 30, _table((300, 200))))
     assert detector.reads == 8 and pipe.gated_frames == 0
+
+
+def test_a_30_fps_source_gives_its_tracks_history_s_of_reads(tmp_path, caplog):
+    # tracking.history_s is seconds: 60 reads a track at 30 fps (30 at 15),
+    # which holds the play stage's longest still-window, so no warning
+    import logging
+
+    from vision.config import PipelineConfig
+    from vision.geometry import TableGeometry
+    from vision.pipeline import TablePipeline
+    from vision.sources import Frame, FrameSource
+
+    caplog.set_level(logging.WARNING)
+    for fps, frames in ((30.0, 60), (15.0, 30)):
+        pipe = TablePipeline(FrameSource(str(tmp_path), fps=fps, realtime=False),
+                             players=["A", "B", "C"],
+                             table=TableGeometry.default((640, 480), ("A", "B", "C")),
+                             detector=_NoCards(), realtime=False)
+        pipe.process(Frame(0, 0.0, np.zeros((480, 640, 3), np.uint8)))
+        assert pipe.stages["tracker"].history_frames == frames
+    assert PipelineConfig().tracking.history_s == 2.0
+    assert not [r for r in caplog.records if "history" in r.getMessage()]
+
+
+class _NoCards:
+    def detect(self, image):
+        from vision.detections import Detections
+
+        return Detections.empty()

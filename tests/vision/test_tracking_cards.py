@@ -311,3 +311,17 @@ def test_a_zone_taken_in_is_background_except_under_a_hand():
     assert not (diff[hands.mask] > 0).any()  # the hand is not taken in
     hands.update(bare, Detections.empty(), 1.2)
     assert len(hands.reaches) == 1 and not hands.mask[y, x]
+
+
+@pytest.mark.parametrize("fps", [15.0, 30.0])
+def test_a_tracks_label_is_weighed_over_the_same_seconds_at_any_frame_rate(fps):
+    # 1.3 s of clear red 5 reads, then 0.8 s read as red 6 (a hand's shadow):
+    # over tracking.history_s (2 s) the red 5 still has more evidence, at 30
+    # fps as at 15 (a history of frames would hold 1 s at 30 fps: the red 6)
+    tracker = CardTracker(geometry(), TrackingConfig(), fps=fps)
+    n5, n6 = round(1.3 * fps), round(0.8 * fps)
+    for k in range(n5 + n6):
+        out = tracker.update(dets(("red-5" if k < n5 else "red-6", 100, 100)), k / fps)
+    track = tracker.tracks[int(out.tracker_id[0])]
+    assert len(track.history) == round(TrackingConfig().history_s * fps)
+    assert track.label == "red-5"
