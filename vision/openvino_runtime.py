@@ -64,8 +64,6 @@ class OpenVinoFinder:
         self.static: tuple[int, int] | None = None
         self._compiled: dict[tuple[int, int], tuple] = {}
         self._inputs: dict[tuple[int, int], np.ndarray] = {}
-        # the whole frame's input, cut from for a window's (per input shape)
-        self._whole: dict[tuple[int, int], np.ndarray] = {}
         if shape.is_static:
             h, w = (int(v) for v in list(shape.to_shape())[2:])
             if max(h, w) != self.imgsz:
@@ -140,6 +138,31 @@ class OpenVinoFinder:
         inner = x[0, :, top : top + new_h, left : left + new_w]
         np.divide(frame.transpose(2, 0, 1)[::-1], 255, out=inner, dtype=np.float32)
         return x, (new_w / w, new_h / h, left, top)
+
+    def letterbox_window(
+        self, frame: np.ndarray, window: tuple[int, int, int, int], out: np.ndarray
+    ) -> tuple[float, float, int, int]:
+        """The part ``window`` (:meth:`window`) of :meth:`letterbox`'s input,
+        written into ``out`` (an array of the window's shape): the same values
+        as cutting it from the whole input, only the window's pixels converted.
+        Returns :meth:`letterbox`'s (gain x, gain y, pad x, pad y)."""
+        import cv2
+
+        h, w = frame.shape[:2]
+        _, _, new_h, new_w, top, left = self.fit(h, w)
+        if (new_w, new_h) != (w, h):
+            frame = cv2.resize(frame, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
+        y1, y2, x1, x2 = window
+        # the frame's pixels inside the window, in the input's pixels
+        fy1, fy2 = max(y1, top), min(y2, top + new_h)
+        fx1, fx2 = max(x1, left), min(x2, left + new_w)
+        if (fy1, fy2, fx1, fx2) != (y1, y2, x1, x2):
+            out.fill(np.float32(114) / np.float32(255))
+        if fy1 < fy2 and fx1 < fx2:
+            inner = out[0, :, fy1 - y1:fy2 - y1, fx1 - x1:fx2 - x1]
+            part = frame[fy1 - top:fy2 - top, fx1 - left:fx2 - left]
+            np.divide(part.transpose(2, 0, 1)[::-1], 255, out=inner, dtype=np.float32)
+        return new_w / w, new_h / h, left, top
 
     def window(
         self, h: int, w: int, region: tuple[float, float, float, float],
@@ -216,11 +239,8 @@ class OpenVinoFinder:
             y1, y2, x1, x2 = window
             part = (y2 - y1, x2 - x1)
             _, request = self._request(part)
-            whole = self._whole.get(shape)
-            if whole is None:
-                whole = self._whole[shape] = np.zeros((1, 3, *shape), np.float32)
-            _, (gain_x, gain_y, pad_x, pad_y) = self.letterbox(frame, whole)
-            self._inputs[part][...] = whole[:, :, y1:y2, x1:x2]
+            gain_x, gain_y, pad_x, pad_y = self.letterbox_window(
+                frame, window, self._inputs[part])
             off_x, off_y = x1, y1
         request.infer()
         # pred: (4 + nc, A), a view of the request's output (read before the
