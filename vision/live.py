@@ -25,8 +25,10 @@ camera path keeps too, so that ``serve`` rules a video as ``watch`` does): the
 table carries on with that reading, prints it as ``[amended]`` with the
 rulings that changed, and writes the log again.
 
-Heard events of a recording (:meth:`LiveTable.hear`) wait for the camera to
-reach their time, and then get their player from the referee's state (the
+Heard events of a recording (:meth:`LiveTable.hear`; held by
+:class:`vision.hearing.Hearing`, the component the page's camera path keeps
+too, so that ``serve`` hears a sound track as ``watch`` does) wait for the
+camera to reach their time, and then get their player from the referee's state (the
 listener's ``Attributor``), which learns from every camera event when a wild
 began to wait for its colour. A colour is often said before the camera has
 seen the wild land (the card is still in the hand, or the pile's top is being
@@ -77,6 +79,7 @@ from referee.text import render_data
 from .config import ListenConfig, PlayConfig
 from .handsfree import Asked, HandsFree, RoundEnd
 from .handsfree_tgus_t import TGUS_T_RULES
+from .hearing import Hearing, caller
 from .recoveries import Recoveries, carry_on, wants_hands
 from .reread_tgus_t import CameraRereads, Reading, RereadWorker
 
@@ -130,19 +133,14 @@ class LiveTable:
         #: "answers", "open"}`` (``open``: the referee asked it, a ``pending``
         #: ``<preset>.question`` ruling, rather than finding it moot)
         self.asked: list[dict[str, Any]] = []
-        #: heard events waiting for the camera to reach their time (a recording)
-        self.held: list[dict[str, Any]] = []
-        #: gives a held heard event without a player its player when released
-        #: (voice.bridge.Attributor), or None
-        self.attribute: Callable[..., Any] | None = None
+        #: heard events of a recording held until the camera reaches them
+        #: (:class:`vision.hearing.Hearing`, the page's camera path keeps one too)
+        self.hearing = Hearing(self._append, lambda: self.referee.state(),
+                               lambda: self.listen,
+                               lambda: any(q.get("open") for q in self.asked))
         #: a listener reading a recording (``heard_until``): the camera's
         #: events wait until it has heard up to their time
         self.listener: Any = None
-        #: heard colours whose time came before the camera saw a wild they can
-        #: name, oldest first; each waits :attr:`colour_wait` seconds
-        self.waiting: list[dict[str, Any]] = []
-        #: heard UNO calls waiting for the camera's next play, oldest first
-        self.calls: list[dict[str, Any]] = []
         #: tgus-t: the re-reads (what reached the referee as it came, the
         #: readings in force, the jobs); ``None`` otherwise
         self.rereads: CameraRereads | None = None
@@ -155,6 +153,31 @@ class LiveTable:
         #: a round ended on a camera play and a question the plays may answer,
         #: and the readings of the log they lead to (the page keeps one too)
         self.recoveries = Recoveries(on=self.rereads is None)
+
+    @property
+    def attribute(self) -> Callable[..., Any] | None:
+        """Gives a held heard event without a player its player when released
+        (voice.bridge.Attributor), or None."""
+        return self.hearing.attribute
+
+    @attribute.setter
+    def attribute(self, value: Callable[..., Any] | None) -> None:
+        self.hearing.attribute = value
+
+    @property
+    def held(self) -> list[dict[str, Any]]:
+        """Heard events waiting for the camera to reach their time."""
+        return self.hearing.held
+
+    @property
+    def waiting(self) -> list[dict[str, Any]]:
+        """Heard colours waiting for a wild they can name, oldest first."""
+        return self.hearing.waiting
+
+    @property
+    def calls(self) -> list[dict[str, Any]]:
+        """Heard UNO calls waiting for the camera's next play, oldest first."""
+        return self.hearing.calls
 
     @property
     def round_end(self) -> RoundEnd | None:
@@ -342,89 +365,20 @@ class LiveTable:
         return rulings
 
     def _heard_after(self, seen: float, now: float) -> list:
-        """After a camera event seen at ``seen`` was appended at camera time
-        ``now``: the attributor learns when a wild began to wait, and heard
-        colours waiting for their wild are tried again."""
-        if self.attribute is None:
-            return []
-        observe = getattr(self.attribute, "observe", None)
-        if observe is not None:  # when a wild began to wait
-            observe(self.referee.state(), seen)
-        return self._retry(now)
+        return self.hearing.after(seen, now)
 
     def hear(self, event: dict[str, Any]) -> None:
         """A heard event from a recording: held until the camera's events reach
         its time (a recording is heard faster than the video is watched), so
         the log keeps the table's order. :meth:`finish` releases the rest."""
         with self.lock:
-            self.held.append(dict(event))
-            self.held.sort(key=lambda e: float(e.get("t", 0)))
+            self.hearing.hear(event)
 
     def _release(self, t: float) -> list:
-        rulings: list = []
-        while self.held and float(self.held[0].get("t", 0)) <= t:
-            heard = self.held.pop(0)
-            event: dict[str, Any] | None = heard
-            if self.attribute is not None and "player" not in heard:
-                if heard.get("type") == "uno":
-                    self.calls.append(heard)  # the play it comes with is next
-                    continue
-                event = self.attribute(heard, self.referee.state())
-                if event is None and heard.get("type") == "color":
-                    self.waiting.append(heard)  # its wild may not be seen yet
-                    continue
-            if event is not None:
-                rulings += self._append(event)
-        return rulings
-
-    def _retry(self, now: float, last: bool = False) -> list:
-        """Heard colours waiting for their wild, tried again at camera time
-        ``now``, the last heard first; those waited out (or all, ``last``)
-        are dropped."""
-        rulings: list = []
-        left = []
-        for heard in reversed(self.waiting):
-            t = float(heard.get("t", 0))
-            event = self.attribute(heard, self.referee.state()) if self.attribute \
-                else None
-            if event is not None:
-                when = t if now == float("inf") else max(t, now)
-                rulings += self._append({**event, "t": round(when, 3)})
-            elif not last and now - t <= self.colour_wait:
-                left.append(heard)
-        self.waiting = left[::-1]
-        return rulings
+        return self.hearing.release(t)
 
     def _settle_calls(self, now: float, event: dict[str, Any] | None) -> list:
-        """Heard UNO calls waiting for the camera's next play: ``event`` (the
-        camera's, about to be appended; None at the end) names the caller when
-        it is a play by a player with two cards who has not called; any other
-        play, the end, or a call waited out (:attr:`uno_wait`) goes to the
-        attributor with the state of now."""
-        rulings: list = []
-        left = []
-        play = event if event is not None and event.get("type") == "play" else None
-        for call in self.calls:
-            state = self.referee.state()
-            doubt = any(q.get("open") for q in self.asked)
-            who = _caller(play, state, doubt) if play is not None else None
-            if who is not None and now - float(call.get("t", 0)) <= self.uno_wait:
-                out: dict[str, Any] | None = {**call, "player": who}
-                recent = getattr(self.attribute, "recent", None)
-                if isinstance(recent, list):  # the attributor's repeat check
-                    recent.append(out)
-                    del recent[:-20]
-            elif play is not None or event is None or (
-                now - float(call.get("t", 0)) > self.uno_wait
-            ):
-                out = self.attribute(call, state) if self.attribute else None
-            else:
-                left.append(call)
-                continue
-            if out is not None:
-                rulings += self._append(out)
-        self.calls = left
-        return rulings
+        return self.hearing.calls_before(now, event)
 
     def _copy_stood(self, held: dict[str, Any], move: dict[str, Any]) -> None:
         """The hook of :class:`HandsFree` once a held copy stood: a colour
@@ -447,9 +401,7 @@ class LiveTable:
             rulings: list = []
             for e in self.handsfree.finish(self.referee.state()):
                 rulings += self._append(e)
-            rulings += self._release(float("inf"))
-            rulings += self._settle_calls(float("inf"), None)
-            return rulings + self._retry(float("inf"), last=True)
+            return rulings + self.hearing.finish()
 
     def _append(self, event: dict[str, Any]) -> list:
         try:
@@ -606,27 +558,7 @@ class LiveTable:
             self.log.close()
 
 
-def _caller(
-    play: dict[str, Any], state: dict[str, Any], doubt: bool = False
-) -> str | None:
-    """The player a camera ``play`` shows calling UNO with it: its player (the
-    turn's when the arm was not attributed) holds two cards and has not called,
-    and nobody who went down to one card without calling may be calling late;
-    else None. With ``doubt`` (the referee holds a question open, so an event
-    it holds changed no hand and its counts may be off) the play's player is
-    the caller whatever the counts say; the referee rules the call as it sees
-    it."""
-    who = play.get("player", state.get("turn"))
-    if who is None:
-        return None
-    if doubt:
-        return str(who)
-    counts = state.get("hand_counts") or {}
-    called = {str(p) for p in state.get("uno") or ()}
-    late = [p for p in state.get("catchable") or () if str(p) not in called]
-    if late or str(who) in called or counts.get(who) != 2:
-        return None
-    return str(who)
+_caller = caller  # the old name
 
 
 def start_listening(spec: str, table: LiveTable, clock: Callable[[], float]) -> Any:

@@ -124,10 +124,16 @@ def _choose_game(
     return True
 
 
-def _listen(table: Table, target: str, colour_after: float | None = None) -> Any:
+def _listen(table: Table, target: str, colour_after: float | None = None,
+            listen: Any = None) -> Any:
     """Start the voice listener (its own thread); None, with a message, if it cannot.
     ``colour_after``: how long after its wild a heard colour names it
-    (``listen.colour_after_s``; None: the listener's default)."""
+    (``listen.colour_after_s``; None: the listener's default). With
+    ``listen`` (the pipeline's :class:`vision.config.ListenConfig`), an audio
+    file is the camera's video's sound track, heard as ``tableref watch``
+    hears it: read ahead on the video's clock, each heard event held until
+    the camera reaches its time and attributed then
+    (:attr:`Table.hearing`, a :class:`vision.hearing.Hearing`)."""
     try:
         from voice.bridge import listen_into
     except Exception as exc:
@@ -135,14 +141,26 @@ def _listen(table: Table, target: str, colour_after: float | None = None) -> Any
             f"tableref serve: voice listening is not available ({exc})", file=sys.stderr
         )
         return None
-    if target and Path(target).is_file():
-        kwargs: dict[str, Any] = {"file": target, "realtime": True}
+    beside = listen is not None and bool(target) and Path(target).is_file()
+    if beside:
+        kwargs: dict[str, Any] = {"file": target, "attribute_later": True,
+                                  "clock": lambda: _video_time(table)}
+    elif target and Path(target).is_file():
+        kwargs = {"file": target, "realtime": True}
     else:
         kwargs = {"device": int(target) if target.isdigit() else (target or None)}
     if colour_after is not None:
         kwargs["colour_after"] = colour_after
+    if beside:
+        table.hearing = _hearing(listen, colour_after)
+        if table.hearing is None:
+            return None
 
     def append(event: dict) -> Any:
+        if beside:  # held until the camera reaches its time
+            with table.lock:
+                table.hearing.hear({**event, "source": event.get("source", "voice")})
+            return None
         try:
             return table.append(event, source="voice")
         except ValueError as exc:  # no game yet, a bad event: say so, keep listening
@@ -159,6 +177,40 @@ def _listen(table: Table, target: str, colour_after: float | None = None) -> Any
         return None
     print(f"tableref serve: listening for UNO calls on {target or 'the microphone'}")
     return handle
+
+
+def _hearing(listen: Any, colour_after: float | None) -> Any:
+    """A :class:`vision.hearing.Hearing` with the listener's attributor, or
+    None (said on standard error) where this installation has none."""
+    try:
+        from vision.hearing import Hearing
+        from voice.bridge import Attributor
+    except Exception as exc:
+        print(f"tableref serve: cannot hold heard events ({exc})", file=sys.stderr)
+        return None
+    hearing = Hearing(lambda e: [], lambda: {}, lambda: listen)
+    hearing.attribute = (Attributor() if colour_after is None
+                         else Attributor(after=colour_after))
+    return hearing
+
+
+def _video_time(table: Table) -> float:
+    """The video time of the camera's newest frame (the game clock of a
+    sound track heard beside it)."""
+    pipeline = getattr(table.camera, "pipeline", None)
+    return float(getattr(pipeline, "_last_t", 0.0) or 0.0)
+
+
+def _heard_up_to(table: Table, t: float, wait_s: float = 30.0) -> None:
+    """A sound track heard beside the camera: wait (up to ``wait_s``) until
+    the listener has heard up to camera time ``t``, as ``watch`` does."""
+    listener = table.listener
+    if table.hearing is None or listener is None:
+        return
+    waited = 0.0
+    while getattr(listener, "heard_until", t) < t and waited < wait_s:
+        time.sleep(0.01)
+        waited += 0.01
 
 
 def _demo_fallback(
@@ -312,7 +364,9 @@ def serve(args: argparse.Namespace) -> int:
         track = audio_beside(Path(source))
         listen = str(track) if track is not None else None
     if listen is not None:
-        table.listener = _listen(table, listen, pipeline_config.listen.colour_after_s)
+        table.listener = _listen(
+            table, listen, pipeline_config.listen.colour_after_s,
+            pipeline_config.listen if source is not None else None)
 
     try:
         server = make_server(args.host, args.port, app, threaded=True)
@@ -375,8 +429,14 @@ def _amend(table: Table, event: dict[str, Any], play: Any = None) -> None:
         corrections.correct(table, line, amended)
 
 
-def _colours_again(table: Table) -> None:
-    """The listener's heard colours that wait for their wild, tried now."""
+def _colours_again(table: Table, held: dict | None = None,
+                   move: dict | None = None) -> None:
+    """A held copy stood: the heard colours that wait for their wild, tried
+    now (the listener's, or those held for the camera, :func:`web.recover.stood`)."""
+    from . import recover
+
+    if table.hearing is not None and held is not None and move is not None:
+        recover.stood(table, table.camera, held, move)
     if table.listener is not None:
         table.listener.retry_colours()
 
@@ -386,6 +446,7 @@ def _camera_ended(table: Table, camera: Camera) -> None:
     camera's next move stands, as at the end of ``tableref watch``."""
     from . import recover
 
+    _heard_up_to(table, float("inf"))  # the sound track's last words first
     with table.lock:
         if table.camera is camera and not table.paused:
             recover.finish(table, camera, lambda: _game_state(table))
@@ -422,8 +483,11 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
             camera.handsfree = HandsFree(state=lambda: _game_state(table))
         if getattr(camera.handsfree, "on_stood", False) is None:
             # a held copy that stands may be the wild a heard colour waits for
-            camera.handsfree.on_stood = lambda held, move: _colours_again(table)
+            camera.handsfree.on_stood = lambda held, move: _colours_again(
+                table, held, move)
         play = getattr(getattr(camera.pipeline, "config", None), "play", None)
+        if event.get("source") == "vision":  # a sound track heard up to it
+            _heard_up_to(table, float(event.get("t", 0)))
         with table.lock:
             rereads = None if table.paused else reread.rereads_for(table, camera)
             at = rereads.camera(event) if rereads is not None else None

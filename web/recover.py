@@ -19,6 +19,13 @@ What a person says wins: once anything but the camera path changes the log's
 lines (a correction, an answer on the page, an undo, a re-read, a resumed or
 another game), what was kept to read again is dropped. Heard and entered
 events appended between camera events are kept as they came.
+
+A sound track heard beside the camera (``serve --listen FILE``) is held as
+``watch`` holds it, by the table's :class:`vision.hearing.Hearing`
+(``Table.hearing``): each camera event first lets out what was heard up to
+its time, an UNO call waits for the play it comes with, a colour for its wild
+(tried again after each camera line and when a held copy stands), and
+:func:`finish` lets out the rest.
 """
 
 from __future__ import annotations
@@ -87,6 +94,10 @@ def take_camera_event(
     recover = None if table.paused else recoveries_for(table, camera)
     handsfree = camera.handsfree
     camera_made = event.get("source") == "vision"
+    hearing = _hearing(table, camera, recover)
+    t = float(event.get("t", 0))
+    if hearing is not None and camera_made and hearing.held:
+        hearing.release(t)  # heard up to this camera event's time
     if recover is not None and camera_made:
         recover.camera(event)
 
@@ -113,8 +124,15 @@ def take_camera_event(
                 lines = handsfree.complete(piece, state())
             except Exception:  # a state the completion cannot read: as it came
                 lines = [dict(piece)]
-            for e in lines:
+            if not lines:  # folded into the event that follows (tgus-t Hit+?)
+                continue
+            for e in lines[:-1]:
                 append(e)
+            if hearing is not None and camera_made and hearing.calls:
+                hearing.calls_before(t, lines[-1])  # before the play it comes with
+            append(lines[-1])
+            if hearing is not None and camera_made:
+                hearing.after(t, t)
     finally:
         if recover is not None:
             recover.done()
@@ -139,29 +157,68 @@ def finish(table: Any, camera: Any,
     still held for its next move stands (``HandsFree.finish``), its lines
     told to the recoveries, as :meth:`vision.live.LiveTable.finish` does."""
     handsfree = camera.handsfree
-    if handsfree is None or handsfree.held is None or table.referee is None:
+    if table.referee is None:
         return
     recover = recoveries_for(table, camera)
-    for e in handsfree.finish(state()):
-        _append(table, camera, recover, e)
+    hearing = _hearing(table, camera, recover)
+    if handsfree is not None and handsfree.held is not None:
+        for e in handsfree.finish(state()):
+            _append(table, camera, recover, e)
+    if hearing is not None:
+        hearing.finish()
     if recover is not None:
         _seen(table, camera)
 
 
-def _append(table: Any, camera: Any, recover: Any, event: dict[str, Any]) -> None:
-    """One completed camera line into the table's log, told to the
-    recoveries; the round-end scan switched on where its rulings wait for
-    the hands."""
+def stood(table: Any, camera: Any, held: Mapping[str, Any],
+          move: Mapping[str, Any]) -> None:
+    """A held copy stood (the hook of ``HandsFree``, under the table's lock):
+    a colour heard while it was held may name it, before the move that
+    settled it is completed, as in ``watch``."""
+    hearing = getattr(table, "hearing", None)
+    if hearing is not None:
+        hearing.after(float(held.get("t", 0)), float(move.get("t", 0)))
+
+
+def _hearing(table: Any, camera: Any, recover: Any) -> Any:
+    """The table's :class:`vision.hearing.Hearing` (a recording heard beside
+    the camera, set by ``serve``), appending through the camera path now, or
+    ``None``."""
+    hearing = getattr(table, "hearing", None)
+    if hearing is not None:
+        hearing.append = lambda e: _append(table, camera, recover, e)
+        hearing.state = lambda: table.referee.state()
+        hearing.doubt = lambda: _doubt(table.referee)
+    return hearing
+
+
+def _doubt(referee: Any) -> bool:
+    """Whether the referee asked a question on a line (a ``pending``
+    ``<preset>.question`` ruling on an event that carries one)."""
+    events = referee.events
+    return any(
+        r.ruling == "pending" and r.rule.endswith(".question")
+        and 0 < r.event <= len(events) and events[r.event - 1].get("question")
+        for r in referee.rulings)
+
+
+def _append(table: Any, camera: Any, recover: Any, event: dict[str, Any]) -> list:
+    """One completed camera line (or a heard one let out at the camera's
+    time) into the table's log, told to the recoveries; the round-end scan
+    switched on where its rulings wait for the hands. Returns its rulings."""
     from vision.recoveries import wants_hands
 
     referee = table.referee
     ruled = len(referee.rulings) if referee is not None else 0
     line, _ = table.append(event, source="vision")
-    if line and recover is not None and table.referee is referee:
-        rulings = referee.rulings[ruled:]
+    if not line or table.referee is not referee:
+        return []
+    rulings = referee.rulings[ruled:]
+    if recover is not None:
         recover.appended(referee.events[line - 1], rulings, line)
-        if wants_hands(rulings):
-            _set_scan(camera, True)
+    if wants_hands(rulings):
+        _set_scan(camera, True)
+    return list(rulings)
 
 
 def _set_scan(camera: Any, on: bool) -> None:

@@ -56,6 +56,9 @@ class Table:
         self.secret: list[bool] = []
         self.camera: Any = None  # web.camera.Camera, set by the serve command
         self.listener: Any = None  # voice.bridge.ListenHandle, set by the serve command
+        #: a recording's heard events held until the camera reaches them
+        #: (vision.hearing.Hearing, set by the serve command), or None
+        self.hearing: Any = None
         # What undo takes back, saved beside the stored game at every change
         self.steps: Steps = Steps(self._save_steps)
         # Why a resumed game has no saved steps (a key of web.undo.LOST), if so

@@ -1,0 +1,174 @@
+"""Heard events of a recording held until the camera reaches them: :class:`Hearing`.
+
+``tableref watch`` (:class:`vision.live.LiveTable`) and the page's camera path
+(``tableref serve``, :mod:`web.recover`) keep one each, so that a video and its
+sound track give the same rulings on both.
+
+A heard event (an UNO call, a wild's colour, without a player) is held
+(:meth:`Hearing.hear`) until the camera's events reach its time
+(:meth:`Hearing.release`), and then gets its player from the referee's state
+(the listener's ``Attributor``, :attr:`Hearing.attribute`), which learns from
+every camera event when a wild began to wait for its colour
+(:meth:`Hearing.after`). A heard colour that names no wild when its time comes
+waits up to ``listen.colour_wait_s`` seconds of the camera's clock for the
+wild to be seen, tried again after each camera event, the last heard first. A
+heard UNO call waits for the camera's next play (up to ``listen.uno_wait_s``
+seconds, :meth:`Hearing.calls_before`): a play by a player who then holds two
+cards and has not called names the caller (:func:`caller`); any other play,
+or none in time, leaves the call to the attributor's rules on the state of
+that moment. :meth:`Hearing.finish` lets out what is left at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .config import ListenConfig
+
+
+class Hearing:
+    """Heard events waiting for the camera.
+
+    Args:
+        append: puts one event in the log; returns its rulings (a list).
+        state: the referee's state now.
+        listen: the waits (:class:`~vision.config.ListenConfig`) now.
+        doubt: whether the referee holds a question open now (the play after
+            a call then names the caller whatever the counts say).
+    """
+
+    def __init__(
+        self,
+        append: Callable[[dict[str, Any]], list],
+        state: Callable[[], Mapping[str, Any]],
+        listen: Callable[[], ListenConfig] = ListenConfig,
+        doubt: Callable[[], bool] = lambda: False,
+    ):
+        self.append = append
+        self.state = state
+        self.listen = listen
+        self.doubt = doubt
+        #: heard events waiting for the camera to reach their time
+        self.held: list[dict[str, Any]] = []
+        #: gives a held heard event without a player its player when released
+        #: (voice.bridge.Attributor), or None
+        self.attribute: Callable[..., Any] | None = None
+        #: heard colours whose time came before the camera saw a wild they can
+        #: name, oldest first
+        self.waiting: list[dict[str, Any]] = []
+        #: heard UNO calls waiting for the camera's next play, oldest first
+        self.calls: list[dict[str, Any]] = []
+
+    def hear(self, event: Mapping[str, Any]) -> None:
+        """Hold a heard event until the camera's events reach its time."""
+        self.held.append(dict(event))
+        self.held.sort(key=lambda e: float(e.get("t", 0)))
+
+    def release(self, t: float) -> list:
+        """The held events up to camera time ``t`` into the log (a call to
+        wait for the next play, a colour to wait for its wild)."""
+        rulings: list = []
+        while self.held and float(self.held[0].get("t", 0)) <= t:
+            heard = self.held.pop(0)
+            event: dict[str, Any] | None = heard
+            if self.attribute is not None and "player" not in heard:
+                if heard.get("type") == "uno":
+                    self.calls.append(heard)  # the play it comes with is next
+                    continue
+                event = self.attribute(heard, self.state())
+                if event is None and heard.get("type") == "color":
+                    self.waiting.append(heard)  # its wild may not be seen yet
+                    continue
+            if event is not None:
+                rulings += self.append(event)
+        return rulings
+
+    def after(self, seen: float, now: float) -> list:
+        """After a camera event seen at ``seen`` was appended at camera time
+        ``now``: the attributor learns when a wild began to wait, and heard
+        colours waiting for their wild are tried again."""
+        if self.attribute is None:
+            return []
+        observe = getattr(self.attribute, "observe", None)
+        if observe is not None:  # when a wild began to wait
+            observe(self.state(), seen)
+        return self.retry(now)
+
+    def retry(self, now: float, last: bool = False) -> list:
+        """Heard colours waiting for their wild, tried again at camera time
+        ``now``, the last heard first; those waited out (or all, ``last``)
+        are dropped."""
+        rulings: list = []
+        left = []
+        for heard in reversed(self.waiting):
+            t = float(heard.get("t", 0))
+            event = self.attribute(heard, self.state()) if self.attribute else None
+            if event is not None:
+                when = t if now == float("inf") else max(t, now)
+                rulings += self.append({**event, "t": round(when, 3)})
+            elif not last and now - t <= self.listen().colour_wait_s:
+                left.append(heard)
+        self.waiting = left[::-1]
+        return rulings
+
+    def calls_before(self, now: float, event: Mapping[str, Any] | None) -> list:
+        """Heard UNO calls waiting for the camera's next play: ``event`` (the
+        camera's, about to be appended; None at the end) names the caller when
+        it is a play by a player with two cards who has not called; any other
+        play, the end, or a call waited out (``listen.uno_wait_s``) goes to
+        the attributor with the state of now."""
+        rulings: list = []
+        left = []
+        play = event if event is not None and event.get("type") == "play" else None
+        wait = self.listen().uno_wait_s
+        for call in self.calls:
+            state = self.state()
+            who = caller(play, state, self.doubt()) if play is not None else None
+            if who is not None and now - float(call.get("t", 0)) <= wait:
+                out: dict[str, Any] | None = {**call, "player": who}
+                recent = getattr(self.attribute, "recent", None)
+                if isinstance(recent, list):  # the attributor's repeat check
+                    recent.append(out)
+                    del recent[:-20]
+            elif play is not None or event is None or (
+                now - float(call.get("t", 0)) > wait
+            ):
+                out = self.attribute(call, state) if self.attribute else None
+            else:
+                left.append(call)
+                continue
+            if out is not None:
+                rulings += self.append(out)
+        self.calls = left
+        return rulings
+
+    def finish(self) -> list:
+        """The end of the recording: everything still held or waiting goes
+        in (or is dropped) now."""
+        rulings = self.release(float("inf"))
+        rulings += self.calls_before(float("inf"), None)
+        return rulings + self.retry(float("inf"), last=True)
+
+
+def caller(
+    play: Mapping[str, Any], state: Mapping[str, Any], doubt: bool = False
+) -> str | None:
+    """The player a camera ``play`` shows calling UNO with it: its player (the
+    turn's when the arm was not attributed) holds two cards and has not called,
+    and nobody who went down to one card without calling may be calling late;
+    else None. With ``doubt`` (the referee holds a question open, so an event
+    it holds changed no hand and its counts may be off) the play's player is
+    the caller whatever the counts say; the referee rules the call as it sees
+    it."""
+    who = play.get("player", state.get("turn"))
+    if who is None:
+        return None
+    if doubt:
+        return str(who)
+    counts = state.get("hand_counts") or {}
+    called = {str(p) for p in state.get("uno") or ()}
+    late = [p for p in state.get("catchable") or () if str(p) not in called]
+    if late or str(who) in called or counts.get(who) != 2:
+        return None
+    return str(who)
