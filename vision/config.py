@@ -145,13 +145,13 @@ class DetectorConfig(_Section):
                                    "each side (working-image px: at least a card's "
                                    "longest box, held cards included, at a 640-px "
                                    "working width; 96 tested); negative (the "
-                                   "default): the whole frame. A "
-                                   "crop's box of a card can differ from the whole "
-                                   "frame's by a pixel or more (the network sees "
-                                   "less around it), which the pile would read as a "
-                                   "twin put on its copy: see finder_crop_snap_iou; "
-                                   "one such twin is still read on the bundled demo "
-                                   "...", minimum=None)
+                                   "default): the whole frame. A crop's box of a "
+                                   "card can differ from the whole frame's by a "
+                                   "pixel or more (the network sees less around "
+                                   "it), which the pile would read as a twin put "
+                                   "on its copy: see finder_crop_snap_iou and "
+                                   "finder_crop_context_px; one tuning game still "
+                                   "reads such a twin at 96 ...", minimum=None)
     finder_crop_edge_px: float = _f(3.0, "px", "... a box the crop takes (overlapping "
                                     "the moved blocks' bounding box) within this of a crop side that is "
                                     "not the frame's was cut by the crop: the whole "
@@ -177,6 +177,13 @@ class DetectorConfig(_Section):
                                      "box: the same pixels give a card the same box "
                                      "whichever search ran (above 1: never)",
                                      minimum=0)
+    finder_crop_context_px: float = _f(24.0, "px", "... the finder's box of a card "
+                                       "depends on what lies around it too: whether "
+                                       "a box moved (kept or taken from the crop) and "
+                                       "whether its blocks are as they were (the snap) "
+                                       "are judged on the blocks under the box grown "
+                                       "by this on each side (working-image px)",
+                                       minimum=0)
     deck: str = _f("", "name", "an enrolled deck whose classifier names the cards "
                    "('tableref decks'; --deck NAME); empty: the shipped classifier",
                    minimum=None)

@@ -94,6 +94,11 @@ WHOLE_EVERY = _DEFAULTS.finder_whole_every
 # blocks under it as they were then, gets that box's coordinates
 # (detector.finder_crop_snap_iou): the same pixels, the same box, whatever search ran
 CROP_SNAP_IOU = _DEFAULTS.finder_crop_snap_iou
+# The finder's box of a card depends on what lies around the card too (its
+# receptive field reaches far past the box): a box's blocks, for whether it
+# moved and for the snap, are those of the box grown by this many px on each
+# side (detector.finder_crop_context_px)
+CROP_CONTEXT_PX = _DEFAULTS.finder_crop_context_px
 # boxes found that the snap remembers per frame shape (Detector._snap)
 SNAP_MEMORY = 64
 
@@ -106,7 +111,8 @@ def finder_crop(config: DetectorConfig) -> dict:
             "crop_share": config.finder_crop_share,
             "crop_strides": config.finder_crop_strides,
             "whole_every": config.finder_whole_every,
-            "crop_snap_iou": config.finder_crop_snap_iou}
+            "crop_snap_iou": config.finder_crop_snap_iou,
+            "crop_context_px": config.finder_crop_context_px}
 
 
 def card_net(n_classes: int = len(CLASSES) + 1, width: int = 16):
@@ -287,9 +293,10 @@ class Detector:
         still_cell, still_level: a frame that did not change keeps the finder's
             boxes (see :meth:`_find`; ``still_level`` negative: never).
         crop_margin, crop_edge_px, crop_share, crop_strides, whole_every,
-            crop_snap_iou: a frame where only some blocks changed is searched
-            in a crop around them, a card on the same pixels keeping its box (see
-            :meth:`_find`; ``crop_margin`` negative: never).
+            crop_snap_iou, crop_context_px: a frame where only some blocks
+            changed is searched in a crop around them, a card on the same
+            pixels and beside the same ones keeping its box (see :meth:`_find`;
+            ``crop_margin`` negative: never).
         classifier_precision: the OpenVINO classifier's inference precision,
             ``"f32"`` or ``"bf16"`` (:func:`openvino_classifier`).
 
@@ -332,6 +339,7 @@ class Detector:
         crop_strides: int = CROP_STRIDES,
         whole_every: int = WHOLE_EVERY,
         crop_snap_iou: float = CROP_SNAP_IOU,
+        crop_context_px: float = CROP_CONTEXT_PX,
     ) -> None:
         path = Path(model_path) if model_path is not None else default_model()
         if not path.exists():
@@ -350,12 +358,13 @@ class Detector:
         self.crop_share, self.crop_strides = float(crop_share), max(1, int(crop_strides))
         self.whole_every = int(whole_every)
         self.crop_snap_iou = float(crop_snap_iou)
+        self.crop_context_px = max(0.0, float(crop_context_px))
         # per (frame shape, box threshold): each block's grey when the finder
         # last searched it, the boxes then, and the crop searches since the
         # last whole-frame search (_find)
         self._found: dict[tuple, tuple] = {}
-        # per (frame shape, box threshold), the crop search on: the last boxes
-        # found, each with its class and its blocks' grey then (_snap)
+        # per frame shape (any box threshold), the crop search on: the last
+        # boxes found, each with its class and its blocks' grey then (_snap)
         self._seen: dict[tuple, list] = {}
         # frames whose boxes were all kept, searched in a crop, searched whole
         # (crop_fallbacks: of those, after a crop that cut a card)
@@ -510,7 +519,6 @@ class Detector:
                     self._remember(key, (reference, tuple(a.copy() for a in found), 0))
                     return found
         if thumb is not None and self._crops():
-            self._seen.pop(key, None)
             found = self._search_whole_snapped(frame, conf, agnostic, key, thumb)
         else:
             found = self._search(frame, conf, agnostic)
@@ -538,15 +546,19 @@ class Detector:
               thumb: np.ndarray, sy: float, sx: float) -> np.ndarray:
         """``boxes`` (of ``classes``) in the frame whose grey thumbnail (blocks
         ``sy`` x ``sx`` px) is ``thumb``, each that matches a box the finder
-        found before (per frame shape and threshold, the last
-        :data:`SNAP_MEMORY` boxes found) of the same class with IoU at least
-        :attr:`crop_snap_iou` (the best match first, each box once), where
-        every block under that box is within :attr:`still_level` of its grey
-        when that box was found, given that box's coordinates: the same
-        pixels give a card the same box whichever search found it (a crop or
-        the whole frame, before or after a hand passed over it). The others
-        are remembered with their blocks' grey."""
-        memory = self._seen.setdefault(key, [])
+        found before (per frame shape, at any box threshold ``key`` names:
+        the last :data:`SNAP_MEMORY` boxes found) of the same class with IoU
+        at least :attr:`crop_snap_iou` (the best match first, each box once),
+        where every block under that box and around it (within
+        :attr:`crop_context_px`: the finder's box of a card depends on what
+        lies beside it too) is within :attr:`still_level` of its grey when
+        that box was found, given that box's coordinates: the same pixels
+        give a card the same box whichever search found it (a crop or the
+        whole frame, at the live threshold or a lowered one, before or after
+        a hand passed over it), and a box found while a hand lay beside the
+        card is not given back once the hand has gone. The others are
+        remembered with their blocks' grey."""
+        memory = self._seen.setdefault((key[0], key[2]), [])
         out = np.array(boxes, np.float32, copy=True)
         if not len(out):
             return out
@@ -573,7 +585,8 @@ class Detector:
         for i, box in enumerate(out):
             if i in done:
                 continue
-            r0, r1, c0, c1 = _block_span(box, sy, sx, thumb.shape)
+            r0, r1, c0, c1 = _block_span(box, sy, sx, thumb.shape,
+                                         self.crop_context_px)
             memory.append((out[i].copy(), int(classes[i]),
                            thumb[r0:r1, c0:c1].copy(), (r0, r1, c0, c1)))
         del memory[:-SNAP_MEMORY]
@@ -620,8 +633,10 @@ class Detector:
         strides (:meth:`OpenVinoFinder.window`): the network sees there the
         pixels it sees in a whole-frame search, at the same scale (not the
         same boxes: it sees less around them). Each card is judged on its
-        own: the last boxes on which no moved block (grown by one block) lies
-        are kept, even inside the crop; the crop's boxes on which one does,
+        own: the last boxes on which no moved block lies, nor around them
+        within :attr:`crop_context_px` (the finder's box of a card depends on
+        what lies beside it too), are kept, even inside the crop; the crop's
+        boxes on which or around which one does,
         or that match (IoU over :attr:`iou`) a last box that was dropped, are
         taken, snapped to a box found before on the same pixels
         (:meth:`_snap`); one
@@ -648,10 +663,11 @@ class Detector:
         boxes, scores, classes = self.model(frame, conf, self.iou, self.max_det,
                                             agnostic=agnostic, window=window)
         old_boxes, old_scores, old_classes = last
-        # per card: a box touching a moved block (or one next to it) is the crop's
-        grown = _grown(moved)
-        old_hit = _touches(old_boxes, grown, sy, sx)
-        hit = _touches(boxes, grown, sy, sx)
+        # per card: a box with a moved block under it or around it (within
+        # crop_context_px) is the crop's
+        pad = self.crop_context_px
+        old_hit = _touches(old_boxes, moved, sy, sx, pad)
+        hit = _touches(boxes, moved, sy, sx, pad)
         if old_hit.any() and len(boxes):
             hit |= (box_iou(boxes, old_boxes[old_hit]) > self.iou).any(axis=1)
         region = self.model.window_region(h, w, window)
@@ -793,34 +809,25 @@ class Detector:
         return prob.numpy().astype(np.float32)
 
 
-def _grown(blocks: np.ndarray) -> np.ndarray:
-    """A boolean block grid grown by one block each way (the 8 neighbours)."""
-    padded = np.pad(blocks, 1)
-    h, w = blocks.shape
-    out = np.zeros_like(blocks)
-    for dy in range(3):
-        for dx in range(3):
-            out |= padded[dy:dy + h, dx:dx + w]
-    return out
-
-
-def _touches(xyxy: np.ndarray, blocks: np.ndarray, sy: float, sx: float
-             ) -> np.ndarray:
-    """Which boxes (x1, y1, x2, y2) overlap a set block of ``blocks`` (a
-    boolean grid of blocks ``sy`` x ``sx`` px)."""
+def _touches(xyxy: np.ndarray, blocks: np.ndarray, sy: float, sx: float,
+             pad: float = 0.0) -> np.ndarray:
+    """Which boxes (x1, y1, x2, y2), grown by ``pad`` px on each side, overlap
+    a set block of ``blocks`` (a boolean grid of blocks ``sy`` x ``sx`` px)."""
     b = np.asarray(xyxy, np.float64).reshape(-1, 4)
     out = np.zeros(len(b), bool)
     for k, box in enumerate(b):
-        r0, r1, c0, c1 = _block_span(box, sy, sx, blocks.shape)
+        r0, r1, c0, c1 = _block_span(box, sy, sx, blocks.shape, pad)
         out[k] = bool(blocks[r0:r1, c0:c1].any())
     return out
 
 
-def _block_span(box: np.ndarray, sy: float, sx: float, shape: tuple[int, int]
-                ) -> tuple[int, int, int, int]:
+def _block_span(box: np.ndarray, sy: float, sx: float, shape: tuple[int, int],
+                pad: float = 0.0) -> tuple[int, int, int, int]:
     """The rows and columns (r0, r1, c0, c1; ends excluded) of the blocks
-    ``sy`` x ``sx`` px of a ``shape`` grid that an xyxy box overlaps."""
+    ``sy`` x ``sx`` px of a ``shape`` grid that an xyxy box, grown by ``pad``
+    px on each side, overlaps."""
     x1, y1, x2, y2 = (float(v) for v in box)
+    x1, y1, x2, y2 = x1 - pad, y1 - pad, x2 + pad, y2 + pad
     rows, cols = shape
     return (max(int(np.floor(y1 / sy)), 0), min(int(np.ceil(y2 / sy)), rows),
             max(int(np.floor(x1 / sx)), 0), min(int(np.ceil(x2 / sx)), cols))
