@@ -5,6 +5,7 @@ Prints the numbers::
     .venv/bin/python -m benchmarks.eval_tgus_t [--seeds 12] [--photo-seed 1]
         [--per-label 2] [--far 0] [--table 3] [--fan-share F]
         [--old-fan-share F] [--group-s 0.5] [--conf P] [--no-second-look]
+        [--look FIELD=VALUE ...]
         [--detector deck|oracle] [--fps 15] [--work DIR] [--rereferee]
 
 What it does, all seeded:
@@ -466,6 +467,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="the deck's detector looks again, zoomed in, at boxes that "
                    "may hold cards lying fanned (vision.decks.DeckDetector; on "
                    "unless --no-second-look)")
+    p.add_argument("--look", action="append", default=[], metavar="FIELD=VALUE",
+                   help="a setting of the second look (vision.decks.LookConfig, "
+                   "e.g. colour_sure=1.01); repeatable")
     p.add_argument("--conf", type=float, default=None,
                    help="least probability of a card the deck's detector names "
                    "(detector.conf; default: the shipped detector's)")
@@ -510,6 +514,7 @@ def main(argv: list[str] | None = None) -> int:
         detector = (None if args.detector == "oracle"
                     else open_detector(DECK, work / "decks",
                                        second_look=args.second_look,
+                                       look=look_config(args.look),
                                        **({} if args.conf is None
                                           else {"conf": args.conf})))
         for seed in args.seeds:
@@ -524,6 +529,29 @@ def main(argv: list[str] | None = None) -> int:
             if args.work:
                 _write_events(folder / "camera-events.jsonl", result["events"])
     return 0
+
+
+def look_config(settings: list[str]):  # noqa: ANN201
+    """The second look's settings (:class:`vision.decks.LookConfig`) with
+    ``FIELD=VALUE`` items set.
+
+    Raises:
+        ValueError: an item not ``FIELD=VALUE`` of a field of LookConfig.
+    """
+    import dataclasses
+
+    from vision.decks import LookConfig
+
+    fields = {f.name: f for f in dataclasses.fields(LookConfig)}
+    changes = {}
+    for item in settings:
+        name, sep, value = item.partition("=")
+        if not sep or name not in fields:
+            raise ValueError(f"--look {item!r}: expected FIELD=VALUE, FIELD one of "
+                             f"{', '.join(fields)}")
+        kind = type(getattr(LookConfig(), name))
+        changes[name] = kind(value)
+    return dataclasses.replace(LookConfig(), **changes)
 
 
 def _write_events(path: Path, events: list[dict]) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import deque
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -137,6 +138,7 @@ def open_detector(  # noqa: ANN201
         DeckError: no such deck.
     """
     if name is None:
+        kwargs.pop("look", None)
         return Detector(**kwargs)
     from referee.cards import CLASSES
 
@@ -144,6 +146,7 @@ def open_detector(  # noqa: ANN201
     weights = deck_folder(name, root) / WEIGHTS
     if list(manifest.labels) == list(CLASSES):
         kwargs.pop("second_look", None)
+        kwargs.pop("look", None)
         return Detector(classifier=weights, **kwargs)
     shown = [label for label in manifest.labels if manifest.photos.get(label)]
     return DeckDetector(weights, manifest.labels, shown=shown or None, **kwargs)
@@ -209,6 +212,52 @@ def load_deck_classifier(path: Path):  # noqa: ANN201
     return mean_of_nets(nets), int(ckpt["size"])
 
 
+def _colour_value(label: str) -> tuple[str | None, str]:
+    """A label's colour (``None``: colourless) and value."""
+    head, _, rest = label.partition("-")
+    if head in ("red", "yellow", "green", "blue") and rest:
+        return head, rest
+    return None, label
+
+
+@dataclass(frozen=True)
+class LookConfig:
+    """The deck detector's second look (:meth:`DeckDetector._look_again`);
+    ``eval_tgus_t --look FIELD=VALUE`` sets one for a run."""
+
+    #: a box at least this wide for its height may hold cards lying fanned
+    aspect: float = 0.9
+    #: the window looked at again: this share of the box's size on each side
+    margin: float = 1.0
+    #: ... enlarged this many times
+    zoom: float = 2.0
+    #: a box lying within this (px, each side) of a box looked at in the last
+    #: frame is not looked at again
+    snap: float = 4.0
+    #: a part of a second look is a card of its own where the classifier names
+    #: it at least this sure, as a card no surer part of the box is named
+    sure: float = 0.5
+    #: a part named less surely is the surest part's value in another colour
+    #: where the classifier gives that colour at least this (its labels
+    #: summed) and the part came with the surest part (above 1: never)
+    colour_sure: float = 0.5
+    #: a box lies where another did at least this IoU
+    same_iou: float = 0.5
+    #: frames read (detector calls) remembered to tell whether a part came
+    #: with the surest part or lay there before it (:meth:`DeckDetector._new_with`)
+    memory: int = 45
+    #: ... of which this many read before the surest part's are its landing
+    #: (the cards played with it lowered into place), not compared
+    landing: int = 8
+    #: a part whose pixels beside the surest part's box differ from each
+    #: earlier frame's by at least this (grey levels, mean) came with it
+    changed: float = 4.0
+    #: ... compared in frames this many times smaller
+    small: int = 4
+    #: ... over at least this many of those pixels (else it did not come)
+    beside_px: int = 12
+
+
 class DeckDetector(Detector):
     """A :class:`vision.detector.Detector` whose classifier names a deck's own
     labels (the shipped ones and, say, the tgus-t deck's Counter and Hit+2):
@@ -228,14 +277,25 @@ class DeckDetector(Detector):
         second_look: look again, zoomed in, at boxes that may hold several
             cards (:meth:`_look_again`): cards played together lie fanned,
             and the finder boxes the fan as one card.
+        look: the second look's settings (default :class:`LookConfig`).
         **kwargs: as for :class:`vision.detector.Detector`; its
             ``classifier_precision`` (default ``detector.classifier_precision``,
             bf16) is the enrolled classifier's too.
     """
 
+    #: the second look's settings
+    look: LookConfig = LookConfig()
+    #: the last frame's looks: (box looked at, parts found, their reads)
+    _looked: list = []
+    #: the frames read last: (small grey frame, boxes, label ids)
+    #: (:meth:`_remember`)
+    _history: "deque | None" = None
+    _small_of: "tuple[np.ndarray, np.ndarray] | None" = None
+    _colour_sum: "tuple[list[str], np.ndarray] | None" = None
+
     def __init__(self, weights: Path, labels: list[str],
                  shown: list[str] | None = None, second_look: bool = True,
-                 **kwargs) -> None:
+                 look: LookConfig | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         from vision.detector import CLASSIFIER_PRECISION
         from vision.openvino_runtime import openvino_classifier
@@ -251,10 +311,13 @@ class DeckDetector(Detector):
         self.named = np.array([label in keep for label in self.labels] + [True],
                               np.float32)
         #: boxes as wide as they are tall are looked at again, zoomed in
-        #: (:meth:`_look_again`); the cards each such box was found to hold,
-        #: by the box (a pile lies still: one look while it does)
+        #: (:meth:`_look_again`, with ``look``'s settings)
         self.second_look = second_look
-        self._looked: dict[tuple[int, ...], np.ndarray] = {}
+        self.look = look or LookConfig()
+        self._looked = []
+        self._history = None
+        self._small_of = None
+        self._colour_sum = None
         self.classifier, self.crop = load_deck_classifier(weights)
         self._classifier_ov = (
             openvino_classifier(self.classifier, self.crop, self.ov_threads,
@@ -274,11 +337,20 @@ class DeckDetector(Detector):
         frame = np.ascontiguousarray(frame[:, :, :3]).astype(np.uint8, copy=False)
         boxes = CardFinder(self).detect(frame)
         if not len(boxes):
+            self._remember(frame, np.zeros((0, 4)), np.zeros((0, len(self.labels) + 1)))
             return Detections.empty(self.labels)
+        known: np.ndarray | None = None
         if self.second_look:
-            boxes = self._look_again(frame, boxes)
-        probs = self._classify(frame, boxes.xyxy) * self.named
-        probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
+            boxes, known = self._look_again(frame, boxes)
+        probs = np.zeros((len(boxes), len(self.labels) + 1), float)
+        todo = (np.ones(len(boxes), bool) if known is None
+                else np.isnan(known[:, 0]))
+        if known is not None:
+            probs[~todo] = known[~todo]
+        if todo.any():
+            read = self._classify(frame, boxes.xyxy[todo]) * self.named
+            probs[todo] = read / np.maximum(read.sum(axis=1, keepdims=True), 1e-12)
+        self._remember(frame, boxes.xyxy, probs)
         class_id = probs.argmax(axis=1)
         confidence = probs[np.arange(len(probs)), class_id]
         least = self.conf if conf is None else conf
@@ -289,70 +361,250 @@ class DeckDetector(Detector):
             names=self.labels, data={"probs": probs[keep, : len(self.labels)][order]},
         )
 
-    def _look_again(self, frame: np.ndarray, boxes: Detections) -> Detections:
-        """Boxes that may hold several cards split into the cards they hold.
+    def _look_again(self, frame: np.ndarray, boxes: Detections
+                    ) -> tuple[Detections, np.ndarray]:
+        """Boxes that may hold several cards split into the cards they hold,
+        and the class probabilities of each box the look named (a row of NaN
+        for a box still to be read).
 
         At table scale the finder draws one box around cards played together
         and lying fanned (one half over the other): that box is about as wide
-        as it is tall (``LOOK_ASPECT``), where a card lying straight is taller
-        than wide. Such a box is looked at again in a window around it
-        (``LOOK_MARGIN`` of its size each side) enlarged ``LOOK_ZOOM`` times;
-        where the finder then sees two or more cards centred inside the box,
-        they replace it, if the classifier names them as different cards
-        (:meth:`_named_apart`): half of a single card lying turned, or the
-        top card's own box seen again, is the same card, not a second one.
-        A box that stays where it was (within ``LOOK_SNAP`` px) is not looked
-        at again: a pile lies still for most frames.
+        as it is tall (:attr:`LookConfig.aspect`), where a card lying straight
+        is taller than wide. Such a box is looked at again in a window around
+        it (``margin`` of its size each side) enlarged ``zoom`` times; where
+        the finder then sees two or more cards centred inside the box, they
+        replace it, if the classifier names them as different cards
+        (:meth:`_named_apart`): half of a single card lying turned, or the top
+        card's own box seen again, is the same card, not a second one. A box
+        lying where a box was looked at in the last frame (each side within
+        ``snap`` px) is not looked at again: a pile lies still for most
+        frames, and its box jitters by a pixel or two; the parts that look
+        found, and the classifier's reads of them, are kept. A box the look
+        does not split is read as its surest part (:meth:`_surest`).
         """
+        look = self.look
         h, w = frame.shape[:2]
-        out_xyxy, out_conf = [], []
-        looked: dict[tuple[int, ...], np.ndarray] = {}
+        width = len(self.labels) + 1
+        out_xyxy, out_conf, out_probs = [], [], []
+        last = self._looked if isinstance(self._looked, list) else []
+        looked: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         for box, conf in zip(boxes.xyxy, boxes.confidence):
             x0, y0, x1, y1 = (float(v) for v in box)
             bw, bh = x1 - x0, y1 - y0
-            if bh <= 0 or bw / bh < LOOK_ASPECT:
+            if bh <= 0 or bw / bh < look.aspect:
                 out_xyxy.append(box)
                 out_conf.append(conf)
+                out_probs.append(np.full(width, np.nan))
                 continue
-            key = tuple(int(round(v / LOOK_SNAP)) for v in box)
-            parts = self._looked.get(key)
-            if parts is None:
-                parts = self._named_apart(
-                    frame, self._parts(frame, (x0, y0, x1, y1), (w, h)))
-            looked[key] = parts
-            if len(parts) >= 2:
-                out_xyxy += list(parts)
-                out_conf += [conf] * len(parts)
+            seen = next((entry for entry in last
+                         if np.abs(entry[0] - box).max() <= look.snap), None)
+            if seen is None:
+                parts = self._parts(frame, (x0, y0, x1, y1), (w, h))
+                read = (self._classify(frame, parts) * self.named if len(parts)
+                        else np.zeros((0, width)))
+                read = read / np.maximum(read.sum(axis=1, keepdims=True), 1e-12)
+                seen = (np.asarray(box, float), parts, read)
+            looked.append(seen)
+            keep, probs = self._named_apart(seen[1], seen[2], frame)
+            if keep:
+                out_xyxy += list(seen[1][keep])
+                out_conf += [conf] * len(keep)
+                out_probs += list(probs)
             else:
                 out_xyxy.append(box)
                 out_conf.append(conf)
+                out_probs.append(self._surest(seen[2], width))
         self._looked = looked
-        return Detections(np.array(out_xyxy, float).reshape(-1, 4),
-                          np.array(out_conf, float), np.zeros(len(out_xyxy)),
-                          names=boxes.names)
+        return (Detections(np.array(out_xyxy, float).reshape(-1, 4),
+                           np.array(out_conf, float), np.zeros(len(out_xyxy)),
+                           names=boxes.names),
+                np.array(out_probs, float).reshape(-1, width))
 
-    def _named_apart(self, frame: np.ndarray, parts: np.ndarray) -> np.ndarray:
-        """The ``parts`` a second look found, one for each card the classifier
-        names at least ``LOOK_SURE`` among them (its surest part), if that is
-        two cards or more; else none (the box stays one card). A second look
-        also boxes a single card lying turned in pieces: pieces named as the
-        same card, or unsure, are not cards of their own. A card lower in the
-        pile peeking out beside the top one, named surely, is a card: the
-        pile's watcher and the game's completion tell it from a card played."""
+    def _surest(self, probs: np.ndarray, width: int) -> np.ndarray:
+        """The read of a box a second look did not split: its surest part's
+        read where that part is named at least ``sure`` (the box also holds
+        cards lower in the pile peeking out beside the top one, which a read
+        of the whole box mixes in), else a row of NaN (the box is read
+        whole)."""
+        if len(probs):
+            named = probs[:, : len(self.labels)].max(axis=1)
+            k = int(named.argmax())
+            if named[k] >= self.look.sure and probs[k].argmax() < len(self.labels):
+                return probs[k]
+        return np.full(width, np.nan)
+
+    def _named_apart(self, parts: np.ndarray, probs: np.ndarray,
+                     frame: np.ndarray) -> tuple[list[int], np.ndarray]:
+        """Which of the ``parts`` a second look found are cards of their own
+        (their indices), with the probabilities they are named by: one for
+        each card the classifier names at least :attr:`LookConfig.sure` among
+        them (its surest part), if that is two cards or more; else none (the
+        box stays one card), or the surest part alone where a card beside it
+        lay there before it (below). A second look also boxes a single card lying
+        turned in pieces: pieces named as the same card, or unsure, are not
+        cards of their own. A card lower in the pile peeking out beside the
+        top one, named surely, is not one either where it lay there before
+        the top card came (:meth:`_new_with`): it is no card played with it.
+
+        Cards played together share their value and lie fanned under the last
+        one, about half of each in sight: the classifier is often sure of such
+        a card's colour but not of its value. A part the classifier names
+        less surely than ``sure`` is the surest part's value in its colour
+        (:meth:`_fan_mate`) where it is sure of that colour and the part is
+        new with the surest part (:meth:`_new_with`)."""
         if len(parts) < 2:
-            return parts[:0]
-        probs = self._classify(frame, parts) * self.named
-        probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
+            return [], probs[:0]
         ids = probs.argmax(axis=1)
         sure = probs[np.arange(len(ids)), ids]
-        best: dict[int, int] = {}
-        for k in np.argsort(-sure, kind="stable"):
+        look = self.look
+        order = [int(k) for k in np.argsort(-sure, kind="stable")]
+        top = next((k for k in order if ids[k] < len(self.labels)
+                    and sure[k] >= look.sure), None)
+        if top is None:
+            return [], probs[:0]
+        top_id = int(ids[top])
+        best: dict[int, int] = {top_id: top}
+        rows: dict[int, np.ndarray] = {top: probs[top]}
+        old = False
+        for k in order:
+            if k == top:
+                continue
             i = int(ids[k])
-            if i < len(self.labels) and sure[k] >= LOOK_SURE and i not in best:
-                best[i] = int(k)
-        if len(best) < 2:
-            return parts[:0]
-        return parts[sorted(best.values())]
+            if i < len(self.labels) and sure[k] >= look.sure:
+                if i in best:
+                    continue
+                if self._new_with(parts[k], parts[top], top_id, frame) is False:
+                    old = True  # it lay there before the top card came
+                    continue
+                best[i] = k
+                rows[k] = probs[k]
+                continue
+            mate = self._fan_mate(probs[k], top_id)
+            if mate is None or mate[0] in best:
+                continue
+            if not self._new_with(parts[k], parts[top], top_id, frame):
+                continue
+            best[mate[0]] = k
+            rows[k] = mate[1]
+        if len(best) < 2 and not old:
+            return [], probs[:0]
+        keep = sorted(best.values())
+        return keep, np.array([rows[k] for k in keep])
+
+    def _fan_mate(self, probs: np.ndarray, top: int
+                  ) -> tuple[int, np.ndarray] | None:
+        """The label (id) a part read ``probs`` would be as a card played
+        together with the label ``top``: the top card's value in the colour
+        the classifier gives the part at least ``colour_sure`` (its colour's
+        labels summed), another colour than the top's; and the part's
+        probabilities with that colour's share on that label. ``None``: no
+        such label (a colourless top, an unsure colour, the top's colour, a
+        value the colour does not print)."""
+        top_colour, value = _colour_value(self.labels[top])
+        if top_colour is None:
+            return None
+        names, matrix = self._colours()
+        share = np.asarray(probs[: len(self.labels)], float) @ matrix
+        share[0] = -1.0  # colourless labels
+        shares = dict(zip(names, share.tolist()))
+        colour = names[int(share.argmax())]
+        if colour == top_colour or shares[colour] < self.look.colour_sure:
+            return None
+        name = f"{colour}-{value}"
+        if name not in self.labels or not self.named[self.labels.index(name)]:
+            return None
+        i = self.labels.index(name)
+        row = np.array(probs, float)
+        row[: len(self.labels)][matrix[:, names.index(colour)] > 0] = 0.0
+        row[i] = shares[colour]
+        return i, row
+
+    def _new_with(self, part: np.ndarray, top: np.ndarray, top_id: int,
+                  frame: np.ndarray) -> bool | None:
+        """Whether ``part`` came with the ``top`` card (``True``) or lay there
+        before it (``False``); ``None``: not known (no frame read before the
+        top card's is remembered, or the part lies almost wholly within the
+        top card's box). Where the part lies beside the top card's box,
+        ``frame`` differs by at least ``changed`` grey levels (mean) from each
+        frame this detector read before the top card's (the last ``memory``
+        frames read, less the ``landing`` frames just before the top card's,
+        when the cards played with it are lowered into place): it came with
+        it. A lower card of the pile peeking out beside the top one looks as
+        it did before the top came in some earlier frame (one no arm was
+        over); a card played with the top one was not there."""
+        from vision.detections import box_iou
+
+        look = self.look
+        small = self._small(frame)
+        scale = small.shape[1] / frame.shape[1]
+        # the small pixels wholly inside the part and wholly outside the top
+        x0, y0 = (max(0, int(np.ceil(v * scale))) for v in part[:2])
+        x1, y1 = (max(0, int(np.floor(v * scale))) for v in part[2:])
+        mask = np.zeros(small.shape, bool)
+        mask[y0:y1, x0:x1] = True
+        t0, u0 = (max(0, int(np.floor(v * scale))) for v in top[:2])
+        t1, u1 = (max(0, int(np.ceil(v * scale))) for v in top[2:])
+        mask[u0:u1, t0:t1] = False
+        if mask.sum() < look.beside_px:
+            return None
+        now = small[mask].astype(np.float32)
+        before, compared = 0, 0
+        for earlier, boxes, ids in reversed(self._history or ()):
+            if not before:
+                on = ids == top_id
+                if on.any() and box_iou(np.asarray(top, float)[None],
+                                        boxes[on]).max() >= look.same_iou:
+                    continue
+            before += 1
+            if before <= look.landing:
+                continue
+            compared += 1
+            if np.abs(earlier[mask].astype(np.float32) - now).mean() < look.changed:
+                return False
+        return True if compared else None
+
+    def _small(self, frame: np.ndarray) -> np.ndarray:
+        """``frame`` in grey, ``small`` times smaller (what :meth:`_new_with`
+        compares); one per frame."""
+        if self._small_of is not None and self._small_of[0] is frame:
+            return self._small_of[1]
+        import cv2
+
+        f = max(1, int(self.look.small))
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        size = (max(1, grey.shape[1] // f), max(1, grey.shape[0] // f))
+        small = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
+        self._small_of = (frame, small)
+        return small
+
+    def _remember(self, frame: np.ndarray, xyxy: np.ndarray,
+                  probs: np.ndarray) -> None:
+        """This frame (small, grey), its boxes and the parts its second looks
+        found, and the label each was read as, for :meth:`_new_with`."""
+        if not isinstance(self._history, deque):
+            self._history = deque(maxlen=max(1, self.look.memory))
+        width = len(self.labels) + 1
+        boxes = [np.asarray(xyxy, float).reshape(-1, 4)]
+        reads = [np.asarray(probs, float).reshape(-1, width)]
+        for seen in self._looked if self.second_look else ():
+            boxes.append(seen[1].reshape(-1, 4))
+            reads.append(seen[2].reshape(-1, width))
+        reads = np.concatenate(reads)
+        ids = reads.argmax(axis=1) if len(reads) else np.zeros(0, int)
+        self._history.append((self._small(frame), np.concatenate(boxes), ids))
+        self._small_of = None
+
+    def _colours(self) -> tuple[list[str], np.ndarray]:
+        """The colours the labels print (``""`` first, for colourless ones)
+        and a (labels, colours) matrix summing a read's labels by colour."""
+        if self._colour_sum is None:
+            names = [""] + sorted({c for c, _ in map(_colour_value, self.labels)
+                                   if c is not None})
+            matrix = np.zeros((len(self.labels), len(names)))
+            for i, label in enumerate(self.labels):
+                matrix[i, names.index(_colour_value(label)[0] or "")] = 1.0
+            self._colour_sum = (names, matrix)
+        return self._colour_sum
 
     def _parts(self, frame: np.ndarray, box: tuple[float, float, float, float],
                size: tuple[int, int]) -> np.ndarray:
@@ -362,29 +614,16 @@ class DeckDetector(Detector):
 
         x0, y0, x1, y1 = box
         bw, bh = x1 - x0, y1 - y0
-        left = int(max(0, x0 - LOOK_MARGIN * bw))
-        top = int(max(0, y0 - LOOK_MARGIN * bh))
-        right = int(min(size[0], x1 + LOOK_MARGIN * bw))
-        bottom = int(min(size[1], y1 + LOOK_MARGIN * bh))
-        window = cv2.resize(frame[top:bottom, left:right], None, fx=LOOK_ZOOM,
-                            fy=LOOK_ZOOM, interpolation=cv2.INTER_LINEAR)
-        found = CardFinder(self).detect(window).xyxy / LOOK_ZOOM
+        margin, zoom = self.look.margin, self.look.zoom
+        left = int(max(0, x0 - margin * bw))
+        top = int(max(0, y0 - margin * bh))
+        right = int(min(size[0], x1 + margin * bw))
+        bottom = int(min(size[1], y1 + margin * bh))
+        window = cv2.resize(frame[top:bottom, left:right], None, fx=zoom,
+                            fy=zoom, interpolation=cv2.INTER_LINEAR)
+        found = CardFinder(self).detect(window).xyxy / zoom
         found += np.array([left, top, left, top], float)
         cx = (found[:, 0] + found[:, 2]) / 2
         cy = (found[:, 1] + found[:, 3]) / 2
         inside = (cx > x0) & (cx < x1) & (cy > y0) & (cy < y1)
         return found[inside]
-
-
-#: a box at least this wide for its height may hold cards lying fanned
-#: (:meth:`DeckDetector._look_again`)
-LOOK_ASPECT = 0.9
-#: the window looked at again: this share of the box's size on each side
-LOOK_MARGIN = 1.0
-#: ... enlarged this many times
-LOOK_ZOOM = 2.0
-#: a box that moved less than this (px) is not looked at again
-LOOK_SNAP = 4.0
-#: a part of a second look is a card of its own where the classifier names it
-#: at least this sure, as a card no surer part of the box is named
-LOOK_SURE = 0.5

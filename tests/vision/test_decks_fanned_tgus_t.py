@@ -9,7 +9,7 @@ import numpy as np
 import vision.decks as decks
 from vision.detections import Detections
 
-LABELS = ["red-5", "yellow-5", "counter"]
+LABELS = ["red-5", "yellow-5", "counter", "yellow-7", "yellow-hit2"]
 WHOLE = [40, 40, 80, 80]  # the fan's box: as wide as tall
 LEFT, RIGHT = [40, 40, 65, 80], [55, 40, 80, 80]  # the cards a zoomed look finds
 
@@ -20,12 +20,15 @@ class _FannedFinder:
 
     shift = 0.0  # px the fan's box lies off WHOLE (a box jittering)
     looks = 0  # windows looked at
+    empty = False  # no card in the frame yet (before the fan landed)
 
     def __init__(self, detector) -> None:
         pass
 
     def detect(self, frame):  # noqa: ANN001, ANN201
-        if frame.shape[:2] == (160, 160):
+        if _FannedFinder.empty:
+            xyxy = np.zeros((0, 4))
+        elif frame.shape[:2] == (160, 160):
             xyxy = np.array([WHOLE], float) + _FannedFinder.shift
         else:
             _FannedFinder.looks += 1
@@ -40,23 +43,24 @@ def _probs(label: str, p: float) -> list[float]:
     return row
 
 
-def _detector(monkeypatch, named: dict[tuple, tuple[str, float]]):
-    """A deck detector whose classifier names each box as ``named`` says."""
+def _detector(monkeypatch, named: dict[tuple, tuple[str, float] | list[float]]):
+    """A deck detector whose classifier names each box as ``named`` says (a
+    label and its probability, or a row of probabilities)."""
     monkeypatch.setattr(decks, "CardFinder", _FannedFinder)
     det = object.__new__(decks.DeckDetector)
     det.labels = tuple(LABELS)
     det.named = np.ones(len(LABELS) + 1, np.float32)
     det.conf = 0.3
     det.second_look = True
-    det._looked = {}
     det.reads = 0
-    _FannedFinder.shift, _FannedFinder.looks = 0.0, 0
+    _FannedFinder.shift, _FannedFinder.looks, _FannedFinder.empty = 0.0, 0, False
 
     def classify(frame, xyxy):  # noqa: ANN001, ANN202
         det.reads += len(xyxy)
-        return np.array([_probs(*named.get(tuple(int(round(v)) for v in box),
-                                           named[tuple(WHOLE)]))
-                         for box in xyxy], float)
+        rows = [named.get(tuple(int(round(v)) for v in box), named[tuple(WHOLE)])
+                for box in xyxy]
+        return np.array([row if isinstance(row, list) else _probs(*row)
+                         for row in rows], float)
 
     det._classify = classify
     return det
@@ -84,6 +88,17 @@ def test_a_single_card_boxed_in_pieces_stays_one_card(monkeypatch) -> None:
     assert np.allclose(got.xyxy, [WHOLE])
 
 
+def test_a_fan_box_left_whole_is_read_as_its_surest_part(monkeypatch) -> None:
+    # the whole box takes in a lower card peeking out and reads as another
+    # card; its surest part, boxed tightly, is the card on top
+    det = _detector(monkeypatch, {tuple(WHOLE): ("yellow-5", 0.6),
+                                  tuple(LEFT): ("red-5", 0.95),
+                                  tuple(RIGHT): ("red-5", 0.6)})
+    got = det.detect(np.zeros((160, 160, 3), np.uint8))
+    assert _names(got) == ["red-5"]
+    assert np.allclose(got.xyxy, [WHOLE])
+
+
 def test_a_piece_the_classifier_is_unsure_of_is_no_card_of_its_own(
         monkeypatch) -> None:
     # the corner of a card lower in the pile, or a piece of the top card, read
@@ -102,7 +117,69 @@ def test_a_still_fan_is_not_looked_at_again(monkeypatch) -> None:
                                   tuple(RIGHT): ("yellow-5", 0.7)})
     frame = np.zeros((160, 160, 3), np.uint8)
     det.detect(frame)
-    first = det.reads
+    first, looks = det.reads, _FannedFinder.looks
     assert _names(det.detect(frame)) == ["red-5", "yellow-5"]
-    assert det.reads - first == 2  # the two cards named; no parts looked at again
+    # no parts looked for again, and the reads of the parts kept
+    assert (det.reads, _FannedFinder.looks) == (first, looks)
+
+
+def test_a_fan_whose_box_jitters_is_not_looked_at_again(monkeypatch) -> None:
+    det = _detector(monkeypatch, {tuple(WHOLE): ("red-5", 0.9),
+                                  tuple(LEFT): ("red-5", 0.95),
+                                  tuple(RIGHT): ("yellow-5", 0.7)})
+    frame = np.zeros((160, 160, 3), np.uint8)
+    det.detect(frame)
+    for shift in (1.9, 2.1, -1.9, 0.4):  # a pixel or two either way
+        _FannedFinder.shift = shift
+        assert _names(det.detect(frame)) == ["red-5", "yellow-5"]
+    assert _FannedFinder.looks == 1
+    _FannedFinder.shift = 12.0  # the fan moved (a card landed on it)
+    det.detect(frame)
+    assert _FannedFinder.looks == 2
+
+
+#: the lower card of a fan: the classifier sure of its colour (0.7 yellow) but
+#: of no value
+YELLOW_UNSURE = [0.05, 0.1, 0.05, 0.3, 0.3, 0.2]
+
+
+def _fan_lands(det, before: np.ndarray, after: np.ndarray,  # noqa: ANN001, ANN202
+               frames: int = 12):
+    """``frames`` frames with no card found (the pile ``before``), then the fan
+    (the pile ``after``); what the detector reads in the fan's frames."""
+    _FannedFinder.empty = True
+    for _ in range(frames):
+        det.detect(before)
+    _FannedFinder.empty = False
+    return [det.detect(after) for _ in range(3)]
+
+
+def test_a_fanned_card_sure_only_of_its_colour_is_the_top_cards_value(
+        monkeypatch) -> None:
+    # cards played together share their value: the lower one, about half of
+    # it in sight, is the top card's value in the colour it shows
+    det = _detector(monkeypatch, {tuple(WHOLE): ("red-5", 0.9),
+                                  tuple(LEFT): ("red-5", 0.95),
+                                  tuple(RIGHT): YELLOW_UNSURE})
+    before = np.zeros((160, 160, 3), np.uint8)
+    after = before.copy()
+    after[40:80, 40:80] = 200  # the fan landed there
+    for got in _fan_lands(det, before, after):
+        assert _names(got) == ["red-5", "yellow-5"]
+        assert got.confidence.min() >= 0.5
+
+
+def test_a_card_lying_there_before_the_top_one_is_not_named_by_colour(
+        monkeypatch) -> None:
+    # the same reads, but the yellow card peeking out beside the top one lay
+    # there before the top card came: a lower card of the pile
+    det = _detector(monkeypatch, {tuple(WHOLE): ("red-5", 0.9),
+                                  tuple(LEFT): ("red-5", 0.95),
+                                  tuple(RIGHT): YELLOW_UNSURE})
+    before = np.zeros((160, 160, 3), np.uint8)
+    before[40:80, 55:80] = 120  # the lower card
+    after = before.copy()
+    after[40:80, 40:65] = 200  # the top card, on it
+    for got in _fan_lands(det, before, after):
+        assert _names(got) == ["red-5"]
 

@@ -80,27 +80,26 @@ def test_a_square_box_looked_at_again_splits_into_the_cards_it_holds(
         monkeypatch) -> None:
     monkeypatch.setattr(decks, "CardFinder", _FannedFinder)
     det = object.__new__(decks.DeckDetector)
-    det._looked = {}
     det.labels = ("red-5", "yellow-5")
     det.named = np.ones(3, np.float32)
     # the classifier names the two parts as two cards
     det._classify = lambda frame, xyxy: np.eye(3)[: len(xyxy)] * 0.9 + 0.03
     frame = np.zeros((160, 160, 3), np.uint8)
     boxes = _FannedFinder(det).detect(frame)
-    parts = det._look_again(frame, boxes)
+    parts, _ = det._look_again(frame, boxes)
     assert np.allclose(parts.xyxy, [[40, 40, 65, 80], [55, 40, 80, 80]])
     # the same box again is not looked at again (a still pile)
     monkeypatch.setattr(decks, "CardFinder", _Boxes)
-    assert np.allclose(det._look_again(frame, boxes).xyxy, parts.xyxy)
+    assert np.allclose(det._look_again(frame, boxes)[0].xyxy, parts.xyxy)
 
 
 def test_a_box_taller_than_wide_is_one_card(monkeypatch) -> None:
     monkeypatch.setattr(decks, "CardFinder", _FannedFinder)
     det = object.__new__(decks.DeckDetector)
-    det._looked = {}
+    det.labels = ("red-5", "yellow-5")
     tall = Detections(np.array([[40, 30, 80, 100]], float), np.ones(1), np.zeros(1),
                       names=("card",))
-    got = det._look_again(np.zeros((160, 160, 3), np.uint8), tall)
+    got, _ = det._look_again(np.zeros((160, 160, 3), np.uint8), tall)
     assert np.allclose(got.xyxy, tall.xyxy)
 
 
