@@ -58,6 +58,20 @@ def secret_after(referee: Referee, event: Mapping[str, Any], new: list) -> bool:
 
 
 
+def adopting(table: Table, referee: Any):
+    """An ``apply`` for :func:`edit`: the table takes ``referee`` (a log read
+    again elsewhere) as its own; the change is the rulings it drops and adds."""
+
+    def adopt() -> Change:
+        before = list(table.referee.rulings)
+        table.referee = referee
+        after = referee.rulings
+        return Change([r for r in before if r not in after],
+                      [r for r in after if r not in before])
+
+    return adopt
+
+
 def edit(
     table: Table,
     action: str,

@@ -34,7 +34,6 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from referee.session import Change
 
 from . import corrections
 from .table_error import TableError
@@ -237,14 +236,8 @@ def take(table: Any, camera: Any, found: Any) -> None:
     old = list(table.referee.events)
     new = [dict(e) for e in found.referee.events]
 
-    def adopt() -> Change:
-        before = list(table.referee.rulings)
-        table.referee = found.referee
-        after = found.referee.rulings
-        return Change([r for r in before if r not in after],
-                      [r for r in after if r not in before])
-
-    corrections.edit(table, "correct", found.line, new, adopt)
+    corrections.edit(table, "correct", found.line, new,
+                     corrections.adopting(table, found.referee))
     carry_on(camera.handsfree, found)
     for step in steps_between(old, new):
         table.steps.append(step)

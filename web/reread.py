@@ -27,7 +27,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from referee.session import Change
 
 from . import corrections
 from .table_error import TableError
@@ -100,15 +99,9 @@ def take(table: Any, camera: Any, rereads: Any, reading: Any) -> None:
     one = len(old) == len(new) and sum(a != b for a, b in zip(old, new)) == 1
     step = Step("correct", line, dict(old[line - 1])) if one else None
 
-    def adopt() -> Change:
-        before = list(table.referee.rulings)
-        table.referee = reading.referee
-        after = reading.referee.rulings
-        return Change([r for r in before if r not in after],
-                      [r for r in after if r not in before])
-
     try:
-        corrections.edit(table, "correct", min(line, len(new)) or 1, new, adopt, step)
+        corrections.edit(table, "correct", min(line, len(new)) or 1, new,
+                         corrections.adopting(table, reading.referee), step)
     except TableError as exc:
         rereads.stop(f"the re-read could not be stored: {exc.message}")
         return
