@@ -76,7 +76,8 @@ class FrameSource:
     Args:
         spec: camera index, video path, image folder or stream URL.
         fps: frame rate used to time files and folders when the file does not
-            say (folders always use it); 15 by default.
+            say (folders always use it), and taken as a camera's or stream's
+            rate when it does not say its own; 15 by default.
         realtime: pace a file or folder to its frame rate, as a camera would.
         max_bad: consecutive undecodable frames after which a file is taken
             to have ended (a live source is then taken to have failed).
@@ -139,10 +140,9 @@ class FrameSource:
         if not cap.isOpened():
             cap.release()
             raise SourceError(f"OpenCV cannot open {self.describe()}")
-        if self.kind == "file":
-            rate = cap.get(cv2.CAP_PROP_FPS)
-            if rate and 1 <= rate <= 240:
-                self.fps = float(rate)
+        rate = cap.get(cv2.CAP_PROP_FPS)  # a file's, a camera's or a stream's own rate
+        if rate and 1 <= rate <= 240:
+            self.fps = float(rate)
         self._cap = cap
 
     def close(self) -> None:

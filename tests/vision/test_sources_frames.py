@@ -153,3 +153,36 @@ def test_stop_ends_the_loop():
     stop = threading.Event()
     stop.set()
     assert list(RetryingSource(Flaky(0, 5)).frames(stop)) == []
+
+
+class _FakeCamera:
+    """A capture that opens and says its frame rate (``rate``; 0: it does not say)."""
+
+    rate = 30.0
+
+    def __init__(self, target):
+        self.target = target
+
+    def isOpened(self):
+        return True
+
+    def get(self, prop):
+        return self.rate if prop == cv2.CAP_PROP_FPS else 0.0
+
+    def release(self):
+        pass
+
+
+@pytest.mark.parametrize("rate,expected", [(30.0, 30.0), (0.0, 15.0), (90000.0, 15.0)])
+def test_a_camera_takes_the_rate_it_says(monkeypatch, rate, expected):
+    """A 30 fps webcam is fed as 30 fps (the tracker's history is sized from it);
+    a camera that says nothing, or an impossible rate, keeps the default."""
+    import vision.sources as sources
+
+    monkeypatch.setattr(_FakeCamera, "rate", rate)
+    monkeypatch.setattr(sources.cv2, "VideoCapture", _FakeCamera)
+    src = FrameSource(0)
+    src.open()
+    assert src.kind == "camera"
+    assert src.fps == expected
+    src.close()
