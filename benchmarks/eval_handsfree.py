@@ -102,6 +102,8 @@ skipped by the rule "the first that can be laid out", never by its result):
   to 258 (the game of seed 252 cannot be laid out: a round runs past the
   script's turn limit). Its first three, 248, 249 and 250, are the untouched
   games read at 30 fps.
+- ``tune-14`` (looked at while tuning, from the release after ``untouched-14``
+  was read and reported): the same seeds as ``untouched-14``.
 - ``untouched-15`` (the untouched role for the release after ``untouched-14``):
   the first ten from 259 that the script can lay out, seeds 259, 260 and 262
   to 269 (the game of seed 261 cannot be laid out: a round runs past the
@@ -205,6 +207,7 @@ GAMES = {
     "untouched-13": [237, 238, 239, 240, 241, 243, 244, 245, 246, 247],
     "tune-13": [237, 238, 239, 240, 241, 243, 244, 245, 246, 247],
     "untouched-14": [248, 249, 250, 251, 253, 254, 255, 256, 257, 258],
+    "tune-14": [248, 249, 250, 251, 253, 254, 255, 256, 257, 258],
     "untouched-15": [259, 260, 262, 263, 264, 265, 266, 267, 268, 269],
 }
 
