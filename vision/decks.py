@@ -22,6 +22,7 @@ import numpy as np
 
 from vision.detections import Detections
 from vision.detector import Detector
+from vision.handsfree_common import colour as label_colour
 
 WEIGHTS = "cardnet.pt"
 MANIFEST = "deck.json"
@@ -214,10 +215,8 @@ def load_deck_classifier(path: Path):  # noqa: ANN201
 
 def _colour_value(label: str) -> tuple[str | None, str]:
     """A label's colour (``None``: colourless) and value."""
-    head, _, rest = label.partition("-")
-    if head in ("red", "yellow", "green", "blue") and rest:
-        return head, rest
-    return None, label
+    head, rest = label_colour(label), label.partition("-")[2]
+    return (head, rest) if head and rest else (None, label)
 
 
 @dataclass(frozen=True)
