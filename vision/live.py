@@ -79,7 +79,7 @@ from referee.text import render_data
 from .config import ListenConfig, PlayConfig
 from .handsfree import Asked, HandsFree, RoundEnd
 from .handsfree_tgus_t import TGUS_T_RULES
-from .hearing import Hearing, caller
+from .hearing import Hearing
 from .recoveries import Recoveries, carry_on, wants_hands
 from .reread_tgus_t import CameraRereads, Reading, RereadWorker
 
@@ -557,8 +557,6 @@ class LiveTable:
         if self.log:
             self.log.close()
 
-
-_caller = caller  # the old name
 
 
 def start_listening(spec: str, table: LiveTable, clock: Callable[[], float]) -> Any:
