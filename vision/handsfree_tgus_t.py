@@ -66,7 +66,10 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
 - **Picture leftovers**: a player not on turn who owes nothing takes cards:
   in these presets that is the forced draw of a hand without number cards,
   2 at a time; a ``picture-leftover`` report goes before each 2, and the draw
-  counts 2 a report (the camera's takes stay in ``takes``).
+  counts 2 a report (the camera's takes stay in ``takes``). Not once the
+  referee holds the game ended (no one is on turn): a take seen then says
+  the log ended it too early (a re-read, :mod:`vision.reread_tgus_t`, looks
+  for why), and counts as the camera saw it.
 - **The rest of a draw**: the pipeline counts a draw whole (the cards owed)
   when it sees the first take (``count`` over ``takes``), and so does a
   picture leftover's 2 here: the same seat's next takes, before anything
@@ -240,7 +243,8 @@ def complete_tgus_t(event: Mapping[str, Any], state: Mapping[str, Any]
         owed = dict(state.get("owed") or {})
         pending = state.get("pending_target") if state.get("pending_draw") else None
         if (
-            who is not None and who != turn and who != pending
+            who is not None and turn is not None and not state.get("over")
+            and who != turn and who != pending
             and not owed.get(who) and ev.get("player_from") == "reach"
         ):
             takes = int(ev.get("count", 1))

@@ -67,6 +67,16 @@ def test_a_draw_off_turn_owing_nothing_is_a_picture_leftover_of_two():
     assert not [r for r in ref.rulings if r.ruling == "illegal"]
 
 
+def test_a_draw_once_the_game_is_over_is_no_picture_leftover():
+    # the referee holds the game ended (no one on turn): a take the camera
+    # sees then is counted as seen, not as a leftover report of two
+    state = {"rules": "tgus-t1", "players": ["A", "B", "C"], "turn": None,
+             "over": True, "owed": {}, "top": "red-5", "drew": False}
+    out = complete_tgus_t(cam("draw", 9, count=1, reach_from="B"), state)
+    assert [e["type"] for e in out] == ["draw"]
+    assert out[0]["count"] == 1 and "takes" not in out[0]
+
+
 def test_a_turn_draw_then_the_next_seat_playing_is_a_pass():
     ref, out = run(cam("start", 1, card="red-5"),
                    cam("draw", 2, count=1, reach_from="A"),
