@@ -5,6 +5,13 @@
 each ruling as it happens, writes the table log, and switches the round-end
 scoring scan on when the referee asks for the losers' hands.
 
+Each event goes through the table's :class:`vision.completion.Completion`, the
+completion loop the page's camera path (``tableref serve``) takes its camera
+events through too; this table gives it its hooks (:meth:`LiveTable.put`: a
+line to the referee, the log file and the printed rulings;
+:meth:`LiveTable.adopt`: a reading of the log carried on with;
+:meth:`LiveTable.amend`: a tgus-t line amended by one line).
+
 Camera events are completed first (:class:`vision.handsfree.HandsFree`): the
 player from the arm that reached, a ``pass`` inferred for a player who drew
 when the next seat acts, a wild's colour inferred from the next play, and a
@@ -76,11 +83,12 @@ from referee.log import LogError, dump_event
 from referee.session import Referee
 from referee.text import render_data
 
+from .completion import Completion
 from .config import ListenConfig, PlayConfig
 from .handsfree import Asked, HandsFree, RoundEnd
 from .handsfree_tgus_t import TGUS_T_RULES
 from .hearing import Hearing
-from .recoveries import Recoveries, carry_on, wants_hands
+from .recoveries import Recoveries
 from .reread_tgus_t import CameraRereads, Reading, RereadWorker
 
 
@@ -115,11 +123,14 @@ class LiveTable:
         self._listen = config
         self._play = play
         self.referee = Referee(header)
+        #: the completion loop of camera events (:class:`vision.completion.Completion`,
+        #: the page's camera path takes its events through one too); this
+        #: table is its :class:`vision.completion.Table`
+        self.completion = Completion(self)
         #: camera events completed from the state; a drawn copy of the top
         #: card held until the camera's next move (:class:`HandsFree`)
         self.handsfree = HandsFree(state=self.referee.state,
-                                   on_stood=self._copy_stood)
-        self._stood_rulings: list = []  # appended by the hook, not yet returned
+                                   on_stood=self.completion.stood)
         self._out = out
         self.log = open(log_path, "w", encoding="utf-8") if log_path else None
         if self.log:
@@ -148,8 +159,6 @@ class LiveTable:
             self.rereads = CameraRereads(
                 self.referee.header.to_dict(), self.lock, self._take_reading,
                 play=lambda: self.play, worker=RereadWorker(reread_mode))
-        self._camera_at: int | None = None  # fed index of the camera event now
-        self._before_camera = False  # heard events now go before it
         #: a round ended on a camera play and a question the plays may answer,
         #: and the readings of the log they lead to (the page keeps one too)
         self.recoveries = Recoveries(on=self.rereads is None)
@@ -264,108 +273,71 @@ class LiveTable:
                 waited += 0.01
         try:
             with self.lock:
-                try:
-                    return self._append_locked(event)
-                finally:
-                    self._camera_at = None
+                return self.completion.take(event)
         finally:
             if self.rereads is not None:  # queued with the lock released
                 self.rereads.flush()
 
-    def _append_locked(self, event: dict[str, Any]) -> list:
-        rulings: list = []
-        camera = event.get("source") == "vision"
-        if camera and self.held:
-            rulings += self._release(float(event.get("t", 0)))
-        rereads = self.rereads if camera else None
-        if rereads is not None:  # kept as it came (held or not), to be read again
-            self._camera_at = rereads.camera(event)
-        if camera:  # to be read again after a round end or a question
-            self.recoveries.camera(event)
-        if camera:  # a held copy settled by this move, then this one held?
-            for e in self.handsfree.settle(event, self.referee.state()):
-                rulings += self._append(e)
-            rulings += self._stood_rulings
-            self._stood_rulings = []
-            if self.handsfree.hold(event, self.referee.state()):
-                return rulings
-        before = len(self.referee.events)
-        if camera:
-            self.recoveries.completing(before, event)
-        try:  # a tgus-t play holding two turns' cards: one piece a turn
-            pieces = self.handsfree.pieces(event, self.referee.state())
-        except Exception:  # a state the completion cannot read: as it came
-            pieces = [dict(event)]
-        for piece in pieces:
-            rulings += self._complete(piece, camera)
-        if rereads is not None and self._camera_at is not None:
-            rereads.read(self._camera_at, event, self.referee, before)
-        self.recoveries.done()
-        if camera and self.recoveries.due:
-            rulings += self._went_on()
-        return rulings
+    # -- the hooks of the completion loop (vision.completion.Table) -------------
+    def now(self) -> dict[str, Any]:
+        """The referee's state now (called under :attr:`lock`)."""
+        return self.referee.state()
 
-    def _went_on(self) -> list:
-        """The log read again where the camera's plays after a line say how
-        it went: a question on a play from the seat after the player to move
-        that the plays after it answer (:func:`vision.handsfree.answered`: a
-        draw and pass missed), and a round the referee ruled won on a camera
-        play with no hand shown since while the plays go on
-        (:func:`vision.handsfree.went_on`: the count was short by a card).
-        When kept, the table carries on with that reading (its referee, the
-        copy its completion holds), prints the inferred draw and the rulings
-        that changed, and writes the log again; a round that reading ends
-        again early is read again in turn. A question that
-        ``play.answer_plays`` camera plays did not answer is left to a person.
-        Returns the rulings added."""
-        added: list = []
-        while True:
-            old = list(self.referee.rulings)
-            found = self.recoveries.next(self.referee, self.play)
-            if found is None:
-                break
-            self.referee = found.referee
-            self.handsfree.read_state = self.referee.state
-            carry_on(self.handsfree, found)
-            why = str(self.referee.events[found.line - 1].get("inferred") or "")
-            print(f"[{found.line:>3}] [amended] {why}", file=self.out, flush=True)
-            self._rewrite_log()
-            self._questions_again()
-            new = [r for r in self.referee.rulings if r not in old]
-            for r in new:  # the lines ruled otherwise now
-                event = self.referee.events[r.event - 1] if 0 < r.event <= len(
-                    self.referee.events) else {}
-                self._say(r.event, event, r, "")
-            added += new
-            if self.pipeline is not None:  # the scan while hands are awaited
-                self.pipeline.set_scan(self.referee.state().get("phase") == "scoring")
-        return added
-
-    def _complete(self, event: dict[str, Any], camera: bool) -> list:
-        """Complete ``event`` from the referee's state now and append it."""
+    def put(self, event: dict[str, Any]) -> tuple[int, dict[str, Any], list] | None:
+        """One line to the referee, the log file and the printed rulings;
+        ``None`` (said) for an event that is not one."""
         try:
-            events = self.handsfree.complete(event, self.referee.state())
-        except Exception:  # a state the completion cannot read: as it came
-            events = [dict(event)]
-        if not events:  # folded into the event that follows (tgus-t Hit+?)
-            return []
-        rulings: list = []
-        for e in events[:-1]:
-            rulings += self._append(e)
-        if camera and self.calls:  # before the play the call comes with
-            self._before_camera = True  # kept before the camera event in fed
-            try:
-                rulings += self._settle_calls(float(event.get("t", 0)), events[-1])
-            finally:
-                self._before_camera = False
-        rulings += self._append(events[-1])
-        if camera:
-            t = float(event.get("t", 0))
-            rulings += self._heard_after(t, t)
-        return rulings
+            rulings = self.referee.append(event)
+        except LogError as exc:
+            print(
+                f"[---] skipped an event that is not one: {exc.message}",
+                file=self.out,
+            )
+            return None
+        if self.log:
+            self.log.write(dump_event(event) + "\n")
+            self.log.flush()
+        if self.rereads is not None and event.get("source") != "vision":
+            self._feed(event)
+        line = len(self.referee.events)
+        inferred = str(event.get("inferred") or "")
+        for r in rulings:
+            # the referee may say it itself; else the printed line says it
+            why = f" [inferred: {inferred}]" if inferred not in r.text else ""
+            self._say(line, event, r, why)
+        if event.get("question"):
+            answers = self._note_question(line, event, rulings)
+            labels = [render_data(a.get("label"), "en", str(a.get("id", "")))
+                      for a in answers]
+            offered = f" ({' / '.join(labels)})" if labels else ""
+            print(f"[{line:>3}] [ask] {event['question']}{offered}", file=self.out,
+                  flush=True)
+        return line, event, rulings
 
-    def _heard_after(self, seen: float, now: float) -> list:
-        return self.hearing.after(seen, now)
+    def adopt(self, found: Any) -> list:
+        """A reading of the log (:class:`vision.recoveries.Recoveries`: a round
+        the referee ruled won on a camera play while the plays went on, or a
+        question the plays after it answered): the table carries on with its
+        referee, prints the inferred draw and the rulings that changed, and
+        writes the log again. Returns the rulings added."""
+        old = list(self.referee.rulings)
+        self.referee = found.referee
+        self.handsfree.read_state = self.referee.state
+        why = str(self.referee.events[found.line - 1].get("inferred") or "")
+        print(f"[{found.line:>3}] [amended] {why}", file=self.out, flush=True)
+        self._rewrite_log()
+        self._questions_again()
+        new = [r for r in self.referee.rulings if r not in old]
+        for r in new:  # the lines ruled otherwise now
+            event = self.referee.events[r.event - 1] if 0 < r.event <= len(
+                self.referee.events) else {}
+            self._say(r.event, event, r, "")
+        return new
+
+    def set_scan(self, on: bool) -> None:
+        """The pipeline's round-end scan on or off (no pipeline: nothing)."""
+        if self.pipeline is not None:
+            self.pipeline.set_scan(on)
 
     def hear(self, event: dict[str, Any]) -> None:
         """A heard event from a recording: held until the camera's events reach
@@ -373,19 +345,6 @@ class LiveTable:
         the log keeps the table's order. :meth:`finish` releases the rest."""
         with self.lock:
             self.hearing.hear(event)
-
-    def _release(self, t: float) -> list:
-        return self.hearing.release(t)
-
-    def _settle_calls(self, now: float, event: dict[str, Any] | None) -> list:
-        return self.hearing.calls_before(now, event)
-
-    def _copy_stood(self, held: dict[str, Any], move: dict[str, Any]) -> None:
-        """The hook of :class:`HandsFree` once a held copy stood: a colour
-        heard while it was held names it before the move that settled it is
-        completed (which would infer one)."""
-        self._stood_rulings += self._heard_after(float(held.get("t", 0)),
-                                                 float(move.get("t", 0)))
 
     def wait_rereads(self) -> None:
         """Until every tgus-t re-read asked for is taken or found moot (with
@@ -398,45 +357,14 @@ class LiveTable:
         with no move after it stands), once the re-reads asked for are taken."""
         self.wait_rereads()
         with self.lock:
-            rulings: list = []
-            for e in self.handsfree.finish(self.referee.state()):
-                rulings += self._append(e)
-            return rulings + self.hearing.finish()
+            return self.completion.finish()
 
     def _append(self, event: dict[str, Any]) -> list:
-        try:
-            rulings = self.referee.append(event)
-        except LogError as exc:
-            print(
-                f"[---] skipped an event that is not one: {exc.message}",
-                file=self.out,
-            )
-            return []
-        if self.log:
-            self.log.write(dump_event(event) + "\n")
-            self.log.flush()
-        if self.rereads is not None and event.get("source") != "vision":
-            self._feed(event)
-        line = len(self.referee.events)
-        self.recoveries.appended(event, rulings, line)
-        if self.pipeline and wants_hands(rulings):
-            self.pipeline.set_scan(True)
-        inferred = str(event.get("inferred") or "")
-        for r in rulings:
-            src = event.get("source", "")
-            # the referee may say it itself; else the printed line says it
-            why = f" [inferred: {inferred}]" if inferred not in r.text else ""
-            self._say(line, event, r, why)
-        if event.get("question"):
-            answers = self._note_question(line, event, rulings)
-            labels = [render_data(a.get("label"), "en", str(a.get("id", "")))
-                      for a in answers]
-            offered = f" ({' / '.join(labels)})" if labels else ""
-            print(f"[{line:>3}] [ask] {event['question']}{offered}", file=self.out,
-                  flush=True)
-        return rulings + self._amend(event)
+        """One line into the log as the completion loop puts it (told to the
+        recoveries, amended); returns its rulings."""
+        return self.completion.line(event)
 
-    def _amend(self, event: dict[str, Any]) -> list:
+    def amend(self, event: dict[str, Any]) -> list:
         """A tgus-t camera play or draw ruled illegal that a card hidden under
         an earlier play, a Gamble's unheard effect or the top card seen again
         explains (:func:`vision.handsfree_tgus_t.amendment`): that one
@@ -469,9 +397,10 @@ class LiveTable:
         the camera event being completed when it went before that event's own
         line (a heard call before its play), else last."""
         assert self.rereads is not None
-        if self._before_camera and self._camera_at is not None:
-            self.rereads.heard(event, self._camera_at)
-            self._camera_at += 1
+        completion = self.completion
+        if completion.before_camera and completion.camera_at is not None:
+            self.rereads.heard(event, completion.camera_at)
+            completion.camera_at += 1
         else:
             self.rereads.heard(event)
 
@@ -484,7 +413,7 @@ class LiveTable:
         the log file again. Returns the rulings that reading added."""
         referee, complete = reading.referee, reading.complete
         old = list(self.referee.rulings)
-        complete.on_stood = self._copy_stood
+        complete.on_stood = self.completion.stood
         self.referee, self.handsfree = referee, complete
         for k in reading.new:
             why = str((reading.changes[k] or {}).get("inferred") or "")

@@ -447,9 +447,24 @@ def _camera_ended(table: Table, camera: Camera) -> None:
     from . import recover
 
     _heard_up_to(table, float("inf"))  # the sound track's last words first
+    play = getattr(getattr(camera.pipeline, "config", None), "play", None)
     with table.lock:
         if table.camera is camera and not table.paused:
-            recover.finish(table, camera, lambda: _game_state(table))
+            recover.finish(table, camera, lambda: _game_state(table),
+                           lambda e: _amend(table, e, play))
+
+
+def _completion(table: Table, camera: Camera) -> None:
+    """The camera's completion of its events (who played, passes, colours),
+    made where none was started with it (a replayed log)."""
+    if camera.handsfree is None:
+        from vision.handsfree import HandsFree
+
+        camera.handsfree = HandsFree(state=lambda: _game_state(table))
+    if getattr(camera.handsfree, "on_stood", False) is None:
+        # a held copy that stands may be the wild a heard colour waits for
+        camera.handsfree.on_stood = lambda held, move: _colours_again(
+            table, held, move)
 
 
 def _camera_event(table: Table, camera: Camera, event: dict) -> None:
@@ -477,26 +492,15 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
             else:
                 Path(frame).unlink(missing_ok=True)
                 event = {**event, "evidence": kept}
-        if camera.handsfree is None:  # who played, passes, colours
-            from vision.handsfree import HandsFree
-
-            camera.handsfree = HandsFree(state=lambda: _game_state(table))
-        if getattr(camera.handsfree, "on_stood", False) is None:
-            # a held copy that stands may be the wild a heard colour waits for
-            camera.handsfree.on_stood = lambda held, move: _colours_again(
-                table, held, move)
+        _completion(table, camera)
         play = getattr(getattr(camera.pipeline, "config", None), "play", None)
         if event.get("source") == "vision":  # a sound track heard up to it
             _heard_up_to(table, float(event.get("t", 0)))
         with table.lock:
             rereads = None if table.paused else reread.rereads_for(table, camera)
-            at = rereads.camera(event) if rereads is not None else None
-            before = len(table.referee.events) if table.referee is not None else 0
             recover.take_camera_event(
                 table, camera, event, lambda: _game_state(table),
-                lambda e: _amend(table, e, play), play)
-            if at is not None:
-                rereads.read(at, event, table.referee, before)
+                lambda e: _amend(table, e, play), play, rereads)
     except Exception as exc:
         why = getattr(exc, "message", None) or str(exc)
         log.warning("camera event %s refused: %s", event.get("type"), why)

@@ -1,4 +1,12 @@
-"""The page's camera path reads its log again as ``tableref watch`` does.
+"""The page's camera path completes its events as ``tableref watch`` does.
+
+Each camera event goes through a :class:`vision.completion.Completion`, the
+completion loop ``watch``'s :class:`vision.live.LiveTable` uses too
+(:func:`take_camera_event`); :class:`CameraTable` gives it the page's hooks:
+a line goes in through :meth:`web.table.Table.append` (stored first, dropped
+while the table is paused), a reading of the log is stored as a correction
+(:func:`take`), a tgus-t camera line ruled illegal is amended as a stored
+correction (``web.commands._amend``).
 
 The camera keeps a :class:`vision.recoveries.Recoveries` for the running game
 (:func:`recoveries_for`), the component ``watch``'s
@@ -17,8 +25,8 @@ undo for each line it changed (:func:`web.undo.steps_between`).
 
 What a person says wins: once anything but the camera path changes the log's
 lines (a correction, an answer on the page, an undo, a re-read, a resumed or
-another game), what was kept to read again is dropped. Heard and entered
-events appended between camera events are kept as they came.
+another game), what was kept to read again is dropped. Heard and entered events
+appended between camera events are kept as they came.
 
 A sound track heard beside the camera (``serve --listen FILE``) is held as
 ``watch`` holds it, by the table's :class:`vision.hearing.Hearing`
@@ -76,6 +84,85 @@ def _seen(table: Any, camera: Any) -> None:
     camera.recoveries_seen = (referee, referee.events, len(referee.events))
 
 
+class CameraTable:
+    """The page's table as a camera event's completion loop sees it (the hooks
+    of :class:`vision.completion.Table`): lines go in through
+    :meth:`web.table.Table.append` (stored first, dropped while paused), a
+    reading of the log is stored as a correction (:func:`take`), a tgus-t line
+    ruled illegal is amended by ``amend``.
+
+    Args:
+        table: the page's :class:`web.table.Table` (its lock held).
+        camera: the :class:`web.camera.Camera` whose completion is used.
+        recoveries: the camera's :class:`vision.recoveries.Recoveries`
+            (:func:`recoveries_for`), or ``None``.
+        rereads: the game's tgus-t re-reads (:func:`web.reread.rereads_for`),
+            or ``None``.
+        state: the live referee's state.
+        amend: called with every line the camera path put in the log.
+        play: the pipeline's :class:`vision.config.PlayConfig` (``None``: the
+            defaults).
+    """
+
+    def __init__(self, table: Any, camera: Any, recoveries: Any, rereads: Any,
+                 state: Callable[[], Mapping[str, Any]],
+                 amend: Callable[[dict[str, Any]], Any] = lambda e: None,
+                 play: Any = None) -> None:
+        self.page, self.camera = table, camera
+        self.recoveries, self.rereads, self.play = recoveries, rereads, play
+        self._state, self._amend = state, amend
+        from vision.completion import Completion
+
+        self.completion = Completion(self)
+        hearing = self.hearing
+        if hearing is not None:  # heard lines go in through this camera path
+            hearing.append = self.completion.line
+            hearing.state = lambda: table.referee.state()
+            hearing.doubt = lambda: _doubt(table.referee)
+
+    @property
+    def handsfree(self) -> Any:
+        return self.camera.handsfree
+
+    @property
+    def hearing(self) -> Any:
+        """A recording's heard events held for the camera (``Table.hearing``)."""
+        return getattr(self.page, "hearing", None)
+
+    @property
+    def referee(self) -> Any:
+        return self.page.referee
+
+    def now(self) -> Mapping[str, Any]:
+        return self._state()
+
+    def put(self, event: dict[str, Any]) -> tuple[int, Mapping[str, Any], list] | None:
+        """One line stored and refereed; ``None`` where it was dropped (paused)."""
+        referee = self.page.referee
+        ruled = len(referee.rulings) if referee is not None else 0
+        line, _ = self.page.append(event, source="vision")
+        if not line or self.page.referee is not referee:
+            return None
+        return line, referee.events[line - 1], list(referee.rulings[ruled:])
+
+    def amend(self, event: Mapping[str, Any]) -> list:
+        self._amend(dict(event))
+        return []
+
+    def adopt(self, found: Any) -> list | None:
+        """A reading stored as a correction (:func:`take`); ``None`` where the
+        store refused it (the log stays as it was)."""
+        try:
+            take(self.page, self.camera, found)
+        except TableError as exc:
+            log.warning("a camera reading was not stored: %s", exc.message)
+            return None
+        return []
+
+    def set_scan(self, on: bool) -> None:
+        _set_scan(self.camera, on)
+
+
 def take_camera_event(
     table: Any,
     camera: Any,
@@ -83,88 +170,32 @@ def take_camera_event(
     state: Callable[[], Mapping[str, Any]],
     each: Callable[[dict[str, Any]], Any] = lambda e: None,
     play: Any = None,
+    rereads: Any = None,
 ) -> None:
-    """Append camera ``event`` completed (called under the table's lock): a
-    held copy it settles first, then the event itself unless it is held
-    (:class:`vision.handsfree.HandsFree`), each line told to the recoveries;
-    then the log read again while a reading is found. ``each`` is called
-    with every line appended; ``play`` is the pipeline's
+    """Take camera ``event`` through the completion loop
+    (:class:`vision.completion.Completion`, called under the table's lock),
+    as ``tableref watch`` does: each line told to the recoveries (none while
+    paused), ``each`` called with every line the camera path put in the log,
+    a tgus-t game's ``rereads`` kept; ``play`` is the pipeline's
     :class:`vision.config.PlayConfig` (``None``: the defaults)."""
     recover = None if table.paused else recoveries_for(table, camera)
-    handsfree = camera.handsfree
-    camera_made = event.get("source") == "vision"
-    hearing = _hearing(table, camera, recover)
-    t = float(event.get("t", 0))
-    if hearing is not None and camera_made and hearing.held:
-        hearing.release(t)  # heard up to this camera event's time
-    if recover is not None and camera_made:
-        recover.camera(event)
-
-    def append(e: dict[str, Any]) -> None:
-        _append(table, camera, recover, e)
-        each(e)
-
-    if camera_made:
-        for e in handsfree.settle(event, state()):
-            append(e)
-        if handsfree.read_state is not None and handsfree.hold(event, state()):
-            if recover is not None:
-                _seen(table, camera)
-            return
-    if recover is not None and camera_made:
-        recover.completing(len(table.referee.events), event)
-    try:
-        try:  # a tgus-t play holding two turns' cards: one piece a turn
-            pieces = handsfree.pieces(event, state())
-        except Exception:  # a state the completion cannot read: as it came
-            pieces = [dict(event)]
-        for piece in pieces:
-            try:
-                lines = handsfree.complete(piece, state())
-            except Exception:  # a state the completion cannot read: as it came
-                lines = [dict(piece)]
-            if not lines:  # folded into the event that follows (tgus-t Hit+?)
-                continue
-            for e in lines[:-1]:
-                append(e)
-            if hearing is not None and camera_made and hearing.calls:
-                hearing.calls_before(t, lines[-1])  # before the play it comes with
-            append(lines[-1])
-            if hearing is not None and camera_made:
-                hearing.after(t, t)
-    finally:
-        if recover is not None:
-            recover.done()
-    if recover is None:
-        return
-    while camera_made and recover.due:
-        found = recover.next(table.referee, play)
-        if found is None:
-            break
-        try:
-            take(table, camera, found)
-        except TableError as exc:  # the store refused it: the log stays as it was
-            log.warning("a camera reading was not stored: %s", exc.message)
-            recover.forget()
-            break
-    _seen(table, camera)
+    CameraTable(table, camera, recover, rereads, state, each, play
+                ).completion.take(event)
+    if recover is not None:
+        _seen(table, camera)
 
 
 def finish(table: Any, camera: Any,
-           state: Callable[[], Mapping[str, Any]]) -> None:
+           state: Callable[[], Mapping[str, Any]],
+           each: Callable[[dict[str, Any]], Any] = lambda e: None) -> None:
     """The camera's source ended (called under the table's lock): a copy
-    still held for its next move stands (``HandsFree.finish``), its lines
-    told to the recoveries, as :meth:`vision.live.LiveTable.finish` does."""
-    handsfree = camera.handsfree
+    still held for its next move stands and the heard events still held go
+    in (:meth:`vision.completion.Completion.finish`), as
+    :meth:`vision.live.LiveTable.finish` does."""
     if table.referee is None:
         return
     recover = recoveries_for(table, camera)
-    hearing = _hearing(table, camera, recover)
-    if handsfree is not None and handsfree.held is not None:
-        for e in handsfree.finish(state()):
-            _append(table, camera, recover, e)
-    if hearing is not None:
-        hearing.finish()
+    CameraTable(table, camera, recover, None, state, each).completion.finish()
     if recover is not None:
         _seen(table, camera)
 
@@ -179,18 +210,6 @@ def stood(table: Any, camera: Any, held: Mapping[str, Any],
         hearing.after(float(held.get("t", 0)), float(move.get("t", 0)))
 
 
-def _hearing(table: Any, camera: Any, recover: Any) -> Any:
-    """The table's :class:`vision.hearing.Hearing` (a recording heard beside
-    the camera, set by ``serve``), appending through the camera path now, or
-    ``None``."""
-    hearing = getattr(table, "hearing", None)
-    if hearing is not None:
-        hearing.append = lambda e: _append(table, camera, recover, e)
-        hearing.state = lambda: table.referee.state()
-        hearing.doubt = lambda: _doubt(table.referee)
-    return hearing
-
-
 def _doubt(referee: Any) -> bool:
     """Whether the referee asked a question on a line (a ``pending``
     ``<preset>.question`` ruling on an event that carries one)."""
@@ -199,25 +218,6 @@ def _doubt(referee: Any) -> bool:
         r.ruling == "pending" and r.rule.endswith(".question")
         and 0 < r.event <= len(events) and events[r.event - 1].get("question")
         for r in referee.rulings)
-
-
-def _append(table: Any, camera: Any, recover: Any, event: dict[str, Any]) -> list:
-    """One completed camera line (or a heard one let out at the camera's
-    time) into the table's log, told to the recoveries; the round-end scan
-    switched on where its rulings wait for the hands. Returns its rulings."""
-    from vision.recoveries import wants_hands
-
-    referee = table.referee
-    ruled = len(referee.rulings) if referee is not None else 0
-    line, _ = table.append(event, source="vision")
-    if not line or table.referee is not referee:
-        return []
-    rulings = referee.rulings[ruled:]
-    if recover is not None:
-        recover.appended(referee.events[line - 1], rulings, line)
-    if wants_hands(rulings):
-        _set_scan(camera, True)
-    return list(rulings)
 
 
 def _set_scan(camera: Any, on: bool) -> None:
@@ -229,16 +229,12 @@ def _set_scan(camera: Any, on: bool) -> None:
 def take(table: Any, camera: Any, found: Any) -> None:
     """A reading found (:meth:`vision.recoveries.Recoveries.next`, called under
     the table's lock): its log is stored as a correction from the inferred
-    draw's line, the camera's completion carries on as the reading left it,
-    and the scan runs while the hands are awaited."""
-    from vision.recoveries import carry_on
-
+    draw's line, each line it changed an undo step (the completion loop then
+    carries on as the reading left it)."""
     old = list(table.referee.events)
     new = [dict(e) for e in found.referee.events]
 
     corrections.edit(table, "correct", found.line, new,
                      corrections.adopting(table, found.referee))
-    carry_on(camera.handsfree, found)
     for step in steps_between(old, new):
         table.steps.append(step)
-    _set_scan(camera, table.referee.state().get("phase") == "scoring")
