@@ -184,6 +184,19 @@ class DetectorConfig(_Section):
                                        "are judged on the blocks under the box grown "
                                        "by this on each side (working-image px)",
                                        minimum=0)
+    finder_crop_hold_px: float = _f(4.0, "px", "... and a box found within this "
+                                    "(each side) of the box the classifier read a "
+                                    "card at in the detector's last call, the card's "
+                                    "crop there still the one read (reuse_level), is "
+                                    "given back exactly as read: a card whose pixels "
+                                    "did not change keeps its box, however the "
+                                    "finder's fit moved with what lies beside it "
+                                    "(negative: never)", minimum=None)
+    finder_crop_hold_level: float = _f(16.0, "grey levels", "... (a box beyond "
+                                       "reuse_px) where no block of the card's crop "
+                                       "(reuse_cell) moved more than this either: a "
+                                       "card slid by a pixel or two moves the blocks "
+                                       "along its sides, not the crop's mean")
     deck: str = _f("", "name", "an enrolled deck whose classifier names the cards "
                    "('tableref decks'; --deck NAME); empty: the shipped classifier",
                    minimum=None)

@@ -99,6 +99,13 @@ CROP_SNAP_IOU = _DEFAULTS.finder_crop_snap_iou
 # moved and for the snap, are those of the box grown by this many px on each
 # side (detector.finder_crop_context_px)
 CROP_CONTEXT_PX = _DEFAULTS.finder_crop_context_px
+# With the crop search on, a box found within this many px (each side) of a
+# box the classifier read in the previous call, whose crop there is still the
+# one read (detector.reuse_level), is given back exactly as read, with its read
+# (detector.finder_crop_hold_px; negative: never): a card whose pixels did not
+# change keeps its box, whatever the finder saw around it
+CROP_HOLD_PX = _DEFAULTS.finder_crop_hold_px
+CROP_HOLD_LEVEL = _DEFAULTS.finder_crop_hold_level
 # boxes found that the snap remembers per frame shape (Detector._snap)
 SNAP_MEMORY = 64
 
@@ -112,7 +119,9 @@ def finder_crop(config: DetectorConfig) -> dict:
             "crop_strides": config.finder_crop_strides,
             "whole_every": config.finder_whole_every,
             "crop_snap_iou": config.finder_crop_snap_iou,
-            "crop_context_px": config.finder_crop_context_px}
+            "crop_context_px": config.finder_crop_context_px,
+            "crop_hold_px": config.finder_crop_hold_px,
+            "crop_hold_level": config.finder_crop_hold_level}
 
 
 def card_net(n_classes: int = len(CLASSES) + 1, width: int = 16):
@@ -190,6 +199,15 @@ def crops_to_tensor(crops: np.ndarray):
     return (
         torch.from_numpy(np.ascontiguousarray(crops)).permute(0, 3, 1, 2).float() / 255
     )
+
+
+def crops_to_array(crops: np.ndarray) -> np.ndarray:
+    """:func:`crops_to_tensor`'s values as a NumPy array (the same float32
+    division), without torch's per-call cost: the OpenVINO classifier's input."""
+    crops = np.asarray(crops)
+    out = np.empty((len(crops), crops.shape[3], *crops.shape[1:3]), np.float32)
+    np.divide(crops.transpose(0, 3, 1, 2), 255, out=out, dtype=np.float32)
+    return out
 
 
 def crop_boxes(frame: np.ndarray, xyxy: np.ndarray, size: int = CROP) -> np.ndarray:
@@ -297,6 +315,9 @@ class Detector:
             changed is searched in a crop around them, a card on the same
             pixels and beside the same ones keeping its box (see :meth:`_find`;
             ``crop_margin`` negative: never).
+        crop_hold_px, crop_hold_level: with the crop search on, a card
+            whose crop did not change keeps the box it was read at (see :meth:`_classify_reusing`;
+            negative: never).
         classifier_precision: the OpenVINO classifier's inference precision,
             ``"f32"`` or ``"bf16"`` (:func:`openvino_classifier`).
 
@@ -340,6 +361,8 @@ class Detector:
         whole_every: int = WHOLE_EVERY,
         crop_snap_iou: float = CROP_SNAP_IOU,
         crop_context_px: float = CROP_CONTEXT_PX,
+        crop_hold_px: float = CROP_HOLD_PX,
+        crop_hold_level: float = CROP_HOLD_LEVEL,
     ) -> None:
         path = Path(model_path) if model_path is not None else default_model()
         if not path.exists():
@@ -359,6 +382,8 @@ class Detector:
         self.whole_every = int(whole_every)
         self.crop_snap_iou = float(crop_snap_iou)
         self.crop_context_px = max(0.0, float(crop_context_px))
+        self.crop_hold_px = float(crop_hold_px)
+        self.crop_hold_level = float(crop_hold_level)
         # per (frame shape, box threshold): each block's grey when the finder
         # last searched it, the boxes then, and the crop searches since the
         # last whole-frame search (_find)
@@ -372,6 +397,9 @@ class Detector:
         self.finder_cropped = 0
         self.finder_whole = 0
         self.finder_crop_fallbacks = 0
+        # boxes reported at the box read instead of the finder's fit (the
+        # crop search's hold, _classify_reusing)
+        self.held_boxes = 0
         self.threads = torch_threads or (2 if self.backend == "pytorch" else 1)
         setup(torch_threads=self.threads)
         self.imgsz = int(imgsz)
@@ -456,7 +484,7 @@ class Detector:
             return Detections.empty()
         data: dict[str, np.ndarray] = {}
         if two_stage:
-            probs = self._classify_reusing(frame, xyxy)
+            probs, xyxy = self._classify_reusing(frame, xyxy)
             class_id = probs.argmax(axis=1).astype(np.int32)
             confidence = probs[np.arange(len(probs)), class_id]
             keep = (class_id < len(CLASSES)) & (confidence >= least)
@@ -691,11 +719,13 @@ class Detector:
         self._found.clear()
         self._seen.clear()
 
-    def _classify_reusing(self, frame: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
-        """:meth:`_classify`, except that a box of the previous call's frame (of
-        this shape) again keeps its probabilities when each side lies within
-        ``reuse_px`` of the box the classifier read and the frame's pixels there
-        are still those it read: the crop cut at that box, compared as blocks
+    def _classify_reusing(self, frame: np.ndarray, xyxy: np.ndarray
+                          ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_classify` of the boxes ``xyxy`` and the boxes to report,
+        except that a box of the previous call's frame (of this shape) again
+        keeps its probabilities when each side lies within ``reuse_px`` of the
+        box the classifier read and the frame's pixels there are still those
+        it read: the crop cut at that box, compared as blocks
         :data:`REUSE_CELL` crop pixels wide, differs from the crop read by at
         most ``reuse_level`` grey levels (mean difference). On a live table a
         hand moving elsewhere does not make the cards lying still cost the
@@ -703,25 +733,43 @@ class Detector:
         blocks) or the box jittering by a pixel (the pixels are compared where
         they were read); a hand over the card, or a card moved, is read anew.
         A kept read keeps the box and crop it was read at, so slow changes
-        cannot add up frame by frame unseen."""
+        cannot add up frame by frame unseen.
+
+        With the crop search on and :attr:`crop_hold_px` not negative, a box
+        within ``max(reuse_px, crop_hold_px)`` of a box read, its crop there
+        still the one read, keeps that read and is reported at the box read
+        (the card's pixels did not change, so neither does its box: the
+        finder's fit of a still card moves when a hand passes beside it, or
+        when a window shows it less of its surroundings); the boxes are
+        otherwise reported as found."""
         shape = frame.shape[:2]
         n = len(xyxy)
         source = np.full(n, -1)
         last = self._reads.get(shape)
+        hold = self._crops() and self.crop_hold_px >= 0
+        reach = max(self.reuse_px, self.crop_hold_px) if hold else self.reuse_px
         if last is not None and len(last[0]) and n:
             boxes, thumbs = last[0], last[1]
             near = np.abs(xyxy[:, None, :] - boxes[None, :, :]).max(axis=2)
-            pairs = np.argwhere(near <= self.reuse_px)
+            pairs = np.argwhere(near <= reach)
             if len(pairs):
                 js = np.unique(pairs[:, 1])
                 now = crop_thumbnails(crop_boxes(frame, boxes[js], self.crop),
                                       self.reuse_cell)
-                still = set(js[np.abs(now - thumbs[js]).mean(axis=(1, 2, 3))
-                               <= self.reuse_level].tolist())
+                diff = np.abs(now - thumbs[js])
+                same = diff.mean(axis=(1, 2, 3)) <= self.reuse_level
+                still = set(js[same].tolist())
+                # a box beyond reuse_px is held only where no block of its
+                # crop moved over crop_hold_level (a card slid by a pixel or
+                # two moves its sides' blocks, not the crop's mean)
+                steady = set(js[same & (diff.max(axis=(1, 2, 3))
+                                        <= self.crop_hold_level)].tolist())
                 used: set[int] = set()
                 for k in np.argsort(near[pairs[:, 0], pairs[:, 1]], kind="stable"):
                     i, j = (int(v) for v in pairs[k])
-                    if source[i] < 0 and j in still and j not in used:
+                    if source[i] >= 0 or j in used:
+                        continue
+                    if j in (still if near[i, j] <= self.reuse_px else steady):
                         source[i] = j
                         used.add(j)
         fresh = source < 0
@@ -746,7 +794,10 @@ class Detector:
         self._reads[shape] = (read_at, thumbs, probs.copy())
         while len(self._reads) > REUSE_SHAPES:
             self._reads.pop(next(iter(self._reads)))
-        return probs
+        if hold:
+            self.held_boxes += int((kept & (np.abs(read_at - xyxy).max(axis=1) > 0)).sum())
+            return probs, read_at.copy()
+        return probs, np.asarray(xyxy, np.float32)
 
     def _thumb_shape(self) -> tuple[int, int, int]:
         cell = self.reuse_cell
@@ -798,7 +849,7 @@ class Detector:
     def _probabilities(self, crops: np.ndarray) -> np.ndarray:
         """Softmax of the classifier on (N, H, W, 3) uint8 BGR crops."""
         if self._classifier_ov is not None:
-            x = crops_to_tensor(crops).numpy()
+            x = crops_to_array(crops)
             logits = np.asarray(self._classifier_ov(x)[0], np.float32)
             e = np.exp(logits - logits.max(axis=1, keepdims=True))
             return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
