@@ -384,7 +384,7 @@ def score(result: dict[str, Any]) -> dict[str, Any]:
         "cards": len(want), "found": found, "right": right, "extra": extra,
         "wrong": wrong, "missed": missed, "refereed_found": refereed[0],
         "refereed_right": refereed[1], "refereed_wrong": refereed[2],
-        "refereed_missed": refereed[3], "draws": len(draws), "draw_found": draw_found,
+        "refereed_missed": refereed[3], "refereed_extra": refereed[4], "draws": len(draws), "draw_found": draw_found,
         "draw_right": draw_right, "draw_extra": len(cam_draws) - len(used_d),
         "draw_runs": runs[0], "draw_runs_found": runs[1], "draw_runs_right": runs[2],
         "draw_runs_wrong": runs[3],
@@ -416,7 +416,8 @@ def report(seed: int, result: dict[str, Any], s: dict[str, Any]) -> None:
     print(f"  cards on the pile: {s['cards']}; found {s['found']}, right {s['right']} "
           f"({100 * s['right'] / max(s['cards'], 1):.1f} %), extra {s['extra']}")
     print(f"  as refereed (the plays and turned cards after completion: split, "
-          f"hidden cards): found {s['refereed_found']}, right {s['refereed_right']}")
+          f"hidden cards): found {s['refereed_found']}, right {s['refereed_right']}, "
+          f"extra {s['refereed_extra']}")
     for line in s["wrong"]:
         print(f"    wrong: {line}")
     for line in s["missed"]:

@@ -81,6 +81,14 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   the pile (an arm over it, its cards unread for a while) and took the next
   card landing for a first card. It is a play of that card by the seat on
   turn, marked ``inferred`` (:func:`start_in_game`), completed as any play.
+- **A copy of the top card after a take**: the arm that took from the draw
+  pile passes over the discard pile and moves its top card's box; the pile
+  then reports that card landing again. A camera play of just the top card
+  by the seat whose take was the camera's last play or draw, while the
+  referee waits for nothing, is that card moved, no play (:func:`moved_copy`;
+  :class:`TgusTHandsFree` remembers the last take), unless the pile saw it
+  come in from a hand (``carried_in``): a drawn twin of the top card played
+  at once is that rare.
 - **Passes** need to know that the player on turn drew: :class:`TgusTHandsFree`
   remembers it across events (the referee's state does not say); a plain
   :func:`complete_tgus_t` call infers a pass only where the state carries
@@ -614,6 +622,28 @@ def _next_active(state: Mapping[str, Any], player: str) -> str | None:
     return None
 
 
+def moved_copy(event: Mapping[str, Any], state: Mapping[str, Any],
+               last: tuple[str, str] | None) -> bool:
+    """Whether a camera ``event`` is the pile's top card moved by a drawing
+    arm, no play (see the comment above): a play of just the top card
+    (``state``'s) by the seat whose take was the camera's last play or draw
+    (``last``: its type and seat), not seen coming in from a hand
+    (``carried_in``, :meth:`vision.pile_memory.PileMemory.carried_in`), while
+    the referee waits for nothing (a card landing while it waits for cards
+    turned for a Hit+?, or a colour, is what it waits for)."""
+    if event.get("source") != "vision" or event.get("type") != "play":
+        return False
+    seat = event.get("player") or event.get("reach_from")
+    top = state.get("top")
+    cards = [str(c) for c in event.get("cards") or []]
+    return (
+        seat is not None and top is not None and not event.get("carried_in")
+        and last == ("draw", str(seat)) and cards == [str(top)]
+        and not state.get("over") and _awaiting(state)[0] is None
+        and not state.get("pending_draw")
+    )
+
+
 class TgusTHandsFree:
     """:func:`complete_tgus_t` with the memory it needs to infer passes: the
     player on turn took a turn draw (the referee still has them on turn after
@@ -628,6 +658,8 @@ class TgusTHandsFree:
         #: the colours of the last play when it held several: the camera does
         #: not see which was put down last, so any may be the colour in play
         self.multi_colours: list[str] = []
+        #: (type, seat) of the last camera play or draw taken
+        self.last: tuple[str, str] | None = None
 
     def __call__(self, event: Mapping[str, Any], state: Mapping[str, Any]
                  ) -> list[dict[str, Any]]:
@@ -636,6 +668,13 @@ class TgusTHandsFree:
             event = play
         if event.get("source") != "vision" or event.get("type") not in ("play", "draw"):
             return [dict(event)]
+        seat = event.get("player") or event.get("reach_from")
+        last, self.last = self.last, (str(event.get("type")), str(seat))
+        if moved_copy(event, state, last):
+            self.last = last  # no move of theirs: the take stays the last one
+            return []
+        if "carried_in" in event:  # said to moved_copy, not written to the log
+            event = {k: v for k, v in event.items() if k != "carried_in"}
         event = self._rest_of_draw(event)
         if event is None:
             return []

@@ -77,6 +77,33 @@ def test_a_draw_once_the_game_is_over_is_no_picture_leftover():
     assert out[0]["count"] == 1 and "takes" not in out[0]
 
 
+def test_a_copy_of_the_top_card_right_after_its_seat_drew_is_no_play():
+    # the drawing arm moved the top card's box: the pile reports it landing
+    # again; the next seat's play then says the drawer passed
+    ref, out = run(cam("start", 1, card="red-5"),
+                   cam("draw", 2, count=1, reach_from="A"),
+                   cam("play", 3, cards=["red-5"], reach_from="A"),
+                   cam("play", 4, cards=["red-2"], reach_from="B"))
+    assert [e["type"] for e in out] == ["draw", "pass", "play"]
+    assert out[-1]["cards"] == ["red-2"] and ref.state()["hand_counts"]["A"] == 6
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+
+
+def test_a_copy_seen_coming_in_from_a_hand_after_a_draw_is_played():
+    ref, out = run(cam("start", 1, card="red-5"),
+                   cam("draw", 2, count=1, reach_from="A"),
+                   cam("play", 3, cards=["red-5"], reach_from="A", carried_in=True))
+    assert [e["type"] for e in out] == ["draw", "play"]
+    assert "carried_in" not in out[-1] and ref.state()["hand_counts"]["A"] == 5
+
+
+def test_a_copy_of_the_top_card_after_another_seat_drew_is_played():
+    _, out = run(cam("start", 1, card="red-5"),
+                 cam("draw", 2, count=1, reach_from="A"),
+                 cam("play", 3, cards=["red-5"], reach_from="B"))
+    assert [e["type"] for e in out] == ["draw", "pass", "play"]
+
+
 def test_a_turn_draw_then_the_next_seat_playing_is_a_pass():
     ref, out = run(cam("start", 1, card="red-5"),
                    cam("draw", 2, count=1, reach_from="A"),
