@@ -337,6 +337,20 @@ class PlayConfig(_Section):
                               "it after a hand reached in is a twin put on it ...")
     twin_size_mm: float = _f(3.0, "mm", "... or one measuring this much differently "
                              "(turned a few degrees)")
+    twin_pixels: float = _f(6.0, "grey levels", "... and only when the top card's "
+                            "pixels changed: a copy of the top card is no twin "
+                            "where the top's region, top-down in grey, differs on "
+                            "average by at most this from how it lay untouched "
+                            "since taken (brightness matched; hands left out; a "
+                            "card laid on it shows another print a few mm or "
+                            "degrees off, a box shifting while an arm passes "
+                            "beside the pile the same pixels; 0: off)", minimum=0)
+    twin_px_mm: float = _f(2.0, "mm/px", "... the region compared at this many mm "
+                           "a pixel")
+    twin_px_share: float = _f(0.5, "fraction", "... compared only where at least "
+                              "this share of it shows with no hand over it, now "
+                              "and as kept (less: the pixels are not asked)",
+                              maximum=1)
     look_mm: float = _f(2.0, "mm", "a box of the top card's label lying and "
                         "measuring within this of a look the detector gave of the "
                         "top card since it was taken is that card again")

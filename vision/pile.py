@@ -17,7 +17,7 @@ from .config import PlayConfig
 from .detections import Detections
 from .geometry import TableGeometry
 from .hands import Reach
-from .pile_memory import PileCard, PileMemory
+from .pile_memory import PileCard, PileMemory, PileView
 from .prior import LegalCheck, choose_label
 from .tracking import Read, Track, label_scores
 
@@ -55,6 +55,11 @@ class PileWatcher:
         ] = {}
         self._last_busy = 0.0
         self._reaching = False  # an arm was in the zone in the last frame
+
+    def see(self, view: PileView | None) -> None:
+        """This frame's pixels, for the twin check (``PileMemory.keep_print``);
+        called before :meth:`landed` (``None``: none, the check passes)."""
+        self.memory.see(view)
 
     @property
     def pile(self) -> list[PileCard]:
@@ -482,6 +487,7 @@ class PileWatcher:
         cards = self._one_box_each([card for _, card in out])
         self.pile += cards
         self.memory.remember_looks(dets, t, tracks)
+        self.memory.keep_print(tracks, t)
         return cards
 
     def _one_box_each(self, cards: list[PileCard]) -> list[PileCard]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
+import cv2
 import numpy as np
 
 from .card_scale import card_scale
@@ -42,6 +43,26 @@ class _Look(NamedTuple):
     h: float
     track: int
     touched: bool = False  # a hand touched the box
+
+
+class PileView(NamedTuple):
+    """One frame's pixels for the pile's checks (:meth:`PileMemory.see`)."""
+
+    #: the frame as the table's geometry maps it (BGR or grey)
+    image: np.ndarray
+    #: where hands are: a top-down mask of the table, ``mm_px`` mm a pixel
+    #: (``None``: not known)
+    hands: np.ndarray | None = None
+    mm_px: float = 4.0
+
+
+class _Print(NamedTuple):
+    """The top card's pixels as it lay untouched since taken (:meth:`PileMemory.keep_print`)."""
+
+    card: "PileCard"
+    box: tuple[float, float, float, float]  # the region: centre, size (table mm)
+    grey: np.ndarray  # top-down grey patch, ``play.twin_px_mm`` a pixel
+    valid: np.ndarray  # the patch's pixels no hand lay over
 
 
 @dataclass
@@ -112,6 +133,12 @@ class PileMemory:
         self._stay: tuple[int, float] = (-1, float("inf"))  # judged track, stay
         # the judged track and the top card's (for :meth:`_stood`)
         self._tracks: tuple[Track | None, Track | None] = (None, None)
+        #: this frame's pixels (:meth:`see`; ``None``: the stage gets none)
+        self.view: PileView | None = None
+        self._print: _Print | None = None  # the top card's pixels (keep_print)
+        #: the last pixel comparison (:meth:`_print_kept`): mean grey
+        #: difference and the share of the region compared (for diagnostics)
+        self.print_diff: tuple[float, float] | None = None
 
     def held_already(
         self,
@@ -298,6 +325,114 @@ class PileMemory:
                     _Look(r.t, r.x, r.y, r.w, r.h, track.id, bool(r.touched))
                 )
 
+    def see(self, view: PileView | None) -> None:
+        """This frame's pixels (``None``: none; the pixel checks then pass)."""
+        self.view = view
+
+    def keep_print(self, tracks: dict[int, Track], t: float) -> None:
+        """Keep the top card's pixels (its box's region, top-down, grey, at
+        ``play.twin_px_mm`` a pixel, hands left out) while its own track shows
+        it undisturbed since it was taken (``Track.disturbed``: touched,
+        covered or unseen; a card taken under the hand that put it down counts
+        from its taking, the hand's pixels left out): what a card laid on it
+        later must change (:meth:`_print_kept`). A region no longer kept so
+        stays as last kept, for this top card."""
+        cfg = self.config
+        if self.view is None or not self.pile or cfg.twin_pixels <= 0:
+            return
+        top = self.pile[-1]
+        box = (*top.xy, *top.wh)
+        mine = self._print is not None and self._print.card is top
+        track = tracks.get(top.track)
+        if (
+            track is None
+            or track.seen < t - 1e-9
+            or track.disturbed > top.t + 1e-9
+            or (mine and self._print.box != box and top.t < t - 1e-9)
+        ):
+            return
+        patch = self._patch(box)
+        if patch is None:
+            return
+        grey, valid = patch
+        if mine and self._print.box == box:
+            old = self._print
+            grey = np.where(valid, grey, old.grey)
+            valid = valid | old.valid
+        self._print = _Print(top, box, grey, valid)
+
+    def _patch(
+        self, box: tuple[float, float, float, float]
+    ) -> tuple[np.ndarray, np.ndarray] | None:
+        """This frame's pixels of a table region (centre, size in mm): a
+        top-down grey patch at ``play.twin_px_mm`` a pixel, and which of its
+        pixels lie in the frame with no hand over them (``None``: no pixels)."""
+        view = self.view
+        if view is None:
+            return None
+        res = max(self.config.twin_px_mm, 1e-3)
+        x, y, w, h = box
+        cols, rows = max(2, int(round(w / res))), max(2, int(round(h / res)))
+        x0, y0 = x - cols * res / 2, y - rows * res / 2
+        to_patch = np.array(
+            [[1 / res, 0, -x0 / res], [0, 1 / res, -y0 / res], [0, 0, 1]]
+        ) @ self.geometry.homography
+        image = view.image
+        if image.ndim == 3:
+            image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        grey = cv2.warpPerspective(
+            image, to_patch, (cols, rows), flags=cv2.INTER_AREA,
+            borderMode=cv2.BORDER_CONSTANT, borderValue=0,
+        ).astype(np.float32)
+        inside = cv2.warpPerspective(
+            np.full(image.shape[:2], 255, np.uint8), to_patch, (cols, rows),
+            flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0,
+        ) > 0
+        valid = inside
+        if view.hands is not None and view.hands.any():
+            mask = cv2.dilate(view.hands.astype(np.uint8), np.ones((3, 3), np.uint8))
+            us = x0 + (np.arange(cols) + 0.5) * res
+            vs = y0 + (np.arange(rows) + 0.5) * res
+            ix = np.clip((us / view.mm_px).astype(int), 0, mask.shape[1] - 1)
+            iy = np.clip((vs / view.mm_px).astype(int), 0, mask.shape[0] - 1)
+            valid = valid & (mask[np.ix_(iy, ix)] == 0)
+        return grey, valid
+
+    def _print_kept(self) -> bool:
+        """The top card's pixels show as it lay before (:meth:`keep_print`):
+        over the part of its region that no hand covers, now or when kept
+        (at least ``play.twin_px_share`` of it), the grey levels differ by at
+        most ``play.twin_pixels`` on average (brightness matched). A card
+        laid on it covers it with another card's pixels (a fresh print, a few
+        mm or degrees off); a detector's box of the top card shifting while
+        an arm passes beside the pile leaves them as they were. ``False``
+        where that cannot be told (no pixels, no print, too little of it in
+        view)."""
+        self.print_diff = None
+        cfg = self.config
+        kept = self._print
+        if (
+            cfg.twin_pixels <= 0
+            or kept is None
+            or not self.pile
+            or kept.card is not self.pile[-1]
+        ):
+            return False
+        patch = self._patch(kept.box)
+        if patch is None:
+            return False
+        grey, valid = patch
+        both = valid & kept.valid
+        share = float(both.mean())
+        if share < cfg.twin_px_share or not both.any():
+            self.print_diff = (float("nan"), share)
+            return False
+        now, before = grey[both], kept.grey[both]
+        gain = float(before.mean()) / max(float(now.mean()), 1.0)
+        diff = float(np.abs(now * gain - before).mean())
+        self.print_diff = (diff, share)
+        return diff <= cfg.twin_pixels
+
     def _same_card(
         self, tid: int, label: str, track: Track, xy: np.ndarray, wh: np.ndarray
     ) -> bool:
@@ -446,6 +581,8 @@ class PileMemory:
                     # card shifts the top's box before it lands itself
                     self.retry = True
                     return True
+                if self._print_kept():
+                    return True  # the top's pixels as they were: no card on it
                 return False  # the top changed: lower copies lie beneath it
             return True
         return False
@@ -628,6 +765,7 @@ class PileMemory:
                     or self._new_look(wh)
                 )
                 and not self._looked_so_before(wh)
+                and not self._print_kept()
             )
         return top.label != c.label and self._top_gone
 

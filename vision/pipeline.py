@@ -31,6 +31,7 @@ from .detector import grey_thumbnail
 from .geometry import CalibrationError, TableGeometry, table_path
 from .hands import HandTracker
 from .overlay import draw_overlay
+from .pile_memory import PileView
 from .pipeline_parts import (
     DEMO_DIR,
     DEMO_LOG,
@@ -523,6 +524,10 @@ class TablePipeline:
         self._note_pile_reaches(hands.reaches)
         dets = self.stages["tracker"].update(dets, frame.t)
         tracks = self.stages["tracker"].tracks
+        see = getattr(self.stages["game"], "see", None)
+        if see is not None:  # the frame's pixels, for the pile's twin check
+            see(PileView(image, getattr(hands, "mask", None),
+                         float(getattr(hands, "mm_px", 4.0))))
         events = self.stages["game"].update(dets, frame.t, tracks, hands.reaches)
         if getattr(self.stages["game"], "cleared", False):
             hands.take_in("discard")

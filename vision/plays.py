@@ -50,7 +50,7 @@ from .detections import Detections
 from .geometry import TableGeometry
 from .hands import Reach
 from .pile import PileWatcher
-from .pile_memory import PileCard
+from .pile_memory import PileCard, PileView
 from .prior import LegalCheck, uno_legal
 from .tracking import Track
 
@@ -177,6 +177,10 @@ class UnoPlayDetector:
     @property
     def pile(self) -> list[PileCard]:
         return self.watcher.pile
+
+    def see(self, view: PileView | None) -> None:
+        """This frame's pixels for the pile's twin check (before :meth:`update`)."""
+        self.watcher.see(view)
 
     # -- the frame step ----------------------------------------------------------------
     def update(
