@@ -159,7 +159,9 @@ def _listen(table: Table, target: str, colour_after: float | None = None,
     def append(event: dict) -> Any:
         if beside:  # held until the camera reaches its time
             with table.lock:
+                table.pending.take_up(table.camera)
                 table.hearing.hear({**event, "source": event.get("source", "voice")})
+                table.pending.save()
             return None
         try:
             return table.append(event, source="voice")
@@ -450,8 +452,12 @@ def _camera_ended(table: Table, camera: Camera) -> None:
     play = getattr(getattr(camera.pipeline, "config", None), "play", None)
     with table.lock:
         if table.camera is camera and not table.paused:
+            if table.pending.loaded is not None:  # a copy held at a restart
+                _completion(table, camera)
+            table.pending.take_up(camera)
             recover.finish(table, camera, lambda: _game_state(table),
                            lambda e: _amend(table, e, play))
+            table.pending.save()
 
 
 def _completion(table: Table, camera: Camera) -> None:
@@ -476,7 +482,9 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
     camera's plays say how it went, as ``tableref watch`` does
     (:mod:`web.recover`). In a tgus-t game the event is kept as it came, and
     one whose lines stay ruled illegal asks for a re-read, run off this
-    callback (:mod:`web.reread`).
+    callback (:mod:`web.reread`). What the camera path then holds until a
+    later event is saved beside the stored game, and what a resumed game had
+    saved is taken up first (:mod:`web.pending`).
     """
     from . import recover, reread
 
@@ -497,10 +505,12 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
         if event.get("source") == "vision":  # a sound track heard up to it
             _heard_up_to(table, float(event.get("t", 0)))
         with table.lock:
+            table.pending.take_up(camera)  # what a resumed game had pending
             rereads = None if table.paused else reread.rereads_for(table, camera)
             recover.take_camera_event(
                 table, camera, event, lambda: _game_state(table),
                 lambda e: _amend(table, e, play), play, rereads)
+            table.pending.save()
     except Exception as exc:
         why = getattr(exc, "message", None) or str(exc)
         log.warning("camera event %s refused: %s", event.get("type"), why)

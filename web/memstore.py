@@ -4,9 +4,10 @@ The page is written against the durable store's interface (``create_game``,
 ``append``, ``set_events``, ``header``, ``events``, ``games``, ``last_game``,
 ``save_evidence``, ``finish``, ``export``). This class implements the same
 interface without a disk (and keeps the undo steps of :mod:`web.undo` beside
-each game, ``save_undo`` and ``load_undo``, which a GameStore's page keeps in
-a file beside the database), for tests and for an installation whose store module
-is missing; :func:`open_store` prefers the real one.
+each game, ``save_undo`` and ``load_undo``, and the camera path's pending
+state of :mod:`web.pending`, ``save_pending`` and ``load_pending``, which a
+GameStore's page keeps in files beside the database), for tests and for an
+installation whose store module is missing; :func:`open_store` prefers the real one.
 """
 
 from __future__ import annotations
@@ -115,6 +116,19 @@ class MemoryStore:
         """
         with self._lock:
             text = self._game(gid).get("undo")
+        return None if text is None else json.loads(text)
+
+    def save_pending(self, gid: int, data: Mapping[str, Any]) -> None:
+        """Keep what a game's camera path holds between camera events
+        (:mod:`web.pending`) beside its log."""
+        with self._lock:
+            self._game(gid)["pending"] = json.dumps(data, ensure_ascii=True)
+
+    def load_pending(self, gid: int) -> Any:
+        """A game's saved camera pending state as data; None where none was
+        saved (kept as JSON text, as a file would be)."""
+        with self._lock:
+            text = self._game(gid).get("pending")
         return None if text is None else json.loads(text)
 
     def export(self, gid: int) -> list[str]:

@@ -24,9 +24,12 @@ say why, in each viewer's language); undo takes it back line by line, one
 undo for each line it changed (:func:`web.undo.steps_between`).
 
 What a person says wins: once anything but the camera path changes the log's
-lines (a correction, an answer on the page, an undo, a re-read, a resumed or
-another game), what was kept to read again is dropped. Heard and entered events
-appended between camera events are kept as they came.
+lines (a correction, an answer on the page, an undo, a re-read, another
+game), what was kept to read again is dropped. Heard and entered events
+appended between camera events are kept as they came. What was kept is saved
+beside the stored game after each camera event (:mod:`web.pending`): a server
+started again on the same store takes it up where the stored log still starts
+with the lines it had seen.
 
 A sound track heard beside the camera (``serve --listen FILE``) is held as
 ``watch`` holds it, by the table's :class:`vision.hearing.Hearing`

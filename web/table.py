@@ -25,6 +25,7 @@ from . import corrections, reread, undo
 from .corrections import secret_after
 from .events import EventError, check_event, check_header, text_only
 from .feed import FEED_SIZE, Feed
+from .pending import Pending
 from .privacy import public_rulings
 from .table_error import TableError, _storing
 from .undo import LOST, Step, Steps
@@ -64,6 +65,9 @@ class Table:
         # Why a resumed game has no saved steps (a key of web.undo.LOST), if so
         self.undo_lost: str | None = None
         self.finished: set[int] = set()
+        #: what the camera path holds between camera events, saved beside the
+        #: stored game and taken up after a restart (web.pending)
+        self.pending = Pending(self)
 
     # -- the feed (web.feed) ----------------------------------------------------
     @property
@@ -122,6 +126,7 @@ class Table:
             self.gid, self.referee, self.secret = gid, referee, []
             self.undo_lost = None
             self.steps.clear()  # saved: a new game has nothing to undo
+            self.pending.clear()
             self.paused, self.dropped, self.last_change = False, 0, None
             self.last_change_public = None
             self._announce("game", {"game": gid})
@@ -162,7 +167,8 @@ class Table:
             self.gid, self.referee, self.secret = int(gid), referee, secret
             steps, self.undo_lost = undo.resumed(self.store, self.gid, referee.events)
             self.steps.restore(steps)
-            self.paused, self.dropped, self.last_change = False, 0, None
+            self.pending.load(self.gid)  # paused as it was when it stopped
+            self.paused, self.dropped, self.last_change = self.pending.paused, 0, None
             self.last_change_public = None
             self._announce("game", {"game": self.gid})
             return True
@@ -285,6 +291,7 @@ class Table:
         with self.lock:
             self._referee()
             self.paused = bool(paused)
+            self.pending.save()  # a restarted server stays paused (web.pending)
             self._announce("pause", {"paused": self.paused})
 
     # -- reading ----------------------------------------------------------------

@@ -1,0 +1,267 @@
+"""What the camera path keeps between camera events, kept beside the stored game.
+
+Between two camera events the page holds what a later ruling depends on and
+the log does not yet show: a drawn copy of the top card held until the
+camera's next move (``HandsFree.held``), the tgus-t completion's memory of a
+turn draw (``TgusTHandsFree``), a round the referee ended on a camera play or
+a question the plays may answer, with what came after it, and the readings
+taken (:class:`vision.recoveries.Recoveries`), the heard events of a
+recording still waiting for the camera (:class:`vision.hearing.Hearing`), and
+whether the table is paused (camera and heard events then go unrecorded).
+:class:`Pending` saves them beside the stored game after each camera event
+(and each heard event held, each pause and resume), so that ``tableref
+serve`` started again on the same store goes on as if it had not stopped: the
+resumed game is paused as it was, and its camera path takes the rest up at
+its first camera event (the recording's part once the listener holds heard
+events again).
+
+The recoveries are saved with the number of lines they had seen and a digest
+of those lines (:func:`web.undo.digest`): where the stored log no longer
+starts with them (a person changed it; another program did) they are not
+used, as a person's change drops them while the server runs; the lines added
+after them are told to them as heard or entered ones. What the camera holds
+(the copy, the heard events) does not depend on the log's lines and is taken
+up whatever the log.
+
+Where they are kept: a store with ``save_pending(gid, data)`` and
+``load_pending(gid)`` (:class:`web.memstore.MemoryStore`) keeps them itself;
+beside a :class:`referee.store.GameStore` at ``<db>`` they are the JSON file
+``<db>-camera/game-<gid>.json``, replaced whole when they change. Data that
+cannot be read is not used (said in the server's log); a restart never fails
+on it. A tgus-t game's re-reads (:mod:`web.reread`) are not kept: a resumed
+tgus-t game is refereed without them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .undo import Digests
+
+log = logging.getLogger(__name__)
+
+FORMAT = 1  # the saved data's format
+
+
+def _plain(value: Any) -> Any:
+    """A value JSON cannot write as it is (a numpy number): as a plain one."""
+    for name in ("item", "tolist"):
+        if callable(getattr(value, name, None)):
+            return getattr(value, name)()
+    return str(value)
+
+
+def _after(items: Any) -> list[tuple[str, dict[str, Any]]]:
+    return [(str(kind), dict(event)) for kind, event in items]
+
+
+class Pending:
+    """The camera path's pending state of the current game, saved and taken up.
+
+    Args:
+        table: the page's :class:`web.table.Table`.
+    """
+
+    def __init__(self, table: Any) -> None:
+        self.table = table
+        #: the data loaded for the resumed game, parts not yet taken up
+        #: (``camera``, ``hearing``), with the game's id as ``gid``
+        self.loaded: dict[str, Any] | None = None
+        self._digests = Digests()
+        self._saved: str | None = None
+
+    # -- loading and taking up --------------------------------------------------
+    def load(self, gid: int) -> None:
+        """The saved data of game ``gid`` (just resumed), to be taken up."""
+        self.loaded, self._saved = None, None
+        try:
+            data = _load(self.table.store, gid)
+        except Exception as exc:  # unreadable: the game goes on without it
+            log.warning("game %s: the camera's pending state was not read: %s",
+                        gid, exc)
+            return
+        if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+            return
+        self.loaded = {**data, "gid": int(gid)}
+
+    @property
+    def paused(self) -> bool:
+        """Whether the resumed game's table was paused when it was saved."""
+        return bool(self.loaded and self.loaded.get("paused"))
+
+    def clear(self) -> None:
+        """A new game: nothing to take up."""
+        self.loaded, self._saved = None, None
+
+    def take_up(self, camera: Any) -> None:
+        """Give the camera path what the resumed game had pending (called under
+        the table's lock, before its camera event is taken); each part once."""
+        loaded = self.loaded
+        table = self.table
+        if loaded is None:
+            return
+        if loaded.get("gid") != table.gid:
+            self.loaded = None
+            return
+        try:
+            if "camera" in loaded and camera is not None \
+                    and getattr(camera, "handsfree", None) is not None:
+                self._camera(camera, loaded.pop("camera") or {})
+            if "hearing" in loaded and getattr(table, "hearing", None) is not None:
+                self._hearing(table.hearing, loaded.pop("hearing") or {})
+        except Exception as exc:  # data it cannot use: the game goes on without it
+            log.warning("game %s: the camera's pending state not taken up: %s",
+                        table.gid, exc)
+            loaded.pop("camera", None)
+            loaded.pop("hearing", None)
+        if "camera" not in loaded and "hearing" not in loaded:
+            self.loaded = None
+
+    def _camera(self, camera: Any, data: Mapping[str, Any]) -> None:
+        handsfree = camera.handsfree
+        held = data.get("held")
+        if held is not None and handsfree.held is None:
+            handsfree.held = (dict(held[0]), dict(held[1]))
+        tgus_t = data.get("tgus_t")
+        memory = getattr(handsfree, "tgus_t", None)
+        if isinstance(tgus_t, Mapping) and memory is not None:
+            rest = tgus_t.get("rest")
+            memory.drawer = tgus_t.get("drawer")
+            memory.rest = (str(rest[0]), int(rest[1])) if rest else None
+            memory.multi_colours = list(tgus_t.get("multi_colours") or [])
+        self._recoveries(camera, data.get("recoveries"))
+
+    def _recoveries(self, camera: Any, data: Any) -> None:
+        """The recoveries as saved, where the log still starts with the lines
+        they had seen."""
+        from vision.handsfree import Asked, RoundEnd
+        from vision.recoveries import Recoveries
+
+        referee = self.table.referee
+        if not isinstance(data, Mapping) or referee is None:
+            return
+        seen = int(data["seen"])
+        events = referee.events
+        if len(events) < seen or self._digests(events[:seen]) != data["digest"]:
+            return  # the log was changed otherwise: a person's word stands
+        found = Recoveries(on=bool(data.get("on", True)))
+        end, asked = data.get("round_end"), data.get("asked")
+        if end is not None:
+            found.round_end = RoundEnd(int(end["line"]), _after(end["after"]))
+        if asked is not None:
+            found.asked = Asked(int(asked["start"]), dict(asked["event"]),
+                                _after(asked["after"]))
+        found.lines = [int(n) for n in data.get("lines") or []]
+        camera.recoveries = found
+        camera.recoveries_seen = (referee, events, seen)
+
+    @staticmethod
+    def _hearing(hearing: Any, data: Mapping[str, Any]) -> None:
+        for name in ("held", "waiting", "calls"):
+            kept = [dict(e) for e in data.get(name) or []]
+            setattr(hearing, name, kept + list(getattr(hearing, name)))
+        hearing.held.sort(key=lambda e: float(e.get("t", 0)))
+
+    # -- saving -----------------------------------------------------------------
+    def data(self) -> dict[str, Any]:
+        """What the camera path holds now, as data (parts not yet taken up as
+        they were loaded)."""
+        table = self.table
+        loaded = self.loaded if self.loaded is not None and \
+            self.loaded.get("gid") == table.gid else {}
+        out: dict[str, Any] = {"format": FORMAT, "paused": bool(table.paused)}
+        out["camera"] = loaded["camera"] if "camera" in loaded else \
+            self._camera_data(table.camera)
+        hearing = getattr(table, "hearing", None)
+        out["hearing"] = loaded["hearing"] if "hearing" in loaded else (
+            None if hearing is None else {
+                name: [dict(e) for e in getattr(hearing, name)]
+                for name in ("held", "waiting", "calls")})
+        return out
+
+    def _camera_data(self, camera: Any) -> dict[str, Any] | None:
+        handsfree = getattr(camera, "handsfree", None)
+        if handsfree is None:
+            return None
+        memory = getattr(handsfree, "tgus_t", None)
+        held = handsfree.held
+        return {
+            "held": None if held is None else [dict(held[0]), dict(held[1])],
+            "tgus_t": None if memory is None else {
+                "drawer": memory.drawer,
+                "rest": list(memory.rest) if memory.rest else None,
+                "multi_colours": list(memory.multi_colours)},
+            "recoveries": self._recoveries_data(camera),
+        }
+
+    def _recoveries_data(self, camera: Any) -> dict[str, Any] | None:
+        found = getattr(camera, "recoveries", None)
+        seen = getattr(camera, "recoveries_seen", None)
+        referee = self.table.referee
+        if found is None or seen is None or referee is None \
+                or seen[0] is not referee or seen[1] is not referee.events:
+            return None  # not in step with the log: a fresh one is made anyway
+        end, asked = found.round_end, found.asked
+        return {
+            "on": found.on,
+            "seen": seen[2],
+            "digest": self._digests(referee.events[:seen[2]]),
+            "round_end": None if end is None else {
+                "line": end.line, "after": [list(a) for a in end.after]},
+            "asked": None if asked is None else {
+                "start": asked.start, "event": dict(asked.event),
+                "after": [list(a) for a in asked.after]},
+            "lines": list(found.lines),
+        }
+
+    def save(self) -> None:
+        """Save what the camera path holds now beside the stored game (called
+        under the table's lock); written only when it changed. A failure is
+        logged: the game goes on, only a restart would lose it."""
+        table = self.table
+        if table.gid is None:
+            return
+        try:
+            text = json.dumps(self.data(), ensure_ascii=True, sort_keys=True,
+                              default=_plain)
+            if text == self._saved:
+                return
+            _save(table.store, table.gid, json.loads(text))
+            self._saved = text
+        except Exception:
+            log.warning("could not save the camera's pending state of game %s",
+                        table.gid, exc_info=True)
+
+
+def _file(store: Any, gid: int) -> Path | None:
+    path = getattr(store, "path", None)
+    if not isinstance(path, (str, os.PathLike)) or str(path) in ("", ":memory:"):
+        return None  # a store with no file to keep it beside
+    return Path(f"{path}-camera") / f"game-{int(gid)}.json"
+
+
+def _save(store: Any, gid: int, data: Mapping[str, Any]) -> None:
+    if hasattr(store, "save_pending"):
+        store.save_pending(gid, data)
+        return
+    target = _file(store, gid)
+    if target is None:
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=True), encoding="ascii")
+    os.replace(tmp, target)
+
+
+def _load(store: Any, gid: int) -> Any:
+    if hasattr(store, "load_pending"):
+        return store.load_pending(gid)
+    target = _file(store, gid)
+    if target is None or not target.exists():
+        return None
+    return json.loads(target.read_text(encoding="utf-8"))
