@@ -222,7 +222,7 @@ def complete_tgus_t(event: Mapping[str, Any], state: Mapping[str, Any]
     the referee's state before it (see the comment above); like
     :func:`complete`, inferred events first, the event itself last (or none: a
     reach that turned a card for a Hit+?)."""
-    ev = start_in_game(event, state) or dict(event)
+    ev = _without_came_in(start_in_game(event, state) or event)
     if ev.get("source") != "vision" or ev.get("type") not in ("play", "draw"):
         return [ev]
     players = list(state.get("players") or [])
@@ -309,8 +309,11 @@ def split_play(event: Mapping[str, Any], top: str | None = None
     all the pile's ``top`` card (the card below, seen again as the new one
     landed beside it) is dropped instead. A play of one value holding the
     pile's ``top`` card once beside other cards is read without it: the card
-    below seen again beside the cards played over it."""
+    below seen again beside the cards played over it. A play's
+    ``carried_in`` goes on as :data:`CAME_IN` (for :func:`moved_copy`)."""
     ev = dict(event)
+    if ev.pop("carried_in", None):
+        ev[CAME_IN] = True
     unseen = ev.pop("unseen", None)
     if isinstance(unseen, Mapping) and ev.get("type") == "play" and unseen.get("card"):
         card, seat = str(unseen["card"]), unseen.get("seat")
@@ -622,6 +625,17 @@ def _next_active(state: Mapping[str, Any], player: str) -> str | None:
     return None
 
 
+#: a play's ``carried_in`` as :func:`split_play` passes it on to
+#: :class:`TgusTHandsFree` (:class:`vision.handsfree.HandsFree` drops
+#: ``carried_in`` before completing a piece)
+CAME_IN = "came_in"
+
+
+def _without_came_in(event: Mapping[str, Any]) -> dict[str, Any]:
+    """``event`` without what was said to :func:`moved_copy` (not for the log)."""
+    return {k: v for k, v in event.items() if k not in ("carried_in", CAME_IN)}
+
+
 def moved_copy(event: Mapping[str, Any], state: Mapping[str, Any],
                last: tuple[str, str] | None) -> bool:
     """Whether a camera ``event`` is the pile's top card moved by a drawing
@@ -636,8 +650,9 @@ def moved_copy(event: Mapping[str, Any], state: Mapping[str, Any],
     seat = event.get("player") or event.get("reach_from")
     top = state.get("top")
     cards = [str(c) for c in event.get("cards") or []]
+    came_in = event.get("carried_in") or event.get(CAME_IN)
     return (
-        seat is not None and top is not None and not event.get("carried_in")
+        seat is not None and top is not None and not came_in
         and last == ("draw", str(seat)) and cards == [str(top)]
         and not state.get("over") and _awaiting(state)[0] is None
         and not state.get("pending_draw")
@@ -673,8 +688,7 @@ class TgusTHandsFree:
         if moved_copy(event, state, last):
             self.last = last  # no move of theirs: the take stays the last one
             return []
-        if "carried_in" in event:  # said to moved_copy, not written to the log
-            event = {k: v for k, v in event.items() if k != "carried_in"}
+        event = _without_came_in(event)
         event = self._rest_of_draw(event)
         if event is None:
             return []

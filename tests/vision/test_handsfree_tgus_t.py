@@ -97,6 +97,24 @@ def test_a_copy_seen_coming_in_from_a_hand_after_a_draw_is_played():
     assert "carried_in" not in out[-1] and ref.state()["hand_counts"]["A"] == 5
 
 
+def test_the_table_s_completion_keeps_a_copy_seen_coming_in_after_a_draw():
+    from vision.handsfree import HandsFree
+
+    ref = Referee(dict(HEADER))
+    ref.append(cam("start", 1, card="red-5"))
+    done = HandsFree(ref.state)
+    out = []
+    for e in (cam("draw", 2, count=1, reach_from="A"),
+              cam("play", 3, cards=["red-5"], reach_from="A", carried_in=True),
+              cam("play", 4, cards=["red-5"], reach_from="B")):
+        for x in done(e, ref.state):
+            out.append(x)
+            ref.append(x)
+    assert [e["type"] for e in out] == ["draw", "play", "play"]
+    assert not any("carried_in" in e or "came_in" in e for e in out)
+    assert ref.state()["hand_counts"]["A"] == 5
+
+
 def test_a_copy_of_the_top_card_after_another_seat_drew_is_played():
     _, out = run(cam("start", 1, card="red-5"),
                  cam("draw", 2, count=1, reach_from="A"),
