@@ -185,13 +185,15 @@ class DetectorConfig(_Section):
                                        "by this on each side (working-image px)",
                                        minimum=0)
     finder_crop_hold_px: float = _f(4.0, "px", "... and a box found within this "
-                                    "(each side) of the box the classifier read a "
-                                    "card at in the detector's last call, the card's "
-                                    "crop there still the one read (reuse_level), is "
+                                    "(each side) of a box the classifier read a card "
+                                    "at (in the detector's last call, or among the "
+                                    "last reads of frames of that shape), the card's "
+                                    "crop there again the one read (reuse_level), is "
                                     "given back exactly as read: a card whose pixels "
                                     "did not change keeps its box, however the "
-                                    "finder's fit moved with what lies beside it "
-                                    "(negative: never)", minimum=None)
+                                    "finder's fit moved with what lies beside it, "
+                                    "and after a hand passed over it (negative: "
+                                    "never)", minimum=None)
     finder_crop_hold_level: float = _f(16.0, "grey levels", "... (a box beyond "
                                        "reuse_px) where no block of the card's crop "
                                        "(reuse_cell) moved more than this either: a "

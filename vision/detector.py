@@ -100,10 +100,12 @@ CROP_SNAP_IOU = _DEFAULTS.finder_crop_snap_iou
 # side (detector.finder_crop_context_px)
 CROP_CONTEXT_PX = _DEFAULTS.finder_crop_context_px
 # With the crop search on, a box found within this many px (each side) of a
-# box the classifier read in the previous call, whose crop there is still the
-# one read (detector.reuse_level), is given back exactly as read, with its read
-# (detector.finder_crop_hold_px; negative: never): a card whose pixels did not
-# change keeps its box, whatever the finder saw around it
+# box the classifier read (in the previous call, or among the last SNAP_MEMORY
+# reads of frames of that shape), whose crop there is again the one read
+# (detector.reuse_level, detector.finder_crop_hold_level), is given back
+# exactly as read, with its read (detector.finder_crop_hold_px; negative:
+# never): a card whose pixels did not change keeps its box, whatever the
+# finder saw around it
 CROP_HOLD_PX = _DEFAULTS.finder_crop_hold_px
 CROP_HOLD_LEVEL = _DEFAULTS.finder_crop_hold_level
 # boxes found that the snap remembers per frame shape (Detector._snap)
@@ -433,6 +435,9 @@ class Detector:
         # per frame shape, the previous call's boxes as read, their crops'
         # thumbnails then and their probabilities (_classify_reusing)
         self._reads: dict[tuple[int, int], tuple] = {}
+        # per frame shape, the crop search's hold on: the last SNAP_MEMORY
+        # reads, by box read (_classify_reusing)
+        self._held: dict[tuple[int, int], dict] = {}
         if classifier is None:
             default = MODEL_DIR / CLASSIFIER_NAME
             classifier = default if default.exists() else False
@@ -718,6 +723,7 @@ class Detector:
         self._reads.clear()
         self._found.clear()
         self._seen.clear()
+        self._held.clear()
 
     def _classify_reusing(self, frame: np.ndarray, xyxy: np.ndarray
                           ) -> tuple[np.ndarray, np.ndarray]:
@@ -736,45 +742,39 @@ class Detector:
         cannot add up frame by frame unseen.
 
         With the crop search on and :attr:`crop_hold_px` not negative, a box
-        within ``max(reuse_px, crop_hold_px)`` of a box read, its crop there
-        still the one read, keeps that read and is reported at the box read
-        (the card's pixels did not change, so neither does its box: the
-        finder's fit of a still card moves when a hand passes beside it, or
-        when a window shows it less of its surroundings); the boxes are
-        otherwise reported as found."""
+        within ``max(reuse_px, crop_hold_px)`` of a box read, in the previous
+        call or among the last :data:`SNAP_MEMORY` reads of this shape, its
+        crop there again the one read (:meth:`_still_reads`), keeps that read
+        and is reported at the box read (the card's pixels did not change, so
+        neither does its box: the finder's fit of a still card moves when a
+        hand passes beside it or over it, or when a window shows it less of
+        its surroundings); the boxes are otherwise reported as found."""
         shape = frame.shape[:2]
         n = len(xyxy)
-        source = np.full(n, -1)
         last = self._reads.get(shape)
         hold = self._crops() and self.crop_hold_px >= 0
         reach = max(self.reuse_px, self.crop_hold_px) if hold else self.reuse_px
-        if last is not None and len(last[0]) and n:
-            boxes, thumbs = last[0], last[1]
-            near = np.abs(xyxy[:, None, :] - boxes[None, :, :]).max(axis=2)
-            pairs = np.argwhere(near <= reach)
-            if len(pairs):
-                js = np.unique(pairs[:, 1])
-                now = crop_thumbnails(crop_boxes(frame, boxes[js], self.crop),
-                                      self.reuse_cell)
-                diff = np.abs(now - thumbs[js])
-                same = diff.mean(axis=(1, 2, 3)) <= self.reuse_level
-                still = set(js[same].tolist())
-                # a box beyond reuse_px is held only where no block of its
-                # crop moved over crop_hold_level (a card slid by a pixel or
-                # two moves its sides' blocks, not the crop's mean)
-                steady = set(js[same & (diff.max(axis=(1, 2, 3))
-                                        <= self.crop_hold_level)].tolist())
-                used: set[int] = set()
-                for k in np.argsort(near[pairs[:, 0], pairs[:, 1]], kind="stable"):
-                    i, j = (int(v) for v in pairs[k])
-                    if source[i] >= 0 or j in used:
-                        continue
-                    if j in (still if near[i, j] <= self.reuse_px else steady):
-                        source[i] = j
-                        used.add(j)
-        fresh = source < 0
+        # each box's kept read: (box read, its crop's thumbnail, probabilities)
+        keep: dict[int, tuple] = {}
+        if last is not None:
+            for i, j in self._still_reads(frame, xyxy, np.arange(n), last[0],
+                                          last[1], reach, hold).items():
+                keep[i] = (last[0][j], last[1][j], last[2][j])
+        memory = self._held.setdefault(shape, {}) if hold else {}
+        rows = np.array([i for i in range(n) if i not in keep], np.int64)
+        taken = {tuple(v[0].tolist()) for v in keep.values()}
+        entries = [m for key, m in memory.items() if key not in taken]
+        if len(rows) and entries:
+            found = self._still_reads(frame, xyxy, rows,
+                                      np.array([m[0] for m in entries]),
+                                      np.array([m[1] for m in entries]), reach, hold)
+            for i, j in found.items():
+                keep[i] = entries[j]
+        fresh = np.array([i not in keep for i in range(n)], bool)
         kept = ~fresh
         width = last[2].shape[1] if last is not None else None
+        if keep:
+            width = len(next(iter(keep.values()))[2])
         new = None
         if fresh.any():
             crops = crop_boxes(frame, xyxy[fresh], self.crop)
@@ -786,18 +786,57 @@ class Detector:
         if new is not None:
             probs[fresh] = new
             thumbs[fresh] = crop_thumbnails(crops, self.reuse_cell)
-        if kept.any():
-            probs[kept] = last[2][source[kept]]
-            read_at[kept] = last[0][source[kept]]
-            thumbs[kept] = last[1][source[kept]]
+        for i, (box, thumb, prob) in keep.items():
+            read_at[i], thumbs[i], probs[i] = box, thumb, prob
         self._reads.pop(shape, None)
         self._reads[shape] = (read_at, thumbs, probs.copy())
         while len(self._reads) > REUSE_SHAPES:
             self._reads.pop(next(iter(self._reads)))
-        if hold:
-            self.held_boxes += int((kept & (np.abs(read_at - xyxy).max(axis=1) > 0)).sum())
-            return probs, read_at.copy()
-        return probs, np.asarray(xyxy, np.float32)
+        if not hold:
+            return probs, np.asarray(xyxy, np.float32)
+        for i in range(n):
+            key = tuple(read_at[i].tolist())
+            memory.pop(key, None)
+            memory[key] = (read_at[i].copy(), thumbs[i].copy(), probs[i].copy())
+        while len(memory) > SNAP_MEMORY:
+            memory.pop(next(iter(memory)))
+        self.held_boxes += int((kept & (np.abs(read_at - xyxy).max(axis=1) > 0)).sum())
+        return probs, read_at.copy()
+
+    def _still_reads(self, frame: np.ndarray, xyxy: np.ndarray, rows: np.ndarray,
+                     boxes: np.ndarray, thumbs: np.ndarray, reach: float,
+                     hold: bool) -> dict[int, int]:
+        """Which read each box ``xyxy[rows]`` keeps: {row: index into the
+        ``boxes`` read, whose crops' thumbnails were ``thumbs``}. A box keeps
+        the nearest read each side within ``reach`` px whose crop cut at the
+        box read is still the one read (mean difference within
+        :attr:`reuse_level`; beyond :attr:`reuse_px`, with ``hold``, also no
+        block over :attr:`crop_hold_level`: a card slid by a pixel or two
+        moves its sides' blocks, not the crop's mean), each read once."""
+        out: dict[int, int] = {}
+        if not len(rows) or not len(boxes):
+            return out
+        near = np.abs(xyxy[rows][:, None, :] - boxes[None, :, :]).max(axis=2)
+        pairs = np.argwhere(near <= reach)
+        if not len(pairs):
+            return out
+        js = np.unique(pairs[:, 1])
+        now = crop_thumbnails(crop_boxes(frame, boxes[js], self.crop), self.reuse_cell)
+        diff = np.abs(now - thumbs[js])
+        same = diff.mean(axis=(1, 2, 3)) <= self.reuse_level
+        still = set(js[same].tolist())
+        steady = (set(js[same & (diff.max(axis=(1, 2, 3)) <= self.crop_hold_level)]
+                      .tolist()) if hold else set())
+        used: set[int] = set()
+        for k in np.argsort(near[pairs[:, 0], pairs[:, 1]], kind="stable"):
+            a, j = (int(v) for v in pairs[k])
+            i = int(rows[a])
+            if i in out or j in used:
+                continue
+            if j in (still if near[a, j] <= self.reuse_px else steady):
+                out[i] = j
+                used.add(j)
+        return out
 
     def _thumb_shape(self) -> tuple[int, int, int]:
         cell = self.reuse_cell

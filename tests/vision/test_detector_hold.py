@@ -145,3 +145,24 @@ def test_the_classifier_input_is_the_torch_conversion_exactly() -> None:
 
     crops = np.random.default_rng(0).integers(0, 256, (3, 64, 64, 3), dtype=np.uint8)
     assert np.array_equal(crops_to_array(crops), crops_to_tensor(crops).numpy())
+
+
+@needs_openvino
+def test_a_card_a_hand_passed_over_gets_the_box_it_was_read_at(detector, monkeypatch) -> None:  # noqa: F811
+    """A hand over the card, then beside it: the card's pixels are again those
+    read before the hand came, so it gets that box and read back (not the
+    finder's fit beside the hand, nor a new read)."""
+    asked = reads(detector, monkeypatch)
+    assert np.array_equal(card_box(detector.detect(table(C))), FULL)
+    over = table(C)
+    over[250:300, 280:380] = 40  # the hand over the card's lower half
+    detector.detect(over)
+    assert len(asked) == 2
+    back = card_box(detector.detect(beside(table(C))))
+    assert detector.model.windows[-1] is not None
+    assert np.array_equal(back, FULL)
+    assert len(asked) == 2
+    # a card laid on it a few px off (its crop changed): the finder's box
+    laid = beside(table((303, 203, 60, 90)))
+    assert not np.array_equal(card_box(detector.detect(laid)), FULL)
+    assert len(asked) == 3
