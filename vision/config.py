@@ -379,6 +379,16 @@ class PlayConfig(_Section):
     let_go_loose_s: float = _f(0.25, "s", "... that larger box (a loose one on the "
                                "pile, or a card held a little above it) must lie that "
                                "still this long")
+    let_go_sway_s: float = _f(0.0, "s", "a box a hand still touches measuring as "
+                              "a card held up (over let_go_scale, at most "
+                              "max_scale, sticking out of the pile's extent; or "
+                              "a copy of the top card over let_go_twin_grow "
+                              "larger than it) counts at let go once it has lain "
+                              "that still this long (a card held in the air "
+                              "sways within that time; fingers lingering in a "
+                              "card's box grow it; 0, the default: such a box "
+                              "waits for the hand to leave, as a card held still "
+                              "over the pile and taken back must)")
     let_go_hidden_s: float = _f(0.1, "s", "... unless it has lain that still in "
                                 "every read since it showed after going unseen "
                                 "at least this long (the hand put it down over "

@@ -144,9 +144,8 @@ class PileWatcher:
         (:meth:`_within_pile`) may be a card on the pile boxed with the edges
         of the cards below, or one held a little above the pile: size cannot
         tell them apart, so it must lie that still for ``play.let_go_loose_s``
-        (a held card drifts with the hand within that time; one held up off
-        the pile's extent sticks out of it and waits for the hand to leave),
-        unless it has lain still in every read since it showed
+        (a held card drifts with the hand within that time), unless it has
+        lain still in every read since it showed
         (:meth:`_shown_still`): then the settle time is enough. So must a card
         of any size that the hand held over the spot where it lies for
         ``play.let_go_loose_s`` before it paused (:meth:`_hovered`: a hand
@@ -157,7 +156,13 @@ class PileWatcher:
         ``play.let_go_twin_grow`` card sizes over the top card's box
         (:func:`card_scale`, whatever the turn: a twin lying on its copy
         measures about as its copy does, a copy held over the pile is nearer
-        the camera) must also have lain still since it showed.
+        the camera) must also have lain still since it showed, or (with
+        ``play.let_go_sway_s`` on) lie that still that long; a box over
+        ``play.let_go_scale`` that sticks out of the pile's extent counts
+        only so, however it showed, and with it off waits for the hand to
+        leave: a card held in the air sways within that time, while one let
+        go of lies still under fingers lingering in its box (they grow it),
+        but a hand may hold a card still over the pile and take it back.
         Asked only where :meth:`_may_let_go` allows (the top card under a
         passing arm waits for the hand to leave), and only while
         the hand is at the card: where arms are seen, one's tip lies within
@@ -182,17 +187,24 @@ class PileWatcher:
             )
 
         loose = scale > cfg.let_go_scale
-        if loose and not (scale <= cfg.max_scale and self._within_pile(track.xy, (w, h))):
+        if loose and scale > cfg.max_scale:
+            return None
+        # measures as a card held up, and sticks out of the pile's extent
+        off = loose and not self._within_pile(track.xy, (w, h))
+        sway = max(cfg.settle_s, cfg.let_go_loose_s, cfg.let_go_sway_s)
+        if off and cfg.let_go_sway_s <= 0:
             return None
         settled = still(cfg.settle_s)
         if settled is None:
             return None
+        if off:
+            return still(sway)
         shown = self._shown_still(track, settled)
         if copy and not shown:
             top = self.pile[-1]
             grow = scale - card_scale(top.wh[0], top.wh[1], self.geometry.card)
             if grow > cfg.let_go_twin_grow:
-                return None
+                return still(sway) if cfg.let_go_sway_s > 0 else None
         if (loose or self._hovered(track, settled)) and not shown:
             return still(max(cfg.settle_s, cfg.let_go_loose_s))
         return settled
