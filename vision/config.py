@@ -149,9 +149,11 @@ class DetectorConfig(_Section):
                                    "card can differ from the whole frame's by a "
                                    "pixel or more (the network sees less around "
                                    "it), which the pile would read as a twin put "
-                                   "on its copy: see finder_crop_snap_iou and "
-                                   "finder_crop_context_px; one tuning game still "
-                                   "reads such a twin at 96 ...", minimum=None)
+                                   "on its copy: see finder_crop_snap_iou, "
+                                   "finder_crop_context_px and finder_crop_hold_px; "
+                                   "at 96 a tuning game still reads a card whose "
+                                   "box the window fits otherwise than the whole "
+                                   "frame as a twin ...", minimum=None)
     finder_crop_edge_px: float = _f(3.0, "px", "... a box the crop takes (overlapping "
                                     "the moved blocks' bounding box) within this of a crop side that is "
                                     "not the frame's was cut by the crop: the whole "
