@@ -139,21 +139,20 @@ class DetectorConfig(_Section):
                                    "boxes of that frame (the classifier still checks "
                                    "each; negative: the finder runs on every frame)",
                                    minimum=None)
-    finder_crop_margin: float = _f(-1.0, "px", "a frame where only some of those "
+    finder_crop_margin: float = _f(96.0, "px", "a frame where only some of those "
                                    "blocks moved: the finder searches a crop of it, "
                                    "the moved blocks' bounding box grown by this on "
                                    "each side (working-image px: at least a card's "
                                    "longest box, held cards included, at a 640-px "
-                                   "working width; 96 tested); negative (the "
-                                   "default): the whole frame. A crop's box of a "
+                                   "working width); negative: the whole frame. A "
+                                   "crop's box of a "
                                    "card can differ from the whole frame's by a "
                                    "pixel or more (the network sees less around "
                                    "it), which the pile would read as a twin put "
                                    "on its copy: see finder_crop_snap_iou, "
-                                   "finder_crop_context_px and finder_crop_hold_px; "
-                                   "at 96 a tuning game still reads a card whose "
-                                   "box the window fits otherwise than the whole "
-                                   "frame as a twin ...", minimum=None)
+                                   "finder_crop_context_px and finder_crop_hold_px "
+                                   "(and the play stage's play.twin_pixels) ...",
+                                   minimum=None)
     finder_crop_edge_px: float = _f(3.0, "px", "... a box the crop takes (overlapping "
                                     "the moved blocks' bounding box) within this of a crop side that is "
                                     "not the frame's was cut by the crop: the whole "
