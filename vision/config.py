@@ -657,6 +657,17 @@ class PipelineConfig:
         return cls().updated(flat)
 
 
+#: fields that were renamed: the old dotted name -> (the new one, what to write
+#: there instead of the old value)
+RENAMED = {
+    "tracking.history_frames": (
+        "tracking.history_s",
+        "seconds of reads kept per track, not frames: the old value divided by "
+        "the video's frames per second (30 frames at 15 fps is 2.0)",
+    ),
+}
+
+
 def split_name(dotted: str) -> tuple[str, str]:
     """``"play.settle_s"`` -> ``("play", "settle_s")``, checked against the fields."""
     section, _, name = dotted.partition(".")
@@ -668,6 +679,9 @@ def split_name(dotted: str) -> tuple[str, str]:
             + f"; sections: {', '.join(SECTIONS)}"
         )
     known = [f.name for f in fields(SECTIONS[section])]
+    if dotted in RENAMED and name not in known:
+        new, how = RENAMED[dotted]
+        raise ConfigError(f"config field {dotted!r} was renamed {new!r} ({how})")
     if name not in known:
         hint = difflib.get_close_matches(name, known, 1)
         raise ConfigError(

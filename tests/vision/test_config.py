@@ -110,6 +110,8 @@ def test_every_field_has_a_unit_and_a_meaning_and_is_in_the_docs():
         (["play.settle_s=-1"], "play.settle_s must be at least 0"),
         (["detector.views=4"], "detector.views must be one of"),
         (["play.settle_s"], "SECTION.FIELD=VALUE"),
+        (["tracking.history_frames=30"],
+         "'tracking.history_frames' was renamed 'tracking.history_s' (seconds"),
     ],
 )
 def test_an_unknown_field_or_a_bad_value_is_named(sets, message):
