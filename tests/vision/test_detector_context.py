@@ -30,10 +30,12 @@ SHORT = np.array([300, 200, 360, 282], np.float32)
 
 
 class ContextFinder(RedFinder):
-    """:class:`RedFinder` whose box of a card comes out 8 px short at the
-    bottom while a hand (grey 40) lies within 20 px of the card in the part
+    """:class:`RedFinder` whose box of a card comes out :attr:`shift` px short
+    at the bottom while a hand (grey 40) lies within 20 px of the card in the part
     of the frame it is shown, as a network's box of a card depends on what
     lies around it."""
+
+    shift = 8  # px
 
     def __call__(self, frame, conf, iou, max_det, agnostic=False, window=None):  # noqa: ANN001, ANN204
         boxes, scores, classes = super().__call__(frame, conf, iou, max_det,
@@ -47,7 +49,7 @@ class ContextFinder(RedFinder):
         for box in boxes:
             bx1, by1, bx2, by2 = (int(v) for v in box)
             if hand[max(by1 - 20, 0):by2 + 20, max(bx1 - 20, 0):bx2 + 20].any():
-                box[3] -= 8
+                box[3] -= self.shift
         return boxes, scores, classes
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from referee.cards import CLASSES
+from tests.vision.test_detector_context import ContextFinder
 from tests.vision.test_detector_partial import (  # noqa: F401 - fixtures
-    RedFinder,
     detector,
     loaded,
     needs_openvino,
@@ -23,25 +23,12 @@ FULL = np.array([300, 200, 360, 290], np.float32)
 SHIFT = 3  # px: how far the finder's fit moves with a hand beside the card
 
 
-class BesideFinder(RedFinder):
-    """:class:`RedFinder` whose box of a card comes out :data:`SHIFT` px short
-    at the bottom while a hand (grey 40) lies within 20 px of the card in the
-    part of the frame it is shown."""
+class BesideFinder(ContextFinder):
+    """:class:`ContextFinder` whose box of a card comes out :data:`SHIFT` px
+    short at the bottom while a hand (grey 40) lies within 20 px of the card in
+    the part of the frame it is shown."""
 
-    def __call__(self, frame, conf, iou, max_det, agnostic=False, window=None):  # noqa: ANN001, ANN204
-        boxes, scores, classes = super().__call__(frame, conf, iou, max_det,
-                                                  agnostic=agnostic, window=window)
-        h, w = frame.shape[:2]
-        x1, y1, x2, y2 = ((0, 0, w, h) if window is None
-                          else (round(v) for v in self.window_region(h, w, window)))
-        shown = np.zeros((h, w), bool)
-        shown[y1:y2, x1:x2] = True
-        hand = shown & (frame == 40).all(axis=2)
-        for box in boxes:
-            bx1, by1, bx2, by2 = (int(v) for v in box)
-            if hand[max(by1 - 20, 0):by2 + 20, max(bx1 - 20, 0):bx2 + 20].any():
-                box[3] -= SHIFT
-        return boxes, scores, classes
+    shift = SHIFT
 
 
 def beside(frame: np.ndarray) -> np.ndarray:
