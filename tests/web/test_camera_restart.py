@@ -13,12 +13,11 @@ from pathlib import Path
 import pytest
 
 from tests.vision import test_handsfree_went_on as went_on_case
+from tests.web.test_web_undo_restart import Server as StoreServer
 from vision.hearing import Hearing
 from vision.live import LiveTable
-from web import create_app
 from web.camera import Camera
 from web.commands import _camera_ended, _camera_event
-from web.memstore import MemoryStore
 
 UNO = {"game": "uno", "rules": "official", "players": ["A", "B", "C"],
        "dealer": "C", "hand_size": 5, "options": {}}
@@ -37,30 +36,18 @@ STOOD = (cam("play", 6, cards=["green-4"], reach_from="B"),)
 WENT_ON = (*went_on_case.BEFORE, *went_on_case.AFTER)
 
 
-class Server:
-    """``tableref serve`` on one store, started again by :meth:`restart`."""
-
-    def __init__(self, tmp_path: Path, durable: bool):
-        self.tmp_path = tmp_path
-        self.memory = None if durable else MemoryStore()
-        self.database = tmp_path / "games.sqlite3"
-        self.app = self.start()
+class Server(StoreServer):
+    """``tableref serve`` on one store with a camera, started again by
+    :meth:`restart`."""
 
     def start(self):
-        config = {"TESTING": True, "EVIDENCE_DIRS": [str(self.tmp_path)]}
-        if self.memory is not None:
-            config["STORE"] = self.memory
-        else:
-            config["DATABASE"] = str(self.database)
-        app = create_app(config)
-        app.extensions["tableref.table"].camera = Camera()
-        return app
+        client = super().start()
+        client.application.extensions["tableref.table"].camera = Camera()
+        return client
 
-    def restart(self) -> None:
-        store = self.app.extensions["tableref.store"]
-        if self.memory is None:
-            store.close()
-        self.app = self.start()
+    @property
+    def app(self):
+        return self.client.application
 
     @property
     def table(self):
