@@ -109,6 +109,8 @@ skipped by the rule "the first that can be laid out", never by its result):
   to 269 (the game of seed 261 cannot be laid out: a round runs past the
   script's turn limit). Its first three, 259, 260 and 262, are the untouched
   games read at 30 fps.
+- ``tune-15`` (looked at while tuning, from the release after ``untouched-15``
+  was read and reported): the same seeds as ``untouched-15``.
 - ``untouched-16`` (the untouched role for the release after ``untouched-15``):
   the first ten from 270 that the script can lay out, seeds 270 to 273, 275 and
   278 to 282 (the games of seeds 274, 276 and 277 cannot be laid out: a round
@@ -214,6 +216,7 @@ GAMES = {
     "untouched-14": [248, 249, 250, 251, 253, 254, 255, 256, 257, 258],
     "tune-14": [248, 249, 250, 251, 253, 254, 255, 256, 257, 258],
     "untouched-15": [259, 260, 262, 263, 264, 265, 266, 267, 268, 269],
+    "tune-15": [259, 260, 262, 263, 264, 265, 266, 267, 268, 269],
     "untouched-16": [270, 271, 272, 273, 275, 278, 279, 280, 281, 282],
 }
 
