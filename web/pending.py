@@ -38,10 +38,9 @@ import json
 import logging
 import os
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from .undo import Digests
+from .undo import Digests, beside
 
 log = logging.getLogger(__name__)
 
@@ -238,18 +237,11 @@ class Pending:
                         table.gid, exc_info=True)
 
 
-def _file(store: Any, gid: int) -> Path | None:
-    path = getattr(store, "path", None)
-    if not isinstance(path, (str, os.PathLike)) or str(path) in ("", ":memory:"):
-        return None  # a store with no file to keep it beside
-    return Path(f"{path}-camera") / f"game-{int(gid)}.json"
-
-
 def _save(store: Any, gid: int, data: Mapping[str, Any]) -> None:
     if hasattr(store, "save_pending"):
         store.save_pending(gid, data)
         return
-    target = _file(store, gid)
+    target = beside(store, gid, "camera")
     if target is None:
         return
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -261,7 +253,7 @@ def _save(store: Any, gid: int, data: Mapping[str, Any]) -> None:
 def _load(store: Any, gid: int) -> Any:
     if hasattr(store, "load_pending"):
         return store.load_pending(gid)
-    target = _file(store, gid)
+    target = beside(store, gid, "camera")
     if target is None or not target.exists():
         return None
     return json.loads(target.read_text(encoding="utf-8"))

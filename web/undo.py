@@ -261,11 +261,13 @@ def from_data(data: Any, events: Sequence[Mapping[str, Any]]) -> list[Step]:
     return steps[-MAX_STEPS:]
 
 
-def _file(store: Any, gid: int) -> Path | None:
+def beside(store: Any, gid: int, kind: str = "undo") -> Path | None:
+    """The file ``<db>-<kind>/game-<gid>.json`` that keeps something of game
+    ``gid`` beside ``store``'s database (``None``: a store with no file)."""
     path = getattr(store, "path", None)
     if not isinstance(path, (str, os.PathLike)) or str(path) in ("", ":memory:"):
-        return None  # a store with no file to keep them beside
-    return Path(f"{path}-undo") / f"game-{int(gid)}.json"
+        return None
+    return Path(f"{path}-{kind}") / f"game-{int(gid)}.json"
 
 
 def save(store: Any, gid: int, data: Mapping[str, Any]) -> None:
@@ -278,7 +280,7 @@ def save(store: Any, gid: int, data: Mapping[str, Any]) -> None:
     if hasattr(store, "save_undo"):
         store.save_undo(gid, data)
         return
-    target = _file(store, gid)
+    target = beside(store, gid)
     if target is None:
         return  # a store that keeps no undo history: a restart falls back
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -295,7 +297,7 @@ def load(store: Any, gid: int) -> Any:
     """
     if hasattr(store, "load_undo"):
         return store.load_undo(gid)
-    target = _file(store, gid)
+    target = beside(store, gid)
     if target is None or not target.exists():
         return None
     try:
