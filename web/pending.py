@@ -133,6 +133,8 @@ class Pending:
             memory.drawer = tgus_t.get("drawer")
             memory.rest = (str(rest[0]), int(rest[1])) if rest else None
             memory.multi_colours = list(tgus_t.get("multi_colours") or [])
+            last = tgus_t.get("last")
+            memory.last = (str(last[0]), str(last[1])) if last else None
         self._recoveries(camera, data.get("recoveries"))
 
     def _recoveries(self, camera: Any, data: Any) -> None:
@@ -194,7 +196,8 @@ class Pending:
             "tgus_t": None if memory is None else {
                 "drawer": memory.drawer,
                 "rest": list(memory.rest) if memory.rest else None,
-                "multi_colours": list(memory.multi_colours)},
+                "multi_colours": list(memory.multi_colours),
+                "last": list(memory.last) if memory.last else None},
             "recoveries": self._recoveries_data(camera),
         }
 
