@@ -195,17 +195,16 @@ def mean_of_nets(nets: list):  # noqa: ANN201
 
 
 def crops_to_tensor(crops: np.ndarray):
-    """(N, H, W, 3) uint8 BGR crops -> (N, 3, H, W) float tensor in [0, 1]."""
+    """(N, H, W, 3) uint8 BGR crops -> (N, 3, H, W) float tensor in [0, 1]
+    (:func:`crops_to_array` as a torch tensor)."""
     import torch
 
-    return (
-        torch.from_numpy(np.ascontiguousarray(crops)).permute(0, 3, 1, 2).float() / 255
-    )
+    return torch.from_numpy(crops_to_array(crops))
 
 
 def crops_to_array(crops: np.ndarray) -> np.ndarray:
-    """:func:`crops_to_tensor`'s values as a NumPy array (the same float32
-    division), without torch's per-call cost: the OpenVINO classifier's input."""
+    """(N, H, W, 3) uint8 BGR crops -> (N, 3, H, W) float32 array in [0, 1]:
+    the classifier's input (OpenVINO's as it is, PyTorch's as a tensor)."""
     crops = np.asarray(crops)
     out = np.empty((len(crops), crops.shape[3], *crops.shape[1:3]), np.float32)
     np.divide(crops.transpose(0, 3, 1, 2), 255, out=out, dtype=np.float32)
