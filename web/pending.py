@@ -27,9 +27,19 @@ Where they are kept: a store with ``save_pending(gid, data)`` and
 ``load_pending(gid)`` (:class:`web.memstore.MemoryStore`) keeps them itself;
 beside a :class:`referee.store.GameStore` at ``<db>`` they are the JSON file
 ``<db>-camera/game-<gid>.json``, replaced whole when they change. Data that
-cannot be read is not used (said in the server's log); a restart never fails
-on it. A tgus-t game's re-reads (:mod:`web.reread`) are not kept: a resumed
-tgus-t game is refereed without them.
+cannot be read (a truncated or garbled file, data of another shape) is not
+used, and the server's log says so and why; a restart never fails on it, and
+a part that cannot be used changes nothing of what the camera path holds. The
+file is written to a temporary one, flushed to the disk and renamed over the
+old one, so a stop at any time leaves the old data or the new, whole.
+
+A tgus-t game's re-reads (:mod:`web.reread`: the events kept as they came,
+the readings in force, the re-reads asked for and not yet done, or why they
+stopped) are kept too (``rereads``) and taken up at the first camera event
+where the log still starts with the lines it had when they were saved and
+only heard or entered lines came after. A person's change of the log after a
+restart, before the camera's first event, drops what was kept to read again
+(the recoveries and the re-reads), as it does while the server runs.
 """
 
 from __future__ import annotations
@@ -56,7 +66,14 @@ def _plain(value: Any) -> Any:
 
 
 def _after(items: Any) -> list[tuple[str, dict[str, Any]]]:
-    return [(str(kind), dict(event)) for kind, event in items]
+    return [(str(kind), _object(event)) for kind, event in items]
+
+
+def _object(value: Any) -> dict[str, Any]:
+    """A saved JSON object as a dict (anything else is data it cannot use)."""
+    if not isinstance(value, Mapping):
+        raise TypeError(f"expected an object, found {type(value).__name__}")
+    return dict(value)
 
 
 class Pending:
@@ -81,21 +98,49 @@ class Pending:
         try:
             data = _load(self.table.store, gid)
         except Exception as exc:  # unreadable: the game goes on without it
-            log.warning("game %s: the camera's pending state was not read: %s",
-                        gid, exc)
+            log.warning("game %s: the camera's pending state was not read, the game "
+                        "goes on without it (%s: %s)", gid, type(exc).__name__, exc)
             return
+        if data is None:
+            return  # none was saved
         if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+            log.warning("game %s: the camera's pending state was not used, the game "
+                        "goes on without it (not data of format %s: %.80r)",
+                        gid, FORMAT, data)
             return
-        self.loaded = {**data, "gid": int(gid)}
+        self.loaded = {k: v for k, v in data.items()
+                       if k in ("paused", "camera", "hearing", "rereads")}
+        self.loaded["gid"] = int(gid)
 
     @property
     def paused(self) -> bool:
         """Whether the resumed game's table was paused when it was saved."""
-        return bool(self.loaded and self.loaded.get("paused"))
+        return bool(self.loaded and self.loaded.get("paused") is True)
 
     def clear(self) -> None:
         """A new game: nothing to take up."""
         self.loaded, self._saved = None, None
+
+    def edited(self, why: str) -> bool:
+        """A person changed the log before the resumed game's first camera
+        event: what was kept to read it again (the recoveries, the re-reads)
+        is dropped, as a person's change drops it while the server runs.
+        Whether anything was dropped."""
+        loaded = self.loaded
+        if loaded is None or loaded.get("gid") != self.table.gid:
+            return False
+        dropped = False
+        camera = loaded.get("camera")
+        if isinstance(camera, Mapping) and camera.get("recoveries") is not None:
+            loaded["camera"] = {**camera, "recoveries": None}
+            dropped = True
+        rereads = loaded.get("rereads")
+        if isinstance(rereads, Mapping) and rereads.get("stopped") is None:
+            from .reread import FORMAT as REREADS
+
+            loaded["rereads"] = {"format": REREADS, "stopped": why}
+            dropped = True
+        return dropped
 
     def take_up(self, camera: Any) -> None:
         """Give the camera path what the resumed game had pending (called under
@@ -107,49 +152,83 @@ class Pending:
         if loaded.get("gid") != table.gid:
             self.loaded = None
             return
-        try:
-            if "camera" in loaded and camera is not None \
-                    and getattr(camera, "handsfree", None) is not None:
-                self._camera(camera, loaded.pop("camera") or {})
-            if "hearing" in loaded and getattr(table, "hearing", None) is not None:
-                self._hearing(table.hearing, loaded.pop("hearing") or {})
-        except Exception as exc:  # data it cannot use: the game goes on without it
-            log.warning("game %s: the camera's pending state not taken up: %s",
-                        table.gid, exc)
-            loaded.pop("camera", None)
-            loaded.pop("hearing", None)
-        if "camera" not in loaded and "hearing" not in loaded:
+        handsfree = getattr(camera, "handsfree", None) if camera is not None else None
+        if "camera" in loaded and handsfree is not None:
+            self._part("camera", lambda part: self._camera(camera, part or {}))
+        if "hearing" in loaded and getattr(table, "hearing", None) is not None:
+            self._part("hearing", lambda part: self._hearing(table.hearing, part or {}))
+        if "rereads" in loaded and camera is not None and hasattr(camera, "rereads"):
+            self._part("rereads", lambda part: self._rereads(camera, part))
+        if not any(k in loaded for k in ("camera", "hearing", "rereads")):
             self.loaded = None
 
+    def _part(self, name: str, take: Any) -> None:
+        """Take up one part of the loaded data (once); data it cannot use is
+        said in the server's log, and the game goes on without it."""
+        assert self.loaded is not None
+        part = self.loaded.pop(name)
+        try:
+            take(part)
+        except Exception as exc:  # data it cannot use: the game goes on without it
+            log.warning("game %s: the camera's pending %s was not taken up, the game "
+                        "goes on without it (%s: %s)", self.table.gid, name,
+                        type(exc).__name__, exc)
+
+    def _rereads(self, camera: Any, data: Any) -> None:
+        from . import reread
+
+        if data is None:
+            return
+        why = reread.restore(self.table, camera, data, self._digests)
+        if why is not None:
+            log.info("game %s: the tgus-t re-reads were not taken up: %s",
+                     self.table.gid, why)
+
     def _camera(self, camera: Any, data: Mapping[str, Any]) -> None:
+        """The copy held, the tgus-t completion's memory and the recoveries,
+        each read whole before anything is changed."""
+        if not isinstance(data, Mapping):
+            raise TypeError(f"not an object: {type(data).__name__}")
         handsfree = camera.handsfree
         held = data.get("held")
-        if held is not None and handsfree.held is None:
-            handsfree.held = (dict(held[0]), dict(held[1]))
+        if held is not None:
+            held = (_object(held[0]), _object(held[1]))
+            if not isinstance(held[0].get("type"), str):
+                raise ValueError("the held copy is not an event")
         tgus_t = data.get("tgus_t")
         memory = getattr(handsfree, "tgus_t", None)
-        if isinstance(tgus_t, Mapping) and memory is not None:
-            rest = tgus_t.get("rest")
-            memory.drawer = tgus_t.get("drawer")
-            memory.rest = (str(rest[0]), int(rest[1])) if rest else None
-            memory.multi_colours = list(tgus_t.get("multi_colours") or [])
-            last = tgus_t.get("last")
-            memory.last = (str(last[0]), str(last[1])) if last else None
-        self._recoveries(camera, data.get("recoveries"))
+        kept = None
+        if tgus_t is not None and memory is not None:
+            tgus_t = _object(tgus_t)
+            rest, last = tgus_t.get("rest"), tgus_t.get("last")
+            drawer = tgus_t.get("drawer")
+            kept = (
+                None if drawer is None else str(drawer),
+                (str(rest[0]), int(rest[1])) if rest else None,
+                [str(c) for c in tgus_t.get("multi_colours") or []],
+                (str(last[0]), str(last[1])) if last else None)
+        found = self._recoveries(data.get("recoveries"))
+        if held is not None and handsfree.held is None:
+            handsfree.held = held
+        if kept is not None:
+            memory.drawer, memory.rest, memory.multi_colours, memory.last = kept
+        if found is not None:
+            camera.recoveries, camera.recoveries_seen = found
 
-    def _recoveries(self, camera: Any, data: Any) -> None:
+    def _recoveries(self, data: Any) -> tuple[Any, Any] | None:
         """The recoveries as saved, where the log still starts with the lines
-        they had seen."""
+        they had seen, with the log they are in step with; else ``None``."""
         from vision.handsfree import Asked, RoundEnd
         from vision.recoveries import Recoveries
 
         referee = self.table.referee
-        if not isinstance(data, Mapping) or referee is None:
-            return
+        if data is None or referee is None:
+            return None
+        data = _object(data)
         seen = int(data["seen"])
         events = referee.events
         if len(events) < seen or self._digests(events[:seen]) != data["digest"]:
-            return  # the log was changed otherwise: a person's word stands
+            return None  # the log was changed otherwise: a person's word stands
         found = Recoveries(on=bool(data.get("on", True)))
         end, asked = data.get("round_end"), data.get("asked")
         if end is not None:
@@ -158,15 +237,18 @@ class Pending:
             found.asked = Asked(int(asked["start"]), dict(asked["event"]),
                                 _after(asked["after"]))
         found.lines = [int(n) for n in data.get("lines") or []]
-        camera.recoveries = found
-        camera.recoveries_seen = (referee, events, seen)
+        return found, (referee, events, seen)
 
     @staticmethod
     def _hearing(hearing: Any, data: Mapping[str, Any]) -> None:
-        for name in ("held", "waiting", "calls"):
-            kept = [dict(e) for e in data.get(name) or []]
-            setattr(hearing, name, kept + list(getattr(hearing, name)))
-        hearing.held.sort(key=lambda e: float(e.get("t", 0)))
+        data = _object(data)
+        kept = {name: [_object(e) for e in data.get(name) or []]
+                for name in ("held", "waiting", "calls")}
+        held = kept["held"] + list(hearing.held)
+        held.sort(key=lambda e: float(e.get("t", 0)))
+        for name in ("waiting", "calls"):
+            setattr(hearing, name, kept[name] + list(getattr(hearing, name)))
+        hearing.held = held
 
     # -- saving -----------------------------------------------------------------
     def data(self) -> dict[str, Any]:
@@ -183,6 +265,12 @@ class Pending:
             None if hearing is None else {
                 name: [dict(e) for e in getattr(hearing, name)]
                 for name in ("held", "waiting", "calls")})
+        if "rereads" in loaded:
+            out["rereads"] = loaded["rereads"]
+        else:
+            from . import reread
+
+            out["rereads"] = reread.data(table, table.camera, self._digests)
         return out
 
     def _camera_data(self, camera: Any) -> dict[str, Any] | None:
@@ -249,7 +337,10 @@ def _save(store: Any, gid: int, data: Mapping[str, Any]) -> None:
         return
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=True), encoding="ascii")
+    with open(tmp, "w", encoding="ascii") as out:  # whole on the disk, then renamed
+        out.write(json.dumps(data, ensure_ascii=True))
+        out.flush()
+        os.fsync(out.fileno())
     os.replace(tmp, target)
 
 

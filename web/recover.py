@@ -180,12 +180,23 @@ def take_camera_event(
     as ``tableref watch`` does: each line told to the recoveries (none while
     paused), ``each`` called with every line the camera path put in the log,
     a tgus-t game's ``rereads`` kept; ``play`` is the pipeline's
-    :class:`vision.config.PlayConfig` (``None``: the defaults)."""
+    :class:`vision.config.PlayConfig` (``None``: the defaults). What the
+    camera path then holds is saved for a restart (:mod:`web.pending`), also
+    where the event failed part way (the lines it put in the log stay)."""
+    from . import reread
+
     recover = None if table.paused else recoveries_for(table, camera)
-    CameraTable(table, camera, recover, rereads, state, each, play
-                ).completion.take(event)
-    if recover is not None:
-        _seen(table, camera)
+    try:
+        CameraTable(table, camera, recover, rereads, state, each, play
+                    ).completion.take(event)
+    finally:  # also where it failed part way: what the camera path holds now
+        if recover is not None:
+            _seen(table, camera)
+        if rereads is not None:  # the log as the camera path left it
+            reread.seen(table, camera)
+        pending = getattr(table, "pending", None)
+        if pending is not None:  # kept for a restart (web.pending)
+            pending.save()
 
 
 def finish(table: Any, camera: Any,
@@ -197,10 +208,13 @@ def finish(table: Any, camera: Any,
     :meth:`vision.live.LiveTable.finish` does."""
     if table.referee is None:
         return
+    from . import reread
+
     recover = recoveries_for(table, camera)
     CameraTable(table, camera, recover, None, state, each).completion.finish()
     if recover is not None:
         _seen(table, camera)
+    reread.seen(table, camera)  # the log as the camera path left it
 
 
 def stood(table: Any, camera: Any, held: Mapping[str, Any],

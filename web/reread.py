@@ -5,9 +5,10 @@ rules illegal, and that no one-line amendment explains, may be explained by
 an earlier camera event read otherwise (a Gamble's unheard effect, a Change's
 or Replace's target, a card hidden under a play): the re-read of
 :mod:`vision.reread_tgus_t`. It takes seconds, so it never runs on the
-camera's callback: the camera keeps a :class:`vision.reread_tgus_t.CameraRereads`
-for the running game (:func:`rereads_for`), whose worker thread finds the
-reading while the camera goes on, and :func:`take` stores what it found as a
+camera's callback: the camera keeps a ``ServeRereads`` (a
+:class:`vision.reread_tgus_t.CameraRereads`, :func:`_rereads_class`) for the
+running game (:func:`rereads_for`), whose worker thread finds the reading
+while the camera goes on, and :func:`take` stores what it found as a
 correction of the log (one ``set_events``, replayed, announced on the feed as
 a change: the corrected event's ruling names its rule and ends with why it
 was read so, ``inferred_msg``, said in each viewer's language).
@@ -15,47 +16,184 @@ was read so, ``inferred_msg``, said in each viewer's language).
 What it reads again is what reached the referee as it came: the camera's
 events before completion and the heard or entered events as appended
 (:meth:`web.table.Table.append` keeps those). So it reads a game whose log
-was empty when the camera's first event came, and stops once a person
-corrects, inserts, deletes or undoes a line (the log is no longer what those
-events give; the person's word stands). A re-read that changes one line is
-undone as a correction of that line; one that changes more leaves no undo
+was empty when the camera's first event came, and stops once anything but
+the camera path changes the log's lines: a person's correction, insertion,
+deletion or undo (:func:`edited`), an answer on the page, any other change
+(the log is no longer as the camera path left it, :func:`seen`): the person's
+word stands, a reading found is not stored. A re-read that changes one line
+is undone as a correction of that line; one that changes more leaves no undo
 step (undo then removes the last event).
+
+The re-reads are kept across a restart (:mod:`web.pending` saves
+:func:`data` beside the stored game, :func:`restore` takes it up): the events
+kept as they came, the readings in force, how much the re-reads read, the
+re-reads asked for and not yet done (queued again after the restart, each
+once), and why they stopped, if they did. They are taken up where the stored
+log still starts with the lines it had when they were saved and only heard
+or entered lines came after them (kept as heard); else a person or another
+program changed the log and the resumed game has no re-reads.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
-
 
 from . import corrections
 from .table_error import TableError
-from .undo import Step
+from .undo import Digests, Step
 
 log = logging.getLogger(__name__)
+
+FORMAT = 1  # the saved re-reads' format (web.pending)
+
+#: the page's re-reads class (:func:`_rereads_class`), once made
+ServeRereads: Any = None
+
+
+def _rereads_class() -> type:
+    """:class:`ServeRereads` (made at first use: the vision package is
+    imported only when a tgus-t game's camera needs it)."""
+    global ServeRereads
+    if ServeRereads is None:
+        from vision.reread_tgus_t import CameraRereads
+
+        class _ServeRereads(CameraRereads):
+            """The page's :class:`vision.reread_tgus_t.CameraRereads`: it also
+            knows the re-reads queued and not yet done (:attr:`jobs`), so that
+            a restart queues them again, and calls ``changed`` (under the
+            table's lock) when a job is done, so that what it holds is saved."""
+
+            def __init__(self, *args: Any, changed: Any = lambda: None,
+                         **kwargs: Any) -> None:
+                super().__init__(*args, **kwargs)
+                #: re-reads handed to the worker, not done: (at, kept, generation)
+                self.jobs: list[tuple[int, int, int]] = []
+                self.changed = changed
+                #: the log as the camera path left it: (line count, digest)
+                self.seen: tuple[int, str] | None = None
+                self.digests = Digests()
+
+            def flush(self) -> None:
+                """Queue the re-reads asked for (as :class:`CameraRereads`
+                does), each kept in :attr:`jobs` until it is done."""
+                with self.lock:
+                    due, self._due = self._due, []
+                    self.jobs.extend(due)
+                for job in due:
+                    self.worker.submit(lambda job=job: self._job(job),
+                                       lambda result, job=job: self._done(job, result))
+
+            @property
+            def asked(self) -> list[tuple[int, int, int]]:
+                """The re-reads asked for and not done, in the order asked
+                (call it under the table's lock)."""
+                return list(self.jobs) + list(self._due)
+
+            def _job(self, job: tuple[int, int, int]) -> Any:
+                try:
+                    return self._find(*job)
+                except Exception:  # a failed re-read is not tried again
+                    self._forget(job)
+                    raise
+
+            def _done(self, job: tuple[int, int, int], result: Any) -> None:
+                try:
+                    self._take(result)
+                finally:
+                    self._forget(job)
+
+            def _forget(self, job: tuple[int, int, int]) -> None:
+                with self.lock:
+                    if job in self.jobs:
+                        self.jobs.remove(job)
+                    try:
+                        self.changed()
+                    except Exception:  # noqa: BLE001 - best effort, logged
+                        log.warning("the tgus-t re-reads' state was not saved",
+                                    exc_info=True)
+
+        _ServeRereads.__name__ = _ServeRereads.__qualname__ = "ServeRereads"
+        ServeRereads = _ServeRereads
+    return ServeRereads
+
+
+def _make(table: Any, camera: Any) -> Any:
+    """A fresh :class:`ServeRereads` for the running game."""
+    from vision.reread_tgus_t import RereadWorker
+
+    referee = table.referee
+    rereads = _rereads_class()(
+        referee.header.to_dict(), table.lock,
+        lambda reading: take(table, camera, rereads, reading),
+        play=lambda: getattr(getattr(camera.pipeline, "config", None), "play", None),
+        worker=RereadWorker(getattr(camera, "reread_mode", "thread")),
+        changed=lambda: _save(table))
+    return rereads
+
+
+def _save(table: Any) -> None:
+    pending = getattr(table, "pending", None)
+    if pending is not None:
+        pending.save()
+
+
+def _in_step(table: Any, rereads: Any) -> bool:
+    """Whether the log is as the camera path left it: it still starts with
+    the lines it had then (heard or entered lines may have come after)."""
+    seen = getattr(rereads, "seen", None)
+    referee = table.referee
+    if seen is None:
+        return True
+    if referee is None:
+        return False
+    events = referee.events
+    return len(events) >= seen[0] and rereads.digests(events[:seen[0]]) == seen[1]
+
+
+def seen(table: Any, camera: Any) -> None:
+    """The camera path left the log as it is now (called under the table's
+    lock at the end of each camera event, and after a reading is taken): a
+    change of its lines by anything else, before the next, ends the re-reads."""
+    rereads = getattr(camera, "rereads", None)
+    referee = table.referee
+    if rereads is None or referee is None or getattr(camera, "rereads_gid", None) \
+            != table.gid or rereads.stopped is not None \
+            or not hasattr(rereads, "jobs"):
+        return
+    if not _in_step(table, rereads):
+        rereads.stop("the log was changed otherwise than by the camera")
+        return
+    _mark(rereads, referee)
+
+
+def _mark(rereads: Any, referee: Any) -> None:
+    if hasattr(rereads, "seen"):
+        rereads.seen = (len(referee.events), rereads.digests(referee.events))
 
 
 def rereads_for(table: Any, camera: Any) -> Any:
     """The camera's re-reads for the running game, made at its first camera
-    event when the game is tgus-t and its log still empty; else ``None``."""
+    event when the game is tgus-t and its log still empty (or taken up after
+    a restart, :func:`restore`); else ``None``. Where the log is no longer as
+    the camera path left it (a person's change), they stop."""
     rereads = getattr(camera, "rereads", None)
     if rereads is not None and camera.rereads_gid == table.gid:
+        if rereads.stopped is None and not _in_step(table, rereads):
+            rereads.stop("the log was changed otherwise than by the camera")
         return rereads if rereads.stopped is None else None
     camera.rereads = None
     referee = table.referee
     try:
         from vision.handsfree_tgus_t import TGUS_T_RULES
-        from vision.reread_tgus_t import CameraRereads, RereadWorker
+        _rereads_class()
     except Exception as exc:  # a broken install: no re-reads
         log.info("no tgus-t re-reads: %s", exc)
         return None
     if referee is None or referee.header.rules not in TGUS_T_RULES or referee.events:
         return None
-    rereads = CameraRereads(
-        referee.header.to_dict(), table.lock,
-        lambda reading: take(table, camera, rereads, reading),
-        play=lambda: getattr(getattr(camera.pipeline, "config", None), "play", None),
-        worker=RereadWorker(getattr(camera, "reread_mode", "thread")))
+    rereads = _make(table, camera)
     camera.rereads, camera.rereads_gid = rereads, table.gid
     return rereads
 
@@ -70,21 +208,39 @@ def heard(table: Any, event: dict[str, Any]) -> None:
 
 
 def edited(table: Any, action: str) -> None:
-    """A person changed the log (``action``): no more re-reads for this game."""
+    """A person changed the log (``action``): no more re-reads for this game
+    (nor those a restart would take up), and that is saved."""
+    why = f"a person made a {action} of the log"
     rereads = getattr(table.camera, "rereads", None)
-    if rereads is not None and rereads.stopped is None:
-        rereads.stop(f"a person made a {action} of the log")
+    stopped = rereads is not None and rereads.stopped is None
+    if stopped:
+        rereads.stop(why)
+    pending = getattr(table, "pending", None)
+    if pending is not None and (pending.edited(why) or stopped):
+        pending.save()
 
 
 def take(table: Any, camera: Any, rereads: Any, reading: Any) -> None:
     """A reading found (called under the table's lock): the log it gives is
     stored as a correction from the first line it changes, and the camera
-    carries on with its completion."""
+    carries on with its completion. Not taken where the game or the camera
+    changed, or the log is no longer as the camera path left it."""
+    try:
+        _take(table, camera, rereads, reading)
+    finally:
+        if table.camera is camera:
+            _save(table)
+
+
+def _take(table: Any, camera: Any, rereads: Any, reading: Any) -> None:
     from .commands import _colours_again, _game_state
 
-    if table.camera is not camera or camera.rereads_gid != table.gid \
-            or table.referee is None:
+    if table.camera is not camera or camera.rereads is not rereads \
+            or camera.rereads_gid != table.gid or table.referee is None:
         rereads.stop("the game or the camera changed")
+        return
+    if not _in_step(table, rereads):  # a person's answer, another program
+        rereads.stop("the log was changed otherwise than by the camera")
         return
     old = list(table.referee.events)
     new = [dict(e) for e in reading.referee.events]
@@ -107,4 +263,92 @@ def take(table: Any, camera: Any, rereads: Any, reading: Any) -> None:
         return
     if step is None:
         table.steps.clear()  # the lines its steps name have moved
+    _mark(rereads, table.referee)  # the camera path's own change
 
+
+# -- kept across a restart (web.pending) -------------------------------------------
+def data(table: Any, camera: Any, digests: Any) -> dict[str, Any] | None:
+    """The running game's re-reads as data (called under the table's lock),
+    with the log's line count and digest (``digests``, a
+    :class:`web.undo.Digests`) they go with; ``None``: none."""
+    rereads = getattr(camera, "rereads", None)
+    referee = table.referee
+    if rereads is None or referee is None or getattr(camera, "rereads_gid", None) \
+            != table.gid:
+        return None
+    if rereads.stopped is not None:
+        return {"format": FORMAT, "stopped": str(rereads.stopped)}
+    asked = rereads.asked if hasattr(rereads, "jobs") else list(rereads._due)
+    lo, hi = rereads._span
+    return {
+        "format": FORMAT,
+        "stopped": None,
+        "lines": len(referee.events),
+        "digest": digests(referee.events),
+        "fed": [dict(e) for e in rereads.fed],
+        "changes": [[int(k), None if v is None else dict(v)]
+                    for k, v in sorted(rereads.changes.items())],
+        "generation": int(rereads.generation),
+        "spent": float(rereads.spent),
+        "span": [int(lo), int(hi)],
+        "still": sorted(int(k) for k in rereads._still),
+        "asked": [[int(a), int(k), int(g)] for a, k, g in asked],
+    }
+
+
+def restore(table: Any, camera: Any, saved: Any, digests: Any) -> str | None:
+    """Take up the re-reads saved by :func:`data` for the resumed game
+    (called under the table's lock); the re-reads asked for and not done are
+    queued again, in the order asked (run as the worker's mode says: a
+    thread's jobs wait for the lock). Returns why they were not taken up (said in
+    the server's log by the caller), or ``None``.
+
+    Raises:
+        ValueError, TypeError, KeyError: data that is not what :func:`data`
+            writes (nothing is changed then).
+    """
+    if not isinstance(saved, Mapping) or saved.get("format") != FORMAT:
+        raise ValueError("not the re-reads' saved data")
+    referee = table.referee
+    if referee is None:
+        return "no game"
+    stopped = saved.get("stopped")
+    if stopped is not None:
+        rereads = _make(table, camera)
+        rereads.stop(str(stopped))
+        camera.rereads, camera.rereads_gid = rereads, table.gid
+        return None
+    lines, digest = int(saved["lines"]), str(saved["digest"])
+    fed = [_event(e) for e in saved["fed"]]
+    changes = {int(k): (None if v is None else _event(v)) for k, v in saved["changes"]}
+    generation, spent = int(saved["generation"]), float(saved["spent"])
+    lo, hi = (int(n) for n in saved["span"])
+    still = {int(k) for k in saved["still"]}
+    asked = [(int(a), int(k), int(g)) for a, k, g in saved["asked"]]
+    if any(not 0 <= k < len(fed) for k in changes) or any(
+            not (0 <= a < len(fed) and 0 <= k <= len(fed)) for a, k, _ in asked):
+        raise ValueError("the saved re-reads name events they do not keep")
+    events = referee.events
+    if len(events) < lines or digests(events[:lines]) != digest:
+        return "the log was changed since they were saved"
+    later = events[lines:]
+    if any(e.get("source", "vision") == "vision" for e in later):
+        return "camera lines came after they were saved"
+    rereads = _make(table, camera)
+    rereads.fed, rereads.changes = fed, changes
+    rereads.generation, rereads.spent = generation, spent
+    rereads._span, rereads._still = (lo, hi), still
+    rereads._due = asked
+    rereads._asked = {a for a, _, _ in asked}
+    for event in later:  # heard or entered while the server was down or since
+        rereads.heard(dict(event))
+    camera.rereads, camera.rereads_gid = rereads, table.gid
+    seen(table, camera)
+    rereads.flush()
+    return None
+
+
+def _event(value: Any) -> dict[str, Any]:
+    if not isinstance(value, Mapping):
+        raise TypeError(f"a saved event is not an object: {type(value).__name__}")
+    return dict(value)
