@@ -66,7 +66,15 @@ def _plain(value: Any) -> Any:
 
 
 def _after(items: Any) -> list[tuple[str, dict[str, Any]]]:
-    return [(str(kind), _object(event)) for kind, event in items]
+    return [(str(kind), _event(event)) for kind, event in items]
+
+
+def _event(value: Any) -> dict[str, Any]:
+    """A saved event, checked as the page checks one (:func:`web.events.check_event`:
+    one it cannot use would be refused, or refuse the camera's next move)."""
+    from .events import check_event
+
+    return check_event(value)
 
 
 def _object(value: Any) -> dict[str, Any]:
@@ -192,9 +200,9 @@ class Pending:
         handsfree = camera.handsfree
         held = data.get("held")
         if held is not None:
-            held = (_object(held[0]), _object(held[1]))
-            if not isinstance(held[0].get("type"), str):
-                raise ValueError("the held copy is not an event")
+            held = (_event(held[0]), _object(held[1]))
+            if not all(v is None or isinstance(v, str) for v in held[1].values()):
+                raise ValueError("what the held copy waits for is not seats")
         tgus_t = data.get("tgus_t")
         memory = getattr(handsfree, "tgus_t", None)
         kept = None
@@ -234,7 +242,7 @@ class Pending:
         if end is not None:
             found.round_end = RoundEnd(int(end["line"]), _after(end["after"]))
         if asked is not None:
-            found.asked = Asked(int(asked["start"]), dict(asked["event"]),
+            found.asked = Asked(int(asked["start"]), _event(asked["event"]),
                                 _after(asked["after"]))
         found.lines = [int(n) for n in data.get("lines") or []]
         return found, (referee, events, seen)
@@ -242,7 +250,7 @@ class Pending:
     @staticmethod
     def _hearing(hearing: Any, data: Mapping[str, Any]) -> None:
         data = _object(data)
-        kept = {name: [_object(e) for e in data.get(name) or []]
+        kept = {name: [_event(e) for e in data.get(name) or []]
                 for name in ("held", "waiting", "calls")}
         held = kept["held"] + list(hearing.held)
         held.sort(key=lambda e: float(e.get("t", 0)))
@@ -321,16 +329,17 @@ class Pending:
                               default=_plain)
             if text == self._saved:
                 return
-            _save(table.store, table.gid, json.loads(text))
+            _save(table.store, table.gid, text)
             self._saved = text
         except Exception:
             log.warning("could not save the camera's pending state of game %s",
                         table.gid, exc_info=True)
 
 
-def _save(store: Any, gid: int, data: Mapping[str, Any]) -> None:
+def _save(store: Any, gid: int, text: str) -> None:
+    """Keep ``text`` (the data as JSON) beside game ``gid`` in ``store``."""
     if hasattr(store, "save_pending"):
-        store.save_pending(gid, data)
+        store.save_pending(gid, json.loads(text))
         return
     target = beside(store, gid, "camera")
     if target is None:
@@ -338,7 +347,7 @@ def _save(store: Any, gid: int, data: Mapping[str, Any]) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(target.name + ".tmp")
     with open(tmp, "w", encoding="ascii") as out:  # whole on the disk, then renamed
-        out.write(json.dumps(data, ensure_ascii=True))
+        out.write(text)
         out.flush()
         os.fsync(out.fileno())
     os.replace(tmp, target)

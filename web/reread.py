@@ -320,7 +320,8 @@ def restore(table: Any, camera: Any, saved: Any, digests: Any) -> str | None:
         return None
     lines, digest = int(saved["lines"]), str(saved["digest"])
     fed = [_event(e) for e in saved["fed"]]
-    changes = {int(k): (None if v is None else _event(v)) for k, v in saved["changes"]}
+    changes = {int(k): (None if v is None else _event(v))
+               for k, v in saved["changes"]}
     generation, spent = int(saved["generation"]), float(saved["spent"])
     lo, hi = (int(n) for n in saved["span"])
     still = {int(k) for k in saved["still"]}
@@ -349,6 +350,8 @@ def restore(table: Any, camera: Any, saved: Any, digests: Any) -> str | None:
 
 
 def _event(value: Any) -> dict[str, Any]:
-    if not isinstance(value, Mapping):
-        raise TypeError(f"a saved event is not an object: {type(value).__name__}")
-    return dict(value)
+    """A saved event, checked as the page checks one (a reading stores the
+    events it reads again)."""
+    from .events import check_event
+
+    return check_event(value)

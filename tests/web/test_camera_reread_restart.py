@@ -254,6 +254,16 @@ GARBAGE = {
     "held-copy-not-an-event": json.dumps({
         "format": 1, "paused": False,
         "camera": {"held": [[1], {}], "tgus_t": None, "recoveries": None}}),
+    "held-copy-of-no-cards": json.dumps({
+        "format": 1, "paused": False,
+        "camera": {"held": [{"type": "play", "cards": 5, "source": "vision"},
+                            {"drawer": "A", "next": "B", "expect": "C"}]}}),
+    "re-read-event-of-no-cards": json.dumps({
+        "format": 1, "paused": False,
+        "rereads": {"format": 1, "stopped": None, "lines": 0, "digest": "",
+                    "fed": [{"type": "play", "cards": 5, "source": "vision"}],
+                    "changes": [], "generation": 0, "spent": 0, "span": [0, 0],
+                    "still": [], "asked": []}}),
     "re-reads-naming-unkept-events": json.dumps({
         "format": 1, "paused": False, "camera": None, "hearing": None,
         "rereads": {"format": 1, "stopped": None, "lines": 0, "digest": "",
