@@ -60,6 +60,17 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   (:mod:`vision.reread_tgus_t`) may read such a play with ``unseen``: the
   seat and a card that makes it legal; :func:`split_play` then puts that
   play first, marked ``inferred`` and ``unseen``, read before the play seen.
+- **Whose arm brought the card**: a camera play's ``reach_from`` is the arm
+  last seen on the pile, and a card may be seen landing only after another
+  arm passed over the pile (a seat reaching for the draw pile beside it), or
+  while the arm that put the last play down still lingers there (it joins
+  ``pile_reaches`` again only once it left). Where the seat on turn reached
+  onto the pile since the last play (``pile_reaches``) and the reach names
+  another seat that either did not (it lingered) or is not the one after
+  the seat on turn (whose play a missed move or a turn draw of the seat on
+  turn would explain), the play is the seat on turn's: ``reach_from`` is
+  that seat. A Counter (played off turn by a Change's target) keeps its
+  reach.
 - **Targets**: a Change or Replace seen without a target (the camera cannot
   see whom it aims at) is given the next player still in, marked ``inferred``
   and ``target_from: "next"``.
@@ -226,9 +237,12 @@ def complete_tgus_t(event: Mapping[str, Any], state: Mapping[str, Any]
     if ev.get("source") != "vision" or ev.get("type") not in ("play", "draw"):
         return [ev]
     players = list(state.get("players") or [])
-    _player_from_reach(ev, players)
     waits, waiter = _awaiting(state)
     turn = state.get("turn")
+    on_turn = _reach_on_turn(ev, state, waits)
+    if on_turn is not None:
+        ev["reach_from"] = on_turn
+    _player_from_reach(ev, players)
     who = ev.get("player", turn)
     out: list[dict[str, Any]] = []
     if waits == "hit-x":
@@ -571,6 +585,31 @@ def _value(label: str) -> str:
         return str(Card.from_label(label).value)
     except ValueError:
         return label
+
+
+def _reach_on_turn(ev: Mapping[str, Any], state: Mapping[str, Any],
+                   waits: str | None) -> str | None:
+    """The seat on turn where a camera play's reach names another seat that
+    did not bring the card (see the comment above), else ``None``: the seat
+    on turn's arm lay on the pile (``pile_reaches``) since the last play, and
+    the seat the play's reach names either did not (its arm lingered there
+    from the play before) or is neither on turn nor the one after it (whose
+    play a missed move or a turn draw of the seat on turn would explain)."""
+    if ev.get("type") != "play" or "player" in ev or waits not in (None, "color"):
+        return None
+    turn, seat = state.get("turn"), ev.get("reach_from")
+    reaches = [str(r) for r in ev.get("pile_reaches") or []]
+    players = [str(p) for p in state.get("players") or []]
+    if (
+        turn is None or state.get("over") or seat is None or seat == turn
+        or str(turn) not in reaches or str(seat) not in players
+        or seat in (state.get("ranking") or ())
+        or ((str(seat) in reaches or state.get("drew"))
+            and _next_active(state, str(turn)) == seat)
+        or "counter" in (ev.get("cards") or ())
+    ):
+        return None
+    return str(turn)
 
 
 def _first_matching(cards: list[str], state: Mapping[str, Any], who: Any, turn: Any,

@@ -634,3 +634,43 @@ def test_a_contradiction_is_for_good_once_no_later_amendment_reaches_back_to_it(
             seen.append(_settled(ref, 0, config))
         assert seen == settled
         assert not _settled(ref, bad, config)  # nothing contradicts after it
+
+
+def test_a_play_seen_after_another_arm_passed_over_the_pile_is_the_seat_on_turns():
+    # B (on turn) reached onto the pile; the card was seen landing only after
+    # A's arm passed over it on its way to the draw pile: B's play, not A's
+    ref, out = run(cam("start", 1, card="red-5"),
+                   cam("play", 2, cards=["red-7"], reach_from="A"),
+                   cam("play", 4, cards=["red-hit2"], reach_from="A",
+                       pile_reaches=["B", "A"]))
+    assert out[-1]["player"] == "B" and out[-1]["reach_from"] == "B"
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+    assert ref.state()["pending_target"] == "C"
+
+
+def test_a_play_whose_reach_is_the_last_players_lingering_arm_is_the_seat_on_turns():
+    # C's arm never reached the pile since A's play (not in pile_reaches): the
+    # reach is A's arm lingering over its own play, the card B's
+    ref, out = run(cam("start", 1, card="red-5"),
+                   cam("play", 2, cards=["red-7"], reach_from="A"),
+                   cam("play", 3, cards=["red-9"], reach_from="C",
+                       pile_reaches=["B"]))
+    assert out[-1]["player"] == "B"
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+    assert ref.state()["turn"] == "C"
+
+
+def test_a_play_of_the_next_seat_that_reached_keeps_its_reach():
+    # the seat after the one on turn reached too: a missed move of B's (or
+    # B's turn draw) may explain its play, so the reach stands
+    _, out = run(cam("start", 1, card="red-5"),
+                 cam("play", 2, cards=["red-7"], reach_from="A"),
+                 cam("play", 3, cards=["red-9"], reach_from="C",
+                     pile_reaches=["B", "C"]))
+    assert out[-1]["player"] == "C"
+    _, out = run(cam("start", 1, card="red-5"),
+                 cam("draw", 2, count=1, reach_from="A"),
+                 cam("play", 3, cards=["red-2"], reach_from="B",
+                     pile_reaches=["A"]))
+    assert [e["type"] for e in out] == ["draw", "pass", "play"]
+    assert out[-1]["player"] == "B"
