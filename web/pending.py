@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -77,6 +78,34 @@ def _event(value: Any) -> dict[str, Any]:
     return check_event(value)
 
 
+def _time(event: Any) -> float | None:
+    """A camera event's time on its source's clock (``None``: none)."""
+    if not isinstance(event, Mapping) or event.get("source") != "vision":
+        return None
+    t = event.get("t")
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
+        return None
+    return float(t)
+
+
+def _recording(camera: Any) -> bool:
+    """Whether the camera plays a recording (a video file or a folder of
+    frames, whose clock starts again at its start), not a live camera."""
+    source = getattr(getattr(camera, "pipeline", None), "source", None)
+    return getattr(source, "live", True) is False and \
+        getattr(camera, "source", None) is not None
+
+
+def _replay(value: Any) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    value = _object(value)
+    t, at_t = float(value["t"]), int(value["at_t"])
+    if not math.isfinite(t) or at_t < 0:
+        raise ValueError("not a time on the recording")
+    return {"source": str(value["source"]), "t": t, "at_t": at_t}
+
+
 def _object(value: Any) -> dict[str, Any]:
     """A saved JSON object as a dict (anything else is data it cannot use)."""
     if not isinstance(value, Mapping):
@@ -98,11 +127,19 @@ class Pending:
         self.loaded: dict[str, Any] | None = None
         self._digests = Digests()
         self._saved: str | None = None
+        #: a recording's camera events taken for this game (:meth:`taken`):
+        #: ``{"source", "t", "at_t"}``, or ``None``
+        self.replay: dict[str, Any] | None = None
+        #: the recording's events taken before the restart, not yet seen again
+        self._until: dict[str, Any] | None = None
+        self._again = 0  # events at its last time seen again
 
     # -- loading and taking up --------------------------------------------------
     def load(self, gid: int) -> None:
         """The saved data of game ``gid`` (just resumed), to be taken up."""
         self.loaded, self._saved = None, None
+        self.replay = self._until = None
+        self._again = 0
         try:
             data = _load(self.table.store, gid)
         except Exception as exc:  # unreadable: the game goes on without it
@@ -119,6 +156,11 @@ class Pending:
         self.loaded = {k: v for k, v in data.items()
                        if k in ("paused", "camera", "hearing", "rereads")}
         self.loaded["gid"] = int(gid)
+        try:
+            self.replay = self._until = _replay(data.get("replay"))
+        except (TypeError, ValueError) as exc:
+            log.warning("game %s: the camera's pending replay was not used, the game "
+                        "goes on without it (%s: %s)", gid, type(exc).__name__, exc)
 
     @property
     def paused(self) -> bool:
@@ -128,6 +170,42 @@ class Pending:
     def clear(self) -> None:
         """A new game: nothing to take up."""
         self.loaded, self._saved = None, None
+        self.replay = self._until = None
+        self._again = 0
+
+    # -- a recording played again ------------------------------------------------
+    def replayed(self, camera: Any, event: Any) -> bool:
+        """Whether camera ``event`` is one this game already took from the same
+        recording (a video file, played again from its start by a restarted
+        server): its time is before the last one taken, or it is one of the
+        events at that time already taken. Such an event is not taken again."""
+        until = self._until
+        t = _time(event)
+        if until is None or t is None or not _recording(camera) \
+                or str(camera.source) != until["source"]:
+            return False
+        if t < until["t"]:
+            return True
+        if t == until["t"] and self._again < until["at_t"]:
+            self._again += 1
+            return True
+        self._until = None  # played on past what was taken
+        return False
+
+    def taken(self, camera: Any, event: Any) -> None:
+        """Camera ``event`` is taken (recorded, or dropped while paused): for a
+        recording, its time is kept (:meth:`replayed`)."""
+        t = _time(event)
+        if t is None:
+            return
+        if not _recording(camera):
+            self.replay = None
+            return
+        source, replay = str(camera.source), self.replay
+        if replay is not None and replay["source"] == source and t == replay["t"]:
+            self.replay = {**replay, "at_t": replay["at_t"] + 1}
+        elif replay is None or replay["source"] != source or t > replay["t"]:
+            self.replay = {"source": source, "t": t, "at_t": 1}
 
     def edited(self, why: str) -> bool:
         """A person changed the log before the resumed game's first camera
@@ -265,7 +343,8 @@ class Pending:
         table = self.table
         loaded = self.loaded if self.loaded is not None and \
             self.loaded.get("gid") == table.gid else {}
-        out: dict[str, Any] = {"format": FORMAT, "paused": bool(table.paused)}
+        out: dict[str, Any] = {"format": FORMAT, "paused": bool(table.paused),
+                               "replay": self.replay}
         out["camera"] = loaded["camera"] if "camera" in loaded else \
             self._camera_data(table.camera)
         hearing = getattr(table, "hearing", None)

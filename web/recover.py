@@ -182,9 +182,19 @@ def take_camera_event(
     a tgus-t game's ``rereads`` kept; ``play`` is the pipeline's
     :class:`vision.config.PlayConfig` (``None``: the defaults). What the
     camera path then holds is saved for a restart (:mod:`web.pending`), also
-    where the event failed part way (the lines it put in the log stay)."""
+    where the event failed part way (the lines it put in the log stay). An
+    event of a recording that this game already took (the recording played
+    again from its start after a restart, :meth:`web.pending.Pending.replayed`)
+    is not taken again."""
     from . import reread
 
+    pending = getattr(table, "pending", None)
+    if pending is not None:
+        if pending.replayed(camera, event):  # a recording played again
+            log.info("camera event at %ss of %s already taken: not taken again",
+                     event.get("t"), camera.source)
+            return
+        pending.taken(camera, event)
     recover = None if table.paused else recoveries_for(table, camera)
     try:
         CameraTable(table, camera, recover, rereads, state, each, play
@@ -194,7 +204,6 @@ def take_camera_event(
             _seen(table, camera)
         if rereads is not None:  # the log as the camera path left it
             reread.seen(table, camera)
-        pending = getattr(table, "pending", None)
         if pending is not None:  # kept for a restart (web.pending)
             pending.save()
 

@@ -1,0 +1,71 @@
+"""``tableref serve`` started again on a game whose camera plays a recording
+(a video file, the bundled demo) plays it again from its start: the camera
+events this game already took from it are not taken twice (web.pending), so
+the game goes on as if the server had not stopped. A live camera's clock
+starts again at the restart: its events are all taken."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from tests.web.test_camera_restart import SKIP, STOOD, UNO, Server, cam, uninterrupted
+from web.commands import _camera_ended
+
+VIDEO = "/recordings/table.mp4"
+MORE = (cam("play", 7, cards=["green-5"], reach_from="C"),
+        cam("play", 8, cards=["green-5"], reach_from="A"),  # same time: two events
+        cam("play", 8, cards=["green-1"], reach_from="B"))
+
+
+def playing(server: Server, source: str, live: bool) -> None:
+    """The server's camera plays ``source`` (a pipeline stand-in)."""
+    camera = server.table.camera
+    camera.source = source
+    camera.pipeline = SimpleNamespace(source=SimpleNamespace(live=live))
+
+
+def begun(tmp_path: Path, durable: bool, live: bool = False) -> Server:
+    server = Server(tmp_path, durable)
+    playing(server, VIDEO, live)
+    assert server.app.test_client().post("/api/games", json=UNO).status_code == 201
+    return server
+
+
+@pytest.mark.parametrize("durable", [True, False], ids=["sqlite", "memory"])
+@pytest.mark.parametrize("stop", [2, len(SKIP), len(SKIP) + 3])
+def test_a_recording_played_again_after_a_restart_is_not_taken_twice(
+        tmp_path, durable, stop):
+    events = SKIP + STOOD + MORE
+    server = begun(tmp_path, durable)
+    server.feed(events[:stop])
+    server.restart()
+    playing(server, VIDEO, live=False)
+    server.feed(events)  # from the recording's start again
+    _camera_ended(server.table, server.table.camera)
+    assert server.table.referee.events == uninterrupted(UNO, events)
+
+
+def test_another_recording_or_a_live_camera_is_taken_whole(tmp_path):
+    server = begun(tmp_path, True)
+    server.feed(SKIP[:2])
+    server.restart()
+    playing(server, "/recordings/another.mp4", live=False)
+    server.feed(SKIP[2:3])  # its clock is its own: t 3 taken
+    assert len(server.table.referee.events) > 2
+    lines = len(server.table.referee.events)
+    server.restart()
+    playing(server, "0", live=True)  # a live camera: its clock starts at the start
+    server.feed((cam("play", 1, cards=["green-9"], reach_from="C"),))
+    assert len(server.table.referee.events) > lines
+
+
+def test_what_was_taken_of_a_recording_is_kept_beside_the_store(tmp_path):
+    server = begun(tmp_path, True)
+    server.feed(SKIP + STOOD)
+    saved = Path(f"{server.database}-camera") / f"game-{server.table.gid}.json"
+    assert json.loads(saved.read_text())["replay"] == {
+        "source": VIDEO, "t": 6.0, "at_t": 1}
