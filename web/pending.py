@@ -78,9 +78,11 @@ def _event(value: Any) -> dict[str, Any]:
     return check_event(value)
 
 
-def _time(event: Any) -> float | None:
-    """A camera event's time on its source's clock (``None``: none)."""
-    if not isinstance(event, Mapping) or event.get("source") != "vision":
+def _time(event: Any, kind: str = "camera") -> float | None:
+    """A camera event's time on its source's clock, or a heard event's
+    (``kind``: ``heard``); ``None``: none."""
+    if not isinstance(event, Mapping) or (
+            (event.get("source") == "vision") != (kind == "camera")):
         return None
     t = event.get("t")
     if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
@@ -97,13 +99,21 @@ def _recording(camera: Any) -> bool:
 
 
 def _replay(value: Any) -> dict[str, Any] | None:
+    """A saved recording's record (:meth:`Pending.taken`), checked."""
     if value is None:
         return None
     value = _object(value)
-    t, at_t = float(value["t"]), int(value["at_t"])
-    if not math.isfinite(t) or at_t < 0:
-        raise ValueError("not a time on the recording")
-    return {"source": str(value["source"]), "t": t, "at_t": at_t}
+    out: dict[str, Any] = {"source": str(value["source"])}
+    for kind in ("camera", "heard"):
+        mark = value.get(kind)
+        if mark is not None:
+            mark = _object(mark)
+            t, at_t = float(mark["t"]), int(mark["at_t"])
+            if not math.isfinite(t) or at_t < 0:
+                raise ValueError("not a time on the recording")
+            mark = {"t": t, "at_t": at_t}
+        out[kind] = mark
+    return out
 
 
 def _object(value: Any) -> dict[str, Any]:
@@ -132,14 +142,14 @@ class Pending:
         self.replay: dict[str, Any] | None = None
         #: the recording's events taken before the restart, not yet seen again
         self._until: dict[str, Any] | None = None
-        self._again = 0  # events at its last time seen again
+        self._again = {"camera": 0, "heard": 0}  # at its last times, seen again
 
     # -- loading and taking up --------------------------------------------------
     def load(self, gid: int) -> None:
         """The saved data of game ``gid`` (just resumed), to be taken up."""
         self.loaded, self._saved = None, None
         self.replay = self._until = None
-        self._again = 0
+        self._again = {"camera": 0, "heard": 0}
         try:
             data = _load(self.table.store, gid)
         except Exception as exc:  # unreadable: the game goes on without it
@@ -171,41 +181,62 @@ class Pending:
         """A new game: nothing to take up."""
         self.loaded, self._saved = None, None
         self.replay = self._until = None
-        self._again = 0
+        self._again = {"camera": 0, "heard": 0}
 
     # -- a recording played again ------------------------------------------------
-    def replayed(self, camera: Any, event: Any) -> bool:
-        """Whether camera ``event`` is one this game already took from the same
+    def replayed(self, camera: Any, event: Any, kind: str = "camera") -> bool:
+        """Whether ``event`` is one this game already took from the same
         recording (a video file, played again from its start by a restarted
-        server): its time is before the last one taken, or it is one of the
-        events at that time already taken. Such an event is not taken again."""
+        server; ``kind``: ``camera``, or ``heard`` from its sound track): its
+        time is before the last one taken, or it is one of the events at that
+        time already taken. Such an event is not taken again."""
         until = self._until
-        t = _time(event)
+        t = _time(event, kind)
         if until is None or t is None or not _recording(camera) \
                 or str(camera.source) != until["source"]:
             return False
-        if t < until["t"]:
+        mark = until.get(kind)
+        if mark is None:
+            return False
+        if t < mark["t"]:
             return True
-        if t == until["t"] and self._again < until["at_t"]:
-            self._again += 1
+        if t == mark["t"] and self._again[kind] < mark["at_t"]:
+            self._again[kind] += 1
             return True
-        self._until = None  # played on past what was taken
+        self._until = {**until, kind: None}  # played on past what was taken
         return False
 
-    def taken(self, camera: Any, event: Any) -> None:
-        """Camera ``event`` is taken (recorded, or dropped while paused): for a
-        recording, its time is kept (:meth:`replayed`)."""
-        t = _time(event)
+    def taken(self, camera: Any, event: Any, kind: str = "camera") -> None:
+        """``event`` is taken (``camera``: recorded, or dropped while paused;
+        ``heard``: held for the camera): for a recording, its time is kept
+        (:meth:`replayed`)."""
+        t = _time(event, kind)
         if t is None:
             return
         if not _recording(camera):
             self.replay = None
             return
         source, replay = str(camera.source), self.replay
-        if replay is not None and replay["source"] == source and t == replay["t"]:
-            self.replay = {**replay, "at_t": replay["at_t"] + 1}
-        elif replay is None or replay["source"] != source or t > replay["t"]:
-            self.replay = {"source": source, "t": t, "at_t": 1}
+        if replay is None or replay["source"] != source:
+            replay = {"source": source, "camera": None, "heard": None}
+        mark = replay.get(kind)
+        if mark is not None and t == mark["t"]:
+            mark = {"t": t, "at_t": mark["at_t"] + 1}
+        elif mark is None or t > mark["t"]:
+            mark = {"t": t, "at_t": 1}
+        self.replay = {**replay, kind: mark}
+
+    def heard(self, event: Any) -> bool:
+        """A heard event of the sound track beside the camera's recording
+        (``serve --listen FILE``), before the table's :class:`vision.hearing.Hearing`
+        holds it (called under the table's lock): whether to hold it. ``False``:
+        the restarted server hears the track again from its start, and this
+        game already took that event."""
+        camera = getattr(self.table, "camera", None)
+        if self.replayed(camera, event, "heard"):
+            return False
+        self.taken(camera, event, "heard")
+        return True
 
     def edited(self, why: str) -> bool:
         """A person changed the log before the resumed game's first camera

@@ -68,4 +68,22 @@ def test_what_was_taken_of_a_recording_is_kept_beside_the_store(tmp_path):
     server.feed(SKIP + STOOD)
     saved = Path(f"{server.database}-camera") / f"game-{server.table.gid}.json"
     assert json.loads(saved.read_text())["replay"] == {
-        "source": VIDEO, "t": 6.0, "at_t": 1}
+        "source": VIDEO, "camera": {"t": 6.0, "at_t": 1}, "heard": None}
+
+
+def test_a_sound_track_heard_again_after_a_restart_is_not_held_twice(tmp_path):
+    """Heard beside the recording (``serve --listen FILE``), the track plays
+    again from its start too: what this game already heard is not held again
+    (web.pending.Pending.heard, asked before the table's hearing holds it)."""
+    heard = [{"type": "uno", "source": "voice", "t": t} for t in (2.5, 3.5, 3.5)]
+    server = begun(tmp_path, True)
+    pending = server.table.pending
+    with server.table.lock:
+        assert [pending.heard(e) for e in heard[:2]] == [True, True]
+    server.feed(SKIP[:2])
+    server.restart()
+    playing(server, VIDEO, live=False)
+    pending = server.table.pending
+    with server.table.lock:
+        assert [pending.heard(e) for e in heard] == [False, False, True]
+        assert pending.heard({"type": "uno", "source": "voice", "t": 4.0})
