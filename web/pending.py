@@ -33,6 +33,11 @@ a part that cannot be used changes nothing of what the camera path holds. The
 file is written to a temporary one, flushed to the disk and renamed over the
 old one, so a stop at any time leaves the old data or the new, whole.
 
+Saved with the log's line count, they are older than the stored log where
+camera lines came after it (the server stopped between a camera event's
+lines and their saving): the copy held and the completion's memory are then
+not used (a copy that stood would stand twice), and the log says so.
+
 A tgus-t game's re-reads (:mod:`web.reread`: the events kept as they came,
 the readings in force, the re-reads asked for and not yet done, or why they
 stopped) are kept too (``rereads``) and taken up at the first camera event
@@ -166,11 +171,26 @@ class Pending:
         self.loaded = {k: v for k, v in data.items()
                        if k in ("paused", "camera", "hearing", "rereads")}
         self.loaded["gid"] = int(gid)
+        if "camera" in self.loaded and self._older(data.get("lines")):
+            log.warning("game %s: the camera's pending state is older than the stored "
+                        "log (camera lines came after it was saved): the game goes on "
+                        "without the copy held and the completion's memory", gid)
+            self.loaded["camera"] = None
         try:
             self.replay = self._until = _replay(data.get("replay"))
         except (TypeError, ValueError) as exc:
             log.warning("game %s: the camera's pending replay was not used, the game "
                         "goes on without it (%s: %s)", gid, type(exc).__name__, exc)
+
+    def _older(self, lines: Any) -> bool:
+        """Whether data saved when the log had ``lines`` lines is older than
+        the stored log: camera lines came after them (the server stopped
+        between a camera event's lines and their saving)."""
+        referee = self.table.referee
+        if referee is None or isinstance(lines, bool) or not isinstance(lines, int):
+            return False
+        return any(isinstance(e, Mapping) and e.get("source") == "vision"
+                   for e in referee.events[max(lines, 0):])
 
     @property
     def paused(self) -> bool:
@@ -374,8 +394,10 @@ class Pending:
         table = self.table
         loaded = self.loaded if self.loaded is not None and \
             self.loaded.get("gid") == table.gid else {}
-        out: dict[str, Any] = {"format": FORMAT, "paused": bool(table.paused),
-                               "replay": self.replay}
+        referee = table.referee
+        out: dict[str, Any] = {
+            "format": FORMAT, "paused": bool(table.paused), "replay": self.replay,
+            "lines": None if referee is None else len(referee.events)}
         out["camera"] = loaded["camera"] if "camera" in loaded else \
             self._camera_data(table.camera)
         hearing = getattr(table, "hearing", None)

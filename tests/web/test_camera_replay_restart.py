@@ -87,3 +87,30 @@ def test_a_sound_track_heard_again_after_a_restart_is_not_held_twice(tmp_path):
     with server.table.lock:
         assert [pending.heard(e) for e in heard] == [False, False, True]
         assert pending.heard({"type": "uno", "source": "voice", "t": 4.0})
+
+
+@pytest.mark.parametrize("durable", [True, False], ids=["sqlite", "memory"])
+def test_saved_state_older_than_the_log_does_not_stand_a_copy_twice(
+        tmp_path, durable, caplog):
+    """The server stopped after a camera event's lines were stored and before
+    what the camera path then held was saved: the copy held in the older
+    saved state already stood, and is not taken up to stand again."""
+    server = Server(tmp_path, durable)
+    assert server.app.test_client().post("/api/games", json=UNO).status_code == 201
+    server.feed(SKIP)  # a copy held, saved
+    table = server.table
+    with table.lock:
+        older = table.pending.data()
+    server.feed(STOOD)  # the copy stood with B's move
+    _save_as(table, older)  # as if the saving after it never happened
+    server.restart()
+    after = (cam("play", 7, cards=["green-5"], reach_from="B"),)  # no drawer's move
+    server.feed(after)
+    assert server.table.referee.events == uninterrupted(UNO, SKIP + STOOD + after)
+    assert any("older than the stored log" in r.getMessage() for r in caplog.records)
+
+
+def _save_as(table, data) -> None:
+    from web.pending import _save
+
+    _save(table.store, table.gid, json.dumps(data))
