@@ -24,7 +24,13 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   with the same value. It goes first in the play's ``cards``; the play is
   marked ``inferred`` and ``hidden`` names it (not where the play before
   held cards of several colours, this one's among them: the camera does not
-  see which of those was put down last). Where a card of the play
+  see which of those was put down last). Where the camera saw two cards or
+  more of two colours or more, none matching, one of them was read in
+  another colour (the detector's second look guesses the colour of a card
+  half covered by the fan): the first seen is taken as the card of the
+  colour in play, marked ``inferred`` with ``misread`` naming the card it
+  replaces (the camera does not say which was misread; a third card under
+  two seen is much rarer than two cards played together). Where a card of the play
   does match, it goes first instead (the camera does not see the order in
   which the cards were put down).
 - **A hidden card found later**: a camera play or draw ruled illegal (out
@@ -166,6 +172,13 @@ define({
         "ja": "{card}は色{color}にも場のカードにも合わないため、その下に隠れた{hidden}と"
               "一緒に出されたとしました",
     },
+    "camera.tgus-t.inferred-misread": {
+        "en": "{card} matches neither the colour {color} nor the top card, and the "
+              "cards played with it lie fanned over it: taken as {hidden}, read in "
+              "another colour",
+        "ja": "{card}は色{color}にも場のカードにも合わず、一緒に出したカードが"
+              "重なっているため、別の色に読まれた{hidden}としました",
+    },
     "camera.tgus-t.inferred-start": {
         "en": "{card} landed on the pile as if it were a first card, but the game "
               "is under way: taken as a play by the player on turn",
@@ -293,6 +306,14 @@ def complete_tgus_t(event: Mapping[str, Any], state: Mapping[str, Any]
                    card=_card_text(first), color=color_text(named))
         out.insert(0, _inferred("color", why, ev, player=waiter, color=named))
     ordered, hidden = _first_matching(cards, state, who, turn, waits)
+    misread = _misread_in_fan(ordered, state) if hidden is not None else None
+    if misread is not None:  # one of the fan's cards read in another colour
+        why = Text("camera.tgus-t.inferred-misread", card=_card_text(ordered[0]),
+                   color=color_text(str(state.get("color"))),
+                   hidden=_card_text(hidden))
+        ordered, hidden = [hidden] + ordered[1:], None
+        ev.update(misread=[misread], inferred=str(why), inferred_msg=why.data())
+        ev.pop("card", None)
     if ordered != cards:
         cards = ordered
         ev["cards"] = cards
@@ -449,8 +470,7 @@ def amendment(referee: Any, config: PlayConfig | None = None
             continue
         if not seen or any(c.color is None or c.value != seen[0].value for c in seen):
             continue
-        colours = sorted(COLOURS, key=lambda c: any(x.color == c for x in seen))
-        for colour in colours:
+        for colour in hidden_colours(seen):
             hidden = f"{colour}-{seen[0].value}"
             if hidden not in DECK_LABELS:
                 continue
@@ -469,6 +489,21 @@ def amendment(referee: Any, config: PlayConfig | None = None
     if top is not None and all(c == top for c in events[-1].get("cards") or [None]):
         return "delete", last_line, None  # the top card seen again, no play
     return None
+
+
+def hidden_colours(seen: list[Any]) -> list[str]:
+    """The colours a card hidden under the cards ``seen`` (one value) is
+    tried in. Under a single card, the other colours first (two cards
+    played together are most often of two colours). Under two cards or more,
+    theirs first, the last seen first: the detector's second look names each
+    label of a fan once (:meth:`vision.decks.DeckDetector._named_apart`), so
+    a twin of a card in sight is never seen, where a card of another colour
+    peeks out beside the others."""
+    colours = [str(c.color) for c in seen if c.color is not None]
+    if len(seen) < 2:
+        return sorted(COLOURS, key=lambda c: c in colours)
+    twins = list(dict.fromkeys(reversed(colours)))
+    return twins + [c for c in COLOURS if c not in twins]
 
 
 #: the ruling on an event after the game's end (``refusal``: nothing counts)
@@ -647,6 +682,24 @@ def _first_matching(cards: list[str], state: Mapping[str, Any], who: Any, turn: 
         return cards, None  # the play before may have ended on this colour
     hidden = f"{current}-{seen[0].value}"
     return cards, hidden if hidden in DECK_LABELS else None
+
+
+def _misread_in_fan(cards: list[str], state: Mapping[str, Any]) -> str | None:
+    """The card of a camera play, none of whose cards matches (see
+    :func:`_first_matching`), read in another colour than it has: where two
+    cards or more of two colours or more were seen, the first of them (the
+    camera does not say which was misread); ``None`` for a single card or
+    cards of one colour (a card hidden under them, as the comment above
+    says)."""
+    from referee.cards import Card
+
+    try:
+        colours = {Card.from_label(c).color for c in cards}
+    except ValueError:
+        return None
+    if len(cards) < 2 or len(colours) < 2 or None in colours:
+        return None
+    return cards[0]
 
 
 def _next_active(state: Mapping[str, Any], player: str) -> str | None:

@@ -57,10 +57,9 @@ from referee.text import Text, define
 
 from .config import PlayConfig
 from .handsfree import HandsFree
-from .handsfree_common import COLOURS
 from .handsfree_tgus_t import (_awaiting, _card_text, _next_active, amend_hidden,
-                                contradicted, first_after_end, unsaid_gamble,
-                                unseen_cards)
+                                contradicted, first_after_end, hidden_colours,
+                                unsaid_gamble, unseen_cards)
 
 log = logging.getLogger(__name__)
 
@@ -210,7 +209,7 @@ def _readings(event: Mapping[str, Any], players: list[str]
     except ValueError:
         seen = []
     if seen and all(c.color is not None and c.value == seen[0].value for c in seen):
-        for colour in COLOURS:
+        for colour in hidden_colours(seen):
             hidden = f"{colour}-{seen[0].value}"
             if hidden in DECK_LABELS:
                 why = Text("camera.tgus-t.amended-hidden", player=str(seat),

@@ -674,3 +674,44 @@ def test_a_play_of_the_next_seat_that_reached_keeps_its_reach():
                      pile_reaches=["A"]))
     assert [e["type"] for e in out] == ["draw", "pass", "play"]
     assert out[-1]["player"] == "B"
+
+
+def test_a_card_hidden_under_a_fan_of_two_colours_is_first_a_twin_of_one_in_sight():
+    # C put three Reverses down (the turn comes back to A); the detector's
+    # second look names each label of a fan once, so the twin was not seen
+    from vision.handsfree_tgus_t import amend_hidden, hidden_colours
+
+    ref = Referee(dict(HEADER))
+    done = TgusTHandsFree()
+    ref.append(cam("start", 1, card="red-5"))
+    for e in (cam("play", 2, cards=["red-reverse"], reach_from="A"),
+              cam("play", 3, cards=["red-reverse", "blue-reverse"], reach_from="C"),
+              cam("play", 4, cards=["blue-2"], reach_from="A")):
+        for x in done(e, ref.state()):
+            ref.append(x)
+            amend_hidden(ref)
+    play = ref.events[2]
+    assert play["hidden"] == ["blue-reverse"]
+    assert sorted(play["cards"]) == ["blue-reverse", "blue-reverse", "red-reverse"]
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+    assert ref.state()["hand_counts"] == {"A": 3, "B": 5, "C": 2}
+    # under a single card, another colour first
+    from referee.cards import Card
+
+    assert hidden_colours([Card.from_label("red-7")])[-1] == "red"
+
+
+def test_two_cards_of_two_colours_none_matching_are_one_misread_not_a_third_hidden():
+    # A put red-5 and blue-5 down; the half-covered red-5 was read yellow:
+    # one of the two seen is the card that matched, not a third card under them
+    ref, out = run(cam("start", 1, card="red-7"),
+                   cam("play", 2, cards=["yellow-5", "blue-5"], reach_from="A"))
+    play = out[-1]
+    assert play["cards"] == ["red-5", "blue-5"] and play["misread"] == ["yellow-5"]
+    assert "hidden" not in play and play["inferred_msg"]["key"].endswith("misread")
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+    assert ref.state()["hand_counts"]["A"] == 3
+    # a single card, or cards of one colour, still have one hidden under them
+    _, out = run(cam("start", 1, card="red-7"),
+                 cam("play", 2, cards=["blue-5"], reach_from="A"))
+    assert out[-1]["cards"] == ["red-5", "blue-5"] and out[-1]["hidden"] == ["red-5"]
