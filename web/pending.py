@@ -169,7 +169,7 @@ class Pending:
                         gid, FORMAT, data)
             return
         self.loaded = {k: v for k, v in data.items()
-                       if k in ("paused", "camera", "hearing", "rereads")}
+                       if k in ("paused", "dropped", "camera", "hearing", "rereads")}
         self.loaded["gid"] = int(gid)
         if "camera" in self.loaded and self._older(data.get("lines")):
             log.warning("game %s: the camera's pending state is older than the stored "
@@ -196,6 +196,13 @@ class Pending:
     def paused(self) -> bool:
         """Whether the resumed game's table was paused when it was saved."""
         return bool(self.loaded and self.loaded.get("paused") is True)
+
+    @property
+    def dropped(self) -> int:
+        """How many camera and heard events the resumed game's paused table
+        had dropped when it was saved (0 where it was not paused)."""
+        n = self.loaded.get("dropped") if self.loaded and self.paused else 0
+        return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else 0
 
     def clear(self) -> None:
         """A new game: nothing to take up."""
@@ -397,7 +404,8 @@ class Pending:
         referee = table.referee
         out: dict[str, Any] = {
             "format": FORMAT, "paused": bool(table.paused), "replay": self.replay,
-            "lines": None if referee is None else len(referee.events)}
+            "lines": None if referee is None else len(referee.events),
+            "dropped": int(getattr(table, "dropped", 0) or 0)}
         out["camera"] = loaded["camera"] if "camera" in loaded else \
             self._camera_data(table.camera)
         hearing = getattr(table, "hearing", None)
@@ -483,6 +491,16 @@ def _save(store: Any, gid: int, text: str) -> None:
         out.flush()
         os.fsync(out.fileno())
     os.replace(tmp, target)
+    try:  # the rename itself on the disk
+        folder = os.open(target.parent, os.O_RDONLY)
+    except OSError:  # a system that cannot open a folder (Windows)
+        return
+    try:
+        os.fsync(folder)
+    except OSError:
+        pass
+    finally:
+        os.close(folder)
 
 
 def _load(store: Any, gid: int) -> Any:

@@ -114,3 +114,17 @@ def _save_as(table, data) -> None:
     from web.pending import _save
 
     _save(table.store, table.gid, json.dumps(data))
+
+
+def test_the_count_of_events_dropped_while_paused_is_kept(tmp_path):
+    """Pending.dropped: what a paused table had dropped, for the resumed
+    table to show (web.table reads it when it resumes a game)."""
+    server = Server(tmp_path, True)
+    client = server.app.test_client()
+    assert client.post("/api/games", json=UNO).status_code == 201
+    server.feed(SKIP[:1])
+    assert client.post("/api/pause", json={"paused": True}).status_code == 200
+    server.feed(SKIP[1:3])
+    assert server.table.dropped == 2
+    server.restart()
+    assert server.table.paused and server.table.pending.dropped == 2
