@@ -219,6 +219,7 @@ def finish(table: Any, camera: Any,
         return
     from . import reread
 
+    reread.check(table, camera)  # the log as the camera path left it?
     recover = recoveries_for(table, camera)
     CameraTable(table, camera, recover, None, state, each).completion.finish()
     if recover is not None:

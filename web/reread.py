@@ -19,7 +19,8 @@ events before completion and the heard or entered events as appended
 was empty when the camera's first event came, and stops once anything but
 the camera path changes the log's lines: a person's correction, insertion,
 deletion or undo (:func:`edited`), an answer on the page, any other change
-(the log is no longer as the camera path left it, :func:`seen`): the person's
+(the log is no longer as the camera path left it, :func:`seen`, checked
+before each camera event and before a reading is stored): the person's
 word stands, a reading found is not stored. A re-read that changes one line
 is undone as a correction of that line; one that changes more leaves no undo
 step (undo then removes the last event).
@@ -152,20 +153,32 @@ def _in_step(table: Any, rereads: Any) -> bool:
     return len(events) >= seen[0] and rereads.digests(events[:seen[0]]) == seen[1]
 
 
+def _running(table: Any, camera: Any) -> Any:
+    """The camera's page re-reads of the running game, not stopped; else None."""
+    rereads = getattr(camera, "rereads", None)
+    if rereads is None or table.referee is None or not hasattr(rereads, "jobs") \
+            or getattr(camera, "rereads_gid", None) != table.gid \
+            or rereads.stopped is not None:
+        return None
+    return rereads
+
+
+def check(table: Any, camera: Any) -> None:
+    """Before the camera path changes the log (called under the table's
+    lock): where the log is no longer as it left it, the re-reads stop."""
+    rereads = _running(table, camera)
+    if rereads is not None and not _in_step(table, rereads):
+        rereads.stop("the log was changed otherwise than by the camera")
+
+
 def seen(table: Any, camera: Any) -> None:
     """The camera path left the log as it is now (called under the table's
-    lock at the end of each camera event, and after a reading is taken): a
-    change of its lines by anything else, before the next, ends the re-reads."""
-    rereads = getattr(camera, "rereads", None)
-    referee = table.referee
-    if rereads is None or referee is None or getattr(camera, "rereads_gid", None) \
-            != table.gid or rereads.stopped is not None \
-            or not hasattr(rereads, "jobs"):
-        return
-    if not _in_step(table, rereads):
-        rereads.stop("the log was changed otherwise than by the camera")
-        return
-    _mark(rereads, referee)
+    lock at the end of each camera event, :func:`check` or
+    :func:`rereads_for` called at its start): a change of its lines by
+    anything else, before the next, ends the re-reads."""
+    rereads = _running(table, camera)
+    if rereads is not None:
+        _mark(rereads, table.referee)
 
 
 def _mark(rereads: Any, referee: Any) -> None:
@@ -344,7 +357,7 @@ def restore(table: Any, camera: Any, saved: Any, digests: Any) -> str | None:
     for event in later:  # heard or entered while the server was down or since
         rereads.heard(dict(event))
     camera.rereads, camera.rereads_gid = rereads, table.gid
-    seen(table, camera)
+    _mark(rereads, referee)
     rereads.flush()
     return None
 

@@ -240,6 +240,27 @@ def test_an_answer_on_the_page_wins_over_a_reading_found_later(tmp_path):
     assert table.camera.rereads.stopped
 
 
+def test_the_camera_paths_own_amendment_does_not_end_the_re_reads(
+        tmp_path, monkeypatch):
+    """A camera event's amendment corrects an earlier line (a card hidden
+    under a play): the camera path's own change, the re-reads go on."""
+    import web.commands as commands
+
+    amend = commands._amend
+
+    def amending(table, event, play=None):
+        if event.get("type") == "draw" and event.get("player") == "A":
+            first = {**table.referee.events[0], "amended": "as the camera's own"}
+            corrections.correct(table, 1, first)
+        return amend(table, event, play)
+
+    monkeypatch.setattr(commands, "_amend", amending)
+    server = begun(tmp_path, True, "inline")
+    server.feed(GAMBLE + OWED)
+    assert server.table.camera.rereads.stopped is None
+    assert server.table.referee.events[1]["effect"] == "wild-hit-x"
+
+
 # -- what is saved beside the store, unreadable or of another shape ------------------
 GARBAGE = {
     "truncated": '{"format": 1, "paused": false, "camera": {"held": [{"type": "pl',
