@@ -58,7 +58,8 @@ def build_board(state: Mapping[str, Any], header: Mapping[str, Any]) -> Board:
     limit = options.get("rounds") if scoring == "japan" else options.get("target", 500)
     running = {p: 0 for p in players}
     rounds = []
-    for i, item in enumerate(state.get("rounds") or [], start=1):
+    kept = state.get("rounds")  # a count, not records, in a tgus-t state
+    for i, item in enumerate(kept if isinstance(kept, list) else [], start=1):
         if not isinstance(item, Mapping):
             continue
         deltas = {p: _number((item.get("deltas") or {}).get(p)) for p in players}
