@@ -160,7 +160,8 @@ def _listen(table: Table, target: str, colour_after: float | None = None,
         if beside:  # held until the camera reaches its time
             with table.lock:
                 table.pending.take_up(table.camera)
-                table.hearing.hear({**event, "source": event.get("source", "voice")})
+                if table.pending.heard(event):  # not one a restart hears again
+                    table.hearing.hear({**event, "source": event.get("source", "voice")})
                 table.pending.save()
             return None
         try:

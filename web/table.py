@@ -168,7 +168,8 @@ class Table:
             steps, self.undo_lost = undo.resumed(self.store, self.gid, referee.events)
             self.steps.restore(steps)
             self.pending.load(self.gid)  # paused as it was when it stopped
-            self.paused, self.dropped, self.last_change = self.pending.paused, 0, None
+            self.paused, self.dropped = self.pending.paused, self.pending.dropped
+            self.last_change = None
             self.last_change_public = None
             self._announce("game", {"game": self.gid})
             return True

@@ -128,3 +128,40 @@ def test_the_count_of_events_dropped_while_paused_is_kept(tmp_path):
     assert server.table.dropped == 2
     server.restart()
     assert server.table.paused and server.table.pending.dropped == 2
+    assert server.table.dropped == 2  # the resumed table shows it
+
+
+def test_the_listener_beside_a_recording_holds_what_a_restart_hears_again(
+        tmp_path, monkeypatch):
+    """``serve --listen FILE`` beside the camera's recording: the listener's
+    events go through Pending.heard before the table's hearing holds them."""
+    import voice.bridge
+    from web import commands
+
+    track = tmp_path / "table.flac"
+    track.write_bytes(b"")
+    calls = {}
+    monkeypatch.setattr(voice.bridge, "listen_into",
+                        lambda append, state, **kw: calls.setdefault("append", append))
+    heard = [{"type": "uno", "source": "voice", "t": t} for t in (2.5, 3.5)]
+
+    def listened(server):
+        held = []
+        server.table.hearing = SimpleNamespace(hear=held.append, held=held,
+                                               waiting=[], calls=[])
+        monkeypatch.setattr(commands, "_hearing", lambda *a: server.table.hearing)
+        calls.clear()
+        assert commands._listen(server.table, str(track), listen=object())
+        return calls["append"], held
+
+    server = begun(tmp_path, True)
+    append, held = listened(server)
+    for e in heard:
+        append(dict(e))
+    assert [e["t"] for e in held] == [2.5, 3.5]
+    server.restart()
+    playing(server, VIDEO, live=False)
+    append, held = listened(server)
+    for e in heard + [{"type": "uno", "source": "voice", "t": 4.0}]:
+        append(dict(e))
+    assert [e["t"] for e in held] == [4.0]
