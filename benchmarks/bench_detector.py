@@ -34,7 +34,8 @@ Each line gives the CPU time a frame (``time.process_time``: every thread of
 the process; on a machine shared with other work the steadier figure; with one
 inference thread, the default, the wall time on an idle machine is about the
 same) split into: ``finder``, the finder network's inferences; ``classifier``,
-the crop classifier's inferences; ``other``, the rest (letterbox, box decoding
+the crop classifier's inferences (with its crops' conversion into the
+network's input, written straight into it); ``other``, the rest (letterbox, box decoding
 and NMS, crops, the kept reads' checks, softmax); then the wall-clock median
 and 90th percentile, the cards returned, the crops classified and the finder's
 runs a frame (1: every frame searched; the detector calls of the gated line)
@@ -125,8 +126,9 @@ class StageClock:
         else:
             detector.model.predict = self.timed(detector.model.predict, "finder")
         if detector._classifier_ov is not None:
-            detector._classifier_ov = self.timed(detector._classifier_ov, "classifier",
-                                                 count=True)
+            run = detector._classifier_request()
+            detector._classifier_run = _TimedRun(
+                run, self.timed(run, "classifier", count=True))
         elif detector.classifier is not None:
             detector.classifier = self.timed(detector.classifier, "classifier",
                                              count=True)
@@ -160,6 +162,18 @@ class StageClock:
         self.crops = 0
         self.compile_s = 0.0
         self.counts = self._counts()
+
+
+class _TimedRun:
+    """The detector's kept classifier request (``ClassifierRequest``), each
+    call timed: the crops' conversion into its input and the inference."""
+
+    def __init__(self, run, timed) -> None:  # noqa: ANN001
+        self._run, self._timed = run, timed
+        self.compiled = run.compiled
+
+    def __call__(self, crops):  # noqa: ANN001, ANN204
+        return self._timed(crops)
 
 
 class _Timed:
@@ -210,6 +224,7 @@ def time_gated(detector, clock: StageClock, frames: list, fps: float) -> dict:  
         t = k / fps
         t0, c0 = time.perf_counter(), time.process_time()
         thumb = grey_thumbnail(frame, gate.gate_cell)
+        detector.share_thumbnail(frame, gate.gate_cell, thumb)  # as the pipeline does
         if last is not None and gate_holds(thumb, last[0], t - last[1], gate):
             n = last[2]
         else:

@@ -33,6 +33,7 @@ from vision.config import DetectorConfig
 from vision.detections import Detections, box_iou
 from vision.openvino_runtime import (
     THREADS,
+    ClassifierRequest,
     OpenVinoFinder,
     export_names,
     openvino_classifier,
@@ -389,6 +390,8 @@ class Detector:
         # last searched it, the boxes then, and the crop searches since the
         # last whole-frame search (_find)
         self._found: dict[tuple, tuple] = {}
+        # (image, cell, grey thumbnail) a caller made (share_thumbnail)
+        self._shared: tuple | None = None
         # per frame shape (any box threshold), the crop search on: the last
         # boxes found, each with its class and its blocks' grey then (_snap)
         self._seen: dict[tuple, list] = {}
@@ -431,6 +434,7 @@ class Detector:
         self.views = int(views)
         self.classifier = None
         self._classifier_ov = None
+        self._classifier_run: ClassifierRequest | None = None
         # per frame shape, the previous call's boxes as read, their crops'
         # thumbnails then and their probabilities (_classify_reusing)
         self._reads: dict[tuple[int, int], tuple] = {}
@@ -526,7 +530,7 @@ class Detector:
         key = (frame.shape, float(conf), bool(agnostic))
         thumb = None
         if self.still_level >= 0:
-            thumb = grey_thumbnail(frame, self.still_cell)
+            thumb = self._thumbnail(frame)
             last = self._found.get(key)
             if last is not None and last[0].shape == thumb.shape:
                 moved = np.abs(thumb - last[0]) > self.still_level
@@ -558,6 +562,23 @@ class Detector:
         if thumb is not None:
             self._remember(key, (thumb, tuple(a.copy() for a in found), 0))
         return found
+
+    def share_thumbnail(self, image: np.ndarray, cell: int, thumb: np.ndarray) -> None:
+        """Hand over ``thumb``, the :func:`grey_thumbnail` of ``image`` with
+        blocks ``cell`` px wide that the caller made (the live pipeline's
+        motion gate), so that :meth:`detect` of this very array does not make
+        it again (used when ``cell`` is :attr:`still_cell`; the array's pixels
+        must not change before that call). Kept until the next call or
+        :meth:`forget`; neither array is written to."""
+        self._shared = (image, int(cell), thumb)
+
+    def _thumbnail(self, frame: np.ndarray) -> np.ndarray:
+        """The grey thumbnail (:attr:`still_cell`) of ``frame``: the one
+        shared for this array (:meth:`share_thumbnail`), else made here."""
+        shared = self._shared
+        if shared is not None and shared[0] is frame and shared[1] == self.still_cell:
+            return shared[2]
+        return grey_thumbnail(frame, self.still_cell)
 
     def _search_whole_snapped(self, frame: np.ndarray, conf: float, agnostic: bool,
                               key: tuple, thumb: np.ndarray
@@ -719,6 +740,7 @@ class Detector:
     def forget(self) -> None:
         """Drop the reads and boxes kept for reuse: the next frame is searched and
         its cards are all read anew."""
+        self._shared = None
         self._reads.clear()
         self._found.clear()
         self._seen.clear()
@@ -755,9 +777,10 @@ class Detector:
         reach = max(self.reuse_px, self.crop_hold_px) if hold else self.reuse_px
         # each box's kept read: (box read, its crop's thumbnail, probabilities)
         keep: dict[int, tuple] = {}
+        cut: dict[bytes, np.ndarray] = {}  # this frame's crops, by box (_cut)
         if last is not None:
             for i, j in self._still_reads(frame, xyxy, np.arange(n), last[0],
-                                          last[1], reach, hold).items():
+                                          last[1], reach, hold, cut).items():
                 keep[i] = (last[0][j], last[1][j], last[2][j])
         memory = self._held.setdefault(shape, {}) if hold else {}
         rows = np.array([i for i in range(n) if i not in keep], np.int64)
@@ -766,7 +789,8 @@ class Detector:
         if len(rows) and entries:
             found = self._still_reads(frame, xyxy, rows,
                                       np.array([m[0] for m in entries]),
-                                      np.array([m[1] for m in entries]), reach, hold)
+                                      np.array([m[1] for m in entries]), reach, hold,
+                                      cut)
             for i, j in found.items():
                 keep[i] = entries[j]
         fresh = np.array([i not in keep for i in range(n)], bool)
@@ -776,7 +800,7 @@ class Detector:
             width = len(next(iter(keep.values()))[2])
         new = None
         if fresh.any():
-            crops = crop_boxes(frame, xyxy[fresh], self.crop)
+            crops = self._cut(frame, xyxy[fresh], cut)
             new = self._classify(frame, xyxy[fresh], crops)
             width = new.shape[1]
         probs = np.empty((n, width), np.float32)
@@ -802,9 +826,23 @@ class Detector:
         self.held_boxes += int((kept & (np.abs(read_at - xyxy).max(axis=1) > 0)).sum())
         return probs, read_at.copy()
 
+    def _cut(self, frame: np.ndarray, boxes: np.ndarray, cut: dict) -> np.ndarray:
+        """:func:`crop_boxes` of ``boxes`` in ``frame``, each box cut once: the
+        crops already cut (``cut``, by box, for this frame only) taken from
+        there, the others cut and added."""
+        boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+        keys = [b.tobytes() for b in boxes]
+        missing = [i for i, k in enumerate(keys) if k not in cut]
+        if missing:
+            for i, crop in zip(missing, crop_boxes(frame, boxes[missing], self.crop)):
+                cut[keys[i]] = crop
+        if not keys:
+            return np.zeros((0, self.crop, self.crop, 3), np.uint8)
+        return np.stack([cut[k] for k in keys])
+
     def _still_reads(self, frame: np.ndarray, xyxy: np.ndarray, rows: np.ndarray,
                      boxes: np.ndarray, thumbs: np.ndarray, reach: float,
-                     hold: bool) -> dict[int, int]:
+                     hold: bool, cut: dict | None = None) -> dict[int, int]:
         """Which read each box ``xyxy[rows]`` keeps: {row: index into the
         ``boxes`` read, whose crops' thumbnails were ``thumbs``}. A box keeps
         the nearest read each side within ``reach`` px whose crop cut at the
@@ -820,7 +858,8 @@ class Detector:
         if not len(pairs):
             return out
         js = np.unique(pairs[:, 1])
-        now = crop_thumbnails(crop_boxes(frame, boxes[js], self.crop), self.reuse_cell)
+        now = crop_thumbnails(self._cut(frame, boxes[js], {} if cut is None else cut),
+                              self.reuse_cell)
         diff = np.abs(now - thumbs[js])
         same = diff.mean(axis=(1, 2, 3)) <= self.reuse_level
         still = set(js[same].tolist())
@@ -884,11 +923,18 @@ class Detector:
             return np.zeros((0, len(CLASSES) + 1), np.float32)
         return self._probabilities(np.ascontiguousarray(crops))
 
+    def _classifier_request(self) -> ClassifierRequest:
+        """The kept infer request of the OpenVINO classifier
+        (:attr:`_classifier_ov`; made anew when that was replaced)."""
+        run = self._classifier_run
+        if run is None or run.compiled is not self._classifier_ov:
+            run = self._classifier_run = ClassifierRequest(self._classifier_ov)
+        return run
+
     def _probabilities(self, crops: np.ndarray) -> np.ndarray:
         """Softmax of the classifier on (N, H, W, 3) uint8 BGR crops."""
         if self._classifier_ov is not None:
-            x = crops_to_array(crops)
-            logits = np.asarray(self._classifier_ov(x)[0], np.float32)
+            logits = self._classifier_request()(crops)
             e = np.exp(logits - logits.max(axis=1, keepdims=True))
             return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
         import torch

@@ -17,6 +17,69 @@ from vision.ultralytics_setup import nms_numpy
 THREADS = DetectorConfig().threads
 
 
+def resized_part(frame: np.ndarray, new_w: int, new_h: int,
+                 y1: int, y2: int, x1: int, x2: int) -> np.ndarray:
+    """Rows ``y1:y2`` and columns ``x1:x2`` of ``cv2.resize(frame, (new_w,
+    new_h), interpolation=cv2.INTER_LINEAR)``, the same values, resizing only
+    the frame's pixels they are made from where the scale allows it (each
+    side's scale a whole number of source pixels to a power of two, at most
+    16, of resized pixels, e.g. 640 to 256: the part's pixels then have the
+    same source pixels and weights as in the whole frame resized); the whole
+    frame resized and cut otherwise."""
+    import cv2
+
+    h, w = frame.shape[:2]
+    ys, xs = _part_span(h, new_h, y1, y2), _part_span(w, new_w, x1, x2)
+    if ys is None or xs is None:
+        if (new_w, new_h) != (w, h):
+            frame = cv2.resize(frame, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
+        return frame[y1:y2, x1:x2]
+    (sy1, sy2, dy1, dy2), (sx1, sx2, dx1, dx2) = ys, xs
+    part = frame[sy1:sy2, sx1:sx2]
+    if (dx2 - dx1, dy2 - dy1) != (sx2 - sx1, sy2 - sy1):
+        part = cv2.resize(part, (dx2 - dx1, dy2 - dy1), interpolation=cv2.INTER_LINEAR)
+    return part[y1 - dy1:y2 - dy1, x1 - dx1:x2 - dx1]
+
+
+def _part_span(size: int, new: int, a: int, b: int
+               ) -> tuple[int, int, int, int] | None:
+    """For :func:`resized_part`, one side: the source pixels (s1, s2) to
+    resize into resized pixels (d1, d2) that hold ``a:b`` with a step of
+    margin on each side (no pixel kept is made from a pixel beyond the part's
+    edge, unless that edge is the frame's); ``None`` where the scale does not
+    allow it."""
+    from math import gcd
+
+    g = gcd(size, new)
+    ds, ss = new // g, size // g  # ds resized pixels are made from ss source pixels
+    if ds > 16 or ds & (ds - 1):
+        return None
+    d1 = max((a // ds - 1) * ds, 0)
+    d2 = min((-(-b // ds) + 1) * ds, new)
+    s1 = d1 // ds * ss
+    s2 = size if d2 == new else d2 // ds * ss
+    return s1, s2, d1, d2
+
+
+#: the letterbox's border, grey 114, as the network's input value
+GREY = np.float32(114) / np.float32(255)
+
+
+def _fill_around(x: np.ndarray, y1: int, y2: int, x1: int, x2: int) -> None:
+    """Set every pixel of a (1, C, H, W) input outside rows ``y1:y2`` and
+    columns ``x1:x2`` (where the frame's pixels go) to :data:`GREY`: only the
+    border is written."""
+    h, w = x.shape[2:]
+    if y1 > 0:
+        x[0, :, :y1].fill(GREY)
+    if y2 < h:
+        x[0, :, y2:].fill(GREY)
+    if x1 > 0:
+        x[0, :, y1:y2, :x1].fill(GREY)
+    if x2 < w:
+        x[0, :, y1:y2, x2:].fill(GREY)
+
+
 class OpenVinoFinder:
     """The exported YOLO model run by OpenVINO directly, with Ultralytics'
     pre- and post-processing written out in NumPy: letterbox (grey 114 borders,
@@ -133,8 +196,7 @@ class OpenVinoFinder:
         # plane; the borders grey 114 (the same values as converting a padded
         # uint8 image, without its transposed float copies: ~0.2 ms less a frame)
         x = np.empty((1, 3, in_h, in_w), np.float32) if out is None else out
-        if (new_h, new_w) != (in_h, in_w):
-            x.fill(np.float32(114) / np.float32(255))
+        _fill_around(x, top, top + new_h, left, left + new_w)
         inner = x[0, :, top : top + new_h, left : left + new_w]
         np.divide(frame.transpose(2, 0, 1)[::-1], 255, out=inner, dtype=np.float32)
         return x, (new_w / w, new_h / h, left, top)
@@ -150,18 +212,18 @@ class OpenVinoFinder:
 
         h, w = frame.shape[:2]
         _, _, new_h, new_w, top, left = self.fit(h, w)
-        if (new_w, new_h) != (w, h):
-            frame = cv2.resize(frame, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
         y1, y2, x1, x2 = window
         # the frame's pixels inside the window, in the input's pixels
         fy1, fy2 = max(y1, top), min(y2, top + new_h)
         fx1, fx2 = max(x1, left), min(x2, left + new_w)
-        if (fy1, fy2, fx1, fx2) != (y1, y2, x1, x2):
-            out.fill(np.float32(114) / np.float32(255))
         if fy1 < fy2 and fx1 < fx2:
+            _fill_around(out, fy1 - y1, fy2 - y1, fx1 - x1, fx2 - x1)
             inner = out[0, :, fy1 - y1:fy2 - y1, fx1 - x1:fx2 - x1]
-            part = frame[fy1 - top:fy2 - top, fx1 - left:fx2 - left]
+            part = resized_part(frame, new_w, new_h, fy1 - top, fy2 - top,
+                                fx1 - left, fx2 - left)
             np.divide(part.transpose(2, 0, 1)[::-1], 255, out=inner, dtype=np.float32)
+        else:
+            out.fill(GREY)
         return new_w / w, new_h / h, left, top
 
     def window(
@@ -296,6 +358,47 @@ def openvino_classifier(net, size: int, threads: int | None = None,  # noqa: ANN
         return ov.Core().compile_model(model, "CPU", config)
     except Exception:  # noqa: BLE001 - any failure: PyTorch still works
         return None
+
+
+class ClassifierRequest:
+    """One infer request of a compiled crop classifier (:func:`openvino_classifier`)
+    kept for every call: the crops are written as the network's input straight
+    into an array the request reads (one per batch size, up to
+    :attr:`BUFFERS` crops; no input dispatch, no copy), and the logits read
+    from its output. The same logits as calling the compiled model (tested),
+    at about 0.1-0.2 ms less CPU a call.
+
+    Args:
+        compiled: the compiled classifier (input (N, 3, S, S) float32 in
+            [0, 1], output (N, classes) logits).
+    """
+
+    #: batch sizes whose input array is kept (larger batches get a new one)
+    BUFFERS = 16
+
+    def __init__(self, compiled) -> None:  # noqa: ANN001
+        self.compiled = compiled
+        self.request = compiled.create_infer_request()
+        self._inputs: dict[int, tuple[np.ndarray, object]] = {}
+
+    def __call__(self, crops: np.ndarray) -> np.ndarray:
+        """(N, C) float32 logits of (N, S, S, 3) uint8 BGR crops (a new array)."""
+        import openvino as ov
+
+        crops = np.asarray(crops)
+        n = len(crops)
+        got = self._inputs.get(n)
+        if got is None:
+            buffer = np.empty((n, crops.shape[3], *crops.shape[1:3]), np.float32)
+            got = (buffer, ov.Tensor(buffer, shared_memory=True))
+            if n <= self.BUFFERS:
+                self._inputs[n] = got
+        buffer, tensor = got
+        # crops_to_array's values, written into the request's input
+        np.divide(crops.transpose(0, 3, 1, 2), 255, out=buffer, dtype=np.float32)
+        self.request.set_input_tensor(tensor)
+        self.request.infer()
+        return np.array(self.request.get_output_tensor(0).data, np.float32)
 
 
 def export_names(path: Path) -> dict[int, str] | None:

@@ -464,6 +464,9 @@ class TablePipeline:
             return self._detect(frame, image)
         gate = self.config.detector
         thumb = grey_thumbnail(image, gate.gate_cell)
+        share = getattr(self.detector, "share_thumbnail", None)
+        if share is not None:  # the detector's own still check needs it too
+            share(image, gate.gate_cell, thumb)
         scan = self.stages.get("scan")
         key = (
             bool(scan is not None and scan.active),
