@@ -17,7 +17,8 @@ scan began and labels outside the game's deck are nobody's hand.
 now"). :func:`seat_close_ups` gives the scan sharper eyes: the seats are also
 detected tile by tile, at about twice the resolution, and each seat's cards
 once more in a window around them (a long one in overlapping pieces,
-:func:`window_pieces`); a card a fanned row's neighbour covers is read again
+:func:`window_pieces`), a box over two cards that their own boxes hold dropped
+(:func:`spanning`); a card a fanned row's neighbour covers is read again
 with its covered corner filled in by its showing one turned (:func:`fan_reads`);
 a 6 or 9 whose underline is hidden (the next card of a fanned hand covers it)
 is read by its digit's shape, the card upright toward its seat
@@ -172,7 +173,8 @@ def _windows(
     read again, :func:`_detect_twins`); the boxes in the frame's
     pixels, kept where they lie in a player's seat (``seat``: that one),
     outside the piles and inside their window (not cut by its inner edges);
-    windows that overlap keep the surer of two boxes on one card."""
+    windows that overlap keep the surer of two boxes on one card, and a box
+    over two cards that other boxes hold is dropped (:func:`spanning`)."""
     h, w = image.shape[:2]
     found: list[Detections] = []
     for x1, y1, x2, y2 in windows:
@@ -211,7 +213,56 @@ def _windows(
             cfg.merge_iou,
         )
         close = close[keep.numpy()]
-    return close
+    return _drop_spanning(close)
+
+
+#: a close-up's box over two cards: each of two other boxes, at least as sure,
+#: lies at least this share inside it ... (module constants the lead may move to
+#: :class:`~vision.config.ScanConfig`)
+SPAN_INSIDE = 0.75
+#: ... and it is at least this many times the larger of the two in area
+SPAN_GROW = 1.3
+
+
+def spanning(dets: Detections, inside: float = SPAN_INSIDE,
+             grow: float = SPAN_GROW) -> np.ndarray:
+    """Which boxes of ``dets`` lie over two cards that other boxes hold.
+
+    The detector sometimes boxes two cards lying side by side as one (a hand
+    laid out in rows, a card next to its neighbour's whole edge), read as a
+    mix of the two at a low confidence, as well as each card on its own. The
+    two card boxes overlap it by less than the close-ups' ``merge_iou`` (each
+    is about half of it), so it stays, and the scan counts one of the cards
+    twice. A box is over two cards when two other boxes, each at least as
+    sure as it, lie ``inside`` of their area within it, neither lying that
+    much within the other (two cards, not a card and a part of it), and it
+    is at least ``grow`` times the larger of them in area (a fanned row's
+    boxes, each overlapping the next, are about one size: none is over two of
+    the others)."""
+    n = len(dets)
+    out = np.zeros(n, bool)
+    if n < 3:
+        return out
+    xyxy = dets.xyxy.astype(np.float64)
+    area = np.prod(np.maximum(xyxy[:, 2:] - xyxy[:, :2], 0), axis=1)
+    lo = np.maximum(xyxy[:, None, :2], xyxy[None, :, :2])
+    hi = np.minimum(xyxy[:, None, 2:], xyxy[None, :, 2:])
+    inter = np.prod(np.clip(hi - lo, 0, None), axis=2)
+    share = inter / np.maximum(area[None, :], 1e-9)  # [b, a]: a's share inside b
+    conf = dets.confidence
+    for b in range(n):
+        held = [a for a in range(n) if a != b and share[b, a] >= inside
+                and conf[a] >= conf[b] and area[b] >= grow * area[a]]
+        if any(share[i, j] < inside and share[j, i] < inside
+               for k, i in enumerate(held) for j in held[k + 1:]):
+            out[b] = True
+    return out
+
+
+def _drop_spanning(dets: Detections) -> Detections:
+    """``dets`` without the boxes over two cards (:func:`spanning`)."""
+    over = spanning(dets)
+    return dets[np.nonzero(~over)[0]] if over.any() else dets
 
 
 def _replace(dets: Detections, close: Detections, cfg: ScanConfig) -> Detections:
@@ -359,7 +410,8 @@ def seat_close_ups(
     A close-up's detection replaces what the coarser look saw there when it
     lies in a player's seat (outside the piles) and inside its window (not cut
     by the window's inner edges); windows that overlap keep the surer of two
-    boxes on one card. Everything else (the piles, cards outside the seats)
+    boxes on one card, and a box over two cards that surer boxes hold each is
+    no third card (:func:`spanning`). Everything else (the piles, cards outside the seats)
     stays as the whole frame saw it. ``config`` gives the edge, overlap and
     window thresholds (:class:`~vision.config.ScanConfig`).
     """
