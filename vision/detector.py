@@ -36,9 +36,9 @@ from vision.openvino_runtime import (
     ClassifierRequest,
     OpenVinoFinder,
     export_names,
+    nms,
     openvino_classifier,
 )
-from vision.ultralytics_setup import nms_numpy
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 PT_NAME = "uno-yolo11n.pt"
@@ -734,7 +734,7 @@ class Detector:
         score = np.concatenate([old_scores[~old_hit], scores]).astype(np.float32)
         cls = np.concatenate([old_classes[~old_hit], classes]).astype(np.int32)
         offset = 0 if agnostic else cls[:, None] * OpenVinoFinder.MAX_WH
-        keep = nms_numpy(xyxy + offset, score, self.iou)[: self.max_det]
+        keep = nms(xyxy + offset, score, self.iou)[: self.max_det]
         return xyxy[keep], score[keep], cls[keep]
 
     def forget(self) -> None:

@@ -61,6 +61,41 @@ def _part_span(size: int, new: int, a: int, b: int
     return s1, s2, d1, d2
 
 
+#: boxes up to which :func:`nms` compares every pair at once (beyond:
+#: :func:`vision.ultralytics_setup.nms_numpy`, one kept box at a time)
+NMS_MATRIX = 256
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, iou_threshold: float) -> np.ndarray:
+    """:func:`vision.ultralytics_setup.nms_numpy`'s kept indices (the same
+    ones: the same IoU, computed the same way, and the same greedy pass),
+    with every pair's IoU computed at once for up to :data:`NMS_MATRIX`
+    boxes (a few boxes: about a quarter of its time)."""
+    n = len(boxes)
+    if n > NMS_MATRIX:
+        return nms_numpy(boxes, scores, iou_threshold)
+    if not n:
+        return np.empty(0, np.int64)
+    order = np.argsort(-np.asarray(scores, np.float32), kind="stable")
+    b = np.asarray(boxes, np.float64)[order]
+    area = np.clip(b[:, 2] - b[:, 0], 0, None) * np.clip(b[:, 3] - b[:, 1], 0, None)
+    iw = np.clip(np.minimum(b[:, None, 2], b[None, :, 2])
+                 - np.maximum(b[:, None, 0], b[None, :, 0]), 0, None)
+    ih = np.clip(np.minimum(b[:, None, 3], b[None, :, 3])
+                 - np.maximum(b[:, None, 1], b[None, :, 1]), 0, None)
+    inter = iw * ih
+    union = area[:, None] + area[None, :] - inter
+    over = np.divide(inter, union, out=np.zeros_like(inter), where=union > 0) \
+        > iou_threshold
+    alive = np.ones(n, bool)
+    keep = []
+    for i in range(n):
+        if alive[i]:
+            keep.append(i)
+            alive[i + 1:] &= ~over[i, i + 1:]
+    return order[np.asarray(keep, np.int64)]
+
+
 #: the letterbox's border, grey 114, as the network's input value
 GREY = np.float32(114) / np.float32(255)
 
@@ -317,7 +352,7 @@ class OpenVinoFinder:
                                 xywh[:, :2] + xywh[:, 2:] / 2], 1)
         score, cls = score[keep], cls[keep]
         offset = 0 if agnostic else cls[:, None] * self.MAX_WH
-        kept = nms_numpy(boxes + offset, score, iou)[:max_det]
+        kept = nms(boxes + offset, score, iou)[:max_det]
         boxes, score, cls = boxes[kept], score[kept], cls[kept]
         boxes -= np.array([pad_x - off_x, pad_y - off_y] * 2, np.float32)
         boxes /= np.array([gain_x, gain_y, gain_x, gain_y], np.float32)
@@ -380,6 +415,7 @@ class ClassifierRequest:
         self.compiled = compiled
         self.request = compiled.create_infer_request()
         self._inputs: dict[int, tuple[np.ndarray, object]] = {}
+        self._set: object = None  # the input tensor the request reads now
 
     def __call__(self, crops: np.ndarray) -> np.ndarray:
         """(N, C) float32 logits of (N, S, S, 3) uint8 BGR crops (a new array)."""
@@ -396,7 +432,9 @@ class ClassifierRequest:
         buffer, tensor = got
         # crops_to_array's values, written into the request's input
         np.divide(crops.transpose(0, 3, 1, 2), 255, out=buffer, dtype=np.float32)
-        self.request.set_input_tensor(tensor)
+        if tensor is not self._set:
+            self.request.set_input_tensor(tensor)
+            self._set = tensor
         self.request.infer()
         return np.array(self.request.get_output_tensor(0).data, np.float32)
 

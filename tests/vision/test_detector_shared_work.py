@@ -174,3 +174,26 @@ def test_a_resized_part_equals_the_part_of_the_whole_frame_resized(shape) -> Non
     for y1, y2, x1, x2 in parts:
         got = resized_part(frame, new_w, new_h, y1, y2, x1, x2)
         assert np.array_equal(got, whole[y1:y2, x1:x2]), (shape, (y1, y2, x1, x2))
+
+
+def test_nms_keeps_the_boxes_nms_numpy_keeps() -> None:
+    from vision.openvino_runtime import NMS_MATRIX, nms
+    from vision.ultralytics_setup import nms_numpy
+
+    rng = np.random.default_rng(7)
+    for t in range(400):
+        n = int(rng.integers(0, 40)) if t % 50 else NMS_MATRIX + 5
+        centre, size = rng.uniform(0, 200, (n, 2)), rng.uniform(0, 80, (n, 2))
+        if t % 3 == 0:  # whole pixels: touching boxes, equal IoUs
+            centre, size = np.round(centre), np.round(size)
+        boxes = np.concatenate([centre - size / 2, centre + size / 2], 1)
+        boxes = boxes.astype(np.float32)
+        if t % 5 == 0 and n:
+            boxes[: n // 2] = boxes[0]  # copies of one box
+        scores = rng.uniform(0.5, 1, n).astype(np.float32)
+        if t % 7 == 0:
+            scores = np.round(scores, 1)  # ties
+        threshold = (0.7, 0.5, 0.0, 1.0)[t % 4]
+        want = nms_numpy(boxes, scores, threshold)
+        got = nms(boxes, scores, threshold)
+        assert got.dtype == want.dtype and np.array_equal(got, want), t
