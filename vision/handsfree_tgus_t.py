@@ -66,6 +66,11 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   (:mod:`vision.reread_tgus_t`) may read such a play with ``unseen``: the
   seat and a card that makes it legal; :func:`split_play` then puts that
   play first, marked ``inferred`` and ``unseen``, read before the play seen.
+- **A hidden card seen later**: the card taken as hidden under a play
+  (above) may peek out once the arm that put it down lifts, and the camera
+  reports it landing: a camera play of just those cards whose reach names
+  the seat of that play, its arm not back on the pile since (it lingered),
+  right after it, is that card, no new play (:func:`hidden_seen`).
 - **Whose arm brought the card**: a camera play's ``reach_from`` is the arm
   last seen on the pile, and a card may be seen landing only after another
   arm passed over the pile (a seat reaching for the draw pile beside it), or
@@ -751,6 +756,22 @@ def moved_copy(event: Mapping[str, Any], state: Mapping[str, Any],
     )
 
 
+def hidden_seen(event: Mapping[str, Any],
+                hidden: tuple[str, list[str]] | None) -> bool:
+    """Whether a camera ``event`` is the card the completion took as hidden
+    under the play just before it (``hidden``: that play's seat and hidden
+    cards), seen once it peeked out: a play of those cards, and no more,
+    whose reach names that seat, its arm not back on the pile since
+    (``pile_reaches``: it lingered over its own play). No new play."""
+    if hidden is None or event.get("type") != "play" or "player" in event:
+        return False
+    seat, cards = hidden
+    seen = [str(c) for c in event.get("cards") or []]
+    reaches = [str(r) for r in event.get("pile_reaches") or []]
+    return (bool(seen) and event.get("reach_from") == seat and seat not in reaches
+            and all(seen.count(c) <= cards.count(c) for c in seen))
+
+
 class TgusTHandsFree:
     """:func:`complete_tgus_t` with the memory it needs to infer passes: the
     player on turn took a turn draw (the referee still has them on turn after
@@ -767,6 +788,9 @@ class TgusTHandsFree:
         self.multi_colours: list[str] = []
         #: (type, seat) of the last camera play or draw taken
         self.last: tuple[str, str] | None = None
+        #: (seat, cards) the completion took as hidden under the last play
+        #: (:func:`hidden_seen`)
+        self.hidden: tuple[str, list[str]] | None = None
 
     def __call__(self, event: Mapping[str, Any], state: Mapping[str, Any]
                  ) -> list[dict[str, Any]]:
@@ -781,6 +805,9 @@ class TgusTHandsFree:
             self.last = last  # no move of theirs: the take stays the last one
             return []
         event = _without_came_in(event)
+        hidden, self.hidden = self.hidden, None
+        if hidden_seen(event, hidden):
+            return []
         event = self._rest_of_draw(event)
         if event is None:
             return []
@@ -790,6 +817,8 @@ class TgusTHandsFree:
         view["multi_colours"] = self.multi_colours
         out = complete_tgus_t(event, view)
         last = out[-1] if out else {}
+        if last.get("type") == "play" and last.get("hidden") and last.get("player"):
+            self.hidden = (str(last["player"]), [str(c) for c in last["hidden"]])
         if last.get("type") == "play":
             colours = {c.split("-")[0] for c in last.get("cards") or []
                        if _colour(c) is not None}

@@ -715,3 +715,25 @@ def test_two_cards_of_two_colours_none_matching_are_one_misread_not_a_third_hidd
     _, out = run(cam("start", 1, card="red-7"),
                  cam("play", 2, cards=["blue-5"], reach_from="A"))
     assert out[-1]["cards"] == ["red-5", "blue-5"] and out[-1]["hidden"] == ["red-5"]
+
+
+def test_the_card_taken_as_hidden_seen_once_it_peeks_out_is_no_new_play():
+    # A put red-5 and blue-5 down; the camera saw blue-5 (red-5 taken as
+    # hidden under it), then red-5 once A's arm lifted: the same card
+    ref, out = run(cam("start", 1, card="red-7"),
+                   cam("play", 2, cards=["blue-5"], reach_from="A"),
+                   cam("play", 2.7, cards=["red-5"], reach_from="A",
+                       pile_reaches=["B"]),
+                   cam("play", 3.5, cards=["blue-3"], reach_from="B",
+                       pile_reaches=["B"]))
+    assert [(e["type"], e.get("player")) for e in out] == [("play", "A"), ("play", "B")]
+    assert out[0]["hidden"] == ["red-5"]
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+    assert ref.state()["hand_counts"] == {"A": 3, "B": 4, "C": 5}
+    # an arm back on the pile brought a card of its own
+    from vision.handsfree_tgus_t import hidden_seen
+
+    seen = cam("play", 2.7, cards=["red-5"], reach_from="A", pile_reaches=["A"])
+    assert not hidden_seen(seen, ("A", ["red-5"]))
+    assert not hidden_seen({**seen, "pile_reaches": [], "cards": ["red-5", "blue-5"]},
+                           ("A", ["red-5"]))
