@@ -40,7 +40,10 @@ temporary folder and deleted.
   does; the enrollment's far views (``EnrollConfig.far``, ``--far``) and the
   tighter re-read of an unsure upright box
   (:data:`vision.multiscale.TIGHT_VIEWS`, ``--tight``) were tried on it (both
-  off by default: they lifted it, but not the real photos).
+  off by default: they lifted it, but not the real photos); the enrollment's
+  webcam views (``EnrollConfig.webcam``, ``--webcam``: scene views drawn and
+  spoilt at the finder box's size in a webcam frame) were weighed on it and on
+  ``--held-like``.
   ``--scan-like`` reads them through
   :func:`scan_like`: the card alone on black, any way round, filling 70-100 %
   of the frame (the proxy of the scans row: a box of most of the card that
@@ -583,6 +586,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scene", type=float, default=None)
     parser.add_argument("--tilt", type=float, default=None)
     parser.add_argument("--far", type=float, default=None)
+    parser.add_argument("--webcam", type=float, default=None,
+                        help="EnrollConfig.webcam: share of the scene views drawn "
+                             "and spoilt at a webcam frame's size")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--k", type=int, default=1,
                         help="with --tune: photos a card enrolled (1 or 2)")
@@ -689,7 +695,7 @@ def main(argv: list[str] | None = None) -> int:
             setattr(ms, name, value if value < 1 else None)
     config = EnrollConfig(threads=args.threads)
     for key in ("steps", "lr", "l2sp", "held", "views", "background", "replay",
-                "hand", "mix", "scene", "tilt", "far"):
+                "hand", "mix", "scene", "tilt", "far", "webcam"):
         if getattr(args, key) is not None:
             config = replace(config, **{key: getattr(args, key)})
     print(f"enrollment: {config}")

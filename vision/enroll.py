@@ -132,6 +132,11 @@ class EnrollConfig:
         far: share of the scene views seen as a card held at arm's length
             before a webcam (:func:`_far_view`: the card's crop at
             :data:`FAR_PIXELS` across, scaled back; 0: none).
+        webcam: share of the other scene views drawn at the size the finder's
+            box has in a webcam frame (:data:`WEBCAM_PIXELS`) and spoilt there
+            as a webcam spoils it (:func:`_webcam_view`: motion along one
+            direction, defocus, low-light noise, JPEG with halved colour), then
+            cut down to the classifier's size as a read cuts a box (0: none).
 
     The held views (``held`` 0.75, every one a scene view, half with a hand
     over the card) and the learning rate (3e-3) were chosen together on
@@ -162,6 +167,7 @@ class EnrollConfig:
     scene: float = 1.0
     tilt: float = 0.25
     far: float = 0.0
+    webcam: float = 0.0
 
 
 @dataclass
@@ -190,7 +196,7 @@ class EnrollResult:
 def augmented_crops(
     frame: np.ndarray, box: np.ndarray, count: int, rng: np.random.Generator,
     size: int = 64, held: float = 0.0, hand: float = 0.0, scene: float = 0.0,
-    tilt: float = 0.25, far: float = 0.0,
+    tilt: float = 0.25, far: float = 0.0, webcam: float = 0.0,
 ) -> np.ndarray:
     """``count`` crops of the card in ``box`` as the detector might see it: the
     box's sides moved by a few percent, turned up to 10 degrees, either way up,
@@ -199,7 +205,8 @@ def augmented_crops(
     (:func:`_held_view`), a share ``hand`` of those with a hand over the card
     (:func:`_hand_over`), a share ``scene`` of them drawn tilted over a person
     (:func:`_scene_view`, one side up to ``tilt`` shorter), a share ``far`` of
-    those seen from afar (:func:`_far_view`)."""
+    those seen from afar (:func:`_far_view`), a share ``webcam`` of the others
+    drawn and spoilt at a webcam frame's size (:func:`_webcam_view`)."""
     import cv2
 
     x1, y1, x2, y2 = (float(v) for v in box)
@@ -215,8 +222,11 @@ def augmented_crops(
         if hold:
             jitter = _held_box(rng)
         if hold and scene > 0 and rng.random() < scene:
-            crop = _scene_view(small, np.array([x1, y1, x2, y2]) * shrink, jitter,
-                               size, rng, tilt)
+            card = np.array([x1, y1, x2, y2]) * shrink
+            if webcam > 0 and rng.random() < webcam:
+                out[i] = _webcam_view(small, card, jitter, size, rng, tilt, hand)
+                continue
+            crop = _scene_view(small, card, jitter, size, rng, tilt)
             if far > 0 and rng.random() < far:
                 crop = _far_view(crop, rng)
             out[i] = _held_view(crop, rng, hand)
@@ -259,6 +269,65 @@ def _far_view(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.resize(small, (size, size), interpolation=cv2.INTER_LINEAR)
 
 
+#: The finder's box of a held card, in pixels of a webcam frame (its longer
+#: side), for :func:`_webcam_view`: a card held at arm's length to one filling
+#: most of a 640-pixel frame.
+WEBCAM_PIXELS: tuple[float, float] = (96.0, 320.0)
+
+
+def _webcam_view(small: np.ndarray, card: np.ndarray, jitter: np.ndarray,
+                 size: int, rng: np.random.Generator, tilt: float,
+                 hand: float) -> np.ndarray:
+    """A ``size`` crop of the card ``card`` (xyxy in ``small``'s pixels) as a
+    read cuts it from a webcam frame of the card held up before a person: the
+    scene view (:func:`_scene_view`, the box moved by ``jitter``) drawn at the
+    box's size in the frame (:data:`WEBCAM_PIXELS`), with the fingers, hand and
+    light of :func:`_held_view` and a webcam's faults at that size (the card
+    moving along one direction, out of focus, a dim room's noise lifted by the
+    exposure, grain in the colour, JPEG with colour at half resolution), then
+    cut down to ``size`` by area as :func:`vision.detector.crop_boxes` does: the
+    faults are as large, for the card, as they are in a frame."""
+    import cv2
+
+    side = int(round(rng.uniform(*WEBCAM_PIXELS)))
+    crop = _scene_view(small, card, jitter, side, rng, tilt)
+    img = _held_view(crop, rng, hand).astype(np.float32)
+    # the optics' blurs, drawn on a copy of at most 2 * size pixels (they leave
+    # no detail finer than that copy's; the cost of a wide kernel stays low)
+    blur_side = min(side, 2 * size)
+    scale = blur_side / side
+    sharp = cv2.resize(img, (blur_side, blur_side), interpolation=cv2.INTER_AREA)
+    blurred = sharp
+    if rng.random() < 0.7:  # the card moving: a line of a few % of the box
+        length = max(1, int(round(blur_side * rng.uniform(0.01, 0.06))))
+        kernel = np.zeros((2 * length + 1, 2 * length + 1), np.float32)
+        kernel[length, :] = 1
+        rot = cv2.getRotationMatrix2D((length, length), float(rng.uniform(0, 180)), 1)
+        kernel = cv2.warpAffine(kernel, rot, kernel.shape)
+        blurred = cv2.filter2D(blurred, -1, kernel / max(float(kernel.sum()), 1e-6))
+    if rng.random() < 0.5:  # out of focus: a disc
+        r = max(1, int(round(blur_side * rng.uniform(0.004, 0.015))))
+        disc = np.zeros((2 * r + 1, 2 * r + 1), np.float32)
+        cv2.circle(disc, (r, r), r, 1.0, -1)
+        blurred = cv2.filter2D(blurred, -1, disc / float(disc.sum()))
+    if blurred is not sharp:
+        img = cv2.resize(blurred, (side, side), interpolation=cv2.INTER_LINEAR) \
+            if scale < 1 else blurred
+    if rng.random() < 0.5:  # a dim room: the exposure lifts the sensor's noise
+        gain = float(rng.uniform(1.5, 4.0))
+        dim = img / gain
+        noisy = dim + rng.normal(0, 1, img.shape).astype(np.float32) * np.sqrt(
+            np.maximum(dim, 1.0) * float(rng.uniform(0.3, 1.0)))
+        grain = cv2.resize(rng.normal(0, float(rng.uniform(1, 3)), (
+            max(1, side // 2), max(1, side // 2), 3)).astype(np.float32), (side, side))
+        img = (noisy + grain) * gain
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY,
+                                        int(rng.integers(25, 80))])
+    out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return cv2.resize(out, (size, size), interpolation=cv2.INTER_AREA)
+
+
 def _photometric(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     import cv2
 
@@ -290,7 +359,7 @@ def training_pool(
             continue
         xs.append(augmented_crops(shot.frame, shot.box, config.views, rng, size,
                                   config.held, config.hand, config.scene,
-                                  config.tilt, config.far))
+                                  config.tilt, config.far, config.webcam))
         ys.append(np.full(config.views, labels.index(shot.label)))
     n_cards = sum(len(y) for y in ys)
     n_replay = int(round(n_cards * config.replay))

@@ -706,3 +706,47 @@ def test_an_unsure_upright_card_is_named_again_from_tighter_crops() -> None:
         assert read_turned(det, frame, sure).labels == ["red-6"]
     finally:
         ms.TIGHT_VIEWS = kept
+
+
+def test_webcam_views_spoil_the_card_at_its_size_in_the_frame() -> None:
+    # a webcam view is drawn at the finder box's size in a frame and cut down
+    # by area as a read cuts a box: its faults (motion, defocus, noise, JPEG)
+    # are the size they are in the frame, a fraction of the 64-pixel crop's
+    import vision.enroll as enroll
+    from vision.enroll import WEBCAM_PIXELS, _webcam_view, augmented_crops
+
+    assert WEBCAM_PIXELS[0] > 64  # larger than the crop: cut down, not blown up
+    frame, box = _close_up("red-7", 0.8, seed=3)
+    rng = np.random.default_rng(2)
+    view = _webcam_view(frame, box, np.zeros(4), 64, rng, 0.25, 0.0)
+    assert view.shape == (64, 64, 3) and view.dtype == np.uint8
+    plain = augmented_crops(frame, box, 24, np.random.default_rng(1), 64,
+                            held=1.0, scene=1.0)
+    webcam = augmented_crops(frame, box, 24, np.random.default_rng(1), 64,
+                             held=1.0, scene=1.0, webcam=1.0)
+    assert np.array_equal(plain[0], webcam[0])  # the box as it is
+    assert not np.array_equal(plain[1:], webcam[1:])
+    # the same faults drawn at 64 pixels would wash out more of the card's detail
+    sizes = []
+    saved = enroll.WEBCAM_PIXELS
+    try:
+        for pixels in ((64.0, 64.0), (300.0, 300.0)):
+            enroll.WEBCAM_PIXELS = pixels
+            views = augmented_crops(frame, box, 24, np.random.default_rng(1), 64,
+                                    held=1.0, scene=1.0, webcam=1.0)
+            sizes.append(_detail(views[1:]))
+    finally:
+        enroll.WEBCAM_PIXELS = saved
+    assert sizes[1] > sizes[0]
+
+
+def test_enroll_config_passes_the_webcam_share_to_the_views() -> None:
+    from vision.enroll import EnrollConfig, Shot, training_pool
+
+    frame, box = _close_up("blue-4", 0.8, seed=4)
+    shots = [Shot("blue-4", frame, box, "x.jpg")]
+    plain, _ = training_pool(shots, EnrollConfig(views=8, background=0.0))
+    webcam, _ = training_pool(shots, EnrollConfig(views=8, background=0.0, webcam=1.0))
+    assert np.array_equal(plain[0], webcam[0])
+    assert not np.array_equal(plain[1:], webcam[1:])
+
