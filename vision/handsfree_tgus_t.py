@@ -71,6 +71,12 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   reports it landing: a camera play of just those cards whose reach names
   the seat of that play, its arm not back on the pile since (it lingered),
   right after it, is that card, no new play (:func:`hidden_seen`).
+- **A Counter the camera did not see**: the seat whose Hit was the
+  camera's last move takes cards while the chain waits on another seat
+  (owing nothing else): the target bounced it with a Counter laid under the
+  arm that took it back. A ``play`` of a Counter by the target, marked
+  ``inferred``, goes before the draw, which counts the chain (the camera's
+  takes in ``takes``; :func:`unseen_counter`).
 - **Whose arm brought the card**: a camera play's ``reach_from`` is the arm
   last seen on the pile, and a card may be seen landing only after another
   arm passed over the pile (a seat reaching for the draw pile beside it), or
@@ -183,6 +189,12 @@ define({
               "another colour",
         "ja": "{card}は色{color}にも場のカードにも合わず、一緒に出したカードが"
               "重なっているため、別の色に読まれた{hidden}としました",
+    },
+    "camera.tgus-t.inferred-counter": {
+        "en": "{drawer} takes cards back while the Hit waits on {player}: "
+              "{player} bounced it with a Counter the camera did not see",
+        "ja": "ヒットが{player}に向いている間に{drawer}がカードを引いたため、"
+              "{player}がカメラに見えないカウンターで返したとしました",
     },
     "camera.tgus-t.inferred-start": {
         "en": "{card} landed on the pile as if it were a first card, but the game "
@@ -772,6 +784,39 @@ def hidden_seen(event: Mapping[str, Any],
             and all(seen.count(c) <= cards.count(c) for c in seen))
 
 
+def unseen_counter(event: Mapping[str, Any], state: Mapping[str, Any],
+                   last: tuple[str, str] | None) -> list[dict[str, Any]] | None:
+    """A camera draw by the seat whose Hit was the camera's last move, while
+    its chain waits on another seat (``state``: the referee's before it;
+    ``last``: the camera's last play or draw and its seat) and that seat owes
+    nothing else: the target bounced the chain back with a Counter the camera
+    did not see (a card laid on the pile under the arm that took it back).
+    Returns the Counter's ``play`` for the target, marked ``inferred``, and the
+    draw for the seat, counted as the chain (``takes``: the camera's count),
+    else ``None``. A picture leftover's forced draw, the other reading, comes
+    from a seat that did not just play the Hit."""
+    if event.get("source") != "vision" or event.get("type") != "draw":
+        return None
+    waits, target = _awaiting(state)
+    seat = event.get("player") or event.get("reach_from")
+    amount = int(state.get("pending_draw") or 0)
+    if (
+        waits != "draw" or target is None or seat is None or str(seat) == target
+        or last != ("play", str(seat)) or amount <= 0 or state.get("over")
+        or (state.get("owed") or {}).get(seat)
+        or str(seat) not in [str(p) for p in state.get("players") or []]
+    ):
+        return None
+    why = Text("camera.tgus-t.inferred-counter", player=target, drawer=str(seat))
+    counter = _inferred("play", why, event, player=target, cards=["counter"],
+                        player_from="reach")
+    draw = {**dict(event), "player": str(seat), "player_from": "reach"}
+    takes = int(event.get("count", 1))
+    if takes < amount:
+        draw.update(count=amount, takes=takes)
+    return [counter, draw]
+
+
 class TgusTHandsFree:
     """:func:`complete_tgus_t` with the memory it needs to infer passes: the
     player on turn took a turn draw (the referee still has them on turn after
@@ -811,6 +856,13 @@ class TgusTHandsFree:
         event = self._rest_of_draw(event)
         if event is None:
             return []
+        bounced = unseen_counter(event, state, last)
+        if bounced is not None:  # the Hit's player takes its chain back
+            self.drawer, self.multi_colours = None, []
+            takes = int(bounced[-1].get("takes", 0) or 0)
+            left = int(bounced[-1]["count"]) - takes
+            self.rest = (str(seat), left) if takes and left > 0 else None
+            return bounced
         turn = state.get("turn")
         view = dict(state)
         view["drew"] = bool(self.drawer is not None and self.drawer == turn)

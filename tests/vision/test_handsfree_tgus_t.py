@@ -737,3 +737,23 @@ def test_the_card_taken_as_hidden_seen_once_it_peeks_out_is_no_new_play():
     assert not hidden_seen(seen, ("A", ["red-5"]))
     assert not hidden_seen({**seen, "pile_reaches": [], "cards": ["red-5", "blue-5"]},
                            ("A", ["red-5"]))
+
+
+def test_the_hits_player_taking_cards_while_its_chain_waits_was_countered_unseen():
+    # A's Hit+2 aims at B; B's Counter landed unseen and A takes the 2 back
+    # (the camera counted one take)
+    ref, out = run(cam("start", 1, card="red-5"),
+                   cam("play", 2, cards=["red-hit2"], reach_from="A"),
+                   cam("draw", 3.5, count=1, reach_from="A"))
+    assert [(e["type"], e.get("player")) for e in out] == [
+        ("play", "A"), ("play", "B"), ("draw", "A")]
+    assert out[1]["cards"] == ["counter"] and out[1]["inferred_msg"]["key"].endswith(
+        "inferred-counter")
+    assert out[2]["count"] == 2 and out[2]["takes"] == 1
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+    assert ref.state()["hand_counts"] == {"A": 6, "B": 4, "C": 5}
+    # another seat taking cards while the chain waits is no Counter of B's
+    _, out = run(cam("start", 1, card="red-5"),
+                 cam("play", 2, cards=["red-hit2"], reach_from="A"),
+                 cam("draw", 3.5, count=2, reach_from="C"))
+    assert "counter" not in [c for e in out for c in e.get("cards", [])]
