@@ -73,8 +73,9 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   right after it, is that card, no new play (:func:`hidden_seen`).
 - **A Counter the camera did not see**: the seat whose Hit was the
   camera's last move takes cards while the chain waits on another seat
-  (owing nothing else): the target bounced it with a Counter laid under the
-  arm that took it back. A ``play`` of a Counter by the target, marked
+  (owing nothing else) and the camera counted one take (a picture
+  leftover's 2 are seen as two): the target bounced it with a Counter laid
+  under the arm that took it back. A ``play`` of a Counter by the target, marked
   ``inferred``, goes before the draw, which counts the chain (the camera's
   takes in ``takes``; :func:`unseen_counter`).
 - **Whose arm brought the card**: a camera play's ``reach_from`` is the arm
@@ -793,8 +794,9 @@ def unseen_counter(event: Mapping[str, Any], state: Mapping[str, Any],
     did not see (a card laid on the pile under the arm that took it back).
     Returns the Counter's ``play`` for the target, marked ``inferred``, and the
     draw for the seat, counted as the chain (``takes``: the camera's count),
-    else ``None``. A picture leftover's forced draw, the other reading, comes
-    from a seat that did not just play the Hit."""
+    else ``None``. A picture leftover's forced draw, the other reading, is
+    seen as two takes (its 2 cards): a draw the camera counted two or more
+    is left to it."""
     if event.get("source") != "vision" or event.get("type") != "draw":
         return None
     waits, target = _awaiting(state)
@@ -803,6 +805,7 @@ def unseen_counter(event: Mapping[str, Any], state: Mapping[str, Any],
     if (
         waits != "draw" or target is None or seat is None or str(seat) == target
         or last != ("play", str(seat)) or amount <= 0 or state.get("over")
+        or int(event.get("count", 1)) >= LEFTOVER_DRAW
         or (state.get("owed") or {}).get(seat)
         or str(seat) not in [str(p) for p in state.get("players") or []]
     ):

@@ -757,3 +757,8 @@ def test_the_hits_player_taking_cards_while_its_chain_waits_was_countered_unseen
                  cam("play", 2, cards=["red-hit2"], reach_from="A"),
                  cam("draw", 3.5, count=2, reach_from="C"))
     assert "counter" not in [c for e in out for c in e.get("cards", [])]
+    # the Hit's player seen taking two: a picture leftover's 2, no Counter
+    _, out = run(cam("start", 1, card="red-5"),
+                 cam("play", 2, cards=["red-hit2"], reach_from="A"),
+                 cam("draw", 3.5, count=2, reach_from="A"))
+    assert [e["type"] for e in out] == ["play", "picture-leftover", "draw"]
