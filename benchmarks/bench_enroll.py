@@ -49,6 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=None, help="torch threads")
     parser.add_argument("--held", type=float, default=None,
                         help="share of held-card views (default: EnrollConfig's)")
+    parser.add_argument("--webcam", type=float, default=None,
+                        help="share of the scene views drawn at a webcam frame's "
+                             "size (EnrollConfig.webcam; default: EnrollConfig's)")
     args = parser.parse_args(argv)
 
     import cv2
@@ -73,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         config = EnrollConfig(threads=args.threads)
         if args.held is not None:
             config = replace(config, held=args.held)
+        if args.webcam is not None:
+            config = replace(config, webcam=args.webcam)
         result = fine_tune(shots, config=config, progress=lambda _: None)
         t3, c3 = time.perf_counter(), time.process_time()
     n = len(shots)

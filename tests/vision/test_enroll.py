@@ -750,3 +750,19 @@ def test_enroll_config_passes_the_webcam_share_to_the_views() -> None:
     assert np.array_equal(plain[0], webcam[0])
     assert not np.array_equal(plain[1:], webcam[1:])
 
+
+
+def test_bench_enroll_times_the_enrollment_with_the_webcam_views(monkeypatch) -> None:
+    import vision.enroll
+    from benchmarks.bench_enroll import main
+
+    seen = []
+
+    def stop(shots, config=None, **kwargs):  # noqa: ANN001, ANN202
+        seen.append(config)
+        raise vision.enroll.EnrollError("stopped by the test")
+
+    monkeypatch.setattr(vision.enroll, "fine_tune", stop)
+    with pytest.raises(vision.enroll.EnrollError):
+        main(["--cards", "1", "--threads", "1", "--webcam", "1"])
+    assert seen and seen[0].webcam == 1.0
