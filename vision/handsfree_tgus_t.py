@@ -44,7 +44,11 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   :class:`vision.config.PlayConfig`). Failing that, the latest camera Gamble
   played as a plain wild (its effect is only said) within the last
   ``play.gamble_back`` lines is given each effect in turn (a Change's or
-  Replace's target each other player), the first that does so kept. An
+  Replace's target each other player), the first that does so kept; failing
+  that, the latest camera Change or Replace within as many lines whose
+  target was taken as the next player (below) is aimed at each other seat
+  (a swapped hand shows only when a count runs out), marked ``inferred``
+  with ``target_from: "amended"``. An
   illegal play of just the pile's top card, that nothing explains, is the top
   card seen again and is taken out of the log.
 - **Two plays seen as one**: the camera may report in one play the cards of
@@ -190,6 +194,10 @@ define({
               "another colour",
         "ja": "{card}は色{color}にも場のカードにも合わず、一緒に出したカードが"
               "重なっているため、別の色に読まれた{hidden}としました",
+    },
+    "camera.tgus-t.amended-target": {
+        "en": "a later play is legal only if the {card} aimed at {target}",
+        "ja": "後のプレイは{card}の対象が{target}だった場合だけ正しいため、そうしました",
     },
     "camera.tgus-t.inferred-counter": {
         "en": "{drawer} takes cards back while the Hit waits on {player}: "
@@ -501,6 +509,9 @@ def amendment(referee: Any, config: PlayConfig | None = None
     gamble = _amend_gamble(referee, last_line, config.gamble_back)
     if gamble is not None:
         return gamble
+    target = _amend_target(referee, last_line, config.gamble_back)
+    if target is not None:
+        return target
     if events[-1].get("type") != "play":
         return None
     top = referee.state().get("top")  # an illegal play left the pile as it was
@@ -576,6 +587,41 @@ def unsaid_gamble(event: Mapping[str, Any]) -> bool:
     amendment may give it one (:func:`_amend_gamble`)."""
     return (event.get("type") == "play" and event.get("source") == "vision"
             and "effect" not in event and "gamble" in (event.get("cards") or []))
+
+
+def guessed_target(event: Mapping[str, Any]) -> bool:
+    """A camera Change or Replace whose target the completion took as the
+    next player (``target_from`` ``next``: the camera cannot see it): an
+    amendment may aim it at another seat (:func:`_amend_target`)."""
+    return (event.get("type") == "play" and event.get("source") == "vision"
+            and event.get("target_from") == "next")
+
+
+def _amend_target(referee: Any, last_line: int, back: int
+                  ) -> tuple[str, int, dict[str, Any]] | None:
+    """The latest camera Change or Replace whose target was taken as the next
+    player (:func:`guessed_target`) among the last ``back`` lines
+    (``play.gamble_back``: a swapped hand shows only when a count runs out,
+    as a Gamble's effect does), aimed at each other seat still in; the first
+    under which no line from it on contradicts the log is kept, marked
+    ``inferred``, else ``None``."""
+    events = referee.events
+    for i in range(last_line - 2, max(-1, last_line - 2 - back), -1):
+        e = events[i]
+        if not guessed_target(e):
+            continue
+        for target in referee.header.players:
+            if target in (e.get("player"), e.get("target")):
+                continue
+            cards = [str(c) for c in e.get("cards") or []]
+            why = Text("camera.tgus-t.amended-target", card=_card_text(
+                cards[0] if cards else "change"), target=target)
+            amended = {**e, "target": target, "target_from": "amended",
+                       "inferred": str(why), "inferred_msg": why.data()}
+            if _keeps(referee, i, amended):
+                return "correct", i + 1, amended
+        return None  # the latest one only
+    return None
 
 
 def _amend_gamble(referee: Any, last_line: int, back: int

@@ -53,22 +53,16 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from referee.text import Text, define
+from referee.text import Text
 
 from .config import PlayConfig
 from .handsfree import HandsFree
 from .handsfree_tgus_t import (_awaiting, _card_text, _next_active, amend_hidden,
-                                contradicted, first_after_end, hidden_colours,
-                                unsaid_gamble, unseen_cards)
+                                contradicted, first_after_end, guessed_target,
+                                hidden_colours, unsaid_gamble, unseen_cards)
 
 log = logging.getLogger(__name__)
 
-define({
-    "camera.tgus-t.amended-target": {
-        "en": "a later play is legal only if the {card} aimed at {target}",
-        "ja": "後のプレイは{card}の対象が{target}だった場合だけ正しいため、そうしました",
-    },
-})
 
 
 def reread(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
@@ -121,7 +115,7 @@ def _settled(referee: Any, line: int, config: PlayConfig) -> bool:
     events = referee.events
     reach = len(events) + 1 - config.hidden_back
     for line_no in range(max(1, len(events) + 1 - config.gamble_back), reach):
-        if unsaid_gamble(events[line_no - 1]):
+        if unsaid_gamble(events[line_no - 1]) or guessed_target(events[line_no - 1]):
             reach = line_no
             break
     return contradicted(referee, line, before=reach)

@@ -762,3 +762,27 @@ def test_the_hits_player_taking_cards_while_its_chain_waits_was_countered_unseen
                  cam("play", 2, cards=["red-hit2"], reach_from="A"),
                  cam("draw", 3.5, count=2, reach_from="A"))
     assert [e["type"] for e in out] == ["play", "picture-leftover", "draw"]
+
+
+def test_a_replace_aimed_at_the_next_player_is_aimed_elsewhere_when_a_hand_runs_out():
+    # C's Replace was taken to aim at A (the next player); A is counted out
+    # four plays later and plays on: only a Replace aimed at B explains it
+    from vision.handsfree_tgus_t import amend_hidden
+
+    ref = Referee(dict(HEADER))
+    done = TgusTHandsFree()
+    ref.append(cam("start", 1, card="red-5"))
+    moves = [cam("draw", 2, count=1, reach_from="A"),
+             cam("draw", 3, count=1, reach_from="B"),
+             cam("play", 4, cards=["replace"], reach_from="C")]
+    values = [2, 3, 4, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6]
+    moves += [cam("play", 5 + k, cards=[f"red-{v}"], reach_from="ABC"[k % 3])
+              for k, v in enumerate(values)]
+    for e in moves:
+        for x in done(e, ref.state()):
+            ref.append(x)
+            amend_hidden(ref)
+    replace = next(e for e in ref.events if e.get("cards") == ["replace"])
+    assert replace["target"] == "B" and replace["target_from"] == "amended"
+    assert replace["inferred_msg"]["key"] == "camera.tgus-t.amended-target"
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
