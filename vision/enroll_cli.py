@@ -54,6 +54,9 @@ def enroll_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--far", type=float, default=d.far,
                         help="share of the scene views seen as a card held at "
                              f"arm's length, a webcam's few pixels (default {d.far})")
+    parser.add_argument("--webcam", type=float, default=d.webcam,
+                        help="share of the scene views drawn and spoilt at a webcam "
+                             f"frame's size (default {d.webcam})")
     parser.add_argument("--mix", type=float, default=d.mix,
                         help="weight-space mix of the fine-tuned and the shipped "
                              f"classifier, 1: fine-tuned alone (default {d.mix})")
@@ -80,7 +83,8 @@ def enroll(args: argparse.Namespace) -> int:
         config = EnrollConfig(steps=args.steps, lr=args.lr, l2sp=args.l2sp,
                               seed=args.seed, threads=args.threads,
                               held=args.held, hand=args.hand, scene=args.scene,
-                              tilt=args.tilt, far=args.far, mix=args.mix)
+                              tilt=args.tilt, far=args.far, webcam=args.webcam,
+                              mix=args.mix)
         if (args.folder is None) == (args.camera is None):
             raise EnrollError("give a folder of photos or --camera, not both")
         if args.camera is not None:
