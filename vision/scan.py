@@ -18,7 +18,8 @@ now"). :func:`seat_close_ups` gives the scan sharper eyes: the seats are also
 detected tile by tile, at about twice the resolution, and each seat's cards
 once more in a window around them (a long one in overlapping pieces,
 :func:`window_pieces`), a box over two cards that their own boxes hold dropped
-(:func:`spanning`); a card a fanned row's neighbour covers is read again
+(:func:`spanning`) and a card boxed twice, whole and by its showing part, kept
+once (:func:`read_twice`); a card a fanned row's neighbour covers is read again
 with its covered corner filled in by its showing one turned (:func:`fan_reads`);
 a 6 or 9 whose underline is hidden (the next card of a fanned hand covers it)
 is read by its digit's shape, the card upright toward its seat
@@ -174,7 +175,9 @@ def _windows(
     pixels, kept where they lie in a player's seat (``seat``: that one),
     outside the piles and inside their window (not cut by its inner edges);
     windows that overlap keep the surer of two boxes on one card, and a box
-    over two cards that other boxes hold is dropped (:func:`spanning`)."""
+    over two cards that other boxes hold is dropped (:func:`spanning`), as is
+    the less sure of two boxes of one card, its whole and its showing part
+    (:func:`read_twice`)."""
     h, w = image.shape[:2]
     found: list[Detections] = []
     for x1, y1, x2, y2 in windows:
@@ -259,10 +262,57 @@ def spanning(dets: Detections, inside: float = SPAN_INSIDE,
     return out
 
 
+#: a card read twice: the smaller box lies at least this share inside the larger
+#: (a card's showing part lies within its whole outline; a box over two cards
+#: holds the one on top less whole)
+TWICE_INSIDE = 0.9
+
+
+def read_twice(dets: Detections, inside: float = TWICE_INSIDE,
+               grow: float = SPAN_GROW) -> np.ndarray:
+    """Which boxes of ``dets`` are a card another box of the same label holds.
+
+    A card of a fanned row may be boxed twice at once: by its whole outline
+    (the part its neighbour covers included) and by the part that shows. The
+    part lies within the whole, which is about twice its size, so their IoU
+    stays near one half, under the close-ups' ``merge_iou``, and the scan
+    counts the card twice. A box read as the same label as another that holds
+    ``inside`` of the smaller one's area (all but the boxes' jitter: a box
+    over two cards read as the one on top holds that card less whole), the
+    larger at least ``grow`` times the smaller (about one size: two cards of
+    a row, the same card twice in a hand), is one card: the less sure of the
+    two goes."""
+    n = len(dets)
+    out = np.zeros(n, bool)
+    if n < 2:
+        return out
+    xyxy = dets.xyxy.astype(np.float64)
+    area = np.prod(np.maximum(xyxy[:, 2:] - xyxy[:, :2], 0), axis=1)
+    lo = np.maximum(xyxy[:, None, :2], xyxy[None, :, :2])
+    hi = np.minimum(xyxy[:, None, 2:], xyxy[None, :, 2:])
+    inter = np.prod(np.clip(hi - lo, 0, None), axis=2)
+    conf, label = dets.confidence, dets.class_id
+    for i in np.argsort(-conf, kind="stable"):  # the surer first: it stays
+        if out[i]:
+            continue
+        for j in range(n):
+            if j == i or out[j] or label[j] != label[i]:
+                continue
+            small, big = (i, j) if area[i] <= area[j] else (j, i)
+            if (inter[i, j] >= inside * area[small]
+                    and area[big] >= grow * area[small]):
+                out[j] = True
+    return out
+
+
 def _drop_spanning(dets: Detections) -> Detections:
-    """``dets`` without the boxes over two cards (:func:`spanning`)."""
+    """``dets`` without the boxes over two cards (:func:`spanning`) and the
+    second boxes of a card read twice (:func:`read_twice`)."""
     over = spanning(dets)
-    return dets[np.nonzero(~over)[0]] if over.any() else dets
+    if over.any():
+        dets = dets[np.nonzero(~over)[0]]
+    twice = read_twice(dets)
+    return dets[np.nonzero(~twice)[0]] if twice.any() else dets
 
 
 def _replace(dets: Detections, close: Detections, cfg: ScanConfig) -> Detections:
@@ -410,8 +460,9 @@ def seat_close_ups(
     A close-up's detection replaces what the coarser look saw there when it
     lies in a player's seat (outside the piles) and inside its window (not cut
     by the window's inner edges); windows that overlap keep the surer of two
-    boxes on one card, and a box over two cards that surer boxes hold each is
-    no third card (:func:`spanning`). Everything else (the piles, cards outside the seats)
+    boxes on one card, a box over two cards that surer boxes hold each is
+    no third card (:func:`spanning`), and of a card boxed twice, whole and by
+    its showing part, the surer box stays (:func:`read_twice`). Everything else (the piles, cards outside the seats)
     stays as the whole frame saw it. ``config`` gives the edge, overlap and
     window thresholds (:class:`~vision.config.ScanConfig`).
     """

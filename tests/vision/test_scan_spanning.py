@@ -108,3 +108,48 @@ def test_a_fanned_rows_boxes_are_none_over_two_cards() -> None:
     strips.append([98, 70, 134, 130])  # the top card, whole
     fan = _dets(strips, labels, [0.9, 0.95, 0.95, 0.92, 0.5])
     assert not spanning(fan).any()
+
+
+def test_a_card_boxed_whole_and_by_its_showing_part_counts_once() -> None:
+    """A fanned row's covered card boxed twice in one close-up: by its whole
+    outline and by the part that shows (IoU about one half, under merge_iou):
+    one card, the surer box kept. Two cards of one label side by side, or
+    overlapping as a row does, stay two."""
+    from vision.scan import read_twice
+
+    whole, part = [269, 326, 347, 423], [274, 328, 320, 410]
+    one = _dets([whole, part, [310, 326, 363, 413]], ["red-1", "red-1", "red-2"],
+                [0.95, 0.96, 0.97])
+    assert read_twice(one).tolist() == [True, False, False]
+    two = _dets([[100, 100, 140, 160], [128, 100, 168, 160]], ["red-1"] * 2,
+                [0.9, 0.95])
+    assert not read_twice(two).any()
+    other = _dets([whole, part], ["red-1", "red-4"], [0.95, 0.96])
+    assert not read_twice(other).any()
+
+
+class TwiceDetector(PairingDetector):
+    """Boxes ``card`` a second time by its left half, read alike."""
+
+    def __init__(self, card: str):
+        super().__init__(("", ""))
+        self.card = card
+
+    def detect(self, image: np.ndarray) -> Detections:
+        dets = super().detect(image)
+        if self.card not in dets.labels:
+            return dets
+        x1, y1, x2, y2 = dets.xyxy[dets.labels.index(self.card)]
+        half = _dets([[x1, y1, (x1 + x2) / 2, y2]], [self.card], [0.97])
+        return Detections.concat([dets, half])
+
+
+def test_a_seat_close_up_counts_a_card_boxed_twice_once() -> None:
+    geo = TableGeometry.default((W, H), ["A", "B", "C"])
+    image = np.full((H, W, 3), 40, np.uint8)
+    x, y = geo.to_image(geo.zones["seat:A"].centre[None])[0].astype(int)
+    image[y - 20 : y + 20, x - 30 : x - 2] = COLOURS["yellow-1"]
+    image[y - 20 : y + 20, x + 2 : x + 30] = COLOURS["red-3"]
+    detector = TwiceDetector("red-3")
+    dets = seat_close_ups(detector.detect, image, Detections.empty(), geo)
+    assert sorted(dets.labels) == ["red-3", "yellow-1"]
