@@ -474,8 +474,9 @@ class PlayConfig(_Section):
                           "illegal is explained by a card hidden under an earlier "
                           "camera play among this many lines before it (0: never)")
     gamble_back: int = _f(40, "log lines", "tgus-t: ... failing that, by the effect "
-                          "of a camera Gamble (only said) among this many lines "
-                          "before it (0: never)")
+                          "of a camera Gamble (only said), or another target of a "
+                          "Change or Replace, among this many lines before it "
+                          "(0: never)")
     reread_back: int = _f(12, "camera events", "tgus-t: ... failing that, by one "
                           "of this many camera events before it read otherwise "
                           "(a Gamble's effect, a target, a hidden card) and the "
