@@ -525,6 +525,17 @@ class ScanConfig(_Section):
                              "card the tile cuts")
     merge_iou: float = _f(0.5, "IoU", "two tiles' boxes overlapping more are one card",
                           maximum=1)
+    span_inside: float = _f(0.75, "fraction", "a seat close-up's box over two cards "
+                            "is dropped: two other boxes, each at least as sure, "
+                            "each lie at least this share inside it, and not this "
+                            "much inside each other ...", maximum=1)
+    span_grow: float = _f(1.3, "ratio", "... and it is at least this many times the "
+                          "larger of them in area (the same ratio for a card boxed "
+                          "twice)", minimum=1)
+    twice_inside: float = _f(0.9, "fraction", "a box read as the same label as a "
+                             "larger box lying at least this share inside it is the "
+                             "same card (its showing part): the less sure box goes",
+                             maximum=1)
     replace_iou: float = _f(0.2, "IoU", "a whole-frame box overlapping a close-up's "
                             "more is replaced by it", maximum=1)
     wake_s: float = _f(1.0, "s", "the scan starts by itself when new cards have lain "

@@ -216,15 +216,13 @@ def _windows(
             cfg.merge_iou,
         )
         close = close[keep.numpy()]
-    return _drop_spanning(close)
+    return _drop_spanning(close, cfg)
 
 
-#: a close-up's box over two cards: each of two other boxes, at least as sure,
-#: lies at least this share inside it ... (module constants the lead may move to
-#: :class:`~vision.config.ScanConfig`)
-SPAN_INSIDE = 0.75
-#: ... and it is at least this many times the larger of the two in area
-SPAN_GROW = 1.3
+#: defaults of ``scan.span_inside`` and ``scan.span_grow``
+#: (:class:`~vision.config.ScanConfig`)
+SPAN_INSIDE = ScanConfig.span_inside
+SPAN_GROW = ScanConfig.span_grow
 
 
 def spanning(dets: Detections, inside: float = SPAN_INSIDE,
@@ -262,10 +260,10 @@ def spanning(dets: Detections, inside: float = SPAN_INSIDE,
     return out
 
 
-#: a card read twice: the smaller box lies at least this share inside the larger
-#: (a card's showing part lies within its whole outline; a box over two cards
-#: holds the one on top less whole)
-TWICE_INSIDE = 0.9
+#: default of ``scan.twice_inside``: a card read twice, the smaller box lies at
+#: least this share inside the larger (a card's showing part lies within its
+#: whole outline; a box over two cards holds the one on top less whole)
+TWICE_INSIDE = ScanConfig.twice_inside
 
 
 def read_twice(dets: Detections, inside: float = TWICE_INSIDE,
@@ -305,13 +303,13 @@ def read_twice(dets: Detections, inside: float = TWICE_INSIDE,
     return out
 
 
-def _drop_spanning(dets: Detections) -> Detections:
+def _drop_spanning(dets: Detections, cfg: ScanConfig) -> Detections:
     """``dets`` without the boxes over two cards (:func:`spanning`) and the
     second boxes of a card read twice (:func:`read_twice`)."""
-    over = spanning(dets)
+    over = spanning(dets, cfg.span_inside, cfg.span_grow)
     if over.any():
         dets = dets[np.nonzero(~over)[0]]
-    twice = read_twice(dets)
+    twice = read_twice(dets, cfg.twice_inside, cfg.span_grow)
     return dets[np.nonzero(~twice)[0]] if twice.any() else dets
 
 
