@@ -225,6 +225,15 @@ SPAN_INSIDE = ScanConfig.span_inside
 SPAN_GROW = ScanConfig.span_grow
 
 
+def _overlaps(dets: Detections) -> tuple[np.ndarray, np.ndarray]:
+    """Each box's area and each pair's intersection (``inter[i, j]``)."""
+    xyxy = dets.xyxy.astype(np.float64)
+    area = np.prod(np.maximum(xyxy[:, 2:] - xyxy[:, :2], 0), axis=1)
+    lo = np.maximum(xyxy[:, None, :2], xyxy[None, :, :2])
+    hi = np.minimum(xyxy[:, None, 2:], xyxy[None, :, 2:])
+    return area, np.prod(np.clip(hi - lo, 0, None), axis=2)
+
+
 def spanning(dets: Detections, inside: float = SPAN_INSIDE,
              grow: float = SPAN_GROW) -> np.ndarray:
     """Which boxes of ``dets`` lie over two cards that other boxes hold.
@@ -244,11 +253,7 @@ def spanning(dets: Detections, inside: float = SPAN_INSIDE,
     out = np.zeros(n, bool)
     if n < 3:
         return out
-    xyxy = dets.xyxy.astype(np.float64)
-    area = np.prod(np.maximum(xyxy[:, 2:] - xyxy[:, :2], 0), axis=1)
-    lo = np.maximum(xyxy[:, None, :2], xyxy[None, :, :2])
-    hi = np.minimum(xyxy[:, None, 2:], xyxy[None, :, 2:])
-    inter = np.prod(np.clip(hi - lo, 0, None), axis=2)
+    area, inter = _overlaps(dets)
     share = inter / np.maximum(area[None, :], 1e-9)  # [b, a]: a's share inside b
     conf = dets.confidence
     for b in range(n):
@@ -284,11 +289,7 @@ def read_twice(dets: Detections, inside: float = TWICE_INSIDE,
     out = np.zeros(n, bool)
     if n < 2:
         return out
-    xyxy = dets.xyxy.astype(np.float64)
-    area = np.prod(np.maximum(xyxy[:, 2:] - xyxy[:, :2], 0), axis=1)
-    lo = np.maximum(xyxy[:, None, :2], xyxy[None, :, :2])
-    hi = np.minimum(xyxy[:, None, 2:], xyxy[None, :, 2:])
-    inter = np.prod(np.clip(hi - lo, 0, None), axis=2)
+    area, inter = _overlaps(dets)
     conf, label = dets.confidence, dets.class_id
     for i in np.argsort(-conf, kind="stable"):  # the surer first: it stays
         if out[i]:
