@@ -7,17 +7,10 @@ from __future__ import annotations
 import numpy as np
 
 from referee.cards import CLASSES
+from tests.vision.test_scan_close_ups import COLOURS, H, W
 from vision.detections import Detections
 from vision.geometry import TableGeometry
 from vision.scan import seat_close_ups, spanning
-
-W, H = 640, 480
-COLOURS = {  # a flat colour per card stands in for its face
-    "red-3": (0, 0, 200),
-    "blue-5": (200, 0, 0),
-    "green-7": (0, 200, 0),
-    "yellow-1": (0, 200, 200),
-}
 
 
 def _dets(boxes, labels, conf) -> Detections:

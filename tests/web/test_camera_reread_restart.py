@@ -14,25 +14,14 @@ from pathlib import Path
 import pytest
 
 import vision.reread_tgus_t as reread_tgus_t
+from tests.web.test_camera_reread import GAMBLE, TGUS_T, cam
 from tests.web.test_camera_restart import Server as CameraServer
 from web import corrections
 from web.commands import _camera_ended
 
-TGUS_T = {"game": "uno", "rules": "tgus-t1", "players": ["A", "B", "C"],
-          "dealer": "C", "hand_size": 5, "options": {}}
-
-
-def cam(kind, t, **kw):
-    return {"type": kind, "source": "vision", "t": t, **kw}
-
-
 # A's Gamble was said to be a Hit+? (not heard): read as it came, the lines
 # after it are ruled illegal; read again, the Gamble had the effect
-# wild-hit-x and B owes 7 (as in test_camera_reread)
-GAMBLE = (cam("start", 1, card="red-5"),
-          cam("play", 3, cards=["gamble"], reach_from="A"),
-          cam("draw", 4, count=1, reach_from="A"),
-          cam("play", 5, cards=["blue-7"], reach_from="A"))
+# wild-hit-x and B owes 7 (test_camera_reread's GAMBLE)
 OWED = (cam("draw", 6, count=7, reach_from="B"),)
 
 
