@@ -116,6 +116,8 @@ skipped by the rule "the first that can be laid out", never by its result):
   278 to 282 (the games of seeds 274, 276 and 277 cannot be laid out: a round
   runs past the script's turn limit). Its first three, 270, 271 and 272, are the
   untouched games read at 30 fps.
+- ``tune-16`` (looked at while tuning, from the release after ``untouched-16``
+  was read and reported): the same seeds as ``untouched-16``.
 - ``untouched-17`` (the untouched role for the release after ``untouched-16``):
   the first ten from 283 that the script can lay out, seeds 283 to 292. Its
   first three, 283, 284 and 285, are the untouched games read at 30 fps.
@@ -221,6 +223,7 @@ GAMES = {
     "untouched-15": [259, 260, 262, 263, 264, 265, 266, 267, 268, 269],
     "tune-15": [259, 260, 262, 263, 264, 265, 266, 267, 268, 269],
     "untouched-16": [270, 271, 272, 273, 275, 278, 279, 280, 281, 282],
+    "tune-16": [270, 271, 272, 273, 275, 278, 279, 280, 281, 282],
     "untouched-17": [283, 284, 285, 286, 287, 288, 289, 290, 291, 292],
 }
 
