@@ -1,15 +1,11 @@
-"""A tgus-t game's pages answer with its scoreboard: its state counts its
-rounds with a number, not a list of round records, and the board reads it as
-no finished round records (the page never answers 5xx)."""
+"""A tgus-t state counts its rounds with a number, not a list of round
+records: the scoreboard reads it as no finished round records (its pages
+answered 500 once the game started; every game's pages:
+test_web_pages_every_game)."""
 
 from __future__ import annotations
 
-import pytest
-
 from web.scores import build_board
-
-TGUS_T = {"game": "uno", "rules": "tgus-t1", "players": ["A", "B", "C"],
-          "dealer": "C", "hand_size": 5, "options": {}}
 
 
 def test_board_of_a_round_count_has_no_rounds():
@@ -17,14 +13,3 @@ def test_board_of_a_round_count_has_no_rounds():
                          "scores": {"A": 3, "B": 0}}, {"options": {}})
     assert board.rounds == []
     assert board.totals == {"A": 3, "B": 0}
-
-
-@pytest.mark.parametrize("path", ["/", "/table", "/scores",
-                                  "/partials?view=table",
-                                  "/partials?view=referee"])
-def test_tgus_t_pages_answer(client, path):
-    assert client.post("/api/games", json=TGUS_T).status_code == 201
-    assert client.post("/api/events", json={"type": "start", "card": "red-5"}
-                       ).status_code < 300
-    r = client.get(path)
-    assert r.status_code == 200, r.get_data(as_text=True)[:300]
