@@ -181,7 +181,12 @@ def read_demo_log(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]
 
 
 class LogPlayer:
-    """Feeds recorded events to the table one at a time, as if they happened now."""
+    """Feeds recorded events to the table one at a time, as if they happened now.
+
+    ``source``: the log's identity (what a restarted server playing it again
+    from its start compares, :meth:`web.pending.Pending.plays`); by default
+    ``log:`` and the SHA-256 of its events (their JSON, keys sorted).
+    """
 
     def __init__(
         self,
@@ -189,8 +194,15 @@ class LogPlayer:
         append: Callable[[dict], Any],
         interval: float = 2.0,
         paused: Callable[[], bool] = lambda: False,
+        source: str | None = None,
     ):
         self.events = list(events)
+        if source is None:
+            import hashlib
+
+            text = json.dumps(self.events, sort_keys=True, default=str)
+            source = "log:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+        self.source = source
         self.paused = paused
         self.append = append
         self.interval = interval

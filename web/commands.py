@@ -133,7 +133,10 @@ def _listen(table: Table, target: str, colour_after: float | None = None,
     file is the camera's video's sound track, heard as ``tableref watch``
     hears it: read ahead on the video's clock, each heard event held until
     the camera reaches its time and attributed then
-    (:attr:`Table.hearing`, a :class:`vision.hearing.Hearing`)."""
+    (:attr:`Table.hearing`, a :class:`vision.hearing.Hearing`). Without it, an
+    audio file is heard in real time and each event recorded as heard, but
+    for those a resumed game already took from the same file
+    (:meth:`web.pending.Pending.listened`)."""
     try:
         from voice.bridge import listen_into
     except Exception as exc:
@@ -149,6 +152,8 @@ def _listen(table: Table, target: str, colour_after: float | None = None,
         kwargs = {"file": target, "realtime": True}
     else:
         kwargs = {"device": int(target) if target.isdigit() else (target or None)}
+    # an audio file heard on its own: a restart hears it again from its start
+    played = str(target) if "file" in kwargs and not beside else None
     if colour_after is not None:
         kwargs["colour_after"] = colour_after
     if beside:
@@ -165,7 +170,12 @@ def _listen(table: Table, target: str, colour_after: float | None = None,
                 table.pending.save()
             return None
         try:
-            return table.append(event, source="voice")
+            with table.lock:  # a file heard again from its start: not taken twice
+                if not table.pending.listened(played, event):
+                    return None
+                out = table.append(event, source="voice")
+                table.pending.save()
+                return out
         except ValueError as exc:  # no game yet, a bad event: say so, keep listening
             print(f"tableref serve: voice event not recorded: {exc}", file=sys.stderr)
             return None
@@ -223,7 +233,9 @@ def _demo_fallback(
     interval: float,
     wait: float = 10.0,
 ) -> None:
-    """Replay the demo's recorded log if the camera cannot run (no pipeline, model)."""
+    """Replay the demo's recorded log if the camera cannot run (no pipeline, model);
+    the events a resumed game already took from it are not taken again
+    (:meth:`web.pending.Pending.plays`)."""
 
     def run() -> None:
         deadline = time.monotonic() + wait
@@ -238,12 +250,15 @@ def _demo_fallback(
                 f"{camera.status().get('message') or 'no camera'}; "
                 "replaying the demo table log instead"
             )
-        LogPlayer(
+        player = LogPlayer(
             events,
             lambda e: _camera_event(table, camera, e),
             interval=interval,
             paused=lambda: table.paused,
-        ).start()
+        )
+        with table.lock:  # played from its start again by a restarted server
+            table.pending.plays(camera, player.source)
+        player.start()
 
     threading.Thread(target=run, name="demo-fallback", daemon=True).start()
 

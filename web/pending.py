@@ -33,6 +33,14 @@ a part that cannot be used changes nothing of what the camera path holds. The
 file is written to a temporary one, flushed to the disk and renamed over the
 old one, so a stop at any time leaves the old data or the new, whole.
 
+What the game took of each source that plays again from its start is kept
+too (:data:`LANES`: ``replay``, the camera's recording or the demo's log
+played in its stead, with the sound track heard beside it; ``listened``, an
+audio file heard on its own in real time): the source's identity and the time
+of the last event taken, so that a restarted server playing it again takes
+none of those twice; a live camera, a microphone or another source is taken
+whole.
+
 Saved with the log's line count, they are older than the stored log where
 camera lines came after it (the server stopped between a camera event's
 lines and their saving): the copy held and the completion's memory are then
@@ -103,13 +111,22 @@ def _recording(camera: Any) -> bool:
         getattr(camera, "source", None) is not None
 
 
-def _replay(value: Any) -> dict[str, Any] | None:
-    """A saved recording's record (:meth:`Pending.taken`), checked."""
+#: the sources that play again from their start, each saved as one record:
+#: ``replay`` the camera's (a recording, or a recorded log played in its
+#: stead) with the sound track heard beside it, ``listened`` an audio file
+#: heard on its own in real time; the kinds of event each record keeps
+LANES = {"replay": ("camera", "heard"), "listened": ("voice",)}
+_LANE = {kind: lane for lane, kinds in LANES.items() for kind in kinds}
+
+
+def _replay(value: Any, kinds: tuple[str, ...] = LANES["replay"]
+            ) -> dict[str, Any] | None:
+    """A saved record of a source played again (:meth:`Pending.taken`), checked."""
     if value is None:
         return None
     value = _object(value)
     out: dict[str, Any] = {"source": str(value["source"])}
-    for kind in ("camera", "heard"):
+    for kind in kinds:
         mark = value.get(kind)
         if mark is not None:
             mark = _object(mark)
@@ -142,19 +159,22 @@ class Pending:
         self.loaded: dict[str, Any] | None = None
         self._digests = Digests()
         self._saved: str | None = None
-        #: a recording's camera events taken for this game (:meth:`taken`):
-        #: ``{"source", "t", "at_t"}``, or ``None``
-        self.replay: dict[str, Any] | None = None
-        #: the recording's events taken before the restart, not yet seen again
-        self._until: dict[str, Any] | None = None
-        self._again = {"camera": 0, "heard": 0}  # at its last times, seen again
+        #: what this game took of each source that plays again from its
+        #: start (:data:`LANES`, :meth:`taken`): ``{"source", KIND: {"t",
+        #: "at_t"} or None}``, or ``None``
+        self.kept: dict[str, dict[str, Any] | None] = dict.fromkeys(LANES)
+        #: of those, the events taken before the restart, not yet seen again
+        self._until: dict[str, dict[str, Any] | None] = dict.fromkeys(LANES)
+        self._again = dict.fromkeys(_LANE, 0)  # at their last times, seen again
+        #: a camera whose events come from a recorded log played in its stead
+        #: (:meth:`plays`), with the log's identity
+        self._plays: tuple[Any, str] | None = None
 
     # -- loading and taking up --------------------------------------------------
     def load(self, gid: int) -> None:
         """The saved data of game ``gid`` (just resumed), to be taken up."""
         self.loaded, self._saved = None, None
-        self.replay = self._until = None
-        self._again = {"camera": 0, "heard": 0}
+        self._forget()
         try:
             data = _load(self.table.store, gid)
         except Exception as exc:  # unreadable: the game goes on without it
@@ -176,11 +196,13 @@ class Pending:
                         "log (camera lines came after it was saved): the game goes on "
                         "without the copy held and the completion's memory", gid)
             self.loaded["camera"] = None
-        try:
-            self.replay = self._until = _replay(data.get("replay"))
-        except (TypeError, ValueError) as exc:
-            log.warning("game %s: the camera's pending replay was not used, the game "
-                        "goes on without it (%s: %s)", gid, type(exc).__name__, exc)
+        for lane, kinds in LANES.items():
+            try:
+                self.kept[lane] = self._until[lane] = _replay(data.get(lane), kinds)
+            except (TypeError, ValueError, KeyError) as exc:
+                log.warning("game %s: the camera's pending %s was not used, the game "
+                            "goes on without it (%s: %s)", gid, lane,
+                            type(exc).__name__, exc)
 
     def _older(self, lines: Any) -> bool:
         """Whether data saved when the log had ``lines`` lines is older than
@@ -207,20 +229,44 @@ class Pending:
     def clear(self) -> None:
         """A new game: nothing to take up."""
         self.loaded, self._saved = None, None
-        self.replay = self._until = None
-        self._again = {"camera": 0, "heard": 0}
+        self._forget()
+
+    def _forget(self) -> None:
+        """No source's events taken yet (a new game, or one just resumed)."""
+        self.kept = dict.fromkeys(LANES)
+        self._until = dict.fromkeys(LANES)
+        self._again = dict.fromkeys(_LANE, 0)
 
     # -- a recording played again ------------------------------------------------
+    def plays(self, camera: Any, source: str) -> None:
+        """``camera``'s events come from ``source``, a recorded log played in
+        its stead from its start (the demo's log replayed where the camera
+        cannot run, :class:`web.camera.LogPlayer`): what this game took of it
+        is kept as a recording's (:meth:`replayed`)."""
+        self._plays = (camera, str(source))
+
+    def _source(self, camera: Any) -> str | None:
+        """The identity of the recording ``camera``'s events come from (a
+        video file, or a log played in its stead); ``None``: a live camera."""
+        plays = self._plays
+        if plays is not None and camera is not None and plays[0] is camera:
+            return plays[1]
+        return str(camera.source) if _recording(camera) else None
+
     def replayed(self, camera: Any, event: Any, kind: str = "camera") -> bool:
         """Whether ``event`` is one this game already took from the same
-        recording (a video file, played again from its start by a restarted
-        server; ``kind``: ``camera``, or ``heard`` from its sound track): its
-        time is before the last one taken, or it is one of the events at that
-        time already taken. Such an event is not taken again."""
-        until = self._until
+        recording (a video file or a log played in the camera's stead, played
+        again from its start by a restarted server; ``kind``: ``camera``, or
+        ``heard`` from its sound track): its time is before the last one
+        taken, or it is one of the events at that time already taken. Such an
+        event is not taken again."""
+        return self._replayed(self._source(camera), event, kind)
+
+    def _replayed(self, source: str | None, event: Any, kind: str) -> bool:
+        lane = _LANE[kind]
+        until = self._until[lane]
         t = _time(event, kind)
-        if until is None or t is None or not _recording(camera) \
-                or str(camera.source) != until["source"]:
+        if until is None or t is None or source is None or source != until["source"]:
             return False
         mark = until.get(kind)
         if mark is None:
@@ -230,28 +276,44 @@ class Pending:
         if t == mark["t"] and self._again[kind] < mark["at_t"]:
             self._again[kind] += 1
             return True
-        self._until = {**until, kind: None}  # played on past what was taken
+        self._until[lane] = {**until, kind: None}  # played on past what was taken
         return False
 
     def taken(self, camera: Any, event: Any, kind: str = "camera") -> None:
         """``event`` is taken (``camera``: recorded, or dropped while paused;
         ``heard``: held for the camera): for a recording, its time is kept
         (:meth:`replayed`)."""
+        self._taken(self._source(camera), event, kind)
+
+    def _taken(self, source: str | None, event: Any, kind: str) -> None:
+        lane = _LANE[kind]
         t = _time(event, kind)
         if t is None:
             return
-        if not _recording(camera):
-            self.replay = None
+        if source is None:  # a live source: its clock is not the recording's
+            self.kept[lane] = None
             return
-        source, replay = str(camera.source), self.replay
+        replay = self.kept[lane]
         if replay is None or replay["source"] != source:
-            replay = {"source": source, "camera": None, "heard": None}
+            replay = {"source": source, **dict.fromkeys(LANES[lane])}
         mark = replay.get(kind)
         if mark is not None and t == mark["t"]:
             mark = {"t": t, "at_t": mark["at_t"] + 1}
         elif mark is None or t > mark["t"]:
             mark = {"t": t, "at_t": 1}
-        self.replay = {**replay, kind: mark}
+        self.kept[lane] = {**replay, kind: mark}
+
+    def listened(self, source: str | None, event: Any) -> bool:
+        """A heard event of an audio file heard on its own in real time
+        (``serve --listen FILE`` with no camera, ``source``: the file;
+        ``None``: a microphone), before the table records it (called under the
+        table's lock): whether to record it. ``False``: the restarted server
+        hears the file again from its start, and this game already took that
+        event."""
+        if self._replayed(source, event, "voice"):
+            return False
+        self._taken(source, event, "voice")
+        return True
 
     def heard(self, event: Any) -> bool:
         """A heard event of the sound track beside the camera's recording
@@ -403,7 +465,7 @@ class Pending:
             self.loaded.get("gid") == table.gid else {}
         referee = table.referee
         out: dict[str, Any] = {
-            "format": FORMAT, "paused": bool(table.paused), "replay": self.replay,
+            "format": FORMAT, "paused": bool(table.paused), **self.kept,
             "lines": None if referee is None else len(referee.events),
             "dropped": int(getattr(table, "dropped", 0) or 0)}
         out["camera"] = loaded["camera"] if "camera" in loaded else \
