@@ -310,10 +310,7 @@ class Pending:
         table's lock): whether to record it. ``False``: the restarted server
         hears the file again from its start, and this game already took that
         event."""
-        if self._replayed(source, event, "voice"):
-            return False
-        self._taken(source, event, "voice")
-        return True
+        return self._first_time(source, event, "voice")
 
     def heard(self, event: Any) -> bool:
         """A heard event of the sound track beside the camera's recording
@@ -321,10 +318,15 @@ class Pending:
         holds it (called under the table's lock): whether to hold it. ``False``:
         the restarted server hears the track again from its start, and this
         game already took that event."""
-        camera = getattr(self.table, "camera", None)
-        if self.replayed(camera, event, "heard"):
+        return self._first_time(self._source(getattr(self.table, "camera", None)),
+                                event, "heard")
+
+    def _first_time(self, source: str | None, event: Any, kind: str) -> bool:
+        """Whether ``event`` of ``source`` was not taken before (then it is
+        taken now): :meth:`_replayed` and :meth:`_taken` in one."""
+        if self._replayed(source, event, kind):
             return False
-        self.taken(camera, event, "heard")
+        self._taken(source, event, kind)
         return True
 
     def edited(self, why: str) -> bool:
