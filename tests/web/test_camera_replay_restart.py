@@ -131,18 +131,27 @@ def test_the_count_of_events_dropped_while_paused_is_kept(tmp_path):
     assert server.table.dropped == 2  # the resumed table shows it
 
 
+def listening(server: Server, target: str, monkeypatch, **kwargs):
+    """``serve --listen target`` (``kwargs``: ``_listen``'s, e.g. ``listen``
+    for a track beside the camera): the listener's append, its thread stubbed."""
+    import voice.bridge
+    from web import commands
+
+    got = {}
+    monkeypatch.setattr(voice.bridge, "listen_into",
+                        lambda append, state, **kw: got.setdefault("append", append))
+    assert commands._listen(server.table, target, **kwargs)
+    return got["append"]
+
+
 def test_the_listener_beside_a_recording_holds_what_a_restart_hears_again(
         tmp_path, monkeypatch):
     """``serve --listen FILE`` beside the camera's recording: the listener's
     events go through Pending.heard before the table's hearing holds them."""
-    import voice.bridge
     from web import commands
 
     track = tmp_path / "table.flac"
     track.write_bytes(b"")
-    calls = {}
-    monkeypatch.setattr(voice.bridge, "listen_into",
-                        lambda append, state, **kw: calls.setdefault("append", append))
     heard = [{"type": "uno", "source": "voice", "t": t} for t in (2.5, 3.5)]
 
     def listened(server):
@@ -150,9 +159,7 @@ def test_the_listener_beside_a_recording_holds_what_a_restart_hears_again(
         server.table.hearing = SimpleNamespace(hear=held.append, held=held,
                                                waiting=[], calls=[])
         monkeypatch.setattr(commands, "_hearing", lambda *a: server.table.hearing)
-        calls.clear()
-        assert commands._listen(server.table, str(track), listen=object())
-        return calls["append"], held
+        return listening(server, str(track), monkeypatch, listen=object()), held
 
     server = begun(tmp_path, True)
     append, held = listened(server)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.web.test_camera_replay_restart import listening
 from tests.web.test_camera_restart import SKIP, STOOD, UNO, Server, cam, uninterrupted
 from web import commands
 from web.camera import LogPlayer
@@ -103,15 +104,17 @@ def calls(ts, player="A"):
     return [{"type": "uno", "player": player, "source": "voice", "t": t} for t in ts]
 
 
-def listening(server: Server, target: str, monkeypatch):
-    """``serve --listen target`` with no camera: the listener's append."""
-    import voice.bridge
-
-    got = {}
-    monkeypatch.setattr(voice.bridge, "listen_into",
-                        lambda append, state, **kw: got.setdefault("append", append))
-    assert commands._listen(server.table, target)
-    return got["append"]
+def heard_then_restarted(tmp_path: Path, durable: bool, track: Path, monkeypatch):
+    """A game whose listener heard ``track`` alone (calls at 2.5 and 3.5 s),
+    then a restart."""
+    server = begun(tmp_path, durable)
+    server.feed(SKIP[:1])
+    append = listening(server, str(track), monkeypatch)
+    for e in calls((2.5, 3.5)):
+        append(dict(e))
+    assert voiced(server) == [2.5, 3.5]
+    server.restart()
+    return server
 
 
 def voiced(server: Server) -> list[float]:
@@ -123,13 +126,7 @@ def test_a_file_heard_again_after_a_restart_is_not_recorded_twice(
         tmp_path, monkeypatch, durable):
     track = tmp_path / "table.wav"
     track.write_bytes(b"")
-    server = begun(tmp_path, durable)
-    server.feed(SKIP[:1])
-    append = listening(server, str(track), monkeypatch)
-    for e in calls((2.5, 3.5)):
-        append(dict(e))
-    assert voiced(server) == [2.5, 3.5]
-    server.restart()
+    server = heard_then_restarted(tmp_path, durable, track, monkeypatch)
     append = listening(server, str(track), monkeypatch)
     for e in calls((2.5, 3.5, 3.5, 4.0)):  # from the file's start again
         append(dict(e))
@@ -141,12 +138,7 @@ def test_another_file_or_a_microphone_is_taken_whole(tmp_path, monkeypatch):
     track, other = tmp_path / "table.wav", tmp_path / "other.wav"
     for path in (track, other):
         path.write_bytes(b"")
-    server = begun(tmp_path, True)
-    server.feed(SKIP[:1])
-    append = listening(server, str(track), monkeypatch)
-    for e in calls((2.5, 3.5)):
-        append(dict(e))
-    server.restart()
+    server = heard_then_restarted(tmp_path, True, track, monkeypatch)
     append = listening(server, str(other), monkeypatch)
     append(calls((2.5,))[0])
     assert voiced(server) == [2.5, 3.5, 2.5]
