@@ -507,6 +507,13 @@ class CameraRereads:
     ``apply`` (a :class:`Reading`) under ``lock``; the table then carries on
     with that reading's referee and completion.
 
+    The re-reads queued and not yet done are kept in :attr:`jobs` (with those
+    asked for and not yet queued, :attr:`asked`), and what it holds is data
+    (:meth:`state`) that :meth:`parse_state` reads back and :meth:`restore`
+    takes up, the re-reads asked for and not done queued again by the next
+    :meth:`flush`: a table that saves its state and is started again makes
+    the same re-reads.
+
     Args:
         header: the table-log header.
         lock: the table's lock (held while the table appends or takes a
@@ -515,12 +522,15 @@ class CameraRereads:
         play: the play settings in force (``reread_back``, ``hidden_back``,
             ``gamble_back``; ``None``: the defaults), read when a job runs.
         worker: runs the jobs (default: a thread of its own).
+        changed: called under ``lock`` once a job is done (or failed), so that
+            a table that saves :meth:`state` saves it again.
     """
 
     def __init__(self, header: Mapping[str, Any], lock: Any,
                  apply: Callable[[Reading], Any],
                  play: Callable[[], PlayConfig | None] = lambda: None,
-                 worker: RereadWorker | None = None) -> None:
+                 worker: RereadWorker | None = None,
+                 changed: Callable[[], Any] = lambda: None) -> None:
         self.header = dict(header)
         #: camera events its re-reads read so far (``play.reread_per_event``)
         self.spent = 0.0
@@ -543,6 +553,9 @@ class CameraRereads:
         #: :attr:`fed`), and those among them it left ruled illegal
         self._span: tuple[int, int] = (0, 0)
         self._still: set[int] = set()
+        #: re-reads handed to the worker and not done: (at, kept, generation)
+        self.jobs: list[tuple[int, int, int]] = []
+        self.changed = changed
 
     def camera(self, event: Mapping[str, Any]) -> int:
         """Keep a camera event as it came; its index in :attr:`fed`."""
@@ -581,14 +594,101 @@ class CameraRereads:
         self._due.clear()
 
     def flush(self) -> None:
-        """Queue the re-reads asked for; call it with the table's lock released."""
+        """Queue the re-reads asked for, each kept in :attr:`jobs` until it is
+        done; call it with the table's lock released."""
         with self.lock:
             due, self._due = self._due, []
-        for at, kept, generation in due:
-            self.worker.submit(
-                lambda at=at, kept=kept, generation=generation:
-                    self._find(at, kept, generation),
-                self._take)
+            self.jobs.extend(due)
+        for job in due:
+            self.worker.submit(lambda job=job: self._job(job),
+                               lambda result, job=job: self._done(job, result))
+
+    @property
+    def asked(self) -> list[tuple[int, int, int]]:
+        """The re-reads asked for and not done, in the order asked: (the
+        camera event, the count of events kept then, the generation then);
+        call it under the table's lock."""
+        return list(self.jobs) + list(self._due)
+
+    def _job(self, job: tuple[int, int, int]) -> Any:
+        try:
+            return self._find(*job)
+        except Exception:  # a failed re-read is not tried again
+            self._forget(job)
+            raise
+
+    def _done(self, job: tuple[int, int, int], result: Any) -> None:
+        try:
+            self._take(result)
+        finally:
+            self._forget(job)
+
+    def _forget(self, job: tuple[int, int, int]) -> None:
+        with self.lock:
+            if job in self.jobs:
+                self.jobs.remove(job)
+            try:
+                self.changed()
+            except Exception:  # noqa: BLE001 - best effort, logged
+                log.warning("the tgus-t re-reads' state was not saved", exc_info=True)
+
+    # -- what it holds, as data (a table started again takes it up) ---------------
+    def state(self) -> dict[str, Any]:
+        """What it holds, as JSON-ready data (call it under the table's lock,
+        while not :attr:`stopped`): the events kept, the readings in force,
+        how much the re-reads read, the camera events the last reading read on
+        and those it left ruled illegal, and the re-reads asked for and not
+        done (:attr:`asked`)."""
+        lo, hi = self._span
+        return {
+            "fed": [dict(e) for e in self.fed],
+            "changes": [[int(k), None if v is None else dict(v)]
+                        for k, v in sorted(self.changes.items())],
+            "generation": int(self.generation),
+            "spent": float(self.spent),
+            "span": [int(lo), int(hi)],
+            "still": sorted(int(k) for k in self._still),
+            "asked": [[int(a), int(k), int(g)] for a, k, g in self.asked],
+        }
+
+    @staticmethod
+    def parse_state(data: Mapping[str, Any],
+                    event: Callable[[Any], dict[str, Any]] = dict
+                    ) -> dict[str, Any]:
+        """:meth:`state`'s data read back and checked, for :meth:`restore`;
+        each event kept read by ``event`` (a check that raises on an event it
+        refuses).
+
+        Raises:
+            ValueError, TypeError, KeyError: data that is not what
+                :meth:`state` writes.
+        """
+        fed = [event(e) for e in data["fed"]]
+        changes = {int(k): (None if v is None else event(v))
+                   for k, v in data["changes"]}
+        lo, hi = (int(n) for n in data["span"])
+        asked = [(int(a), int(k), int(g)) for a, k, g in data["asked"]]
+        if any(not 0 <= k < len(fed) for k in changes) or any(
+                not (0 <= a < len(fed) and 0 <= k <= len(fed)) for a, k, _ in asked):
+            raise ValueError("the saved re-reads name events they do not keep")
+        return {
+            "fed": fed, "changes": changes,
+            "generation": int(data["generation"]), "spent": float(data["spent"]),
+            "span": (lo, hi), "still": {int(k) for k in data["still"]},
+            "asked": asked,
+        }
+
+    def restore(self, parsed: Mapping[str, Any]) -> None:
+        """Take up what :meth:`parse_state` read (call it under the table's
+        lock, before any event is kept): the re-reads asked for and not done
+        are queued again, in the order asked, by the next :meth:`flush`."""
+        self.fed = [dict(e) for e in parsed["fed"]]
+        self.changes = dict(parsed["changes"])
+        self.generation, self.spent = parsed["generation"], parsed["spent"]
+        self._span, self._still = tuple(parsed["span"]), set(parsed["still"])
+        self.jobs = []
+        self._due = list(parsed["asked"])
+        self._asked = {a for a, _, _ in self._due}
 
     def wait(self) -> None:
         """Until every re-read asked for is taken or found moot."""

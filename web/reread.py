@@ -61,59 +61,17 @@ def _rereads_class() -> type:
         from vision.reread_tgus_t import CameraRereads
 
         class _ServeRereads(CameraRereads):
-            """The page's :class:`vision.reread_tgus_t.CameraRereads`: it also
-            knows the re-reads queued and not yet done (:attr:`jobs`), so that
-            a restart queues them again, and calls ``changed`` (under the
-            table's lock) when a job is done, so that what it holds is saved."""
+            """The page's :class:`vision.reread_tgus_t.CameraRereads` (which
+            keeps the re-reads queued and not yet done, so that a restart
+            queues them again, and calls ``changed`` when a job is done, so
+            that what it holds is saved): it also knows the log as the camera
+            path left it (:attr:`seen`)."""
 
-            def __init__(self, *args: Any, changed: Any = lambda: None,
-                         **kwargs: Any) -> None:
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
                 super().__init__(*args, **kwargs)
-                #: re-reads handed to the worker, not done: (at, kept, generation)
-                self.jobs: list[tuple[int, int, int]] = []
-                self.changed = changed
                 #: the log as the camera path left it: (line count, digest)
                 self.seen: tuple[int, str] | None = None
                 self.digests = Digests()
-
-            def flush(self) -> None:
-                """Queue the re-reads asked for (as :class:`CameraRereads`
-                does), each kept in :attr:`jobs` until it is done."""
-                with self.lock:
-                    due, self._due = self._due, []
-                    self.jobs.extend(due)
-                for job in due:
-                    self.worker.submit(lambda job=job: self._job(job),
-                                       lambda result, job=job: self._done(job, result))
-
-            @property
-            def asked(self) -> list[tuple[int, int, int]]:
-                """The re-reads asked for and not done, in the order asked
-                (call it under the table's lock)."""
-                return list(self.jobs) + list(self._due)
-
-            def _job(self, job: tuple[int, int, int]) -> Any:
-                try:
-                    return self._find(*job)
-                except Exception:  # a failed re-read is not tried again
-                    self._forget(job)
-                    raise
-
-            def _done(self, job: tuple[int, int, int], result: Any) -> None:
-                try:
-                    self._take(result)
-                finally:
-                    self._forget(job)
-
-            def _forget(self, job: tuple[int, int, int]) -> None:
-                with self.lock:
-                    if job in self.jobs:
-                        self.jobs.remove(job)
-                    try:
-                        self.changed()
-                    except Exception:  # noqa: BLE001 - best effort, logged
-                        log.warning("the tgus-t re-reads' state was not saved",
-                                    exc_info=True)
 
         _ServeRereads.__name__ = _ServeRereads.__qualname__ = "ServeRereads"
         ServeRereads = _ServeRereads
@@ -156,7 +114,7 @@ def _in_step(table: Any, rereads: Any) -> bool:
 def _running(table: Any, camera: Any) -> Any:
     """The camera's page re-reads of the running game, not stopped; else None."""
     rereads = getattr(camera, "rereads", None)
-    if rereads is None or table.referee is None or not hasattr(rereads, "jobs") \
+    if rereads is None or table.referee is None or not hasattr(rereads, "seen") \
             or getattr(camera, "rereads_gid", None) != table.gid \
             or rereads.stopped is not None:
         return None
@@ -291,21 +249,12 @@ def data(table: Any, camera: Any, digests: Any) -> dict[str, Any] | None:
         return None
     if rereads.stopped is not None:
         return {"format": FORMAT, "stopped": str(rereads.stopped)}
-    asked = rereads.asked if hasattr(rereads, "jobs") else list(rereads._due)
-    lo, hi = rereads._span
     return {
         "format": FORMAT,
         "stopped": None,
         "lines": len(referee.events),
         "digest": digests(referee.events),
-        "fed": [dict(e) for e in rereads.fed],
-        "changes": [[int(k), None if v is None else dict(v)]
-                    for k, v in sorted(rereads.changes.items())],
-        "generation": int(rereads.generation),
-        "spent": float(rereads.spent),
-        "span": [int(lo), int(hi)],
-        "still": sorted(int(k) for k in rereads._still),
-        "asked": [[int(a), int(k), int(g)] for a, k, g in asked],
+        **rereads.state(),
     }
 
 
@@ -332,16 +281,7 @@ def restore(table: Any, camera: Any, saved: Any, digests: Any) -> str | None:
         camera.rereads, camera.rereads_gid = rereads, table.gid
         return None
     lines, digest = int(saved["lines"]), str(saved["digest"])
-    fed = [_event(e) for e in saved["fed"]]
-    changes = {int(k): (None if v is None else _event(v))
-               for k, v in saved["changes"]}
-    generation, spent = int(saved["generation"]), float(saved["spent"])
-    lo, hi = (int(n) for n in saved["span"])
-    still = {int(k) for k in saved["still"]}
-    asked = [(int(a), int(k), int(g)) for a, k, g in saved["asked"]]
-    if any(not 0 <= k < len(fed) for k in changes) or any(
-            not (0 <= a < len(fed) and 0 <= k <= len(fed)) for a, k, _ in asked):
-        raise ValueError("the saved re-reads name events they do not keep")
+    state = _rereads_class().parse_state(saved, _event)
     events = referee.events
     if len(events) < lines or digests(events[:lines]) != digest:
         return "the log was changed since they were saved"
@@ -349,11 +289,7 @@ def restore(table: Any, camera: Any, saved: Any, digests: Any) -> str | None:
     if any(e.get("source", "vision") == "vision" for e in later):
         return "camera lines came after they were saved"
     rereads = _make(table, camera)
-    rereads.fed, rereads.changes = fed, changes
-    rereads.generation, rereads.spent = generation, spent
-    rereads._span, rereads._still = (lo, hi), still
-    rereads._due = asked
-    rereads._asked = {a for a, _, _ in asked}
+    rereads.restore(state)
     for event in later:  # heard or entered while the server was down or since
         rereads.heard(dict(event))
     camera.rereads, camera.rereads_gid = rereads, table.gid
