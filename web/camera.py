@@ -186,6 +186,9 @@ class LogPlayer:
     ``source``: the log's identity (what a restarted server playing it again
     from its start compares, :meth:`web.pending.Pending.plays`); by default
     ``log:`` and the SHA-256 of its events (their JSON, keys sorted).
+    ``on_end`` is called once the log has ended, after its last event, as
+    :meth:`Camera.start`'s is at the end of a video file (not when
+    :attr:`stop` ended it).
     """
 
     def __init__(
@@ -195,8 +198,10 @@ class LogPlayer:
         interval: float = 2.0,
         paused: Callable[[], bool] = lambda: False,
         source: str | None = None,
+        on_end: Callable[[], Any] | None = None,
     ):
         self.events = list(events)
+        self.on_end = on_end
         if source is None:
             import hashlib
 
@@ -226,6 +231,11 @@ class LogPlayer:
                 self.append(event)
             except Exception as exc:
                 log.warning("demo event not applied: %s", exc)
+        if self.on_end is not None and not self.stop.is_set():
+            try:
+                self.on_end()
+            except Exception:  # the page goes on without it
+                log.exception("the end of the demo table log")
 
 
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v")

@@ -235,7 +235,9 @@ def _demo_fallback(
 ) -> None:
     """Replay the demo's recorded log if the camera cannot run (no pipeline, model);
     the events a resumed game already took from it are not taken again
-    (:meth:`web.pending.Pending.plays`)."""
+    (:meth:`web.pending.Pending.plays`). Its end is the camera's
+    (:func:`_camera_ended`): a copy still held for the camera's next move
+    stands, as at the end of a video file."""
 
     def run() -> None:
         deadline = time.monotonic() + wait
@@ -255,6 +257,7 @@ def _demo_fallback(
             lambda e: _camera_event(table, camera, e),
             interval=interval,
             paused=lambda: table.paused,
+            on_end=lambda: _camera_ended(table, camera),  # as a video's end
         )
         with table.lock:  # played from its start again by a restarted server
             table.pending.plays(camera, player.source)

@@ -1,0 +1,55 @@
+"""The end of the demo's recorded log, replayed where the camera cannot run
+(``_demo_fallback``, web.camera.LogPlayer), is the camera's end
+(web.commands._camera_ended): the page then shows what it shows at the end of
+a video file the camera played."""
+
+from __future__ import annotations
+
+from tests.web.test_camera_restart import SKIP, STOOD, UNO, Server, uninterrupted
+from tests.web.test_web_replay_sources_restart import begun, replayed
+from web.commands import _camera_ended
+
+
+def camera_run(tmp_path, events):
+    """The same events from the camera, whose source then ends."""
+    (tmp_path / "camera").mkdir()
+    server = Server(tmp_path / "camera", True)
+    assert server.app.test_client().post("/api/games", json=UNO).status_code == 201
+    server.feed(events)
+    _camera_ended(server.table, server.table.camera)
+    return server
+
+
+def shown(server):
+    client = server.app.test_client()
+    out = {url: client.get(url).get_json() for url in ("/api/events", "/api/state")}
+    out["/api/state"].pop("seq")  # the feed's position, a clock's
+    return out
+
+
+def test_a_copy_held_at_the_end_of_the_replayed_log_stands_as_at_a_cameras_end(
+        tmp_path, monkeypatch):
+    server = begun(tmp_path, True)
+    replayed(server, SKIP, monkeypatch)  # ends with a copy held for a next move
+    events = server.table.referee.events
+    assert events == uninterrupted(UNO, SKIP)
+    assert events[-1]["cards"] == ["green-skip"]
+    assert events == camera_run(tmp_path, SKIP).table.referee.events
+    assert server.table.store.events(server.table.gid) == events
+
+
+def test_the_page_at_the_end_of_a_replayed_log_is_the_page_at_a_cameras_end(
+        tmp_path, monkeypatch):
+    server = begun(tmp_path, True)
+    replayed(server, SKIP + STOOD, monkeypatch)
+    camera = camera_run(tmp_path, SKIP + STOOD)
+    assert server.table.referee.events == camera.table.referee.events
+    assert shown(server) == shown(camera)
+
+
+def test_a_replay_stopped_with_the_server_does_not_end_the_source(tmp_path, monkeypatch):
+    """Stopped (the server stops), the copy held is kept for the restart
+    (web.pending), not stood: the log plays on after it."""
+    server = begun(tmp_path, True)
+    replayed(server, SKIP, monkeypatch, stop=len(SKIP))
+    assert len(server.table.referee.events) == len(uninterrupted(UNO, SKIP)) - 1
