@@ -503,14 +503,22 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
     one whose lines stay ruled illegal asks for a re-read, run off this
     callback (:mod:`web.reread`). What the camera path then holds until a
     later event is saved beside the stored game, and what a resumed game had
-    saved is taken up first (:mod:`web.pending`).
+    saved is taken up first (:mod:`web.pending`). An event of a recording
+    that this game already took (played again from its start after a restart)
+    is dropped before its frame is kept: the pipeline's frame is deleted.
     """
     from . import recover, reread
 
     rereads = None
     try:
+        with table.lock:  # a recording played again: taken already? (web.pending)
+            again = table.pending.replayed(camera, event)
         frame = event.get("evidence")
-        if isinstance(frame, str) and table.gid is not None and Path(frame).is_file():
+        if again:  # dropped: its frame is not kept either
+            if isinstance(frame, str) and Path(frame).is_file():
+                Path(frame).unlink(missing_ok=True)
+            event = {k: v for k, v in event.items() if k != "evidence"}
+        elif isinstance(frame, str) and table.gid is not None and Path(frame).is_file():
             try:
                 kept = table.store.save_evidence(table.gid, Path(frame).read_bytes())
             except Exception as exc:  # no room for the frame: keep the event anyway
@@ -528,7 +536,7 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
             rereads = None if table.paused else reread.rereads_for(table, camera)
             recover.take_camera_event(
                 table, camera, event, lambda: _game_state(table),
-                lambda e: _amend(table, e, play), play, rereads)
+                lambda e: _amend(table, e, play), play, rereads, replayed=again)
             table.pending.save()
     except Exception as exc:
         why = getattr(exc, "message", None) or str(exc)

@@ -174,6 +174,7 @@ def take_camera_event(
     each: Callable[[dict[str, Any]], Any] = lambda e: None,
     play: Any = None,
     rereads: Any = None,
+    replayed: bool | None = None,
 ) -> None:
     """Take camera ``event`` through the completion loop
     (:class:`vision.completion.Completion`, called under the table's lock),
@@ -185,12 +186,16 @@ def take_camera_event(
     where the event failed part way (the lines it put in the log stay). An
     event of a recording that this game already took (the recording played
     again from its start after a restart, :meth:`web.pending.Pending.replayed`)
-    is not taken again."""
+    is not taken again; ``replayed``: what the caller already asked
+    :meth:`~web.pending.Pending.replayed` of this event (asked once: it
+    counts the events seen again), ``None``: asked here."""
     from . import reread
 
     pending = getattr(table, "pending", None)
     if pending is not None:
-        if pending.replayed(camera, event):  # a recording played again
+        if replayed is None:
+            replayed = pending.replayed(camera, event)
+        if replayed:  # a recording played again
             log.info("camera event at %ss of %s already taken: not taken again",
                      event.get("t"), camera.source)
             return
