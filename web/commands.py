@@ -257,13 +257,31 @@ def _demo_fallback(
             lambda e: _camera_event(table, camera, e),
             interval=interval,
             paused=lambda: table.paused,
-            on_end=lambda: _camera_ended(table, camera),  # as a video's end
+            on_end=lambda: _log_ended(table, camera),  # as a video's end
         )
         with table.lock:  # played from its start again by a restarted server
             table.pending.plays(camera, player.source)
         player.start()
 
     threading.Thread(target=run, name="demo-fallback", daemon=True).start()
+
+
+#: what the camera's message says while the demo's log is replayed in its
+#: stead (:func:`_demo_fallback`, :func:`serve`), and once it has ended
+REPLAYING = ("; replaying the demo table log instead", "; replaying the demo table log")
+LOG_ENDED = "; the demo table log has ended"
+
+
+def _log_ended(table: Table, camera: Camera) -> None:
+    """The demo's log replayed in the camera's stead ended: the camera's
+    message says so (no longer that it is replaying), and the end is the
+    camera's (:func:`_camera_ended`)."""
+    message = camera.error or ""
+    for replaying in REPLAYING:
+        if message.endswith(replaying):
+            camera.error = message[: -len(replaying)] + LOG_ENDED
+            break
+    _camera_ended(table, camera)
 
 
 # Documentation addresses (RFC 5737, RFC 3849): a UDP socket "connected" to one

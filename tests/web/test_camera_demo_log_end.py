@@ -53,3 +53,27 @@ def test_a_replay_stopped_with_the_server_does_not_end_the_source(tmp_path, monk
     server = begun(tmp_path, True)
     replayed(server, SKIP, monkeypatch, stop=len(SKIP))
     assert len(server.table.referee.events) == len(uninterrupted(UNO, SKIP)) - 1
+
+
+def test_the_camera_no_longer_says_it_replays_once_the_log_has_ended(
+        tmp_path, monkeypatch):
+    message = "no camera source; replaying the demo table log"  # as serve says
+    server = begun(tmp_path, True)
+    server.table.camera.error = message
+    replayed(server, SKIP, monkeypatch, stop=2)  # stopped with the server
+    assert server.app.test_client().get("/api/camera").get_json()["message"] == message
+    server.restart()
+    server.table.camera.error = message
+    replayed(server, SKIP, monkeypatch)  # played again from its start, to its end
+    status = server.app.test_client().get("/api/camera").get_json()
+    assert status["state"] == "unavailable"  # no frames to show: the page shows none
+    assert status["message"] == "no camera source; the demo table log has ended"
+
+
+def test_a_camera_that_failed_says_why_and_that_the_log_replayed_instead_ended(
+        tmp_path, monkeypatch):
+    server = begun(tmp_path, True)
+    server.table.camera.error = "cannot open 0; replaying the demo table log instead"
+    replayed(server, SKIP, monkeypatch)
+    assert server.app.test_client().get("/api/camera").get_json()["message"] == (
+        "cannot open 0; the demo table log has ended")
