@@ -55,6 +55,7 @@ from .enroll_wizard import (
     default_trainer,
     sheet_pages,
 )
+from .api import body as api_body
 from .security import require_token
 
 bp = Blueprint("enroll", __name__)
@@ -246,7 +247,7 @@ def _refuse(code: int, message: str, key: str, **values: Any) -> None:
 
 
 def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    data = api_body()
     if not isinstance(data, dict):
         abort(400, "send a JSON object, e.g. {\"deck\": \"kitchen\"}")
     return data
