@@ -271,6 +271,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "no camera source; replaying the demo table log",
         "ja": "カメラ入力がないため、デモの記録を再生しています",
     },
+    "no camera source; the demo table log has ended": {
+        "en": "no camera source; the demo table log has ended",
+        "ja": "カメラ入力がないため、デモの記録の再生は終わりました",
+    },
     "this server runs without a camera pipeline": {
         "en": "this server runs without a camera pipeline",
         "ja": "このサーバーはカメラ処理なしで動いています",
@@ -449,6 +453,7 @@ CAMERA_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"not started", "未開始"),
         (r"opening (.+)", "{0} を開いています"),
         (r"reading (.+)", "{0} を読み込み中"),
+        (r"(.+); the demo table log has ended", "{0}。デモの記録の再生は終わりました"),
         (r"(.+) has ended", "{0} は終わりました"),
         (r"(.+); retry (\d+) in ([\d.]+) s", "{0}（{2}秒後に{1}回目の再試行）"),
         (r"(.+); gave up after (\d+) retries", "{0}（{1}回再試行して中止）"),

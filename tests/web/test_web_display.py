@@ -271,6 +271,14 @@ def test_draw_starts_on_the_count_owed_and_reveal_on_who_still_shows():
             "no camera; replaying the demo table log instead",
             "カメラなし。代わりにデモの記録を再生中",
         ),
+        (
+            "cannot open 0; the demo table log has ended",
+            "cannot open 0。デモの記録の再生は終わりました",
+        ),
+        (
+            "no camera source; the demo table log has ended",
+            "カメラ入力がないため、デモの記録の再生は終わりました",
+        ),
         ("something new", "something new"),  # unknown: as the camera said it
     ],
 )
