@@ -212,27 +212,42 @@ class PileWatcher:
     def _hovered(self, track: Track, reads: list[Read]) -> bool:
         """Before its still ``reads`` (the newest of ``track``), the hand held
         the card over the spot where it lies for ``play.let_go_loose_s`` or
-        more: the track's reads just before them, each touched, of the newest
-        read's label and within ``same_card_mm`` of it, with no gap of
-        ``play.let_go_hidden_s`` between them, span that long. A hand putting
-        a card down brings it in and lets go (its reads over that spot span a
-        frame or two); one holding it over the pile sways there, and a pause
-        at the end of a sway lies as still as a card let go of."""
+        more: the track's reads just before them, of the newest read's label
+        and within ``same_card_mm`` of it, with no gap of
+        ``play.let_go_hidden_s`` between them, span that long from the oldest
+        touched one. A hand putting a card down brings it in and lets go (its
+        reads over that spot span a frame or two); one holding it over the
+        pile sways there, and a pause at the end of a sway lies as still as a
+        card let go of. Untouched reads in a row, fewer than
+        ``settle_frames`` or spanning less than ``settle_s``, do not end the
+        hover: a second, larger box over the held card (the card with the
+        hand) takes the hand's pixels out of the touch test for a frame or
+        two, while a card lying untouched that long is judged as lying
+        there."""
         cfg = self.config
         if not reads:
             return False
         first, last = reads[0], track.history[-1]
         gap = cfg.let_go_hidden_s if cfg.let_go_hidden_s > 0 else float("inf")
-        since = first.t
+        since = newer = first.t
+        missed, missed_at = 0, first.t  # untouched reads in a row, the newest's time
         for r in reversed([r for r in track.history if r.t < first.t - 1e-9]):
+            if r.touched:
+                missed = 0
+            else:
+                missed, missed_at = missed + 1, (r.t if missed == 0 else missed_at)
+            # untouched as long as a card lying there is judged: no hover
+            lay = missed >= cfg.settle_frames and missed_at - r.t >= cfg.settle_s - 1e-9
             if (
-                not r.touched
+                lay
                 or r.label != last.label
-                or since - r.t >= gap - 1e-9
+                or newer - r.t >= gap - 1e-9
                 or float(np.hypot(r.x - last.x, r.y - last.y)) > cfg.same_card_mm
             ):
                 break
-            since = r.t
+            newer = r.t
+            if r.touched:
+                since = r.t
         return first.t - since >= cfg.let_go_loose_s - 1e-9
 
     def _shown_still(self, track: Track, reads: list[Read]) -> bool:
