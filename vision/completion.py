@@ -28,6 +28,10 @@ For each camera event, in this order:
 5. a tgus-t re-read is asked for where its lines stay ruled illegal;
 6. the log is read again while the recoveries find a reading.
 
+At the end of the camera's source (:meth:`Completion.finish`), a tgus-t game
+still under way is read once more: its last play may have held the last card
+of its player too (:func:`vision.handsfree_tgus_t.out_together`).
+
 Every line (completed, heard, or of a held copy) goes in through
 :meth:`Completion.line`: the table's hook puts it in the log, the recoveries
 are told, the round-end scan switched on where its rulings wait for the hands,
@@ -215,8 +219,10 @@ class Completion:
                                          float(move.get("t", 0)))
 
     def finish(self) -> list:
-        """The end of the camera's source: a copy still held stands, and the
-        heard events still held go in. Returns their rulings."""
+        """The end of the camera's source: a copy still held stands, the
+        heard events still held go in, and a tgus-t game still under way may
+        be read as ended by its last play (:meth:`_out_together`). Returns
+        their rulings."""
         table = self.table
         rulings: list = []
         if table.handsfree is not None:
@@ -224,4 +230,20 @@ class Completion:
                 rulings += self.line(e)
         if table.hearing is not None:
             rulings += table.hearing.finish()
-        return rulings
+        return rulings + self._out_together()
+
+    def _out_together(self) -> list:
+        """A tgus-t game still under way when the camera's source ended: its
+        last play read again as the last player but one putting their last
+        cards down together (:func:`vision.handsfree_tgus_t.out_together`),
+        adopted as a reading of the log. Returns the rulings it added."""
+        from .handsfree_tgus_t import out_together
+
+        table = self.table
+        try:
+            found = out_together(table.referee, table.play)
+        except Exception:  # a log it cannot read: left as it is
+            return []
+        if found is None:
+            return []
+        return list(table.adopt(found) or [])

@@ -40,7 +40,9 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   that holds the referee) tries the last camera plays with one more card of
   their value under them and keeps the first that makes the log legal from
   there on (no line ruled illegal, no camera play or draw after the game's
-  end: :func:`contradicted`), marked ``inferred`` (the plays within ``play.hidden_back`` lines,
+  end: :func:`contradicted`; the card put down first, else last: the camera
+  does not see the order; no label more often than the deck prints it,
+  :func:`deck_holds`), marked ``inferred`` (the plays within ``play.hidden_back`` lines,
   :class:`vision.config.PlayConfig`). Failing that, the latest camera Gamble
   played as a plain wild (its effect is only said) within the last
   ``play.gamble_back`` lines is given each effect in turn (a Change's or
@@ -51,6 +53,22 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   with ``target_from: "amended"``. An
   illegal play of just the pile's top card, that nothing explains, is the top
   card seen again and is taken out of the log.
+- **The last cards put down together**: a player who put their last two
+  cards down together, the later one fanned over the first, may be seen
+  putting down one, and the referee then still counts a card in their hand.
+  Where that play ended the game (the last player but one going out), no
+  later line says so: the camera's source ends (the recording played out,
+  the camera stopped) with the game under way. At that end, the log's last
+  play, a camera play of one value whose seat the referee counts with one
+  card left (a card hidden under it already inferred or not: the count may
+  be one too high for another reason, a draw counted whole before its
+  takes, and the camera's last play emptied that hand all the same), is
+  given one more card of its value, hidden by the fan
+  (:func:`hidden_colours`' order; put down first, else last: the card seen
+  is not always the fan's top one), where that ends the game and nothing after
+  it contradicts the log (:func:`contradicted`), marked ``inferred``
+  (:func:`out_together`; :class:`vision.completion.Completion` adopts it as
+  a reading of the log).
 - **Two plays seen as one**: the camera may report in one play the cards of
   two turns put down close together. Cards of one play share their value
   (``multi_play``), so a camera play whose cards change value is split where
@@ -133,6 +151,7 @@ wild), name calls and catches.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from referee import camera_text as say
@@ -169,6 +188,13 @@ define({
               "hidden under the cards the camera saw",
         "ja": "後のプレイは{player}が{hidden}も出していた場合だけ正しいため、"
               "カメラに見えたカードの下に隠れていたとしました",
+    },
+    "camera.tgus-t.amended-out-together": {
+        "en": "the camera stopped with the game under way and {player} holding one "
+              "card: taken as put down with {card}, {hidden} hidden under it, "
+              "which ends the game",
+        "ja": "ゲームの途中でカメラが止まり、{player}の手札は1枚でした。{card}と一緒に"
+              "{hidden}を出し、その下に隠れていたとしました(これでゲーム終了)",
     },
     "camera.tgus-t.amended-gamble": {
         "en": "a later play is legal only if {player}'s Gamble had the effect {effect} "
@@ -459,7 +485,9 @@ def amendment(referee: Any, config: PlayConfig | None = None
     each camera play of one value among the last ``config.hidden_back`` lines
     (:class:`vision.config.PlayConfig`; default: its default) that
     is the last play before this one or the last play of the seat now on turn,
-    with one more card of that value in each colour under it; keeps the first
+    with one more card of that value in each colour (put down first, else
+    last; no label more often than the deck prints it: :func:`deck_holds`);
+    keeps the first
     amendment under which nothing from the amended line on contradicts the log
     (:func:`contradicted`: no line ruled illegal, no camera play or draw after
     the game's end); failing
@@ -496,16 +524,19 @@ def amendment(referee: Any, config: PlayConfig | None = None
             continue
         if not seen or any(c.color is None or c.value != seen[0].value for c in seen):
             continue
+        cards = [str(c) for c in e["cards"]]
         for colour in hidden_colours(seen):
             hidden = f"{colour}-{seen[0].value}"
-            if hidden not in DECK_LABELS:
+            if hidden not in DECK_LABELS or not deck_holds(cards + [hidden],
+                                                           referee.header):
                 continue
             why = Text("camera.tgus-t.amended-hidden", player=str(e.get("player")),
                        hidden=_card_text(hidden))
-            amended = {**e, "cards": [hidden] + list(e["cards"]), "hidden": [hidden],
-                       "inferred": str(why), "inferred_msg": why.data()}
-            if _keeps(referee, i, amended):
-                return "correct", i + 1, amended
+            for order in ([hidden] + cards, cards + [hidden]):  # first, else last
+                amended = {**e, "cards": order, "hidden": [hidden],
+                           "inferred": str(why), "inferred_msg": why.data()}
+                if _keeps(referee, i, amended):
+                    return "correct", i + 1, amended
     gamble = _amend_gamble(referee, last_line, config.gamble_back)
     if gamble is not None:
         return gamble
@@ -518,6 +549,101 @@ def amendment(referee: Any, config: PlayConfig | None = None
     if top is not None and all(c == top for c in events[-1].get("cards") or [None]):
         return "delete", last_line, None  # the top card seen again, no play
     return None
+
+
+@dataclass(frozen=True)
+class OutTogether:
+    """A reading of the log found at the camera's source's end
+    (:func:`out_together`), adopted as the recoveries' readings are
+    (:meth:`vision.live.LiveTable.adopt`, :func:`web.recover.take`): the
+    referee holding the amended log and the amended line (1-based)."""
+
+    referee: Any
+    line: int
+
+
+def out_together(referee: Any, config: PlayConfig | None = None
+                 ) -> OutTogether | None:
+    """The log read again at the end of the camera's source, where the game
+    is still under way (see the comment above): its last play, a camera play
+    of one value (among the last ``config.hidden_back`` lines,
+    :class:`vision.config.PlayConfig`) whose seat the referee now counts with
+    one card, with one more card of that value hidden by the fan, in each
+    colour of :func:`hidden_colours` in turn, put down first, else last; the
+    first under which the game is over
+    and no line from the amended one on contradicts the log
+    (:func:`contradicted`) is returned, on a copy of ``referee`` (``referee``
+    itself is not changed); else ``None``."""
+    import copy
+
+    from referee.cards import Card
+    from referee.tgus_t.common import DECK_LABELS
+
+    if getattr(referee.header, "rules", None) not in TGUS_T_RULES:
+        return None
+    state = referee.state()
+    events = referee.events
+    if state.get("over") or state.get("top") is None or not events:
+        return None
+    config = config or PlayConfig()
+    back = max(-1, len(events) - 1 - config.hidden_back)
+    i = next((k for k in range(len(events) - 1, back, -1)
+              if events[k].get("type") == "play"), None)
+    if i is None:
+        return None
+    e = events[i]
+    seat = e.get("player")
+    if (
+        e.get("source") != "vision" or seat is None
+        or int((state.get("hand_counts") or {}).get(seat, 0)) != 1
+        or len(e.get("cards") or ()) >= len(COLOURS)
+    ):
+        return None
+    try:
+        seen = [Card.from_label(str(c)) for c in e.get("cards") or []]
+    except ValueError:
+        return None
+    if not seen or any(c.color is None or c.value != seen[0].value for c in seen):
+        return None
+    again = copy.deepcopy(referee)
+    refused = (lambda r: r.ruling == "illegal" or _after_end(r, again.events))
+    cards = [str(c) for c in e["cards"]]
+    for colour in hidden_colours(seen):
+        hidden = f"{colour}-{seen[0].value}"
+        if hidden not in DECK_LABELS or not deck_holds(cards + [hidden],
+                                                       referee.header):
+            continue
+        why = Text("camera.tgus-t.amended-out-together", player=str(seat),
+                   card=_card_text(cards[-1]), hidden=_card_text(hidden))
+        for order in ([hidden] + cards, cards + [hidden]):  # put down first or last
+            amended = {**e, "cards": order,
+                       "hidden": [str(c) for c in e.get("hidden") or ()] + [hidden],
+                       "inferred": str(why), "inferred_msg": why.data()}
+            if again.try_correct(
+                i + 1, amended,
+                lambda r: bool(r.state().get("over")) and not contradicted(r, i),
+                refused=refused,
+            ):
+                return OutTogether(again, i + 1)
+    return None
+
+
+def deck_holds(cards: list[str], header: Any = None) -> bool:
+    """Whether one play's ``cards`` hold no label more often than the deck
+    does (a 0 is printed once a colour: a 0 taken as hidden under a 0 of its
+    colour is no card of the deck). ``header``: the game's (its
+    ``options.deck_size`` over one deck's size, rounded up: that many decks)."""
+    from referee.tgus_t.cards import deck_counts
+
+    counts = deck_counts()
+    options = getattr(header, "options", None)
+    if options is None and isinstance(header, Mapping):
+        options = header.get("options")
+    size = (options or {}).get("deck_size") if isinstance(options, Mapping) else None
+    one = sum(counts.values())
+    decks = max(1, -(-int(size) // one)) if isinstance(size, int) and size > 0 else 1
+    return all(cards.count(c) <= counts.get(c, 0) * decks
+               for c in set(cards) if c in counts)
 
 
 def hidden_colours(seen: list[Any]) -> list[str]:
