@@ -52,6 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--webcam", type=float, default=None,
                         help="share of the scene views drawn at a webcam frame's "
                              "size (EnrollConfig.webcam; default: EnrollConfig's)")
+    parser.add_argument("--proto", type=float, default=None,
+                        help="weight of the class-mean head folded into the tuned "
+                             "classifier (EnrollConfig.proto; default: EnrollConfig's)")
     args = parser.parse_args(argv)
 
     import cv2
@@ -78,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
             config = replace(config, held=args.held)
         if args.webcam is not None:
             config = replace(config, webcam=args.webcam)
+        if args.proto is not None:
+            config = replace(config, proto=args.proto)
         result = fine_tune(shots, config=config, progress=lambda _: None)
         t3, c3 = time.perf_counter(), time.process_time()
     n = len(shots)

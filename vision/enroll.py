@@ -80,6 +80,9 @@ __all__ = [
 #: An enrollment read below this probability is reported as unsure.
 SURE = 0.9
 
+#: Default of :attr:`EnrollConfig.proto` (the class-mean head's weight; 0: off).
+PROTO = 0.0
+
 
 @dataclass(frozen=True)
 class EnrollConfig:
@@ -137,6 +140,14 @@ class EnrollConfig:
             as a webcam spoils it (:func:`_webcam_view`: motion along one
             direction, defocus, low-light noise, JPEG with halved colour), then
             cut down to the classifier's size as a read cuts a box (0: none).
+        proto: weight of a class-mean head over the tuned network's features
+            (:func:`_fold_class_means`), folded into its last layer after the
+            mix: each label's mean feature over its enrolled crops (the photos
+            and their views; "no card" over the rendered "no card" crops), read
+            as a Gaussian of one shared variance a dimension, its log-likelihood
+            added ``proto`` times to the classifier's logits (a product of the
+            two; 0: the classifier alone). The network and the checkpoint's
+            format stay as they are.
 
     The held views (``held`` 0.75, every one a scene view, half with a hand
     over the card) and the learning rate (3e-3) were chosen together on
@@ -168,6 +179,7 @@ class EnrollConfig:
     tilt: float = 0.25
     far: float = 0.0
     webcam: float = 0.0
+    proto: float = PROTO
 
 
 @dataclass
@@ -433,7 +445,12 @@ def fine_tune(
             if (step + 1) % 20 == 0 or step + 1 == config.steps:
                 progress(f"fine-tuning network {m + 1}/{len(states)}: step "
                          f"{step + 1}/{config.steps} loss {loss.item():.3f}")
-        tuned.append(_mixed(start, net.state_dict(), config.mix))
+        mixed = _mixed(start, net.state_dict(), config.mix)
+        if config.proto > 0:
+            net.load_state_dict(mixed)
+            _fold_class_means(net[config.frozen:], feats, y_t, config.proto)
+            mixed = {k: v.detach().clone() for k, v in net.state_dict().items()}
+        tuned.append(mixed)
     checkpoint = {
         "members": tuned, "size": size, "width": width, "labels": labels,
         "base": base.name, "enroll": asdict(config),
@@ -495,6 +512,34 @@ def confusions(checkpoint: dict, shots: Sequence[Shot]) -> list[list]:
             unsure.append([shot.label, labels[runner], round(float(p[runner]), 3)])
     return (sorted(wrong, key=lambda row: -row[2])
             + sorted(unsure, key=lambda row: -row[2]))
+
+
+def _fold_class_means(head, feats, y, weight: float) -> None:  # noqa: ANN001
+    """Add ``weight`` times a class-mean head to the last layer of ``head``.
+
+    ``feats`` are the crops' inputs to ``head``, ``y`` their class ids (the last
+    row: "no card"). The embedding ``f`` (the input of the last layer) of class
+    ``k`` is read as a Gaussian around its crops' mean ``m_k`` with one variance
+    ``s`` a dimension shared by all classes (the crops' mean squared distance to
+    their own class mean, per dimension); its log-likelihood, up to a term the
+    same for every class, is ``(f . m_k - |m_k|^2 / 2) / s``: a linear layer,
+    added to the last one. A class without crops takes the mean of every crop.
+    """
+    import torch
+
+    fc = head[-1]
+    with torch.no_grad():
+        emb = torch.cat([head[:-1](feats[i : i + 512])
+                         for i in range(0, len(feats), 512)])
+        n = fc.weight.shape[0]
+        means = emb.mean(0, keepdim=True).repeat(n, 1)
+        for k in range(n):
+            chosen = y == k
+            if bool(chosen.any()):
+                means[k] = emb[chosen].mean(0)
+        var = ((emb - means[y]) ** 2).mean().clamp_min(1e-6)
+        fc.weight += weight * means / var
+        fc.bias -= weight * (means ** 2).sum(1) / (2 * var)
 
 
 def _imprint(head, feats, y, rows: Sequence[int]) -> None:  # noqa: ANN001
