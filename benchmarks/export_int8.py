@@ -29,11 +29,11 @@ real photo. The INT8 finder measured against the float one was made with
         --video /tmp/tableref-real-s180-15fps/demo-table.mp4 \\
         --video /tmp/tableref-real-s200-15fps/demo-table.mp4
 
-(rendered hands-free games of ``benchmarks.eval_handsfree``). The shipped live
-finder, ``models/uno-yolo11n-int8_openvino_model`` (``vision.detector.LIVE_NAME``:
-the live pipeline's video frames outside the round-end scan), is this recipe's
+(rendered hands-free games of ``benchmarks.eval_handsfree``). Tried as the
+live finder (``vision.detector.LIVE_NAME``, ``Detector.live``: the live
+pipeline's video frames outside the round-end scan), not shipped: this recipe's
 default preset calibrated on four rendered tuning games of another list than
-the ones it was judged on (about 4 minutes of CPU, 3.3 MB against the float
+the ones it was judged on (about 4 minutes of CPU; 3.3 MB against the float
 export's 11 MB):
 
     .venv/bin/python -m benchmarks.export_int8 --out /tmp/int8 \\
@@ -41,9 +41,12 @@ export's 11 MB):
         --video /tmp/tableref-real-s260-15fps/demo-table.mp4 \\
         --video /tmp/tableref-real-s262-15fps/demo-table.mp4 \\
         --video /tmp/tableref-real-s263-15fps/demo-table.mp4
-    cp -r /tmp/int8/uno-yolo11n-int8_openvino_model models/
+    .venv/bin/python -m benchmarks.bench_detector --backend openvino \\
+        --live /tmp/int8/uno-yolo11n-int8_openvino_model
 
-(``benchmarks.eval_handsfree.game_folder(seed, 15)`` renders a missing game.)
+(``benchmarks.eval_handsfree.game_folder(seed, 15)`` renders a missing game;
+copied into ``models/`` the live pipeline would load it.) ``--preset
+performance``, ``--full-bias-correction`` and ``--float-head`` were tried too.
 Everything is
 drawn from ``--seed`` (the scenes, and the global generators NNCF draws from):
 the same seed gives the same bytes (two runs gave the same export). Tried and not
@@ -121,6 +124,19 @@ def head_scope(model) -> list[str]:  # noqa: ANN001
     ]
 
 
+def head_ops(model) -> list[str]:  # noqa: ANN001
+    """Names of every operation of the detection head (the last module: its
+    box and class convolution branches too), for ``--float-head``."""
+    ops = model.get_ordered_ops()
+    sigmoids = [op.get_friendly_name() for op in ops if op.get_type_name() == "Sigmoid"]
+    if not sigmoids:
+        raise ValueError("no sigmoid: not a YOLO detection export")
+    head = sigmoids[-1].split("/", 1)[0]
+    return [op.get_friendly_name() for op in ops
+            if op.get_friendly_name().startswith((f"{head}/", f"{head}.", head + "_"))
+            or op.get_type_name() == "Sigmoid"]
+
+
 def float_export(weights: Path | None, out: Path) -> Path:
     """The finder's float OpenVINO export, as the runtime's was made: Ultralytics'
     export of ``weights`` (default the shipped ``.pt``) at the working size with
@@ -155,6 +171,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--video-step", type=int, default=40,
                         help="every this many frames of each --video")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--full-bias-correction", action="store_true",
+                        help="NNCF's full bias correction (slower, more exact) "
+                        "instead of its fast one")
+    parser.add_argument("--float-head", action="store_true",
+                        help="leave the whole detection head float (its box and "
+                        "class convolutions too), not only its box decoding")
     parser.add_argument("--preset", choices=("mixed", "performance"), default="mixed",
                         help="NNCF's preset: mixed (asymmetric activations) or "
                         "performance (symmetric activations)")
@@ -187,7 +209,9 @@ def main(argv: list[str] | None = None) -> int:
         preset=(nncf.QuantizationPreset.MIXED if args.preset == "mixed"
                 else nncf.QuantizationPreset.PERFORMANCE),
         subset_size=len(inputs),
-        ignored_scope=nncf.IgnoredScope(names=head_scope(model)),
+        fast_bias_correction=not args.full_bias_correction,
+        ignored_scope=nncf.IgnoredScope(
+            names=head_ops(model) if args.float_head else head_scope(model)),
     )
     # saved with the float export's input shape: a dynamic export stays one
     # (the runtime compiles it for 1x3xIMGSZxIMGSZ, or each frame's shape with rect)

@@ -9,7 +9,7 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 ov = pytest.importorskip("openvino")
 
-from benchmarks.export_int8 import head_scope, video_inputs  # noqa: E402
+from benchmarks.export_int8 import head_ops, head_scope, video_inputs  # noqa: E402
 from vision import detector as detector_module  # noqa: E402
 
 FLOAT = detector_module.MODEL_DIR / detector_module.OPENVINO_NAME
@@ -30,6 +30,21 @@ def test_the_head_s_box_decoding_is_left_float() -> None:
     convs = [n for n in names if kinds[n] == "Convolution"]
     assert len(convs) == 1 and ".dfl." in convs[0]
     assert not any(".cv2." in n or ".cv3." in n or ".model.0." in n for n in names)
+
+
+@needs_float
+def test_float_head_leaves_the_whole_detection_head_float() -> None:
+    """``--float-head``: every convolution of the head's box and class
+    branches and its decoding, none of the backbone's or the neck's."""
+    model = ov.Core().read_model(str(next(FLOAT.glob("*.xml"))))
+    names = set(head_ops(model))
+    assert set(head_scope(model)) <= names
+    convs = [op.get_friendly_name() for op in model.get_ordered_ops()
+             if op.get_type_name() == "Convolution"]
+    head = [n for n in convs if n.startswith("__module.model.23.")]
+    assert head and all(n in names for n in head)
+    assert any(".cv2." in n for n in head) and any(".cv3." in n for n in head)
+    assert not any(n in names for n in convs if n not in head)
 
 
 @needs_float
