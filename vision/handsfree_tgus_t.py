@@ -60,10 +60,11 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   later line says so: the camera's source ends (the recording played out,
   the camera stopped) with the game under way. At that end, the log's last
   play, a camera play of one value whose seat the referee counts with one
-  card left (a card hidden under it already inferred or not: the count may
-  be one too high for another reason, a draw counted whole before its
-  takes, and the camera's last play emptied that hand all the same), is
-  given one more card of its value, hidden by the fan
+  card left, or two (:data:`OUT_TOGETHER_MAX`; a card hidden under it
+  already inferred or not: the count may be too high for another reason, a
+  draw counted whole before its takes, and the camera's last play emptied
+  that hand all the same), is
+  given as many more cards of its value, hidden by the fan
   (:func:`hidden_colours`' order; put down first, else last: the card seen
   is not always the fan's top one), where that ends the game and nothing after
   it contradicts the log (:func:`contradicted`), marked ``inferred``
@@ -152,6 +153,7 @@ wild), name calls and catches.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations_with_replacement
 from typing import Any, Mapping
 
 from referee import camera_text as say
@@ -165,6 +167,9 @@ from .handsfree_common import player_from_reach as _player_from_reach
 
 TGUS_T_RULES = ("tgus-t1", "tgus-t2")
 LEFTOVER_DRAW = 2  # cards a picture-leftover report owes (000 §T1)
+#: cards at most that :func:`out_together` takes as hidden by the last play's
+#: fan (the cards its player is still counted with)
+OUT_TOGETHER_MAX = 2
 
 define({
     "camera.tgus-t.inferred-turned": {
@@ -568,9 +573,10 @@ def out_together(referee: Any, config: PlayConfig | None = None
     is still under way (see the comment above): its last play, a camera play
     of one value (among the last ``config.hidden_back`` lines,
     :class:`vision.config.PlayConfig`) whose seat the referee now counts with
-    one card, with one more card of that value hidden by the fan, in each
-    colour of :func:`hidden_colours` in turn, put down first, else last; the
-    first under which the game is over
+    one card (or up to :data:`OUT_TOGETHER_MAX`), with as many more cards of
+    that value hidden by the fan, in the colours of :func:`hidden_colours` in
+    turn (no label more often than the deck prints it, :func:`deck_holds`),
+    put down first, else last; the first under which the game is over
     and no line from the amended one on contradicts the log
     (:func:`contradicted`) is returned, on a copy of ``referee`` (``referee``
     itself is not changed); else ``None``."""
@@ -593,11 +599,8 @@ def out_together(referee: Any, config: PlayConfig | None = None
         return None
     e = events[i]
     seat = e.get("player")
-    if (
-        e.get("source") != "vision" or seat is None
-        or int((state.get("hand_counts") or {}).get(seat, 0)) != 1
-        or len(e.get("cards") or ()) >= len(COLOURS)
-    ):
+    left = int((state.get("hand_counts") or {}).get(seat, 0)) if seat is not None else 0
+    if e.get("source") != "vision" or not 1 <= left <= OUT_TOGETHER_MAX:
         return None
     try:
         seen = [Card.from_label(str(c)) for c in e.get("cards") or []]
@@ -608,16 +611,19 @@ def out_together(referee: Any, config: PlayConfig | None = None
     again = copy.deepcopy(referee)
     refused = (lambda r: r.ruling == "illegal" or _after_end(r, again.events))
     cards = [str(c) for c in e["cards"]]
-    for colour in hidden_colours(seen):
-        hidden = f"{colour}-{seen[0].value}"
-        if hidden not in DECK_LABELS or not deck_holds(cards + [hidden],
-                                                       referee.header):
+    labels = [f"{colour}-{seen[0].value}" for colour in hidden_colours(seen)]
+    for hidden in combinations_with_replacement(
+            [c for c in labels if c in DECK_LABELS], left):
+        hidden = list(hidden)
+        if not deck_holds(cards + hidden, referee.header):
             continue
         why = Text("camera.tgus-t.amended-out-together", player=str(seat),
-                   card=_card_text(cards[-1]), hidden=_card_text(hidden))
-        for order in ([hidden] + cards, cards + [hidden]):  # put down first or last
+                   card=_card_text(cards[-1]),
+                   hidden=(_card_text(hidden[0]) if len(hidden) == 1
+                           else ", ".join(hidden)))
+        for order in (hidden + cards, cards + hidden):  # put down first or last
             amended = {**e, "cards": order,
-                       "hidden": [str(c) for c in e.get("hidden") or ()] + [hidden],
+                       "hidden": [str(c) for c in e.get("hidden") or ()] + hidden,
                        "inferred": str(why), "inferred_msg": why.data()}
             if again.try_correct(
                 i + 1, amended,

@@ -60,6 +60,24 @@ def test_the_last_play_of_a_game_left_under_way_holds_the_players_last_card():
     assert not any(r.ruling == "illegal" for r in found.referee.rulings)
 
 
+def test_a_player_counted_with_two_cards_left_put_three_down_together():
+    from vision.handsfree_tgus_t import OUT_TOGETHER_MAX, out_together
+
+    assert OUT_TOGETHER_MAX == 2
+    # B is counted with three cards (not two) when it puts red-9 down last
+    ref = refereed(HEADER, camera(*DOWN[:-2], ("A", "red-6"), ("B", "red-9")))
+    assert ref.state()["hand_counts"]["B"] == 2 and not ref.state()["over"]
+    found = out_together(ref)
+    assert found is not None and found.referee.state()["over"]
+    line = found.referee.events[found.line - 1]
+    assert len(line["cards"]) == 3 and len(line["hidden"]) == 2
+    assert all(c.endswith("-9") for c in line["cards"])
+    # three cards left: no fan is taken to hide them all
+    more = refereed(HEADER, camera(*DOWN[:-4], ("A", "red-6"), ("B", "red-9")))
+    assert more.state()["hand_counts"]["B"] == 3
+    assert out_together(more) is None
+
+
 def test_the_live_table_ends_such_a_game_when_the_recording_ends():
     live = LiveTable(dict(HEADER), out=io.StringIO())
     for e in camera(*DOWN, ("B", "red-9")):
@@ -74,8 +92,8 @@ def test_the_live_table_ends_such_a_game_when_the_recording_ends():
 def test_no_card_is_added_where_the_game_goes_on_or_is_over():
     from vision.handsfree_tgus_t import out_together
 
-    # B keeps two cards: one more under its play would not empty its hand
-    assert out_together(refereed(HEADER, camera(*DOWN[:-1]))) is None
+    # B keeps three cards: no fan is taken to have hidden them all
+    assert out_together(refereed(HEADER, camera(*DOWN[:-3]))) is None
     # the game already over (A out with its last card)
     over = refereed(HEADER, camera(*DOWN, ("B", "red-9"), ("A", "red-0")))
     assert over.state()["over"] and out_together(over) is None
