@@ -9,12 +9,7 @@ Times ``Detector.detect`` on one 640x480 synthetic table frame with cards on it,
 batch 1, after a warm-up, for the shipped OpenVINO export (or ``--model``, e.g.
 an INT8 export from ``python -m benchmarks.export_int8``) and the PyTorch weights
 (torch at 2 threads), each backend in its own process so that thread settings do
-not leak between them. The OpenVINO detector is built as the live pipeline
-builds it: with the shipped live finder (``vision.detector.live_model``, the
-finder's INT8 export) searching the frames, as it searches the pipeline's video
-frames (``Detector.live``); ``--live none`` times the float finder alone (what
-the round-end scan's reads cost), ``--live FOLDER`` another export. Two lines a
-backend:
+not leak between them. Two lines a backend:
 
 - ``cards new``: every card of the frame read by the classifier (its kept reads
   dropped before each frame): a frame where every card just moved;
@@ -128,19 +123,6 @@ class StageClock:
                 return compiled, _Timed(req, self, "finder")
 
             finder._request = request
-            live = getattr(detector, "live_finder", None)
-            if live is not None:
-                real_live = live._request
-
-                def live_request(shape):  # noqa: ANN001, ANN202
-                    new = shape not in live._compiled
-                    t0 = time.process_time()
-                    compiled, req = real_live(shape)
-                    if new:
-                        self.compile_s += time.process_time() - t0
-                    return compiled, _Timed(req, self, "finder")
-
-                live._request = live_request
         else:
             detector.model.predict = self.timed(detector.model.predict, "finder")
         if detector._classifier_ov is not None:
@@ -287,21 +269,16 @@ def _summary(clock: StageClock, cpu: float, wall: list, cards: int, runs: int,
 def time_backend(
     model: str, imgsz: int, runs: int, warmup: int = 10, classifier: bool = True,
     threads: int | None = None, video: Path | None = None, frames: int = 300,
-    crop_margin: float | None = None, live: str | None = None,
+    crop_margin: float | None = None,
 ) -> dict:
-    """Time one backend in this process (with or without the crop classifier);
-    ``live``: the live finder's folder searching every frame (``Detector.live``;
-    ``None`` or "none": the model's finder alone)."""
+    """Time one backend in this process (with or without the crop classifier)."""
     from vision.detector import THREADS, Detector
     from vision.pipeline_parts import CV_THREADS, use_cv_threads
 
     use_cv_threads(CV_THREADS)  # OpenCV's threads as the live pipeline sets them
-    live_model = None if live in (None, "none") else Path(live)
     detector = Detector(model, imgsz=imgsz, classifier=None if classifier else False,
                         threads=THREADS if threads is None else threads,
-                        live_model=live_model,
                         **({} if crop_margin is None else {"crop_margin": crop_margin}))
-    detector.live = True  # as the live pipeline reads its video frames
     clock = StageClock(detector)
     frame = frame_640x480()
     for _ in range(warmup):
@@ -312,7 +289,6 @@ def time_backend(
     out = {
         "backend": detector.backend + ("+classifier" if detector.classifier else ""),
         "model": str(detector.path),
-        "live": str(live_model) if detector.live_finder is not None else "none",
         "imgsz": imgsz,
         "threads": detector.ov_threads,
         "torch_threads": torch.get_num_threads(),
@@ -374,14 +350,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="detector.finder_crop_margin for this run (px; "
                         "negative: the whole frame wherever it changed; "
                         "default: the config's)")
-    parser.add_argument("--live", default=None,
-                        help="the live finder's OpenVINO folder (default: the "
-                        "shipped one, vision.detector.live_model; 'none': the "
-                        "finder of --model alone, as the round-end scan reads)")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--no-classifier", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    from vision.detector import IMGSZ, MODEL_DIR, OPENVINO_NAME, PT_NAME, live_model
+    from vision.detector import IMGSZ, MODEL_DIR, OPENVINO_NAME, PT_NAME
 
     imgsz = args.imgsz or IMGSZ
     if args.child:
@@ -390,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
                 time_backend(
                     args.child, imgsz, args.runs, classifier=not args.no_classifier,
                     threads=args.threads, video=args.video, frames=args.frames,
-                    crop_margin=args.crop_margin, live=args.live,
+                    crop_margin=args.crop_margin,
                 )
             )
         )
@@ -417,7 +389,6 @@ def main(argv: list[str] | None = None) -> int:
                   if args.video is not None else []),
                 *(["--crop-margin", str(args.crop_margin)]
                   if args.crop_margin is not None else []),
-                "--live", str(args.live or live_model() or "none"),
             ],
             capture_output=True,
             text=True,
@@ -428,7 +399,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         r = json.loads(out.stdout.strip().splitlines()[-1])
         print(f"{r['backend']} imgsz {r['imgsz']}, OpenVINO threads {r['threads']}, "
-              f"torch threads {r['torch_threads']}, live finder {r['live']}:")
+              f"torch threads {r['torch_threads']}:")
         print(line("cards new", r["new"]) + " (one 640x480 frame)")
         print(line("cards still", r["still"]) + " (the same frame, reads kept)")
         if "video" in r:

@@ -1,4 +1,4 @@
-"""Make an INT8 OpenVINO export of the card finder (the live finder's recipe).
+"""Make an INT8 OpenVINO export of the card finder (tried, not shipped).
 
     .venv/bin/pip install nncf==3.4.0       # for this export only, not a dependency
     .venv/bin/python -m benchmarks.export_int8 --out /tmp/int8
@@ -29,12 +29,11 @@ real photo. The INT8 finder measured against the float one was made with
         --video /tmp/tableref-real-s180-15fps/demo-table.mp4 \\
         --video /tmp/tableref-real-s200-15fps/demo-table.mp4
 
-(rendered hands-free games of ``benchmarks.eval_handsfree``). Tried as the
-live finder (``vision.detector.LIVE_NAME``, ``Detector.live``: the live
-pipeline's video frames outside the round-end scan), not shipped: this recipe's
-default preset calibrated on four rendered tuning games of another list than
-the ones it was judged on (about 4 minutes of CPU; 3.3 MB against the float
-export's 11 MB):
+(rendered hands-free games of ``benchmarks.eval_handsfree``). Tried as a
+finder for the live pipeline's video frames alone (the float one kept for the
+round-end scan and still photos), not shipped: this recipe's default preset
+calibrated on four rendered tuning games of another list than the ones it was
+judged on (about 4 minutes of CPU; 3.3 MB against the float export's 11 MB):
 
     .venv/bin/python -m benchmarks.export_int8 --out /tmp/int8 \\
         --video /tmp/tableref-real-s259-15fps/demo-table.mp4 \\
@@ -42,11 +41,11 @@ export's 11 MB):
         --video /tmp/tableref-real-s262-15fps/demo-table.mp4 \\
         --video /tmp/tableref-real-s263-15fps/demo-table.mp4
     .venv/bin/python -m benchmarks.bench_detector --backend openvino \\
-        --live /tmp/int8/uno-yolo11n-int8_openvino_model
+        --model /tmp/int8/uno-yolo11n-int8_openvino_model
 
-(``benchmarks.eval_handsfree.game_folder(seed, 15)`` renders a missing game;
-copied into ``models/`` the live pipeline would load it.) ``--preset
-performance``, ``--full-bias-correction`` and ``--float-head`` were tried too.
+(``benchmarks.eval_handsfree.game_folder(seed, 15)`` renders a missing game.)
+``--preset performance``, ``--full-bias-correction`` and ``--float-head`` were
+tried too.
 Everything is
 drawn from ``--seed`` (the scenes, and the global generators NNCF draws from):
 the same seed gives the same bytes (two runs gave the same export). Tried and not

@@ -48,12 +48,6 @@ OPENVINO_NAME = "uno-yolo11n_openvino_model"
 PHOTO_PT_NAME = "uno-yolo11n-photo.pt"
 PHOTO_OPENVINO_NAME = "uno-yolo11n-photo_openvino_model"
 CLASSIFIER_NAME = "uno-cardnet.pt"
-#: The live finder: the finder's INT8 export (``benchmarks/export_int8.py``, the
-#: same weights), run on the live pipeline's video frames only
-#: (:attr:`Detector.live`); the float export reads everything else (the
-#: round-end scan, its close-ups, still photos). Proposed
-#: ``detector.live_model`` ("": the float finder throughout).
-LIVE_NAME = "uno-yolo11n-int8_openvino_model"
 # The defaults and their meaning live in vision.config.DetectorConfig.
 _DEFAULTS = DetectorConfig()
 IMGSZ = _DEFAULTS.imgsz
@@ -278,13 +272,6 @@ def default_model() -> Path:
     return MODEL_DIR / PT_NAME
 
 
-def live_model() -> Path | None:
-    """The shipped live finder (:data:`LIVE_NAME`), or ``None`` where it is
-    missing (the float finder then reads the live frames too)."""
-    path = MODEL_DIR / LIVE_NAME
-    return path if path.is_dir() else None
-
-
 def photo_model(config: DetectorConfig | None = None) -> Path:
     """The card finder of still photos (``detector.photo_model``: ``tableref
     detect``, enrollment, :mod:`vision.multiscale`): that model of ``models/``,
@@ -335,16 +322,6 @@ class Detector:
             negative: never).
         classifier_precision: the OpenVINO classifier's inference precision,
             ``"f32"`` or ``"bf16"`` (:func:`openvino_classifier`).
-        live_model: a second OpenVINO export of the finder (e.g. its INT8
-            export, :data:`LIVE_NAME`) that searches the frames while
-            :attr:`live` is set (the live pipeline's video frames); ``None``:
-            the model's own finder throughout. Ignored with a ``.pt`` model.
-
-    :attr:`live` (False) is set by a caller for the frames the live finder
-    reads (:class:`vision.pipeline.TablePipeline`: its video frames outside
-    the round-end scan); everything else, and every frame without a live
-    finder, is searched by the model's own finder. The boxes kept for an
-    unchanged frame, the window search and the snap are shared by both.
 
     With a classifier, YOLO proposes boxes (class-agnostic NMS) and the classifier
     names each crop; ``confidence`` is then the classifier's probability of that
@@ -388,7 +365,6 @@ class Detector:
         crop_context_px: float = CROP_CONTEXT_PX,
         crop_hold_px: float = CROP_HOLD_PX,
         crop_hold_level: float = CROP_HOLD_LEVEL,
-        live_model: str | Path | None = None,
     ) -> None:
         path = Path(model_path) if model_path is not None else default_model()
         if not path.exists():
@@ -443,19 +419,6 @@ class Detector:
             self.model = OpenVinoFinder(path, self.imgsz, threads=self.ov_threads,
                                         rect=rect)
             names = export_names(path)
-        #: the finder of the frames read while :attr:`live` is set
-        self.live_finder: OpenVinoFinder | None = None
-        #: whether the frames given now are live video frames (a caller sets it)
-        self.live = False
-        if live_model is not None and self.backend == "openvino":
-            live = OpenVinoFinder(Path(live_model), self.imgsz,
-                                  threads=self.ov_threads, rect=rect)
-            if live.static != self.model.static or export_names(
-                    Path(live_model)) != names:
-                raise ValueError(
-                    f"{live_model} is not an export of the finder of {path} "
-                    "(another input shape or other classes)")
-            self.live_finder = live
         self.names = CLASSES
         # A one-class model ("a card") only proposes boxes: the crop classifier
         # must name them (the shipped model's second training stage).
@@ -628,13 +591,6 @@ class Detector:
         return (self._snap(key, boxes, classes, thumb, h / thumb.shape[0],
                            w / thumb.shape[1]), scores, classes)
 
-    def _finder(self) -> OpenVinoFinder:
-        """The OpenVINO finder that searches this frame: the live finder
-        while :attr:`live` is set (and one is loaded), else the model's."""
-        if self.live and self.live_finder is not None:
-            return self.live_finder
-        return self.model
-
     def _crops(self) -> bool:
         """Whether the crop search is on (a margin set, the OpenVINO finder)."""
         return self.crop_margin >= 0 and isinstance(self.model, OpenVinoFinder)
@@ -699,8 +655,7 @@ class Detector:
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The finder run on the whole frame."""
         if self.backend == "openvino":
-            return self._finder()(frame, conf, self.iou, self.max_det,
-                                  agnostic=agnostic)
+            return self.model(frame, conf, self.iou, self.max_det, agnostic=agnostic)
         boxes = self.model.predict(
             frame,
             imgsz=self.imgsz,
@@ -758,8 +713,8 @@ class Detector:
         in_h, in_w = self.model.input_shape(h, w)
         if (window[1] - window[0]) * (window[3] - window[2]) > self.crop_share * in_h * in_w:
             return None
-        boxes, scores, classes = self._finder()(frame, conf, self.iou, self.max_det,
-                                                agnostic=agnostic, window=window)
+        boxes, scores, classes = self.model(frame, conf, self.iou, self.max_det,
+                                            agnostic=agnostic, window=window)
         old_boxes, old_scores, old_classes = last
         # per card: a box with a moved block under it or around it (within
         # crop_context_px) is the crop's

@@ -308,22 +308,6 @@ class TablePipeline:
             return TableGeometry.default((w, h), self.players)
 
     def _detect(self, frame: Frame, image: np.ndarray) -> Detections:
-        """The frame's cards: :meth:`_detect_read` with the detector's live
-        finder (``Detector.live``, where it has one) on a video frame outside
-        the round-end scan; the scan's reads (the whole frame at its lowered
-        threshold and its close-ups) with its own finder."""
-        assert self.detector is not None
-        if not hasattr(self.detector, "live"):
-            return self._detect_read(frame, image)
-        scan = self.stages.get("scan")
-        before = self.detector.live
-        self.detector.live = not (scan is not None and scan.active)
-        try:
-            return self._detect_read(frame, image)
-        finally:
-            self.detector.live = before
-
-    def _detect_read(self, frame: Frame, image: np.ndarray) -> Detections:
         assert self.detector is not None
         scan = self.stages.get("scan")
         cfg = self.config.scan

@@ -25,11 +25,6 @@ DEMO_LOG = DEMO_DIR / "demo-table.jsonl"
 #: detector loads (:func:`load_default_detector`): every stage's resizes, warps
 #: and blob searches run on one thread, which costs the least CPU a frame
 CV_THREADS = 1
-#: The live pipeline's video frames searched by the shipped live finder
-#: (``vision.detector.LIVE_NAME``, the finder's INT8 export) where it is
-#: shipped, the round-end scan's frames by the float finder (proposed
-#: ``detector.live_finder``; False: the float finder throughout)
-LIVE_FINDER = True
 
 
 class DetectorLike(Protocol):
@@ -53,9 +48,7 @@ def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
     with ``config.deck``, the detector of that enrolled deck
     (:func:`vision.decks.open_detector`: the shipped finder, the deck's classifier).
     The live pipeline's detector: OpenCV's threads are set to
-    :data:`CV_THREADS` (:func:`use_cv_threads`), and with :data:`LIVE_FINDER`
-    the shipped live finder (``vision.detector.live_model``) loaded for the
-    video frames (``Detector.live``, set by the pipeline).
+    :data:`CV_THREADS` (:func:`use_cv_threads`).
 
     Raises:
         RuntimeError: the detector module or its model is missing, or no such
@@ -63,7 +56,6 @@ def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
     """
     try:
         from .detector import Detector, finder_crop  # type: ignore[import-not-found]
-        from .detector import live_model  # type: ignore[import-not-found]
     except ImportError as exc:
         raise RuntimeError(f"the card detector is not installed ({exc})") from None
     cfg = config or DetectorConfig()
@@ -80,8 +72,7 @@ def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
                                  still_cell=cfg.finder_still_cell,
                                  still_level=cfg.finder_still_level,
                                  **finder_crop(cfg),
-                                 classifier_precision=cfg.classifier_precision,
-                                 live_model=live_model() if LIVE_FINDER else None)
+                                 classifier_precision=cfg.classifier_precision)
         except DeckError as exc:
             raise RuntimeError(str(exc)) from None
         except Exception as exc:  # a broken deck file
@@ -103,7 +94,6 @@ def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
             still_level=cfg.finder_still_level,
             **finder_crop(cfg),
             classifier_precision=cfg.classifier_precision,
-            live_model=live_model() if LIVE_FINDER else None,
         )
     except Exception as exc:  # a missing or broken model file
         raise RuntimeError(

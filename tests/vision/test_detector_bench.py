@@ -29,19 +29,3 @@ def test_the_bench_runs_opencv_on_the_live_pipelines_threads() -> None:
     assert out["new"]["frames"] == 2 and out["new"]["searched"] == 1
     assert out["new"]["cpu_ms"] >= out["new"]["finder_ms"] > 0
 
-
-@pytest.mark.skipif(MODEL.suffix == ".pt" or not MODEL.exists(),
-                    reason=f"shipped OpenVINO finder {MODEL} is absent")
-def test_the_bench_times_the_live_finder_where_the_pipeline_would_use_it() -> None:
-    """With a live finder (``--live``) the frames are searched by it, as the
-    live pipeline searches its video frames, and its inferences count as the
-    finder's; ``none`` times the model's finder alone."""
-    from benchmarks.bench_detector import time_backend
-
-    out = time_backend(str(MODEL), detector_module.IMGSZ, runs=2, warmup=1,
-                       live=str(MODEL))
-    assert out["live"] == str(MODEL)
-    assert out["new"]["finder_ms"] > 0 and out["new"]["searched"] == 1
-    alone = time_backend(str(MODEL), detector_module.IMGSZ, runs=2, warmup=1,
-                         live="none")
-    assert alone["live"] == "none" and alone["new"]["finder_ms"] > 0
