@@ -157,7 +157,11 @@ class EnrollConfig:
     mix (``mix`` 1) it lost reads there. The far views are off (``far`` 0):
     at 0.5 they lifted the arm's-length proxy (``--held-far``) by about two
     points but read the real held, phone and other-deck photos lower
-    (``models/MODEL_CARD.md``).
+    (``models/MODEL_CARD.md``). The class-mean head is off (``proto`` 0): it
+    sharpens the card probabilities of whatever a box holds, so boxes of empty
+    backgrounds pass the still-photo card share (``detector.photo_card_share``)
+    too: ``valid``'s empties at K = 3, 6 of 177 given a card with it off, 18
+    at 0.01 and 0.03 (1 and 2 with the card share off).
     """
 
     steps: int = 60
