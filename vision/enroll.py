@@ -80,9 +80,6 @@ __all__ = [
 #: An enrollment read below this probability is reported as unsure.
 SURE = 0.9
 
-#: Default of :attr:`EnrollConfig.proto` (the class-mean head's weight; 0: off).
-PROTO = 0.0
-
 
 @dataclass(frozen=True)
 class EnrollConfig:
@@ -183,7 +180,7 @@ class EnrollConfig:
     tilt: float = 0.25
     far: float = 0.0
     webcam: float = 0.0
-    proto: float = PROTO
+    proto: float = 0.0
 
 
 @dataclass

@@ -57,6 +57,9 @@ def enroll_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--webcam", type=float, default=d.webcam,
                         help="share of the scene views drawn and spoilt at a webcam "
                              f"frame's size (default {d.webcam})")
+    parser.add_argument("--proto", type=float, default=d.proto,
+                        help="weight of a class-mean head folded into the enrolled "
+                             f"classifier's last layer, 0: off (default {d.proto})")
     parser.add_argument("--mix", type=float, default=d.mix,
                         help="weight-space mix of the fine-tuned and the shipped "
                              f"classifier, 1: fine-tuned alone (default {d.mix})")
@@ -84,7 +87,7 @@ def enroll(args: argparse.Namespace) -> int:
                               seed=args.seed, threads=args.threads,
                               held=args.held, hand=args.hand, scene=args.scene,
                               tilt=args.tilt, far=args.far, webcam=args.webcam,
-                              mix=args.mix)
+                              mix=args.mix, proto=args.proto)
         if (args.folder is None) == (args.camera is None):
             raise EnrollError("give a folder of photos or --camera, not both")
         if args.camera is not None:

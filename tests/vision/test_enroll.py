@@ -590,6 +590,9 @@ def test_enroll_passes_the_scene_view_settings_to_the_fine_tune(
     code = main(["enroll", "--deck", "kitchen", str(photo_folder), "--webcam", "0.5",
                  "--decks-dir", str(tmp_path / "decks")])
     assert code == 2 and seen[2].webcam == 0.5
+    code = main(["enroll", "--deck", "kitchen", str(photo_folder), "--proto", "0.03",
+                 "--decks-dir", str(tmp_path / "decks")])
+    assert code == 2 and seen[3].proto == 0.03
 
 
 def _detail(views: np.ndarray) -> float:

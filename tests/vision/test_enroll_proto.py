@@ -88,9 +88,9 @@ def test_a_class_without_crops_takes_the_mean_of_every_crop() -> None:
 
 
 def test_proto_is_an_enroll_setting_off_by_default() -> None:
-    from vision.enroll import PROTO, EnrollConfig
+    from vision.enroll import EnrollConfig
 
-    assert EnrollConfig().proto == PROTO
+    assert EnrollConfig().proto == 0.0
     assert EnrollConfig(proto=0.05).proto == 0.05
 
 
