@@ -161,7 +161,11 @@ def _guard() -> Response | None:
 
 def _error(exc: HTTPException) -> Response | tuple:
     code = exc.code or 500
-    body = {"error": exc.name, "message": exc.description, "status": code}
+    message = exc.description
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if code == 413 and limit:
+        message = f"the request body is over {limit // 1024} KiB"
+    body = {"error": exc.name, "message": message, "status": code}
     if (
         request.path.startswith("/api/")
         or request.accept_mimetypes.best == "application/json"

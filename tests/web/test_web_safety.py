@@ -73,6 +73,7 @@ def test_huge_bodies_are_413(client, game):
     )
     assert resp.status_code == 413
     assert resp.get_json()["status"] == 413
+    assert resp.get_json()["message"] == "the request body is over 64 KiB"
 
 
 def test_too_many_fields_and_oversized_values(client, game):
