@@ -40,8 +40,7 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   that holds the referee) tries the last camera plays with one more card of
   their value under them and keeps the first that makes the log legal from
   there on (no line ruled illegal, no camera play or draw after the game's
-  end: :func:`contradicted`; the card put down first, else last: the camera
-  does not see the order; no label more often than the deck prints it,
+  end: :func:`contradicted`; no label more often than the deck prints it,
   :func:`deck_holds`), marked ``inferred`` (the plays within ``play.hidden_back`` lines,
   :class:`vision.config.PlayConfig`). Failing that, the latest camera Gamble
   played as a plain wild (its effect is only said) within the last
@@ -490,9 +489,8 @@ def amendment(referee: Any, config: PlayConfig | None = None
     each camera play of one value among the last ``config.hidden_back`` lines
     (:class:`vision.config.PlayConfig`; default: its default) that
     is the last play before this one or the last play of the seat now on turn,
-    with one more card of that value in each colour (put down first, else
-    last; no label more often than the deck prints it: :func:`deck_holds`);
-    keeps the first
+    with one more card of that value in each colour under it (no label more
+    often than the deck prints it: :func:`deck_holds`); keeps the first
     amendment under which nothing from the amended line on contradicts the log
     (:func:`contradicted`: no line ruled illegal, no camera play or draw after
     the game's end); failing
@@ -537,11 +535,10 @@ def amendment(referee: Any, config: PlayConfig | None = None
                 continue
             why = Text("camera.tgus-t.amended-hidden", player=str(e.get("player")),
                        hidden=_card_text(hidden))
-            for order in ([hidden] + cards, cards + [hidden]):  # first, else last
-                amended = {**e, "cards": order, "hidden": [hidden],
-                           "inferred": str(why), "inferred_msg": why.data()}
-                if _keeps(referee, i, amended):
-                    return "correct", i + 1, amended
+            amended = {**e, "cards": [hidden] + cards, "hidden": [hidden],
+                       "inferred": str(why), "inferred_msg": why.data()}
+            if _keeps(referee, i, amended):
+                return "correct", i + 1, amended
     gamble = _amend_gamble(referee, last_line, config.gamble_back)
     if gamble is not None:
         return gamble

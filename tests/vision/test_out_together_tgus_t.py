@@ -133,20 +133,6 @@ THREE_DOWN = [("A", ["red-7"]), ("B", ["red-8"]), ("C", ["red-1"]),
               ("A", ["red-1"])]
 
 
-def test_a_card_hidden_by_the_fan_may_have_been_put_down_last():
-    # B put red-0 then yellow-0 down, its last two cards; the camera saw red-0.
-    # C's yellow 4 is legal only on the yellow 0 put down last
-    from vision.handsfree_tgus_t import amendment
-
-    ref = _logged(THREE, THREE_DOWN + [("B", ["red-0"]), ("C", ["yellow-4"])])
-    assert ref.rulings[-1].ruling == "illegal"
-    found = amendment(ref)
-    assert found is not None and found[0] == "correct"
-    _, line, event = found
-    assert line == len(THREE_DOWN) + 2
-    assert event["cards"] == ["red-0", "yellow-0"] and event["hidden"] == ["yellow-0"]
-
-
 def test_no_card_is_taken_as_hidden_that_the_deck_does_not_hold_twice():
     # a 0 is printed once a colour: red-0 under red-0 is no reading
     from vision.handsfree_tgus_t import amendment
