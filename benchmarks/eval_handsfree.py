@@ -121,6 +121,8 @@ skipped by the rule "the first that can be laid out", never by its result):
 - ``untouched-17`` (the untouched role for the release after ``untouched-16``):
   the first ten from 283 that the script can lay out, seeds 283 to 292. Its
   first three, 283, 284 and 285, are the untouched games read at 30 fps.
+- ``tune-17`` (looked at while tuning, from the release after ``untouched-17``
+  was read and reported): the same seeds as ``untouched-17``.
 - ``untouched-18`` (the untouched role for the release after ``untouched-17``):
   the first ten from 293 that the script can lay out, seeds 293 to 302. Its
   first three, 293, 294 and 295, are the untouched games read at 30 fps.
@@ -228,6 +230,7 @@ GAMES = {
     "untouched-16": [270, 271, 272, 273, 275, 278, 279, 280, 281, 282],
     "tune-16": [270, 271, 272, 273, 275, 278, 279, 280, 281, 282],
     "untouched-17": [283, 284, 285, 286, 287, 288, 289, 290, 291, 292],
+    "tune-17": [283, 284, 285, 286, 287, 288, 289, 290, 291, 292],
     "untouched-18": [293, 294, 295, 296, 297, 298, 299, 300, 301, 302],
 }
 
