@@ -283,7 +283,7 @@ def watch(args: argparse.Namespace) -> int:
     finally:
         if handle is not None and hasattr(handle, "stop"):
             drain(handle)
-        table.close()
+        table.close(ended=pipeline.status()["state"] == "ended")
     print(json.dumps(table.state(), ensure_ascii=False))
     return 1 if pipeline.status()["state"] == "error" else 0
 

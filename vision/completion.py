@@ -218,11 +218,13 @@ class Completion:
             self._stood += hearing.after(float(held.get("t", 0)),
                                          float(move.get("t", 0)))
 
-    def finish(self) -> list:
+    def finish(self, ended: bool = True) -> list:
         """The end of the camera's source: a copy still held stands, the
-        heard events still held go in, and a tgus-t game still under way may
-        be read as ended by its last play (:meth:`_out_together`). Returns
-        their rulings."""
+        heard events still held go in, and, where the source ran out by
+        itself (``ended``: a recording played to its end, not a camera a
+        person stopped mid-game), a tgus-t game still under way may be read as
+        ended by its last play (:meth:`_out_together`). Returns their
+        rulings."""
         table = self.table
         rulings: list = []
         if table.handsfree is not None:
@@ -230,7 +232,7 @@ class Completion:
                 rulings += self.line(e)
         if table.hearing is not None:
             rulings += table.hearing.finish()
-        return rulings + self._out_together()
+        return rulings + (self._out_together() if ended else [])
 
     def _out_together(self) -> list:
         """A tgus-t game still under way when the camera's source ended: its

@@ -352,12 +352,14 @@ class LiveTable:
         if self.rereads is not None:
             self.rereads.wait()
 
-    def finish(self) -> list:
+    def finish(self, ended: bool = True) -> list:
         """Append what is still held (the end of a recording; a held copy
-        with no move after it stands), once the re-reads asked for are taken."""
+        with no move after it stands), once the re-reads asked for are taken.
+        ``ended``: the source ran out by itself (False: a person stopped it,
+        so the game is not read as over; :meth:`Completion.finish`)."""
         self.wait_rereads()
         with self.lock:
-            return self.completion.finish()
+            return self.completion.finish(ended)
 
     def _append(self, event: dict[str, Any]) -> list:
         """One line into the log as the completion loop puts it (told to the
@@ -479,8 +481,8 @@ class LiveTable:
         with self.lock:
             return self.referee.state()
 
-    def close(self) -> None:
-        self.finish()
+    def close(self, ended: bool = True) -> None:
+        self.finish(ended)
         if self.rereads is not None:
             self.rereads.worker.close()
         if self.log:

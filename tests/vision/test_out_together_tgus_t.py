@@ -89,6 +89,18 @@ def test_the_live_table_ends_such_a_game_when_the_recording_ends():
     assert "[amended]" in live.out.getvalue()
 
 
+def test_a_game_whose_camera_a_person_stopped_is_not_read_as_over():
+    # quitting `watch` mid-game (the camera stopped, not a recording played
+    # out): what is held still goes in, but the last play is read as seen
+    live = LiveTable(dict(HEADER), out=io.StringIO())
+    for e in camera(*DOWN, ("B", "red-9")):
+        live.append(e)
+    live.close(ended=False)
+    state = live.state()
+    assert not state["over"] and state["hand_counts"]["B"] == 1
+    assert "[amended]" not in live.out.getvalue()
+
+
 def test_no_card_is_added_where_the_game_goes_on_or_is_over():
     from vision.handsfree_tgus_t import out_together
 
