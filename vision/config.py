@@ -477,6 +477,11 @@ class PlayConfig(_Section):
                           "of a camera Gamble (only said), or another target of a "
                           "Change or Replace, among this many lines before it "
                           "(0: never)")
+    out_together_max: int = _f(2, "cards", "tgus-t: where the camera's source ran "
+                               "out with the game under way, its last play is read "
+                               "as its player's last cards put down together where "
+                               "that player is still counted with at most this "
+                               "many, hidden by the fan (0: never)")
     reread_back: int = _f(12, "camera events", "tgus-t: ... failing that, by one "
                           "of this many camera events before it read otherwise "
                           "(a Gamble's effect, a target, a hidden card) and the "

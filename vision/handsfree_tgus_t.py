@@ -59,7 +59,7 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   later line says so: the camera's source ends (the recording played out,
   the camera stopped) with the game under way. At that end, the log's last
   play, a camera play of one value whose seat the referee counts with one
-  card left, or two (:data:`OUT_TOGETHER_MAX`; a card hidden under it
+  card left, or two (``play.out_together_max``; a card hidden under it
   already inferred or not: the count may be too high for another reason, a
   draw counted whole before its takes, and the camera's last play emptied
   that hand all the same), is
@@ -166,9 +166,6 @@ from .handsfree_common import player_from_reach as _player_from_reach
 
 TGUS_T_RULES = ("tgus-t1", "tgus-t2")
 LEFTOVER_DRAW = 2  # cards a picture-leftover report owes (000 §T1)
-#: cards at most that :func:`out_together` takes as hidden by the last play's
-#: fan (the cards its player is still counted with)
-OUT_TOGETHER_MAX = 2
 
 define({
     "camera.tgus-t.inferred-turned": {
@@ -570,7 +567,7 @@ def out_together(referee: Any, config: PlayConfig | None = None
     is still under way (see the comment above): its last play, a camera play
     of one value (among the last ``config.hidden_back`` lines,
     :class:`vision.config.PlayConfig`) whose seat the referee now counts with
-    one card (or up to :data:`OUT_TOGETHER_MAX`), with as many more cards of
+    one card (or up to ``config.out_together_max``), with as many more cards of
     that value hidden by the fan, in the colours of :func:`hidden_colours` in
     turn (no label more often than the deck prints it, :func:`deck_holds`),
     put down first, else last; the first under which the game is over
@@ -597,7 +594,7 @@ def out_together(referee: Any, config: PlayConfig | None = None
     e = events[i]
     seat = e.get("player")
     left = int((state.get("hand_counts") or {}).get(seat, 0)) if seat is not None else 0
-    if e.get("source") != "vision" or not 1 <= left <= OUT_TOGETHER_MAX:
+    if e.get("source") != "vision" or not 1 <= left <= config.out_together_max:
         return None
     try:
         seen = [Card.from_label(str(c)) for c in e.get("cards") or []]

@@ -61,9 +61,9 @@ def test_the_last_play_of_a_game_left_under_way_holds_the_players_last_card():
 
 
 def test_a_player_counted_with_two_cards_left_put_three_down_together():
-    from vision.handsfree_tgus_t import OUT_TOGETHER_MAX, out_together
+    from vision.config import PlayConfig
+    from vision.handsfree_tgus_t import out_together
 
-    assert OUT_TOGETHER_MAX == 2
     # B is counted with three cards (not two) when it puts red-9 down last
     ref = refereed(HEADER, camera(*DOWN[:-2], ("A", "red-6"), ("B", "red-9")))
     assert ref.state()["hand_counts"]["B"] == 2 and not ref.state()["over"]
@@ -76,6 +76,8 @@ def test_a_player_counted_with_two_cards_left_put_three_down_together():
     more = refereed(HEADER, camera(*DOWN[:-4], ("A", "red-6"), ("B", "red-9")))
     assert more.state()["hand_counts"]["B"] == 3
     assert out_together(more) is None
+    assert out_together(more, PlayConfig(out_together_max=3)) is not None
+    assert out_together(ref, PlayConfig(out_together_max=0)) is None
 
 
 def test_the_live_table_ends_such_a_game_when_the_recording_ends():
