@@ -21,6 +21,9 @@ once more in a window around them (a long one in overlapping pieces,
 (:func:`spanning`) and a card boxed twice, whole and by its showing part, kept
 once (:func:`read_twice`); a card a fanned row's neighbour covers is read again
 with its covered corner filled in by its showing one turned (:func:`fan_reads`);
+a card the finder scores faintly in a seat's close-up (a wild's black face,
+mostly covered) is kept where the classifier names it surely and no box holds it
+yet (:func:`faint_cards`);
 a 6 or 9 whose underline is hidden (the next card of a fanned hand covers it)
 is read by its digit's shape, the card upright toward its seat
 (:func:`turn_twins`).
@@ -454,7 +457,10 @@ def seat_close_ups(
        working size then blows up further; a long window in overlapping
        pieces (:func:`window_pieces`: a long row of cards), and a card its
        neighbour in a fanned row covers read again with its covered corner
-       filled in (:func:`fan_reads`).
+       filled in (:func:`fan_reads`); the finder is also asked at a lower
+       threshold there, and a card it scores faintly that the classifier
+       names surely, lying where no box holds it, is kept
+       (:func:`faint_cards`).
 
     A close-up's detection replaces what the coarser look saw there when it
     lies in a player's seat (outside the piles) and inside its window (not cut
@@ -679,7 +685,8 @@ def _detect_twins(
     (``read_crops``), the cards of a fanned row are read again
     (:func:`fan_reads`), and a covered card is kept at least ``fan_keep`` sure
     (its neighbours hide most of it: its read stays below the detector's
-    ``conf``)."""
+    ``conf``). With ``fan``, a card the finder scores under its threshold but
+    the classifier names surely is added too (:func:`_with_faint`)."""
     owner = getattr(detect, "__self__", None)
     normal = getattr(owner, "conf", None)
     read = getattr(owner, "read_crops", None) \
@@ -687,10 +694,12 @@ def _detect_twins(
     least = min(cfg.turn_keep, cfg.fan_keep) if read is not None else cfg.turn_keep
     if not isinstance(normal, float) or least >= normal:
         dets = detect(image)
-        return fan_reads(read, int(owner.crop), image, dets, cfg) if read else dets
+        if read:
+            dets = fan_reads(read, int(owner.crop), image, dets, cfg)
+        return _with_faint(detect, image, dets, cfg) if fan else dets
     dets = detect(image, conf=least)
     if not len(dets):
-        return dets
+        return _with_faint(detect, image, dets, cfg) if fan else dets
     fanned = np.zeros(len(dets), bool)
     if read is not None:
         dets, fanned = _fan_reads(read, int(owner.crop), image, dets, cfg)
@@ -702,7 +711,75 @@ def _detect_twins(
         twin_p = np.where(twins >= 0, probs[rows, np.maximum(twins, 0)], 0)
         pair = dets.confidence + twin_p
         keep |= (twins >= 0) & (pair >= normal) & (dets.confidence >= cfg.turn_keep)
-    return dets[np.nonzero(keep)[0]]
+    found = dets[np.nonzero(keep)[0]]
+    return _with_faint(detect, image, found, cfg, dets) if fan else found
+
+
+#: default of ``scan.faint_box_conf`` (score): in a seat's close-up the finder's
+#: boxes are also taken down to this score (under the scan's ``box_conf``) ...
+FAINT_BOX_CONF = 0.1
+#: default of ``scan.faint_sure`` (probability): ... where the classifier names
+#: the card at least this sure, no box of that label overlaps it and no other
+#: box overlaps it more than ``merge_iou`` (0: off)
+FAINT_SURE = 0.8
+
+
+def faint_cards(found: Detections, faint: Detections, merge_iou: float,
+                sure: float = FAINT_SURE) -> np.ndarray:
+    """Which boxes of ``faint`` (a seat window detected with the finder's
+    threshold lowered) are cards that ``found`` (the same window at the scan's
+    threshold, every box the classifier named) lacks.
+
+    The finder scores a card by what cards look like to it, a white-rimmed
+    coloured face: a wild's black face, most of it covered in a fanned hand
+    with only its black top and four-coloured oval showing, can score under
+    the scan's ``box_conf`` while the classifier names its crop surely. A box
+    found only below that threshold is such a card where the classifier reads
+    it at least ``sure`` (the finder's faint boxes over parts of two cards
+    read as a mix), it overlaps no box of ``found`` more than ``merge_iou``
+    (that box's card, boxed again) and no box of its own label at all (a
+    card's part read as the card)."""
+    n = len(faint)
+    out = np.zeros(n, bool)
+    if not n or sure <= 0:
+        return out
+    out = faint.confidence >= sure
+    if len(found) and out.any():
+        iou = box_iou(faint.xyxy, found.xyxy)
+        lo = np.maximum(faint.xyxy[:, None, :2], found.xyxy[None, :, :2])
+        hi = np.minimum(faint.xyxy[:, None, 2:], found.xyxy[None, :, 2:])
+        touch = np.all(hi > lo, axis=2)
+        same = faint.class_id[:, None] == found.class_id[None, :]
+        out &= ~(iou > merge_iou).any(axis=1) & ~(touch & same).any(axis=1)
+    return out
+
+
+def _with_faint(
+    detect: Callable[[np.ndarray], Detections], image: np.ndarray,
+    found: Detections, cfg: ScanConfig, named: Detections | None = None,
+) -> Detections:
+    """``found`` (a seat window's cards) and the cards the finder scores under
+    the scan's ``box_conf`` but the classifier names surely
+    (:func:`faint_cards`; ``named``: every box the classifier named there,
+    ``found`` by default). Only a detector with a finder threshold
+    (``box_conf``) and a per-call ``conf`` is asked again, its finder
+    threshold lowered to ``faint_box_conf`` for that call and given back."""
+    owner = getattr(detect, "__self__", None)
+    kept = getattr(owner, "box_conf", None)
+    least = float(getattr(cfg, "faint_box_conf", FAINT_BOX_CONF))
+    sure = float(getattr(cfg, "faint_sure", FAINT_SURE))
+    if (sure <= 0 or not isinstance(kept, float) or least >= kept
+            or not isinstance(getattr(owner, "conf", None), float)):
+        return found
+    owner.box_conf = least
+    try:
+        faint = detect(image, conf=sure)
+    finally:
+        owner.box_conf = kept
+    new = faint_cards(found if named is None else named, faint, cfg.merge_iou, sure)
+    if not new.any():
+        return found
+    return _concat([found, faint[np.nonzero(new)[0]]])
 
 
 def _upright(
