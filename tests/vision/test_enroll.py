@@ -758,7 +758,10 @@ def test_enroll_config_passes_the_webcam_share_to_the_views() -> None:
 
 
 
-def test_bench_enroll_times_the_enrollment_with_the_webcam_views(monkeypatch) -> None:
+@pytest.mark.parametrize("flag, value, field", [("--webcam", "1", "webcam"),
+                                               ("--proto", "0.03", "proto")])
+def test_bench_enroll_times_the_enrollment_with_its_settings(monkeypatch, flag, value,
+                                                             field) -> None:
     import vision.enroll
     from benchmarks.bench_enroll import main
 
@@ -770,5 +773,5 @@ def test_bench_enroll_times_the_enrollment_with_the_webcam_views(monkeypatch) ->
 
     monkeypatch.setattr(vision.enroll, "fine_tune", stop)
     with pytest.raises(vision.enroll.EnrollError):
-        main(["--cards", "1", "--threads", "1", "--webcam", "1"])
-    assert seen and seen[0].webcam == 1.0
+        main(["--cards", "1", "--threads", "1", flag, value])
+    assert seen and getattr(seen[0], field) == float(value)

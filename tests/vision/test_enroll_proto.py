@@ -141,18 +141,3 @@ def test_eval_enroll_passes_the_class_mean_weight(monkeypatch) -> None:
         ev.main(["--tune", "--proto", "0.05", "--repeats", "1", "--no-zero"])
     assert seen and seen[0].proto == 0.05
 
-
-def test_bench_enroll_times_the_enrollment_with_the_class_mean_head(monkeypatch) -> None:
-    import vision.enroll
-    from benchmarks.bench_enroll import main
-
-    seen = []
-
-    def stop(shots, config=None, **kwargs):  # noqa: ANN001, ANN202
-        seen.append(config)
-        raise vision.enroll.EnrollError("stopped by the test")
-
-    monkeypatch.setattr(vision.enroll, "fine_tune", stop)
-    with pytest.raises(vision.enroll.EnrollError):
-        main(["--cards", "1", "--threads", "1", "--proto", "0.03"])
-    assert seen and seen[0].proto == 0.03
