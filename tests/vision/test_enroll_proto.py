@@ -140,4 +140,3 @@ def test_eval_enroll_passes_the_class_mean_weight(monkeypatch) -> None:
     with pytest.raises(SystemExit):
         ev.main(["--tune", "--proto", "0.05", "--repeats", "1", "--no-zero"])
     assert seen and seen[0].proto == 0.05
-
