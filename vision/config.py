@@ -541,6 +541,14 @@ class ScanConfig(_Section):
                              "larger box lying at least this share inside it is the "
                              "same card (its showing part): the less sure box goes",
                              maximum=1)
+    faint_box_conf: float = _f(0.1, "score", "a seat's close-up also takes the "
+                               "finder's boxes down to this score (under box_conf) ...",
+                               maximum=1)
+    faint_sure: float = _f(0.8, "probability", "... and keeps one the classifier names "
+                           "at least this sure, where no box of its label touches it "
+                           "and no other overlaps it more than merge_iou (a wild's "
+                           "black face, mostly covered in a fanned hand; 0: off)",
+                           maximum=1)
     replace_iou: float = _f(0.2, "IoU", "a whole-frame box overlapping a close-up's "
                             "more is replaced by it", maximum=1)
     wake_s: float = _f(1.0, "s", "the scan starts by itself when new cards have lain "

@@ -715,17 +715,8 @@ def _detect_twins(
     return _with_faint(detect, image, found, cfg, dets) if fan else found
 
 
-#: default of ``scan.faint_box_conf`` (score): in a seat's close-up the finder's
-#: boxes are also taken down to this score (under the scan's ``box_conf``) ...
-FAINT_BOX_CONF = 0.1
-#: default of ``scan.faint_sure`` (probability): ... where the classifier names
-#: the card at least this sure, no box of that label overlaps it and no other
-#: box overlaps it more than ``merge_iou`` (0: off)
-FAINT_SURE = 0.8
-
-
 def faint_cards(found: Detections, faint: Detections, merge_iou: float,
-                sure: float = FAINT_SURE) -> np.ndarray:
+                sure: float = ScanConfig.faint_sure) -> np.ndarray:
     """Which boxes of ``faint`` (a seat window detected with the finder's
     threshold lowered) are cards that ``found`` (the same window at the scan's
     threshold, every box the classifier named) lacks.
@@ -766,8 +757,7 @@ def _with_faint(
     threshold lowered to ``faint_box_conf`` for that call and given back."""
     owner = getattr(detect, "__self__", None)
     kept = getattr(owner, "box_conf", None)
-    least = float(getattr(cfg, "faint_box_conf", FAINT_BOX_CONF))
-    sure = float(getattr(cfg, "faint_sure", FAINT_SURE))
+    least, sure = cfg.faint_box_conf, cfg.faint_sure
     if (sure <= 0 or not isinstance(kept, float) or least >= kept
             or not isinstance(getattr(owner, "conf", None), float)):
         return found

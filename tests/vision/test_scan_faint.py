@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import vision.scan as scan
 from referee.cards import CLASSES
 from tests.vision.test_scan_close_ups import COLOURS, H, W
+from vision.config import ScanConfig
 from vision.detections import Detections
 from vision.geometry import TableGeometry
 from vision.scan import faint_cards, seat_close_ups
@@ -82,17 +82,17 @@ def test_a_card_the_finder_scores_faintly_but_the_classifier_names_surely_is_rea
     dets = seat_close_ups(detector.detect, image, whole, geo)
     assert sorted(dets.labels) == ["blue-5", "green-7", "red-3", "wild", "yellow-1"]
     assert detector.box_conf == 0.25  # the finder's threshold given back
-    assert min(detector.finder_thresholds) == scan.FAINT_BOX_CONF
+    assert min(detector.finder_thresholds) == ScanConfig().faint_box_conf
     # the tiles are not asked faintly: only a seat's close-up
-    assert detector.finder_thresholds.count(scan.FAINT_BOX_CONF) == 1
+    assert detector.finder_thresholds.count(ScanConfig().faint_box_conf) == 1
 
 
-def test_faint_boxes_off_leave_the_card_unread(monkeypatch) -> None:
+def test_faint_boxes_off_leave_the_card_unread() -> None:
     geo, image = _fanned_hand()
     detector = FaintFinder()
     detector.box_conf = 0.25
-    monkeypatch.setattr(scan, "FAINT_SURE", 0.0)
-    dets = seat_close_ups(detector.detect, image, detector.detect(image), geo)
+    dets = seat_close_ups(detector.detect, image, detector.detect(image), geo,
+                          config=ScanConfig(faint_sure=0.0))
     assert "wild" not in dets.labels
     assert min(detector.finder_thresholds) == 0.25
 
