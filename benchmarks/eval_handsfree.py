@@ -126,6 +126,8 @@ skipped by the rule "the first that can be laid out", never by its result):
 - ``untouched-18`` (the untouched role for the release after ``untouched-17``):
   the first ten from 293 that the script can lay out, seeds 293 to 302. Its
   first three, 293, 294 and 295, are the untouched games read at 30 fps.
+- ``tune-18`` (looked at while tuning, from the release after ``untouched-18``
+  was read and reported): the same seeds as ``untouched-18``.
 - ``untouched-19`` (the untouched role for the release after ``untouched-18``):
   the first ten from 303 that the script can lay out, seeds 304 to 309, 311 and
   314 to 316 (the games of seeds 303, 310, 312 and 313 cannot be laid out: a
@@ -237,6 +239,7 @@ GAMES = {
     "untouched-17": [283, 284, 285, 286, 287, 288, 289, 290, 291, 292],
     "tune-17": [283, 284, 285, 286, 287, 288, 289, 290, 291, 292],
     "untouched-18": [293, 294, 295, 296, 297, 298, 299, 300, 301, 302],
+    "tune-18": [293, 294, 295, 296, 297, 298, 299, 300, 301, 302],
     "untouched-19": [304, 305, 306, 307, 308, 309, 311, 314, 315, 316],
 }
 
