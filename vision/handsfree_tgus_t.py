@@ -56,8 +56,8 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   cards down together, the later one fanned over the first, may be seen
   putting down one, and the referee then still counts a card in their hand.
   Where that play ended the game (the last player but one going out), no
-  later line says so: the camera's source ends (the recording played out,
-  the camera stopped) with the game under way. At that end, the log's last
+  later line says so: the camera's source runs out (the recording played
+  to its end) with the game under way. At that end, the log's last
   play, a camera play of one value whose seat the referee counts with one
   card left, or two (``play.out_together_max``; a card hidden under it
   already inferred or not: the count may be too high for another reason, a
@@ -191,11 +191,11 @@ define({
               "カメラに見えたカードの下に隠れていたとしました",
     },
     "camera.tgus-t.amended-out-together": {
-        "en": "the camera stopped with the game under way and {player} holding one "
-              "card: taken as put down with {card}, {hidden} hidden under it, "
-              "which ends the game",
-        "ja": "ゲームの途中でカメラが止まり、{player}の手札は1枚でした。{card}と一緒に"
-              "{hidden}を出し、その下に隠れていたとしました(これでゲーム終了)",
+        "en": "the recording ended with the game under way and {player} still counted "
+              "with {count} card(s): taken as put down with {card}, {hidden} hidden "
+              "under it, which ends the game",
+        "ja": "ゲームの途中で記録が終わり、{player}の手札はまだ{count}枚でした。{card}と"
+              "一緒に{hidden}を出し、その下に隠れていたとしました(これでゲーム終了)",
     },
     "camera.tgus-t.amended-gamble": {
         "en": "a later play is legal only if {player}'s Gamble had the effect {effect} "
@@ -497,7 +497,6 @@ def amendment(referee: Any, config: PlayConfig | None = None
     its own corrections (``serve``: stored like a person's)."""
     import copy
 
-    from referee.cards import Card
     from referee.tgus_t.common import DECK_LABELS
 
     events = referee.events
@@ -518,11 +517,8 @@ def amendment(referee: Any, config: PlayConfig | None = None
         if tried and e.get("player") != turn:
             continue
         tried.add(i)
-        try:
-            seen = [Card.from_label(str(c)) for c in e.get("cards") or []]
-        except ValueError:
-            continue
-        if not seen or any(c.color is None or c.value != seen[0].value for c in seen):
+        seen = _one_value(e)
+        if seen is None:
             continue
         cards = [str(c) for c in e["cards"]]
         for colour in hidden_colours(seen):
@@ -576,7 +572,6 @@ def out_together(referee: Any, config: PlayConfig | None = None
     itself is not changed); else ``None``."""
     import copy
 
-    from referee.cards import Card
     from referee.tgus_t.common import DECK_LABELS
 
     if getattr(referee.header, "rules", None) not in TGUS_T_RULES:
@@ -596,11 +591,8 @@ def out_together(referee: Any, config: PlayConfig | None = None
     left = int((state.get("hand_counts") or {}).get(seat, 0)) if seat is not None else 0
     if e.get("source") != "vision" or not 1 <= left <= config.out_together_max:
         return None
-    try:
-        seen = [Card.from_label(str(c)) for c in e.get("cards") or []]
-    except ValueError:
-        return None
-    if not seen or any(c.color is None or c.value != seen[0].value for c in seen):
+    seen = _one_value(e)
+    if seen is None:
         return None
     again = copy.deepcopy(referee)
     refused = (lambda r: r.ruling == "illegal" or _after_end(r, again.events))
@@ -612,7 +604,7 @@ def out_together(referee: Any, config: PlayConfig | None = None
         if not deck_holds(cards + hidden, referee.header):
             continue
         why = Text("camera.tgus-t.amended-out-together", player=str(seat),
-                   card=_card_text(cards[-1]),
+                   count=left, card=_card_text(cards[-1]),
                    hidden=(_card_text(hidden[0]) if len(hidden) == 1
                            else ", ".join(hidden)))
         for order in (hidden + cards, cards + hidden):  # put down first or last
@@ -626,6 +618,20 @@ def out_together(referee: Any, config: PlayConfig | None = None
             ):
                 return OutTogether(again, i + 1)
     return None
+
+
+def _one_value(play: Mapping[str, Any]) -> list[Any] | None:
+    """A play's cards (:class:`referee.cards.Card`) where they are coloured
+    cards of one value, the kind a fan may hide one more of; else ``None``."""
+    from referee.cards import Card
+
+    try:
+        seen = [Card.from_label(str(c)) for c in play.get("cards") or []]
+    except ValueError:
+        return None
+    if not seen or any(c.color is None or c.value != seen[0].value for c in seen):
+        return None
+    return seen
 
 
 def deck_holds(cards: list[str], header: Any = None) -> bool:
