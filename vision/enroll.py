@@ -141,10 +141,10 @@ class EnrollConfig:
             (:func:`_fold_class_means`), folded into its last layer after the
             mix: each label's mean feature over its enrolled crops (the photos
             and their views; "no card" over the rendered "no card" crops), read
-            as a Gaussian of one shared variance a dimension, its log-likelihood
-            added ``proto`` times to the classifier's logits (a product of the
-            two; 0: the classifier alone). The network and the checkpoint's
-            format stay as they are.
+            as a Gaussian of one variance shared by every class and dimension,
+            its log-likelihood added ``proto`` times to the classifier's logits
+            (a product of the two; 0: the classifier alone). The network and
+            the checkpoint's format stay as they are.
 
     The held views (``held`` 0.75, every one a scene view, half with a hand
     over the card) and the learning rate (3e-3) were chosen together on
@@ -521,8 +521,8 @@ def _fold_class_means(head, feats, y, weight: float) -> None:  # noqa: ANN001
     ``feats`` are the crops' inputs to ``head``, ``y`` their class ids (the last
     row: "no card"). The embedding ``f`` (the input of the last layer) of class
     ``k`` is read as a Gaussian around its crops' mean ``m_k`` with one variance
-    ``s`` a dimension shared by all classes (the crops' mean squared distance to
-    their own class mean, per dimension); its log-likelihood, up to a term the
+    ``s`` shared by every class and dimension (the crops' mean squared distance
+    to their own class mean, over all dimensions); its log-likelihood, up to a term the
     same for every class, is ``(f . m_k - |m_k|^2 / 2) / s``: a linear layer,
     added to the last one. A class without crops takes the mean of every crop.
     """
