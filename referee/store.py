@@ -10,7 +10,9 @@ useless for settling disputes, so the store is the first stop of every event:
   a new *version* of the event list in one transaction; older versions stay in
   the database as the audit trail of what was changed, when and why.
 * Evidence frames (JPEG) live in files beside the database, bounded by a total
-  size limit with oldest-first retention; the database keeps their paths.
+  size limit with oldest-first retention; the database keeps their paths. A
+  frame is written (and flushed) before the event that names it is stored; a
+  frame no stored event names can be deleted (:meth:`GameStore.drop_evidence`).
 
 Only the standard library is used, so the referee can depend on it.
 """
@@ -203,6 +205,35 @@ class GameStore:
         self._enforce_retention()
         return str(path)
 
+    def drop_evidence(self, game_id: int, path: str) -> bool:
+        """Delete evidence frame ``path`` of game ``game_id`` where no stored
+        event refers to it (the frame of an event dropped before it was
+        logged); returns whether it was deleted.
+
+        A frame that any version of the game's log names (a line kept, or one
+        a later correction replaced: the audit trail) is kept, and so is a
+        file this store did not save. The row goes first, then the file: a
+        stop between the two leaves a file that no row names, never a row
+        that names a missing file.
+        """
+        path = str(path)
+        named = json.dumps(path, ensure_ascii=False)  # as an event's body says it
+
+        def do() -> bool:
+            self._version(game_id)
+            if self._db.execute(
+                    "SELECT 1 FROM events WHERE game_id=? AND instr(body, ?) > 0 LIMIT 1",
+                    (game_id, named)).fetchone() is not None:
+                return False
+            cur = self._db.execute("DELETE FROM evidence WHERE game_id=? AND path=?",
+                                   (game_id, path))
+            return cur.rowcount > 0
+
+        if not self._tx(do):
+            return False
+        Path(path).unlink(missing_ok=True)
+        return True
+
     def _enforce_retention(self) -> None:
         with self._lock:
             (total,) = self._db.execute("SELECT COALESCE(SUM(bytes), 0) FROM evidence").fetchone()
@@ -212,8 +243,9 @@ class GameStore:
         for ev_id, path, size in rows:
             if total <= self.evidence_limit:
                 break
-            Path(path).unlink(missing_ok=True)
+            # the row first, then the file (no row names a missing file)
             self._tx(lambda i=ev_id: self._db.execute("DELETE FROM evidence WHERE id=?", (i,)))
+            Path(path).unlink(missing_ok=True)
             total -= size
 
     # -- reading -------------------------------------------------------------

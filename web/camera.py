@@ -43,6 +43,11 @@ class Camera:
         self.reread_mode = "thread"
         #: called once the source ended by itself (:meth:`start`)
         self.on_end: Callable[[], Any] | None = None
+        #: evidence frames the table's store kept for this camera's events
+        #: that no line of the log shows yet (path: game id), each kept while
+        #: the camera path holds its event and deleted once it is dropped
+        #: (``web.commands._frames_settled``)
+        self.unlogged: dict[str, int] = {}
 
     def refusal(self, why: str) -> None:
         """Note a camera event the table refused; the pipeline goes on."""

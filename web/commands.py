@@ -495,6 +495,7 @@ def _camera_ended(table: Table, camera: Camera) -> None:
             recover.finish(table, camera, lambda: _game_state(table),
                            lambda e: _amend(table, e, play))
             table.pending.save()
+    _frames_settled(table, camera)
 
 
 def _completion(table: Table, camera: Camera) -> None:
@@ -524,6 +525,10 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
     saved is taken up first (:mod:`web.pending`). An event of a recording
     that this game already took (played again from its start after a restart)
     is dropped before its frame is kept: the pipeline's frame is deleted.
+    The store keeps a frame before a line that names it is stored (a stop
+    between the two leaves no line naming a missing frame); a frame whose
+    event the table then did not log (dropped while paused, refused, folded
+    into another) is deleted from the store (:func:`_frames_settled`).
     """
     from . import recover, reread
 
@@ -543,6 +548,7 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
                 log.warning("evidence frame %s not kept: %s", frame, exc)
                 event = {k: v for k, v in event.items() if k != "evidence"}
             else:
+                camera.unlogged[kept] = table.gid  # until a line shows it
                 Path(frame).unlink(missing_ok=True)
                 event = {**event, "evidence": kept}
         _completion(table, camera)
@@ -550,6 +556,7 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
         if event.get("source") == "vision":  # a sound track heard up to it
             _heard_up_to(table, float(event.get("t", 0)))
         with table.lock:
+            _frames_loaded(table, camera)
             table.pending.take_up(camera)  # what a resumed game had pending
             rereads = None if table.paused else reread.rereads_for(table, camera)
             recover.take_camera_event(
@@ -561,6 +568,79 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
         log.warning("camera event %s refused: %s", event.get("type"), why)
         camera.refusal(f"{event.get('type')} refused: {why}")
     finally:
+        _frames_settled(table, camera)
         if rereads is not None:  # queued with the table's lock released
             rereads.flush()
+
+
+def _frames_in(data: Any) -> set[str]:
+    """The evidence frames that events in ``data`` (nested lists and
+    objects: what the camera path holds, :meth:`web.pending.Pending.data`) name."""
+    found: set[str] = set()
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            frame = item.get("evidence")
+            if isinstance(frame, str):
+                found.add(frame)
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return found
+
+
+def _frames_loaded(table: Table, camera: Camera) -> None:
+    """A resumed game's pending state, before it is taken up (under the
+    table's lock): the frames its held events name wait as the camera's own
+    (:func:`_frames_settled`)."""
+    loaded = table.pending.loaded
+    if loaded is not None and loaded.get("gid") == table.gid and table.gid is not None:
+        for frame in _frames_in({k: v for k, v in loaded.items() if k != "gid"}):
+            camera.unlogged.setdefault(frame, table.gid)
+
+
+def _frames_settled(table: Table, camera: Camera) -> None:
+    """The evidence frames the store kept for the camera's events, once an
+    event is taken: a frame a line of the log shows stays for good; one whose
+    event the camera path still holds (a copy held for the next move, an
+    event kept to be read again: :meth:`web.pending.Pending.data`) waits; any
+    other was an event's the table did not log (dropped while paused,
+    refused, folded into another) and is deleted from the store, which keeps
+    a frame that any stored line names (``drop_evidence``). Another game's
+    frames wait for that game (its held copy is taken up when it is
+    resumed)."""
+    waiting = camera.unlogged
+    if not waiting:
+        return
+    with table.lock:
+        gid, referee = table.gid, table.referee
+        if gid is None or referee is None:
+            return
+        logged = {e.get("evidence") for e in referee.events}
+        held: set[str] | None = None
+        for frame, game in list(waiting.items()):
+            if game != gid:
+                continue
+            if frame in logged:
+                del waiting[frame]
+                continue
+            if held is None:
+                try:
+                    held = _frames_in(table.pending.data())
+                except Exception:  # what is held cannot be read: keep them all
+                    log.warning("the camera's held events could not be read",
+                                exc_info=True)
+                    return
+            if frame in held:
+                continue
+            del waiting[frame]
+            drop = getattr(table.store, "drop_evidence", None)
+            if drop is None:
+                continue
+            try:
+                drop(gid, frame)
+            except Exception as exc:  # the frame stays; the page goes on
+                log.warning("evidence frame %s of a dropped event not deleted: %s",
+                            frame, exc)
 

@@ -2,7 +2,7 @@
 
 The page is written against the durable store's interface (``create_game``,
 ``append``, ``set_events``, ``header``, ``events``, ``games``, ``last_game``,
-``save_evidence``, ``finish``, ``export``). This class implements the same
+``save_evidence``, ``drop_evidence``, ``finish``, ``export``). This class implements the same
 interface without a disk (and keeps the undo steps of :mod:`web.undo` beside
 each game, ``save_undo`` and ``load_undo``, and the camera path's pending
 state of :mod:`web.pending`, ``save_pending`` and ``load_pending``, which a
@@ -90,15 +90,39 @@ class MemoryStore:
         )
 
     def save_evidence(self, gid: int, jpeg: bytes) -> str:
-        """Write a frame to the evidence folder (if there is one); returns its path."""
+        """Write a frame to the evidence folder (if there is one); returns its
+        path (a name no frame of the folder has had, so that a frame deleted
+        before it never lends its name to another)."""
         if self.evidence_dir is None:
             raise OSError("this store keeps no evidence frames")
         with self._lock:
+            game = self._game(gid)
             folder = self.evidence_dir / f"game-{gid}"
             folder.mkdir(parents=True, exist_ok=True)
-            path = folder / f"{len(list(folder.iterdir())) + 1:06d}.jpg"
+            numbers = [int(p.stem) for p in folder.glob("*.jpg") if p.stem.isdigit()]
+            game["frames"] = n = max([game.get("frames", 0), *numbers]) + 1
+            path = folder / f"{n:06d}.jpg"
             path.write_bytes(jpeg)
+            game.setdefault("evidence", set()).add(str(path))
             return str(path)
+
+    def drop_evidence(self, gid: int, path: str) -> bool:
+        """Delete frame ``path`` that no event of the game (its log now, or
+        one a correction replaced) names; whether it was deleted. Only a
+        frame this store saved is deleted (as ``GameStore.drop_evidence``)."""
+        path = str(path)
+        with self._lock:
+            game = self._game(gid)
+            kept = game.get("evidence", set())
+            logs = [game["events"], *(a["before"] for a in game["audit"])]
+            named = json.dumps(path, ensure_ascii=False)
+            if path not in kept or any(
+                    named in json.dumps(e, ensure_ascii=False, default=str)
+                    for events in logs for e in events):
+                return False
+            kept.discard(path)
+        Path(path).unlink(missing_ok=True)
+        return True
 
     def finish(self, gid: int, summary: Mapping[str, Any] | None = None) -> None:
         self._game(gid)["finished"] = True
