@@ -21,6 +21,54 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
+#: why a camera's events stopped coming (:attr:`Camera.ended`): its
+#: ``source`` ran out by itself (a video file played to its end), the
+#: recorded ``log`` played in its stead ran out, or it was ``lost`` (the
+#: pipeline stopped on an error, a source it gave up on)
+ENDS = ("source", "log", "lost")
+
+#: why the camera does not run, as this module says it (:meth:`Camera.replaying`)
+NO_SOURCE = "no camera source"
+
+#: what the camera says, by what it knows, in each viewer's language
+#: (:meth:`Camera.message`); ``{cause}``: why the camera does not run
+SAID: dict[str, dict[str, str]] = {
+    "replaying": {"en": "{cause}; replaying the demo table log instead",
+                  "ja": "{cause}。代わりにデモの記録を再生しています"},
+    "log": {"en": "{cause}; the demo table log has ended",
+            "ja": "{cause}。デモの記録の再生は終わりました"},
+    "lost": {"en": "the camera pipeline stopped: {cause}",
+             "ja": "カメラ処理が止まりました: {cause}"},
+    "source": {"en": "the camera's source has ended",
+               "ja": "カメラの入力は終わりました"},
+}
+#: the causes this module names, in Japanese (others: :func:`web.i18n.camera_message`)
+CAUSES = {NO_SOURCE: "カメラ入力がありません", "no camera": "カメラなし"}
+
+
+def _viewer_lang() -> str:
+    """The language of the request being answered (``en`` outside one)."""
+    try:
+        from flask import g, has_request_context
+    except ImportError:  # pragma: no cover - flask is the page's own dependency
+        return "en"
+    return str(getattr(g, "lang", "en")) if has_request_context() else "en"
+
+
+def _cause(text: str, lang: str) -> str:
+    """Why the camera does not run, in ``lang`` where it is known."""
+    if lang == "en":
+        return text
+    if text in CAUSES:
+        return CAUSES[text]
+    try:
+        from flask import has_request_context
+
+        from .i18n import camera_message
+    except ImportError:  # pragma: no cover
+        return text
+    return camera_message(text) if has_request_context() else text
+
 
 class Camera:
     """A :class:`vision.pipeline.TablePipeline` run in a daemon thread."""
@@ -29,7 +77,12 @@ class Camera:
         self.pipeline: Any = None
         self.thread: threading.Thread | None = None
         self.stop = threading.Event()
+        #: why the camera does not run (its pipeline's words), or ``None``
         self.error: str | None = "no camera started"
+        #: whether a recorded log plays in the camera's stead (:meth:`replaying`)
+        self.stand_in = False
+        #: why its events stopped coming (one of :data:`ENDS`), or ``None``
+        self.ended: str | None = None
         self.source: str | None = None
         self.refused = 0  # camera events the table refused (misreads, store errors)
         self.last_refusal: str | None = None
@@ -48,6 +101,35 @@ class Camera:
         #: the camera path holds its event and deleted once it is dropped
         #: (``web.commands._frames_settled``)
         self.unlogged: dict[str, int] = {}
+
+    def replaying(self, cause: str | None = None) -> None:
+        """A recorded log plays in the camera's stead (the demo's, where the
+        camera cannot run); ``cause``: why the camera does not run (default:
+        what it says now)."""
+        if cause is None:
+            cause = self.error or self._pipeline_message() or "no camera"
+        self.error, self.stand_in, self.ended = cause, True, None
+
+    def _pipeline_message(self) -> str | None:
+        try:
+            return str(self.pipeline.status().get("message") or "") or None
+        except Exception:
+            return None
+
+    def message(self, lang: str = "en") -> str | None:
+        """What the camera says when it does not run, in ``lang`` (``en``,
+        ``ja``): why, and what plays in its stead and whether that ended;
+        built here alone from :attr:`error`, :attr:`stand_in` and
+        :attr:`ended`."""
+        lang = lang if lang in SAID["log"] else "en"
+        if self.stand_in:
+            said = SAID["log" if self.ended == "log" else "replaying"][lang]
+            return said.format(cause=_cause(self.error or "no camera", lang))
+        if self.ended == "lost" and self.error:
+            return SAID["lost"][lang].format(cause=_cause(self.error, lang))
+        if self.ended == "source":
+            return SAID["source"][lang]
+        return _cause(self.error, lang) if self.error else None
 
     def refusal(self, why: str) -> None:
         """Note a camera event the table refused; the pipeline goes on."""
@@ -96,37 +178,60 @@ class Camera:
         except Exception as exc:
             self.error = f"the camera could not start on {source}: {exc}"
             return False
-        self.error = None
+        self.error, self.stand_in, self.ended = None, False, None
         self.on_end = on_end
         self.thread = threading.Thread(target=self._run, name="camera", daemon=True)
         self.thread.start()
         return True
 
     def _run(self) -> None:
+        """Run the pipeline; once its events stop coming by themselves (the
+        source ended, or the camera was lost: not when :attr:`stop` ended it)
+        :attr:`ended` says why and :attr:`on_end` is called."""
         try:
             self.pipeline.run(self.stop)
         except Exception as exc:
             log.exception("the camera pipeline stopped")
-            self.error = f"the camera pipeline stopped: {exc}"
-            return
+            self.error, self.ended = str(exc) or type(exc).__name__, "lost"
+        else:
+            try:
+                state = self.pipeline.status().get("state")
+            except Exception:
+                state = None
+            self.ended = "source" if state == "ended" else "lost"
         if self.on_end is not None and not self.stop.is_set():
             try:
                 self.on_end()
             except Exception:  # the page goes on without it
                 log.exception("the end of the camera's source")
 
-    def status(self) -> dict[str, Any]:
-        """The pipeline's status, or ``unavailable`` with the reason."""
+    def status(self, lang: str | None = None) -> dict[str, Any]:
+        """The pipeline's status, or ``unavailable`` with the reason; the
+        camera's own words (:meth:`message`) in ``lang`` (default: the
+        viewer's, in a request). ``ended``: why its events stopped coming
+        (:data:`ENDS`), where they did; ``stand_in``: a recorded log plays in
+        its stead."""
+        lang = lang or _viewer_lang()
+        extra: dict[str, Any] = {}
+        if self.ended is not None:
+            extra["ended"] = self.ended
+        if self.stand_in:
+            extra["stand_in"] = True
         if self.pipeline is None or self.error:
             return {
                 "state": "unavailable",
-                "message": self.error,
+                "message": self.message(lang),
                 "source": self.source,
+                **extra,
             }
         try:
             out = dict(self.pipeline.status())
         except Exception as exc:
-            return {"state": "error", "message": str(exc), "source": self.source}
+            return {"state": "error", "message": str(exc), "source": self.source,
+                    **extra}
+        if not out.get("message") and self.ended is not None:
+            out["message"] = self.message(lang)
+        out.update(extra)
         if self.refused:
             out["refused"] = self.refused
             out["last_refusal"] = self.last_refusal

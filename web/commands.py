@@ -15,7 +15,7 @@ from typing import Any
 
 from referee.data import DEMO_LOG
 
-from .camera import Camera, LogPlayer, bundled_demo, read_demo_log
+from .camera import NO_SOURCE, Camera, LogPlayer, bundled_demo, read_demo_log
 from .security import LOOPBACK
 from .table import Table, TableError
 
@@ -245,13 +245,9 @@ def _demo_fallback(
             if camera.status().get("state") not in ("starting",):
                 break
             time.sleep(0.2)
-        if camera.status().get("state") not in ("unavailable", "error"):
+        if camera.status(lang="en").get("state") not in ("unavailable", "error"):
             return
-        if camera.pipeline is not None:
-            camera.error = (
-                f"{camera.status().get('message') or 'no camera'}; "
-                "replaying the demo table log instead"
-            )
+        camera.replaying()  # why the camera does not run, and the log instead
         player = LogPlayer(
             events,
             lambda e: _camera_event(table, camera, e),
@@ -266,21 +262,11 @@ def _demo_fallback(
     threading.Thread(target=run, name="demo-fallback", daemon=True).start()
 
 
-#: what the camera's message says while the demo's log is replayed in its
-#: stead (:func:`_demo_fallback`, :func:`serve`), and once it has ended
-REPLAYING = ("; replaying the demo table log instead", "; replaying the demo table log")
-LOG_ENDED = "; the demo table log has ended"
-
-
 def _log_ended(table: Table, camera: Camera) -> None:
-    """The demo's log replayed in the camera's stead ended: the camera's
-    message says so (no longer that it is replaying), and the end is the
-    camera's (:func:`_camera_ended`)."""
-    message = camera.error or ""
-    for replaying in REPLAYING:
-        if message.endswith(replaying):
-            camera.error = message[: -len(replaying)] + LOG_ENDED
-            break
+    """The demo's log replayed in the camera's stead ended: the camera's end
+    is the log's (:attr:`web.camera.Camera.ended`, which its message says),
+    and the end is the camera's (:func:`_camera_ended`)."""
+    camera.ended = "log"
     _camera_ended(table, camera)
 
 
@@ -393,7 +379,7 @@ def serve(args: argparse.Namespace) -> int:
         )
     if started and demo_events:
         if source is None:
-            camera.error = "no camera source; replaying the demo table log"
+            camera.replaying(NO_SOURCE)
         _demo_fallback(table, camera, demo_events, args.demo_interval)
     listen = args.listen
     if listen is None and args.source is None and source is not None:
@@ -481,8 +467,12 @@ def _colours_again(table: Table, held: dict | None = None,
 
 
 def _camera_ended(table: Table, camera: Camera) -> None:
-    """The camera's source ended (a video file): a copy still held for the
-    camera's next move stands, as at the end of ``tableref watch``."""
+    """The camera's events stopped coming (its source ended, the log played
+    in its stead ended, or the camera was lost: :attr:`Camera.ended`): a copy
+    still held for the camera's next move stands, as at the end of
+    ``tableref watch``; a tgus-t game's last play is read as the players'
+    last cards put down together only where the source ran out by itself (a
+    lost camera is not a game over)."""
     from . import recover
 
     _heard_up_to(table, float("inf"))  # the sound track's last words first
@@ -493,7 +483,8 @@ def _camera_ended(table: Table, camera: Camera) -> None:
                 _completion(table, camera)
             table.pending.take_up(camera)
             recover.finish(table, camera, lambda: _game_state(table),
-                           lambda e: _amend(table, e, play))
+                           lambda e: _amend(table, e, play),
+                           ended=getattr(camera, "ended", None) != "lost")
             table.pending.save()
     _frames_settled(table, camera)
 

@@ -215,18 +215,21 @@ def take_camera_event(
 
 def finish(table: Any, camera: Any,
            state: Callable[[], Mapping[str, Any]],
-           each: Callable[[dict[str, Any]], Any] = lambda e: None) -> None:
-    """The camera's source ended (called under the table's lock): a copy
-    still held for its next move stands and the heard events still held go
-    in (:meth:`vision.completion.Completion.finish`), as
-    :meth:`vision.live.LiveTable.finish` does."""
+           each: Callable[[dict[str, Any]], Any] = lambda e: None,
+           ended: bool = True) -> None:
+    """The camera's events stopped coming (called under the table's lock): a
+    copy still held for its next move stands and the heard events still held
+    go in (:meth:`vision.completion.Completion.finish`), as
+    :meth:`vision.live.LiveTable.finish` does; ``ended``: the source ran out
+    by itself (``False``: the camera was lost, as ``watch`` tells a source
+    that did not end)."""
     if table.referee is None:
         return
     from . import reread
 
     reread.check(table, camera)  # the log as the camera path left it?
     recover = recoveries_for(table, camera)
-    CameraTable(table, camera, recover, None, state, each).completion.finish()
+    CameraTable(table, camera, recover, None, state, each).completion.finish(ended)
     if recover is not None:
         _seen(table, camera)
     reread.seen(table, camera)  # the log as the camera path left it

@@ -5,8 +5,11 @@ a video file the camera played."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from tests.web.test_camera_restart import SKIP, STOOD, UNO, Server, uninterrupted
 from tests.web.test_web_replay_sources_restart import begun, replayed
+from web.camera import NO_SOURCE
 from web.commands import _camera_ended
 
 
@@ -57,23 +60,51 @@ def test_a_replay_stopped_with_the_server_does_not_end_the_source(tmp_path, monk
 
 def test_the_camera_no_longer_says_it_replays_once_the_log_has_ended(
         tmp_path, monkeypatch):
-    message = "no camera source; replaying the demo table log"  # as serve says
     server = begun(tmp_path, True)
-    server.table.camera.error = message
+    server.table.camera.replaying(NO_SOURCE)  # as serve starts it with no source
     replayed(server, SKIP, monkeypatch, stop=2)  # stopped with the server
-    assert server.app.test_client().get("/api/camera").get_json()["message"] == message
-    server.restart()
-    server.table.camera.error = message
-    replayed(server, SKIP, monkeypatch)  # played again from its start, to its end
     status = server.app.test_client().get("/api/camera").get_json()
+    assert status["message"] == "no camera source; replaying the demo table log instead"
+    assert "ended" not in status
+    server.restart()
+    server.table.camera.replaying(NO_SOURCE)
+    replayed(server, SKIP, monkeypatch)  # played again from its start, to its end
+    client = server.app.test_client()
+    status = client.get("/api/camera").get_json()
     assert status["state"] == "unavailable"  # no frames to show: the page shows none
     assert status["message"] == "no camera source; the demo table log has ended"
+    assert status["ended"] == "log" and status["stand_in"] is True
+    ja = client.get("/api/camera?lang=ja").get_json()["message"]
+    assert ja == "カメラ入力がありません。デモの記録の再生は終わりました"
+    page = client.get("/?lang=ja").get_data(as_text=True)
+    assert ja in page and "has ended" not in page
 
 
 def test_a_camera_that_failed_says_why_and_that_the_log_replayed_instead_ended(
         tmp_path, monkeypatch):
     server = begun(tmp_path, True)
-    server.table.camera.error = "cannot open 0; replaying the demo table log instead"
+    camera = server.table.camera
+    camera.error = "the camera could not start on 7: no such device"
+    replayed(server, SKIP, monkeypatch, stop=1)
+    assert camera.status()["message"] == (
+        "the camera could not start on 7: no such device; "
+        "replaying the demo table log instead")
     replayed(server, SKIP, monkeypatch)
-    assert server.app.test_client().get("/api/camera").get_json()["message"] == (
-        "cannot open 0; the demo table log has ended")
+    client = server.app.test_client()
+    assert client.get("/api/camera").get_json()["message"] == (
+        "the camera could not start on 7: no such device; the demo table log has ended")
+    assert client.get("/api/camera?lang=ja").get_json()["message"] == (
+        "7 でカメラを起動できません: no such device。デモの記録の再生は終わりました")
+
+
+def test_a_pipeline_that_gave_up_is_named_as_the_cause(tmp_path, monkeypatch):
+    """The pipeline ran and gave up on its source: its words are the cause."""
+    server = begun(tmp_path, True)
+    camera = server.table.camera
+    camera.error = None
+    camera.pipeline = SimpleNamespace(
+        status=lambda: {"state": "error", "message": "cannot open 0; gave up after 3 retries"},
+        source=SimpleNamespace(live=True))
+    replayed(server, SKIP, monkeypatch)
+    assert camera.status()["message"] == (
+        "cannot open 0; gave up after 3 retries; the demo table log has ended")
