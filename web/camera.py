@@ -45,6 +45,26 @@ SAID: dict[str, dict[str, str]] = {
 #: the causes this module names, in Japanese (others: :func:`web.i18n.camera_message`)
 CAUSES = {NO_SOURCE: "カメラ入力がありません", "no camera": "カメラなし"}
 
+#: the camera events the table refused (:meth:`Camera.refusal`), said after
+#: the camera's message: how many, and the kind of the last (never why: the
+#: reason may name a card, and the table view shows the camera's message)
+REFUSED: dict[str, dict[str, str]] = {
+    "one": {"en": "1 camera event was not recorded ({kind})",
+            "ja": "カメラのイベント1件を記録できませんでした（{kind}）"},
+    "many": {"en": "{n} camera events were not recorded (the last: {kind})",
+             "ja": "カメラのイベント{n}件を記録できませんでした（最後: {kind}）"},
+}
+KINDS: dict[str, dict[str, str]] = {
+    "start": {"en": "the first card", "ja": "最初の札"},
+    "play": {"en": "a play", "ja": "出した札"},
+    "draw": {"en": "a draw", "ja": "ドロー"},
+    "pass": {"en": "a pass", "ja": "パス"},
+    "reveal": {"en": "a shown hand", "ja": "見せた手札"},
+    "uno": {"en": "an UNO call", "ja": "ウノ宣言"},
+    "catch": {"en": "a catch", "ja": "指摘"},
+    "challenge": {"en": "a challenge", "ja": "チャレンジ"},
+}
+
 
 def _viewer_lang() -> str:
     """The language of the request being answered (``en`` outside one)."""
@@ -53,6 +73,18 @@ def _viewer_lang() -> str:
     except ImportError:  # pragma: no cover - flask is the page's own dependency
         return "en"
     return str(getattr(g, "lang", "en")) if has_request_context() else "en"
+
+
+def _may_see_why() -> bool:
+    """Whether the viewer may read why a camera event was refused (the
+    referee, with the token; anyone outside a request)."""
+    try:
+        from flask import has_request_context
+
+        from .security import has_token
+    except ImportError:  # pragma: no cover
+        return True
+    return has_token() if has_request_context() else True
 
 
 def _cause(text: str, lang: str) -> str:
@@ -86,6 +118,7 @@ class Camera:
         self.source: str | None = None
         self.refused = 0  # camera events the table refused (misreads, store errors)
         self.last_refusal: str | None = None
+        self.last_refused_kind: str | None = None  # the last one's type
         #: the table's completion of camera events (``vision.handsfree``); set
         #: by :meth:`start`, reading the live game's state
         self.handsfree: Any = None
@@ -131,10 +164,23 @@ class Camera:
             return SAID["source"][lang]
         return _cause(self.error, lang) if self.error else None
 
-    def refusal(self, why: str) -> None:
-        """Note a camera event the table refused; the pipeline goes on."""
+    def refusal(self, why: str, kind: Any = None) -> None:
+        """Note a camera event the table refused (``kind``: its type); the
+        pipeline goes on."""
         self.refused += 1
         self.last_refusal = why
+        self.last_refused_kind = kind if isinstance(kind, str) else None
+
+    def refusals(self, lang: str = "en") -> str | None:
+        """How many camera events the table refused and the kind of the last,
+        in ``lang``, one sentence; ``None`` where it refused none."""
+        if not self.refused:
+            return None
+        lang = lang if lang in SAID["log"] else "en"
+        kind = self.last_refused_kind or "event"
+        named = KINDS.get(kind, {}).get(lang, kind)
+        said = REFUSED["one" if self.refused == 1 else "many"][lang]
+        return said.format(n=self.refused, kind=named)
 
     def start(
         self,
@@ -218,23 +264,24 @@ class Camera:
         if self.stand_in:
             extra["stand_in"] = True
         if self.pipeline is None or self.error:
-            return {
-                "state": "unavailable",
-                "message": self.message(lang),
-                "source": self.source,
-                **extra,
-            }
-        try:
-            out = dict(self.pipeline.status())
-        except Exception as exc:
-            return {"state": "error", "message": str(exc), "source": self.source,
-                    **extra}
-        if not out.get("message") and self.ended is not None:
-            out["message"] = self.message(lang)
-        out.update(extra)
-        if self.refused:
+            out = {"state": "unavailable", "message": self.message(lang),
+                   "source": self.source, **extra}
+        else:
+            try:
+                out = dict(self.pipeline.status())
+            except Exception as exc:
+                out = {"state": "error", "message": str(exc), "source": self.source}
+            if not out.get("message") and self.ended is not None:
+                out["message"] = self.message(lang)
+            out.update(extra)
+        if self.refused:  # said after the message, in the viewer's language
             out["refused"] = self.refused
-            out["last_refusal"] = self.last_refusal
+            if _may_see_why():
+                out["last_refusal"] = self.last_refusal
+            message = out.get("message")
+            refused = self.refusals(lang)
+            out["message"] = refused if not message else \
+                f"{_cause(str(message), lang)} · {refused}"
         return out
 
     def jpeg(self) -> bytes | None:

@@ -557,7 +557,7 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
     except Exception as exc:
         why = getattr(exc, "message", None) or str(exc)
         log.warning("camera event %s refused: %s", event.get("type"), why)
-        camera.refusal(f"{event.get('type')} refused: {why}")
+        camera.refusal(f"{event.get('type')} refused: {why}", event.get("type"))
     finally:
         _frames_settled(table, camera)
         if rereads is not None:  # queued with the table's lock released
