@@ -527,21 +527,22 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
     try:
         with table.lock:  # a recording played again: taken already? (web.pending)
             again = table.pending.replayed(camera, event)
-        frame = event.get("evidence")
-        if again:  # dropped: its frame is not kept either
-            if isinstance(frame, str) and Path(frame).is_file():
-                Path(frame).unlink(missing_ok=True)
-            event = {k: v for k, v in event.items() if k != "evidence"}
-        elif isinstance(frame, str) and table.gid is not None and Path(frame).is_file():
+        frame, gid = event.get("evidence"), table.gid
+        # a line names the store's copy of its frame or none (never the
+        # pipeline's file, gone once the store has its copy or the event is
+        # dropped, nor one that was not written)
+        event = {k: v for k, v in event.items() if k != "evidence"}
+        there = isinstance(frame, str) and _is_file(frame)
+        if there and not again and gid is not None:
             try:
-                kept = table.store.save_evidence(table.gid, Path(frame).read_bytes())
+                kept = table.store.save_evidence(gid, Path(frame).read_bytes())
             except Exception as exc:  # no room for the frame: keep the event anyway
                 log.warning("evidence frame %s not kept: %s", frame, exc)
-                event = {k: v for k, v in event.items() if k != "evidence"}
             else:
-                camera.unlogged[kept] = table.gid  # until a line shows it
-                Path(frame).unlink(missing_ok=True)
-                event = {**event, "evidence": kept}
+                camera.unlogged[kept] = gid  # until a line shows it
+                event["evidence"] = kept
+        if there:  # kept by the store, or not at all
+            Path(frame).unlink(missing_ok=True)
         _completion(table, camera)
         play = getattr(getattr(camera.pipeline, "config", None), "play", None)
         if event.get("source") == "vision":  # a sound track heard up to it
@@ -562,6 +563,14 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
         _frames_settled(table, camera)
         if rereads is not None:  # queued with the table's lock released
             rereads.flush()
+
+
+def _is_file(path: str) -> bool:
+    """Whether ``path`` names a file (``False`` for one no system can open)."""
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _frames_in(data: Any) -> set[str]:

@@ -138,6 +138,34 @@ def test_a_refused_camera_event_leaves_no_frame(tmp_path, durable):
     nothing_stray_nothing_lost(server)
 
 
+@pytest.mark.parametrize("durable", [True, False], ids=["sqlite", "memory"])
+def test_a_frame_the_store_cannot_keep_leaves_the_line_without_one(
+        tmp_path, monkeypatch, durable):
+    server = begun(tmp_path, durable)
+    server.feed(SKIP[:1])
+
+    def full(gid, jpeg):
+        raise OSError("no space left on the device")
+
+    monkeypatch.setattr(server.table.store, "save_evidence", full)
+    server.feed(SKIP[1:2])  # logged without its frame; the pipeline's copy gone
+    events = server.table.referee.events
+    assert len(events) == 2 and "evidence" not in events[1]
+    nothing_stray_nothing_lost(server)
+
+
+@pytest.mark.parametrize("durable", [True, False], ids=["sqlite", "memory"])
+def test_a_line_never_names_a_frame_that_was_not_written(tmp_path, durable):
+    server = begun(tmp_path, durable)
+    server.feed(SKIP[:1])
+    table = server.table
+    for missing in (str(server.pipeline / "never-written.jpg"), "/x\x00y.jpg"):
+        _camera_event(table, table.camera, {**SKIP[1], "evidence": missing})
+    assert not table.camera.refused, table.camera.last_refusal
+    assert all("evidence" not in e for e in table.referee.events[1:])
+    nothing_stray_nothing_lost(server)
+
+
 # -- the store ---------------------------------------------------------------------
 HEADER = {"type": "game", "game": "uno", "rules": "official", "players": ["A", "B"]}
 
