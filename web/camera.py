@@ -134,6 +134,7 @@ class Camera:
         #: the camera path holds its event and deleted once it is dropped
         #: (``web.commands._frames_settled``)
         self.unlogged: dict[str, int] = {}
+        self.swept: set[int] = set()  # games whose stray frames were looked for
 
     def replaying(self, cause: str | None = None) -> None:
         """A recorded log plays in the camera's stead (the demo's, where the

@@ -591,13 +591,32 @@ def _frames_in(data: Any) -> set[str]:
 
 
 def _frames_loaded(table: Table, camera: Camera) -> None:
-    """A resumed game's pending state, before it is taken up (under the
-    table's lock): the frames its held events name wait as the camera's own
-    (:func:`_frames_settled`)."""
+    """Before a camera event is taken (under the table's lock): the frames a
+    resumed game's pending state names (its held events), and, once for each
+    game this camera serves, every frame the store keeps for the game that
+    no line of its log shows (one kept just before a stop, whose line was
+    never stored), wait as the camera's own (:func:`_frames_settled`: those
+    nothing holds or names any longer are deleted)."""
+    gid, referee = table.gid, table.referee
+    if gid is None or referee is None:
+        return
     loaded = table.pending.loaded
-    if loaded is not None and loaded.get("gid") == table.gid and table.gid is not None:
+    if loaded is not None and loaded.get("gid") == gid:
         for frame in _frames_in({k: v for k, v in loaded.items() if k != "gid"}):
-            camera.unlogged.setdefault(frame, table.gid)
+            camera.unlogged.setdefault(frame, gid)
+    if gid in camera.swept:
+        return
+    camera.swept.add(gid)
+    listed = getattr(table.store, "evidence", None)
+    try:
+        frames = list(listed(gid)) if callable(listed) else []
+    except Exception as exc:  # the frames stay as they are
+        log.warning("the evidence frames of game %s were not listed: %s", gid, exc)
+        return
+    logged = {e.get("evidence") for e in referee.events}
+    for frame in frames:
+        if isinstance(frame, str) and frame not in logged:
+            camera.unlogged.setdefault(frame, gid)
 
 
 def _frames_settled(table: Table, camera: Camera) -> None:

@@ -138,6 +138,24 @@ def test_a_refused_camera_event_leaves_no_frame(tmp_path, durable):
     nothing_stray_nothing_lost(server)
 
 
+def test_a_frame_kept_just_before_a_stop_whose_line_never_went_in_is_deleted(
+        tmp_path):
+    server = begun(tmp_path, True)
+    server.feed(SKIP[:3])
+    table = server.table
+    # the server stopped after the store kept a frame, before its line went in
+    stray = table.store.save_evidence(table.gid, b"\xff\xd8 stray \xff\xd9")
+    replaced = server.shown()[-1]  # a person deletes the draw: the audit names it
+    assert server.app.test_client().delete("/api/events/3").status_code == 200
+    server.restart()
+    server.feed(SKIP[3:] + STOOD)
+    _camera_ended(server.table, server.table.camera)
+    assert not Path(stray).exists()
+    assert Path(replaced).exists()  # the audit trail's frame stays
+    assert set(server.table.store.evidence(server.table.gid)) == \
+        set(server.shown()) | {replaced}
+
+
 @pytest.mark.parametrize("durable", [True, False], ids=["sqlite", "memory"])
 def test_a_frame_the_store_cannot_keep_leaves_the_line_without_one(
         tmp_path, monkeypatch, durable):
