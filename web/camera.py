@@ -127,7 +127,8 @@ class Camera:
         self.rereads: Any = None
         self.rereads_gid: int | None = None
         self.reread_mode = "thread"
-        #: called once the source ended by itself (:meth:`start`)
+        #: called once its events stopped coming by themselves: the source
+        #: ended or the camera was lost (:meth:`start`, :attr:`ended`)
         self.on_end: Callable[[], Any] | None = None
         #: evidence frames the table's store kept for this camera's events
         #: that no line of the log shows yet (path: game id), each kept while
@@ -200,8 +201,9 @@ class Camera:
         settles close calls in favour of the legal play, and the round-end scan
         checks hand counts (see ``docs/vision.md``). ``config`` is the
         pipeline's :class:`vision.config.PipelineConfig` (``None``: defaults).
-        ``on_end`` is called once the source has ended (a video file's end;
-        not when :attr:`stop` ended it), after its last event.
+        ``on_end`` is called once the camera's events stopped coming by
+        themselves (a video file's end, or the camera lost: :attr:`ended`
+        says which; not when :attr:`stop` ended it), after its last event.
         """
         self.source = str(source)
         self.handsfree = _handsfree(game_state)
@@ -241,6 +243,8 @@ class Camera:
             log.exception("the camera pipeline stopped")
             self.error, self.ended = str(exc) or type(exc).__name__, "lost"
         else:
+            if self.stop.is_set():  # stopped (a restart, the server's end)
+                return
             try:
                 state = self.pipeline.status().get("state")
             except Exception:

@@ -103,3 +103,4 @@ def test_a_camera_stopped_by_the_server_has_not_ended(tmp_path):
     camera.stop.set()  # the server stops: the copy is kept for a restart
     run_to_the_end(server, "ended")
     assert len(server.table.referee.events) == len(uninterrupted(UNO, SKIP)) - 1
+    assert camera.ended is None and "ended" not in camera.status()
