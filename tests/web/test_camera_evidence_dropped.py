@@ -128,6 +128,32 @@ def test_a_held_copy_dropped_with_the_move_that_settled_it_leaves_no_frame(
     nothing_stray_nothing_lost(server)
 
 
+def test_a_frame_the_saved_pending_state_still_names_waits_for_the_next_save(
+        tmp_path, monkeypatch):
+    """The held copy's frame is named by the pending state saved beside the
+    game (a restart takes it up): while a newer state could not be saved, the
+    frame stays, so a restart never takes up a copy whose frame is gone."""
+    from web import pending
+
+    server = begun(tmp_path, True)
+    server.feed(SKIP)  # a copy held, saved beside the game
+    held = server.table.camera.handsfree.held[0]["evidence"]
+    server.pause(True)
+    saving = pending._save
+
+    def failing(store, gid, text):
+        raise OSError("the disk is full")
+
+    monkeypatch.setattr(pending, "_save", failing)
+    server.feed(STOOD)  # the held copy dropped with it, paused; not saved
+    assert Path(held).exists()
+    monkeypatch.setattr(pending, "_save", saving)
+    server.pause(False)  # saved again: nothing names the frame any longer
+    server.feed([cam("draw", 9, count=1, reach_from="A")])
+    assert not Path(held).exists()
+    nothing_stray_nothing_lost(server)
+
+
 @pytest.mark.parametrize("durable", [True, False], ids=["sqlite", "memory"])
 def test_a_refused_camera_event_leaves_no_frame(tmp_path, durable):
     server = begun(tmp_path, durable)
