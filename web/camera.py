@@ -102,6 +102,27 @@ def _cause(text: str, lang: str) -> str:
     return camera_message(text) if has_request_context() else text
 
 
+def _checked(status: dict[str, Any]) -> dict[str, Any]:
+    """A pipeline's status as the page shows it: ``state`` and ``message``
+    text, ``fps`` a finite number, ``frames`` a count (a value of another
+    kind is left out, ``error`` where the state is none)."""
+    import math
+
+    out = dict(status)
+    if not isinstance(out.get("state"), str) or not out["state"]:
+        out["state"] = "error"
+    if out.get("message") is not None and not isinstance(out["message"], str):
+        out["message"] = str(out["message"])
+    fps = out.get("fps")
+    if "fps" in out and (isinstance(fps, bool) or not isinstance(fps, (int, float))
+                         or not math.isfinite(fps)):
+        del out["fps"]
+    frames = out.get("frames")
+    if "frames" in out and (isinstance(frames, bool) or not isinstance(frames, int)):
+        del out["frames"]
+    return out
+
+
 class Camera:
     """A :class:`vision.pipeline.TablePipeline` run in a daemon thread."""
 
@@ -273,7 +294,7 @@ class Camera:
                    "source": self.source, **extra}
         else:
             try:
-                out = dict(self.pipeline.status())
+                out = _checked(dict(self.pipeline.status()))
             except Exception as exc:
                 out = {"state": "error", "message": str(exc), "source": self.source}
             if not out.get("message") and self.ended is not None:

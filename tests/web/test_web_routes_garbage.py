@@ -125,3 +125,72 @@ def test_a_card_of_another_deck_is_ruled_with_a_reason_that_names_it(
         assert named, (method, url, rulings)
         text = named[0]["text"]
         assert card in text or card.replace("-", " ") in text, text
+
+
+class Pipeline:
+    """A camera pipeline stand-in whose status is ``status`` (raised where it
+    is an exception)."""
+
+    def __init__(self, status):
+        self._status = status
+
+    def status(self):
+        if isinstance(self._status, Exception):
+            raise self._status
+        return self._status
+
+    def set_scan(self, on):
+        pass
+
+    def latest_jpeg(self):
+        return None
+
+
+def camera(kind):
+    """A camera in one of the states a camera can be in when the page asks
+    (running, lost, replaced by the demo's log that has ended, ...), or one
+    whose pipeline answers garbage."""
+    from web.camera import Camera
+
+    cam = Camera()
+    if kind == "not-started":
+        return cam
+    cam.error = None
+    cam.pipeline = Pipeline({
+        "running": {"state": "running", "message": "reading 0", "fps": 9.5, "frames": 3},
+        "status-raises": RuntimeError("the device went away"),
+        "status-not-an-object": ["running"],
+        "status-odd-values": {"state": None, "message": 5, "fps": "fast",
+                              "frames": "many"},
+    }.get(kind, {"state": "error", "message": "cannot open 0"}))
+    if kind == "lost":
+        cam.error, cam.ended = "the device went away", "lost"
+    elif kind == "log-ended":
+        cam.replaying("no camera source")
+        cam.ended = "log"
+        cam.refusal("play refused: 'cards' must be a list", "play")
+    return cam
+
+
+CAMERAS = ("not-started", "running", "lost", "log-ended", "status-raises",
+           "status-not-an-object", "status-odd-values")
+
+
+@pytest.mark.parametrize("kind", CAMERAS)
+def test_no_route_answers_a_server_error_whatever_the_cameras_state(kind):
+    app, client = begun(UNO)
+    app.extensions["tableref.table"].camera = camera(kind)
+    wrong = []
+    for garbage in ("malformed", "wrong-types"):
+        body, ctype = GARBAGE[garbage]
+        for method, url in routes(app):
+            for lang in ("en", "ja"):
+                resp = client.open(f"{url}?lang={lang}", method=method,
+                                   content_type=ctype,
+                                   data=None if method == "GET" else body)
+                if resp.status_code >= 500:
+                    wrong.append((garbage, method, url, lang, resp.status_code))
+    assert wrong == []
+    status = client.get("/api/camera").get_json()
+    assert isinstance(status["state"], str) and status["state"]
+    assert status.get("message") is None or isinstance(status["message"], str)
