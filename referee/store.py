@@ -217,13 +217,15 @@ class GameStore:
         that names a missing file.
         """
         path = str(path)
-        named = json.dumps(path, ensure_ascii=False)  # as an event's body says it
+        # as an event's body says it (written as text, or with \u escapes)
+        named = json.dumps(path, ensure_ascii=False), json.dumps(path)
 
         def do() -> bool:
             self._version(game_id)
             if self._db.execute(
-                    "SELECT 1 FROM events WHERE game_id=? AND instr(body, ?) > 0 LIMIT 1",
-                    (game_id, named)).fetchone() is not None:
+                    "SELECT 1 FROM events WHERE game_id=? "
+                    "AND (instr(body, ?) > 0 OR instr(body, ?) > 0) LIMIT 1",
+                    (game_id, *named)).fetchone() is not None:
                 return False
             cur = self._db.execute("DELETE FROM evidence WHERE game_id=? AND path=?",
                                    (game_id, path))

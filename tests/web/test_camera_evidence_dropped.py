@@ -269,3 +269,12 @@ def test_a_path_with_quotes_and_non_ascii_is_found_in_the_log(tmp_path):
         store.events(gid)[0], ensure_ascii=False)
     assert not store.drop_evidence(gid, frame)
     assert Path(frame).exists()
+    # a line written with \u escapes (another writer) names it as well
+    other = store.save_evidence(gid, b"jpeg 2")
+    store._tx(lambda: store._db.execute(
+        "INSERT INTO events VALUES (?, 0, 2, ?, 0)",
+        (gid, json.dumps({"type": "pass", "player": "B", "evidence": other}))))
+    assert "\\u00e9" in store._db.execute(
+        "SELECT body FROM events WHERE line=2").fetchone()[0]
+    assert not store.drop_evidence(gid, other)
+    assert Path(other).exists()
