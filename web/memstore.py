@@ -2,12 +2,13 @@
 
 The page is written against the durable store's interface (``create_game``,
 ``append``, ``set_events``, ``header``, ``events``, ``games``, ``last_game``,
-``save_evidence``, ``drop_evidence``, ``finish``, ``export``). This class implements the same
-interface without a disk (and keeps the undo steps of :mod:`web.undo` beside
-each game, ``save_undo`` and ``load_undo``, and the camera path's pending
-state of :mod:`web.pending`, ``save_pending`` and ``load_pending``, which a
-GameStore's page keeps in files beside the database), for tests and for an
-installation whose store module is missing; :func:`open_store` prefers the real one.
+``save_evidence``, ``drop_evidence``, ``finish``, ``export``). This class
+implements the same interface without a disk (and keeps the undo steps of
+:mod:`web.undo` beside each game, ``save_undo`` and ``load_undo``, and the
+camera path's pending state of :mod:`web.pending`, ``save_pending`` and
+``load_pending``, which a GameStore's page keeps in files beside the
+database), for tests and for an installation whose store module is missing;
+:func:`open_store` prefers the real one.
 """
 
 from __future__ import annotations

@@ -103,7 +103,8 @@ def test_a_pipeline_that_gave_up_is_named_as_the_cause(tmp_path, monkeypatch):
     camera = server.table.camera
     camera.error = None
     camera.pipeline = SimpleNamespace(
-        status=lambda: {"state": "error", "message": "cannot open 0; gave up after 3 retries"},
+        status=lambda: {"state": "error",
+                        "message": "cannot open 0; gave up after 3 retries"},
         source=SimpleNamespace(live=True))
     replayed(server, SKIP, monkeypatch)
     assert camera.status()["message"] == (

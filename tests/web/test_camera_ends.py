@@ -93,7 +93,8 @@ def test_a_tgus_t_game_whose_recording_ran_out_is_read_as_over(tmp_path):
     state = server.table.referee.state()
     assert state["over"] and state["ranking"] == ["B", "A"]
     status = server.app.test_client().get("/api/camera").get_json()
-    assert status["ended"] == "source" and status["message"] == "file table.mp4 has ended"
+    assert status["ended"] == "source"
+    assert status["message"] == "file table.mp4 has ended"
 
 
 def test_a_camera_stopped_by_the_server_has_not_ended(tmp_path):

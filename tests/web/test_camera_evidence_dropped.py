@@ -223,7 +223,8 @@ def stores(tmp_path: Path):
 def test_the_store_deletes_only_a_frame_no_stored_event_names(tmp_path, kind):
     store = list(stores(tmp_path))[kind]
     gid = store.create_game(HEADER)
-    logged, replaced, loose = (store.save_evidence(gid, b"jpeg %d" % i) for i in range(3))
+    logged, replaced, loose = (store.save_evidence(gid, b"jpeg %d" % i)
+                               for i in range(3))
     store.append(gid, {"type": "draw", "player": "A", "count": 1, "evidence": replaced})
     store.set_events(gid, [{"type": "draw", "player": "A", "count": 1,
                             "evidence": logged}], reason="a correction")

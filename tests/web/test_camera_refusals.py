@@ -61,4 +61,5 @@ def test_why_a_camera_event_was_refused_is_the_referees_alone(client):
         assert "yellow-9" not in text and "yellow 9" not in text, url
         if "camera" in url or url == "/table":  # the camera's status is shown
             assert "1 camera event was not recorded (a draw)" in text, url
-    assert "yellow-9" in client.get("/api/camera", headers=AUTH).get_json()["last_refusal"]
+    status = client.get("/api/camera", headers=AUTH).get_json()
+    assert "yellow-9" in status["last_refusal"]

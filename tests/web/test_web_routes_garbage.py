@@ -157,7 +157,8 @@ def camera(kind):
         return cam
     cam.error = None
     cam.pipeline = Pipeline({
-        "running": {"state": "running", "message": "reading 0", "fps": 9.5, "frames": 3},
+        "running": {"state": "running", "message": "reading 0", "fps": 9.5,
+                    "frames": 3},
         "status-raises": RuntimeError("the device went away"),
         "status-not-an-object": ["running"],
         "status-odd-values": {"state": None, "message": 5, "fps": "fast",
