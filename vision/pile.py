@@ -17,7 +17,7 @@ from .config import PlayConfig
 from .detections import Detections
 from .geometry import TableGeometry
 from .hands import Reach
-from .pile_memory import PileCard, PileMemory, PileView
+from .pile_memory import PileCard, PileMemory, PileView, flicker_reads
 from .prior import LegalCheck, choose_label
 from .tracking import Read, Track, label_scores
 
@@ -96,7 +96,8 @@ class PileWatcher:
         older than ``seconds`` is in it whatever the frame rate)."""
         cfg = self.config
         reads = track.still_reads(
-            t, cfg.settle_frames, seconds, cfg.move_mm, seconds + cfg.still_margin_s
+            t, cfg.settle_frames, seconds, cfg.move_mm, seconds + cfg.still_margin_s,
+            flicker_reads=flicker_reads(cfg), look_mm=cfg.look_mm,
         )
         return reads is not None
 
@@ -426,6 +427,7 @@ class PileWatcher:
         if not len(dets):
             return []
         self.memory.remember_carried(dets, t, tracks)
+        self.memory.watch_print(t)
         self._follow_hand(t, tracks)
         in_zone = self.geometry.inside(self.zone, dets.data["table_xy"])
         top = self.pile[-1] if self.pile else None
@@ -439,7 +441,8 @@ class PileWatcher:
                 continue
             evidence = max(cfg.evidence_s, cfg.settle_s + cfg.still_margin_s)
             reads = track.still_reads(
-                t, cfg.settle_frames, cfg.settle_s, cfg.move_mm, evidence
+                t, cfg.settle_frames, cfg.settle_s, cfg.move_mm, evidence,
+                flicker_reads=flicker_reads(cfg), look_mm=cfg.look_mm,
             )
             let_go = False
             if (

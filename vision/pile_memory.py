@@ -22,6 +22,28 @@ from .detections import Detections
 from .geometry import TableGeometry
 from .tracking import Track
 
+#: Defaults of two ``play`` thresholds not (yet) in :class:`PlayConfig`; a
+#: config that has the field wins (:func:`flicker_reads`, :func:`twin_pixels_sure`).
+#: Up to this many untouched reads in a row whose box differs do not end a
+#: card's still window or its stay, when an older read in it shows the newest
+#: look again (``play.look_mm``): the box flickering while an arm withdraws
+#: (0: off).
+FLICKER_READS = 2
+#: The top card's pixels (:meth:`PileMemory.keep_print`) differing by at least
+#: this many grey levels in each of the judged box's newest ``settle_frames``
+#: reads: a card lies on it, whatever its box says (0: off).
+TWIN_PIXELS_SURE = 8.0
+
+
+def flicker_reads(config: PlayConfig) -> int:
+    """``play.flicker_reads``, or :data:`FLICKER_READS` where the config lacks it."""
+    return int(getattr(config, "flicker_reads", FLICKER_READS))
+
+
+def twin_pixels_sure(config: PlayConfig) -> float:
+    """``play.twin_pixels_sure``, or :data:`TWIN_PIXELS_SURE` where the config lacks it."""
+    return float(getattr(config, "twin_pixels_sure", TWIN_PIXELS_SURE))
+
 
 class _Carried(NamedTuple):
     """A whole card seen in a hand or moving (for :meth:`PileMemory._known`)."""
@@ -139,6 +161,9 @@ class PileMemory:
         #: the last pixel comparison (:meth:`_print_kept`): mean grey
         #: difference and the share of the region compared (for diagnostics)
         self.print_diff: tuple[float, float] | None = None
+        # the top card's pixel comparisons since an arm reached in after it
+        # was taken, one a frame (:meth:`watch_print`): card, time, difference
+        self._print_diffs: list[tuple[PileCard, float, float]] = []
 
     def held_already(
         self,
@@ -270,15 +295,23 @@ class PileMemory:
 
     def _stay_start(self, track: Track) -> float:
         """When the track's current stay began: the oldest of its newest reads
-        (touched or not) that all show the newest look (within ``play.look_mm``)."""
+        (touched or not) that all show the newest look (within ``play.look_mm``),
+        but for up to ``play.flicker_reads`` untouched reads in a row between
+        two of them (the box flickering to another look and back while an arm
+        withdraws, :meth:`Track.still_reads`)."""
         reads = list(track.history)
         if not reads:
             return float("inf")
         last, lim, start = reads[-1], self.config.look_mm, reads[-1].t
+        flicker, off = flicker_reads(self.config), 0
         for r in reversed(reads):
             if max(abs(r.x - last.x), abs(r.y - last.y), abs(r.w - last.w),
                    abs(r.h - last.h)) > lim:
+                if off < flicker and not r.touched:
+                    off += 1
+                    continue
                 break
+            off = 0
             start = r.t
         return start
 
@@ -360,6 +393,54 @@ class PileMemory:
             grey = np.where(valid, grey, old.grey)
             valid = valid | old.valid
         self._print = _Print(top, box, grey, valid)
+
+    def watch_print(self, t: float) -> None:
+        """Compare the top card's pixels with its print this frame
+        (:meth:`_print_kept`), once an arm has reached into the zone since it
+        was taken: what :meth:`_pixels_sure` reads back for the judged box's
+        newest reads. Called each frame before the boxes are judged."""
+        top = self.pile[-1] if self.pile else None
+        self._print_diffs = [
+            d for d in self._print_diffs[-16:] if d[0] is top
+        ]
+        if (
+            top is None
+            or twin_pixels_sure(self.config) <= 0
+            or self.view is None
+            or self.last_reach <= top.t
+            or self._print is None
+            or self._print.card is not top
+        ):
+            return
+        self._print_kept()
+        if self.print_diff is not None and self.print_diff[0] == self.print_diff[0]:
+            self._print_diffs.append((top, t, self.print_diff[0]))
+
+    def _pixels_sure(self) -> bool:
+        """A card lies on the top card, as its pixels tell: in each of the
+        judged box's newest ``settle_frames`` reads (:meth:`watch_print`) the
+        top card's region, where no hand lies over it, differs from its print
+        by ``play.twin_pixels_sure`` grey levels or more. A hand passing
+        beside or over the pile leaves the pixels it does not cover as they
+        were (a few grey levels), and a box's jitter does not change them; a
+        card laid on the top card, however neatly, covers it with a fresh
+        print of its own, a few mm or degrees off. Where only the newest
+        reads are so (the box's still window reaches back past the arm that
+        hid the pile), the box is judged again the next frame (``retry``)."""
+        sure = twin_pixels_sure(self.config)
+        track = self._tracks[0]
+        if sure <= 0 or track is None or not self.pile or not track.history:
+            return False
+        top = self.pile[-1]
+        n = max(self.config.settle_frames, 1)
+        recent = list(track.history)[-n:]
+        seen = {round(t, 6): diff for card, t, diff in self._print_diffs if card is top}
+        ok = [seen.get(round(r.t, 6), 0.0) >= sure for r in recent]
+        if len(recent) == n and all(ok):
+            return True
+        if ok[-1]:
+            self.retry = True  # sure so far in the newest reads: judge it again
+        return False
 
     def _patch(
         self, box: tuple[float, float, float, float]
@@ -637,7 +718,10 @@ class PileMemory:
         side (``cut_min_mm`` or more, :meth:`_within`) under a hand
         (:meth:`_hand_over`): a twin laid a little off its copy may measure
         smaller, but reaches out past the copy's box, or differs from it by no
-        more than a box's jitter, or lies there with no hand over it."""
+        more than a box's jitter, or lies there with no hand over it. Where the
+        top card's pixels are sure a card lies on it (:meth:`_pixels_sure`),
+        its box need not have changed: a twin laid neatly on its copy may
+        measure as the copy did, to a fraction of a mm."""
         cfg = self.config
         top = self.pile[-1]
         if self.last_reach <= top.t or not self.twin_ok(c.label):
@@ -756,10 +840,14 @@ class PileMemory:
                 dh <= -cut_mm and abs(dw) <= 1.0
             )
             cut = one_side and self._within(c, wh) and self._hand_over()
+            if not whole or cut:
+                return False
+            # the pixels sure of a card on the top card: a twin laid so neatly
+            # on its copy that its box lies and measures as the copy's did
+            if self._pixels_sure():
+                return True
             return (
-                whole
-                and not cut
-                and (
+                (
                     moved > cfg.twin_moved_mm
                     or resized > cfg.twin_size_mm
                     or self._new_look(wh)
@@ -806,12 +894,19 @@ class PileMemory:
         it was taken after the arm left (:meth:`_stood`; a copy seen carried
         in, :meth:`_known`, may be put down just as its twin lay), and the box
         being judged did not lie as it lies before the arm came
-        (:meth:`_lay_before`)."""
+        (:meth:`_lay_before`), unless the referee expects a copy of it from
+        that arm (``twin_ok``) and the top card's pixels are sure a card lies
+        on it (:meth:`_pixels_sure`): a twin laid neatly stands just as its
+        copy lay."""
         if self.last_reach <= c.t:
             return False
-        return not (
-            self.pile and c is self.pile[-1] and (self._stood(c) or self._lay_before())
-        )
+        if not (self.pile and c is self.pile[-1]):
+            return True
+        if not (self._stood(c) or self._lay_before()):
+            return True
+        # a twin the referee expects, that the pixels are sure of
+        # (:meth:`_pixels_sure`): laid so neatly it stands as its copy lay
+        return self.twin_ok(c.label) and self._pixels_sure()
 
     def _lay_before(self) -> bool:
         """The box being judged lay as it lies (its track's current stay),

@@ -71,6 +71,11 @@ class Read:
         return self.x, self.y, self.w, self.h
 
 
+def _same_look(a: Read, b: Read, look_mm: float) -> bool:
+    """Two reads whose boxes lie and measure alike, within ``look_mm``."""
+    return max(abs(a.x - b.x), abs(a.y - b.y), abs(a.w - b.w), abs(a.h - b.h)) <= look_mm
+
+
 def read_probs(read: Read, names: Sequence[str]) -> np.ndarray:
     """One read's probability for every label of ``names``.
 
@@ -154,6 +159,8 @@ class Track:
         move_mm: float,
         evidence_s: float = 0.5,
         touched_ok: bool = False,
+        flicker_reads: int = 0,
+        look_mm: float = 2.0,
     ) -> list[Read] | None:
         """The reads of a card lying still and untouched, or ``None``.
 
@@ -168,25 +175,49 @@ class Track:
         over it), and what shows after may be another card put where it lay
         (the detector boxes it alike, and the track goes on), whose reads and
         stillness are its own.
+
+        ``flicker_reads`` (untouched reads only): up to that many reads in a
+        row whose box differs do not end the window when an older read in it
+        shows the newest look again (within ``look_mm``, place and size): the
+        detector's box of a card lying still flickers for a frame or two
+        (with, then without, an edge of the card below) while an arm
+        withdraws, and comes back to the very box; a card that moves never
+        gives back the box it had. Such reads are the same card and count
+        among the reads (and the evidence).
         """
         if len(self.history) < frames or self.seen < now - 1e-9:
             return None
         reads = list(self.history)
         last = reads[-1]
         out: list[Read] = []
+        pending: list[Read] = []  # reads off the newest box, not yet bridged
+        flicker = 0 if touched_ok else max(int(flicker_reads), 0)
         newer = last.t
         for r in reversed(reads):
-            fits = (
+            kept = (
                 newer - r.t <= self.gap_s + 1e-9
                 and (touched_ok or not r.touched)
-                and np.hypot(r.x - last.x, r.y - last.y) <= move_mm
-                and max(abs(r.w - last.w), abs(r.h - last.h)) <= move_mm
                 and now - r.t <= evidence_s + 1e-9
             )
-            if not fits:
-                break
-            out.append(r)
-            newer = r.t
+            fits = (
+                kept
+                and np.hypot(r.x - last.x, r.y - last.y) <= move_mm
+                and max(abs(r.w - last.w), abs(r.h - last.h)) <= move_mm
+            )
+            if fits and pending:
+                if not _same_look(r, last, look_mm):
+                    break  # only the very look coming back bridges a flicker
+                out += pending
+                pending = []
+            if fits:
+                out.append(r)
+                newer = r.t
+                continue
+            if kept and len(pending) < flicker:
+                pending.append(r)
+                newer = r.t
+                continue
+            break
         if len(out) < frames or now - out[-1].t < seconds - 1e-9:
             return None
         return out[::-1]
