@@ -231,7 +231,10 @@ def scan():
     if status.get("state") in SCAN_REFUSED:
         why = status.get("message") or status.get("state")
         abort(409, f"the camera cannot scan the hands: {why}")
-    pipeline.set_scan(on)
+    try:
+        pipeline.set_scan(on)
+    except Exception as exc:  # a pipeline that cannot take the request says why
+        abort(409, f"the camera cannot scan the hands: {exc}")
     return jsonify({"scan": on})
 
 

@@ -285,11 +285,16 @@ def evidence(line: int):
     path = events[line - 1].get("evidence")
     if not isinstance(path, str) or not path:
         abort(404, f"the event on line {line} has no evidence frame")
-    target = Path(path).resolve()
-    roots = [Path(p).resolve() for p in current_app.config.get("EVIDENCE_DIRS", [])]
-    if not any(target.is_relative_to(root) for root in roots):
+    try:  # a path this system cannot open (a NUL byte, too long) is no frame
+        target = Path(path).resolve()
+        roots = [Path(p).resolve() for p in current_app.config.get("EVIDENCE_DIRS", [])]
+        inside = any(target.is_relative_to(root) for root in roots)
+        there = target.suffix.lower() in (".jpg", ".jpeg", ".png") and target.is_file()
+    except (OSError, ValueError):
+        inside, there = True, False
+    if not inside:
         abort(403, f"the evidence of line {line} is outside the evidence folders")
-    if target.suffix.lower() not in (".jpg", ".jpeg", ".png") or not target.is_file():
+    if not there:
         abort(404, f"the evidence frame of line {line} is missing")
     return send_file(target, max_age=3600)
 

@@ -195,3 +195,20 @@ def test_no_route_answers_a_server_error_whatever_the_cameras_state(kind):
     status = client.get("/api/camera").get_json()
     assert isinstance(status["state"], str) and status["state"]
     assert status.get("message") is None or isinstance(status["message"], str)
+
+
+@pytest.mark.parametrize("evidence", [
+    "/frames/a\x00b.jpg",  # a NUL byte: no path the system can open
+    "/" + "a" * 199,  # longer than a file name may be
+    ".",  # a folder
+    "",
+], ids=["nul", "long-name", "folder", "empty"])
+def test_an_events_garbage_evidence_is_a_missing_frame_not_a_server_error(evidence):
+    app, client = begun(UNO)
+    resp = client.post("/api/events", json={
+        "type": "play", "player": "A", "cards": ["red-3"], "evidence": evidence})
+    assert resp.status_code == 201
+    line = resp.get_json()["line"]
+    resp = client.get(f"/evidence/{line}")
+    assert 400 <= resp.status_code < 500, resp.status_code
+    assert str(resp.status_code) in resp.get_data(as_text=True)  # a page that says why

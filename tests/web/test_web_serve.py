@@ -336,6 +336,19 @@ def test_scan_needs_a_running_pipeline(app, client, game):
     assert 'data-post="/api/camera/scan"' in client.get("/").get_data(as_text=True)
 
 
+def test_scan_a_pipeline_refuses_is_a_conflict_that_says_why(app, client, game):
+    def refuse(on):
+        raise RuntimeError("the pipeline is closing")
+
+    cam = Camera()
+    cam.pipeline = types.SimpleNamespace(set_scan=refuse, status=lambda: {"state": "running"})
+    cam.error = None
+    app.extensions["tableref.table"].camera = cam
+    resp = client.post("/api/camera/scan", json={"on": True})
+    assert resp.status_code == 409
+    assert "closing" in resp.get_data(as_text=True)
+
+
 def test_listen_feeds_voice_events_to_the_table(app, game, monkeypatch, capsys):
     from web.commands import _listen
 
