@@ -219,6 +219,31 @@ def _colour_value(label: str) -> tuple[str | None, str]:
     return (head, rest) if head and rest else (None, label)
 
 
+#: the card colours by hue (OpenCV's 0..180): (colour, least hue, most hue);
+#: red wraps round 180
+CARD_HUES = (("red", 0, 10), ("red", 170, 180), ("yellow", 18, 40),
+             ("green", 41, 88), ("blue", 90, 135))
+#: a pixel prints a card colour where its saturation and value are at least
+#: this (0..255): card faces are bright and vivid, borders white, shadows dark
+CARD_SATURATION, CARD_VALUE = 90, 90
+
+
+def card_colour_of(pixels: np.ndarray) -> np.ndarray:
+    """The card colour (``red``, ``yellow``, ``green``, ``blue``, or ``""``:
+    none) each BGR pixel of ``pixels`` (N x 3, uint8) prints (:data:`CARD_HUES`)."""
+    import cv2
+
+    pixels = np.asarray(pixels, np.uint8).reshape(-1, 1, 3)
+    out = np.full(len(pixels), "", dtype=object)
+    if not len(pixels):
+        return out
+    hsv = cv2.cvtColor(pixels, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(int)
+    vivid = (hsv[:, 1] >= CARD_SATURATION) & (hsv[:, 2] >= CARD_VALUE)
+    for name, low, high in CARD_HUES:
+        out[vivid & (hsv[:, 0] >= low) & (hsv[:, 0] <= high)] = name
+    return out
+
+
 @dataclass(frozen=True)
 class LookConfig:
     """The deck detector's second look (:meth:`DeckDetector._look_again`);
@@ -255,6 +280,15 @@ class LookConfig:
     small: int = 4
     #: ... over at least this many of those pixels (else it did not come)
     beside_px: int = 12
+    #: a part named as the surest part's own label is that value in another
+    #: colour where at least this share of its new pixels beside the surest
+    #: part's box (:meth:`DeckDetector._fan_colour`) print that colour (above
+    #: 1: never)
+    pixel_share: float = 0.3
+    #: a pixel beside the surest part's box is new where it differs by at
+    #: least this (grey levels, in its most changed colour channel) from the
+    #: same pixel of each earlier frame compared
+    pixel_changed: float = 40.0
 
 
 class DeckDetector(Detector):
@@ -290,6 +324,7 @@ class DeckDetector(Detector):
     #: (:meth:`_remember`)
     _history: "deque | None" = None
     _small_of: "tuple[np.ndarray, np.ndarray] | None" = None
+    _small_bgr_of: "tuple[np.ndarray, np.ndarray] | None" = None
     _colour_sum: "tuple[list[str], np.ndarray] | None" = None
 
     def __init__(self, weights: Path, labels: list[str],
@@ -316,6 +351,7 @@ class DeckDetector(Detector):
         self._looked = []
         self._history = None
         self._small_of = None
+        self._small_bgr_of = None
         self._colour_sum = None
         self.classifier, self.crop = load_deck_classifier(weights)
         self._classifier_ov = (
@@ -450,7 +486,11 @@ class DeckDetector(Detector):
         a card's colour but not of its value. A part the classifier names
         less surely than ``sure`` is the surest part's value in its colour
         (:meth:`_fan_mate`) where it is sure of that colour and the part is
-        new with the surest part (:meth:`_new_with`)."""
+        new with the surest part (:meth:`_new_with`). A part it names as the
+        surest part's own label (the top card's corner lies in the part's box
+        too) is that value in another colour where the part's new pixels
+        beside the top card print that colour (:meth:`_pixel_mate`): cards of
+        one value played together, read as one card, otherwise."""
         if len(parts) < 2:
             return [], probs[:0]
         ids = probs.argmax(axis=1)
@@ -471,6 +511,11 @@ class DeckDetector(Detector):
             i = int(ids[k])
             if i < len(self.labels) and sure[k] >= look.sure:
                 if i in best:
+                    mate = (self._pixel_mate(probs[k], parts[k], parts[top], top_id,
+                                             frame) if i == top_id else None)
+                    if mate is not None and mate[0] not in best:
+                        best[mate[0]] = k
+                        rows[k] = mate[1]
                     continue
                 if self._new_with(parts[k], parts[top], top_id, frame) is False:
                     old = True  # it lay there before the top card came
@@ -531,36 +576,112 @@ class DeckDetector(Detector):
         it. A lower card of the pile peeking out beside the top one looks as
         it did before the top came in some earlier frame (one no arm was
         over); a card played with the top one was not there."""
-        from vision.detections import box_iou
-
         look = self.look
         small = self._small(frame)
-        scale = small.shape[1] / frame.shape[1]
-        # the small pixels wholly inside the part and wholly outside the top
+        mask = self._beside(part, top, small.shape, small.shape[1] / frame.shape[1])
+        if mask.sum() < look.beside_px:
+            return None
+        now = small[mask].astype(np.float32)
+        compared = 0
+        for earlier in self._earlier(top, top_id):
+            compared += 1
+            if np.abs(earlier[0][mask].astype(np.float32) - now).mean() < look.changed:
+                return False
+        return True if compared else None
+
+    @staticmethod
+    def _beside(part: np.ndarray, top: np.ndarray, shape: tuple, scale: float
+                ) -> np.ndarray:
+        """The small pixels (a frame ``scale`` times its size, ``shape``)
+        wholly inside ``part`` and wholly outside ``top``'s box."""
         x0, y0 = (max(0, int(np.ceil(v * scale))) for v in part[:2])
         x1, y1 = (max(0, int(np.floor(v * scale))) for v in part[2:])
-        mask = np.zeros(small.shape, bool)
+        mask = np.zeros(shape[:2], bool)
         mask[y0:y1, x0:x1] = True
         t0, u0 = (max(0, int(np.floor(v * scale))) for v in top[:2])
         t1, u1 = (max(0, int(np.ceil(v * scale))) for v in top[2:])
         mask[u0:u1, t0:t1] = False
-        if mask.sum() < look.beside_px:
-            return None
-        now = small[mask].astype(np.float32)
-        before, compared = 0, 0
-        for earlier, boxes, ids in reversed(self._history or ()):
+        return mask
+
+    def _earlier(self, top: np.ndarray, top_id: int):  # noqa: ANN202
+        """The remembered frames read before the ``top`` card (label id
+        ``top_id``) lay where it lies, less the ``landing`` frames just before
+        it, the latest first: each ``(small grey, boxes, label ids, small
+        colour)``."""
+        from vision.detections import box_iou
+
+        look = self.look
+        before = 0
+        for entry in reversed(self._history or ()):
+            boxes, ids = entry[1], entry[2]
             if not before:
                 on = ids == top_id
                 if on.any() and box_iou(np.asarray(top, float)[None],
                                         boxes[on]).max() >= look.same_iou:
                     continue
             before += 1
-            if before <= look.landing:
-                continue
+            if before > look.landing:
+                yield entry
+
+    def _pixel_mate(self, probs: np.ndarray, part: np.ndarray, top: np.ndarray,
+                    top_id: int, frame: np.ndarray
+                    ) -> tuple[int, np.ndarray] | None:
+        """The label (id) a part the classifier names as the ``top`` card's own
+        label is, where its new pixels beside the top card's box print another
+        colour (:meth:`_fan_colour`): the top card's value in that colour, and
+        the part's probabilities with the top label's share moved onto it.
+        A card played together with the top one and fanned under it shows
+        mostly its border and its colour; the classifier, seeing the top
+        card's corner in the part too, may name it as the top card. ``None``:
+        no such label."""
+        top_colour, value = _colour_value(self.labels[top_id])
+        if top_colour is None:
+            return None
+        colour = self._fan_colour(part, top, top_id, frame, top_colour)
+        name = f"{colour}-{value}"
+        if colour is None or name not in self.labels:
+            return None
+        i = self.labels.index(name)
+        if not self.named[i]:
+            return None
+        row = np.array(probs, float)
+        row[i], row[top_id] = row[top_id], 0.0
+        return i, row
+
+    def _fan_colour(self, part: np.ndarray, top: np.ndarray, top_id: int,
+                    frame: np.ndarray, other_than: str) -> str | None:
+        """The card colour (not ``other_than``) that the new pixels of ``part``
+        beside the ``top`` card's box print: pixels (of the frame ``small``
+        times smaller) whose largest colour channel differs by at least
+        ``pixel_changed`` from the same pixel of each earlier frame
+        compared (:meth:`_earlier`: the cards below lay there, the table too),
+        at least ``beside_px`` of them; the colour at least ``pixel_share`` of
+        them print (:func:`card_colour_of`), and ``beside_px`` pixels at
+        least. ``None``: no such colour, or no earlier frame to compare."""
+        look = self.look
+        small = self._small_colour(frame)
+        mask = self._beside(part, top, small.shape, small.shape[1] / frame.shape[1])
+        if mask.sum() < look.beside_px:
+            return None
+        now = small[mask].astype(np.int16)
+        new = np.ones(len(now), bool)
+        compared = 0
+        for entry in self._earlier(top, top_id):
+            earlier = entry[3][mask].astype(np.int16)
+            new &= np.abs(earlier - now).max(axis=1) >= look.pixel_changed
             compared += 1
-            if np.abs(earlier[mask].astype(np.float32) - now).mean() < look.changed:
-                return False
-        return True if compared else None
+        if not compared or new.sum() < look.beside_px:
+            return None
+        colours = card_colour_of(now[new].astype(np.uint8))
+        names, counts = np.unique(colours[colours != ""], return_counts=True)
+        ranked = sorted(zip(counts.tolist(), names.tolist()), reverse=True)
+        for count, name in ranked:
+            if name == other_than:
+                continue
+            if count >= look.beside_px and count >= look.pixel_share * new.sum():
+                return str(name)
+            return None
+        return None
 
     def _small(self, frame: np.ndarray) -> np.ndarray:
         """``frame`` in grey, ``small`` times smaller (what :meth:`_new_with`
@@ -574,6 +695,19 @@ class DeckDetector(Detector):
         size = (max(1, grey.shape[1] // f), max(1, grey.shape[0] // f))
         small = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
         self._small_of = (frame, small)
+        return small
+
+    def _small_colour(self, frame: np.ndarray) -> np.ndarray:
+        """``frame`` (BGR) ``small`` times smaller (what :meth:`_fan_colour`
+        compares); one per frame."""
+        if self._small_bgr_of is not None and self._small_bgr_of[0] is frame:
+            return self._small_bgr_of[1]
+        import cv2
+
+        f = max(1, int(self.look.small))
+        size = (max(1, frame.shape[1] // f), max(1, frame.shape[0] // f))
+        small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+        self._small_bgr_of = (frame, small)
         return small
 
     def _remember(self, frame: np.ndarray, xyxy: np.ndarray,
@@ -590,8 +724,10 @@ class DeckDetector(Detector):
             reads.append(seen[2].reshape(-1, width))
         reads = np.concatenate(reads)
         ids = reads.argmax(axis=1) if len(reads) else np.zeros(0, int)
-        self._history.append((self._small(frame), np.concatenate(boxes), ids))
+        self._history.append((self._small(frame), np.concatenate(boxes), ids,
+                              self._small_colour(frame)))
         self._small_of = None
+        self._small_bgr_of = None
 
     def _colours(self) -> tuple[list[str], np.ndarray]:
         """The colours the labels print (``""`` first, for colourless ones)

@@ -183,3 +183,59 @@ def test_a_card_lying_there_before_the_top_one_is_not_named_by_colour(
     for got in _fan_lands(det, before, after):
         assert _names(got) == ["red-5"]
 
+
+
+RED, YELLOW = (40, 40, 220), (30, 210, 230)  # BGR, as card faces print them
+
+
+def test_a_fanned_card_named_as_the_top_one_is_read_by_its_new_colour(
+        monkeypatch) -> None:
+    # the lower card of a fan, half covered, named as the top card itself
+    # (the top card's corner lies in its box too); its new pixels beside the
+    # top card print yellow: the top card's value in yellow
+    det = _detector(monkeypatch, {tuple(WHOLE): ("red-5", 0.9),
+                                  tuple(LEFT): ("red-5", 0.95),
+                                  tuple(RIGHT): ("red-5", 0.72)})
+    before = np.zeros((160, 160, 3), np.uint8)
+    after = before.copy()
+    after[40:80, 40:65] = RED
+    after[40:80, 65:80] = YELLOW
+    for got in _fan_lands(det, before, after):
+        assert _names(got) == ["red-5", "yellow-5"]
+        assert got.confidence.min() >= 0.5
+
+
+def test_a_card_boxed_in_pieces_of_its_own_colour_stays_one_card(
+        monkeypatch) -> None:
+    # the same reads, but the pixels beside the top part print its own colour:
+    # one red card lying turned, boxed twice
+    det = _detector(monkeypatch, {tuple(WHOLE): ("red-5", 0.9),
+                                  tuple(LEFT): ("red-5", 0.95),
+                                  tuple(RIGHT): ("red-5", 0.72)})
+    before = np.zeros((160, 160, 3), np.uint8)
+    after = before.copy()
+    after[40:80, 40:80] = RED
+    for got in _fan_lands(det, before, after):
+        assert _names(got) == ["red-5"]
+
+
+def test_a_lower_card_of_another_colour_named_as_the_top_one_stays_below(
+        monkeypatch) -> None:
+    # the yellow pixels beside the top card lay there before it came: a card
+    # lower in the pile, no card played with it
+    det = _detector(monkeypatch, {tuple(WHOLE): ("red-5", 0.9),
+                                  tuple(LEFT): ("red-5", 0.95),
+                                  tuple(RIGHT): ("red-5", 0.72)})
+    before = np.zeros((160, 160, 3), np.uint8)
+    before[40:80, 55:80] = YELLOW
+    after = before.copy()
+    after[40:80, 40:65] = RED
+    for got in _fan_lands(det, before, after):
+        assert _names(got) == ["red-5"]
+
+
+def test_card_colours_by_pixel() -> None:
+    pixels = np.array([RED, YELLOW, (200, 90, 30), (60, 170, 60), (240, 240, 240),
+                       (20, 20, 20)], np.uint8)
+    assert list(decks.card_colour_of(pixels)) == ["red", "yellow", "blue", "green",
+                                                  "", ""]
