@@ -17,8 +17,14 @@ A = (PILE[0] + 10.0, PILE[1] + 2.0, 76.0, 92.0)  # the card with an edge of the 
 B = (PILE[0] + 5.0, PILE[1] + 2.0, 64.0, 92.0)  # the card alone
 
 
-def started() -> PileTable:
-    table = PileTable(PlayConfig(), FPS)
+def off_config(field: str, value: float) -> PlayConfig:
+    """A config with ``field`` set to ``value`` where :class:`PlayConfig` has
+    it (else the module default, patched by the test, holds)."""
+    return PlayConfig(**({field: value} if hasattr(PlayConfig(), field) else {}))
+
+
+def started(config: PlayConfig | None = None) -> PileTable:
+    table = PileTable(config or PlayConfig(), FPS)
     for _ in range(8):
         table.frame([card("red-7", *PILE)])
     return table
@@ -44,7 +50,7 @@ def test_a_card_whose_box_flickers_once_lands_at_the_settle_time():
 
 def test_off_the_flicker_restarts_the_window(monkeypatch):  # noqa: ANN001
     monkeypatch.setattr(pile_memory, "FLICKER_READS", 0)
-    table = started()
+    table = started(off_config("flicker_reads", 0))
     first = put_down(table, "red-2", [A, B, A, A, A, A, A, A])
     assert [c for _, c in table.plays_seen] == [["red-2"]]
     assert table.plays_seen[0][0] - first >= 5 / FPS - 1e-6
