@@ -670,7 +670,7 @@ def _twin_index(names: Sequence[str]) -> np.ndarray:
 
 def _detect_twins(
     detect: Callable[[np.ndarray], Detections], image: np.ndarray, cfg: ScanConfig,
-    fan: bool = False,
+    fan: bool = False, remembered: bool = False,
 ) -> Detections:
     """``detect(image)``, also keeping the boxes the detector's label threshold
     (its ``conf``) would drop because their probability is split between a 6 and
@@ -686,8 +686,17 @@ def _detect_twins(
     (:func:`fan_reads`), and a covered card is kept at least ``fan_keep`` sure
     (its neighbours hide most of it: its read stays below the detector's
     ``conf``). With ``fan``, a card the finder scores under its threshold but
-    the classifier names surely is added too (:func:`_with_faint`)."""
+    the classifier names surely is added too (:func:`_with_faint`); an
+    OpenVINO finder then runs the network once for the image's two looks
+    (:meth:`vision.openvino_runtime.OpenVinoFinder.remembering`, unless
+    ``remembered``: already so)."""
     owner = getattr(detect, "__self__", None)
+    remembering = getattr(getattr(owner, "model", None), "remembering", None)
+    if fan and not remembered and remembering is not None:
+        # the faint look asks the finder the same image again at a lower
+        # threshold: the network's output for it is the same, run once
+        with remembering():
+            return _detect_twins(detect, image, cfg, fan, remembered=True)
     normal = getattr(owner, "conf", None)
     read = getattr(owner, "read_crops", None) \
         if fan and getattr(owner, "classifier", None) is not None else None
