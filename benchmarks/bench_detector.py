@@ -41,7 +41,8 @@ and 90th percentile, the cards returned, the crops classified and the finder's
 runs a frame (1: every frame searched; the detector calls of the gated line)
 and how many frames kept the finder's boxes, searched a crop, searched the whole
 frame, with the input shapes compiled and their compile time (in ``other``). The
-goal is read from the ``cards new`` line's CPU total. ``--threads N`` runs
+goal is read from the ``cards new`` line's CPU total. The classifier's batch
+sizes are compiled before timing (:func:`warm_classifier`). ``--threads N`` runs
 OpenVINO on N inference threads (0: its latency hint, every core for one
 frame); OpenCV runs on the live pipeline's threads (``CV_THREADS``, one).
 """
@@ -266,6 +267,21 @@ def _summary(clock: StageClock, cpu: float, wall: list, cards: int, runs: int,
     }
 
 
+def warm_classifier(detector) -> None:  # noqa: ANN001
+    """Compile the OpenVINO classifier's batch sizes up to
+    :attr:`~vision.openvino_runtime.ClassifierRequest.BUFFERS` before timing
+    (the live detector compiles each the first time it comes, about 50 ms
+    once a size and process), so that a video's first batch of a size does
+    not count that in its frame."""
+    if detector._classifier_ov is None:
+        return
+    import numpy as np
+
+    run = detector._classifier_request()
+    for n in range(1, run.BUFFERS + 1):
+        run(np.zeros((n, detector.crop, detector.crop, 3), np.uint8))
+
+
 def time_backend(
     model: str, imgsz: int, runs: int, warmup: int = 10, classifier: bool = True,
     threads: int | None = None, video: Path | None = None, frames: int = 300,
@@ -279,6 +295,7 @@ def time_backend(
     detector = Detector(model, imgsz=imgsz, classifier=None if classifier else False,
                         threads=THREADS if threads is None else threads,
                         **({} if crop_margin is None else {"crop_margin": crop_margin}))
+    warm_classifier(detector)
     clock = StageClock(detector)
     frame = frame_640x480()
     for _ in range(warmup):
