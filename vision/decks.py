@@ -487,8 +487,9 @@ class DeckDetector(Detector):
         less surely than ``sure`` is the surest part's value in its colour
         (:meth:`_fan_mate`) where it is sure of that colour and the part is
         new with the surest part (:meth:`_new_with`). A part it names as the
-        surest part's own label (the top card's corner lies in the part's box
-        too) is that value in another colour where the part's new pixels
+        surest part's own label, sure or not of it (the top card's corner
+        lies in the part's box too), and not sure of another colour, is that
+        value in another colour where the part's new pixels
         beside the top card print that colour (:meth:`_pixel_mate`): cards of
         one value played together, read as one card, otherwise."""
         if len(parts) < 2:
@@ -524,7 +525,14 @@ class DeckDetector(Detector):
                 rows[k] = probs[k]
                 continue
             mate = self._fan_mate(probs[k], top_id)
-            if mate is None or mate[0] in best:
+            if mate is None:  # unsure of its colour too: its pixels may say
+                mate = (self._pixel_mate(probs[k], parts[k], parts[top], top_id,
+                                         frame) if i == top_id else None)
+                if mate is not None and mate[0] not in best:
+                    best[mate[0]] = k
+                    rows[k] = mate[1]
+                continue
+            if mate[0] in best:
                 continue
             if not self._new_with(parts[k], parts[top], top_id, frame):
                 continue
@@ -629,7 +637,8 @@ class DeckDetector(Detector):
         """The label (id) a part the classifier names as the ``top`` card's own
         label is, where its new pixels beside the top card's box print another
         colour (:meth:`_fan_colour`): the top card's value in that colour, and
-        the part's probabilities with the top label's share moved onto it.
+        the part's probabilities with the top label's share moved onto it (at
+        least the share of the new pixels that print the colour).
         A card played together with the top one and fanned under it shows
         mostly its border and its colour; the classifier, seeing the top
         card's corner in the part too, may name it as the top card. ``None``:
@@ -637,19 +646,22 @@ class DeckDetector(Detector):
         top_colour, value = _colour_value(self.labels[top_id])
         if top_colour is None:
             return None
-        colour = self._fan_colour(part, top, top_id, frame, top_colour)
-        name = f"{colour}-{value}"
-        if colour is None or name not in self.labels:
+        found = self._fan_colour(part, top, top_id, frame, top_colour)
+        if found is None:
+            return None
+        name = f"{found[0]}-{value}"
+        if name not in self.labels:
             return None
         i = self.labels.index(name)
         if not self.named[i]:
             return None
         row = np.array(probs, float)
-        row[i], row[top_id] = row[top_id], 0.0
+        row[i], row[top_id] = max(row[top_id], found[1]), 0.0
         return i, row
 
     def _fan_colour(self, part: np.ndarray, top: np.ndarray, top_id: int,
-                    frame: np.ndarray, other_than: str) -> str | None:
+                    frame: np.ndarray, other_than: str
+                    ) -> tuple[str, float] | None:
         """The card colour (not ``other_than``) that the new pixels of ``part``
         beside the ``top`` card's box print: pixels (of the frame ``small``
         times smaller) whose largest colour channel differs by at least
@@ -657,7 +669,10 @@ class DeckDetector(Detector):
         compared (:meth:`_earlier`: the cards below lay there, the table too),
         at least ``beside_px`` of them; the colour at least ``pixel_share`` of
         them print (:func:`card_colour_of`), and ``beside_px`` pixels at
-        least. ``None``: no such colour, or no earlier frame to compare."""
+        least, with that share. ``None``: no such colour, or no earlier frame
+        to compare. A card of the play lying over a card of its own colour
+        (the first card of a multi-play often matches the top card's colour)
+        changes few pixels there: only the pixels it did change count."""
         look = self.look
         small = self._small_colour(frame)
         mask = self._beside(part, top, small.shape, small.shape[1] / frame.shape[1])
@@ -678,8 +693,9 @@ class DeckDetector(Detector):
         for count, name in ranked:
             if name == other_than:
                 continue
-            if count >= look.beside_px and count >= look.pixel_share * new.sum():
-                return str(name)
+            share = count / float(new.sum())
+            if count >= look.beside_px and share >= look.pixel_share:
+                return str(name), share
             return None
         return None
 

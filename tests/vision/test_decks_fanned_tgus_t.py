@@ -239,3 +239,19 @@ def test_card_colours_by_pixel() -> None:
                        (20, 20, 20)], np.uint8)
     assert list(decks.card_colour_of(pixels)) == ["red", "yellow", "blue", "green",
                                                   "", ""]
+
+
+def test_a_fanned_card_named_unsurely_as_the_top_one_is_read_by_its_new_colour(
+        monkeypatch) -> None:
+    # the lower card named as the top card, unsurely, and not surely of any
+    # colour either: its new pixels beside the top card print yellow
+    det = _detector(monkeypatch, {tuple(WHOLE): ("red-5", 0.9),
+                                  tuple(LEFT): ("red-5", 0.95),
+                                  tuple(RIGHT): ("red-5", 0.4)})
+    before = np.zeros((160, 160, 3), np.uint8)
+    after = before.copy()
+    after[40:80, 40:65] = RED
+    after[40:80, 65:80] = YELLOW
+    for got in _fan_lands(det, before, after):
+        assert _names(got) == ["red-5", "yellow-5"]
+        assert got.confidence.min() >= 0.4
