@@ -55,6 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--proto", type=float, default=None,
                         help="weight of the class-mean head folded into the tuned "
                              "classifier (EnrollConfig.proto; default: EnrollConfig's)")
+    parser.add_argument("--soup", type=int, default=None,
+                        help="fine-tunings averaged (EnrollConfig.soup; default: "
+                             "EnrollConfig's)")
     args = parser.parse_args(argv)
 
     import cv2
@@ -83,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
             config = replace(config, webcam=args.webcam)
         if args.proto is not None:
             config = replace(config, proto=args.proto)
+        if args.soup is not None:
+            config = replace(config, soup=args.soup)
         result = fine_tune(shots, config=config, progress=lambda _: None)
         t3, c3 = time.perf_counter(), time.process_time()
     n = len(shots)

@@ -592,6 +592,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--proto", type=float, default=None,
                         help="EnrollConfig.proto: weight of the class-mean head "
                              "folded into the enrolled classifier (0: off)")
+    parser.add_argument("--soup", type=int, default=None,
+                        help="EnrollConfig.soup: fine-tunings (other seeds) whose "
+                             "weights are averaged (1: one)")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--k", type=int, default=1,
                         help="with --tune: photos a card enrolled (1 or 2)")
@@ -698,7 +701,7 @@ def main(argv: list[str] | None = None) -> int:
             setattr(ms, name, value if value < 1 else None)
     config = EnrollConfig(threads=args.threads)
     for key in ("steps", "lr", "l2sp", "held", "views", "background", "replay",
-                "hand", "mix", "scene", "tilt", "far", "webcam", "proto"):
+                "hand", "mix", "scene", "tilt", "far", "webcam", "proto", "soup"):
         if getattr(args, key) is not None:
             config = replace(config, **{key: getattr(args, key)})
     print(f"enrollment: {config}")

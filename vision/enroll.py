@@ -34,7 +34,7 @@ tables.
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -145,6 +145,12 @@ class EnrollConfig:
             its log-likelihood added ``proto`` times to the classifier's logits
             (a product of the two; 0: the classifier alone). The network and
             the checkpoint's format stay as they are.
+        soup: fine-tunings whose weights are averaged (a weight soup; 1: one).
+            The ``r``-th draws its views and batches with the seed
+            ``seed + r * SOUP_SEED_STEP``; every one starts from the same
+            network and is mixed (:attr:`mix`) before the mean, so the result
+            is one network of the shipped shape and cost to read, and the
+            enrollment takes about ``soup`` times as long.
 
     The held views (``held`` 0.75, every one a scene view, half with a hand
     over the card) and the learning rate (3e-3) were chosen together on
@@ -181,6 +187,7 @@ class EnrollConfig:
     far: float = 0.0
     webcam: float = 0.0
     proto: float = 0.0
+    soup: int = 1
 
 
 @dataclass
@@ -402,7 +409,7 @@ def fine_tune(
     cards boxed in ``shots`` (see the module's docstring)."""
     import torch
 
-    from vision.detector import CLASSIFIER_NAME, MODEL_DIR, crops_to_tensor
+    from vision.detector import CLASSIFIER_NAME, MODEL_DIR
 
     t0 = time.time()
     base = Path(base) if base is not None else MODEL_DIR / CLASSIFIER_NAME
@@ -411,11 +418,48 @@ def fine_tune(
     if config.threads:
         torch.set_num_threads(config.threads)
     labels, expected = deck_labels([s.label for s in shots if s.box is not None])
+    states = ckpt.get("members") or [ckpt["state_dict"]]
+    runs = [_tuned_members(shots, states, labels, width, size,
+                           replace(config, seed=config.seed + SOUP_SEED_STEP * r),
+                           progress)
+            for r in range(max(1, config.soup))]
+    tuned = [_mean_state([run[m] for run in runs]) for m in range(len(states))]
+    checkpoint = {
+        "members": tuned, "size": size, "width": width, "labels": labels,
+        "base": base.name, "enroll": asdict(config),
+    }
+    photos: dict[str, int] = {}
+    for shot in shots:
+        if shot.box is not None:
+            photos[shot.label] = photos.get(shot.label, 0) + 1
+    result = EnrollResult(
+        checkpoint, photos, [c for c in expected if c not in photos],
+        [s.source for s in shots if s.box is None],
+    )
+    result.confused = confusions(checkpoint, shots)
+    result.seconds = time.time() - t0
+    return result
+
+
+#: The seed of the ``r``-th fine-tuning of a soup (:attr:`EnrollConfig.soup`)
+#: is the config's seed plus ``r`` times this.
+SOUP_SEED_STEP = 1000
+
+
+def _tuned_members(shots: Sequence[Shot], states: list, labels: list, width: int,
+                   size: int, config: EnrollConfig,
+                   progress: Callable[[str], None]) -> list[dict]:
+    """One fine-tuning of every member network ``states`` on a training pool of
+    ``shots`` drawn with ``config.seed``: each member's weights after the mix
+    (and the class-mean head, :attr:`EnrollConfig.proto`)."""
+    import torch
+
+    from vision.detector import crops_to_tensor
+
     x, y = training_pool(shots, config, labels, size)
     progress(f"training crops: {len(x)} ({int((y < len(labels)).sum())} of cards)")
     y_t = torch.from_numpy(y)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
-    states = ckpt.get("members") or [ckpt["state_dict"]]
     tuned = []
     for m, state in enumerate(states):
         torch.manual_seed(config.seed + m)
@@ -452,21 +496,17 @@ def fine_tune(
             _fold_class_means(net[config.frozen:], feats, y_t, config.proto)
             mixed = {k: v.detach().clone() for k, v in net.state_dict().items()}
         tuned.append(mixed)
-    checkpoint = {
-        "members": tuned, "size": size, "width": width, "labels": labels,
-        "base": base.name, "enroll": asdict(config),
-    }
-    photos: dict[str, int] = {}
-    for shot in shots:
-        if shot.box is not None:
-            photos[shot.label] = photos.get(shot.label, 0) + 1
-    result = EnrollResult(
-        checkpoint, photos, [c for c in expected if c not in photos],
-        [s.source for s in shots if s.box is None],
-    )
-    result.confused = confusions(checkpoint, shots)
-    result.seconds = time.time() - t0
-    return result
+    return tuned
+
+
+def _mean_state(states: list[dict]) -> dict:
+    """The mean of several states of one network (float tensors; the others
+    as in the first): a soup of fine-tunings that started from one network."""
+    if len(states) == 1:
+        return states[0]
+    return {k: (sum(s[k] for s in states) / len(states)
+                if states[0][k].is_floating_point() else states[0][k].clone())
+            for k in states[0]}
 
 
 def _mixed(start: dict, tuned: dict, mix: float) -> dict:

@@ -759,7 +759,8 @@ def test_enroll_config_passes_the_webcam_share_to_the_views() -> None:
 
 
 @pytest.mark.parametrize("flag, value, field", [("--webcam", "1", "webcam"),
-                                               ("--proto", "0.03", "proto")])
+                                               ("--proto", "0.03", "proto"),
+                                               ("--soup", "2", "soup")])
 def test_bench_enroll_times_the_enrollment_with_its_settings(monkeypatch, flag, value,
                                                              field) -> None:
     import vision.enroll
