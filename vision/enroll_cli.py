@@ -60,6 +60,9 @@ def enroll_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--proto", type=float, default=d.proto,
                         help="weight of a class-mean head folded into the enrolled "
                              f"classifier's last layer, 0: off (default {d.proto})")
+    parser.add_argument("--soup", type=int, default=d.soup,
+                        help="fine-tunings with other seeds whose weights are "
+                             f"averaged, 1: one (default {d.soup})")
     parser.add_argument("--mix", type=float, default=d.mix,
                         help="weight-space mix of the fine-tuned and the shipped "
                              f"classifier, 1: fine-tuned alone (default {d.mix})")
@@ -87,7 +90,8 @@ def enroll(args: argparse.Namespace) -> int:
                               seed=args.seed, threads=args.threads,
                               held=args.held, hand=args.hand, scene=args.scene,
                               tilt=args.tilt, far=args.far, webcam=args.webcam,
-                              mix=args.mix, proto=args.proto)
+                              mix=args.mix, proto=args.proto,
+                              soup=args.soup)
         if (args.folder is None) == (args.camera is None):
             raise EnrollError("give a folder of photos or --camera, not both")
         if args.camera is not None:

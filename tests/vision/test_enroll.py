@@ -593,6 +593,9 @@ def test_enroll_passes_the_scene_view_settings_to_the_fine_tune(
     code = main(["enroll", "--deck", "kitchen", str(photo_folder), "--proto", "0.03",
                  "--decks-dir", str(tmp_path / "decks")])
     assert code == 2 and seen[3].proto == 0.03
+    code = main(["enroll", "--deck", "kitchen", str(photo_folder), "--soup", "2",
+                 "--decks-dir", str(tmp_path / "decks")])
+    assert code == 2 and seen[4].soup == 2
 
 
 def _detail(views: np.ndarray) -> float:
