@@ -421,6 +421,7 @@ class PileWatcher:
         )
         if reaching:
             if not self._reaching:
+                self.memory.reach_before = self.memory.last_reach
                 self.memory.reach_began = t
             self.memory.last_reach = t
         self._reaching = reaching

@@ -135,6 +135,8 @@ class PileMemory:
         #: (the first of the frames in a row with an arm in the zone)
         self.last_reach = -1.0
         self.reach_began = -1.0
+        #: when the arm before that one last reached into the zone
+        self.reach_before = -1.0
         # cards seen in a hand or moving, the last ``carry_memory_s``
         self._carried: list[_Carried] = []
         #: label -> whether the referee expects the arm that last reached into
@@ -164,6 +166,9 @@ class PileMemory:
         # the top card's pixel comparisons since an arm reached in after it
         # was taken, one a frame (:meth:`watch_print`): card, time, difference
         self._print_diffs: list[tuple[PileCard, float, float]] = []
+        # the top card and the last frame its pixels showed as its print
+        # (under ``play.twin_pixels_sure``, :meth:`watch_print`)
+        self._print_seen: tuple[PileCard | None, float] = (None, -1.0)
 
     def held_already(
         self,
@@ -396,25 +401,31 @@ class PileMemory:
 
     def watch_print(self, t: float) -> None:
         """Compare the top card's pixels with its print this frame
-        (:meth:`_print_kept`), once an arm has reached into the zone since it
-        was taken: what :meth:`_pixels_sure` reads back for the judged box's
-        newest reads. Called each frame before the boxes are judged."""
+        (:meth:`_print_kept`): what :meth:`_pixels_sure` reads back for the
+        judged box's newest reads (kept once an arm has reached into the zone
+        since the top card was taken), and the last frame they showed as the
+        print. Called each frame before the boxes are judged."""
         top = self.pile[-1] if self.pile else None
         self._print_diffs = [
             d for d in self._print_diffs[-16:] if d[0] is top
         ]
+        sure = twin_pixels_sure(self.config)
         if (
             top is None
-            or twin_pixels_sure(self.config) <= 0
+            or sure <= 0
             or self.view is None
-            or self.last_reach <= top.t
             or self._print is None
             or self._print.card is not top
         ):
             return
         self._print_kept()
-        if self.print_diff is not None and self.print_diff[0] == self.print_diff[0]:
-            self._print_diffs.append((top, t, self.print_diff[0]))
+        if self.print_diff is None or self.print_diff[0] != self.print_diff[0]:
+            return
+        diff = self.print_diff[0]
+        if diff < sure:
+            self._print_seen = (top, t)
+        if self.last_reach > top.t:
+            self._print_diffs.append((top, t, diff))
 
     def _pixels_sure(self) -> bool:
         """A card lies on the top card, as its pixels tell: in each of the
@@ -424,14 +435,21 @@ class PileMemory:
         beside or over the pile leaves the pixels it does not cover as they
         were (a few grey levels), and a box's jitter does not change them; a
         card laid on the top card, however neatly, covers it with a fresh
-        print of its own, a few mm or degrees off. Where only the newest
-        reads are so (the box's still window reaches back past the arm that
-        hid the pile), the box is judged again the next frame (``retry``)."""
+        print of its own, a few mm or degrees off. The pixels must have
+        shown as the print after the arm before the last one left the zone:
+        the change came with the last arm (a twin laid earlier and missed
+        differs from the print ever after, and an arm passing later laid
+        nothing). Where only the newest reads are so (the box's still window
+        reaches back past the arm that hid the pile), the box is judged again
+        the next frame (``retry``)."""
         sure = twin_pixels_sure(self.config)
         track = self._tracks[0]
         if sure <= 0 or track is None or not self.pile or not track.history:
             return False
         top = self.pile[-1]
+        card, seen_at = self._print_seen
+        if card is not top or seen_at <= self.reach_before:
+            return False
         n = max(self.config.settle_frames, 1)
         recent = list(track.history)[-n:]
         seen = {round(t, 6): diff for card, t, diff in self._print_diffs if card is top}

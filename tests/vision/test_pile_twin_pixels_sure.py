@@ -85,3 +85,17 @@ def test_a_twin_whose_still_window_reaches_back_past_the_arm_is_judged_again():
     xy = (PILE[0] + 0.4, PILE[1])
     twin = scene([(seven, *PILE, 0), (five, *PILE, 0), (print_of(5), *xy, 2.0)])
     assert table.frames(10, twin, ("red-5", xy)) == [["red-5"]]
+
+
+def test_a_later_arm_over_a_twin_laid_and_missed_before_it_lays_nothing():
+    """A copy was laid neatly by an arm the referee did not expect it from
+    (missed: its box lies as its copy's). The next arm, whose seat may lay a
+    copy, reaches over the pile and leaves: the pixels differ from the print
+    as they did before it came, so it laid nothing."""
+    table, seven, five, _ = with_top()
+    table.frames(4, scene([(seven, *PILE, 0)]), None, [Reach("A", PILE, 9000.0)])
+    xy = (PILE[0] + 0.4, PILE[1])
+    twin = scene([(seven, *PILE, 0), (five, *PILE, 0), (print_of(5), *xy, 2.0)])
+    assert table.frames(8, twin, ("red-5", xy)) == []
+    table.frames(4, twin, None, [Reach("B", PILE, 9000.0)])
+    assert table.frames(10, twin, ("red-5", xy)) == []
