@@ -283,8 +283,11 @@ class LookConfig:
     #: a part named as the surest part's own label is that value in another
     #: colour where at least this share of its new pixels beside the surest
     #: part's box (:meth:`DeckDetector._fan_colour`) print that colour (above
-    #: 1: never)
-    pixel_share: float = 0.3
+    #: 1: never, the default: the camera then sees more of a fan's cards
+    #: right, 0.3 on the tuning games, but the completion's guesses for the
+    #: cards it does not see, tuned on the camera without it, lost a game's
+    #: ranking; ``eval_tgus_t --look pixel_share=0.3`` turns it on)
+    pixel_share: float = 1.01
     #: a pixel beside the surest part's box is new where it differs by at
     #: least this (grey levels, in its most changed colour channel) from the
     #: same pixel of each earlier frame compared
@@ -644,7 +647,7 @@ class DeckDetector(Detector):
         card's corner in the part too, may name it as the top card. ``None``:
         no such label."""
         top_colour, value = _colour_value(self.labels[top_id])
-        if top_colour is None:
+        if top_colour is None or self.look.pixel_share > 1:
             return None
         found = self._fan_colour(part, top, top_id, frame, top_colour)
         if found is None:
@@ -740,8 +743,8 @@ class DeckDetector(Detector):
             reads.append(seen[2].reshape(-1, width))
         reads = np.concatenate(reads)
         ids = reads.argmax(axis=1) if len(reads) else np.zeros(0, int)
-        self._history.append((self._small(frame), np.concatenate(boxes), ids,
-                              self._small_colour(frame)))
+        colour = self._small_colour(frame) if self.look.pixel_share <= 1 else None
+        self._history.append((self._small(frame), np.concatenate(boxes), ids, colour))
         self._small_of = None
         self._small_bgr_of = None
 

@@ -186,6 +186,8 @@ def test_a_card_lying_there_before_the_top_one_is_not_named_by_colour(
 
 
 RED, YELLOW = (40, 40, 220), (30, 210, 230)  # BGR, as card faces print them
+#: the second look with its pixel check on (off by default)
+PIXELS_ON = decks.LookConfig(pixel_share=0.3)
 
 
 def test_a_fanned_card_named_as_the_top_one_is_read_by_its_new_colour(
@@ -196,6 +198,7 @@ def test_a_fanned_card_named_as_the_top_one_is_read_by_its_new_colour(
     det = _detector(monkeypatch, {tuple(WHOLE): ("red-5", 0.9),
                                   tuple(LEFT): ("red-5", 0.95),
                                   tuple(RIGHT): ("red-5", 0.72)})
+    det.look = PIXELS_ON
     before = np.zeros((160, 160, 3), np.uint8)
     after = before.copy()
     after[40:80, 40:65] = RED
@@ -212,6 +215,7 @@ def test_a_card_boxed_in_pieces_of_its_own_colour_stays_one_card(
     det = _detector(monkeypatch, {tuple(WHOLE): ("red-5", 0.9),
                                   tuple(LEFT): ("red-5", 0.95),
                                   tuple(RIGHT): ("red-5", 0.72)})
+    det.look = PIXELS_ON
     before = np.zeros((160, 160, 3), np.uint8)
     after = before.copy()
     after[40:80, 40:80] = RED
@@ -226,6 +230,7 @@ def test_a_lower_card_of_another_colour_named_as_the_top_one_stays_below(
     det = _detector(monkeypatch, {tuple(WHOLE): ("red-5", 0.9),
                                   tuple(LEFT): ("red-5", 0.95),
                                   tuple(RIGHT): ("red-5", 0.72)})
+    det.look = PIXELS_ON
     before = np.zeros((160, 160, 3), np.uint8)
     before[40:80, 55:80] = YELLOW
     after = before.copy()
@@ -248,6 +253,7 @@ def test_a_fanned_card_named_unsurely_as_the_top_one_is_read_by_its_new_colour(
     det = _detector(monkeypatch, {tuple(WHOLE): ("red-5", 0.9),
                                   tuple(LEFT): ("red-5", 0.95),
                                   tuple(RIGHT): ("red-5", 0.4)})
+    det.look = PIXELS_ON
     before = np.zeros((160, 160, 3), np.uint8)
     after = before.copy()
     after[40:80, 40:65] = RED
@@ -255,3 +261,15 @@ def test_a_fanned_card_named_unsurely_as_the_top_one_is_read_by_its_new_colour(
     for got in _fan_lands(det, before, after):
         assert _names(got) == ["red-5", "yellow-5"]
         assert got.confidence.min() >= 0.4
+
+
+def test_the_pixel_check_is_off_by_default(monkeypatch) -> None:
+    det = _detector(monkeypatch, {tuple(WHOLE): ("red-5", 0.9),
+                                  tuple(LEFT): ("red-5", 0.95),
+                                  tuple(RIGHT): ("red-5", 0.72)})
+    before = np.zeros((160, 160, 3), np.uint8)
+    after = before.copy()
+    after[40:80, 40:65] = RED
+    after[40:80, 65:80] = YELLOW
+    for got in _fan_lands(det, before, after):
+        assert _names(got) == ["red-5"]
