@@ -359,6 +359,18 @@ class PlayConfig(_Section):
                         "top card since it was taken is that card again")
     max_looks: int = _f(64, "looks", "most looks of the top card remembered",
                         minimum=1)
+    flicker_reads: int = _f(2, "reads", "up to this many untouched reads in a "
+                            "row whose box differs do not end a card's still window "
+                            "or its look's stay, when an older read shows the newest "
+                            "look again within look_mm (the box flickering while an "
+                            "arm withdraws; 0: off)", minimum=0)
+    twin_pixels_sure: float = _f(8.0, "grey levels", "a copy of the top card laid "
+                                 "on it is a play however its box lies when the top "
+                                 "card's pixels differ from its print by at least this "
+                                 "in each of the box's newest settle_frames reads, "
+                                 "having matched the print after the arm before the "
+                                 "last one left (twin_ok, the reach and taken-back "
+                                 "still apply; 0: off)", minimum=0)
     cut_min_mm: float = _f(3.0, "mm", "a box of the top card's label shorter than "
                            "it on one side only by at least this, lying within its "
                            "box, is that card cut by an edge (no twin); less is a "
@@ -377,9 +389,15 @@ class PlayConfig(_Section):
                               "of it, where arms are seen (an arm passing over the "
                               "pile on its way elsewhere is no hand lingering at a "
                               "card it let go of)")
-    let_go_loose_s: float = _f(0.25, "s", "... that larger box (a loose one on the "
-                               "pile, or a card held a little above it) must lie that "
-                               "still this long")
+    let_go_loose_scale: float = _f(1.26, "card sizes", "a box a hand still "
+                                   "touches lying within the pile's extent and "
+                                   "measuring over this (a loose one on the pile, "
+                                   "boxed with the edges of the cards below, or a card "
+                                   "held a little above it) ...")
+    let_go_loose_s: float = _f(0.25, "s", "... must lie that still this long "
+                               "before it counts at let go; so must a card the hand "
+                               "held over the spot where it lies this long before "
+                               "it paused")
     let_go_sway_s: float = _f(0.0, "s", "a box a hand still touches measuring as "
                               "a card held up (over let_go_scale, at most "
                               "max_scale, sticking out of the pile's extent; or "

@@ -17,7 +17,7 @@ from .config import PlayConfig
 from .detections import Detections
 from .geometry import TableGeometry
 from .hands import Reach
-from .pile_memory import PileCard, PileMemory, PileView, flicker_reads
+from .pile_memory import PileCard, PileMemory, PileView
 from .prior import LegalCheck, choose_label
 from .tracking import Read, Track, label_scores
 
@@ -97,7 +97,7 @@ class PileWatcher:
         cfg = self.config
         reads = track.still_reads(
             t, cfg.settle_frames, seconds, cfg.move_mm, seconds + cfg.still_margin_s,
-            flicker_reads=flicker_reads(cfg), look_mm=cfg.look_mm,
+            flicker_reads=cfg.flicker_reads, look_mm=cfg.look_mm,
         )
         return reads is not None
 
@@ -144,7 +144,8 @@ class PileWatcher:
         up to ``max_scale`` that lies within the pile's extent
         (:meth:`_within_pile`) may be a card on the pile boxed with the edges
         of the cards below, or one held a little above the pile: size cannot
-        tell them apart, so it must lie that still for ``play.let_go_loose_s``
+        tell them apart, so one over ``play.let_go_loose_scale`` must lie that
+        still for ``play.let_go_loose_s``
         (a held card drifts with the hand within that time), unless it has
         lain still in every read since it showed
         (:meth:`_shown_still`): then the settle time is enough. So must a card
@@ -187,11 +188,13 @@ class PileWatcher:
                 max(evidence, seconds + cfg.still_margin_s), touched_ok=True,
             )
 
-        loose = scale > cfg.let_go_scale
-        if loose and scale > cfg.max_scale:
+        held_up = scale > cfg.let_go_scale
+        if held_up and scale > cfg.max_scale:
             return None
         # measures as a card held up, and sticks out of the pile's extent
-        off = loose and not self._within_pile(track.xy, (w, h))
+        off = held_up and not self._within_pile(track.xy, (w, h))
+        # within the pile's extent: a loose box, or a card held a little above
+        loose = scale > cfg.let_go_loose_scale
         sway = max(cfg.settle_s, cfg.let_go_loose_s, cfg.let_go_sway_s)
         if off and cfg.let_go_sway_s <= 0:
             return None
@@ -443,7 +446,7 @@ class PileWatcher:
             evidence = max(cfg.evidence_s, cfg.settle_s + cfg.still_margin_s)
             reads = track.still_reads(
                 t, cfg.settle_frames, cfg.settle_s, cfg.move_mm, evidence,
-                flicker_reads=flicker_reads(cfg), look_mm=cfg.look_mm,
+                flicker_reads=cfg.flicker_reads, look_mm=cfg.look_mm,
             )
             let_go = False
             if (

@@ -22,28 +22,6 @@ from .detections import Detections
 from .geometry import TableGeometry
 from .tracking import Track
 
-#: Defaults of two ``play`` thresholds not (yet) in :class:`PlayConfig`; a
-#: config that has the field wins (:func:`flicker_reads`, :func:`twin_pixels_sure`).
-#: Up to this many untouched reads in a row whose box differs do not end a
-#: card's still window or its stay, when an older read in it shows the newest
-#: look again (``play.look_mm``): the box flickering while an arm withdraws
-#: (0: off).
-FLICKER_READS = 2
-#: The top card's pixels (:meth:`PileMemory.keep_print`) differing by at least
-#: this many grey levels in each of the judged box's newest ``settle_frames``
-#: reads: a card lies on it, whatever its box says (0: off).
-TWIN_PIXELS_SURE = 8.0
-
-
-def flicker_reads(config: PlayConfig) -> int:
-    """``play.flicker_reads``, or :data:`FLICKER_READS` where the config lacks it."""
-    return int(getattr(config, "flicker_reads", FLICKER_READS))
-
-
-def twin_pixels_sure(config: PlayConfig) -> float:
-    """``play.twin_pixels_sure``, or :data:`TWIN_PIXELS_SURE` where the config lacks it."""
-    return float(getattr(config, "twin_pixels_sure", TWIN_PIXELS_SURE))
-
 
 class _Carried(NamedTuple):
     """A whole card seen in a hand or moving (for :meth:`PileMemory._known`)."""
@@ -308,7 +286,7 @@ class PileMemory:
         if not reads:
             return float("inf")
         last, lim, start = reads[-1], self.config.look_mm, reads[-1].t
-        flicker, off = flicker_reads(self.config), 0
+        flicker, off = self.config.flicker_reads, 0
         for r in reversed(reads):
             if max(abs(r.x - last.x), abs(r.y - last.y), abs(r.w - last.w),
                    abs(r.h - last.h)) > lim:
@@ -409,7 +387,7 @@ class PileMemory:
         self._print_diffs = [
             d for d in self._print_diffs[-16:] if d[0] is top
         ]
-        sure = twin_pixels_sure(self.config)
+        sure = self.config.twin_pixels_sure
         if (
             top is None
             or sure <= 0
@@ -442,7 +420,7 @@ class PileMemory:
         nothing). Where only the newest reads are so (the box's still window
         reaches back past the arm that hid the pile), the box is judged again
         the next frame (``retry``)."""
-        sure = twin_pixels_sure(self.config)
+        sure = self.config.twin_pixels_sure
         track = self._tracks[0]
         if sure <= 0 or track is None or not self.pile or not track.history:
             return False

@@ -8,7 +8,6 @@ detections at 30 fps."""
 from __future__ import annotations
 
 from tests.vision.pile_table import PILE, PileTable, card
-from vision import pile_memory
 from vision.config import PlayConfig
 from vision.hands import Reach
 
@@ -18,9 +17,8 @@ B = (PILE[0] + 5.0, PILE[1] + 2.0, 64.0, 92.0)  # the card alone
 
 
 def off_config(field: str, value: float) -> PlayConfig:
-    """A config with ``field`` set to ``value`` where :class:`PlayConfig` has
-    it (else the module default, patched by the test, holds)."""
-    return PlayConfig(**({field: value} if hasattr(PlayConfig(), field) else {}))
+    """A config with ``field`` set to ``value``."""
+    return PlayConfig(**{field: value})
 
 
 def started(config: PlayConfig | None = None) -> PileTable:
@@ -48,8 +46,7 @@ def test_a_card_whose_box_flickers_once_lands_at_the_settle_time():
     assert table.plays_seen[0][0] - first <= 3 / FPS + 1e-6
 
 
-def test_off_the_flicker_restarts_the_window(monkeypatch):  # noqa: ANN001
-    monkeypatch.setattr(pile_memory, "FLICKER_READS", 0)
+def test_off_the_flicker_restarts_the_window():
     table = started(off_config("flicker_reads", 0))
     first = put_down(table, "red-2", [A, B, A, A, A, A, A, A])
     assert [c for _, c in table.plays_seen] == [["red-2"]]

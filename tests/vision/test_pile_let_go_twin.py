@@ -97,8 +97,9 @@ def test_a_loose_box_that_shows_still_from_under_the_hand_counts_after_the_settl
 
 def test_a_loose_box_swaying_before_it_pauses_waits_let_go_loose_s():
     """A card held over the pile shows swaying, then pauses for a settle's
-    frames: with let_go_hidden_s it still must lie still let_go_loose_s."""
-    config = PlayConfig()
+    frames: with let_go_hidden_s it still must lie still let_go_loose_s
+    (where a box that size waits: ``let_go_loose_scale`` under it)."""
+    config = PlayConfig(let_go_loose_scale=1.15)
     table = pile_with(config, ("red-3", *PILE, 84.0, 107.0))
     table.frames(2, [], reach("B", NEAR))
     for x in (322, 325, 328, 331, 334, 331):  # swaying with the hand
@@ -114,7 +115,7 @@ def test_a_loose_box_swaying_before_it_pauses_waits_let_go_loose_s():
 
 
 def test_with_let_go_hidden_off_a_loose_box_waits_let_go_loose_s():
-    config = PlayConfig(let_go_hidden_s=0.0)
+    config = PlayConfig(let_go_hidden_s=0.0, let_go_loose_scale=1.15)
     table = pile_with(config, ("red-3", *PILE, 84.0, 107.0))
     table.frames(5, [], reach("B", NEAR))
     let_go = table.t
@@ -137,3 +138,20 @@ def test_a_twin_boxed_larger_than_its_copy_counts_when_it_shows_still_from_under
     for y in (204, 207, 210, 213):  # seen in the hand, moving, before it stops
         table.frames(1, [card("red-3", 325.0, y, 88.0, 113.0, True)], reach("B", NEAR))
     assert table.frames(20, [grown], reach("B", NEAR)) == []
+
+
+def test_by_default_a_loose_box_within_the_pile_counts_after_the_let_go_frames():
+    """A card put on the pile, boxed with the edges of the cards below, under
+    the hand that let go of it: with ``let_go_loose_scale`` at its default
+    (``max_scale``) it counts as soon as it lay still ``let_go_frames`` reads,
+    not ``let_go_loose_s``; a smaller ``let_go_loose_scale`` makes it wait."""
+    for loose_scale, wait in ((PlayConfig().let_go_loose_scale, False), (1.15, True)):
+        config = PlayConfig(let_go_hidden_s=0.0, let_go_loose_scale=loose_scale)
+        assert config.let_go_frames / FPS < config.let_go_loose_s
+        table = pile_with(config, ("red-3", *PILE, 84.0, 107.0))
+        table.frames(5, [], reach("B", NEAR))
+        let_go = table.t
+        played = table.frames(20, [card("red-5", 328, 207, *LOOSE, True)], reach("B", NEAR))
+        assert [c for _, c in played] == [["red-5"]]
+        waited = played[0][0] - let_go >= config.let_go_loose_s - 1e-6
+        assert waited == wait, (loose_scale, played[0][0] - let_go)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from tests.vision.test_pile_flicker import off_config
 from tests.vision.test_pile_twin_pixels import PILE, print_of, scene, with_top
-from vision import pile_memory
 from vision.hands import Reach
 
 
@@ -55,8 +54,7 @@ def test_the_pixels_must_stay_sure_for_settle_frames_reads():
     assert table.frames(10, laid, ("red-5", PILE)) == []
 
 
-def test_off_the_neat_twin_is_missed(monkeypatch):  # noqa: ANN001
-    monkeypatch.setattr(pile_memory, "TWIN_PIXELS_SURE", 0.0)
+def test_off_the_neat_twin_is_missed():
     table, seven, five, _ = with_top(off_config("twin_pixels_sure", 0.0))
     assert _laid_neatly(table, seven, five) == []
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -894,8 +896,10 @@ def test_with_let_go_a_loose_box_within_the_pile_is_played_once_still_longer(let
     """A card put on the pile, boxed with the edges of the cards below (1.2
     card sizes, within the pile's extent), under the still hand that put it
     down: its size cannot tell it from a card held a little above the pile,
-    so it is played once it has lain still ``play.let_go_loose_s``. The same
-    box sticking out of the pile waits for the hand to leave."""
+    so it is played once it has lain still ``play.let_go_loose_s`` (where a
+    box that size waits: ``let_go_loose_scale`` under it). The same box
+    sticking out of the pile waits for the hand to leave."""
+    let_go = dataclasses.replace(let_go, let_go_loose_scale=1.15)
     table = started(config=let_go)
     loose = card("red-2", *PILE, 67, 104, touched=True)
     # reads spanning let_go_loose_s: one more than the frames in that time
