@@ -509,17 +509,23 @@ class DeckDetector(Detector):
         best: dict[int, int] = {top_id: top}
         rows: dict[int, np.ndarray] = {top: probs[top]}
         old = False
+
+        def by_pixels(k: int) -> None:
+            """Part ``k``, named as the top card, is the top card's value in
+            the colour its new pixels print (:meth:`_pixel_mate`), if any."""
+            mate = self._pixel_mate(probs[k], parts[k], parts[top], top_id, frame)
+            if mate is not None and mate[0] not in best:
+                best[mate[0]] = k
+                rows[k] = mate[1]
+
         for k in order:
             if k == top:
                 continue
             i = int(ids[k])
             if i < len(self.labels) and sure[k] >= look.sure:
                 if i in best:
-                    mate = (self._pixel_mate(probs[k], parts[k], parts[top], top_id,
-                                             frame) if i == top_id else None)
-                    if mate is not None and mate[0] not in best:
-                        best[mate[0]] = k
-                        rows[k] = mate[1]
+                    if i == top_id:
+                        by_pixels(k)
                     continue
                 if self._new_with(parts[k], parts[top], top_id, frame) is False:
                     old = True  # it lay there before the top card came
@@ -529,11 +535,8 @@ class DeckDetector(Detector):
                 continue
             mate = self._fan_mate(probs[k], top_id)
             if mate is None:  # unsure of its colour too: its pixels may say
-                mate = (self._pixel_mate(probs[k], parts[k], parts[top], top_id,
-                                         frame) if i == top_id else None)
-                if mate is not None and mate[0] not in best:
-                    best[mate[0]] = k
-                    rows[k] = mate[1]
+                if i == top_id:
+                    by_pixels(k)
                 continue
             if mate[0] in best:
                 continue
