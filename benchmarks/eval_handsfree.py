@@ -133,6 +133,8 @@ skipped by the rule "the first that can be laid out", never by its result):
   314 to 316 (the games of seeds 303, 310, 312 and 313 cannot be laid out: a
   round runs past the script's turn limit). Its first three, 304, 305 and 306,
   are the untouched games read at 30 fps.
+- ``tune-19`` (looked at while tuning, from the release after ``untouched-19``
+  was read and reported): the same seeds as ``untouched-19``.
 - ``untouched-20`` (the untouched role for the release after ``untouched-19``):
   the first ten from 317 that the script can lay out, seeds 317 to 326. Its
   first three, 317, 318 and 319, are the untouched games read at 30 fps.
@@ -244,6 +246,7 @@ GAMES = {
     "untouched-18": [293, 294, 295, 296, 297, 298, 299, 300, 301, 302],
     "tune-18": [293, 294, 295, 296, 297, 298, 299, 300, 301, 302],
     "untouched-19": [304, 305, 306, 307, 308, 309, 311, 314, 315, 316],
+    "tune-19": [304, 305, 306, 307, 308, 309, 311, 314, 315, 316],
     "untouched-20": [317, 318, 319, 320, 321, 322, 323, 324, 325, 326],
 }
 
