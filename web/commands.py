@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
-import json
 import logging
 import secrets
 import socket
@@ -648,9 +647,7 @@ def _frames_settled(table: Table, camera: Camera) -> None:
             if held is None:
                 try:  # held now, or by the state saved last (a restart's)
                     held = _frames_in(table.pending.data())
-                    saved = table.pending._saved
-                    if saved is not None:
-                        held |= _frames_in(json.loads(saved))
+                    held |= _frames_in(table.pending.saved())
                 except Exception:  # what is held cannot be read: keep them all
                     log.warning("the camera's held events could not be read",
                                 exc_info=True)

@@ -521,6 +521,11 @@ class Pending:
             "lines": list(found.lines),
         }
 
+    def saved(self) -> dict[str, Any] | None:
+        """What :meth:`save` wrote last for this game, as data (``None``:
+        nothing saved since the game was loaded or begun)."""
+        return None if self._saved is None else json.loads(self._saved)
+
     def save(self) -> None:
         """Save what the camera path holds now beside the stored game (called
         under the table's lock); written only when it changed. A failure is
