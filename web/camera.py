@@ -157,6 +157,9 @@ class Camera:
         #: (``web.commands._frames_settled``)
         self.unlogged: dict[str, int] = {}
         self.swept: set[int] = set()  # games whose stray frames were looked for
+        #: the game whose events it took last: what its path holds is that
+        #: game's (handed to the camera that replaces it, web.commands._hand_over)
+        self.game: int | None = None
 
     def replaying(self, cause: str | None = None) -> None:
         """A recorded log plays in the camera's stead (the demo's, where the
@@ -382,6 +385,7 @@ class LogPlayer:
         paused: Callable[[], bool] = lambda: False,
         source: str | None = None,
         on_end: Callable[[], Any] | None = None,
+        stop_with: threading.Event | None = None,
     ):
         self.events = list(events)
         self.on_end = on_end
@@ -394,7 +398,9 @@ class LogPlayer:
         self.paused = paused
         self.append = append
         self.interval = interval
-        self.stop = threading.Event()
+        self.stop = threading.Event()  # set to stop it
+        #: another stop it heeds too (the camera's, whose stead it plays in)
+        self.stop_with = stop_with
         self.thread = threading.Thread(target=self._run, name="demo-log", daemon=True)
 
     def start(self) -> LogPlayer:
@@ -403,10 +409,10 @@ class LogPlayer:
 
     def _run(self) -> None:
         for event in self.events:
-            if self.stop.wait(self.interval):
+            if self.stop.wait(self.interval) or self.stopped():
                 return
             while self.paused():  # a paused table holds the demo, it does not drop it
-                if self.stop.wait(0.2):
+                if self.stop.wait(0.2) or self.stopped():
                     return
             event = dict(event)
             event["source"] = "vision"  # it stands in for the camera: pause applies
@@ -414,11 +420,16 @@ class LogPlayer:
                 self.append(event)
             except Exception as exc:
                 log.warning("demo event not applied: %s", exc)
-        if self.on_end is not None and not self.stop.is_set():
+        if self.on_end is not None and not self.stopped():
             try:
                 self.on_end()
             except Exception:  # the page goes on without it
                 log.exception("the end of the demo table log")
+
+    def stopped(self) -> bool:
+        """Whether it was stopped, or the camera it plays for."""
+        return self.stop.is_set() or (
+            self.stop_with is not None and self.stop_with.is_set())
 
 
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v")

@@ -254,6 +254,7 @@ def _demo_fallback(
             interval=interval,
             paused=lambda: table.paused,
             on_end=lambda: _log_ended(table, camera),  # as a video's end
+            stop_with=camera.stop,  # a camera replaced ends the log in its stead
         )
         with table.lock:  # played from its start again by a restarted server
             table.pending.plays(camera, player.source)
@@ -332,6 +333,11 @@ def serve(args: argparse.Namespace) -> int:
         )
     table: Table = app.extensions["tableref.table"]
     evidence = Path(app.config["EVIDENCE_DIRS"][-1])  # the store's, where it has one
+    from .sweep import sweep
+
+    swept = sweep(store, evidence)  # what a stop left half-done, before the camera
+    if swept:
+        print(f"tableref serve: deleted {len(swept)} file(s) a stop left half-written")
     table.camera = camera = Camera()
 
     source, demo_header, demo_events = args.source, None, None
@@ -349,8 +355,11 @@ def serve(args: argparse.Namespace) -> int:
     def start_camera(src: str | None = None, calibration: str | None = None) -> dict:
         """(Re)start the camera for the current game; used by the setup page too."""
         nonlocal camera
-        camera.stop.set()
-        table.camera = camera = Camera()
+        old = camera
+        old.stop.set()  # its late events are not taken (_camera_event)
+        with table.lock:  # what the old camera held goes on with the new one
+            table.camera = camera = new = Camera()
+            _hand_over(table, old, new)
         current["source"] = src or current["source"]
         current["calibration"] = calibration or current["calibration"]
         if table.referee is None or current["source"] is None:
@@ -358,15 +367,15 @@ def serve(args: argparse.Namespace) -> int:
                 "no game is running" if table.referee is None else "no camera"
             )
             return camera.status()
-        camera.start(
+        camera.start(  # each callback bound to this camera, not the next one
             current["source"],
             table.referee.header.to_dict(),
-            lambda e: _camera_event(table, camera, e),
+            lambda e: _camera_event(table, new, e),
             evidence_dir=str(evidence / f"camera-{table.gid}"),
             table=current["calibration"],
             game_state=lambda: _game_state(table),
             config=pipeline_config,
-            on_end=lambda: _camera_ended(table, camera),
+            on_end=lambda: _camera_ended(table, new),
         )
         return camera.status()
 
@@ -526,6 +535,9 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
     rereads = None
     try:
         with table.lock:  # a recording played again: taken already? (web.pending)
+            if _replaced(table, camera):  # a late event of a camera replaced
+                _late(camera, event)
+                return
             again = table.pending.replayed(camera, event)
         frame, gid = event.get("evidence"), table.gid
         # a line names the store's copy of its frame or none (never the
@@ -548,6 +560,13 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
         if event.get("source") == "vision":  # a sound track heard up to it
             _heard_up_to(table, float(event.get("t", 0)))
         with table.lock:
+            if _replaced(table, camera):  # replaced since: the store's copy too
+                kept = event.get("evidence")
+                drop = getattr(table.store, "drop_evidence", None)
+                if camera.unlogged.pop(kept, None) is not None and drop is not None:
+                    drop(gid, kept)
+                return
+            camera.game = table.gid  # what it holds is this game's
             _frames_loaded(table, camera)
             table.pending.take_up(camera)  # what a resumed game had pending
             rereads = None if table.paused else reread.rereads_for(table, camera)
@@ -563,6 +582,36 @@ def _camera_event(table: Table, camera: Camera, event: dict) -> None:
         _frames_settled(table, camera)
         if rereads is not None:  # queued with the table's lock released
             rereads.flush()
+
+
+def _replaced(table: Table, camera: Camera) -> bool:
+    """Whether ``camera`` was stopped and another took its place (its events
+    are not the table's any longer: they may be of another game)."""
+    return camera.stop.is_set() and table.camera is not camera
+
+
+def _late(camera: Camera, event: dict) -> None:
+    """An event a replaced camera sent after it was stopped: not taken, and
+    the pipeline's frame of it deleted (the store never had it)."""
+    log.info("camera event %s of a camera replaced not taken", event.get("type"))
+    frame = event.get("evidence")
+    if isinstance(frame, str) and _is_file(frame):
+        Path(frame).unlink(missing_ok=True)
+
+
+def _hand_over(table: Table, old: Camera, new: Camera) -> None:
+    """The table's camera ``old`` is replaced by ``new`` (under the table's
+    lock): the frames ``old`` followed go on waiting for their lines
+    (:attr:`Camera.unlogged`, each game's own), and where the game it took
+    its events for still runs, what its path held (a copy held for the next
+    move, the tgus-t completion's memory, the recoveries, the re-reads) is
+    taken up by ``new`` at its first event, as a restarted server takes
+    them up (:meth:`web.pending.Pending.hand_over`)."""
+    for frame, gid in old.unlogged.items():
+        new.unlogged.setdefault(frame, gid)
+    old.unlogged.clear()
+    if old.game is not None and old.game == table.gid and table.referee is not None:
+        table.pending.hand_over(old)
 
 
 def _is_file(path: str) -> bool:

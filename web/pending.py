@@ -370,6 +370,24 @@ class Pending:
         if not any(k in loaded for k in ("camera", "hearing", "rereads")):
             self.loaded = None
 
+    def hand_over(self, camera: Any) -> None:
+        """The table's ``camera`` is replaced while its game runs (called
+        under the table's lock): what its path holds (the copy held, the
+        tgus-t completion's memory, the recoveries, the re-reads) is kept as
+        a resumed game's is, for the next camera to take up at its first
+        event (:meth:`take_up`); a part loaded and not yet taken up stays
+        as it was loaded."""
+        from . import reread
+
+        table = self.table
+        loaded = self.loaded if self.loaded is not None and \
+            self.loaded.get("gid") == table.gid else {"gid": table.gid}
+        if "camera" not in loaded:
+            loaded["camera"] = self._camera_data(camera)
+        if "rereads" not in loaded:
+            loaded["rereads"] = reread.data(table, camera, self._digests)
+        self.loaded = loaded
+
     def _part(self, name: str, take: Any) -> None:
         """Take up one part of the loaded data (once); data it cannot use is
         said in the server's log, and the game goes on without it."""

@@ -1,0 +1,137 @@
+"""Files a stopped server left half-done in the store's folders, swept at start.
+
+``tableref serve`` killed at any moment leaves at worst files that nothing
+names, never a record that names a missing file (each write goes file first,
+then the row or line that names it):
+
+* the pipeline's copy of an evidence frame in ``camera-<gid>/`` beside the
+  store's frames (written by the pipeline, deleted once the store has its own
+  copy or the event is dropped): a stop in between leaves it there;
+* a frame in the store's folder of a game (``<db>-evidence/<gid>/``) that no
+  row of the store names: a stop after the file was written and before its
+  row went in, or the temporary file of a frame being written;
+* the temporary file of a pending state or undo history being written
+  (``<db>-camera/game-<gid>.json.tmp``, ``<db>-undo/...``), left where a stop
+  came before its rename.
+
+:func:`sweep` deletes them when the server starts, before its camera runs. A
+frame file that a row or any stored line (of any version of the log: the
+audit trail) names is kept, whatever its name; a frame a row names whose line
+never went in is the camera path's to delete (``web.commands._frames_loaded``):
+it may be held across the restart. A store that keeps nothing on disk
+(:class:`web.memstore.MemoryStore`) has no folder swept but the pipeline's.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+#: the pipeline's evidence folders (one a game) beside the store's frames
+PIPELINE_GLOB = "camera-*"
+#: the files kept beside a stored game that are written whole, then renamed
+BESIDE = ("camera", "undo")
+
+
+def _files(folder: Path, pattern: str = "*") -> list[Path]:
+    """The plain files (not links) in ``folder`` matching ``pattern``."""
+    try:
+        return [p for p in folder.glob(pattern) if p.is_file() and not p.is_symlink()]
+    except OSError:
+        return []
+
+
+def _delete(paths: Iterable[Path], swept: list[Path]) -> None:
+    for path in paths:
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            log.warning("could not delete %s left by a stop: %s", path, exc)
+            continue
+        swept.append(path)
+
+
+def _same(path: Any) -> str:
+    """A path as one file's name, whichever way it was written."""
+    return os.path.normcase(os.path.abspath(os.fspath(path)))
+
+
+def _named_by_lines(store: Any, gid: int) -> set[str]:
+    """The frames any version of game ``gid``'s log names (the audit trail too)."""
+    versions = {0, *(int(c["version"]) for c in store.corrections(gid))}
+    named: set[str] = set()
+    for version in sorted(versions):
+        for event in store.events(gid, version):
+            frame = event.get("evidence") if isinstance(event, dict) else None
+            if isinstance(frame, str):
+                named.add(_same(frame))
+    return named
+
+
+def _store_frames(store: Any, swept: list[Path]) -> None:
+    """Files in the store's game folders that no row nor line names."""
+    folder = getattr(store, "evidence_dir", None)
+    if folder is None or not hasattr(store, "corrections"):
+        return  # a store that keeps no frames of its own on the disk
+    folder = Path(folder)
+    if not folder.is_dir():
+        return
+    for game in store.games():
+        gid = int(game["id"] if isinstance(game, dict) else game.id)
+        files = _files(folder / str(gid))
+        if not files:
+            continue
+        rows = {_same(p) for p in store.evidence(gid)}
+        strays = [p for p in files if _same(p) not in rows]
+        if strays:  # only then read the log's versions
+            lines = _named_by_lines(store, gid)
+            _delete((p for p in strays if _same(p) not in lines), swept)
+
+
+def _pipeline_copies(folder: Path | None, swept: list[Path]) -> None:
+    """The pipeline's copies of frames it wrote before a stop; their folders
+    too once empty."""
+    if folder is None or not folder.is_dir():
+        return
+    for sub in folder.glob(PIPELINE_GLOB):
+        if not sub.is_dir() or sub.is_symlink():
+            continue
+        _delete(_files(sub, "*.jpg"), swept)
+        try:
+            sub.rmdir()
+        except OSError:  # something else is in it: left as it is
+            pass
+
+
+def _temporary(store: Any, swept: list[Path]) -> None:
+    """The temporary files of states written whole beside the stored games."""
+    from .undo import beside
+
+    for kind in BESIDE:
+        target = beside(store, 0, kind)
+        if target is not None:
+            _delete(_files(target.parent, "game-*.json.tmp"), swept)
+
+
+def sweep(store: Any, pipeline_dir: str | os.PathLike[str] | None = None) -> list[Path]:
+    """Delete what a stopped server left half-done (see the module's doc):
+    call it before the camera starts. Returns the files deleted; a folder
+    that cannot be read or a file that cannot be deleted is said in the
+    server's log and left."""
+    swept: list[Path] = []
+    for part in (lambda: _pipeline_copies(
+                     None if pipeline_dir is None else Path(pipeline_dir), swept),
+                 lambda: _store_frames(store, swept),
+                 lambda: _temporary(store, swept)):
+        try:
+            part()
+        except Exception:  # the server starts anyway
+            log.warning("the files left by a stop were not all swept", exc_info=True)
+    return swept
