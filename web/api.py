@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
 from . import questions as asking
-from .events import EventError, text_only
+from .events import EventError, no_controls, text_only
 from .memstore import game_list
 from .security import has_token, hung_up, require_token
 from .table import game_presets, get_table
@@ -39,6 +39,7 @@ def body() -> Any:
         abort(400, f"the request body is not valid JSON ({exc.__class__.__name__})")
     try:
         text_only(obj, "the request body")
+        no_controls(obj, "the request body")
     except EventError as exc:
         abort(400, exc.message)
     return obj

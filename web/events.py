@@ -9,6 +9,7 @@ passes is stored for good, so it must be something every game can read.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -57,6 +58,34 @@ def text_only(obj: Any, what: str) -> None:
         ) from None
     except (TypeError, ValueError):
         return  # not JSON data: the other checks say what is wrong
+
+
+#: characters that are no text in any field: the C0 controls but tab and the
+#: line ends, DEL and the C1 controls (a NUL byte among them)
+CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def no_controls(obj: Any, what: str) -> None:
+    """Refuse a control character (a NUL byte, an escape...) in any string or
+    field name of ``obj``: no name, card or note has one, and a stored one
+    would show as garbage wherever the log is read."""
+    stack: list[tuple[Any, str]] = [(obj, "")]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, str):
+            found = CONTROLS.search(item)
+            if found is not None:
+                at = f" in '{where}'" if where else ""
+                raise EventError(
+                    f"{what} contains the control character U+{ord(found.group()):04X}"
+                    f"{at}, which is not text; send plain text")
+        elif isinstance(item, Mapping):
+            for key, value in item.items():
+                name = f"{where}.{key}" if where else str(key)
+                stack.append((key, where or "field name"))
+                stack.append((value, name[:60]))
+        elif isinstance(item, (list, tuple)):
+            stack.extend((value, f"{where}[]") for value in item)
 
 
 def _text(value: Any, name: str) -> str:
