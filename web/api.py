@@ -184,10 +184,22 @@ def new_game():
     return jsonify({"game": gid, "camera": camera}), 201
 
 
+#: the largest id a stored game can have (SQLite's INTEGER)
+MAX_GAME_ID = 2**63 - 1
+
+
+def _stored(gid: int) -> int:
+    """``gid`` where a stored game may have it; else 404 (no store has it)."""
+    if not 0 < gid <= MAX_GAME_ID:
+        abort(404, f"there is no stored game {gid}"[:120])
+    return gid
+
+
 @bp.post("/games/<int:gid>/resume")
 def resume(gid: int):
     """Make a stored game the current one again (state rebuilt by replay)."""
     _object()
+    _stored(gid)
     get_table().resume(gid)
     return jsonify({"game": gid})
 
@@ -196,6 +208,7 @@ def resume(gid: int):
 def export(gid: int):
     """A stored game as table-log lines (JSON lines, header first)."""
     require_token()
+    _stored(gid)
     try:
         lines = get_table().store.export(gid)
     except (KeyError, RuntimeError):

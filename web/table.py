@@ -143,7 +143,7 @@ class Table:
                 return False
             try:
                 header = self.store.header(gid)
-            except (KeyError, RuntimeError):
+            except (KeyError, RuntimeError, OverflowError):  # OverflowError: no SQLite id
                 raise TableError(f"there is no stored game {gid}", 404) from None
             events = list(self.store.events(gid))
             try:  # a store written before the check may hold a lone surrogate
