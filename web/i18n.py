@@ -313,6 +313,24 @@ MESSAGES: dict[str, dict[str, str]] = {
     "more_details": {"en": "More details", "ja": "詳しい状態"},
     "fix_cards": {"en": "Cards (fix a misread card)", "ja": "カード（誤認識を直す）"},
     "fix_card": {"en": "Card (fix a misread card)", "ja": "カード（誤認識を直す）"},
+    # what an error page says first, by its status, in the viewer's language
+    # (web.security._error; the details after it are the server's words)
+    "http_400": {"en": "The request could not be read.",
+                 "ja": "リクエストを読み取れませんでした。"},
+    "http_403": {"en": "This needs the referee's token.",
+                 "ja": "この操作には審判のトークンが必要です。"},
+    "http_404": {"en": "There is no such page or item.",
+                 "ja": "そのページや項目はありません。"},
+    "http_405": {"en": "This address does not take that kind of request.",
+                 "ja": "このアドレスはその種類のリクエストを受け付けません。"},
+    "http_409": {"en": "This cannot be done in the table's present state.",
+                 "ja": "テーブルの今の状態ではできません。"},
+    "http_413": {"en": "The request is too large.",
+                 "ja": "リクエストが大きすぎます。"},
+    "http_415": {"en": "The request is not in a form the referee reads.",
+                 "ja": "リクエストの形式を読み取れません。"},
+    "http_4xx": {"en": "The request was refused.",
+                 "ja": "リクエストは受け付けられませんでした。"},
 }
 
 # The raw state box ("more details" on the page): a game's own state keys,

@@ -172,7 +172,7 @@ def _error(exc: HTTPException) -> Response | tuple:
     ):
         return jsonify(body), code
     try:
-        return render_template("error.html", error=body), code
+        return render_template("error.html", error=body, said=_said(code)), code
     except Exception:  # no page to render with (a Host no URL can be built for)
         text = escape(f"{code} {exc.name}: {exc.description}")
         return Response(
@@ -180,6 +180,18 @@ def _error(exc: HTTPException) -> Response | tuple:
             code,
             mimetype="text/html",
         )
+
+
+def _said(code: int) -> str | None:
+    """What an error page says first in a viewer's language other than
+    English (the server's own words follow it); ``None`` in English."""
+    from flask import g
+
+    from .i18n import MESSAGES, translate
+
+    if getattr(g, "lang", "en") == "en" or not 400 <= code < 500:
+        return None
+    return translate(f"http_{code}" if f"http_{code}" in MESSAGES else "http_4xx")
 
 
 def init_app(app: Flask) -> None:
