@@ -50,8 +50,11 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   target was taken as the next player (below) is aimed at each other seat
   (a swapped hand shows only when a count runs out), marked ``inferred``
   with ``target_from: "amended"``. An
-  illegal play of just the pile's top card, that nothing explains, is the top
-  card seen again and is taken out of the log.
+  illegal play, that nothing explains, of cards the pile's last plays put
+  down (the top card, or a card of a multi-play peeking out from under the
+  cards played over it as an arm passes; :func:`seen_again`,
+  :data:`SEEN_AGAIN_PLAYS`) is those cards seen again and is taken out of
+  the log: left in, its seat's next moves read against it.
 - **The last cards put down together**: a player who put their last two
   cards down together, the later one fanned over the first, may be seen
   putting down one, and the referee then still counts a card in their hand.
@@ -132,6 +135,10 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   the pile (an arm over it, its cards unread for a while) and took the next
   card landing for a first card. It is a play of that card by the seat on
   turn, marked ``inferred`` (:func:`start_in_game`), completed as any play.
+  So is a camera ``start`` once the log has ended the game where the camera
+  saw a card played since (:class:`TgusTHandsFree` remembers it): the log
+  ended the game too early and the players play on, so no new round is
+  dealt (its hands would be read against every later move).
 - **A copy of the top card after a take**: the arm that took from the draw
   pile passes over the discard pile and moves its top card's box; the pile
   then reports that card landing again. A camera play of just the top card
@@ -277,15 +284,19 @@ def _card_text(label: str) -> Text:
     return say.camera_card(label, "tgus-t")
 
 
-def start_in_game(event: Mapping[str, Any], state: Mapping[str, Any]
-                  ) -> dict[str, Any] | None:
+def start_in_game(event: Mapping[str, Any], state: Mapping[str, Any],
+                  ended_early: bool = False) -> dict[str, Any] | None:
     """A camera ``start`` while the game is under way (the referee has its
-    first card and the game is not over) as the play it is (see the comment
-    above): the card, by the seat on turn (no ``player``: the referee takes
-    the turn), marked ``inferred``; ``None`` for any other event."""
+    first card and the game is not over, or it is over but ``ended_early``:
+    the camera saw cards played after the log's end, so the log ended the
+    game too early and the players play on) as the play it is (see the
+    comment above): the card, by the seat on turn (no ``player``: the
+    referee takes the turn), marked ``inferred``; ``None`` for any other
+    event."""
     if (
         event.get("source") != "vision" or event.get("type") != "start"
-        or state.get("top") is None or state.get("over") or not event.get("card")
+        or state.get("top") is None or not event.get("card")
+        or (state.get("over") and not ended_early)
     ):
         return None
     card = str(event["card"])
@@ -492,8 +503,9 @@ def amendment(referee: Any, config: PlayConfig | None = None
     (:func:`contradicted`: no line ruled illegal, no camera play or draw after
     the game's end); failing
     that, an earlier Gamble's effect (:func:`_amend_gamble`); failing that, a
-    play of just the pile's top card is that card seen again (an arm passing
-    over the pile) and its line is deleted. A live table applies it through
+    play of cards the pile's last plays put down is those cards seen again
+    (:func:`seen_again`: an arm passing over the pile) and its line is
+    deleted. A live table applies it through
     its own corrections (``serve``: stored like a person's)."""
     import copy
 
@@ -540,10 +552,45 @@ def amendment(referee: Any, config: PlayConfig | None = None
         return target
     if events[-1].get("type") != "play":
         return None
-    top = referee.state().get("top")  # an illegal play left the pile as it was
-    if top is not None and all(c == top for c in events[-1].get("cards") or [None]):
-        return "delete", last_line, None  # the top card seen again, no play
+    if seen_again(referee, last_line, SEEN_AGAIN_PLAYS):
+        return "delete", last_line, None  # a card on the pile seen again, no play
     return None
+
+
+#: tgus-t: an illegal camera play of cards all among those the pile's last
+#: this many plays put down (the top card's and those lying under it) is
+#: those cards seen again, no play (plays; 1: the top card alone). A module
+#: default until it moves to :class:`vision.config.PlayConfig`.
+SEEN_AGAIN_PLAYS = 3
+
+
+def seen_again(referee: Any, line: int, plays: int = SEEN_AGAIN_PLAYS) -> bool:
+    """Whether the camera play on ``line`` (1-based; ruled illegal, so it left
+    the pile as it was) holds only cards the pile's last ``plays`` plays
+    before it put down (legal lines only): the cards of a multi-play lie
+    fanned, and each may peek out again from under the cards played over it
+    as an arm passes and be reported landing. A card no such play holds more
+    often than it does."""
+    events = referee.events
+    e = events[line - 1]
+    cards = [str(c) for c in e.get("cards") or []]
+    if e.get("type") != "play" or not cards or plays < 1:
+        return False
+    refused = {r.event for r in referee.rulings if r.ruling == "illegal"}
+    on_pile: list[str] = []
+    found = 0
+    for k in range(line - 1, 0, -1):
+        prev = events[k - 1]
+        if prev.get("type") == "start" and prev.get("card"):
+            on_pile.append(str(prev["card"]))
+            break
+        if prev.get("type") not in ("play", "turned") or k in refused:
+            continue
+        on_pile += [str(c) for c in prev.get("cards") or []]
+        found += 1
+        if found >= plays:
+            break
+    return all(cards.count(c) <= on_pile.count(c) for c in set(cards))
 
 
 @dataclass(frozen=True)
@@ -1017,10 +1064,18 @@ class TgusTHandsFree:
         #: (seat, cards) the completion took as hidden under the last play
         #: (:func:`hidden_seen`)
         self.hidden: tuple[str, list[str]] | None = None
+        #: the camera saw a card played after the log's end (the log ended
+        #: the game too early): a camera ``start`` then is no new round
+        #: (:func:`start_in_game`)
+        self.after_end = False
 
     def __call__(self, event: Mapping[str, Any], state: Mapping[str, Any]
                  ) -> list[dict[str, Any]]:
-        play = start_in_game(event, state)
+        if not state.get("over"):
+            self.after_end = False
+        elif event.get("source") == "vision" and event.get("type") == "play":
+            self.after_end = True  # cards played on after the log's end
+        play = start_in_game(event, state, self.after_end)
         if play is not None:
             event = play
         if event.get("source") != "vision" or event.get("type") not in ("play", "draw"):

@@ -786,3 +786,68 @@ def test_a_replace_aimed_at_the_next_player_is_aimed_elsewhere_when_a_hand_runs_
     assert replace["target"] == "B" and replace["target_from"] == "amended"
     assert replace["inferred_msg"]["key"] == "camera.tgus-t.amended-target"
     assert not [r for r in ref.rulings if r.ruling == "illegal"]
+
+
+def test_a_card_under_the_top_reported_again_out_of_turn_is_taken_out_of_the_log():
+    # A's red-7 lies under B's red-3 and peeks out as an arm passes: the
+    # camera reports it landing again, by A, out of turn (C is on turn)
+    from vision.handsfree_tgus_t import amend_hidden, seen_again
+
+    ref = Referee(dict(HEADER))
+    ref.append(cam("start", 1, card="red-5"))
+    ref.append({**cam("play", 2, cards=["red-7"]), "player": "A"})
+    ref.append({**cam("play", 3, cards=["red-3"]), "player": "B"})
+    ref.append({**cam("play", 4, cards=["red-7"]), "player": "A"})
+    assert seen_again(ref, 4) and not seen_again(ref, 4, plays=1)
+    assert amend_hidden(ref)
+    assert [e.get("cards") for e in ref.events[1:]] == [["red-7"], ["red-3"]]
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+    assert ref.state()["turn"] == "C"
+
+
+def test_a_card_no_recent_play_put_down_reported_out_of_turn_stays_illegal():
+    from vision.handsfree_tgus_t import amend_hidden, seen_again
+
+    ref = Referee(dict(HEADER))
+    ref.append(cam("start", 1, card="red-5"))
+    ref.append({**cam("play", 2, cards=["red-7"]), "player": "A"})
+    ref.append({**cam("play", 3, cards=["red-3"]), "player": "B"})
+    ref.append({**cam("play", 4, cards=["red-7", "red-7"]), "player": "A"})
+    assert not seen_again(ref, 4)  # red-7 lies once on the pile, not twice
+    assert not amend_hidden(ref)
+    assert [r.ruling for r in ref.rulings].count("illegal") == 1
+
+
+ONE_CARD = {**HEADER, "players": ["A", "B"], "dealer": "B", "hand_size": 1}
+
+
+def _fed(header, *events):
+    ref = Referee(dict(header))
+    done = TgusTHandsFree()
+    for e in events:
+        for x in done(e, ref.state()):
+            ref.append(x)
+    return ref
+
+
+def test_a_first_card_after_cards_were_played_past_the_end_is_no_new_round():
+    # A's last card ended the game in the log, but the camera sees B play on
+    # and then takes a card landing on a pile it lost for a first card: the
+    # players play on, so no new round is dealt
+    ref = _fed(ONE_CARD, cam("start", 1, card="red-5"),
+               cam("play", 2, cards=["red-7"], reach_from="A"),
+               cam("play", 3, cards=["red-2"], reach_from="B"),
+               cam("start", 4, card="blue-4"))
+    assert ref.state()["over"] and ref.state()["rounds"] == 1
+    assert [e["type"] for e in ref.events] == ["start", "play", "play", "play"]
+    assert ref.events[-1]["cards"] == ["blue-4"] and "inferred_msg" in ref.events[-1]
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+
+
+def test_a_first_card_after_the_end_with_no_play_since_is_a_new_round():
+    ref = _fed(ONE_CARD, cam("start", 1, card="red-5"),
+               cam("play", 2, cards=["red-7"], reach_from="A"),
+               cam("draw", 3, count=1, reach_from="B"),
+               cam("start", 4, card="blue-4"))
+    assert ref.events[-1]["type"] == "start"
+    assert ref.state()["rounds"] == 2 and not ref.state()["over"]
