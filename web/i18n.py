@@ -479,6 +479,11 @@ CAMERA_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"the camera could not start on (.+?): (.+)", "{0} でカメラを起動できません: {1}"),
         (r"the camera pipeline stopped: (.+)", "カメラ処理が止まりました: {0}"),
         (r"(.+); replaying the demo table log instead", "{0}。代わりにデモの記録を再生中"),
+        # what the camera reads (vision.sources.Source.describe), inside the above
+        (r"file (.+)", "ファイル {0}"),
+        (r"folder (.+)", "フォルダ {0}"),
+        (r"stream (.+)", "ストリーム {0}"),
+        (r"camera (\d+|/dev/\S+)", "カメラ {0}"),
     )
 )
 

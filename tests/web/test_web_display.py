@@ -264,8 +264,8 @@ def test_draw_starts_on_the_count_owed_and_reveal_on_who_still_shows():
     "message, ja",
     [
         ("no camera was started", "カメラは起動されていません"),
-        ("reading file demo.mp4", "file demo.mp4 を読み込み中"),
-        ("file x.mp4 has ended", "file x.mp4 は終わりました"),
+        ("reading file demo.mp4", "ファイル demo.mp4 を読み込み中"),
+        ("file x.mp4 has ended", "ファイル x.mp4 は終わりました"),
         ("cannot open 0; retry 2 in 1.5 s", "cannot open 0（1.5秒後に2回目の再試行）"),
         (
             "no camera; replaying the demo table log instead",
