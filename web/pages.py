@@ -162,7 +162,10 @@ def partials():
     """Server-rendered fragments of a page, ``{name: html}``, for the live refresh."""
     view = _view()
     shown = PARTIALS if view == "referee" else PUBLIC_PARTIALS
-    names = request.args.get("names", ",".join(shown)).split(",")
+    asked = request.args.get("names", ",".join(shown)).split(",")
+    names = list(dict.fromkeys(n.strip() for n in asked if n.strip()))  # each once
+    if not names:
+        abort(400, f"name the fragments to render: {', '.join(shown)}")
     unknown = [n for n in names if n not in PARTIALS]
     if unknown:
         abort(404, f"no fragment {unknown[0][:40]!r}; fragments: {', '.join(PARTIALS)}")

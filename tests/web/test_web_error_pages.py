@@ -55,3 +55,18 @@ def test_every_error_sentence_is_in_both_languages():
         en, ja = MESSAGES[key]["en"], MESSAGES[key]["ja"]
         assert en.endswith(".") and en.count(". ") == 0
         assert ja.endswith("。") and ja.count("。") == 1 and JA.search(ja)
+
+
+def test_fragments_asked_twice_or_blank_are_rendered_once_or_refused(client):
+    """``/partials`` renders each fragment asked once (a long list of one
+    name is no work multiplied), skips blank names (a trailing comma), and
+    refuses a list with no name with a 400 that lists the fragments."""
+    assert client.post("/api/games", json={"game": "uno", "players": ["A", "B"]}
+                       ).status_code == 201
+    resp = client.get("/partials?view=table&names=" + "rulings," * 300)
+    assert resp.status_code == 200
+    assert list(resp.get_json()) == ["rulings"]
+    resp = client.get("/partials?view=table&names=,%20,",
+                      headers={"Accept": "application/json"})
+    assert resp.status_code == 400
+    assert "rulings" in resp.get_json()["message"]
