@@ -139,3 +139,29 @@ def test_the_demo_log_played_in_a_cameras_stead_stops_with_it(tmp_path, monkeypa
     assert player.stopped()
     player.append(dict(SKIP[1]))  # one in flight: not taken
     assert len(store.events(first)) == 1
+
+
+def test_a_tgus_t_games_re_reads_go_on_with_the_camera_that_replaced_its_own(
+        tmp_path, monkeypatch):
+    """A re-read asked for by the old camera's events and not yet done is
+    made with the new camera's, as after a restart (test_camera_reread_restart)."""
+    from tests.web.test_camera_reread import GAMBLE, TGUS_T
+    from tests.web.test_camera_reread_restart import OWED
+    from tests.web.test_camera_reread_restart import uninterrupted as re_read
+
+    (tmp_path / "uninterrupted").mkdir()
+    app = serve_app(tmp_path, monkeypatch)
+    resp = app.test_client().post("/api/games", json=TGUS_T)
+    assert resp.status_code == 201, resp.get_json()
+    table = app.extensions["tableref.table"]
+    SCRIPTS["a.mp4"], SCRIPTS["b.mp4"] = list(GAMBLE), list(OWED)
+    old = camera_runs(app, "a.mp4")
+    assert old.rereads is not None and old.rereads.stopped is None
+    new = camera_runs(app, "b.mp4")
+    assert new.rereads is not None and new.rereads is not old.rereads
+    new.rereads.wait()
+    assert new.rereads.stopped is None
+    events = bare(table.referee.events)
+    assert events == re_read(tmp_path, GAMBLE + OWED, mode="thread")
+    assert events[1]["effect"] == "wild-hit-x"
+    assert not [r for r in table.referee.rulings if r.ruling == "illegal"]
