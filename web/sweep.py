@@ -15,10 +15,10 @@ then the row or line that names it):
   came before its rename.
 
 :func:`sweep` deletes them when the server starts, before its camera runs. A
-frame file that a row or any stored line (of any version of the log: the
-audit trail) names is kept, whatever its name; a frame a row names whose line
-never went in is the camera path's to delete (``web.commands._frames_loaded``):
-it may be held across the restart. A store that keeps nothing on disk
+frame file whose name a row or any stored line (of any version of the log:
+the audit trail) names is kept, however its path was written; a frame a row
+names whose line never went in is the camera path's to delete
+(``web.commands._frames_loaded``): it may be held across the restart. A store that keeps nothing on disk
 (:class:`web.memstore.MemoryStore`) has no folder swept but the pipeline's.
 """
 
@@ -59,8 +59,11 @@ def _delete(paths: Iterable[Path], swept: list[Path]) -> None:
 
 
 def _same(path: Any) -> str:
-    """A path as one file's name, whichever way it was written."""
-    return os.path.normcase(os.path.abspath(os.fspath(path)))
+    """The name a frame has in its game's folder, however its path was written
+    (relative to another working folder, absolute): the store names each
+    frame of a game once, so the name alone is what is compared (a match in
+    doubt keeps the file)."""
+    return os.path.normcase(os.path.basename(os.fspath(path)))
 
 
 def _named_by_lines(store: Any, gid: int) -> set[str]:

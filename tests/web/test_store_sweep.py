@@ -124,3 +124,22 @@ def test_the_sweep_leaves_what_is_not_its_own(tmp_path):
     assert sweep(store, tmp_path / "pipeline") == [copy]
     assert frame.is_file() and other.is_file()
     assert sweep(store, tmp_path / "nowhere") == []
+
+
+def test_a_frame_named_by_a_path_written_otherwise_is_kept(tmp_path, monkeypatch):
+    """A row written while the store was opened by a relative path (another
+    working folder) still keeps its frame: a frame is known by its name."""
+    from referee.store import GameStore
+
+    monkeypatch.chdir(tmp_path)
+    store = GameStore("g.sqlite3")  # relative: rows name relative paths
+    gid = store.create_game({"type": "game", **UNO})
+    frame = store.save_evidence(gid, b"\xff\xd8 a \xff\xd9")
+    assert not Path(frame).is_absolute()
+    store.close()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    again = GameStore(tmp_path / "g.sqlite3")
+    assert sweep(again, None) == []
+    assert (tmp_path / frame).is_file()
