@@ -58,6 +58,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--soup", type=int, default=None,
                         help="fine-tunings averaged (EnrollConfig.soup; default: "
                              "EnrollConfig's)")
+    parser.add_argument("--base", type=Path, default=None,
+                        help="crop classifier to fine-tune (default: the shipped "
+                             "one; a checkpoint of another input size, e.g. "
+                             "training.classifier_finetune's, enrolls at that size)")
     args = parser.parse_args(argv)
 
     import cv2
@@ -88,12 +92,14 @@ def main(argv: list[str] | None = None) -> int:
             config = replace(config, proto=args.proto)
         if args.soup is not None:
             config = replace(config, soup=args.soup)
-        result = fine_tune(shots, config=config, progress=lambda _: None)
+        result = fine_tune(shots, base=args.base, config=config,
+                           progress=lambda _: None)
         t3, c3 = time.perf_counter(), time.process_time()
     n = len(shots)
     print(f"enrollment of {args.cards} cards, {n} photos, torch threads "
           f"{config.threads or torch.get_num_threads()}, {config.steps} steps x "
-          f"{len(result.checkpoint['members'])} networks:")
+          f"{len(result.checkpoint['members'])} networks, "
+          f"{result.checkpoint['size']} px crops:")
     print(f"  load the detector  {c1 - c0:6.1f} s CPU ({t1 - t0:.1f} s wall)")
     unfound = sum(s.box is None for s in shots)
     print(f"  find the cards     {c2 - c1:6.1f} s CPU ({t2 - t1:.1f} s wall; "

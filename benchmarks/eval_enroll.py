@@ -538,12 +538,15 @@ def rendered_accuracy(detector, count: int, seed: int = 12345) -> float:  # noqa
     label and "no card" (:func:`datasets.crops.crop_set`, another seed than any
     enrollment's replay): what the shipped model read before enrolling; an
     enrollment that forgets it drops here (the tuning proxy of damage to other
-    cameras and decks)."""
+    cameras and decks). The crops are rendered at the classifier's own input
+    size (``detector.crop``), as the runtime cuts them."""
     from datasets.crops import crop_set
 
-    key = (count, seed)
+    size = int(getattr(detector, "crop", 64))
+    key = (count, seed, size)
     if key not in _RENDERED:
-        _RENDERED[key] = crop_set(count, seed, background_share=0.1, ornaments=True)
+        _RENDERED[key] = crop_set(count, seed, size, background_share=0.1,
+                                  ornaments=True)
     x, y = _RENDERED[key]
     probs = np.concatenate([detector._probabilities(x[i : i + 256])
                             for i in range(0, len(x), 256)])

@@ -779,3 +779,39 @@ def test_bench_enroll_times_the_enrollment_with_its_settings(monkeypatch, flag, 
     with pytest.raises(vision.enroll.EnrollError):
         main(["--cards", "1", "--threads", "1", flag, value])
     assert seen and getattr(seen[0], field) == float(value)
+
+
+def test_bench_enroll_fine_tunes_the_base_it_is_given(monkeypatch, tmp_path) -> None:
+    """``--base CKPT`` enrolls from that classifier (e.g. one of another input size)."""
+    import vision.enroll
+    from benchmarks.bench_enroll import main
+
+    seen = []
+
+    def stop(shots, base=None, config=None, **kwargs):  # noqa: ANN001, ANN202
+        seen.append(base)
+        raise vision.enroll.EnrollError("stopped by the test")
+
+    monkeypatch.setattr(vision.enroll, "fine_tune", stop)
+    with pytest.raises(vision.enroll.EnrollError):
+        main(["--cards", "1", "--threads", "1", "--base", str(tmp_path / "c.pt")])
+    assert seen == [tmp_path / "c.pt"]
+
+
+def test_rendered_accuracy_renders_at_the_classifiers_input_size(monkeypatch) -> None:
+    """The forgetting proxy cuts its rendered crops at the size the classifier
+    reads (a 96 px classifier is not fed 64 px crops)."""
+    import benchmarks.eval_enroll as ev
+
+    sizes = []
+
+    class Reader:
+        crop = 40
+
+        def _probabilities(self, x):  # noqa: ANN001, ANN202
+            sizes.append(x.shape[1:3])
+            return np.zeros((len(x), 57), np.float32)
+
+    monkeypatch.setattr(ev, "_RENDERED", {})
+    ev.rendered_accuracy(Reader(), 12, seed=3)
+    assert sizes and all(s == (40, 40) for s in sizes)
