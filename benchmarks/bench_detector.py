@@ -285,16 +285,27 @@ def warm_classifier(detector) -> None:  # noqa: ANN001
 def time_backend(
     model: str, imgsz: int, runs: int, warmup: int = 10, classifier: bool = True,
     threads: int | None = None, video: Path | None = None, frames: int = 300,
-    crop_margin: float | None = None,
+    crop_margin: float | None = None, live_finder: str | None = None,
 ) -> dict:
-    """Time one backend in this process (with or without the crop classifier)."""
-    from vision.detector import THREADS, Detector
+    """Time one backend in this process (with or without the crop classifier),
+    every frame read as the live pipeline reads a video frame outside the
+    round-end scan: by the live finder (``live_finder``, as
+    ``detector.live_finder``; ``None``: the runtime's default)."""
+    from vision.detector import THREADS, Detector, live_model
     from vision.pipeline_parts import CV_THREADS, use_cv_threads
 
     use_cv_threads(CV_THREADS)  # OpenCV's threads as the live pipeline sets them
     detector = Detector(model, imgsz=imgsz, classifier=None if classifier else False,
                         threads=THREADS if threads is None else threads,
+                        live_model=live_model(live_finder),
                         **({} if crop_margin is None else {"crop_margin": crop_margin}))
+    with detector.live_frames():
+        return _time_detector(detector, imgsz, runs, warmup, video, frames)
+
+
+def _time_detector(detector, imgsz: int, runs: int, warmup: int,  # noqa: ANN001
+                   video: Path | None, frames: int) -> dict:
+    """:func:`time_backend`'s timings of ``detector``."""
     warm_classifier(detector)
     clock = StageClock(detector)
     frame = frame_640x480()
@@ -306,6 +317,7 @@ def time_backend(
     out = {
         "backend": detector.backend + ("+classifier" if detector.classifier else ""),
         "model": str(detector.path),
+        "live": str(detector.live_path) if detector.live_path else "",
         "imgsz": imgsz,
         "threads": detector.ov_threads,
         "torch_threads": torch.get_num_threads(),
@@ -367,6 +379,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="detector.finder_crop_margin for this run (px; "
                         "negative: the whole frame wherever it changed; "
                         "default: the config's)")
+    parser.add_argument("--live-finder", default=None,
+                        help="detector.live_finder for this run: the finder of the "
+                        "live video frames timed ('float', 'int8' or an OpenVINO "
+                        "folder; default: the runtime's)")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--no-classifier", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -379,7 +395,7 @@ def main(argv: list[str] | None = None) -> int:
                 time_backend(
                     args.child, imgsz, args.runs, classifier=not args.no_classifier,
                     threads=args.threads, video=args.video, frames=args.frames,
-                    crop_margin=args.crop_margin,
+                    crop_margin=args.crop_margin, live_finder=args.live_finder,
                 )
             )
         )
@@ -406,6 +422,8 @@ def main(argv: list[str] | None = None) -> int:
                   if args.video is not None else []),
                 *(["--crop-margin", str(args.crop_margin)]
                   if args.crop_margin is not None else []),
+                *(["--live-finder", args.live_finder]
+                  if args.live_finder is not None else []),
             ],
             capture_output=True,
             text=True,
@@ -416,7 +434,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         r = json.loads(out.stdout.strip().splitlines()[-1])
         print(f"{r['backend']} imgsz {r['imgsz']}, OpenVINO threads {r['threads']}, "
-              f"torch threads {r['torch_threads']}:")
+              f"torch threads {r['torch_threads']}"
+              + (f", live frames' finder {r['live']}" if r.get("live") else "") + ":")
         print(line("cards new", r["new"]) + " (one 640x480 frame)")
         print(line("cards still", r["still"]) + " (the same frame, reads kept)")
         if "video" in r:

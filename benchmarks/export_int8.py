@@ -44,6 +44,21 @@ judged on (about 4 minutes of CPU; 3.3 MB against the float export's 11 MB):
         --model /tmp/int8/uno-yolo11n-int8_openvino_model
 
 (``benchmarks.eval_handsfree.game_folder(seed, 15)`` renders a missing game.)
+Quantising the shipped float export itself gives the same bytes each run
+(NNCF 3.4.0, OpenVINO 2026.4; about 1 minute of CPU):
+
+    PYTHONPATH=<a folder with nncf==3.4.0> .venv/bin/python -m benchmarks.export_int8 \\
+        --out /tmp/int8 --float models/uno-yolo11n_openvino_model \\
+        --video /tmp/tableref-real-s259-15fps/demo-table.mp4 \\
+        --video /tmp/tableref-real-s260-15fps/demo-table.mp4 \\
+        --video /tmp/tableref-real-s262-15fps/demo-table.mp4 \\
+        --video /tmp/tableref-real-s263-15fps/demo-table.mp4
+
+The live pipeline reads its video frames outside the round-end scan with
+such an export when ``detector.live_finder`` names its folder
+(:func:`vision.detector.live_model`, :meth:`vision.detector.Detector.live_frames`;
+the scan, its close-ups and still photos keep the float finder);
+``bench_detector --live-finder FOLDER`` times it.
 ``--preset performance``, ``--full-bias-correction`` and ``--float-head`` were
 tried too.
 Everything is

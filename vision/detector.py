@@ -24,7 +24,9 @@ are used alone.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 
@@ -48,6 +50,14 @@ OPENVINO_NAME = "uno-yolo11n_openvino_model"
 PHOTO_PT_NAME = "uno-yolo11n-photo.pt"
 PHOTO_OPENVINO_NAME = "uno-yolo11n-photo_openvino_model"
 CLASSIFIER_NAME = "uno-cardnet.pt"
+#: The live finder's INT8 export (``benchmarks/export_int8.py``): the finder's
+#: weights quantised for the live pipeline's video frames (:func:`live_model`)
+INT8_OPENVINO_NAME = "uno-yolo11n-int8_openvino_model"
+#: The finder of the live pipeline's video frames outside the round-end scan
+#: (detector.live_finder): "float" (the finder every other read uses), "int8"
+#: (:data:`INT8_OPENVINO_NAME`) or an OpenVINO export's folder; see
+#: :meth:`Detector.live_frames`
+LIVE_FINDER = "float"
 # The defaults and their meaning live in vision.config.DetectorConfig.
 _DEFAULTS = DetectorConfig()
 IMGSZ = _DEFAULTS.imgsz
@@ -287,6 +297,27 @@ def photo_model(config: DetectorConfig | None = None) -> Path:
     return default_model()
 
 
+def live_model(name: str | Path | None = None) -> Path | None:
+    """The finder folder of the live pipeline's video frames
+    (``detector.live_finder``, default :data:`LIVE_FINDER`): ``None`` for
+    "float" or empty (the detector's own finder reads them too), the INT8
+    export of ``models/`` for "int8", else that folder (a relative name not
+    found from here is looked for in ``models/``).
+
+    Raises:
+        FileNotFoundError: no such export (for "int8": not in ``models/``).
+    """
+    name = LIVE_FINDER if name is None else name
+    if not str(name) or str(name) == "float":
+        return None
+    path = MODEL_DIR / INT8_OPENVINO_NAME if str(name) == "int8" else Path(name)
+    if not path.exists() and not path.is_absolute() and (MODEL_DIR / path).exists():
+        path = MODEL_DIR / path
+    if not (path / "metadata.yaml").exists():
+        raise FileNotFoundError(f"no live finder export at {path}")
+    return path
+
+
 class Detector:
     """Finds UNO cards in BGR frames.
 
@@ -322,6 +353,10 @@ class Detector:
             negative: never).
         classifier_precision: the OpenVINO classifier's inference precision,
             ``"f32"`` or ``"bf16"`` (:func:`openvino_classifier`).
+        live_model: another OpenVINO export of the same finder (the INT8 one,
+            :func:`live_model`) that reads frames inside :meth:`live_frames`
+            (the live pipeline's video frames); ``None``: the model reads those
+            too. Used only with an OpenVINO ``model_path``.
 
     With a classifier, YOLO proposes boxes (class-agnostic NMS) and the classifier
     names each crop; ``confidence`` is then the classifier's probability of that
@@ -365,6 +400,7 @@ class Detector:
         crop_context_px: float = CROP_CONTEXT_PX,
         crop_hold_px: float = CROP_HOLD_PX,
         crop_hold_level: float = CROP_HOLD_LEVEL,
+        live_model: str | Path | None = None,
     ) -> None:
         path = Path(model_path) if model_path is not None else default_model()
         if not path.exists():
@@ -419,6 +455,19 @@ class Detector:
             self.model = OpenVinoFinder(path, self.imgsz, threads=self.ov_threads,
                                         rect=rect)
             names = export_names(path)
+        # the live frames' finder and its own kept boxes and reads
+        # (live_frames), swapped with the detector's while in use
+        self.live_path: Path | None = None
+        self._other: tuple | None = None
+        if live_model is not None and self.backend == "openvino":
+            self.live_path = Path(live_model)
+            if export_names(self.live_path) != names:
+                raise ValueError(
+                    f"{self.live_path} does not find the cards {path} finds")
+            self._other = (OpenVinoFinder(self.live_path, self.imgsz,
+                                          threads=self.ov_threads, rect=rect),
+                           {}, {}, {}, {})
+        self._live = False
         self.names = CLASSES
         # A one-class model ("a card") only proposes boxes: the crop classifier
         # must name them (the shipped model's second training stage).
@@ -738,13 +787,43 @@ class Detector:
         return xyxy[keep], score[keep], cls[keep]
 
     def forget(self) -> None:
-        """Drop the reads and boxes kept for reuse: the next frame is searched and
-        its cards are all read anew."""
+        """Drop the reads and boxes kept for reuse (both finders' with a live
+        finder): the next frame is searched and its cards are all read anew."""
         self._shared = None
         self._reads.clear()
         self._found.clear()
         self._seen.clear()
         self._held.clear()
+        if self._other is not None:
+            for kept in self._other[1:]:
+                kept.clear()
+
+    @contextlib.contextmanager
+    def live_frames(self) -> Iterator[None]:
+        """Frames detected inside the block are the live pipeline's video
+        frames: with a live finder (``live_model``) its network searches
+        them, with boxes and reads kept for reuse apart from the other
+        finder's (a card found by one is never given the other's box or
+        read); without one, nothing changes. The round-end scan, its
+        close-ups and still photos are read outside such a block, by the
+        detector's own finder."""
+        if self._other is None or self._live:
+            yield
+            return
+        self._swap()
+        self._live = True
+        try:
+            yield
+        finally:
+            self._live = False
+            self._swap()
+
+    def _swap(self) -> None:
+        """Exchange the finder in use and its kept boxes and reads with the other."""
+        mine = (self.model, self._found, self._seen, self._reads, self._held)
+        (self.model, self._found, self._seen, self._reads,
+         self._held) = self._other  # type: ignore[misc]
+        self._other = mine
 
     def _classify_reusing(self, frame: np.ndarray, xyxy: np.ndarray
                           ) -> tuple[np.ndarray, np.ndarray]:

@@ -327,7 +327,11 @@ class TablePipeline:
                         config=cfg, seats=self._unread_seats(),
                     )
                 return dets
-        return self._pile_look(frame, image, self._detect_once(frame, image))
+        # a video frame outside the scan: the live finder's
+        # (detector.live_finder, Detector.live_frames), the pile's second look too
+        live = getattr(self.detector, "live_frames", None)
+        with live() if live is not None else contextlib.nullcontext():
+            return self._pile_look(frame, image, self._detect_once(frame, image))
 
     def _pile_look(self, frame: Frame, image: np.ndarray, dets: Detections) -> Detections:
         """``dets`` and the cards a second read at ``play.reach_box_conf`` adds

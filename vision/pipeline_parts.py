@@ -44,7 +44,9 @@ def bundled_demo() -> tuple[Path, dict[str, Any]]:
 
 
 def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
-    """The shipped detector (``vision.detector.Detector``) set up by ``config``;
+    """The shipped detector (``vision.detector.Detector``) set up by ``config``,
+    its video frames outside the round-end scan read by the finder
+    ``detector.live_finder`` names (:func:`vision.detector.live_model`);
     with ``config.deck``, the detector of that enrolled deck
     (:func:`vision.decks.open_detector`: the shipped finder, the deck's classifier).
     The live pipeline's detector: OpenCV's threads are set to
@@ -55,11 +57,23 @@ def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
             enrolled deck, saying so.
     """
     try:
-        from .detector import Detector, finder_crop  # type: ignore[import-not-found]
+        from .detector import (  # type: ignore[import-not-found]
+            Detector,
+            finder_crop,
+            live_model,
+        )
     except ImportError as exc:
         raise RuntimeError(f"the card detector is not installed ({exc})") from None
     cfg = config or DetectorConfig()
     use_cv_threads(CV_THREADS)
+    try:
+        # the finder of the video frames outside the round-end scan
+        # (detector.live_finder; vision.detector.LIVE_FINDER until the
+        # configuration has the field)
+        live = live_model(getattr(cfg, "live_finder", None))
+    except FileNotFoundError as exc:
+        raise RuntimeError(
+            f"the card detector could not load its model: {exc}") from None
     if cfg.deck:
         from .decks import DeckError, open_detector
 
@@ -72,7 +86,8 @@ def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
                                  still_cell=cfg.finder_still_cell,
                                  still_level=cfg.finder_still_level,
                                  **finder_crop(cfg),
-                                 classifier_precision=cfg.classifier_precision)
+                                 classifier_precision=cfg.classifier_precision,
+                                 live_model=live)
         except DeckError as exc:
             raise RuntimeError(str(exc)) from None
         except Exception as exc:  # a broken deck file
@@ -94,6 +109,7 @@ def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
             still_level=cfg.finder_still_level,
             **finder_crop(cfg),
             classifier_precision=cfg.classifier_precision,
+            live_model=live,
         )
     except Exception as exc:  # a missing or broken model file
         raise RuntimeError(
