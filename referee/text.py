@@ -34,6 +34,7 @@ with :func:`define_cards`; the standard UNO deck is said by
 from __future__ import annotations
 
 import json
+import re
 import string
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -185,7 +186,77 @@ def _render(key: str, args: Mapping[str, Any], lang: str) -> str:
     if texts is None:
         raise KeyError(f"no message {key!r}: define it in the game's catalog")
     template = texts.get(lang) or texts["en"]
-    return template.format_map({k: _arg(v, lang) for k, v in args.items()})
+    values = {k: _arg(v, lang) for k, v in args.items()}
+    if "!l}" in template or "!s}" in template:
+        return _LINKING.vformat(template, (), values)
+    return template.format_map(values)
+
+
+# -- Japanese: one sentence per ruling ----------------------------------------------
+# A Japanese ruling is one sentence ending in a single 。: its clauses are joined
+# with 、 in the continuative (連用) form, as 「Benは黄の3を出し、Chieの番です。」.
+# A catalogue template says a part in that form with the conversion ``!l``
+# (``"{text!l}、{effect}"``, made by :func:`connective`), and a sentence said
+# inside another, in parentheses, with ``!s`` (without its 。).
+
+_NEGATIVE = (  # negative polite endings and their continuative forms
+    ("ありません", "なく"), ("ていません", "ておらず"), ("もいません", "もおらず"),
+    ("がいません", "がおらず"), ("しません", "せず"), ("なりません", "ならず"),
+    ("変わりません", "変わらず"), ("分かりません", "分からず"),
+    ("かまいません", "かまわず"), ("起きません", "起きず"), ("足りません", "足りず"),
+    ("できません", "できず"), ("しれません", "しれず"),
+)
+_A_ROW = {"き": "か", "ぎ": "が", "し": "さ", "ち": "た", "に": "な", "び": "ば",
+          "み": "ま", "り": "ら", "い": "わ"}
+_TAIL = re.compile(r"((?:（[^（）]*）|\([^()]*\))*)$")
+
+
+def connective(text: str) -> str:
+    """A Japanese clause said so that another follows it after 、: its polite
+    ending in the continuative form (出します → 出し, 番です → 番で, 出せません →
+    出せず, 引きました → 引き, 戻してください → 戻して); a closing 。 is dropped
+    and a parenthetical note at the end stays after the verb. A clause with no
+    ending it knows is said as it is."""
+    text = text.rstrip()
+    while text.endswith("。"):
+        text = text[:-1].rstrip()
+    note = _TAIL.search(text).group(1)
+    body = text[:len(text) - len(note)] if note else text
+    return _continuative(body) + note
+
+
+def _continuative(body: str) -> str:
+    for ending in ("ませんでした", "ません"):
+        if body.endswith(ending):
+            whole = body[:-len(ending)] + "ません"
+            for neg, form in _NEGATIVE:
+                if whole.endswith(neg):
+                    return whole[:-len(neg)] + form
+            stem = body[:-len(ending)]
+            if stem[-1:] in _A_ROW and stem[-2:-1] not in ("せ", "け", "え", "れ", "て"):
+                return stem[:-1] + _A_ROW[stem[-1]] + "ず"
+            return stem + "ず"
+    for ending, form in (("でした", "で"), ("ています", "ており"), ("ました", ""),
+                         ("てください", "て"), ("でください", "で"), ("です", "で"),
+                         ("ます", "")):
+        if body.endswith(ending):
+            return body[:-len(ending)] + form
+    return body
+
+
+class _Linking(string.Formatter):
+    """Templates with ``{part!l}``: the part in its continuative form;
+    ``{part!s}``: a sentence said inside another, without its 。."""
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        if conversion == "l":
+            return connective(str(value))
+        if conversion == "s":
+            return str(value).rstrip().rstrip("。")
+        return super().convert_field(value, conversion)
+
+
+_LINKING = _Linking()
 
 
 def fields(template: str) -> set[str]:

@@ -34,14 +34,14 @@ define({
         "en": "{player} went down to one card without calling UNO and nobody caught "
               "it before {actor} played, so the referee catches it: {player} draws "
               "{n}.",
-        "ja": "{player}はウノと言わずに残り1枚になり、{actor}がカードを出すまで誰も"
-              "指摘しなかったので、審判が指摘します。{player}は{n}枚引きます。"},
+        "ja": ("{player}はウノと言わずに残り1枚になり、{actor}がカードを出すまで誰も"
+               "指摘しなかったので、審判が指摘し、{player}は{n}枚引きます。")},
     "uno.missed-referee-acted": {
         "en": "{player} went down to one card without calling UNO and nobody caught "
               "it before {actor} acted, so the referee catches it: {player} draws "
               "{n}.",
-        "ja": "{player}はウノと言わずに残り1枚になり、{actor}が動くまで誰も"
-              "指摘しなかったので、審判が指摘します。{player}は{n}枚引きます。"},
+        "ja": ("{player}はウノと言わずに残り1枚になり、{actor}が動くまで誰も指摘しな"
+               "かったので、審判が指摘し、{player}は{n}枚引きます。")},
     "uno.missed-closed-played": {
         "en": "{player} went down to one card without calling UNO, and now that "
               "{actor} has played the call can no longer be caught.",
@@ -62,10 +62,12 @@ define({
     "uno.call-no-round": {
         "en": "{player} called UNO{note} while no round is being played, which has no "
               "effect.",
-        "ja": "{player}がウノと言いました{note}が、ラウンド中ではないので効果はありません。"},
+        "ja": ("{player}がウノと言いました{note}が、ラウンド中ではないので効果はあり"
+               "ません。")},
     "uno.call-holding": {
         "en": "{player} called UNO{note} holding {n} cards, which has no effect.",
-        "ja": "{player}がウノと言いました{note}が、手札が{n}枚なので効果はありません。"},
+        "ja": ("{player}がウノと言いました{note}が、手札が{n}枚なので効果はありません"
+               "。")},
     "uno.call-again": {
         "en": "{player} had already called UNO{note}.",
         "ja": "{player}はすでにウノと言っています{note}。"},
@@ -97,23 +99,23 @@ define({
     "uno.caught": {
         "en": "{player} went down to one card without calling UNO and was caught by "
               "{by}{before}: {player} draws {n}.",
-        "ja": "{player}はウノと言わずに残り1枚になり、{before}{by}に指摘されました。"
-              "{player}は{n}枚引きます。"},
+        "ja": ("{player}はウノと言わずに残り1枚になり、{before}{by}に指摘され、{playe"
+               "r}は{n}枚引きます。")},
     "uno.catch-holds": {"en": "{player} holds {n} cards",
                         "ja": "{player}の手札は{n}枚です"},
     "uno.catch-round-won": {"en": "the round is already won",
                             "ja": "ラウンドはもう勝負がついています"},
     "uno.catch-no-effect": {
         "en": "{by}'s catch has no effect: {why}.",
-        "ja": "{by}の指摘は無効です。{why}。"},
+        "ja": "{by}の指摘は無効で、{why}。"},
     "uno.catch-did-call": {
         "en": "{player} did call UNO, so {by}'s catch has no effect.",
         "ja": "{player}はウノと言っているので、{by}の指摘は無効です。"},
     "uno.catch-too-late": {
         "en": "Too late: {player}'s missing UNO call could only be caught until the "
               "next player had played, so there is no penalty.",
-        "ja": "遅すぎます。{player}のウノの言い忘れは次の人がカードを出すまでしか"
-              "指摘できないので、ペナルティはありません。"},
+        "ja": ("指摘が遅すぎ、{player}のウノの言い忘れは次の人がカードを出すまでしか"
+               "指摘できないので、ペナルティはありません。")},
     # the colour of a wild (on_color)
     "uno.color-round-won": {
         "en": "{color} is noted for the {card} that won round {round}, but no colour "
@@ -139,11 +141,11 @@ define({
         "ja": "{card}の色はすでに{color}に決まっています"},
     "uno.color-again": {
         "en": "{named}; naming it again changes nothing.",
-        "ja": "{named}。もう一度決めても何も変わりません。"},
+        "ja": "{named!l}、もう一度決めても何も変わりません。"},
     "uno.color-refused": {
         "en": "{named}, so naming {color} now is refused and the colour stays "
               "{current}.",
-        "ja": "{named}。今{color}を指定しても認められず、色は{current}のままです。"},
+        "ja": "{named!l}、今{color}を指定しても認められず、色は{current}のままです。"},
     "uno.color-named-now": {
         "en": "The colour of the {card} is {color}.",
         "ja": "{card}の色は{color}です。"},

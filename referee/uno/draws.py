@@ -52,17 +52,17 @@ define({
               "かまいません。"},
     "uno.draw-still-owes": {
         "en": "{player} drew {n}{note} and still owes {owed}.",
-        "ja": "{player}は{n}枚引きました{note}。まだ{owed}枚引かなければなりません。"},
+        "ja": "{player}は{n}枚引き{note}、まだ{owed}枚引かなければなりません。"},
     "uno.draw-paid": {
         "en": "{player} drew the {cards} owed{note}.",
         "ja": "{player}は引くべき{cards}を引きました{note}。"},
     "uno.draw-lose-turn": {
         "en": "{player} drew the cards owed{note} and loses the turn; it is {next}'s "
               "turn.",
-        "ja": "{player}は引くべきカードを引き{note}、手番を失います。{next}の番です。"},
+        "ja": "{player}は引くべきカードを引き{note}、手番を失い、{next}の番です。"},
     "uno.draw-one": {
         "en": "{player} draws a card{note} and may play that card or pass.",
-        "ja": "{player}はカードを1枚引きました{note}。そのカードを出すか、パスできます。"},
+        "ja": "{player}はカードを1枚引き{note}、そのカードを出すか、パスできます。"},
     "uno.refuse-drawn": {"en": "has already drawn this turn",
                          "ja": "この手番ですでに引いている"},
     "uno.refuse-owes-none": {"en": "owes no cards", "ja": "引くべきカードがない"},
@@ -85,7 +85,7 @@ define({
         "ja": "{turn}の番で{player}の番ではないので、パスは無視します。"},
     "uno.pass-after-draw": {
         "en": "{player} passes after drawing{note}; it is {next}'s turn.",
-        "ja": "{player}は引いた後にパスしました{note}。{next}の番です。"},
+        "ja": "{player}は引いた後にパスし{note}、{next}の番です。"},
     "uno.pass-owes": {
         "en": "{player} must first draw the {cards} owed{note}, so the pass is "
               "ignored.",

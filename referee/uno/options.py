@@ -34,7 +34,7 @@ define({
         "ja": "不明なオプション{name}は無視しました（使えるオプション: {known}）"},
     "uno.option-ignored": {
         "en": "option {name} was ignored: it {why}",
-        "ja": "オプション{name}は無視しました。{why}"},
+        "ja": "オプション{name}は無視しました（{why}）"},
     "uno.option-bool": {"en": "must be true or false, got {value}",
                         "ja": "真偽値でなければなりません（指定: {value}）"},
     "uno.option-int": {"en": "must be a whole number, got {value}",

@@ -26,7 +26,7 @@ define({
     # refusals of a play (check_play)
     "uno.play-deck": {
         "en": "{problem}: {player} takes it back.",
-        "ja": "{problem}。{player}はそれを戻します。"},
+        "ja": "{problem!l}、{player}はそれを戻します。"},
     "uno.play-before-first-card": {
         "en": "No first card has been turned for this round yet, so {player} takes "
               "the {cards} back.",
@@ -40,8 +40,8 @@ define({
     "uno.play-challenge-first": {
         "en": "The challenge must be settled first (the accused shows their hand), so "
               "{player} takes the {cards} back.",
-        "ja": "先にチャレンジの決着をつけなければなりません（疑われた人が手札を見せま"
-              "す）。{player}は{cards}を戻します。"},
+        "ja": ("先にチャレンジの決着をつけなければならず（疑われた人が手札を見せます"
+               "）、{player}は{cards}を戻します。")},
     "uno.play-pass-implied": {
         "en": "{before} drew and did not play, so the turn passed to {player} (no "
               "pass was logged).",
@@ -57,20 +57,19 @@ define({
         "ja": "{player}は{cards}を戻します"},
     "uno.play-back-still": {
         "en": "{player} takes the {cards} back and it is still {player}'s turn",
-        "ja": "{player}は{cards}を戻します。まだ{player}の番です"},
+        "ja": "{player}は{cards}を戻し、まだ{player}の番です"},
     "uno.play-hand-count": {
         "en": "{player} holds only {count} by the referee's count, so {back}.",
         "ja": "審判の数えでは{player}の手札は{count}だけなので、{back}。"},
-    "uno.play-multi": {"en": "{problem}, so {back}.", "ja": "{problem}。{back}。"},
+    "uno.play-multi": {"en": "{problem}, so {back}.", "ja": "{problem!l}、{back}。"},
     "uno.play-drawn-card": {
         "en": "After drawing, only the card just drawn may be played, so {back}.",
-        "ja": "引いた後に出せるのは、いま引いたカードだけです。{back}。"},
+        "ja": "引いた後に出せるのは、いま引いたカードだけで、{back}。"},
     "uno.play-wd4-returned": {
         "en": "{player}'s Wild Draw Four was found guilty and went back to the hand, "
               "so {player} must play another card now, not a Wild Draw Four; {back}.",
-        "ja": "{player}のワイルドドロー4は反則と判定されて手札に戻ったので、"
-              "{player}はワイルドドロー4ではなく別のカードを出さなければなりません。"
-              "{back}。"},
+        "ja": ("{player}のワイルドドロー4は反則と判定されて手札に戻ったので、{player}"
+               "はワイルドドロー4ではなく別のカードを出さなければならず、{back}。")},
     "uno.play-owes": {
         "en": "{player} owes {count} and must draw them first",
         "ja": "{player}は{count}引く番で、先にそれを引かなければなりません"},
@@ -80,15 +79,15 @@ define({
               "ジもできます）"},
     "uno.play-cannot": {
         "en": "The {card} cannot be played because {problem}, so {back}.",
-        "ja": "{card}は出せません。{problem}。{back}。"},
+        "ja": "{card}は出せず、{problem!l}、{back}。"},
     "uno.play-out-owing": {
         "en": "{player} still owes {count} and must draw them before going out, so "
               "{back}.",
-        "ja": "{player}はまだ{count}引かなければならず、上がる前にそれを引く必要があ"
-              "ります。{back}。"},
+        "ja": ("{player}はまだ{count}引かなければならず、上がる前にそれを引く必要があ"
+               "り、{back}。")},
     "uno.play-out-on-action": {
         "en": "This table forbids going out on an action card, so {back}.",
-        "ja": "このテーブルでは記号カードで上がることはできません。{back}。"},
+        "ja": "このテーブルでは記号カードで上がることはできず、{back}。"},
     "uno.play-out-without-call": {
         "en": "{player} went out with {n} cards without calling UNO, so only the "
               "{card} counts and the rest go back to the hand.",

@@ -32,36 +32,35 @@ define({
         "ja": "手札を見せるには、見せるプレイヤーの指定が必要です"},
     "uno.score-deck": {
         "en": "{problem}: {player} takes it away and shows the hand again.",
-        "ja": "{problem}。{player}はそれを除いて、手札を見せ直します。"},
+        "ja": "{problem!l}、{player}はそれを除いて、手札を見せ直します。"},
     "uno.score-draw-first": {
         "en": "{player} must first draw the {count} owed, then show the hand again.",
         "ja": "{player}は先に引くべき{count}を引いてから、手札を見せ直します。"},
     "uno.score-shows": {
         "en": "{player} shows {count} worth {points}{note}.",
-        "ja": "{player}は{count}を見せます。{points}です{note}。"},
+        "ja": "{player}は{count}を見せ、{points}です{note}。"},
     "uno.score-shows-again": {
         "en": "{player} shows again {count} worth {points}{note}.",
-        "ja": "{player}は{count}を見せ直します。{points}です{note}。"},
+        "ja": "{player}は{count}を見せ直し、{points}です{note}。"},
     "uno.score-count-corrected": {
         "en": " (the referee counted {n}, so the shown hand is taken as the truth)",
         "ja": "（審判の数えは{n}枚でしたが、見せた手札を正しいものとします）"},
     "uno.score-idle-reveal": {
         "en": "{player} showed {count}{diff}; no ruling is waiting on it.",
-        "ja": "{player}は{count}を見せました{diff}。これを待っている裁定はありません"
-              "。"},
+        "ja": "{player}は{count}を見せ{diff}、これを待っている裁定はありません。"},
     "uno.score-referee-counts": {
         "en": " (the referee counts {n})",
         "ja": "（審判の数えでは{n}枚）"},
     "uno.score-round": {
         "en": "{player} wins round {round} and scores {points}{missing}; totals: "
               "{totals}{tail}.",
-        "ja": "ラウンド{round}は{player}の勝ちで、{points}点を得ます{missing}。"
-              "合計: {totals}{tail}。"},
+        "ja": ("ラウンド{round}は{player}の勝ちで、{points}点を得ます{missing}（合計:"
+               " {totals}）{tail}。")},
     "uno.score-round-doubled": {
         "en": "{player} wins round {round} and scores {points} after doubling by UNO "
               "calls{missing}; totals: {totals}{tail}.",
-        "ja": "ラウンド{round}は{player}の勝ちで、ウノ宣言による倍付けで{points}点を"
-              "得ます{missing}。合計: {totals}{tail}。"},
+        "ja": ("ラウンド{round}は{player}の勝ちで、ウノ宣言による倍付けで{points}点を"
+               "得ます{missing}（合計: {totals}）{tail}。")},
     "uno.score-never-showed": {
         "en": " ({players} never showed a hand, which counts 0)",
         "ja": "（{players}は手札を見せなかったので0点です）"},
@@ -71,10 +70,10 @@ define({
         "ja": "合計が{target}点に達したので"},
     "uno.game-end-wins": {
         "en": "The game ends {why}: {player} wins with {points}.",
-        "ja": "{why}ゲーム終了です。{player}が{points}で勝ちです。"},
+        "ja": "{why}ゲーム終了で、{player}が{points}で勝ちです。"},
     "uno.game-end-tie": {
         "en": "The game ends {why}: {players} tie for first with {points}.",
-        "ja": "{why}ゲーム終了です。{players}が{points}で1位に並びます。"},
+        "ja": "{why}ゲーム終了で、{players}が{points}で1位に並びます。"},
     "uno.round-abandoned": {
         "en": "Round {round} had no winner when a new first card was turned, so it is "
               "abandoned without scores.",

@@ -31,15 +31,15 @@ from .turns import Before
 define({
     "uno.tgus-white-wild-back": {
         "en": "{problem}, so {player} takes it back.",
-        "ja": "{problem}。{player}はそれを戻します。"},
+        "ja": "{problem!l}、{player}はそれを戻します。"},
     "uno.tgus-lost-challenge-draws": {
         "en": "{player} lost the challenge and must draw the {count}, which may not "
               "be passed on, so {player} takes the card back.",
-        "ja": "{player}はチャレンジに負けたので{count}を引かなければならず、"
-              "次へ回すことはできません。{player}はカードを戻します。"},
+        "ja": ("{player}はチャレンジに負けたので{count}を引かなければならず、次へ回す"
+               "ことはできず、{player}はカードを戻します。")},
     "uno.tgus-reverse-two-left": {
         "en": "with two players left the Reverse acts as a Skip: {player} plays.",
-        "ja": "残りが2人なのでリバースはスキップと同じです。{player}の番です。"},
+        "ja": "残りが2人なのでリバースはスキップと同じで、{player}の番です。"},
     "uno.tgus-white-wild-as": {
         "en": "white Wild as a {acting}",
         "ja": "白いワイルド（{acting}として）"},
@@ -50,11 +50,11 @@ define({
     "uno.tgus-draw-then-play": {
         "en": "{player} drew the cards owed and keeps the turn: a card may still be "
               "played (or pass).",
-        "ja": "{player}は引くべきカードを引き、手番はそのままです。"
-              "まだカードを出せます（パスもできます）。"},
+        "ja": ("{player}は引くべきカードを引き、手番はそのままで、まだカードを出せま"
+               "す（パスもできます）。")},
     "uno.tgus-took-and-passes": {
         "en": "{player} took the cards and passes; it is {next}'s turn.",
-        "ja": "{player}はカードを引いてパスします。{next}の番です。"},
+        "ja": "{player}はカードを引いてパスし、{next}の番です。"},
     "uno.tgus-no-catch": {
         "en": "This preset does not use the catch for a missing UNO call, so nothing "
               "happens.",

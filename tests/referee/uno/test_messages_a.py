@@ -53,8 +53,8 @@ def test_a_caught_missing_uno_call_is_said_in_japanese():
     assert r["ruling"] == "penalty" and r["player"] == "A" and r["draw"] == 2
     assert r["text"] == ("A went down to one card without calling UNO and was caught "
                          "by C before B played: A draws 2.")
-    assert ja(r) == ("Aはウノと言わずに残り1枚になり、Bがカードを出す前にCに指摘されま"
-                     "した。Aは2枚引きます。")
+    assert ja(r) == ("Aはウノと言わずに残り1枚になり、Bがカードを出す前にCに指摘され"
+                     "、Aは2枚引きます。")
 
 
 def test_an_uno_call_with_two_cards_and_a_catch_too_late():
@@ -84,21 +84,21 @@ def test_a_challenge_ruling_round_trips_through_json_to_the_same_japanese():
     hand = ["red-9", "green-1", "green-2", "yellow-3", "yellow-4", "blue-6"]
     res = run(WD4 + [ev("challenge", "B"), reveal("A", *hand)])
     asked, upheld = res.one(3), res.one(4)
-    assert ja(asked) == ("BがAのワイルドドロー4にチャレンジします。AはBに手札を見せ、"
-                         "審判が判定します。")
+    assert ja(asked) == ("BがAのワイルドドロー4にチャレンジし、AはBに手札を見せ、審判"
+                         "が判定します。")
     assert upheld["text"] == ("Challenge upheld: A could have played the red 9, so A "
                               "takes the Wild Draw Four back, draws 4 and must play "
                               "another card.")
-    assert ja(upheld) == ("チャレンジ成功です。Aは赤の9を出せたので、ワイルドドロー4を"
+    assert ja(upheld) == ("チャレンジ成功で、Aは赤の9を出せたので、ワイルドドロー4を"
                           "戻して4枚引き、別のカードを出さなければなりません。")
 
 
 def test_a_failed_challenge_in_japanese():
     hand = ["green-1", "green-2", "yellow-3", "yellow-4", "blue-6", "wild-draw4"]
     res = run(WD4 + [ev("challenge", "B"), reveal("A", *hand)])
-    assert ja(res.one(4)) == ("チャレンジ失敗です。Aにはほかに出せるカードがありませんでした。"
-                              "Bは6枚（ワイルドドロー4の分に2枚を足して）引き、"
-                              "手番を失います。")
+    assert ja(res.one(4)) == ("チャレンジ失敗で、Aにはほかに出せるカードがなく、Bは6"
+                              "枚（ワイルドドロー4の分に2枚を足して）引き、手番を失い"
+                              "ます。")
 
 
 # -- draws, passes, the first card -----------------------------------------------------
@@ -106,12 +106,12 @@ def test_draw_pass_and_the_implied_player_note():
     res = run([start("red-5"), draw(None), ev("pass")])
     assert res.one(1)["text"] == ("Round 1 starts with the red 5: A, left of dealer D, "
                                   "plays first.")
-    assert ja(res.one(1)) == "ラウンド1は赤の5で始まります。親のDの左のAから始めます。"
+    assert ja(res.one(1)) == "ラウンド1は赤の5で始まり、親のDの左のAから始めます。"
     assert res.one(2)["text"] == ("A draws a card (player taken from the turn) and may "
                                   "play that card or pass.")
-    assert ja(res.one(2)) == ("Aはカードを1枚引きました（プレイヤーは手番から判断）。"
-                              "そのカードを出すか、パスできます。")
-    assert ja(res.one(3)) == "Aは引いた後にパスしました。Bの番です。"
+    assert ja(res.one(2)) == ("Aはカードを1枚引き（プレイヤーは手番から判断）、そのカ"
+                              "ードを出すか、パスできます。")
+    assert ja(res.one(3)) == "Aは引いた後にパスし、Bの番です。"
 
 
 def test_extra_cards_drawn_go_back_in_japanese():
@@ -126,8 +126,8 @@ def test_a_first_draw_two_and_a_returned_wild_draw_four():
     res = run([start("wild-draw4"), start("blue-draw2")])
     assert ja(res.one(1)) == ("ワイルドドロー4ではラウンドを始められないので、"
                               "ワイルドドロー4を山札に戻して別のカードをめくります。")
-    assert ja(res.one(2)) == ("ラウンド1は青のドロー2で始まります。親のDが出したものとして、"
-                              "Aは2枚引いて手番を失います。")
+    assert ja(res.one(2)) == ("ラウンド1は青のドロー2で始まり、親のDが出したものとし"
+                              "て、Aは2枚引いて手番を失います。")
 
 
 # -- options, house-rule events, the game's own rulings --------------------------------
@@ -137,8 +137,8 @@ def test_options_problems_in_both_languages():
     assert [r["rule"] for r in problems] == ["official.options"] * 2
     assert problems[1]["text"] == ("Option 'uno_penalty' was ignored: it must be at "
                                    "least 0, got -1.")
-    assert ja(problems[1]) == ("オプション'uno_penalty'は無視しました。0以上でなければ"
-                               "なりません（指定: -1）。")
+    assert ja(problems[1]) == ("オプション'uno_penalty'は無視しました（0以上でなけれ"
+                               "ばなりません（指定: -1））。")
     assert problems[0]["text"].startswith("Unknown option 'bogus' was ignored (known ")
     assert ja(problems[0]).startswith("不明なオプション'bogus'は無視しました（使えるオプション: ")
 

@@ -46,7 +46,7 @@ def test_a_play_names_the_card_and_whose_turn_it_is():
                    {"type": "play", "player": "A", "cards": ["red-3"]}])
     play = out[-1]
     assert play.text == "A plays the red 3; it is B's turn."
-    assert ja(play) == "Aは赤の3を出します。Bの番です。"
+    assert ja(play) == "Aは赤の3を出し、Bの番です。"
 
 
 def test_card_effects_are_said_in_japanese():
@@ -56,11 +56,11 @@ def test_card_effects_are_said_in_japanese():
                    {"type": "play", "player": "B", "cards": ["wild"], "color": "blue"},
                    {"type": "play", "player": "A", "cards": ["blue-draw2"]}])
     skip, reverse, wild, draw2 = out[-4:]
-    assert ja(skip) == "Aは赤のスキップを出します。Bはとばされ、Cの番です。"
+    assert ja(skip) == "Aは赤のスキップを出し、Bはとばされ、Cの番です。"
     assert "反時計回り" in ja(reverse) and "Bの番です" in ja(reverse)
-    assert ja(wild) == "Bはワイルドを出して青を指定します。Aの番です。"
+    assert ja(wild) == "Bはワイルドを出して青を指定し、Aの番です。"
     assert draw2.text == "A plays the blue Draw Two: D draws 2 and loses the turn."
-    assert ja(draw2) == "Aは青のドロー2を出します。Dは2枚引いて、手番を失います。"
+    assert ja(draw2) == "Aは青のドロー2を出し、Dは2枚引いて、手番を失います。"
 
 
 def test_a_refused_play_says_whose_turn_it_is_and_what_goes_back():
@@ -72,8 +72,8 @@ def test_a_refused_play_says_whose_turn_it_is_and_what_goes_back():
     out = rulings([{"type": "start", "card": "red-5"},
                    {"type": "play", "player": "A", "cards": ["blue-3"]}])
     said = ja(out[-1])
-    assert said.startswith("青の3は出せません。") and "赤" in said
-    assert said.endswith("Aは青の3を戻します。まだAの番です。")
+    assert said.startswith("青の3は出せず、") and "赤" in said
+    assert said.endswith("Aは青の3を戻し、まだAの番です。")
 
 
 def test_the_round_end_gives_the_points_and_totals_in_japanese():
@@ -82,11 +82,11 @@ def test_the_round_end_gives_the_points_and_totals_in_japanese():
                    {"type": "reveal", "player": "B", "cards": ["blue-skip"]}],
                   players=("A", "B"), dealer="B", hand_size=1)
     won, shown, scored = out[-3:]
-    assert ja(won).startswith("Aは赤の3を出します。これがAの最後のカードなので、"
-                              "ラウンド1はAの勝ちです。")
-    assert ja(shown) == "Bは1枚を見せます。20点です。"
+    assert ja(won).startswith("Aは赤の3を出し、これがAの最後のカードなので、"
+                              "ラウンド1はAの勝ちとなり、")
+    assert ja(shown) == "Bは1枚を見せ、20点です。"
     assert scored.text == "A wins round 1 and scores 20; totals: A 20, B -20."
-    assert ja(scored) == "ラウンド1はAの勝ちで、20点を得ます。合計: A 20点、B -20点。"
+    assert ja(scored) == "ラウンド1はAの勝ちで、20点を得ます（合計: A 20点、B -20点）。"
 
 
 def test_msg_round_trips_through_json_to_the_same_japanese():
@@ -118,8 +118,8 @@ def test_a_tgus_ranking_says_the_place_in_japanese():
                   players=("A", "B", "C"), dealer="C", rules="tgus-1", hand_size=1)
     ranked = [r for r in out if r.rule == "tgus-1.ranking"][0]
     assert "1st place" in ranked.text
-    assert "Aは1位で上がりです" in ja(ranked) and "BとC" not in ja(ranked)
-    assert "B、Cで続けます" in ja(ranked)
+    assert "Aは1位で上がり、" in ja(ranked) and "BとC" not in ja(ranked)
+    assert "B、Cで続け、" in ja(ranked)
 
 
 def test_a_malformed_play_is_skipped_with_a_reason_in_japanese():
