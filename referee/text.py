@@ -236,7 +236,8 @@ def _continuative(body: str) -> str:
             if stem[-1:] in _A_ROW and stem[-2:-1] not in ("せ", "け", "え", "れ", "て"):
                 return stem[:-1] + _A_ROW[stem[-1]] + "ず"
             return stem + "ず"
-    for ending, form in (("でした", "で"), ("ています", "ており"), ("ました", ""),
+    for ending, form in (("でした", "で"), ("ています", "ており"), ("ていました", "ており"),
+                         ("ました", ""),
                          ("てください", "て"), ("でください", "で"), ("です", "で"),
                          ("ます", "")):
         if body.endswith(ending):

@@ -32,22 +32,23 @@ define({
     "tgus-t.call.plain": {
         "en": "{player} called a plain UNO, but {prefix} needs a character's name, "
               "so it does not count: call again with a name.",
-        "ja": "{player}はただの「ウノ」を宣言しましたが、{prefix}ではキャラクターの"
-              "名前が必要なので無効です。名前で宣言し直してください。",
+        "ja": ("{player}はただの「ウノ」を宣言しましたが、{prefix}ではキャラクターの"
+               "名前が必要で無効なので、名前で宣言し直してください。"),
     },
     "tgus-t.call.early": {
         "en": "{player} called with {n} cards; a call only counts at two cards "
               "or fewer.",
-        "ja": "{player}は手札{n}枚で宣言しました。宣言は手札2枚以下のときだけ有効です。",
+        "ja": ("{player}は手札{n}枚で宣言しましたが、宣言は手札2枚以下のときだけ有効"
+               "です。"),
     },
     "tgus-t.call.ok": {
         "en": "{player} called {said} in time.",
-        "ja": "{player}は{said}と宣言しました。間に合っています。",
+        "ja": "{player}は{said}と宣言し、間に合っています。",
     },
     "tgus-t.uno": {"en": "UNO", "ja": "ウノ"},
     "tgus-t.catch.fails": {
         "en": "{player}'s catch fails: {target} {why}.",
-        "ja": "{player}の指摘は不成立です。{target}{why}。",
+        "ja": "{player}の指摘は不成立で、{target}{why}。",
     },
     "tgus-t.catch.gone-out": {
         "en": "has already gone out",
@@ -63,13 +64,13 @@ define({
     },
     "tgus-t.catch.late": {
         "en": "can no longer be caught: the next player has already acted",
-        "ja": "はもう指摘できません。次のプレイヤーがすでに動きました",
+        "ja": "はもう指摘できず、次のプレイヤーがすでに動きました",
     },
     "tgus-t.catch.penalty": {
         "en": "{target} held one card without calling a name and was caught by "
               "{player}: {owe}{why}.",
-        "ja": "{target}は名前を宣言しないまま1枚になっていて、{player}に指摘されました。"
-              "{owe}{why}。",
+        "ja": ("{target}は名前を宣言しないまま1枚になっていて、{player}に指摘され、{o"
+               "we}{why}。"),
     },
     "tgus-t.catch.count": {
         "en": " (000 gives no count; 2 is 001's official one)",

@@ -24,7 +24,7 @@ define({
     },
     "tgus-t.play-illegal": {
         "en": "{player} played {cards} but {why}: take it back{note}.",
-        "ja": "{player}は{cards}を出しましたが、{why}。カードを戻します{note}。",
+        "ja": "{player}は{cards}を出しましたが、{why!l}、カードを戻します{note}。",
     },
     # malformed events (said by the log.malformed ruling, game.skipped)
     "tgus-t.error.color": {
@@ -38,8 +38,8 @@ define({
     "tgus-t.count-corrected": {
         "en": "{player} played {n} but the referee counted {counted}; "
               "the count is corrected.",
-        "ja": "{player}は{n}出しましたが、審判は{counted}枚と数えていました。"
-              "枚数を直します。",
+        "ja": ("{player}は{n}出しましたが、審判は{counted}枚と数えており、枚数を直し"
+               "ます。"),
     },
 })
 

@@ -20,7 +20,7 @@ from .turned import name_colour
 define({
     "tgus-t.counters": {
         "en": "{player} counters{once}: {text}{note}.",
-        "ja": "{player}はカウンターします{once}。{text}{note}。",
+        "ja": "{player}はカウンターし{once}、{text}{note}。",
     },
     "tgus-t.counter.once": {
         "en": " (several Counters count as one)",
@@ -29,8 +29,8 @@ define({
     "tgus-t.counter.change": {
         "en": "the Change bounces back to {back}, and {player} will name the colour "
               "unless {back} counters again",
-        "ja": "チェンジは{back}に跳ね返ります。{back}がさらにカウンターしなければ、"
-              "{player}が色を指定します",
+        "ja": ("チェンジは{back}に跳ね返り、{back}がさらにカウンターしなければ、{play"
+               "er}が色を指定します"),
     },
     "tgus-t.counter.change-named": {
         "en": "the Change bounces back to {back}",
@@ -38,13 +38,13 @@ define({
     },
     "tgus-t.counter.all-hit2": {
         "en": "the All Hit+2 share goes back: {owe}",
-        "ja": "オールヒット2の2枚は返されます。{owe}",
+        "ja": "オールヒット2の2枚は返され、{owe}",
     },
     "tgus-t.counter.chain": {
         "en": "the draw of {amount} turns round to {back}, who may only answer with "
               "{answers}, and play goes the other way (the project's reading of 000)",
-        "ja": "{amount}枚のドローは{back}に回ります。{back}が返せるのは{answers}だけで、"
-              "順番は逆回りになります（000の本プロジェクトでの解釈）",
+        "ja": ("{amount}枚のドローは{back}に回り、{back}が返せるのは{answers}だけで、"
+               "順番は逆回りになります（000の本プロジェクトでの解釈）"),
     },
     "tgus-t.why.counter-hit-x": {
         "en": "the Hit+? cards must be turned first",
@@ -59,23 +59,23 @@ define({
     "tgus-t.stock-no-out": {
         "en": "{player} has no cards left but still has draws owed or stocked, "
               "so cannot go out and plays on with 0 cards.",
-        "ja": "{player}は手札がなくなりましたが、まだ引く分かストックが残っているので"
-              "上がれません。手札0枚で続けます。",
+        "ja": ("{player}は手札がなくなりましたが、まだ引く分かストックが残っているの"
+               "で上がれず、手札0枚で続けます。"),
     },
     "tgus-t.going-out": {
         "en": "{player} goes out in place {place}; play goes on until one player "
               "is left.",
-        "ja": "{player}は{place}位で上がりです。最後の1人になるまで続けます。",
+        "ja": "{player}は{place}位で上がり、最後の1人になるまで続けます。",
     },
     "tgus-t.game-end": {
         "en": "{player} goes out in place {place} and {last} is last{confess}: "
               "{order}.",
-        "ja": "{player}が{place}位で上がり、{last}が最下位です{confess}。"
-              "順位は{order}です。",
+        "ja": ("{player}が{place}位で上がり、{last}が最下位で{confess}、順位は{order}"
+               "です。"),
     },
     "tgus-t.confess": {
         "en": ", and {last} names their favourite character",
-        "ja": "。{last}は嫁キャラクターを暴露します",
+        "ja": "、{last}は嫁キャラクターを暴露し",
     },
 })
 

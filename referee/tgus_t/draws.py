@@ -37,21 +37,21 @@ define({
     "tgus-t.draw.gone-out": {
         "en": "{player} has already gone out and draws nothing: put the cards "
               "back{note}.",
-        "ja": "{player}はもう上がっているので引けません。カードを戻します{note}。",
+        "ja": "{player}はもう上がっているので引けず、カードを戻します{note}。",
     },
     "tgus-t.draw.hit-x": {
         "en": "The cards for {player}'s Hit+? must be turned before anyone draws: "
               "put the cards back{note}.",
-        "ja": "誰かが引く前に{player}のヒット?のカードをめくらなければなりません。"
-              "カードを戻します{note}。",
+        "ja": ("誰かが引く前に{player}のヒット?のカードをめくらなければならず、カード"
+               "を戻します{note}。"),
     },
     "tgus-t.draw.takes-chain": {
         "en": "{player} takes the pending draw: {owe}; {next} plays next{note}.",
-        "ja": "{player}はかかっているドローを受けます。{owe}。次は{next}の番です{note}。",
+        "ja": "{player}はかかっているドローを受け、{owe!l}、次は{next}の番です{note}。",
     },
     "tgus-t.draw.turn": {
         "en": "{player} draws for the turn{extra} and may play or pass{note}.",
-        "ja": "{player}は手番のドローをしました{extra}。出すかパスできます{note}。",
+        "ja": "{player}は手番のドローをし{extra}、出すかパスできます{note}。",
     },
     "tgus-t.draw.turn-extra": {
         "en": " ({n} cards, only 1 was needed)",
@@ -59,17 +59,17 @@ define({
     },
     "tgus-t.draw.unowed-one": {
         "en": "{player} drew {n} nobody owed: put it back{note}.",
-        "ja": "{player}は引く必要のない{n}を引きました。戻します{note}。",
+        "ja": "{player}は引く必要のない{n}を引き、戻します{note}。",
     },
     "tgus-t.draw.unowed-many": {
         "en": "{player} drew {n} nobody owed: put them back{note}.",
-        "ja": "{player}は引く必要のない{n}を引きました。戻します{note}。",
+        "ja": "{player}は引く必要のない{n}を引き、戻します{note}。",
     },
     "tgus-t.draw.leftover-done": {
         "en": "{player} has drawn the forced cards; if there is still no number "
               "card, report the leftover again.",
-        "ja": "{player}は強制ドローを引き終えました。まだ数字のカードがなければ、"
-              "もう一度絵札残りを申告してください。",
+        "ja": ("{player}は強制ドローを引き終え、まだ数字のカードがなければ、もう一度"
+               "絵札残りを申告してください。"),
     },
     "tgus-t.draw.paid": {
         "en": "{player} has drawn what was owed{note}.",
@@ -93,7 +93,8 @@ define({
     },
     "tgus-t.leftover.forced": {
         "en": "{why}: {owe}, and 2 more each time no number card arrives.",
-        "ja": "{why}。{owe}。数字のカードが来なければ、そのたびにさらに2枚引きます。",
+        "ja": ("{why!l}、{owe!l}、数字のカードが来なければ、そのたびにさらに2枚引きま"
+               "す。"),
     },
     "tgus-t.leftover.pictures": {
         "en": "{player} holds only picture cards",
@@ -115,13 +116,13 @@ define({
     },
     "tgus-t.leftover.catch-number": {
         "en": "{player}'s catch fails: {target}'s hand shows a number card.",
-        "ja": "{player}の指摘は不成立です。{target}の手札に数字のカードがあります。",
+        "ja": "{player}の指摘は不成立で、{target}の手札に数字のカードがあります。",
     },
     "tgus-t.leftover.catch-moot": {
         "en": "{player}'s catch fails: {target} is already drawing for the "
               "leftover or holds no cards.",
-        "ja": "{player}の指摘は不成立です。{target}はすでに絵札残りのドロー中か、"
-              "手札がありません。",
+        "ja": ("{player}の指摘は不成立で、{target}はすでに絵札残りのドロー中か、手札"
+               "がありません。"),
     },
 })
 

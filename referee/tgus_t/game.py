@@ -64,7 +64,7 @@ define({
     },
     "tgus-t.game-over": {
         "en": "The game is over (every place is decided); this was ignored.",
-        "ja": "ゲームは終わっています（順位はすべて決まりました）。無視しました。",
+        "ja": "ゲームは終わっており（順位はすべて決まりました）、無視しました。",
     },
     "tgus-t.start.again": {
         "en": "The round is already under way; this start was ignored.",
@@ -77,16 +77,15 @@ define({
     "tgus-t.start.hand-size": {
         "en": "{prefix} deals {low}-{high} cards but this table dealt {size}; "
               "the referee counts {size}.",
-        "ja": "{prefix}の配り枚数は{low}～{high}枚ですが、この卓では{size}枚配りました。"
-              "審判は{size}枚として数えます。",
+        "ja": ("{prefix}の配り枚数は{low}～{high}枚ですが、この卓では{size}枚配り、審"
+               "判は{size}枚として数えます。"),
     },
     "tgus-t.start": {
         "en": "Round {round} starts on {card} with {size} cards each; the first "
               "card has no effect (the project's reading of 000), and {turn} "
               "plays first.",
-        "ja": "第{round}ラウンドを{card}から始めます。手札は各{size}枚です。"
-              "最初のカードの効果はありません（000の本プロジェクトでの解釈）。"
-              "最初は{turn}の番です。",
+        "ja": ("第{round}ラウンドを{card}から始め、手札は各{size}枚で、最初のカードの"
+               "効果はなく（000の本プロジェクトでの解釈）、最初は{turn}の番です。"),
     },
     "tgus-t.pass.turn": {
         "en": "{player} passed but it is {turn}'s turn{note}.",
@@ -95,8 +94,8 @@ define({
     "tgus-t.pass.pending": {
         "en": "{player} cannot pass under a pending draw: draw {amount} or "
               "answer it{note}.",
-        "ja": "{player}にはドローがかかっているのでパスできません。{amount}枚引くか、"
-              "返してください{note}。",
+        "ja": ("{player}にはドローがかかっているのでパスできず、{amount}枚引くか、返"
+               "してください{note}。"),
     },
     "tgus-t.pass.draw-first": {
         "en": "{player} must draw a card before passing{note}.",
@@ -104,7 +103,7 @@ define({
     },
     "tgus-t.pass": {
         "en": "{player} passes; {next} plays next{note}.",
-        "ja": "{player}はパスします。次は{next}の番です{note}。",
+        "ja": "{player}はパスし、次は{next}の番です{note}。",
     },
     "tgus-t.no-challenge": {
         "en": "{prefix} has no challenge of a Wild Hit+4, so this was ignored.",
@@ -112,7 +111,7 @@ define({
     },
     "tgus-t.reveal": {
         "en": "A shown hand changes nothing in the count; noted.",
-        "ja": "見せた手札で枚数は変わりません。記録しました。",
+        "ja": "見せた手札で枚数は変わらず、記録しました。",
     },
 })
 

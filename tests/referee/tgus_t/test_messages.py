@@ -74,16 +74,16 @@ def test_hit2_answered_by_counter_in_japanese():
         "Wild Hit+4, Hit+? or Counter."
     )
     assert hit.text.render("ja") == (
-        "Aは赤のヒット2を出します。Bは2枚引くか、ヒット2、リバースヒット2、"
-        "ワイルド・ヒット4、ヒット?またはカウンターで返します。"
+        "Aは赤のヒット2を出し、Bは2枚引くか、ヒット2、リバースヒット2、ワイルド・ヒッ"
+        "ト4、ヒット?またはカウンターで返します。"
     )
     assert bounced.text == (
         "B counters: the draw of 2 turns round to A, who may only answer with "
         "Counter, and play goes the other way (the project's reading of 000)."
     )
     assert bounced.text.render("ja") == (
-        "Bはカウンターします。2枚のドローはAに回ります。Aが返せるのはカウンター"
-        "だけで、順番は逆回りになります（000の本プロジェクトでの解釈）。"
+        "Bはカウンターし、2枚のドローはAに回り、Aが返せるのはカウンターだけで、順番は"
+        "逆回りになります（000の本プロジェクトでの解釈）。"
     )
 
 
@@ -92,7 +92,7 @@ def test_a_refused_play_says_why_and_take_it_back_in_japanese():
     r = by[2][0]
     assert r.text == "B played red-7 but it is A's turn, not B's: take it back."
     assert r.text.render("ja") == (
-        "Bは赤の7を出しましたが、今はAの番で、Bの番ではありません。カードを戻します。"
+        "Bは赤の7を出しましたが、今はAの番で、Bの番ではなく、カードを戻します。"
     )
 
 
@@ -128,8 +128,8 @@ def test_gamble_hand_of_two_and_several_counters():
     r = by[3][0]
     assert "(B puts 4 cards under the pile and keeps 2;" in r.text
     assert r.text.render("ja").startswith(
-        "Bはギャンブルを出します。Bの手札は2枚になります（4枚を山札の下に入れて"
-        "2枚残します。000の「手札を二枚にする」の本プロジェクトでの解釈）。"
+        "Bはギャンブルを出し、Bの手札は2枚になり（4枚を山札の下に入れて"
+        "2枚残し、000の「手札を二枚にする」の本プロジェクトでの解釈）、"
     )
     _, by = support.run(
         "tgus-t1", [play("A", "red-hit2"), play("B", "counter", "counter")]
@@ -137,7 +137,7 @@ def test_gamble_hand_of_two_and_several_counters():
     r = by[3][0]
     assert r.text.startswith("B counters (several Counters count as one): ")
     assert r.text.render("ja").startswith(
-        "Bはカウンターします（複数枚のカウンターは1回分です）。"
+        "Bはカウンターし（複数枚のカウンターは1回分です）、"
     )
 
 
@@ -152,8 +152,8 @@ def test_the_last_player_confesses_in_tgus_t2():
         "character: 1. A, 2. B."
     )
     assert end[0].text.render("ja") == (
-        "Aが1位で上がり、Bが最下位です。Bは嫁キャラクターを暴露します。"
-        "順位は1位 A、2位 Bです。"
+        "Aが1位で上がり、Bが最下位で、Bは嫁キャラクターを暴露し、順位は1位 A、2位 Bで"
+        "す。"
     )
 
 
@@ -163,9 +163,9 @@ def test_a_called_name_is_quoted_as_said_and_a_plain_uno_is_said_in_japanese():
     _, by = support.run("tgus-t1", calls, hand_size=2)
     plain_uno, named = by[2][0], by[3][0]
     assert plain_uno.text == "A called 'UNO' in time."
-    assert plain_uno.text.render("ja") == "Aは「ウノ」と宣言しました。間に合っています。"
+    assert plain_uno.text.render("ja") == "Aは「ウノ」と宣言し、間に合っています。"
     assert named.text == "B called '霊夢' in time."
-    assert named.text.render("ja") == "Bは「霊夢」と宣言しました。間に合っています。"
+    assert named.text.render("ja") == "Bは「霊夢」と宣言し、間に合っています。"
 
 
 # -- JSON ------------------------------------------------------------------------------
@@ -221,8 +221,8 @@ def test_a_change_without_a_target_says_so_without_english():
         "still in, got None: take it back."
     )
     assert r.text.render("ja") == (
-        "Aはチェンジを出しましたが、チェンジの対象は残っているほかのプレイヤーで"
-        "なければならず、指名はなしでした。カードを戻します。"
+        "Aはチェンジを出しましたが、チェンジの対象は残っているほかのプレイヤーでなけ"
+        "ればならず、指名はなしで、カードを戻します。"
     )
 
 

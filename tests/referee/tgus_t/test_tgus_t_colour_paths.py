@@ -117,7 +117,7 @@ def test_the_player_of_a_change_names_no_colour_either_way():
     assert_same(a, b)
     state, ruling, _ = a
     assert (ruling.ruling, ruling.rule) == ("illegal", "tgus-t1.color")
-    assert "C's" in ruling.text and "Cです" in ruling.text.render("ja")
+    assert "C's" in ruling.text and "するのはCで" in ruling.text.render("ja")
     assert state["color"] == "red" and state["awaiting"] == "C to name the colour for the Change"
 
 
