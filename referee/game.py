@@ -288,15 +288,15 @@ def find_game(game: str, rules: str | None = None) -> type[Game]:
 define({
     "game.malformed": {
         "en": "Line {line} could not be read and was skipped: {why}.",
-        "ja": "{line}行目は読めないため、飛ばしました。{why}。",
+        "ja": "{line}行目は読めないため飛ばしました（{why!s}）。",
     },
     "game.skipped": {
         "en": "Line {line} ({type}) was skipped: {why}.",
-        "ja": "{line}行目（{type}）は解釈できないため、飛ばしました。{why}。",
+        "ja": "{line}行目（{type}）は解釈できないため飛ばしました（{why!s}）。",
     },
     "game.no-referee": {
         "en": "Nothing can be refereed: {why}.",
-        "ja": "判定できません。{why}。",
+        "ja": "判定できません（{why!s}）。",
     },
     "game.no-header": {
         "en": "the log has no header line",
@@ -308,11 +308,12 @@ define({
     },
     "game.unknown-game": {
         "en": "unknown game {game}; known games: {known}",
-        "ja": "{game}というゲームはありません。遊べるゲーム: {known}",
+        "ja": "{game}というゲームはありません（遊べるゲーム: {known}）",
     },
     "game.unknown-preset": {
         "en": "game {game} has no rules preset {rules}; presets: {known}",
-        "ja": "ゲーム{game}にルールのプリセット{rules}はありません。プリセット: {known}",
+        "ja": ("ゲーム{game}にルールのプリセット{rules}はありません（プリセット: "
+               "{known}）"),
     },
 })
 

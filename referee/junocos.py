@@ -45,8 +45,8 @@ define({
     },
     "junocos.deal-skip": {
         "en": "a Skip was turned up; set it aside, turn another, then shuffle it back",
-        "ja": "スキップカードが表向きになりました。脇に避けて別のカードを表向きにし、"
-              "並べ終えたら残りのデッキに混ぜてください",
+        "ja": ("スキップカードが表向きになり、脇に避けて別のカードを表向きにし、"
+               "並べ終えたら残りのデッキに混ぜてください"),
     },
     "junocos.deal-extra": {
         "en": "{cards} is not in the {size}-card deck",
@@ -54,20 +54,21 @@ define({
     },
     "junocos.deal-again": {
         "en": "Deal again: {why}.",
-        "ja": "{why}。配り直してください。",
+        "ja": "{why!l}、配り直してください。",
     },
     "junocos.dealt": {
         "en": "{n} cards are face up and everyone holds {hand}; {start} takes the "
               "first card.",
-        "ja": "{n}枚が表向きに並び、全員の手札は{hand}枚です。{start}から1枚ずつ取ります。",
+        "ja": ("{n}枚が表向きに並び、全員の手札は{hand}枚で、"
+               "{start}から1枚ずつ取ります。"),
     },
     "junocos.take-turn": {
         "en": "It is {turn}'s turn to take a card, not {player}'s; put it back.",
-        "ja": "カードを取るのは{turn}の番で、{player}の番ではありません。戻してください。",
+        "ja": "カードを取るのは{turn}の番で、{player}の番ではなく、戻してください。",
     },
     "junocos.take-missing": {
         "en": "{card} is not among the face-up cards; take one of them.",
-        "ja": "{card}は表向きのカードの中にありません。表向きのカードから1枚取ってください。",
+        "ja": "{card}は表向きのカードの中になく、表向きのカードから1枚取ってください。",
     },
     "junocos.took": {
         "en": "{player} took {card}{note}.",
@@ -76,8 +77,8 @@ define({
     "junocos.trump": {
         "en": "{player} took {card}{note}; the last card, {trump}, makes {color} and "
               "{value} trump, and {start} leads.",
-        "ja": "{player}は{card}を取りました{note}。最後に残った{trump}で、切り札は"
-              "{color}と{value}です。{start}がリードします。",
+        "ja": ("{player}は{card}を取り{note}、最後に残った{trump}で切り札は{color}と"
+               "{value}になり、{start}がリードします。"),
     },
     "junocos.not-public": {
         "en": "{card} is not one of {player}'s public cards",
@@ -97,13 +98,13 @@ define({
     },
     "junocos.unplayable": {
         "en": "{why}{note}; take it back and play another card.",
-        "ja": "{why}{note}。戻して別のカードをプレイしてください。",
+        "ja": "{why}{note!l}、戻して別のカードをプレイしてください。",
     },
     "junocos.off-deck": {
         "en": "{card} is not in the {size}-card junocos deck{note}; take it back and "
               "play another card.",
-        "ja": "{card}は{size}枚のジュノコスのデッキにはありません{note}。"
-              "戻して別のカードをプレイしてください。",
+        "ja": ("{card}は{size}枚のジュノコスのデッキにはなく{note}、"
+               "戻して別のカードをプレイしてください。"),
     },
     "junocos.from": {
         "en": "'from' must be 'hand' or 'public', got {source}",
@@ -112,8 +113,8 @@ define({
     "junocos.revoke-now": {
         "en": "{player} must follow {led} with a public card in front of them; take "
               "{card} back and play {led}.",
-        "ja": "{player}は前に並べた公開札で{led}をマストフォローしなければなりません。"
-              "{card}を戻して{led}を出してください。",
+        "ja": ("{player}は前に並べた公開札で{led}をマストフォローしなければならず、"
+               "{card}を戻して{led}を出してください。"),
     },
     "junocos.played": {
         "en": "{player} played {card}{note}.",
@@ -122,8 +123,9 @@ define({
     "junocos.revoke-late": {
         "en": "{player} did not follow {color} in trick {trick} although {card} was in "
               "hand: revoke, -{points}.",
-        "ja": "{player}は手札に{card}を持っていたのに、{trick}トリック目で{color}を"
-              "マストフォローしませんでした。フォロー違反で-{points}です。",
+        "ja": ("{player}は手札に{card}を持っていたのに、"
+               "{trick}トリック目で{color}をマストフォローせず、"
+               "フォロー違反で-{points}です。"),
     },
     "junocos.trick-next": {
         "en": "{winner} wins trick {trick} with {card} and leads next.",

@@ -42,13 +42,14 @@ define({
     },
     "game.option-unknown": {
         "en": "Option {key} means nothing here (options: {names}), so it was ignored.",
-        "ja": "オプション{key}はこのゲームにはありません（オプション: {names}）。無視しました。",
+        "ja": ("オプション{key}はこのゲームにはなく（オプション: {names}）、"
+               "無視しました。"),
     },
     "game.option-type": {
         "en": "Option {key} must be {type}, not {value}, so the preset's {default} "
               "applies.",
-        "ja": "オプション{key}は{type}で指定します（{value}は使えません）。"
-              "プリセットの{default}を使います。",
+        "ja": ("オプション{key}は{type}で指定し（{value}は使えません）、"
+               "プリセットの{default}を使います。"),
     },
     "game.type-int": {"en": "int", "ja": "整数"},
     "game.type-bool": {"en": "bool", "ja": "真偽値"},
@@ -72,27 +73,27 @@ define({
     },
     "game.off-deck": {
         "en": "{card} is not in {deck}{note}: take it back; it was not counted.",
-        "ja": "{card}は{deck}にはありません{note}。戻してください。数えませんでした。",
+        "ja": "{card}は{deck}にはなく{note}、数えずに戻してください。",
     },
     "game.turn-take-back": {
         "en": "It is {turn}'s turn, not {player}'s; {player} takes it back.",
-        "ja": "{turn}の番で、{player}の番ではありません。{player}はカードを戻します。",
+        "ja": "{turn}の番で、{player}の番ではなく、{player}はカードを戻します。",
     },
     "game.game-over": {
         "en": "The game is over; this event was not refereed.",
-        "ja": "ゲームは終了しています。このイベントは判定しませんでした。",
+        "ja": "ゲームは終了しており、このイベントは判定しませんでした。",
     },
     "game.phase": {
         "en": "A '{type}' does not belong in the {phase} phase; it was not counted.",
-        "ja": "{phase}フェイズに{type}はできません。数えませんでした。",
+        "ja": "{phase}フェイズに{type}はできず、数えませんでした。",
     },
     "game.game-end-win": {
         "en": "{why}: {winners} wins with {best}.",
-        "ja": "{why}。{winners}が{best}点で勝ちです。",
+        "ja": "{why!l}、{winners}が{best}点で勝ちです。",
     },
     "game.game-end-shared": {
         "en": "{why}: {winners} share the win with {best}.",
-        "ja": "{why}。{winners}が{best}点で勝ちを分け合います。",
+        "ja": "{why!l}、{winners}が{best}点で勝ちを分け合います。",
     },
 })
 

@@ -73,11 +73,11 @@ define({
     },
     "narabe.start-again": {
         "en": "The start card is already down; this second one was ignored.",
-        "ja": "スタートカードはもう置かれています。2枚目は無視しました。",
+        "ja": "スタートカードはもう置かれており、2枚目は無視しました。",
     },
     "narabe.start": {
         "en": "The start card is {card}; {player} plays first.",
-        "ja": "スタートカードは{card}です。{player}から始めます。",
+        "ja": "スタートカードは{card}で、{player}から始めます。",
     },
     "narabe.needs-spots": {
         "en": "'score-cards' needs 'at': a list of [x, y] positions",
@@ -94,8 +94,8 @@ define({
     "narabe.spots-again": {
         "en": "Lay the score cards again: more than {n}, each on its own place, around "
               "the start card and not on it.",
-        "ja": "得点カードを置き直してください。{n}枚より多く、1枚ずつ別の場所に、"
-              "スタートカードの上ではなく周りに置きます。",
+        "ja": ("得点カードは、{n}枚より多く、1枚ずつ別の場所に、"
+               "スタートカードの上ではなく周りに置き直してください。"),
     },
     "narabe.spots": {
         "en": "{n} score cards lie face down around the start card.",
@@ -129,17 +129,17 @@ define({
     },
     "narabe.misplaced": {
         "en": "{player}'s {card} cannot go there{note}: {why}; take it back.",
-        "ja": "{player}の{card}はそこに置けません{note}。{why}。戻してください。",
+        "ja": "{player}の{card}はそこに置けず{note}、{why!l}、戻してください。",
     },
     "narabe.capture": {
         "en": "{player} reached a score card and takes it face down; the branch is "
               "discarded and {player} draws {draw}.",
-        "ja": "{player}は得点カードを踏み、裏向きのまま獲得します。この道は捨て札になり、"
-              "{player}は{draw}枚引きます。",
+        "ja": ("{player}は得点カードを踏み、裏向きのまま獲得し、"
+               "この道は捨て札になり、{player}は{draw}枚引きます。"),
     },
     "narabe.played": {
         "en": "{player} played {card}{note} and draws {draw}.",
-        "ja": "{player}は{card}を出しました{note}。{draw}枚引きます。",
+        "ja": "{player}は{card}を出し{note}、{draw}枚引きます。",
     },
     "narabe.skip": {
         "en": "{player} loses the turn to the Skip.",
@@ -153,16 +153,16 @@ define({
     "narabe.end-of-play": {
         "en": "Only {n} score card is left: the game ends; show the captured score "
               "cards.",
-        "ja": "得点カードが残り{n}枚になったので、ゲーム終了です。獲得した得点カードを"
-              "公開してください。",
+        "ja": ("得点カードが残り{n}枚になったのでゲーム終了となり、"
+               "獲得した得点カードを公開してください。"),
     },
     "narabe.discarded": {
         "en": "{player} discarded {card}{note} and draws {draw}.",
-        "ja": "{player}は{card}を捨てました{note}。{draw}枚引きます。",
+        "ja": "{player}は{card}を捨て{note}、{draw}枚引きます。",
     },
     "narabe.reshuffle": {
         "en": "The pile is short: shuffle the discards into a new pile.",
-        "ja": "山札が足りません。捨て札を混ぜて新しい山札にしてください。",
+        "ja": "山札が足りず、捨て札を混ぜて新しい山札にしてください。",
     },
     "narabe.hand-limit": {
         "en": "hand limit {n}",
@@ -182,7 +182,8 @@ define({
     },
     "narabe.draw-only": {
         "en": "{player} may draw only {take} ({why}){note}; put {back} back.",
-        "ja": "{player}が引けるのは{take}枚だけです（{why}）{note}。{back}枚戻してください。",
+        "ja": ("{player}が引けるのは{take}枚だけで（{why}）{note}、"
+               "{back}枚戻してください。"),
     },
     "narabe.drew": {
         "en": "{player} drew {take}{note}.",
@@ -191,14 +192,14 @@ define({
     "narabe.reveal": {
         "en": "{player} captured {n} score cards and shows them once; show exactly "
               "those.",
-        "ja": "{player}が獲得した得点カードは{n}枚です。"
-              "その{n}枚を1度だけ公開してください。",
+        "ja": ("{player}が獲得した得点カードは{n}枚で、"
+               "その{n}枚を1度だけ公開してください。"),
     },
     "narabe.score-draw": {
         "en": "{player} has no shown Draw score card that draws {n}; put the cards "
               "back.",
-        "ja": "{player}には{n}枚引く公開済みのドロー得点カードがありません。"
-              "カードを戻してください。",
+        "ja": ("{player}には{n}枚引く公開済みのドロー得点カードがなく、"
+               "カードを戻してください。"),
     },
     "narabe.still-to-show": {
         "en": "Still to show: {players}.",

@@ -55,8 +55,8 @@ define({
     "overflow.not-limit-card": {
         "en": "{card} is not a limit-deck card (Reverse or 0-3 of a colour); turn the "
               "limit deck's card instead.",
-        "ja": "{card}は限界デッキのカード（各色のリバースか0〜3）ではありません。"
-              "限界デッキのカードを公開してください。",
+        "ja": ("{card}は限界デッキのカード（各色のリバースか0〜3）ではなく、"
+               "限界デッキのカードを公開してください。"),
     },
     "overflow.limit-again": {
         "en": "The {color} limit is already {card}, so this second card was ignored.",
@@ -65,8 +65,9 @@ define({
     "overflow.third-reverse": {
         "en": "{shown} Reverses are already shown: put {card} under the {color} limit "
               "deck and turn its next card.",
-        "ja": "リバースはもう{shown}枚公開されています。{card}を{color}の限界デッキの下に"
-              "戻し、一番上のカードをもう一度公開してください。",
+        "ja": ("リバースはもう{shown}枚公開されており、"
+               "{card}を{color}の限界デッキの下に戻し、"
+               "一番上のカードをもう一度公開してください。"),
     },
     "overflow.limit": {
         "en": "The {color} limit card is {card}.",
@@ -75,12 +76,13 @@ define({
     "overflow.limit-last": {
         "en": "The {color} limit card is {card}; every player now puts one hand card "
               "face down.",
-        "ja": "{color}の限界カードは{card}です。全員、手札から1枚を選んで裏向きに"
-              "置いてください。",
+        "ja": ("{color}の限界カードは{card}で、全員、"
+               "手札から1枚を選んで裏向きに置いてください。"),
     },
     "overflow.face-down-again": {
         "en": "{player} already has a face-down card this round; take it back.",
-        "ja": "{player}はこのラウンドの裏向きのカードをもう置いています。戻してください。",
+        "ja": ("{player}はこのラウンドの裏向きのカードをもう置いており、"
+               "戻してください。"),
     },
     "overflow.face-down": {
         "en": "{player} put one card face down{note}.",
@@ -88,15 +90,16 @@ define({
     },
     "overflow.face-down-last": {
         "en": "{player} put one card face down{note}; {turn} inserts first.",
-        "ja": "{player}はカードを1枚裏向きに置きました{note}。最初に投入するのは{turn}です。",
+        "ja": "{player}はカードを1枚裏向きに置き{note}、最初に投入するのは{turn}です。",
     },
     "overflow.owes-none": {
         "en": "{player} owes no card{note}; put the {n} drawn back.",
-        "ja": "{player}が補充するカードはありません{note}。引いた{n}枚を戻してください。",
+        "ja": "{player}が補充するカードはなく{note}、引いた{n}枚を戻してください。",
     },
     "overflow.draw-only": {
         "en": "{player} may draw only {take}{note}; put {back} back on the pile.",
-        "ja": "{player}が補充できるのは{take}枚だけです{note}。{back}枚を山札に戻してください。",
+        "ja": ("{player}が補充できるのは{take}枚だけで{note}、"
+               "{back}枚を山札に戻してください。"),
     },
     "overflow.drew": {
         "en": "{player} drew {take}{note}.",
@@ -120,33 +123,34 @@ define({
     },
     "overflow.no-bonus": {
         "en": "No bonus for {player}: {why}; take the cards back.",
-        "ja": "{player}にボーナスはありません。{why}。カードを戻してください。",
+        "ja": "{player}にボーナスはなく、{why!l}、カードを戻してください。",
     },
     "overflow.bonus": {
         "en": "{player} showed {size} cards of one colour{note}: +{points}, "
               "draw {size}, shuffle the shown cards under the pile, then insert.",
-        "ja": "{player}は同じ色の{size}枚を公開しました{note}。+{points}です。{size}枚補充し、"
-              "公開したカードをシャッフルして山札の下に戻してから投入してください。",
+        "ja": ("{player}は同じ色の{size}枚を公開し{note}、+{points}を得て、"
+               "{size}枚補充し、公開したカードをシャッフルして山札の下に戻してから投"
+               "入してください。"),
     },
     "overflow.insert-turn": {
         "en": "It is {turn}'s turn to insert, not {player}'s; {player} takes the card "
               "back.",
-        "ja": "投入するのは{turn}の番で、{player}の番ではありません。"
-              "{player}はカードを戻します。",
+        "ja": ("投入するのは{turn}の番で、{player}の番ではなく、"
+               "{player}はカードを戻します。"),
     },
     "overflow.no-hand": {
         "en": "{player} has no card in hand to insert; draw first.",
-        "ja": "{player}には投入する手札がありません。先に補充してください。",
+        "ja": "{player}には投入する手札がなく、先に補充してください。",
     },
     "overflow.inserted": {
         "en": "{player} put card {n} into the box{note} and draws 1.",
-        "ja": "{player}は{n}枚目のカードを箱に投入しました{note}。1枚補充します。",
+        "ja": "{player}は{n}枚目のカードを箱に投入し{note}、1枚補充します。",
     },
     "overflow.wrong-call": {
         "en": "{player}'s call does not match the card put in: the card counts as it "
               "is and the call must be corrected aloud.",
-        "ja": "{player}のコールが投入したカードと合っていません。カードはそのまま数えます。"
-              "声に出してコールを訂正してください。",
+        "ja": ("{player}のコールが投入したカードと合っておらず、"
+               "カードはそのまま数え、声に出してコールを訂正してください。"),
     },
     "overflow.needs-target": {
         "en": "'overflow' needs a 'target' player, got {target}",
@@ -155,8 +159,8 @@ define({
     "overflow.not-caller": {
         "en": "Only {turn}, whose turn it is, may call Overflow now; {player}'s call "
               "does not count.",
-        "ja": "今「オーバーフロー」をコールできるのは手番の{turn}だけです。"
-              "{player}のコールは数えません。",
+        "ja": ("今「オーバーフロー」をコールできるのは手番の{turn}だけで、"
+               "{player}のコールは数えません。"),
     },
     "overflow.an-insert": {"en": "an insert", "ja": "投入"},
     "overflow.insert-n": {"en": "insert {n}", "ja": "投入（箱の{n}枚目）"},
@@ -164,15 +168,15 @@ define({
         "en": "{player} cannot accuse {target} of {what}: only another player's "
               "insert made after {player}'s own last insert may be accused; {player} "
               "inserts or calls again.",
-        "ja": "{player}は{target}の{what}に「オーバーフロー」をコールできません。"
-              "コールできるのは、{player}が前回投入した後の他のプレイヤーの投入だけです。"
-              "{player}は投入するか、コールし直してください。",
+        "ja": ("{player}は{target}の{what}に「オーバーフロー」をコールできず（コール"
+               "できるのは、{player}が前回投入した後の他のプレイヤーの投入だけ）、"
+               "{player}は投入するか、コールし直してください。"),
     },
     "overflow.call": {
         "en": "{player} calls Overflow on {target}'s insert {n}{note}: everyone turns "
               "up the face-down card.",
-        "ja": "{player}が{target}の投入（箱の{n}枚目）に「オーバーフロー」をコールしました{note}。"
-              "全員、裏向きのカードを一斉に公開してください。",
+        "ja": ("{player}が{target}の投入（箱の{n}枚目）に「オーバーフロー」をコールし"
+               "{note}、全員、裏向きのカードを一斉に公開してください。"),
     },
     "overflow.needs-reveal-card": {
         "en": "'reveal' needs the face-down card as 'card' or 'cards'",
@@ -196,8 +200,8 @@ define({
     "overflow.reveal-differs": {
         "en": "{player}'s face-down card was logged as {before} but shows {card}; the "
               "shown card counts.",
-        "ja": "{player}の裏向きのカードは{before}と記録されていましたが、公開されたのは"
-              "{card}です。公開されたカードを使います。",
+        "ja": ("{player}の裏向きのカードは{before}と記録されていましたが、"
+               "公開されたのは{card}で、公開されたカードを使います。"),
     },
     "overflow.judged-wild": {
         "en": "{player}'s insert {n} was a Wild (pass)",
@@ -211,8 +215,8 @@ define({
     "overflow.no-limit": {"en": "no limit", "ja": "無限"},
     "overflow.round-end": {
         "en": "{what}, so {loser} scores -{penalty} and starts the next round.",
-        "ja": "{what}。{loser}がマイナス{penalty}点で、次のラウンドのスタートプレイヤーに"
-              "なります。",
+        "ja": ("{what!l}、{loser}がマイナス{penalty}点で、"
+               "次のラウンドのスタートプレイヤーになります。"),
     },
     "overflow.game-ends": {
         "en": "A player is at {low}, so the game ends",

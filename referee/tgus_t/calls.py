@@ -32,14 +32,15 @@ define({
     "tgus-t.call.plain": {
         "en": "{player} called a plain UNO, but {prefix} needs a character's name, "
               "so it does not count: call again with a name.",
-        "ja": ("{player}はただの「ウノ」を宣言しましたが、{prefix}ではキャラクターの"
-               "名前が必要で無効なので、名前で宣言し直してください。"),
+        "ja": ("{player}はただの「ウノ」を宣言しましたが、"
+               "{prefix}ではキャラクターの名前が必要で無効なので、"
+               "名前で宣言し直してください。"),
     },
     "tgus-t.call.early": {
         "en": "{player} called with {n} cards; a call only counts at two cards "
               "or fewer.",
-        "ja": ("{player}は手札{n}枚で宣言しましたが、宣言は手札2枚以下のときだけ有効"
-               "です。"),
+        "ja": ("{player}は手札{n}枚で宣言しましたが、"
+               "宣言は手札2枚以下のときだけ有効です。"),
     },
     "tgus-t.call.ok": {
         "en": "{player} called {said} in time.",
@@ -69,8 +70,8 @@ define({
     "tgus-t.catch.penalty": {
         "en": "{target} held one card without calling a name and was caught by "
               "{player}: {owe}{why}.",
-        "ja": ("{target}は名前を宣言しないまま1枚になっていて、{player}に指摘され、{o"
-               "we}{why}。"),
+        "ja": ("{target}は名前を宣言しないまま1枚になっていて、{player}に指摘され、"
+               "{owe}{why}。"),
     },
     "tgus-t.catch.count": {
         "en": " (000 gives no count; 2 is 001's official one)",

@@ -38,8 +38,8 @@ define({
     "tgus-t.count-corrected": {
         "en": "{player} played {n} but the referee counted {counted}; "
               "the count is corrected.",
-        "ja": ("{player}は{n}出しましたが、審判は{counted}枚と数えており、枚数を直し"
-               "ます。"),
+        "ja": ("{player}は{n}出しましたが、審判は{counted}枚と数えており、"
+               "枚数を直します。"),
     },
 })
 

@@ -29,8 +29,8 @@ define({
     "tgus-t.counter.change": {
         "en": "the Change bounces back to {back}, and {player} will name the colour "
               "unless {back} counters again",
-        "ja": ("チェンジは{back}に跳ね返り、{back}がさらにカウンターしなければ、{play"
-               "er}が色を指定します"),
+        "ja": ("チェンジは{back}に跳ね返り、{back}がさらにカウンターしなければ、"
+               "{player}が色を指定します"),
     },
     "tgus-t.counter.change-named": {
         "en": "the Change bounces back to {back}",
@@ -59,8 +59,8 @@ define({
     "tgus-t.stock-no-out": {
         "en": "{player} has no cards left but still has draws owed or stocked, "
               "so cannot go out and plays on with 0 cards.",
-        "ja": ("{player}は手札がなくなりましたが、まだ引く分かストックが残っているの"
-               "で上がれず、手札0枚で続けます。"),
+        "ja": ("{player}は手札がなくなりましたが、"
+               "まだ引く分かストックが残っているので上がれず、手札0枚で続けます。"),
     },
     "tgus-t.going-out": {
         "en": "{player} goes out in place {place}; play goes on until one player "
@@ -70,8 +70,8 @@ define({
     "tgus-t.game-end": {
         "en": "{player} goes out in place {place} and {last} is last{confess}: "
               "{order}.",
-        "ja": ("{player}が{place}位で上がり、{last}が最下位で{confess}、順位は{order}"
-               "です。"),
+        "ja": ("{player}が{place}位で上がり、{last}が最下位で{confess}、"
+               "順位は{order}です。"),
     },
     "tgus-t.confess": {
         "en": ", and {last} names their favourite character",

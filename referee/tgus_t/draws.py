@@ -42,8 +42,8 @@ define({
     "tgus-t.draw.hit-x": {
         "en": "The cards for {player}'s Hit+? must be turned before anyone draws: "
               "put the cards back{note}.",
-        "ja": ("誰かが引く前に{player}のヒット?のカードをめくらなければならず、カード"
-               "を戻します{note}。"),
+        "ja": ("誰かが引く前に{player}のヒット?のカードをめくらなければならず、"
+               "カードを戻します{note}。"),
     },
     "tgus-t.draw.takes-chain": {
         "en": "{player} takes the pending draw: {owe}; {next} plays next{note}.",
@@ -68,8 +68,8 @@ define({
     "tgus-t.draw.leftover-done": {
         "en": "{player} has drawn the forced cards; if there is still no number "
               "card, report the leftover again.",
-        "ja": ("{player}は強制ドローを引き終え、まだ数字のカードがなければ、もう一度"
-               "絵札残りを申告してください。"),
+        "ja": ("{player}は強制ドローを引き終え、まだ数字のカードがなければ、"
+               "もう一度絵札残りを申告してください。"),
     },
     "tgus-t.draw.paid": {
         "en": "{player} has drawn what was owed{note}.",
@@ -93,8 +93,8 @@ define({
     },
     "tgus-t.leftover.forced": {
         "en": "{why}: {owe}, and 2 more each time no number card arrives.",
-        "ja": ("{why!l}、{owe!l}、数字のカードが来なければ、そのたびにさらに2枚引きま"
-               "す。"),
+        "ja": ("{why!l}、{owe!l}、数字のカードが来なければ、"
+               "そのたびにさらに2枚引きます。"),
     },
     "tgus-t.leftover.pictures": {
         "en": "{player} holds only picture cards",
@@ -121,8 +121,8 @@ define({
     "tgus-t.leftover.catch-moot": {
         "en": "{player}'s catch fails: {target} is already drawing for the "
               "leftover or holds no cards.",
-        "ja": ("{player}の指摘は不成立で、{target}はすでに絵札残りのドロー中か、手札"
-               "がありません。"),
+        "ja": ("{player}の指摘は不成立で、{target}はすでに絵札残りのドロー中か、"
+               "手札がありません。"),
     },
 })
 

@@ -77,15 +77,16 @@ define({
     "tgus-t.start.hand-size": {
         "en": "{prefix} deals {low}-{high} cards but this table dealt {size}; "
               "the referee counts {size}.",
-        "ja": ("{prefix}の配り枚数は{low}～{high}枚ですが、この卓では{size}枚配り、審"
-               "判は{size}枚として数えます。"),
+        "ja": ("{prefix}の配り枚数は{low}～{high}枚ですが、この卓では{size}枚配り、"
+               "審判は{size}枚として数えます。"),
     },
     "tgus-t.start": {
         "en": "Round {round} starts on {card} with {size} cards each; the first "
               "card has no effect (the project's reading of 000), and {turn} "
               "plays first.",
-        "ja": ("第{round}ラウンドを{card}から始め、手札は各{size}枚で、最初のカードの"
-               "効果はなく（000の本プロジェクトでの解釈）、最初は{turn}の番です。"),
+        "ja": ("第{round}ラウンドを{card}から始め、手札は各{size}枚で、"
+               "最初のカードの効果はなく（000の本プロジェクトでの解釈）、"
+               "最初は{turn}の番です。"),
     },
     "tgus-t.pass.turn": {
         "en": "{player} passed but it is {turn}'s turn{note}.",
@@ -94,8 +95,8 @@ define({
     "tgus-t.pass.pending": {
         "en": "{player} cannot pass under a pending draw: draw {amount} or "
               "answer it{note}.",
-        "ja": ("{player}にはドローがかかっているのでパスできず、{amount}枚引くか、返"
-               "してください{note}。"),
+        "ja": ("{player}にはドローがかかっているのでパスできず、{amount}枚引くか、"
+               "返してください{note}。"),
     },
     "tgus-t.pass.draw-first": {
         "en": "{player} must draw a card before passing{note}.",

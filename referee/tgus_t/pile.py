@@ -44,14 +44,15 @@ define({
     "tgus-t.reshuffle": {
         "en": "Shuffle the {moved} under the top card into the pile, which now "
               "holds {pile} (rebuilt at {at} cards or fewer).",
-        "ja": ("場のカードの下の捨て札{moved}を切って山札に入れ、山札は{pile}になりま"
-               "した（{at}枚以下で作り直し）。"),
+        "ja": ("場のカードの下の捨て札{moved}を切って山札に入れ、"
+               "山札は{pile}になりました（{at}枚以下で作り直し）。"),
     },
     "tgus-t.stock.wait": {
         "en": "{player}'s {n} stocked cards wait: stocked draws never take the pile "
               "below {floor} cards (the project's reading of 000).",
-        "ja": ("{player}のストック{n}枚は待ちで、ストックのドローで山札を{floor}枚よ"
-               "り少なくはしません（000の本プロジェクトでの解釈）。"),
+        "ja": ("{player}のストック{n}枚は待ちで、"
+               "ストックのドローで山札を{floor}枚より少なくはしません（000の本プロジ"
+               "ェクトでの解釈）。"),
     },
     "tgus-t.stock.draw": {
         "en": "The pile is rebuilt, so {player} now draws {n} stocked cards{wait}.",

@@ -80,8 +80,8 @@ define({
     "tgus-t.why.all-hit2-share": {
         "en": "{player} owes a share of the All Hit+2, which only {answers} may "
               "answer; draw the 2 first",
-        "ja": ("{player}にはオールヒット2の2枚がかかっていて、返せるのは{answers}だけ"
-               "で、先に2枚引いてください"),
+        "ja": ("{player}にはオールヒット2の2枚がかかっていて、"
+               "返せるのは{answers}だけで、先に2枚引いてください"),
     },
     "tgus-t.why.precedence": {
         "en": "{player} faces a pending draw of {amount} of rank {rank}, "
@@ -102,8 +102,7 @@ define({
     "tgus-t.why.change-limit": {
         "en": "a Change may not target {target}, who holds {n} cards "
               "({limit} or more)",
-        "ja": ("{target}は手札が{n}枚（{limit}枚以上）なので、チェンジの対象にできま"
-               "せん"),
+        "ja": "{target}は手札が{n}枚（{limit}枚以上）なので、チェンジの対象にできません",
     },
     # refused before the checks
     "tgus-t.not-in-deck": {
@@ -150,8 +149,8 @@ define({
     "tgus-t.does.replace": {
         "en": "{player} and {target} swap hands (the project's reading of 000), "
               "{next} plays next",
-        "ja": ("{player}と{target}は手札を交換し（000の本プロジェクトでの解釈）、次は"
-               "{next}の番です"),
+        "ja": ("{player}と{target}は手札を交換し（000の本プロジェクトでの解釈）、"
+               "次は{next}の番です"),
     },
     "tgus-t.does.out": {
         "en": "{player} goes out on it, {next} plays next",
@@ -160,8 +159,9 @@ define({
     "tgus-t.does.hand2": {
         "en": "{player}'s hand becomes two cards ({player} {what}; the project's "
               "reading of 000's 手札を二枚にする), {next} plays next",
-        "ja": ("{player}の手札は2枚になり（{what!l}、000の「手札を二枚にする」の本プ"
-               "ロジェクトでの解釈）、次は{next}の番です"),
+        "ja": ("{player}の手札は2枚になり（{what!l}、"
+               "000の「手札を二枚にする」の本プロジェクトでの解釈）、"
+               "次は{next}の番です"),
     },
     "tgus-t.does.hand2-under": {
         "en": "puts {n} under the pile and keeps 2",
@@ -170,8 +170,8 @@ define({
     "tgus-t.does.all-hit2": {
         "en": "All Hit+2: {owes}, unless they answer with a Counter, which sends "
               "the 2 back to {player}",
-        "ja": ("オールヒット2で、{owes!l}、ただしカウンターで返すと、その2枚は{player"
-               "}に戻ります"),
+        "ja": ("オールヒット2で、{owes!l}、ただしカウンターで返すと、"
+               "その2枚は{player}に戻ります"),
     },
     "tgus-t.does.next": {
         "en": "{next} plays next",

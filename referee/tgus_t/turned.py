@@ -47,8 +47,8 @@ define({
     "tgus-t.hit-x.turned": {
         "en": "Hit+? turned {steps}{table}: {target} must draw {total} or answer "
               "with {answers}.",
-        "ja": ("ヒット?でめくったカード: {steps}{table!l}、{target}は{total}枚引くか"
-               "、{answers}で返します。"),
+        "ja": ("ヒット?でめくったカード: {steps}{table!l}、"
+               "{target}は{total}枚引くか、{answers}で返します。"),
     },
     "tgus-t.hit-x.t2-table": {
         "en": " (by T2's table, which the project applies to T1 as T1 prints none)",
@@ -58,8 +58,8 @@ define({
         "en": "{victim}'s hand is changed (put under the pile and as many cards "
               "drawn anew, the project's reading of 000) and {player} names "
               "{color}.",
-        "ja": ("{victim}の手札はチェンジされ（山札の下に入れて同じ枚数を引き直し、000"
-               "の本プロジェクトでの解釈）、{player}は{color}を指定します。"),
+        "ja": ("{victim}の手札はチェンジされ（山札の下に入れて同じ枚数を引き直し、"
+               "000の本プロジェクトでの解釈）、{player}は{color}を指定します。"),
     },
     "tgus-t.color.names": {
         "en": "{player} names {color}.",
@@ -74,23 +74,24 @@ define({
               "(000: the player it hits names it, or whoever bounced it with a "
               "Counter), so {color} does not count.",
         "ja": ("{player}は色を指定できず、チェンジの色を指定するのは{chooser}で（000:"
-               " 食らったプレイヤー、またはカウンターで返したプレイヤー）、{color}は"
-               "無効です。"),
+               " 食らったプレイヤー、またはカウンターで返したプレイヤー）、"
+               "{color}は無効です。"),
     },
     "tgus-t.color.none-counter-hit": {
         "en": "{player}'s Counter answers a Hit and names no colour (000 gives the "
               "colour to Wilds, Replace, Gamble and Change only), so {color} does "
               "not count and the colour stays as it was.",
-        "ja": ("{player}のカウンターはヒットを返すだけで、色は指定できず（000で色を決"
-               "めるのはワイルド系、リプレイス、ギャンブル、チェンジだけです）、{colo"
-               "r}は無効で、色はそのままです。"),
+        "ja": ("{player}のカウンターはヒットを返すだけで、"
+               "色は指定できず（000で色を決めるのはワイルド系、リプレイス、"
+               "ギャンブル、チェンジだけです）、{color}は無効で、色はそのままです。"),
     },
     "tgus-t.color.none-counter-all-hit2": {
         "en": "{player}'s Counter sends the All Hit+2 share back, but the colour "
               "stays with {source}, who played the Gamble (000 T2), so {color} "
               "does not count.",
-        "ja": ("{player}のカウンターでオールヒット2の2枚は返りますが、色の指定はギャ"
-               "ンブルを出した{source}のままで（000 T2）、{color}は無効です。"),
+        "ja": ("{player}のカウンターでオールヒット2の2枚は返りますが、"
+               "色の指定はギャンブルを出した{source}のままで（000 T2）、"
+               "{color}は無効です。"),
     },
     # what the referee waits for (the state's "awaiting", for the page)
     "tgus-t.awaiting.hit-x": {

@@ -34,14 +34,16 @@ define({
         "en": "{player} went down to one card without calling UNO and nobody caught "
               "it before {actor} played, so the referee catches it: {player} draws "
               "{n}.",
-        "ja": ("{player}はウノと言わずに残り1枚になり、{actor}がカードを出すまで誰も"
-               "指摘しなかったので、審判が指摘し、{player}は{n}枚引きます。")},
+        "ja": ("{player}はウノと言わずに残り1枚になり、"
+               "{actor}がカードを出すまで誰も指摘しなかったので、審判が指摘し、"
+               "{player}は{n}枚引きます。")},
     "uno.missed-referee-acted": {
         "en": "{player} went down to one card without calling UNO and nobody caught "
               "it before {actor} acted, so the referee catches it: {player} draws "
               "{n}.",
-        "ja": ("{player}はウノと言わずに残り1枚になり、{actor}が動くまで誰も指摘しな"
-               "かったので、審判が指摘し、{player}は{n}枚引きます。")},
+        "ja": ("{player}はウノと言わずに残り1枚になり、"
+               "{actor}が動くまで誰も指摘しなかったので、審判が指摘し、"
+               "{player}は{n}枚引きます。")},
     "uno.missed-closed-played": {
         "en": "{player} went down to one card without calling UNO, and now that "
               "{actor} has played the call can no longer be caught.",
@@ -62,12 +64,10 @@ define({
     "uno.call-no-round": {
         "en": "{player} called UNO{note} while no round is being played, which has no "
               "effect.",
-        "ja": ("{player}がウノと言いました{note}が、ラウンド中ではないので効果はあり"
-               "ません。")},
+        "ja": "{player}がウノと言いました{note}が、ラウンド中ではないので効果はありません。"},
     "uno.call-holding": {
         "en": "{player} called UNO{note} holding {n} cards, which has no effect.",
-        "ja": ("{player}がウノと言いました{note}が、手札が{n}枚なので効果はありません"
-               "。")},
+        "ja": "{player}がウノと言いました{note}が、手札が{n}枚なので効果はありません。"},
     "uno.call-again": {
         "en": "{player} had already called UNO{note}.",
         "ja": "{player}はすでにウノと言っています{note}。"},
@@ -99,8 +99,8 @@ define({
     "uno.caught": {
         "en": "{player} went down to one card without calling UNO and was caught by "
               "{by}{before}: {player} draws {n}.",
-        "ja": ("{player}はウノと言わずに残り1枚になり、{before}{by}に指摘され、{playe"
-               "r}は{n}枚引きます。")},
+        "ja": ("{player}はウノと言わずに残り1枚になり、{before}{by}に指摘され、"
+               "{player}は{n}枚引きます。")},
     "uno.catch-holds": {"en": "{player} holds {n} cards",
                         "ja": "{player}の手札は{n}枚です"},
     "uno.catch-round-won": {"en": "the round is already won",

@@ -24,8 +24,8 @@ define({
     "uno.wd4-nothing-to-challenge": {
         "en": "{by} challenged, but there is no Wild Draw Four that can be challenged "
               "now, so nothing happens.",
-        "ja": ("{by}がチャレンジしましたが、今チャレンジできるワイルドドロー4はないの"
-               "で、何も起きません。")},
+        "ja": "{by}がチャレンジしましたが、今チャレンジできるワイルドドロー4はないので、"
+              "何も起きません。"},
     "uno.wd4-only-victim": {
         "en": "Only {victim}, who was hit by the Wild Draw Four, may challenge it, so "
               "{by}'s challenge is ignored.",
@@ -38,13 +38,13 @@ define({
     "uno.wd4-unchallengeable": {
         "en": "This Wild Draw Four cannot be challenged because {why}, so {victim} "
               "draws {n}.",
-        "ja": ("このワイルドドロー4にはチャレンジできず（{why}）、{victim}は{n}枚引き"
-               "ます。")},
+        "ja": ("このワイルドドロー4にはチャレンジできず（{why}）、"
+               "{victim}は{n}枚引きます。")},
     "uno.wd4-challenged": {
         "en": "{victim} challenges {accused}'s Wild Draw Four: {accused} shows their "
               "hand to {victim} (reveal) and the referee judges it.",
-        "ja": ("{victim}が{accused}のワイルドドロー4にチャレンジし、{accused}は{victi"
-               "m}に手札を見せ、審判が判定します。")},
+        "ja": ("{victim}が{accused}のワイルドドロー4にチャレンジし、"
+               "{accused}は{victim}に手札を見せ、審判が判定します。")},
     "uno.wd4-drawn-since": {
         "en": " (the shown hand includes the {cards} drawn since the Wild Draw Four)",
         "ja": "（見せた手札にはワイルドドロー4の後に引いた{cards}も入っています）"},
@@ -54,9 +54,9 @@ define({
         "en": "Challenge failed: {accused} had no other card that could be "
               "played{note}, so {victim} draws {n} (the Wild Draw Four's cards plus "
               "{extra}) and loses the turn.",
-        "ja": ("チャレンジ失敗で、{accused}にはほかに出せるカードがなく{note}、{victi"
-               "m}は{n}枚（ワイルドドロー4の分に{extra}枚を足して）引き、手番を失いま"
-               "す。")},
+        "ja": ("チャレンジ失敗で、{accused}にはほかに出せるカードがなく{note}、"
+               "{victim}は{n}枚（ワイルドドロー4の分に{extra}枚を足して）引き、"
+               "手番を失います。")},
     "uno.wd4-could-play": {"en": "could have played the {card}",
                            "ja": "{card}を出せた"},
     "uno.wd4-held-colour": {"en": "held the {card} of the colour in force",
@@ -64,13 +64,14 @@ define({
     "uno.wd4-upheld-takeback": {
         "en": "Challenge upheld: {accused} {why}{note}, so {accused} takes the Wild "
               "Draw Four back, draws {n} and must play another card.",
-        "ja": ("チャレンジ成功で、{accused}は{why}ので{note}、ワイルドドロー4を戻して"
-               "{n}枚引き、別のカードを出さなければなりません。")},
+        "ja": ("チャレンジ成功で、{accused}は{why}ので{note}、"
+               "ワイルドドロー4を戻して{n}枚引き、"
+               "別のカードを出さなければなりません。")},
     "uno.wd4-upheld": {
         "en": "Challenge upheld: {accused} {why}{note}, so {accused} draws {n} instead "
               "and {victim} plays on {color}.",
-        "ja": ("チャレンジ成功で、{accused}は{why}ので{note}、代わりに{n}枚引き、{vic"
-               "tim}が{color}で続けます。")},
+        "ja": ("チャレンジ成功で、{accused}は{why}ので{note}、代わりに{n}枚引き、"
+               "{victim}が{color}で続けます。")},
 })
 
 

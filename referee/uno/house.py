@@ -45,17 +45,14 @@ define({
     "uno.direction-off": {
         "en": "This preset does not choose the direction by rock-paper-scissors, so "
               "the direction event is ignored.",
-        "ja": ("このプリセットではじゃんけんで向きを決めないので、向きの記録は無視し"
-               "ます。")},
+        "ja": "このプリセットではじゃんけんで向きを決めないので、向きの記録は無視します。"},
     "uno.face-down-off": {
         "en": "This preset does not use face-down plays, so {player} takes the card "
               "back.",
-        "ja": ("このプリセットではカードを伏せて出さないので、{player}はカードを戻し"
-               "ます。")},
+        "ja": "このプリセットではカードを伏せて出さないので、{player}はカードを戻します。"},
     "uno.doubt-off": {
         "en": "This preset has no face-down plays, so there is nothing to doubt.",
-        "ja": ("このプリセットには伏せて出すカードがないので、ダウトするものはありま"
-               "せん。")},
+        "ja": "このプリセットには伏せて出すカードがないので、ダウトするものはありません。"},
     "uno.picture-leftover-off": {
         "en": "This preset has no forced draw for a hand of picture cards, so the "
               "report changes nothing.",
@@ -67,13 +64,13 @@ define({
     "uno.shuffle-none": {
         "en": "No Wild Shuffle Hands was just played, so the hand counts are left as "
               "they are.",
-        "ja": ("シャッフルワイルドが出された直後ではないので、手札の枚数はそのままで"
-               "す。")},
+        "ja": "シャッフルワイルドが出された直後ではないので、手札の枚数はそのままです。"},
     "uno.shuffle-miscount": {
         "en": "The logged hands hold {logged} cards but {dealt} were dealt out, so the "
               "referee keeps its even deal; please count again.",
-        "ja": ("記録された手札は合わせて{logged}枚ですが、配られたのは{dealt}枚なので"
-               "、審判は均等に配った枚数のままにし、数え直してください。")},
+        "ja": ("記録された手札は合わせて{logged}枚ですが、"
+               "配られたのは{dealt}枚なので、審判は均等に配った枚数のままにし、"
+               "数え直してください。")},
     "uno.shuffle-dealt": {
         "en": "The hands were dealt out as {hands}, and the referee counts them so.",
         "ja": "手札は{hands}と配られたので、審判はそのように数えます。"},

@@ -68,8 +68,9 @@ define({
     "uno.play-wd4-returned": {
         "en": "{player}'s Wild Draw Four was found guilty and went back to the hand, "
               "so {player} must play another card now, not a Wild Draw Four; {back}.",
-        "ja": ("{player}のワイルドドロー4は反則と判定されて手札に戻ったので、{player}"
-               "はワイルドドロー4ではなく別のカードを出さなければならず、{back}。")},
+        "ja": ("{player}のワイルドドロー4は反則と判定されて手札に戻ったので、"
+               "{player}はワイルドドロー4ではなく別のカードを出さなければならず、"
+               "{back}。")},
     "uno.play-owes": {
         "en": "{player} owes {count} and must draw them first",
         "ja": "{player}は{count}引く番で、先にそれを引かなければなりません"},
@@ -83,8 +84,8 @@ define({
     "uno.play-out-owing": {
         "en": "{player} still owes {count} and must draw them before going out, so "
               "{back}.",
-        "ja": ("{player}はまだ{count}引かなければならず、上がる前にそれを引く必要があ"
-               "り、{back}。")},
+        "ja": ("{player}はまだ{count}引かなければならず、"
+               "上がる前にそれを引く必要があり、{back}。")},
     "uno.play-out-on-action": {
         "en": "This table forbids going out on an action card, so {back}.",
         "ja": "このテーブルでは記号カードで上がることはできず、{back}。"},

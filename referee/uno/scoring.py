@@ -59,8 +59,9 @@ define({
     "uno.score-round-doubled": {
         "en": "{player} wins round {round} and scores {points} after doubling by UNO "
               "calls{missing}; totals: {totals}{tail}.",
-        "ja": ("ラウンド{round}は{player}の勝ちで、ウノ宣言による倍付けで{points}点を"
-               "得ます{missing}（合計: {totals}）{tail}。")},
+        "ja": ("ラウンド{round}は{player}の勝ちで、"
+               "ウノ宣言による倍付けで{points}点を得ます{missing}（合計: {totals}）"
+               "{tail}。")},
     "uno.score-never-showed": {
         "en": " ({players} never showed a hand, which counts 0)",
         "ja": "（{players}は手札を見せなかったので0点です）"},

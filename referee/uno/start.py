@@ -29,8 +29,8 @@ define({
     "uno.start-off-deck": {
         "en": "{off_deck}, so this start is ignored: take it back and turn another "
               "card.",
-        "ja": ("{off_deck!l}、このスタートは無視し、戻して別のカードをめくってくださ"
-               "い。")},
+        "ja": ("{off_deck!l}、このスタートは無視し、"
+               "戻して別のカードをめくってください。")},
     "uno.first-wd4": {"en": "a Wild Draw Four may not start a round",
                       "ja": "ワイルドドロー4ではラウンドを始められない"},
     "uno.first-action-returned": {
@@ -43,28 +43,28 @@ define({
     "uno.first-draw2": {
         "en": "Round {round} starts with the {card} as if dealer {dealer} had played "
               "it: {left} draws 2 and loses the turn.",
-        "ja": ("ラウンド{round}は{card}で始まり、親の{dealer}が出したものとして、{lef"
-               "t}は2枚引いて手番を失います。")},
+        "ja": ("ラウンド{round}は{card}で始まり、親の{dealer}が出したものとして、"
+               "{left}は2枚引いて手番を失います。")},
     "uno.first-skip": {
         "en": "Round {round} starts with the {card} as if dealer {dealer} had played "
               "it: {left} is skipped and {next} plays first.",
-        "ja": ("ラウンド{round}は{card}で始まり、親の{dealer}が出したものとして、{lef"
-               "t}はスキップされ、{next}から始めます。")},
+        "ja": ("ラウンド{round}は{card}で始まり、親の{dealer}が出したものとして、"
+               "{left}はスキップされ、{next}から始めます。")},
     "uno.first-reverse": {
         "en": "Round {round} starts with the {card}: dealer {dealer} plays first and "
               "play goes counter-clockwise.",
-        "ja": ("ラウンド{round}は{card}で始まり、親の{dealer}から始め、反時計回りに進"
-               "みます。")},
+        "ja": ("ラウンド{round}は{card}で始まり、親の{dealer}から始め、"
+               "反時計回りに進みます。")},
     "uno.first-wild": {
         "en": "Round {round} starts with the {card}: {left}, left of dealer {dealer}, "
               "plays first and names {color}.",
-        "ja": ("ラウンド{round}は{card}で始まり、親の{dealer}の左の{left}から始め、{l"
-               "eft}が{color}を指定します。")},
+        "ja": ("ラウンド{round}は{card}で始まり、親の{dealer}の左の{left}から始め、"
+               "{left}が{color}を指定します。")},
     "uno.first-wild-unnamed": {
         "en": "Round {round} starts with the {card}: {left}, left of dealer {dealer}, "
               "plays first and names the colour.",
-        "ja": ("ラウンド{round}は{card}で始まり、親の{dealer}の左の{left}から始め、{l"
-               "eft}が色を指定します。")},
+        "ja": ("ラウンド{round}は{card}で始まり、親の{dealer}の左の{left}から始め、"
+               "{left}が色を指定します。")},
     "uno.first-card": {
         "en": "Round {round} starts with the {card}: {left}, left of dealer {dealer}, "
               "plays first.",

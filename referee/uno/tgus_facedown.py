@@ -39,8 +39,8 @@ define({
     "uno.tgus-face-down-owes": {
         "en": "{player} owes {count}, which a face-down play cannot dodge "
               "(interpreted), so {player} takes the card back.",
-        "ja": ("{player}は{count}引く番で、裏向きに出しても逃れられず（解釈）、{playe"
-               "r}はカードを戻します。")},
+        "ja": ("{player}は{count}引く番で、裏向きに出しても逃れられず（解釈）、"
+               "{player}はカードを戻します。")},
     "uno.tgus-face-down-out": {
         "en": "A face-down play may never be used to go out, so {player} takes the "
               "card back.",
@@ -53,8 +53,8 @@ define({
     "uno.tgus-face-down": {
         "en": "{player} plays a card face down{note} to skip the turn ({left} left "
               "this game); anyone may doubt it before {next} acts.",
-        "ja": ("{player}はカードを裏向きに出して手番をとばし{note}（このゲームであと{"
-               "left}回）、{next}が動く前なら誰でもダウトできます。")},
+        "ja": ("{player}はカードを裏向きに出して手番をとばし{note}（このゲームであと"
+               "{left}回）、{next}が動く前なら誰でもダウトできます。")},
     "uno.tgus-doubt-off": {
         "en": "This preset has no face-down plays, so there is nothing to doubt.",
         "ja": "このプリセットには裏向きに出すプレイがないので、"
@@ -82,26 +82,26 @@ define({
     "uno.tgus-doubt": {
         "en": "{player} doubts {accused}'s face-down card: {accused} shows it "
               "(reveal).",
-        "ja": ("{player}が{accused}の裏向きのカードをダウトし、{accused}はそのカード"
-               "を見せます。")},
+        "ja": ("{player}が{accused}の裏向きのカードをダウトし、"
+               "{accused}はそのカードを見せます。")},
     "uno.tgus-doubt-could": {
         "en": "The face-down card is the {card}, which could have been played on the "
               "{top} ({color}), so {player} draws {n}.",
-        "ja": ("裏向きのカードは{card}で、{top}（{color}）の上に出せたので、{player}"
-               "が{n}枚引きます。")},
+        "ja": ("裏向きのカードは{card}で、{top}（{color}）の上に出せたので、"
+               "{player}が{n}枚引きます。")},
     "uno.tgus-doubt-could-not": {
         "en": "The face-down card is the {card}, which could not have been played on "
               "the {top} ({color}), so {player} draws {n}.",
-        "ja": ("裏向きのカードは{card}で、{top}（{color}）の上には出せなかったので、{"
-               "player}が{n}枚引きます。")},
+        "ja": ("裏向きのカードは{card}で、{top}（{color}）の上には出せなかったので、"
+               "{player}が{n}枚引きます。")},
     "uno.tgus-doubt-reveal-deck": {
         "en": "{problem}: show the face-down card again.",
         "ja": "{problem!l}、裏向きのカードを見せ直してください。"},
     "uno.tgus-doubt-one-card": {
         "en": "A doubt is settled by showing the one face-down card, not {n}; show it "
               "again.",
-        "ja": ("ダウトは裏向きのカード1枚を見せて決着し（{n}枚ではありません）、見せ"
-               "直してください。")},
+        "ja": ("ダウトは裏向きのカード1枚を見せて決着し（{n}枚ではありません）、"
+               "見せ直してください。")},
     "uno.tgus-stop-off": {
         "en": "This preset does not stop a game by points, so play goes on.",
         "ja": "このプリセットでは点数でゲームを打ち切らないので、そのまま続けます。"},
@@ -111,8 +111,8 @@ define({
     "uno.tgus-stop": {
         "en": "The game is stopped and ends by official point scoring: {players} show "
               "their hands (reveal).",
-        "ja": ("ゲームを打ち切り、公式の点数計算で決着をつけ、{players}は手札を見せま"
-               "す。")},
+        "ja": ("ゲームを打ち切り、公式の点数計算で決着をつけ、"
+               "{players}は手札を見せます。")},
 })
 
 

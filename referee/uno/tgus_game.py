@@ -35,8 +35,8 @@ define({
     "uno.tgus-lost-challenge-draws": {
         "en": "{player} lost the challenge and must draw the {count}, which may not "
               "be passed on, so {player} takes the card back.",
-        "ja": ("{player}はチャレンジに負けたので{count}を引かなければならず、次へ回す"
-               "ことはできず、{player}はカードを戻します。")},
+        "ja": ("{player}はチャレンジに負けたので{count}を引かなければならず、"
+               "次へ回すことはできず、{player}はカードを戻します。")},
     "uno.tgus-reverse-two-left": {
         "en": "with two players left the Reverse acts as a Skip: {player} plays.",
         "ja": "残りが2人なのでリバースはスキップと同じで、{player}の番です。"},
@@ -50,8 +50,8 @@ define({
     "uno.tgus-draw-then-play": {
         "en": "{player} drew the cards owed and keeps the turn: a card may still be "
               "played (or pass).",
-        "ja": ("{player}は引くべきカードを引き、手番はそのままで、まだカードを出せま"
-               "す（パスもできます）。")},
+        "ja": ("{player}は引くべきカードを引き、手番はそのままで、"
+               "まだカードを出せます（パスもできます）。")},
     "uno.tgus-took-and-passes": {
         "en": "{player} took the cards and passes; it is {next}'s turn.",
         "ja": "{player}はカードを引いてパスし、{next}の番です。"},

@@ -55,8 +55,8 @@ define({
     "uno.tgus-direction-early": {
         "en": "No first card has been turned yet, so the direction is not recorded; "
               "log it after the start event.",
-        "ja": ("まだ最初のカードがめくられていないので、向きは記録せず、最初のカード"
-               "の後に記録してください。")},
+        "ja": ("まだ最初のカードがめくられていないので、向きは記録せず、"
+               "最初のカードの後に記録してください。")},
     "uno.tgus-direction-late": {
         "en": "The direction is chosen before the round's first play, so this late "
               "choice is ignored and play goes on as it was.",
@@ -68,8 +68,8 @@ define({
         "en": "{winner} is not a neighbour of the first player {first}, who should "
               "play rock-paper-scissors, but the direction is taken as logged: play "
               "goes {way}.",
-        "ja": ("じゃんけんをするのは一番手の{first}の隣の人で、{winner}は隣ではありま"
-               "せんが、記録どおりの向きとし、{way}で進めます。")},
+        "ja": ("じゃんけんをするのは一番手の{first}の隣の人で、"
+               "{winner}は隣ではありませんが、記録どおりの向きとし、{way}で進めます。")},
     "uno.tgus-direction-won": {
         "en": "{winner} won rock-paper-scissors, so play goes {way}, starting with "
               "{first}.",
@@ -99,15 +99,15 @@ define({
               "number card and should have drawn {n} at a time (interpreted: the "
               "cards stay played, {player} is not out and draws {n}).",
         "ja": ("{player}は絵柄カードだけで上がり、{player}の手札には数字カードがなく"
-               "、{n}枚ずつ引くべきでした（解釈: 出したカードはそのままで、{player}は"
-               "上がりにならず{n}枚引きます）。")},
+               "、{n}枚ずつ引くべきでした（解釈: 出したカードはそのままで、"
+               "{player}は上がりにならず{n}枚引きます）。")},
     "uno.tgus-fine-number": {
         "en": "{player} must go out on a number card, so the {cards} stay played, "
               "{player} is not out and draws {n} and play continues (interpreted: the "
               "cards keep their effect).",
-        "ja": ("{player}は数字カードで上がらなければならず、{cards}は出したままで、{p"
-               "layer}は上がりにならず{n}枚引き、ゲームは続きます（解釈: カードの効果"
-               "は残ります）。")},
+        "ja": ("{player}は数字カードで上がらなければならず、{cards}は出したままで、"
+               "{player}は上がりにならず{n}枚引き、"
+               "ゲームは続きます（解釈: カードの効果は残ります）。")},
     "uno.tgus-fine-multi-out": {
         "en": "{player} went out with {k} cards without calling UNO first, so {player}"
               " is not out and draws {n} (interpreted: the cards stay played).",
@@ -116,8 +116,8 @@ define({
     "uno.tgus-out-goes-on": {
         "en": "{text}, {player}'s last card: {player} is out in {place} place and "
               "play goes on with {left}: {owe}.",
-        "ja": ("{text!l}、これが{player}の最後のカードで{player}は{place}で上がり、{l"
-               "eft}で続け、{owe}。")},
+        "ja": ("{text!l}、これが{player}の最後のカードで{player}は{place}で上がり、"
+               "{left}で続け、{owe}。")},
     "uno.tgus-owe-draws": {
         "en": "{player} draws {n} or passes it on",
         "ja": "{player}は{n}枚引くか、次へ回します"},
@@ -126,9 +126,9 @@ define({
         "en": "{text}, {player}'s last card: {player} is out in {place} place and "
               "only {last} is left, so round {round} is over: {last}{owes} shows "
               "their hand (reveal) for scoring{tail}.",
-        "ja": ("{text!l}、これが{player}の最後のカードで{player}は{place}で上がり、残"
-               "りは{last}だけなのでラウンド{round}は終わり、{last}は{owes}得点計算の"
-               "ために手札を見せます{tail}。")},
+        "ja": ("{text!l}、これが{player}の最後のカードで{player}は{place}で上がり、"
+               "残りは{last}だけなのでラウンド{round}は終わり、"
+               "{last}は{owes}得点計算のために手札を見せます{tail}。")},
     "uno.tgus-owes-first": {
         "en": " draws the {count} owed and",
         "ja": "引くべき{count}を引いてから、"},
@@ -138,8 +138,8 @@ define({
     "uno.tgus-next-hands-rank": {
         "en": "; next game's hands (success weight (interpreted: +3/+2/+1 for "
               "1st/2nd/3rd)): {sizes}",
-        "ja": ("（次のゲームの手札はサクセスウェイトで{sizes}、解釈: 1位+3、2位+2、3"
-               "位+1）")},
+        "ja": ("（次のゲームの手札はサクセスウェイトで{sizes}、解釈: 1位+3、2位+2、"
+               "3位+1）")},
     "uno.tgus-picture-off": {
         "en": "This preset has no forced draw for a hand of picture cards, so the "
               "report changes nothing.",

@@ -31,8 +31,8 @@ define({
     "uno.play-plays-no-colour": {
         "en": "{player} plays the {cards}{note} without a logged colour, so any card "
               "may follow until one is named",
-        "ja": ("{player}は{cards}を出し{note}、色が記録されていないので、色が決まるま"
-               "でどのカードでも出せます")},
+        "ja": ("{player}は{cards}を出し{note}、色が記録されていないので、"
+               "色が決まるまでどのカードでも出せます")},
     "uno.play-jumps": {
         "en": "{player} jumps in with the {cards}{note}",
         "ja": "{player}は{cards}でジャンプインします{note}"},
@@ -42,8 +42,8 @@ define({
     "uno.play-jumps-no-colour": {
         "en": "{player} jumps in with the {cards}{note} without a logged colour, so "
               "any card may follow until one is named",
-        "ja": ("{player}は{cards}でジャンプインし{note}、色が記録されていないので、色"
-               "が決まるまでどのカードでも出せます")},
+        "ja": ("{player}は{cards}でジャンプインし{note}、色が記録されていないので、"
+               "色が決まるまでどのカードでも出せます")},
     "uno.effect-turn": {"en": "it is {player}'s turn.", "ja": "{player}の番です。"},
     "uno.effect-skip": {
         "en": "{skipped} is skipped and it is {player}'s turn.",
@@ -60,8 +60,8 @@ define({
     "uno.effect-shuffled": {
         "en": "all hands are shuffled and dealt out again from {player} ({counts}); "
               "it is {player}'s turn.",
-        "ja": ("全員の手札を集めて混ぜ、{player}から配り直し（{counts}）、{player}の"
-               "番です。")},
+        "ja": ("全員の手札を集めて混ぜ、{player}から配り直し（{counts}）、"
+               "{player}の番です。")},
     "uno.deflect-skip": {
         "en": " (interpreted: a Skip passes the draw over the next player, as the "
               "seed's T2 table does)",
@@ -78,13 +78,13 @@ define({
     "uno.play-pending-challenge": {
         "en": "{text}: {player} draws {n} and loses the turn unless they challenge"
               "{tail}.",
-        "ja": ("{text!l}、{player}はチャレンジしなければ{n}枚引いて、手番を失います{t"
-               "ail}。")},
+        "ja": ("{text!l}、{player}はチャレンジしなければ{n}枚引いて、"
+               "手番を失います{tail}。")},
     "uno.play-pending-stack": {
         "en": "{text}: {player} draws {n} and loses the turn unless they pass it on"
               "{tail}.",
-        "ja": ("{text!l}、{player}は次へ回さなければ{n}枚引いて、手番を失います{tail}"
-               "。")},
+        "ja": ("{text!l}、{player}は次へ回さなければ{n}枚引いて、"
+               "手番を失います{tail}。")},
     "uno.out-reveal": {
         "en": "every other player shows their hand (reveal) for scoring",
         "ja": "ほかの全員が得点計算のために手札を見せます"},
@@ -99,8 +99,8 @@ define({
     "uno.out-wins": {
         "en": "{text}; that was {player}'s last card, so {player} wins round {round}: "
               "{then}{tail}.",
-        "ja": ("{text!l}、これが{player}の最後のカードなので、ラウンド{round}は{playe"
-               "r}の勝ちとなり、{then}{tail}。")},
+        "ja": ("{text!l}、これが{player}の最後のカードなので、"
+               "ラウンド{round}は{player}の勝ちとなり、{then}{tail}。")},
 })
 
 _LIST_SEPS = {", ": "、", " and ": "と", "; ": "、"}

@@ -53,10 +53,10 @@ def japanese(rulings, players):
 def test_the_draft_and_the_trump_in_japanese():
     res = run(drafted())
     said = japanese(res.rulings, P3)
-    assert said[0] == "13枚が表向きに並び、全員の手札は9枚です。Aから1枚ずつ取ります。"
+    assert said[0] == "13枚が表向きに並び、全員の手札は9枚で、Aから1枚ずつ取ります。"
     assert said[1] == "Aは赤の1を取りました。"
-    assert said[-1] == ("Cは青の3を取りました。最後に残った青の4で、切り札は青と4です。"
-                        "Aがリードします。")
+    assert said[-1] == ("Cは青の3を取り、最後に残った青の4で切り札は青と4になり、Aが"
+                        "リードします。")
     assert res.rulings[-1].text == ("C took blue-3; the last card, blue-4, makes blue "
                                     "and 4 trump, and A leads.")
 
@@ -67,27 +67,29 @@ def test_revokes_and_tricks_in_japanese():
     res = run(events)
     said = japanese(res.rulings, P3)
     assert "Cが赤の6で1トリック目に勝ち、次にリードします。" in said
-    assert ("Bは手札に赤の4を持っていたのに、1トリック目で赤をマストフォローしません"
-            "でした。フォロー違反で-5点です。") in said
+    assert ("Bは手札に赤の4を持っていたのに、1トリック目で赤をマストフォローせず、"
+            "フォロー違反で-5点です。") in said
     res = run(drafted() + [play("A", "blue-5"), play("B", "yellow-6")])
     assert japanese(res.rulings, P3)[-1] == (
-        "Bは前に並べた公開札で青をマストフォローしなければなりません。"
-        "黄の6を戻して青を出してください。")
+        "Bは前に並べた公開札で青をマストフォローしなければならず、黄の6を戻して青を出"
+        "してください。")
 
 
 def test_refusals_in_japanese():
     said = japanese(run(drafted() + [play("B", "red-5")]).rulings, P3)
-    assert said[-1] == "Aの番で、Bの番ではありません。Bはカードを戻します。"
+    assert said[-1] == "Aの番で、Bの番ではなく、Bはカードを戻します。"
     said = japanese(run(drafted() + [play("A", "red-3", "hand")]).rulings, P3)
-    assert said[-1] == ("赤の3はすべて表向きかプレイ済みなので、手札にはありません。"
+    assert said[-1] == ("赤の3はすべて表向きかプレイ済みなので、手札にはありません、"
                         "戻して別のカードをプレイしてください。")
     said = japanese(run(drafted() + [play("A", "red-hit2")]).rulings, P3)
-    assert said[-1] == ("赤のヒット2は40枚のジュノコスのデッキにはありません。"
-                        "戻して別のカードをプレイしてください。")
+    assert said[-1] == ("赤のヒット2は40枚のジュノコスのデッキにはなく、戻して別のカ"
+                        "ードをプレイしてください。")
     said = japanese(run([{"type": "deal", "cards": ["red-1"] * 12}]).rulings, P3)
-    assert said[-1] == "表向きにする数字カードは12枚ではなく13枚です。配り直してください。"
+    assert said[-1] == ("表向きにする数字カードは12枚ではなく13枚で、配り直してくださ"
+                        "い。")
     said = japanese(run([{"type": "take", "player": "A", "card": "red-1"}]).rulings, P3)
-    assert said[-1] == "カード配布フェイズに公開札を取ることはできません。数えませんでした。"
+    assert said[-1] == ("カード配布フェイズに公開札を取ることはできず、数えませんでし"
+                        "た。")
 
 
 def test_a_play_naming_nobody_says_whose_turn_it_was():
@@ -102,8 +104,8 @@ def test_a_whole_game_says_every_ruling_in_japanese(seed, n, rate):
     res = run(list(simulate(seed, players, rate)) + [{"type": "deal", "cards": []}],
               players=players)
     said = japanese(res.rulings, players)
-    assert said[-2].startswith("スタートプレイヤーマーカーが2周しました。")
-    assert said[-1] == "ゲームは終了しています。このイベントは判定しませんでした。"
+    assert said[-2].startswith("スタートプレイヤーマーカーが2周し、")
+    assert said[-1] == "ゲームは終了しており、このイベントは判定しませんでした。"
     assert [s for s in said if s.startswith(f"第{2 * n}ラウンド終了です: P0 ")]
 
 
@@ -112,9 +114,9 @@ def test_header_options_that_do_not_apply_are_said_in_japanese():
     res = run(drafted()[:1], options={"colour": 1, "laps": "x"})
     notes = [r for r in res.rulings if r.rule == "junocos.options"]
     assert [r.text.render("ja") for r in notes] == [
-        "オプション'colour'はこのゲームにはありません（オプション: bonus, laps, "
-        "revoke_penalty, zero_tricks）。無視しました。",
-        "オプション'laps'は整数で指定します（'x'は使えません）。プリセットの2を使います。",
+        ("オプション'colour'はこのゲームにはなく（オプション: bonus, laps, revoke_pen"
+         "alty, zero_tricks）、無視しました。"),
+        "オプション'laps'は整数で指定し（'x'は使えません）、プリセットの2を使います。",
     ]
 
 
@@ -124,8 +126,8 @@ def test_a_shared_win_names_both_winners():
     ending = game.finish(Event(9, "play", {}), Text("junocos.laps", laps=2))
     assert ending.text == ("The marker has gone round 2 times: A and C share the win "
                            "with 4.")
-    assert ending.text.render("ja") == ("スタートプレイヤーマーカーが2周しました。"
-                                        "AとCが4点で勝ちを分け合います。")
+    assert ending.text.render("ja") == ("スタートプレイヤーマーカーが2周し、AとCが4点"
+                                        "で勝ちを分け合います。")
 
 
 # -- the base game: lines it cannot read or interpret -------------------------
@@ -136,23 +138,27 @@ def test_unreadable_lines_and_headers_are_said_in_japanese():
                   '{"type": "take", "player": "A", "card": "red-99"}'])
     said = [r.text.render("ja") for r in res.rulings]
     assert said[:4] == [
-        "1行目は読めないため、飛ばしました。JSONとして読めません（JSONDecodeError）: 'not json'。",
-        "2行目は読めないため、飛ばしました。イベントはJSONのオブジェクトでなければなりません（listでした）。",
-        "3行目は読めないため、飛ばしました。イベントには文字列の「type」が必要です。",
+        ("1行目は読めないため飛ばしました（JSONとして読めません（JSONDecodeError）: '"
+         "not json'）。"),
+        ("2行目は読めないため飛ばしました（イベントはJSONのオブジェクトでなければなり"
+         "ません（listでした））。"),
+        "3行目は読めないため飛ばしました（イベントには文字列の「type」が必要です）。",
         "4行目は2つ目のヘッダーなので、無視しました。",
     ]
-    assert said[5] == ("6行目（take）は解釈できないため、飛ばしました。"
-                       "'Zed'はこのゲームのプレイヤーではありません。")
-    assert said[6] == ("7行目（take）は解釈できないため、飛ばしました。"
-                       "'red-99'というカードのラベルはありません。")
+    assert said[5] == ("6行目（take）は解釈できないため飛ばしました（'Zed'はこのゲー"
+                       "ムのプレイヤーではありません）。")
+    assert said[6] == ("7行目（take）は解釈できないため飛ばしました（'red-99'というカ"
+                       "ードのラベルはありません）。")
     assert res.rulings[6].text == ("Line 7 (take) was skipped: unknown card label "
                                    "'red-99'.")
     for lines, ja in [
-        ([], "判定できません。ログにヘッダー行がありません。"),
+        ([], "判定できません（ログにヘッダー行がありません）。"),
         ([json.dumps({"type": "game", "players": "AB"})],
-         "判定できません。ヘッダーの「players」は名前のリストで指定します（'AB'は使えません）。"),
+         "判定できません（ヘッダーの「players」は名前のリストで指定します（'AB'は使えませ"
+         "ん））。"),
         ([json.dumps({"type": "game", "game": "overflow", "players": ["A", "B"]})],
-         "判定できません。オーバーフローは3〜5人で遊ぶゲームです（2人では遊べません）。"),
+         "判定できません（オーバーフローは3〜5人で遊ぶゲームです（2人では遊べません））"
+         "。"),
     ]:
         (ruling,) = replay(lines).rulings
         assert ruling.rule == "log.header" and ruling.text.render("ja") == ja
@@ -163,7 +169,8 @@ def test_an_unknown_game_is_said_in_japanese_with_the_same_english():
     head = {"type": "game", "game": "chess", "players": P3}
     (ruling,) = replay([json.dumps(head)]).rulings
     assert ruling.text.startswith("Nothing can be refereed: unknown game 'chess'; ")
-    assert ruling.text.render("ja").startswith("判定できません。'chess'というゲームはありません。")
+    assert ruling.text.render("ja").startswith(
+        "判定できません（'chess'というゲームはありません（遊べるゲーム: ")
 
 
 def test_an_error_raised_with_a_message_is_said_in_the_viewers_language():
@@ -171,10 +178,11 @@ def test_an_error_raised_with_a_message_is_said_in_the_viewers_language():
     said = skipped_ruling(event, GameError(Text("junocos.players", n=2)))
     assert said.text == ("Line 4 (play) was skipped: junocos is for 3 or 4 players, "
                          "not 2.")
-    assert said.text.render("ja").endswith("ジュノコスは3〜4人で遊ぶゲームです（2人では遊べません）。")
+    assert said.text.render("ja").endswith(
+        "（ジュノコスは3〜4人で遊ぶゲームです（2人では遊べません））。")
     plain = skipped_ruling(event, GameError("a plain reason"))
     assert plain.text == "Line 4 (play) was skipped: a plain reason."
-    assert plain.text.render("ja").endswith("飛ばしました。a plain reason。")
+    assert plain.text.render("ja").endswith("飛ばしました（a plain reason）。")
 
 
 def test_errors_keep_their_english_text_and_carry_a_message():

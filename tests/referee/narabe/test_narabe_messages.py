@@ -51,14 +51,15 @@ def test_placements_refused_in_japanese_with_the_reason():
     res = run(setup() + [play("A", "blue-6", [1, 0]), play("A", "red-6", [2, 0]),
                          play("A", "red-6", [0, 0]), play("B", "red-6", [1, 0])])
     said = japanese(res.rulings, P3)
-    assert said[0] == "スタートカードは赤の5です。Aから始めます。"
+    assert said[0] == "スタートカードは赤の5で、Aから始めます。"
     assert said[1] == "得点カード4枚がスタートカードの周りに裏向きで置かれました。"
-    assert said[2] == ("Aの青の6はそこに置けません。青の6は隣のカードと色も数字・記号も"
-                       "合っていません。戻してください。")
-    assert said[3] == ("Aの赤の6はそこに置けません。スタートカードか、分岐の最後のカードの"
-                       "隣に置かなければなりません。戻してください。")
-    assert said[4] == "Aの赤の6はそこに置けません。そこにはもうカードがあります。戻してください。"
-    assert said[5] == "Aの番で、Bの番ではありません。Bはカードを戻します。"
+    assert said[2] == ("Aの青の6はそこに置けず、青の6は隣のカードと色も数字・記号も合"
+                       "っておらず、戻してください。")
+    assert said[3] == ("Aの赤の6はそこに置けず、スタートカードか、分岐の最後のカード"
+                       "の隣に置かなければならず、戻してください。")
+    assert said[4] == ("Aの赤の6はそこに置けず、そこにはもうカードがあり、戻してくだ"
+                       "さい。")
+    assert said[5] == "Aの番で、Bの番ではなく、Bはカードを戻します。"
 
 
 def test_a_reverse_a_skip_and_a_draw_in_japanese():
@@ -68,10 +69,12 @@ def test_a_reverse_a_skip_and_a_draw_in_japanese():
     res = run(events)
     said = japanese(res.rulings, P3)
     assert said[-4:] == [
-        "Aは赤のリバースを出しました。1枚引きます。",
+        "Aは赤のリバースを出し、1枚引きます。",
         "Bは別の分岐に繋げるか、スタートカードから新しい分岐を作ります。",
-        "Aが引けるのは1枚だけです（Aの直前のプレイか捨て札の分は1枚です）。2枚戻してください。",
-        "Aが引けるのは0枚だけです（Aの直前のプレイか捨て札の分はありません）。1枚戻してください。",
+        ("Aが引けるのは1枚だけで（Aの直前のプレイか捨て札の分は1枚です）、2枚戻してく"
+         "ださい。"),
+        ("Aが引けるのは0枚だけで（Aの直前のプレイか捨て札の分はありません）、1枚戻し"
+         "てください。"),
     ]
     res = run(setup() + [play("A", "red-skip", [1, 0])])
     assert japanese(res.rulings, P3)[-1] == "スキップでBの手番は飛ばされます。"
@@ -81,12 +84,13 @@ def test_a_card_of_another_deck_and_a_bad_position():
     res = run(setup() + [play("A", "wild-shuffle", [1, 0]),
                          play("A", "red-6", [1, "x"])])
     said = japanese(res.rulings[:-1], P3)
-    assert said[-1] == ("シャッフルワイルドはこのゲームのデッキ（108枚のウノ）にはありません。"
-                        "戻してください。数えませんでした。")
+    assert said[-1] == ("シャッフルワイルドはこのゲームのデッキ（108枚のウノ）にはな"
+                        "く、数えずに戻してください。")
     bad = res.rulings[-1]
     assert bad.rule == "log.malformed"
-    assert bad.text.render("ja") == ("4行目（play）は解釈できないため、飛ばしました。"
-                                     "「at」はカード単位の[x, y]で指定します（[1, 'x']は使えません）。")
+    assert bad.text.render("ja") == ("4行目（play）は解釈できないため飛ばしました（「"
+                                     "at」はカード単位の[x, y]で指定します（[1, 'x']"
+                                     "は使えません））。")
 
 
 def test_a_whole_game_says_every_ruling_in_japanese():
@@ -97,7 +101,7 @@ def test_a_whole_game_says_every_ruling_in_japanese():
         ref.append(event)
     assert ref.game.over
     said = japanese(ref.rulings, players)
-    assert said[-1].startswith("獲得した得点カードをすべて計算しました。")
+    assert said[-1].startswith("獲得した得点カードをすべて計算し、")
     assert {r.rule for r in ref.rulings} >= {"narabe-runo.start", "narabe-runo.play",
                                              "narabe-runo.capture",
                                              "narabe-runo.end-of-play",

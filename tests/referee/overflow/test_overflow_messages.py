@@ -60,12 +60,13 @@ def test_an_overflow_call_and_its_judgement_in_japanese():
     call, judged = res.rulings[-2:]
     assert call.text == ("C calls Overflow on B's insert 2: everyone turns up the "
                          "face-down card.")
-    assert call.text.render("ja") == ("CがBの投入（箱の2枚目）に「オーバーフロー」をコールしました。"
-                                      "全員、裏向きのカードを一斉に公開してください。")
+    assert call.text.render("ja") == ("CがBの投入（箱の2枚目）に「オーバーフロー」を"
+                                      "コールし、全員、裏向きのカードを一斉に公開して"
+                                      "ください。")
     # red: limit 1 + A's face-down red 5 = 2, and B's was the second red
     assert judged.text.render("ja") == (
-        "Bの投入（箱の2枚目）は赤の2枚目で、限界値は2でした。"
-        "Cがマイナス3点で、次のラウンドのスタートプレイヤーになります。")
+        "Bの投入（箱の2枚目）は赤の2枚目で、限界値は2で、Cがマイナス3点で、次のラウン"
+        "ドのスタートプレイヤーになります。")
     back = json.loads(json.dumps(judged.to_dict(), ensure_ascii=False))
     assert render_data(back["msg"], "ja") == judged.text.render("ja")
     assert back["text"] == str(judged.text)
@@ -81,14 +82,14 @@ def test_refusals_name_cards_colours_and_phases_in_japanese():
                {"type": "bonus", "player": "A", "cards": ["red-1"]}]
     res = run(events)
     said = japanese(res.rulings, PLAYERS)
-    assert said[0].startswith("青の7は限界デッキのカード（各色のリバースか0〜3）ではありません。")
-    assert said[1] == "限界フェイズに投入はできません。数えませんでした。"
+    assert said[0].startswith("青の7は限界デッキのカード（各色のリバースか0〜3）ではなく、")
+    assert said[1] == "限界フェイズに投入はできず、数えませんでした。"
     assert said[3] == "赤の限界カードはもう赤の1なので、2枚目は無視しました。"
     assert [s for s in said if s.startswith("ワイルドドロー4はこのゲームのデッキ（")]
-    assert "Aのコールが投入したカードと合っていません。" in "".join(said)
-    assert said[-2] == ("今「オーバーフロー」をコールできるのは手番のBだけです。"
-                        "Aのコールは数えません。")
-    assert said[-1].startswith("Aにボーナスはありません。今はBの番です。")
+    assert "Aのコールが投入したカードと合っておらず、" in "".join(said)
+    assert said[-2] == ("今「オーバーフロー」をコールできるのは手番のBだけで、Aのコー"
+                        "ルは数えません。")
+    assert said[-1].startswith("Aにボーナスはなく、今はBの番で、")
 
 
 def test_a_player_taken_from_the_turn_is_said_in_japanese():
@@ -112,7 +113,7 @@ def test_a_whole_game_says_every_ruling_in_japanese():
         chunk = game.send(res.game.state()["turn"])
     assert res.game.over
     said = japanese(res.rulings, players)
-    assert any("ゲーム終了です" in s for s in said)
+    assert any("ゲーム終了で、" in s for s in said)
     assert {r.rule for r in res.rulings} >= {"overflow.limit", "overflow.insert",
                                              "overflow.call", "overflow.round-end",
                                              "overflow.game-end"}

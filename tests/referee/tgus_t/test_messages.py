@@ -233,6 +233,6 @@ def test_a_malformed_event_says_why_in_japanese_too():
     assert r.text.endswith(
         "color must be one of red, yellow, green, blue, got 'purple'."
     )
-    assert "色は赤、黄、緑、青のどれかでなければなりませんが、「purple」でした。" in (
+    assert "（色は赤、黄、緑、青のどれかでなければなりませんが、「purple」でした）。" in (
         r.text.render("ja")
     )

@@ -1,0 +1,206 @@
+"""Every Japanese ruling is one sentence, in every game.
+
+A ruling explains itself in one short sentence in the viewer's language. The
+English joins a ruling's parts with "; " or ": "; the Japanese joins them with
+、 in the continuative form (「Benは黄の3を出し、Chieの番です。」), so its text
+ends in a single 。 (！ or ？) and holds none before it, not even in a
+parenthetical note (（解釈: ...）); only what is quoted as written (「」) may.
+
+Seeded playouts of every game are replayed (official UNO with its house rules,
+tgus-1/2/3, tgus-t1/t2, junocos, narabe-runo, overflow) with the bundled demo
+table's log; each ruling is rendered in Japanese. Every catalogue message that
+is a whole sentence is checked as written too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.game import replay
+from referee.text import Text, catalog, connective
+
+HERE = Path(__file__).parent
+for sub in (HERE, HERE / "narabe", HERE / "overflow"):
+    if str(sub) not in sys.path:
+        sys.path.insert(0, str(sub))
+
+STOPS = re.compile(r"[。！？]")
+WORD = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
+INNER = re.compile(r"「[^「」]*」")
+
+
+def outside_notes(text: str) -> str:
+    """The text without what is quoted as written (「」, nested too)."""
+    before = None
+    while before != text:
+        before, text = text, INNER.sub("", text)
+    return text
+
+
+def sentence_problem(ja: str) -> str:
+    """Why ``ja`` is not one Japanese sentence ('' when it is)."""
+    bare = outside_notes(ja)
+    stops = STOPS.findall(bare)
+    if not ja.endswith(("。", "！", "？")):
+        return "does not end in 。"
+    if len(stops) != 1:
+        return f"{len(stops)} sentence stops"
+    return ""
+
+
+def problems(lines: list[str]) -> list[str]:
+    result = replay(lines)
+    names = {w for p in result.log.header.players for w in str(p).split()}
+    bad = []
+    for r in result.rulings:
+        assert isinstance(r.text, Text), r
+        ja = r.text.render("ja")
+        why = sentence_problem(ja)
+        left = [w for w in WORD.findall(re.sub(r"「[^」]*」", "", ja)) if w not in names]
+        if left:
+            why = (why + "; " if why else "") + f"English {left}"
+        if why:
+            bad.append(f"{r.rule} ({why}): {ja}")
+    return bad
+
+
+def uno_games():
+    from test_text_coverage import UNO_OPTIONS
+
+    from referee.uno.simulate import Simulator
+
+    for options in UNO_OPTIONS:
+        for seed in range(4):
+            yield Simulator(seed, 2 + seed % 4, options, check=False).run().lines()
+
+
+def tgus_games(rules):
+    from referee.uno.tgus_simulate import TgusSimulator
+
+    for seed in range(5):
+        yield TgusSimulator(seed, 3 + seed % 3, None, rules=rules, check=False).run().lines()
+
+
+def tgus_t_games(rules):
+    from referee.tgus_t.sim import Simulator
+
+    for seed in range(5):
+        sim = Simulator(rules, 3 + seed % 3, seed)
+        try:
+            playout = sim.run()
+        except Exception:  # noqa: BLE001 - keep what was played
+            playout = sim.out
+        lines = [json.dumps(sim.game.header.to_dict(), ensure_ascii=False)]
+        yield lines + [json.dumps(e, ensure_ascii=False) for e in playout.events]
+
+
+def header(game, players):
+    return json.dumps({"type": "game", "game": game, "rules": game, "players": players})
+
+
+def junocos_games():
+    from test_junocos import simulate
+
+    for seed, n, rate in [(3, 3, 0.1), (2, 4, 0.0), (5, 3, 0.2)]:
+        players = [f"P{i}" for i in range(n)]
+        events = list(simulate(seed, players, rate)) + [{"type": "deal", "cards": []}]
+        yield [header("junocos", players)] + [json.dumps(e) for e in events]
+
+
+def narabe_games():
+    from test_narabe_playout import simulate
+
+    for seed, n in [(1, 2), (2, 3), (3, 4), (5, 3)]:
+        players = [f"P{i}" for i in range(n)]
+        events = list(simulate(seed, players)) + [{"type": "play", "player": "P0",
+                                                    "card": "red-1", "at": [9, 9]}]
+        yield [header("narabe-runo", players)] + [json.dumps(e) for e in events]
+
+
+def overflow_games():
+    from test_overflow_playout import simulate
+
+    for seed, n in [(1, 3), (2, 4), (3, 5)]:
+        players = [f"P{i}" for i in range(n)]
+        lines = [header("overflow", players)]
+        game = simulate(seed, players)
+        chunk = next(game)
+        for _ in range(60):
+            lines += [json.dumps(e) for e in chunk]
+            res = replay(lines)
+            if res.game.over:
+                break
+            try:
+                chunk = game.send(res.game.state()["rounds"][-1]["loser"])
+            except StopIteration:
+                break
+        yield lines + [json.dumps({"type": "bonus", "player": players[0], "cards": []})]
+
+
+def demo_game():
+    from vision import pipeline
+    from web.camera import read_demo_log
+
+    head, events = read_demo_log(pipeline.DEMO_LOG)
+    yield [json.dumps(head)] + [json.dumps(e) for e in events]
+
+
+GAMES = {
+    "official-uno": uno_games,
+    "tgus-1": lambda: tgus_games("tgus-1"),
+    "tgus-2": lambda: tgus_games("tgus-2"),
+    "tgus-3": lambda: tgus_games("tgus-3"),
+    "tgus-t1": lambda: tgus_t_games("tgus-t1"),
+    "tgus-t2": lambda: tgus_t_games("tgus-t2"),
+    "junocos": junocos_games,
+    "narabe-runo": narabe_games,
+    "overflow": overflow_games,
+    "demo": demo_game,
+}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_japanese_ruling_of_a_played_game_is_one_sentence(game):
+    bad = []
+    for lines in GAMES[game]():
+        bad += problems(lines)
+    assert not bad, f"{len(bad)} rulings, first: {sorted(set(bad))[:8]}"
+
+
+def test_every_catalogue_sentence_is_one_japanese_sentence():
+    """A message whose Japanese ends in 。 is a whole sentence (a ruling, or the
+    last part of one): it holds no other stop outside quotes."""
+    bad = []
+    for key, texts in sorted(catalog().items()):
+        ja = texts.get("ja", "")
+        if not ja.endswith("。"):
+            continue
+        if len(STOPS.findall(outside_notes(ja))) != 1:
+            bad.append(f"{key}: {ja}")
+    assert not bad, bad
+
+
+def test_parts_join_in_the_continuative_form():
+    assert connective("Benは黄の3を出します。") == "Benは黄の3を出し"
+    assert connective("Chieの番です") == "Chieの番で"
+    assert connective("黄の7は出せません") == "黄の7は出せず"
+    assert connective("色（青）にも数字にも合いません") == "色（青）にも数字にも合わず"
+    assert connective("Aikoはカードを1枚引きました（推定）") == "Aikoはカードを1枚引き（推定）"
+    assert connective("手札がありません") == "手札がなく"
+    assert connective("何も変わりません") == "何も変わらず"
+    assert connective("戻してください") == "戻して"
+    assert connective("もう上がっています") == "もう上がっており"
+    assert connective("3点") == "3点"  # no ending it knows: said as it is
+
+
+def test_a_demo_play_and_a_draw_read_as_one_sentence():
+    lines = next(demo_game())
+    said = [r.text.render("ja") for r in replay(lines).rulings]
+    plays = [s for s in said if "を出し、" in s and s.endswith("の番です。")]
+    assert plays and all(sentence_problem(s) == "" for s in plays)
+    assert not [s for s in said if "を出します。" in s[:-1]]
