@@ -31,8 +31,8 @@ define({
     "camera.question-wild-colour": {
         "en": "No colour was heard for the {top} and the {card} played on it does not "
               "show one: which colour was named?",
-        "ja": ("{top}の色が聞こえず、その上に出た{card}でも色が分からず、"
-               "何色が指定されましたか？"),
+        "ja": "{top}の色が聞こえず、その上に出た{card}でも色が分かりません。"
+              "何色が指定されましたか？",
     },
     "camera.question-reveal": {
         "en": "The camera is not sure of {player}'s shown hand: it read {read}, but "
