@@ -237,9 +237,8 @@ def _continuative(body: str) -> str:
                 return stem[:-1] + _A_ROW[stem[-1]] + "ず"
             return stem + "ず"
     for ending, form in (("でした", "で"), ("ています", "ており"), ("ていました", "ており"),
-                         ("ました", ""),
-                         ("てください", "て"), ("でください", "で"), ("です", "で"),
-                         ("ます", "")):
+                         ("ました", ""), ("てください", "て"), ("でください", "で"),
+                         ("終了です", "終了となり"), ("です", "で"), ("ます", "")):
         if body.endswith(ending):
             return body[:-len(ending)] + form
     return body

@@ -71,10 +71,10 @@ define({
         "ja": "合計が{target}点に達したので"},
     "uno.game-end-wins": {
         "en": "The game ends {why}: {player} wins with {points}.",
-        "ja": "{why}ゲーム終了で、{player}が{points}で勝ちです。"},
+        "ja": "{why}ゲーム終了となり、{player}が{points}で勝ちです。"},
     "uno.game-end-tie": {
         "en": "The game ends {why}: {players} tie for first with {points}.",
-        "ja": "{why}ゲーム終了で、{players}が{points}で1位に並びます。"},
+        "ja": "{why}ゲーム終了となり、{players}が{points}で1位に並びます。"},
     "uno.round-abandoned": {
         "en": "Round {round} had no winner when a new first card was turned, so it is "
               "abandoned without scores.",

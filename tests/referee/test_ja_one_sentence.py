@@ -195,6 +195,7 @@ def test_parts_join_in_the_continuative_form():
     assert connective("何も変わりません") == "何も変わらず"
     assert connective("戻してください") == "戻して"
     assert connective("もう上がっています") == "もう上がっており"
+    assert connective("ゲーム終了です") == "ゲーム終了となり"
     assert connective("3点") == "3点"  # no ending it knows: said as it is
 
 

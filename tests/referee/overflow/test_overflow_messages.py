@@ -113,7 +113,7 @@ def test_a_whole_game_says_every_ruling_in_japanese():
         chunk = game.send(res.game.state()["turn"])
     assert res.game.over
     said = japanese(res.rulings, players)
-    assert any("ゲーム終了で、" in s for s in said)
+    assert any("ゲーム終了となり、" in s for s in said)
     assert {r.rule for r in res.rulings} >= {"overflow.limit", "overflow.insert",
                                              "overflow.call", "overflow.round-end",
                                              "overflow.game-end"}
