@@ -175,8 +175,8 @@ define({
     "overflow.call": {
         "en": "{player} calls Overflow on {target}'s insert {n}{note}: everyone turns "
               "up the face-down card.",
-        "ja": ("{player}が{target}の投入（箱の{n}枚目）に「オーバーフロー」をコールし"
-               "{note}、全員、裏向きのカードを一斉に公開してください。"),
+        "ja": ("{player}が{target}の投入（箱の{n}枚目）に「オーバーフロー」をコールした"
+               "ので{note}、全員、裏向きのカードを一斉に公開してください。"),
     },
     "overflow.needs-reveal-card": {
         "en": "'reveal' needs the face-down card as 'card' or 'cards'",
@@ -215,7 +215,7 @@ define({
     "overflow.no-limit": {"en": "no limit", "ja": "無限"},
     "overflow.round-end": {
         "en": "{what}, so {loser} scores -{penalty} and starts the next round.",
-        "ja": ("{what!l}、{loser}がマイナス{penalty}点で、"
+        "ja": ("{what!l}、{loser}がマイナス{penalty}点となり、"
                "次のラウンドのスタートプレイヤーになります。"),
     },
     "overflow.game-ends": {

@@ -61,12 +61,12 @@ def test_an_overflow_call_and_its_judgement_in_japanese():
     assert call.text == ("C calls Overflow on B's insert 2: everyone turns up the "
                          "face-down card.")
     assert call.text.render("ja") == ("CがBの投入（箱の2枚目）に「オーバーフロー」を"
-                                      "コールし、全員、裏向きのカードを一斉に公開して"
-                                      "ください。")
+                                      "コールしたので、全員、裏向きのカードを一斉に公"
+                                      "開してください。")
     # red: limit 1 + A's face-down red 5 = 2, and B's was the second red
     assert judged.text.render("ja") == (
-        "Bの投入（箱の2枚目）は赤の2枚目で、限界値は2で、Cがマイナス3点で、次のラウン"
-        "ドのスタートプレイヤーになります。")
+        "Bの投入（箱の2枚目）は赤の2枚目で、限界値は2で、Cがマイナス3点となり、次のラ"
+        "ウンドのスタートプレイヤーになります。")
     back = json.loads(json.dumps(judged.to_dict(), ensure_ascii=False))
     assert render_data(back["msg"], "ja") == judged.text.render("ja")
     assert back["text"] == str(judged.text)
