@@ -57,3 +57,12 @@ def test_finetune_learns(tmp_path) -> None:
     )
     ckpt = torch.load(path, weights_only=True)
     assert not torch.equal(ckpt["members"][0]["0.weight"], states[0]["0.weight"])
+
+
+def test_the_held_recipe_at_96_px_is_the_held_recipe_but_its_size() -> None:
+    from training.classifier import HELD_RECIPE, RECIPES
+
+    r = RECIPES["held96"]
+    assert r["size"] == 96
+    assert {k: v for k, v in r.items() if k != "size"} == \
+        {k: v for k, v in HELD_RECIPE.items() if k != "size"}
