@@ -8,8 +8,8 @@ parenthetical note (（解釈: ...）); only what is quoted as written (「」) 
 
 Seeded playouts of every game are replayed (official UNO with its house rules,
 tgus-1/2/3, tgus-t1/t2, junocos, narabe-runo, overflow) with the bundled demo
-table's log; each ruling is rendered in Japanese. Every catalogue message that
-is a whole sentence is checked as written too.
+table's log; each ruling is rendered in Japanese. Every catalogue message is
+checked as written too.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from referee.game import replay
-from referee.text import Text, catalog, connective
+from referee.text import Text, catalog
 
 HERE = Path(__file__).parent
 for sub in (HERE, HERE / "narabe", HERE / "overflow"):
@@ -172,20 +172,33 @@ def test_every_japanese_ruling_of_a_played_game_is_one_sentence(game):
     assert not bad, f"{len(bad)} rulings, first: {sorted(set(bad))[:8]}"
 
 
-def test_every_catalogue_sentence_is_one_japanese_sentence():
-    """A message whose Japanese ends in 。 is a whole sentence (a ruling, or the
-    last part of one): it holds no other stop outside quotes."""
+# The camera's two questions keep two sentences until the test that pins their
+# words (tests/vision/test_handsfree_questions.py) changes with them.
+PENDING = {"camera.question-out-of-turn", "camera.question-wild-colour"}
+
+
+def test_every_catalogue_message_has_at_most_one_stop_at_its_end():
+    """No message, whole ruling or part, holds a sentence stop before its end
+    (outside quotes): a part that ends in 。 is said last, or in its
+    continuative form ({part!l}) or inside parentheses ({part!s})."""
+    import importlib
+    import pkgutil
+
+    import referee
+
+    for module in pkgutil.walk_packages(referee.__path__, "referee."):
+        importlib.import_module(module.name)
     bad = []
     for key, texts in sorted(catalog().items()):
-        ja = texts.get("ja", "")
-        if not ja.endswith("。"):
-            continue
-        if len(STOPS.findall(outside_notes(ja))) != 1:
-            bad.append(f"{key}: {ja}")
+        ja = outside_notes(texts.get("ja", ""))
+        if key not in PENDING and (STOPS.search(ja[:-1]) or ja.startswith("。")):
+            bad.append(f"{key}: {texts['ja']}")
     assert not bad, bad
 
 
 def test_parts_join_in_the_continuative_form():
+    from referee.text import connective
+
     assert connective("Benは黄の3を出します。") == "Benは黄の3を出し"
     assert connective("Chieの番です") == "Chieの番で"
     assert connective("黄の7は出せません") == "黄の7は出せず"
