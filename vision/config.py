@@ -495,6 +495,11 @@ class PlayConfig(_Section):
                           "of a camera Gamble (only said), or another target of a "
                           "Change or Replace, among this many lines before it "
                           "(0: never)")
+    seen_again_plays: int = _f(3, "plays", "tgus-t: ... failing both, a camera play "
+                               "of cards all put down by the pile's last this many "
+                               "legal plays is those cards seen again (peeking out "
+                               "from under the pile) and is taken out of the log "
+                               "(1: the top card alone)")
     out_together_max: int = _f(2, "cards", "tgus-t: where the camera's source ran "
                                "out with the game under way, its last play is read "
                                "as its player's last cards put down together where "

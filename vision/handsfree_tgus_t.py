@@ -53,7 +53,7 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   illegal play, that nothing explains, of cards the pile's last plays put
   down (the top card, or a card of a multi-play peeking out from under the
   cards played over it as an arm passes; :func:`seen_again`,
-  :data:`SEEN_AGAIN_PLAYS`) is those cards seen again and is taken out of
+  :attr:`vision.config.PlayConfig.seen_again_plays`) is those cards seen again and is taken out of
   the log: left in, its seat's next moves read against it.
 - **The last cards put down together**: a player who put their last two
   cards down together, the later one fanned over the first, may be seen
@@ -552,25 +552,20 @@ def amendment(referee: Any, config: PlayConfig | None = None
         return target
     if events[-1].get("type") != "play":
         return None
-    if seen_again(referee, last_line, SEEN_AGAIN_PLAYS):
+    if seen_again(referee, last_line, config.seen_again_plays):
         return "delete", last_line, None  # a card on the pile seen again, no play
     return None
 
 
-#: tgus-t: an illegal camera play of cards all among those the pile's last
-#: this many plays put down (the top card's and those lying under it) is
-#: those cards seen again, no play (plays; 1: the top card alone). A module
-#: default until it moves to :class:`vision.config.PlayConfig`.
-SEEN_AGAIN_PLAYS = 3
-
-
-def seen_again(referee: Any, line: int, plays: int = SEEN_AGAIN_PLAYS) -> bool:
+def seen_again(referee: Any, line: int, plays: int | None = None) -> bool:
     """Whether the camera play on ``line`` (1-based; ruled illegal, so it left
     the pile as it was) holds only cards the pile's last ``plays`` plays
     before it put down (legal lines only): the cards of a multi-play lie
     fanned, and each may peek out again from under the cards played over it
     as an arm passes and be reported landing. A card no such play holds more
-    often than it does."""
+    often than it does. ``plays`` defaults to ``play.seen_again_plays``."""
+    if plays is None:
+        plays = PlayConfig().seen_again_plays
     events = referee.events
     e = events[line - 1]
     cards = [str(c) for c in e.get("cards") or []]

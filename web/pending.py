@@ -428,16 +428,20 @@ class Pending:
             tgus_t = _object(tgus_t)
             rest, last = tgus_t.get("rest"), tgus_t.get("last")
             drawer = tgus_t.get("drawer")
+            hidden = tgus_t.get("hidden")
             kept = (
                 None if drawer is None else str(drawer),
                 (str(rest[0]), int(rest[1])) if rest else None,
                 [str(c) for c in tgus_t.get("multi_colours") or []],
-                (str(last[0]), str(last[1])) if last else None)
+                (str(last[0]), str(last[1])) if last else None,
+                (str(hidden[0]), [str(c) for c in hidden[1]]) if hidden else None,
+                tgus_t.get("after_end") is True)
         found = self._recoveries(data.get("recoveries"))
         if held is not None and handsfree.held is None:
             handsfree.held = held
         if kept is not None:
-            memory.drawer, memory.rest, memory.multi_colours, memory.last = kept
+            (memory.drawer, memory.rest, memory.multi_colours, memory.last,
+             memory.hidden, memory.after_end) = kept
         if found is not None:
             camera.recoveries, camera.recoveries_seen = found
 
@@ -515,7 +519,10 @@ class Pending:
                 "drawer": memory.drawer,
                 "rest": list(memory.rest) if memory.rest else None,
                 "multi_colours": list(memory.multi_colours),
-                "last": list(memory.last) if memory.last else None},
+                "last": list(memory.last) if memory.last else None,
+                "hidden": ([memory.hidden[0], list(memory.hidden[1])]
+                           if memory.hidden else None),
+                "after_end": bool(memory.after_end)},
             "recoveries": self._recoveries_data(camera),
         }
 

@@ -198,8 +198,10 @@ def test_a_table_paused_when_the_server_stopped_stays_paused(tmp_path):
 
 def test_the_tgus_t_completions_memory_is_kept_whole():
     """What the tgus-t completion remembers between camera events (a turn
-    draw, the rest of a draw, a multi-play's colours, the last take) comes
-    back as it was saved, through the saved file's JSON."""
+    draw, the rest of a draw, a multi-play's colours, the last take, the
+    cards taken as hidden under the last play, cards played after the log's
+    end) comes back as it was saved, through the saved file's JSON: every
+    field it has."""
     from types import SimpleNamespace
 
     from vision.handsfree_tgus_t import TgusTHandsFree
@@ -209,10 +211,12 @@ def test_the_tgus_t_completions_memory_is_kept_whole():
     memory = TgusTHandsFree()
     memory.drawer, memory.rest = "P2", ("P2", 1)
     memory.multi_colours, memory.last = ["red", "blue"], ("draw", "P2")
+    memory.hidden, memory.after_end = ("P3", ["red-5"]), True
+    assert set(vars(memory)) == {"drawer", "rest", "multi_colours", "last",
+                                 "hidden", "after_end"}
     saved = Pending(table)._camera_data(SimpleNamespace(
         handsfree=SimpleNamespace(held=None, tgus_t=memory)))
     resumed = SimpleNamespace(handsfree=SimpleNamespace(held=None, tgus_t=TgusTHandsFree()))
     Pending(table)._camera(resumed, json.loads(json.dumps(saved)))
     got = resumed.handsfree.tgus_t
-    assert (got.drawer, got.rest, got.multi_colours, got.last) == (
-        "P2", ("P2", 1), ["red", "blue"], ("draw", "P2"))
+    assert vars(got) == vars(memory)
