@@ -54,7 +54,7 @@ define({
     },
     "junocos.deal-again": {
         "en": "Deal again: {why}.",
-        "ja": "{why!l}、配り直してください。",
+        "ja": "{why!c}、配り直してください。",
     },
     "junocos.dealt": {
         "en": "{n} cards are face up and everyone holds {hand}; {start} takes the "

@@ -187,7 +187,7 @@ def _render(key: str, args: Mapping[str, Any], lang: str) -> str:
         raise KeyError(f"no message {key!r}: define it in the game's catalog")
     template = texts.get(lang) or texts["en"]
     values = {k: _arg(v, lang) for k, v in args.items()}
-    if "!l}" in template or "!s}" in template:
+    if "!" in template:
         return _LINKING.vformat(template, (), values)
     return template.format_map(values)
 
@@ -196,7 +196,8 @@ def _render(key: str, args: Mapping[str, Any], lang: str) -> str:
 # A Japanese ruling is one sentence ending in a single 。: its clauses are joined
 # with 、 in the continuative (連用) form, as 「Benは黄の3を出し、Chieの番です。」.
 # A catalogue template says a part in that form with the conversion ``!l``
-# (``"{text!l}、{effect}"``, made by :func:`connective`), and a sentence said
+# (``"{text!l}、{effect}"``, made by :func:`connective`), a reason with ``!c``
+# (``"{why!c}、戻してください"``, made by :func:`because`), and a sentence said
 # inside another, in parentheses, with ``!s`` (without its 。).
 
 _NEGATIVE = (  # negative polite endings and their continuative forms
@@ -244,13 +245,44 @@ def _continuative(body: str) -> str:
     return body
 
 
+def because(text: str) -> str:
+    """A Japanese clause said as the reason of what follows (…ので): 番です →
+    番なので, 出せません → 出せないので, ありません → ないので, 引きました →
+    引きましたので; a parenthetical note at the end stays after it."""
+    text = text.rstrip()
+    while text.endswith("。"):
+        text = text[:-1].rstrip()
+    note = _TAIL.search(text).group(1)
+    body = text[:len(text) - len(note)] if note else text
+    if body.endswith("です"):
+        return body[:-2] + "なので" + note
+    if body.endswith("ません"):
+        linked = _continuative(body)
+        for form, plain in (("ておらず", "ていない"), ("もおらず", "もいない"),
+                            ("がおらず", "がいない"), ("せず", "しない"), ("なく", "ない")):
+            if linked.endswith(form):
+                return linked[:-len(form)] + plain + "ので" + note
+        if linked.endswith("ず"):
+            return linked[:-1] + "ないので" + note
+    for polite, plain in (("でした", "だった"), ("あります", "ある"), ("できます", "できる"),
+                          ("します", "する")):
+        if body.endswith(polite):
+            return body[:-len(polite)] + plain + "ので" + note
+    if body.endswith(("ます", "ました", "ない", "た")):
+        return body + "ので" + note
+    return connective(text)
+
+
 class _Linking(string.Formatter):
     """Templates with ``{part!l}``: the part in its continuative form;
+    ``{part!c}``: the part as the reason of what follows (…ので);
     ``{part!s}``: a sentence said inside another, without its 。."""
 
     def convert_field(self, value: Any, conversion: str | None) -> Any:
         if conversion == "l":
             return connective(str(value))
+        if conversion == "c":
+            return because(str(value))
         if conversion == "s":
             return str(value).rstrip().rstrip("。")
         return super().convert_field(value, conversion)

@@ -129,7 +129,7 @@ define({
     },
     "narabe.misplaced": {
         "en": "{player}'s {card} cannot go there{note}: {why}; take it back.",
-        "ja": "{player}の{card}はそこに置けず{note}、{why!l}、戻してください。",
+        "ja": "{player}の{card}はそこに置けず{note}、{why!c}、戻してください。",
     },
     "narabe.capture": {
         "en": "{player} reached a score card and takes it face down; the branch is "

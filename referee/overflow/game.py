@@ -123,7 +123,7 @@ define({
     },
     "overflow.no-bonus": {
         "en": "No bonus for {player}: {why}; take the cards back.",
-        "ja": "{player}にボーナスはなく、{why!l}、カードを戻してください。",
+        "ja": "{player}にボーナスはなく、{why!c}、カードを戻してください。",
     },
     "overflow.bonus": {
         "en": "{player} showed {size} cards of one colour{note}: +{points}, "

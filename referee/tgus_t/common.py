@@ -24,7 +24,7 @@ define({
     },
     "tgus-t.play-illegal": {
         "en": "{player} played {cards} but {why}: take it back{note}.",
-        "ja": "{player}は{cards}を出しましたが、{why!l}、カードを戻します{note}。",
+        "ja": "{player}は{cards}を出しましたが、{why!c}、カードを戻します{note}。",
     },
     # malformed events (said by the log.malformed ruling, game.skipped)
     "tgus-t.error.color": {

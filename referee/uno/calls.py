@@ -141,11 +141,11 @@ define({
         "ja": "{card}の色はすでに{color}に決まっています"},
     "uno.color-again": {
         "en": "{named}; naming it again changes nothing.",
-        "ja": "{named!l}、もう一度決めても何も変わりません。"},
+        "ja": "{named!c}、もう一度決めても何も変わりません。"},
     "uno.color-refused": {
         "en": "{named}, so naming {color} now is refused and the colour stays "
               "{current}.",
-        "ja": "{named!l}、今{color}を指定しても認められず、色は{current}のままです。"},
+        "ja": "{named!c}、今{color}を指定しても認められず、色は{current}のままです。"},
     "uno.color-named-now": {
         "en": "The colour of the {card} is {color}.",
         "ja": "{card}の色は{color}です。"},

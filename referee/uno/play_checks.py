@@ -26,7 +26,7 @@ define({
     # refusals of a play (check_play)
     "uno.play-deck": {
         "en": "{problem}: {player} takes it back.",
-        "ja": "{problem!l}、{player}はそれを戻します。"},
+        "ja": "{problem!c}、{player}はそれを戻します。"},
     "uno.play-before-first-card": {
         "en": "No first card has been turned for this round yet, so {player} takes "
               "the {cards} back.",
@@ -61,7 +61,7 @@ define({
     "uno.play-hand-count": {
         "en": "{player} holds only {count} by the referee's count, so {back}.",
         "ja": "審判の数えでは{player}の手札は{count}だけなので、{back}。"},
-    "uno.play-multi": {"en": "{problem}, so {back}.", "ja": "{problem!l}、{back}。"},
+    "uno.play-multi": {"en": "{problem}, so {back}.", "ja": "{problem!c}、{back}。"},
     "uno.play-drawn-card": {
         "en": "After drawing, only the card just drawn may be played, so {back}.",
         "ja": "引いた後に出せるのは、いま引いたカードだけで、{back}。"},
@@ -80,7 +80,7 @@ define({
               "ジもできます）"},
     "uno.play-cannot": {
         "en": "The {card} cannot be played because {problem}, so {back}.",
-        "ja": "{card}は出せず、{problem!l}、{back}。"},
+        "ja": "{problem!c}、{card}は出せず、{back}。"},
     "uno.play-out-owing": {
         "en": "{player} still owes {count} and must draw them before going out, so "
               "{back}.",

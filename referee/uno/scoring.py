@@ -32,7 +32,7 @@ define({
         "ja": "手札を見せるには、見せるプレイヤーの指定が必要です"},
     "uno.score-deck": {
         "en": "{problem}: {player} takes it away and shows the hand again.",
-        "ja": "{problem!l}、{player}はそれを除いて、手札を見せ直します。"},
+        "ja": "{problem!c}、{player}はそれを除いて、手札を見せ直します。"},
     "uno.score-draw-first": {
         "en": "{player} must first draw the {count} owed, then show the hand again.",
         "ja": "{player}は先に引くべき{count}を引いてから、手札を見せ直します。"},

@@ -29,7 +29,7 @@ define({
     "uno.start-off-deck": {
         "en": "{off_deck}, so this start is ignored: take it back and turn another "
               "card.",
-        "ja": ("{off_deck!l}、このスタートは無視し、"
+        "ja": ("{off_deck!c}、このスタートは無視し、"
                "戻して別のカードをめくってください。")},
     "uno.first-wd4": {"en": "a Wild Draw Four may not start a round",
                       "ja": "ワイルドドロー4ではラウンドを始められない"},

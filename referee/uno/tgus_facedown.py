@@ -78,7 +78,7 @@ define({
         "ja": "{player}はもう上がっており、ダウトできるのはまだ残っている人だけです。"},
     "uno.tgus-doubt-deck": {
         "en": "{problem}: {player} shows the face-down card (reveal).",
-        "ja": "{problem!l}、{player}は裏向きのカードを見せます。"},
+        "ja": "{problem!c}、{player}は裏向きのカードを見せます。"},
     "uno.tgus-doubt": {
         "en": "{player} doubts {accused}'s face-down card: {accused} shows it "
               "(reveal).",
@@ -96,7 +96,7 @@ define({
                "{player}が{n}枚引きます。")},
     "uno.tgus-doubt-reveal-deck": {
         "en": "{problem}: show the face-down card again.",
-        "ja": "{problem!l}、裏向きのカードを見せ直してください。"},
+        "ja": "{problem!c}、裏向きのカードを見せ直してください。"},
     "uno.tgus-doubt-one-card": {
         "en": "A doubt is settled by showing the one face-down card, not {n}; show it "
               "again.",

@@ -31,7 +31,7 @@ from .turns import Before
 define({
     "uno.tgus-white-wild-back": {
         "en": "{problem}, so {player} takes it back.",
-        "ja": "{problem!l}、{player}はそれを戻します。"},
+        "ja": "{problem!c}、{player}はそれを戻します。"},
     "uno.tgus-lost-challenge-draws": {
         "en": "{player} lost the challenge and must draw the {count}, which may not "
               "be passed on, so {player} takes the card back.",

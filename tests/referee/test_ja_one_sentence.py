@@ -212,6 +212,17 @@ def test_parts_join_in_the_continuative_form():
     assert connective("3点") == "3点"  # no ending it knows: said as it is
 
 
+def test_a_reason_is_said_before_what_follows_it():
+    from referee.text import because
+
+    assert because("今はAの番で、Bの番ではありません") == "今はAの番で、Bの番ではないので"
+    assert because("色（青）にも数字にも合いません") == "色（青）にも数字にも合わないので"
+    assert because("P2の手札は12枚です。") == "P2の手札は12枚なので"
+    assert because("そこにはもうカードがあります") == "そこにはもうカードがあるので"
+    assert because("指名はなしでした") == "指名はなしだったので"
+    assert because("手札がありません（推定）") == "手札がないので（推定）"
+
+
 def test_a_demo_play_and_a_draw_read_as_one_sentence():
     lines = next(demo_game())
     said = [r.text.render("ja") for r in replay(lines).rulings]

@@ -85,8 +85,8 @@ def test_refusals_in_japanese():
     assert said[-1] == ("赤のヒット2は40枚のジュノコスのデッキにはなく、戻して別のカ"
                         "ードをプレイしてください。")
     said = japanese(run([{"type": "deal", "cards": ["red-1"] * 12}]).rulings, P3)
-    assert said[-1] == ("表向きにする数字カードは12枚ではなく13枚で、配り直してくださ"
-                        "い。")
+    assert said[-1] == ("表向きにする数字カードは12枚ではなく13枚なので、配り直してく"
+                        "ださい。")
     said = japanese(run([{"type": "take", "player": "A", "card": "red-1"}]).rulings, P3)
     assert said[-1] == ("カード配布フェイズに公開札を取ることはできず、数えませんでし"
                         "た。")

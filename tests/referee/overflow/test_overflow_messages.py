@@ -89,7 +89,7 @@ def test_refusals_name_cards_colours_and_phases_in_japanese():
     assert "Aのコールが投入したカードと合っておらず、" in "".join(said)
     assert said[-2] == ("今「オーバーフロー」をコールできるのは手番のBだけで、Aのコー"
                         "ルは数えません。")
-    assert said[-1].startswith("Aにボーナスはなく、今はBの番で、")
+    assert said[-1].startswith("Aにボーナスはなく、今はBの番なので、")
 
 
 def test_a_player_taken_from_the_turn_is_said_in_japanese():

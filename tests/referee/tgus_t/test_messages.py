@@ -92,7 +92,7 @@ def test_a_refused_play_says_why_and_take_it_back_in_japanese():
     r = by[2][0]
     assert r.text == "B played red-7 but it is A's turn, not B's: take it back."
     assert r.text.render("ja") == (
-        "Bは赤の7を出しましたが、今はAの番で、Bの番ではなく、カードを戻します。"
+        "Bは赤の7を出しましたが、今はAの番で、Bの番ではないので、カードを戻します。"
     )
 
 
@@ -222,7 +222,7 @@ def test_a_change_without_a_target_says_so_without_english():
     )
     assert r.text.render("ja") == (
         "Aはチェンジを出しましたが、チェンジの対象は残っているほかのプレイヤーでなけ"
-        "ればならず、指名はなしで、カードを戻します。"
+        "ればならず、指名はなしだったので、カードを戻します。"
     )
 
 

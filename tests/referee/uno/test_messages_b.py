@@ -72,7 +72,7 @@ def test_a_refused_play_says_whose_turn_it_is_and_what_goes_back():
     out = rulings([{"type": "start", "card": "red-5"},
                    {"type": "play", "player": "A", "cards": ["blue-3"]}])
     said = ja(out[-1])
-    assert said.startswith("青の3は出せず、") and "赤" in said
+    assert said.startswith("色（赤）にも数字にも合わないので、青の3は出せず、")
     assert said.endswith("Aは青の3を戻し、まだAの番です。")
 
 
