@@ -178,18 +178,25 @@ PENDING = {"camera.question-out-of-turn", "camera.question-wild-colour"}
 
 
 def test_every_catalogue_message_has_at_most_one_stop_at_its_end():
-    """No message, whole ruling or part, holds a sentence stop before its end
-    (outside quotes): a part that ends in 。 is said last, or in its
-    continuative form ({part!l}) or inside parentheses ({part!s})."""
-    import importlib
-    import pkgutil
+    """No message of the referee's catalogues, whole ruling or part, holds a
+    sentence stop before its end (outside quotes): a part that ends in 。 is
+    said last, or in its continuative form ({part!l}), as a reason ({part!c})
+    or inside parentheses ({part!s}). The referee's modules are imported alone
+    (the camera's modules define messages of their own)."""
+    import subprocess
 
-    import referee
-
-    for module in pkgutil.walk_packages(referee.__path__, "referee."):
-        importlib.import_module(module.name)
+    code = (
+        "import importlib, json, pkgutil, referee\n"
+        "from referee.text import catalog\n"
+        "for m in pkgutil.walk_packages(referee.__path__, 'referee.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "print(json.dumps(catalog(), ensure_ascii=False))\n"
+    )
+    root = HERE.parent.parent
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, check=True,
+                         capture_output=True, text=True).stdout
     bad = []
-    for key, texts in sorted(catalog().items()):
+    for key, texts in sorted(json.loads(out).items()):
         ja = outside_notes(texts.get("ja", ""))
         if key not in PENDING and (STOPS.search(ja[:-1]) or ja.startswith("。")):
             bad.append(f"{key}: {texts['ja']}")
