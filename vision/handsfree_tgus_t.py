@@ -201,8 +201,8 @@ define({
         "en": "the recording ended with the game under way and {player} still counted "
               "with {count} card(s): taken as put down with {card}, {hidden} hidden "
               "under it, which ends the game",
-        "ja": "ゲームの途中で記録が終わり、{player}の手札はまだ{count}枚でした。{card}と"
-              "一緒に{hidden}を出し、その下に隠れていたとしました(これでゲーム終了)",
+        "ja": "ゲームの途中で記録が終わり、{player}の手札はまだ{count}枚だったので、"
+              "{card}と一緒に{hidden}を出し、その下に隠れていたとしました（これでゲーム終了）",
     },
     "camera.tgus-t.amended-gamble": {
         "en": "a later play is legal only if {player}'s Gamble had the effect {effect} "

@@ -111,9 +111,6 @@ def test_every_ruling_of_the_demo_names_its_rule_in_one_short_sentence(demo, lan
     assert wrong == []
 
 
-@pytest.mark.xfail(strict=False, reason=(  # drop the mark once fixed
-    "the Japanese catalogues in referee/ join a ruling's parts with 。 (the English "
-    "with ; or :), so most Japanese rulings read as two or three sentences"))
 def test_every_japanese_ruling_of_the_demo_is_one_sentence(demo):
     items = rulings(demo, "/table?lang=ja")
     several = [unescape(i["text"]).strip() for i in items
