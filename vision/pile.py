@@ -21,6 +21,17 @@ from .pile_memory import PileCard, PileMemory, PileView
 from .prior import LegalCheck, choose_label
 from .tracking import Read, Track, label_scores
 
+#: ``play.let_go_hover_s`` (s) until :class:`PlayConfig` has it: a card the
+#: hand held over the spot where it lies at least this long before it paused
+#: there must lie still ``LET_GO_HOVER_STILL_S`` before it counts at let go
+#: (:meth:`PileWatcher._hovered`); a card brought in and put down is over its
+#: spot for a frame or two (about 0.1 s) before it stops.
+LET_GO_HOVER_S = 0.15
+#: ``play.let_go_hover_still_s`` (s) until :class:`PlayConfig` has it: how long
+#: such a card must lie still (at least ``let_go_loose_s``): a hand resting a
+#: card it held over the pile pauses longer than at the end of a sway.
+LET_GO_HOVER_STILL_S = 0.4
+
 
 class PileWatcher:
     """Cards landing in one zone: a pile (stacked) or a field (side by side).
@@ -137,7 +148,8 @@ class PileWatcher:
         ``play.let_go_frames`` frames (at least ``settle_frames``: a hand holding
         a card over the pile can pause at the end of a sway for a settle's
         frames, whose reads then agree as well as a card's lying still) spanning
-        ``settle_s`` and measures as a card
+        ``settle_s`` (a pause lasts a time: at a higher frame rate it takes
+        more frames) and measures as a card
         lying flat (at most ``play.let_go_scale`` card sizes). A hand lingering
         over the card it put down no longer moves it; a card held in the air
         measures larger (nearer the camera) and moves with the hand. A box
@@ -148,12 +160,13 @@ class PileWatcher:
         still for ``play.let_go_loose_s``
         (a held card drifts with the hand within that time), unless it has
         lain still in every read since it showed
-        (:meth:`_shown_still`): then the settle time is enough. So must a card
-        of any size that the hand held over the spot where it lies for
-        ``play.let_go_loose_s`` before it paused (:meth:`_hovered`: a hand
-        holding a card over the pile sways, and pauses for a few frames at
-        the end of a sway; one putting a card down brings it in and lets go),
-        unless it showed still. A ``copy`` of
+        (:meth:`_shown_still`): then the settle time is enough. A card of
+        any size that the hand held over the spot where it lies for
+        ``play.let_go_hover_s`` before it paused (:meth:`_hovered`: a hand
+        holding a card over the pile sways, and pauses at the end of a sway,
+        the first one's too; one putting a card down brings it in and lets
+        go) must lie still ``play.let_go_hover_still_s`` (at least
+        ``play.let_go_loose_s``), unless it showed still. A ``copy`` of
         the top card (:meth:`_may_let_go`) measuring more than
         ``play.let_go_twin_grow`` card sizes over the top card's box
         (:func:`card_scale`, whatever the turn: a twin lying on its copy
@@ -209,20 +222,26 @@ class PileWatcher:
             grow = scale - card_scale(top.wh[0], top.wh[1], self.geometry.card)
             if grow > cfg.let_go_twin_grow:
                 return still(sway) if cfg.let_go_sway_s > 0 else None
-        if (loose or self._hovered(track, settled)) and not shown:
+        if shown:
+            return settled
+        if self._hovered(track, settled):
+            rest = getattr(cfg, "let_go_hover_still_s", LET_GO_HOVER_STILL_S)
+            return still(max(cfg.settle_s, cfg.let_go_loose_s, rest))
+        if loose:
             return still(max(cfg.settle_s, cfg.let_go_loose_s))
         return settled
 
     def _hovered(self, track: Track, reads: list[Read]) -> bool:
         """Before its still ``reads`` (the newest of ``track``), the hand held
-        the card over the spot where it lies for ``play.let_go_loose_s`` or
+        the card over the spot where it lies for ``play.let_go_hover_s`` or
         more: the track's reads just before them, of the newest read's label
         and within ``same_card_mm`` of it, with no gap of
         ``play.let_go_hidden_s`` between them, span that long from the oldest
         touched one. A hand putting a card down brings it in and lets go (its
-        reads over that spot span a frame or two); one holding it over the
-        pile sways there, and a pause at the end of a sway lies as still as a
-        card let go of. Untouched reads in a row, fewer than
+        reads over that spot span a frame or two, about a tenth of a second);
+        one holding it over the pile sways there, and a pause at the end of a
+        sway lies as still as a card let go of, the first sway's end too.
+        Untouched reads in a row, fewer than
         ``settle_frames`` or spanning less than ``settle_s``, do not end the
         hover: a second, larger box over the held card (the card with the
         hand) takes the hand's pixels out of the touch test for a frame or
@@ -252,7 +271,8 @@ class PileWatcher:
             newer = r.t
             if r.touched:
                 since = r.t
-        return first.t - since >= cfg.let_go_loose_s - 1e-9
+        hover_s = getattr(cfg, "let_go_hover_s", LET_GO_HOVER_S)
+        return first.t - since >= hover_s - 1e-9
 
     def _shown_still(self, track: Track, reads: list[Read]) -> bool:
         """The still ``reads`` (the newest of ``track``) reach back to when the
