@@ -53,11 +53,6 @@ CLASSIFIER_NAME = "uno-cardnet.pt"
 #: The live finder's INT8 export (``benchmarks/export_int8.py``): the finder's
 #: weights quantised for the live pipeline's video frames (:func:`live_model`)
 INT8_OPENVINO_NAME = "uno-yolo11n-int8_openvino_model"
-#: The finder of the live pipeline's video frames outside the round-end scan
-#: (detector.live_finder): "float" (the finder every other read uses), "int8"
-#: (:data:`INT8_OPENVINO_NAME`) or an OpenVINO export's folder; see
-#: :meth:`Detector.live_frames`
-LIVE_FINDER = "float"
 # The defaults and their meaning live in vision.config.DetectorConfig.
 _DEFAULTS = DetectorConfig()
 IMGSZ = _DEFAULTS.imgsz
@@ -299,7 +294,7 @@ def photo_model(config: DetectorConfig | None = None) -> Path:
 
 def live_model(name: str | Path | None = None) -> Path | None:
     """The finder folder of the live pipeline's video frames
-    (``detector.live_finder``, default :data:`LIVE_FINDER`): ``None`` for
+    (``detector.live_finder``, its default when ``None``): ``None`` for
     "float" or empty (the detector's own finder reads them too), the INT8
     export of ``models/`` for "int8", else that folder (a relative name not
     found from here is looked for in ``models/``).
@@ -307,7 +302,7 @@ def live_model(name: str | Path | None = None) -> Path | None:
     Raises:
         FileNotFoundError: no such export (for "int8": not in ``models/``).
     """
-    name = LIVE_FINDER if name is None else name
+    name = _DEFAULTS.live_finder if name is None else name
     if not str(name) or str(name) == "float":
         return None
     path = MODEL_DIR / INT8_OPENVINO_NAME if str(name) == "int8" else Path(name)

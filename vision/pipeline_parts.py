@@ -68,9 +68,8 @@ def load_default_detector(config: DetectorConfig | None = None) -> DetectorLike:
     use_cv_threads(CV_THREADS)
     try:
         # the finder of the video frames outside the round-end scan
-        # (detector.live_finder; vision.detector.LIVE_FINDER until the
-        # configuration has the field)
-        live = live_model(getattr(cfg, "live_finder", None))
+        # (detector.live_finder)
+        live = live_model(cfg.live_finder)
     except FileNotFoundError as exc:
         raise RuntimeError(
             f"the card detector could not load its model: {exc}") from None

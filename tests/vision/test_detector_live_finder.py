@@ -57,8 +57,7 @@ def test_live_model_names_the_folder(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(detector_module, "INT8_OPENVINO_NAME", "live")
     assert detector_module.live_model("int8") == folder
     assert detector_module.live_model("live") == folder  # a name in models/
-    monkeypatch.setattr(detector_module, "LIVE_FINDER", "int8")
-    assert detector_module.live_model() == folder  # the default
+    assert detector_module.live_model() is None  # the default: the float finder
     monkeypatch.setattr(detector_module, "INT8_OPENVINO_NAME", "gone")
     with pytest.raises(FileNotFoundError):
         detector_module.live_model("int8")
