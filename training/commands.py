@@ -145,6 +145,12 @@ def train(args: argparse.Namespace) -> int:
                   "the classifier's", file=sys.stderr)
             return 2
         recipe = dict(RECIPES[chosen or "held"])
+        if args.ship and recipe["size"] != RECIPES["held"]["size"]:
+            print(f"tableref train: --recipe {chosen} reads {recipe['size']} px crops; "
+                  f"the live pipeline's classifier (and every deck enrolled from it) "
+                  f"reads {RECIPES['held']['size']} px, so it cannot be shipped as it",
+                  file=sys.stderr)
+            return 2
         if getattr(args, "device", None):
             recipe["device"] = args.device
         path = train_classifier(

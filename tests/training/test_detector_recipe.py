@@ -75,6 +75,15 @@ def test_recipes_belong_to_their_network(tmp_path, capsys) -> None:
     assert "finder" in capsys.readouterr().err
 
 
+def test_a_classifier_of_another_crop_size_is_not_shipped(tmp_path, capsys) -> None:
+    """The 96 px recipe trains (a GPU job) but cannot replace the live
+    classifier, whose crop size every enrolled deck and the live cost follow."""
+    assert main(["train", "--classifier", "--recipe", "held96", "--ship",
+                 "--project", str(tmp_path)]) == 2
+    assert "96 px" in capsys.readouterr().err
+    assert not (tmp_path / "cardnet").exists()
+
+
 def test_a_stage_starting_from_weights_keeps_them(tmp_path, monkeypatch) -> None:
     """Ultralytics drops a checkpoint's weights when told ``pretrained=False``: a
     fine-tuning stage must say True, a stage from the yaml may say either."""
