@@ -402,9 +402,17 @@ class PlayConfig(_Section):
                                    "boxed with the edges of the cards below, or a card "
                                    "held a little above it) ...")
     let_go_loose_s: float = _f(0.25, "s", "... must lie that still this long "
-                               "before it counts at let go; so must a card the hand "
-                               "held over the spot where it lies this long before "
-                               "it paused")
+                               "before it counts at let go")
+    let_go_hover_s: float = _f(0.15, "s", "a card a hand still touches, that the "
+                               "hand held over the spot where it lies at least this "
+                               "long before it paused, must lie still "
+                               "let_go_hover_still_s before it counts at let go (a "
+                               "card brought in and put down is over its spot for a "
+                               "frame or two, about 0.1 s)")
+    let_go_hover_still_s: float = _f(0.4, "s", "how long such a card must lie still "
+                                     "(at least let_go_loose_s): a hand resting a "
+                                     "card it held over the pile pauses longer than "
+                                     "at the end of a sway")
     let_go_sway_s: float = _f(0.0, "s", "a box a hand still touches measuring as "
                               "a card held up (over let_go_scale, at most "
                               "max_scale, sticking out of the pile's extent; or "

@@ -21,17 +21,6 @@ from .pile_memory import PileCard, PileMemory, PileView
 from .prior import LegalCheck, choose_label
 from .tracking import Read, Track, label_scores
 
-#: ``play.let_go_hover_s`` (s) until :class:`PlayConfig` has it: a card the
-#: hand held over the spot where it lies at least this long before it paused
-#: there must lie still ``LET_GO_HOVER_STILL_S`` before it counts at let go
-#: (:meth:`PileWatcher._hovered`); a card brought in and put down is over its
-#: spot for a frame or two (about 0.1 s) before it stops.
-LET_GO_HOVER_S = 0.15
-#: ``play.let_go_hover_still_s`` (s) until :class:`PlayConfig` has it: how long
-#: such a card must lie still (at least ``let_go_loose_s``): a hand resting a
-#: card it held over the pile pauses longer than at the end of a sway.
-LET_GO_HOVER_STILL_S = 0.4
-
 
 class PileWatcher:
     """Cards landing in one zone: a pile (stacked) or a field (side by side).
@@ -225,8 +214,8 @@ class PileWatcher:
         if shown:
             return settled
         if self._hovered(track, settled):
-            rest = getattr(cfg, "let_go_hover_still_s", LET_GO_HOVER_STILL_S)
-            return still(max(cfg.settle_s, cfg.let_go_loose_s, rest))
+            return still(max(cfg.settle_s, cfg.let_go_loose_s,
+                             cfg.let_go_hover_still_s))
         if loose:
             return still(max(cfg.settle_s, cfg.let_go_loose_s))
         return settled
@@ -271,8 +260,7 @@ class PileWatcher:
             newer = r.t
             if r.touched:
                 since = r.t
-        hover_s = getattr(cfg, "let_go_hover_s", LET_GO_HOVER_S)
-        return first.t - since >= hover_s - 1e-9
+        return first.t - since >= cfg.let_go_hover_s - 1e-9
 
     def _shown_still(self, track: Track, reads: list[Read]) -> bool:
         """The still ``reads`` (the newest of ``track``) reach back to when the

@@ -13,7 +13,6 @@ from __future__ import annotations
 import pytest
 
 from tests.vision.pile_table import PILE, PileTable, card
-from vision import pile
 from vision.config import PlayConfig
 from vision.hands import Reach
 
@@ -21,12 +20,8 @@ REST = (PILE[0] + 6.0, PILE[1])
 FROM = (PILE[0] + 200.0, PILE[1] - 150.0)  # where the arm brings it from
 
 
-def _cfg(name: str, default: float) -> float:
-    return float(getattr(PlayConfig(), name, default))
-
-
-HOVER_S = _cfg("let_go_hover_s", pile.LET_GO_HOVER_S)
-HOVER_STILL_S = _cfg("let_go_hover_still_s", pile.LET_GO_HOVER_STILL_S)
+HOVER_S = PlayConfig().let_go_hover_s
+HOVER_STILL_S = PlayConfig().let_go_hover_still_s
 
 
 def started(fps: float) -> PileTable:
