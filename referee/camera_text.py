@@ -25,13 +25,13 @@ define({
     "camera.question-out-of-turn": {
         "en": "The camera saw {player} play while it was {turn}'s turn: was a play, "
               "draw or pass of {turn}'s missed, or did {player} play out of turn?",
-        "ja": "{turn}の番に{player}が出したのをカメラが見ました。{turn}の出す・引く・"
+        "ja": "{turn}の番に{player}が出したのをカメラが見ましたが、{turn}の出す・引く・"
               "パスを見落としたのでしょうか、それとも{player}が順番外に出したのでしょうか？",
     },
     "camera.question-wild-colour": {
         "en": "No colour was heard for the {top} and the {card} played on it does not "
               "show one: which colour was named?",
-        "ja": "{top}の色が聞こえず、その上に出た{card}でも色が分かりません。"
+        "ja": "{top}の色が聞こえず、その上に出た{card}でも色が分からず、"
               "何色が指定されましたか？",
     },
     "camera.question-reveal": {

@@ -38,7 +38,7 @@ def test_out_of_turn_question_as_data_with_a_missed_draw_answer():
         "The camera saw B play while it was A's turn: was a play, draw or pass of "
         "A's missed, or did B play out of turn?")
     assert render_data(ev["question_msg"], "ja").startswith(
-        "Aの番にBが出したのをカメラが見ました。")
+        "Aの番にBが出したのをカメラが見ましたが、")
     assert [(a["id"], a["do"], a.get("event")) for a in ev["answers"]] == [
         ("missed-draw", "insert", {"type": "draw", "player": "A", "count": 1}),
         ("out-of-turn", "keep", None),
@@ -69,7 +69,7 @@ def test_wild_colour_question_offers_each_colour_as_an_inserted_colour_event():
         "No colour was heard for the wild and the wild-draw4 played on it does not "
         "show one: which colour was named?")
     assert render_data(ev["question_msg"], "ja") == (
-        "ワイルドの色が聞こえず、その上に出たワイルドドロー4でも色が分かりません。"
+        "ワイルドの色が聞こえず、その上に出たワイルドドロー4でも色が分からず、"
         "何色が指定されましたか？")
     assert [(a["id"], a["do"], a.get("event")) for a in ev["answers"]] == [
         ("red", "insert", {"type": "color", "color": "red"}),
@@ -116,7 +116,7 @@ def test_the_referee_says_the_question_and_the_inference_in_japanese():
     assert "（推定: Aが引いた後、次の席のBが出したため）" in passed.text.render("ja")
     held = live.referee.rulings[-1]
     assert (held.ruling, held.rule) == ("pending", "official.question")
-    assert held.text.render("ja").startswith("Cの番にAが出したのをカメラが見ました。")
+    assert held.text.render("ja").startswith("Cの番にAが出したのをカメラが見ましたが、")
     assert held.text == live.referee.events[-1]["question"]
     [asked] = live.asked
     assert asked["open"] and asked["line"] == 5
@@ -145,4 +145,4 @@ def test_a_replayed_log_says_the_question_without_the_camera():
         again.append(e)
     held = again.rulings[-1]
     assert held.ruling == "pending"
-    assert held.text.render("ja").startswith("Aの番にCが出したのをカメラが見ました。")
+    assert held.text.render("ja").startswith("Aの番にCが出したのをカメラが見ましたが、")
