@@ -172,8 +172,6 @@ def test_every_japanese_ruling_of_a_played_game_is_one_sentence(game):
     assert not bad, f"{len(bad)} rulings, first: {sorted(set(bad))[:8]}"
 
 
-# The camera's two questions keep two sentences until the test that pins their
-# words (tests/vision/test_handsfree_questions.py) changes with them.
 def test_every_catalogue_message_has_at_most_one_stop_at_its_end():
     """No message of the referee's catalogues, whole ruling or part, holds a
     sentence stop before its end (outside quotes): a part that ends in 。 is
