@@ -138,6 +138,8 @@ skipped by the rule "the first that can be laid out", never by its result):
 - ``untouched-20`` (the untouched role for the release after ``untouched-19``):
   the first ten from 317 that the script can lay out, seeds 317 to 326. Its
   first three, 317, 318 and 319, are the untouched games read at 30 fps.
+- ``tune-20`` (looked at while tuning, from the release after ``untouched-20``
+  was read and reported): the same seeds as ``untouched-20``.
 - ``untouched-21`` (the untouched role for the release after ``untouched-20``):
   the first ten from 327 that the script can lay out, seeds 327 to 336. Its
   first three, 327, 328 and 329, are the untouched games read at 30 fps.
@@ -251,6 +253,7 @@ GAMES = {
     "untouched-19": [304, 305, 306, 307, 308, 309, 311, 314, 315, 316],
     "tune-19": [304, 305, 306, 307, 308, 309, 311, 314, 315, 316],
     "untouched-20": [317, 318, 319, 320, 321, 322, 323, 324, 325, 326],
+    "tune-20": [317, 318, 319, 320, 321, 322, 323, 324, 325, 326],
     "untouched-21": [327, 328, 329, 330, 331, 332, 333, 334, 335, 336],
 }
 
