@@ -146,6 +146,21 @@ def join_classifiers(parts: list[Path], out: Path, recipe: dict | None = None) -
     return out
 
 
+def crop_options(r: dict, workers: int = 1) -> dict:
+    """The keyword arguments of ``datasets.crops.crop_set`` a recipe ``r`` asks
+    for (its print variants, busy "no card" crops, covered and held shares)."""
+    return {
+        "variants": r.get("variants", 4),
+        "ornaments": bool(r.get("ornaments", False)),
+        "covered": float(r.get("covered", 0.0)),
+        "held": float(r.get("held", 0.0)),
+        "held_hand": float(r.get("held_hand", 0.5)),
+        "held_tilt": float(r.get("held_tilt", 0.25)),
+        "held_background": float(r.get("held_background", 0.0)),
+        "workers": workers,
+    }
+
+
 def pick_device(name: str = "auto") -> str:
     """The recipe's ``device``: "auto" is CUDA when torch has it, else the CPU."""
     import torch
@@ -171,17 +186,7 @@ def _train_one_classifier(
     torch.manual_seed(r["seed"])
     out_dir.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    variants = r.get("variants", 4)
-    opts = {
-        "variants": variants,
-        "ornaments": bool(r.get("ornaments", False)),
-        "covered": float(r.get("covered", 0.0)),
-        "held": float(r.get("held", 0.0)),
-        "held_hand": float(r.get("held_hand", 0.5)),
-        "held_tilt": float(r.get("held_tilt", 0.25)),
-        "held_background": float(r.get("held_background", 0.0)),
-        "workers": workers,
-    }
+    opts = crop_options(r, workers)
     x, y = crop_set(r["count"], r["seed"], r["size"], **opts)
     xv, yv = crop_set(r["val_count"], r["seed"] + 1000, r["size"], **opts)
     print(f"crops rendered in {time.time() - t0:.0f}s ({workers} process(es))",

@@ -24,7 +24,13 @@ import argparse
 import time
 from pathlib import Path
 
-from training.classifier import HELD_RECIPE, _augment, join_classifiers, pick_device
+from training.classifier import (
+    HELD_RECIPE,
+    _augment,
+    crop_options,
+    join_classifiers,
+    pick_device,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -76,16 +82,7 @@ def finetune_classifier(
     states = base.get("members") or [base["state_dict"]]
     width = int(base.get("width", 16))
     t0 = time.time()
-    opts = {
-        "variants": r.get("variants", 8),
-        "ornaments": bool(r.get("ornaments", True)),
-        "covered": float(r.get("covered", 0.0)),
-        "held": float(r.get("held", 0.0)),
-        "held_hand": float(r.get("held_hand", 0.5)),
-        "held_tilt": float(r.get("held_tilt", 0.25)),
-        "held_background": float(r.get("held_background", 0.0)),
-        "workers": workers,
-    }
+    opts = crop_options(r, workers)
     x, y = crop_set(r["count"], r["seed"], r["size"], **opts)
     xv, yv = crop_set(r["val_count"], r["seed"] + 1000, r["size"], **opts)
     print(f"{len(x)} + {len(xv)} crops at {r['size']} px rendered in "

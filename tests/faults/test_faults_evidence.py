@@ -15,18 +15,7 @@ from pathlib import Path
 
 import pytest
 
-
-class _NoServer:
-    server_port = 0
-
-    def __init__(self, app) -> None:
-        self.app = app
-
-    def serve_forever(self) -> None:
-        raise KeyboardInterrupt
-
-    def server_close(self) -> None:
-        pass
+from tests.web.serve_fakes import NoServer as _NoServer
 
 
 class _EvidencePipeline:

@@ -23,6 +23,7 @@ import pytest
 
 from referee.game import replay
 from referee.text import Text, catalog
+from tests.referee.playouts import tgus_t_lines
 
 HERE = Path(__file__).parent
 for sub in (HERE, HERE / "narabe", HERE / "overflow"):
@@ -87,16 +88,7 @@ def tgus_games(rules):
 
 
 def tgus_t_games(rules):
-    from referee.tgus_t.sim import Simulator
-
-    for seed in range(5):
-        sim = Simulator(rules, 3 + seed % 3, seed)
-        try:
-            playout = sim.run()
-        except Exception:  # noqa: BLE001 - keep what was played
-            playout = sim.out
-        lines = [json.dumps(sim.game.header.to_dict(), ensure_ascii=False)]
-        yield lines + [json.dumps(e, ensure_ascii=False) for e in playout.events]
+    return tgus_t_lines(rules, range(5))
 
 
 def header(game, players):
