@@ -25,11 +25,6 @@ from referee.game import replay
 from referee.text import Text, catalog
 from tests.referee.playouts import tgus_t_lines
 
-HERE = Path(__file__).parent
-for sub in (HERE, HERE / "narabe", HERE / "overflow"):
-    if str(sub) not in sys.path:
-        sys.path.insert(0, str(sub))
-
 STOPS = re.compile(r"[。！？]")
 WORD = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
 INNER = re.compile(r"「[^「」]*」")
@@ -71,7 +66,7 @@ def problems(lines: list[str]) -> list[str]:
 
 
 def uno_games():
-    from test_text_coverage import UNO_OPTIONS
+    from tests.referee.test_text_coverage import UNO_OPTIONS
 
     from referee.uno.simulate import Simulator
 
@@ -96,7 +91,7 @@ def header(game, players):
 
 
 def junocos_games():
-    from test_junocos import simulate
+    from tests.referee.test_junocos import simulate
 
     for seed, n, rate in [(3, 3, 0.1), (2, 4, 0.0), (5, 3, 0.2)]:
         players = [f"P{i}" for i in range(n)]
@@ -105,7 +100,7 @@ def junocos_games():
 
 
 def narabe_games():
-    from test_narabe_playout import simulate
+    from tests.referee.narabe.test_narabe_playout import simulate
 
     for seed, n in [(1, 2), (2, 3), (3, 4), (5, 3)]:
         players = [f"P{i}" for i in range(n)]
@@ -115,7 +110,7 @@ def narabe_games():
 
 
 def overflow_games():
-    from test_overflow_playout import simulate
+    from tests.referee.overflow.test_overflow_playout import simulate
 
     for seed, n in [(1, 3), (2, 4), (3, 5)]:
         players = [f"P{i}" for i in range(n)]
@@ -179,7 +174,7 @@ def test_every_catalogue_message_has_at_most_one_stop_at_its_end():
         "    importlib.import_module(m.name)\n"
         "print(json.dumps(catalog(), ensure_ascii=False))\n"
     )
-    root = HERE.parent.parent
+    root = Path(__file__).resolve().parents[2]
     out = subprocess.run([sys.executable, "-c", code], cwd=root, check=True,
                          capture_output=True, text=True).stdout
     bad = []
