@@ -283,8 +283,12 @@ class HandsConfig(_Section):
                          "a hand this long after its pixels were last part of an arm")
     orphan_mm2: float = _f(3000.0, "mm²", "least area of such a hand")
     orphan_share: float = _f(0.25, "fraction", "share of such a blob that must "
-                             "overlap last frame's hands, and have been arm within "
-                             "orphan_s", maximum=1)
+                             "overlap last frame's hands (grown by orphan_grow_mm), "
+                             "and have been arm within orphan_s", maximum=1)
+    orphan_grow_mm: float = _f(24.0, "mm", "last frame's hands grown by this for "
+                               "that overlap: a hand moving while its sleeve fades "
+                               "into the background moves a few cm a frame (0: "
+                               "last frame's hands as they are)")
     rim_share: float = _f(0.6, "fraction", "a blob with at least this share inside "
                           "the grown card boxes is a card's rim", maximum=1)
     light_s: float = _f(30.0, "s", "time constant of the brightness reference (a "

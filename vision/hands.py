@@ -76,6 +76,10 @@ class HandTracker:
         self.join_kernel = np.ones((5, 5), np.uint8)
         self.orphan_s = cfg.orphan_s
         self.orphan_px = int(cfg.orphan_mm2 / mm_px**2)
+        grow = int(round(cfg.orphan_grow_mm / mm_px))
+        self.orphan_kernel = (
+            np.ones((2 * grow + 1, 2 * grow + 1), np.uint8) if grow > 0 else None
+        )
         # per pixel, when it was last part of a blob joined to an arm
         self._arm_t = np.full((self.size[1], self.size[0]), -1e9, np.float32)
         self.ref_mean: np.ndarray | None = None
@@ -167,7 +171,9 @@ class HandTracker:
     ) -> tuple[list[Reach], np.ndarray]:
         """Arms among the foreground blobs, and the mask of those arms' hands.
 
-        A hand-sized blob in mid-table that overlaps last frame's hands is
+        A hand-sized blob in mid-table that overlaps last frame's hands (grown
+        by ``orphan_grow_mm``: a hand moving while its sleeve fades into the
+        background moves a few cm a frame) is
         still a hand while ``orphan_share`` of it was part of an arm within
         ``orphan_s`` (its arm faded into the background); it touches cards but
         reaches nowhere. The time is that of the blob's own pixels, not of any
@@ -190,6 +196,7 @@ class HandTracker:
         count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, 8)
         h, w = moving.shape
         out = []
+        last: np.ndarray | None = None  # last frame's hands, grown (made once asked)
         for k in range(1, count):
             if stats[k, cv2.CC_STAT_AREA] < self.min_px:
                 continue
@@ -204,9 +211,13 @@ class HandTracker:
                 blob = labels == k
                 area = stats[k, cv2.CC_STAT_AREA]
                 share, rim = self.config.orphan_share, self.config.rim_share
+                if last is None:
+                    last = self.mask
+                    if self.orphan_kernel is not None and last.any():
+                        last = cv2.dilate(last.astype(np.uint8), self.orphan_kernel) > 0
                 if (
                     area >= self.orphan_px
-                    and np.count_nonzero(blob & self.mask) >= share * area
+                    and np.count_nonzero(blob & last) >= share * area
                     and np.count_nonzero(t - self._arm_t[blob] <= self.orphan_s)
                     >= share * area
                     and (boxes is None or np.count_nonzero(blob & boxes) < rim * area)

@@ -237,6 +237,31 @@ def test_a_hand_whose_arm_faded_still_touches_its_card_for_a_while():
     assert list(out.data["touched"]) == [False]
 
 
+def test_a_hand_moving_while_its_sleeve_fades_is_still_a_hand():
+    """A sleeve barely darker than the cloth fades into the background while
+    the arm comes and goes; the hand at its end, moving a few cm a frame, may
+    then not overlap last frame's hands at all, only the same hands grown by
+    ``orphan_grow_mm``. It still touches the card at its fingertips."""
+    from vision.config import HandsConfig
+
+    def hand_only():  # the sleeve taken into the background: the hand is left
+        img = frame()
+        cv2.rectangle(img, (185, 180), (255, 240), SKIN, -1)
+        return img
+
+    card = dets(("red-5", 270, 210))  # at the fingertips
+    touched = {}
+    for grow in (0.0, HandsConfig().orphan_grow_mm):
+        hands = HandTracker(geometry(), HandsConfig(orphan_grow_mm=grow))
+        settle(hands)
+        hands.update(frame(arm_to=(320, 210)), Detections.empty(), 1.0)  # reaching far
+        hands.update(frame(arm_to=(150, 210)), Detections.empty(), 1.0 + 1 / 15)  # back
+        out = hands.update(hand_only(), card, 1.0 + 2 / 15)  # 35 mm out again
+        assert hands.reaches == []
+        touched[grow] = bool(out.data["touched"][0])
+    assert touched == {0.0: False, HandsConfig().orphan_grow_mm: True}
+
+
 def test_a_gathered_pile_is_no_hand_once_its_arm_has_gone_however_busy_the_table():
     """The bare cloth where a pile lay stays foreground for seconds. It overlaps
     the hand that gathered it, but only that arm's visit counts: another seat's
