@@ -8,14 +8,11 @@ emits an event the table refuses (a misread) in the middle of the game.
 
 from __future__ import annotations
 
-import argparse
-import sys
-import types
 from pathlib import Path
 
 import pytest
 
-from tests.web.serve_fakes import NoServer as _NoServer
+from tests.web.serve_fakes import serve_app
 
 
 class _EvidencePipeline:
@@ -42,27 +39,8 @@ class _EvidencePipeline:
 
 def _serve_with(tmp_path, monkeypatch, pipeline_class):
     """Run ``serve`` (no real server) with ``pipeline_class`` as the camera."""
-    import werkzeug.serving
-
-    from web.commands import serve, serve_arguments
-
-    made: list[_NoServer] = []
-
-    def make_server(host, port, app, threaded=True):
-        made.append(_NoServer(app))
-        return made[-1]
-
-    monkeypatch.setattr(werkzeug.serving, "make_server", make_server)
-    monkeypatch.setitem(sys.modules, "vision.pipeline",
-                        types.SimpleNamespace(TablePipeline=pipeline_class))
-    parser = argparse.ArgumentParser()
-    serve_arguments(parser)
-    args = parser.parse_args(["--db", str(tmp_path / "t.sqlite3"), "--players", "A",
-                              "B", "--demo-log", "--demo-interval", "3600",
-                              "--port", "0"])
-    assert serve(args) == 0
-    app = made[-1].app
-    return app
+    return serve_app(tmp_path, monkeypatch, "--players", "A", "B",
+                     pipeline=pipeline_class)
 
 
 def test_camera_evidence_is_kept_by_the_store(tmp_path, monkeypatch):

@@ -68,9 +68,10 @@ class ScriptedPipeline:
         return None
 
 
-def serve_app(tmp_path: Path, monkeypatch, *extra: str):
+def serve_app(tmp_path: Path, monkeypatch, *extra: str, pipeline: type | None = None):
     """``serve`` on the store ``tmp_path/t.sqlite3`` (no real server, the
-    scripted pipeline as the camera, no demo played); returns its app."""
+    scripted pipeline, or ``pipeline``, as the camera, no demo played);
+    returns its app."""
     import werkzeug.serving
 
     from web.commands import serve, serve_arguments
@@ -82,8 +83,8 @@ def serve_app(tmp_path: Path, monkeypatch, *extra: str):
         return made[-1]
 
     monkeypatch.setattr(werkzeug.serving, "make_server", make_server)
-    monkeypatch.setitem(sys.modules, "vision.pipeline",
-                        types.SimpleNamespace(TablePipeline=ScriptedPipeline))
+    camera = types.SimpleNamespace(TablePipeline=pipeline or ScriptedPipeline)
+    monkeypatch.setitem(sys.modules, "vision.pipeline", camera)
     parser = argparse.ArgumentParser()
     serve_arguments(parser)
     args = parser.parse_args(["--db", str(tmp_path / "t.sqlite3"), "--demo-log",
