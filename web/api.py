@@ -6,10 +6,11 @@ import json
 import time
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from . import questions as asking
-from .events import EventError, no_controls, text_only
+from .errors import fail, short
+from .events import no_controls, text_only
 from .memstore import game_list
 from .security import has_token, hung_up, require_token
 from .table import game_presets, get_table
@@ -30,25 +31,22 @@ def body() -> Any:
     """The request's JSON body; 400 with the reason when it is not JSON."""
     raw = request.get_data(cache=True)
     if not raw.strip():
-        abort(400, "the request body is empty; send a JSON object")
+        fail(400, "body_empty")
     try:
         obj = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except UnicodeDecodeError:
-        abort(400, "the request body is not UTF-8 text")
+        fail(400, "body_not_utf8")
     except (ValueError, RecursionError) as exc:
-        abort(400, f"the request body is not valid JSON ({exc.__class__.__name__})")
-    try:
-        text_only(obj, "the request body")
-        no_controls(obj, "the request body")
-    except EventError as exc:
-        abort(400, exc.message)
+        fail(400, "body_not_json", kind=exc.__class__.__name__)
+    text_only(obj, "the request body")  # an EventError: a 400 saying why
+    no_controls(obj, "the request body")
     return obj
 
 
 def _object() -> dict[str, Any]:
     obj = body()
     if not isinstance(obj, dict):
-        abort(400, f"the request body must be a JSON object, got {type(obj).__name__}")
+        fail(400, "body_not_object", got_type=type(obj).__name__)
     return obj
 
 
@@ -77,7 +75,7 @@ def rulings():
     try:
         since_i = int(since)
     except ValueError:
-        abort(400, f"'since' must be a ruling index, got {since[:40]!r}")
+        fail(400, "since_not_index", got=short(since))
     return jsonify(
         {
             "game": get_table().gid,
@@ -103,7 +101,7 @@ def append():
     """Record one event (manual entry, UNO call, catch ...) and return its rulings."""
     line, new = get_table().append(_object(), source="manual")
     if line == 0:
-        abort(409, "the table is paused; this event was not recorded")
+        fail(409, "paused_not_recorded")
     return jsonify({"line": line, "rulings": new}), 201
 
 
@@ -152,7 +150,7 @@ def pause():
     """Pause (``{"paused": true}``) or resume the camera and voice input."""
     paused = _object().get("paused")
     if not isinstance(paused, bool):
-        abort(400, 'send {"paused": true} or {"paused": false}')
+        fail(400, "pause_not_bool")
     get_table().set_paused(paused)
     return jsonify({"paused": paused})
 
@@ -170,7 +168,7 @@ def new_game():
     source, calibration = header.pop("camera", None), header.pop("calibration", None)
     for name, value in (("camera", source), ("calibration", calibration)):
         if value is not None and (not isinstance(value, str) or len(value) > 500):
-            abort(400, f"'{name}' must be a camera source or file path (a string)")
+            fail(400, "camera_not_text", name=name)
     gid = get_table().new_game(header)
     camera = None
     starter = current_app.extensions.get("tableref.start_camera")
@@ -191,7 +189,7 @@ MAX_GAME_ID = 2**63 - 1
 def _stored(gid: int) -> int:
     """``gid`` where a stored game may have it; else 404 (no store has it)."""
     if not 0 < gid <= MAX_GAME_ID:
-        abort(404, f"there is no stored game {gid}"[:120])
+        fail(404, "no_stored_game", gid=str(gid)[:40])
     return gid
 
 
@@ -212,7 +210,7 @@ def export(gid: int):
     try:
         lines = get_table().store.export(gid)
     except (KeyError, RuntimeError):
-        abort(404, f"there is no stored game {gid}")
+        fail(404, "no_stored_game", gid=gid)
     return Response("\n".join(lines) + "\n", mimetype="application/x-ndjson")
 
 
@@ -236,19 +234,19 @@ def scan():
     """Start (``{"on": true}``) or stop the camera's round-end hand scan."""
     on = _object().get("on")
     if not isinstance(on, bool):
-        abort(400, 'send {"on": true} or {"on": false}')
+        fail(400, "scan_not_bool")
     cam = get_table().camera
     pipeline = getattr(cam, "pipeline", None)
     if pipeline is None or not hasattr(pipeline, "set_scan"):
-        abort(409, "no camera pipeline is running to scan the hands")
+        fail(409, "scan_no_pipeline")
     status = cam.status() if hasattr(cam, "status") else {}
     if status.get("state") in SCAN_REFUSED:
         why = status.get("message") or status.get("state")
-        abort(409, f"the camera cannot scan the hands: {why}")
+        fail(409, "scan_refused", why=why)
     try:
         pipeline.set_scan(on)
     except Exception as exc:  # a pipeline that cannot take the request says why
-        abort(409, f"the camera cannot scan the hands: {exc}")
+        fail(409, "scan_refused", why=str(exc)[:200])
     return jsonify({"scan": on})
 
 
@@ -259,7 +257,7 @@ def _last_id() -> int:
     try:
         return max(int(raw), 0)
     except ValueError:
-        abort(400, f"Last-Event-ID must be a number, got {raw[:40]!r}")
+        fail(400, "last_event_not_number", got=short(raw))
 
 
 @bp.get("/stream")

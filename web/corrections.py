@@ -95,11 +95,8 @@ def edit(
             log.exception("the referee could not replay after %s %s", action, line)
             table.referee = replayed(table, before)
             table.secret = secret_before
-            raise TableError(
-                f"the referee could not replay the log after this {action} "
-                f"({exc.__class__.__name__}); nothing was changed",
-                422,
-            ) from exc
+            raise TableError(status=422, reason="replay_failed", params={
+                "action": action, "kind": exc.__class__.__name__}) from exc
         try:
             with _storing():
                 table.store.set_events(
@@ -158,9 +155,8 @@ def check_line(
     table: Table, line: Any) -> None:
     n = len(table._referee().events)
     if not isinstance(line, int) or isinstance(line, bool) or not 1 <= line <= n:
-        raise TableError(
-            f"there is no event on line {line!r} (the log has {n})", 404
-        )
+        raise TableError(status=404, reason="no_event_on_line",
+                         params={"line": repr(line)[:40], "n": n})
 
 def correct(
     table: Table, line: Any, obj: Any) -> dict[str, Any]:
@@ -193,9 +189,8 @@ def insert(
             or isinstance(line, bool)
             or not 1 <= line <= n + 1
         ):
-            raise TableError(
-                f"cannot insert before line {line!r} (the log has {n})", 404
-            )
+            raise TableError(status=404, reason="cannot_insert",
+                             params={"line": repr(line)[:40], "n": n})
         events = list(referee.events)
         events.insert(line - 1, event)
         return edit(table, 
@@ -234,13 +229,13 @@ def undo(table: Table) -> dict[str, Any]:
         step = table.steps[-1] if table.steps else None
         if step is None:  # a resumed game: the log alone says what came last
             if not events:
-                raise TableError("there is no event to undo", 409)
+                raise TableError(status=409, reason="nothing_to_undo")
             step = Step("append", len(events))
         try:
             events, action, line, event = take_back(step, events)
         except ValueError:  # cannot happen while every change goes through here
             table.steps.clear()
-            raise TableError("the last change can no longer be undone", 409)
+            raise TableError(status=409, reason="undo_gone")
         apply = {
             "insert": lambda: referee.insert(line, event),
             "correct": lambda: referee.correct(line, event),

@@ -56,6 +56,7 @@ from .enroll_wizard import (
     sheet_pages,
 )
 from .api import body as api_body
+from .errors import fail, short, viewer_lang
 from .security import require_token
 
 bp = Blueprint("enroll", __name__)
@@ -239,17 +240,20 @@ def _holder() -> _Holder:
 
 
 def _refuse(code: int, message: str, key: str, **values: Any) -> None:
-    """Abort with the app's JSON error, plus ``text``: the refusal said in the
-    viewer's language."""
-    body = {"error": HTTP_STATUS_CODES.get(code, "Error"), "message": message,
-            "status": code, "text": t(key, **values)}
+    """Abort with the app's JSON error (code ``key``), plus ``text``: the
+    refusal said in the viewer's language, which is also the ``message`` of a
+    viewer who reads another language than English."""
+    text = t(key, **values)
+    said = message if viewer_lang() == "en" else text
+    body = {"error": HTTP_STATUS_CODES.get(code, "Error"), "code": key,
+            "message": said, "status": code, "text": text}
     abort(make_response(jsonify(body), code))
 
 
 def _body() -> dict[str, Any]:
     data = api_body()
     if not isinstance(data, dict):
-        abort(400, "send a JSON object, e.g. {\"deck\": \"kitchen\"}")
+        fail(400, "enroll_body")
     return data
 
 
@@ -258,9 +262,9 @@ def _text(data: dict, key: str, default: str | None = None) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and key == "camera":
         value = str(value)
     if not isinstance(value, str) or not value.strip():
-        abort(400, f"'{key}' must be a non-empty string")
+        fail(400, "field_empty", name=key)
     if len(value) > MAX_TEXT or "\x00" in value:
-        abort(400, f"'{key}' is too long or holds a NUL character")
+        fail(400, "field_too_long", name=key)
     return value.strip()
 
 
@@ -278,10 +282,10 @@ def _labels(spec: str) -> tuple[list[str], str]:
     try:
         labels = label_set(spec)
     except (EnrollError, ValueError) as exc:
-        abort(400, f"labels: {exc}")
+        fail(400, "labels_bad", why=str(exc)[:200])
     labels = list(dict.fromkeys(labels))
     if not labels:
-        abort(400, "labels: name at least one card (uno, tgus-t or red-7,blue-skip)")
+        fail(400, "labels_none")
     kind = "tgus-t" if spec == "tgus-t" or any(x not in CLASSES for x in labels) \
         else "uno"
     return labels, kind
@@ -345,12 +349,11 @@ def _wizard_or_409() -> Wizard:
 def _label_of(wizard: Wizard, data: dict, required: bool) -> str | None:
     if "label" not in data or data["label"] in (None, ""):
         if required:
-            abort(400, "'label' is required")
+            fail(400, "label_required")
         return None
     label = data["label"]
     if not isinstance(label, str) or label not in wizard.cards:
-        abort(400, f"'label' must be one of the cards being enrolled, "
-                   f"not {str(label)[:40]!r}")
+        fail(400, "label_unknown", got=short(str(label)))
     return label
 
 
@@ -389,7 +392,7 @@ def sheet():
     require_token()
     spec = request.args.get("labels", "uno")
     if len(spec) > MAX_TEXT:
-        abort(400, "labels: too long")
+        fail(400, "labels_too_long")
     labels, kind = _labels(spec)
     deck = request.args.get("deck", "")[:64]
     pages = [
@@ -409,10 +412,10 @@ def frame():
     wizard = _holder().wizard
     image = wizard.preview() if wizard is not None else None
     if image is None:
-        abort(404, "no enrollment camera frame yet")
+        fail(404, "no_enroll_frame")
     ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 75])
     if not ok:
-        abort(404, "the frame could not be encoded")
+        fail(404, "frame_not_encoded")
     return Response(buf.tobytes(), mimetype="image/jpeg",
                     headers={"Cache-Control": "no-store"})
 
@@ -512,7 +515,7 @@ def start():
     camera = _text(data, "camera", "0")
     mode = data.get("mode", "one")
     if mode not in MODES:
-        abort(400, f"'mode' must be one of {', '.join(MODES)}")
+        fail(400, "mode_unknown", modes=", ".join(MODES))
     _camera_free(camera)
     holder = _holder()
     with holder.lock:
@@ -562,12 +565,12 @@ def mode():
     wizard = _wizard_or_409()
     chosen = data.get("mode")
     if chosen not in MODES:
-        abort(400, f"'mode' must be one of {', '.join(MODES)}")
+        fail(400, "mode_unknown", modes=", ".join(MODES))
     page = data.get("page")
     pages = len(sheet_pages(wizard.labels))
     if page is not None and (isinstance(page, bool) or not isinstance(page, int)
                              or not 0 <= page < pages):
-        abort(400, f"'page' must be a whole number from 0 to {pages - 1}")
+        fail(400, "page_out_of_range", last=pages - 1)
     wizard.set_mode(chosen, page)
     return jsonify(_state())
 

@@ -38,9 +38,13 @@ class EventError(ValueError):
 
     status = 400
 
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, reason: str, **params: Any):
+        """``reason``: the refusal's code in :data:`web.errors.ERRORS`."""
+        from .errors import say
+
+        self.reason, self.params = reason, params
+        self.message = say(reason, "en", params)
+        super().__init__(self.message)
 
 
 def text_only(obj: Any, what: str) -> None:
@@ -52,10 +56,7 @@ def text_only(obj: Any, what: str) -> None:
     try:
         json.dumps(obj, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
-        raise EventError(
-            f"{what} contains a lone UTF-16 surrogate (such as \\ud800), which is "
-            "not a character; send proper Unicode text"
-        ) from None
+        raise EventError("lone_surrogate", what=what) from None
     except (TypeError, ValueError):
         return  # not JSON data: the other checks say what is wrong
 
@@ -76,9 +77,8 @@ def no_controls(obj: Any, what: str) -> None:
             found = CONTROLS.search(item)
             if found is not None:
                 at = f" in '{where}'" if where else ""
-                raise EventError(
-                    f"{what} contains the control character U+{ord(found.group()):04X}"
-                    f"{at}, which is not text; send plain text")
+                raise EventError("control_character", what=what,
+                                 point=f"{ord(found.group()):04X}", at=at)
         elif isinstance(item, Mapping):
             for key, value in item.items():
                 name = f"{where}.{key}" if where else str(key)
@@ -90,17 +90,17 @@ def no_controls(obj: Any, what: str) -> None:
 
 def _text(value: Any, name: str) -> str:
     if not isinstance(value, str):
-        raise EventError(f"'{name}' must be a string, got {type(value).__name__}")
+        raise EventError("not_text", name=name, got_type=type(value).__name__)
     if len(value) > MAX_TEXT:
-        raise EventError(f"'{name}' is {len(value)} characters long (limit {MAX_TEXT})")
+        raise EventError("text_too_long", name=name, n=len(value), limit=MAX_TEXT)
     return value
 
 
 def _int(value: Any, name: str, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise EventError(f"'{name}' must be a whole number, got {value!r}"[:200])
+        raise EventError("not_whole_number", name=name, got=repr(value)[:150])
     if not low <= value <= high:
-        raise EventError(f"'{name}' must be between {low} and {high}, got {value}")
+        raise EventError("out_of_range", name=name, low=low, high=high, value=value)
     return value
 
 
@@ -111,27 +111,25 @@ def check_event(obj: Any) -> dict[str, Any]:
         EventError: with a sentence saying what is wrong.
     """
     if not isinstance(obj, Mapping):
-        raise EventError(f"an event must be a JSON object, got {type(obj).__name__}")
+        raise EventError("event_not_object", got_type=type(obj).__name__)
     if len(obj) > MAX_FIELDS:
-        raise EventError(f"an event may have at most {MAX_FIELDS} fields")
+        raise EventError("event_too_many_fields", limit=MAX_FIELDS)
     text_only(obj, "the event")
     event = dict(obj)
     kind = event.get("type")
     if not isinstance(kind, str) or not kind.strip():
-        raise EventError("an event needs a string 'type' (play, draw, uno ...)")
+        raise EventError("event_no_type")
     if kind == "game":
-        raise EventError(
-            "a header cannot be sent as an event; start a new game instead"
-        )
+        raise EventError("event_is_header")
     for name in _STRINGS:
         if name in event:
             _text(event[name], name)
     if "cards" in event:
         cards = event["cards"]
         if not isinstance(cards, list) or not cards:
-            raise EventError("'cards' must be a non-empty list of card labels")
+            raise EventError("cards_empty")
         if len(cards) > MAX_CARDS:
-            raise EventError(f"'cards' may list at most {MAX_CARDS} cards")
+            raise EventError("cards_too_many", limit=MAX_CARDS)
         for card in cards:
             _text(card, "cards[]")
     if "count" in event:
@@ -141,13 +139,11 @@ def check_event(obj: Any) -> dict[str, Any]:
         or isinstance(event["t"], bool)
         or event["t"] != event["t"]
     ):
-        raise EventError("'t' must be a number of seconds")
+        raise EventError("time_not_number")
     for key, value in event.items():
         _text(key, "field name")
         if key != "cards" and len(json.dumps(value, ensure_ascii=False)) > MAX_FIELD:
-            raise EventError(
-                f"field '{key}' is too large (limit {MAX_FIELD} characters)"
-            )
+            raise EventError("field_too_large", name=key, limit=MAX_FIELD)
     return event
 
 
@@ -158,9 +154,7 @@ def check_header(obj: Any) -> dict[str, Any]:
         EventError: with a sentence saying what is wrong.
     """
     if not isinstance(obj, Mapping):
-        raise EventError(
-            f"a game header must be a JSON object, got {type(obj).__name__}"
-        )
+        raise EventError("header_not_object", got_type=type(obj).__name__)
     text_only(obj, "the game header")
     header = dict(obj)
     header["type"] = "game"
@@ -169,18 +163,18 @@ def check_header(obj: Any) -> dict[str, Any]:
             _text(header[name], name)
     players = header.get("players")
     if not isinstance(players, list) or not 2 <= len(players) <= 10:
-        raise EventError("'players' must list 2 to 10 names in seating order")
+        raise EventError("players_count")
     names = [_text(p, "players[]").strip() for p in players]
     if not all(names):
-        raise EventError("every player needs a name")
+        raise EventError("player_no_name")
     if len(set(names)) != len(names):
-        raise EventError("two players have the same name; give each a distinct name")
+        raise EventError("players_same_name")
     header["players"] = names
     if header.get("hand_size") is not None:
         _int(header["hand_size"], "hand_size", 1, 30)
     options = header.get("options", {})
     if not isinstance(options, Mapping):
-        raise EventError("'options' must be an object of house-rule settings")
+        raise EventError("options_not_object")
     if len(json.dumps(options, ensure_ascii=False)) > 4000:
-        raise EventError("'options' is too large")
+        raise EventError("options_too_large")
     return header

@@ -1,4 +1,5 @@
-"""A small message catalogue: English and Japanese, chosen by ``?lang=`` or a cookie.
+"""A small message catalogue: English and Japanese, chosen by ``?lang=``, a cookie or
+the browser's ``Accept-Language``.
 
 Templates call ``_("key")``; the page's script gets its messages from
 ``script_messages()`` (a ``data-messages`` attribute). The rulings' sentences
@@ -419,12 +420,15 @@ SCRIPT_KEYS = (
 
 
 def pick_lang() -> str:
-    """The language of this request: ``?lang=``, then the cookie, then English."""
+    """The language of this request: ``?lang=``, then the cookie, then the
+    browser's ``Accept-Language``, then English."""
     asked = request.args.get("lang")
     if asked in LANGS:
         return asked
     cookie = request.cookies.get(COOKIE)
-    return cookie if cookie in LANGS else "en"
+    if cookie in LANGS:
+        return cookie
+    return request.accept_languages.best_match(LANGS) or "en"
 
 
 def translate(key: str, **values: object) -> str:

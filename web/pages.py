@@ -15,7 +15,6 @@ from typing import Any
 from flask import (
     Blueprint,
     Response,
-    abort,
     current_app,
     g,
     jsonify,
@@ -25,6 +24,7 @@ from flask import (
 )
 
 from .camera import camera_choices
+from .errors import fail, say
 from .display import (
     card_name,
     color_name,
@@ -82,7 +82,7 @@ COLORS = ("red", "yellow", "green", "blue")
 def _view() -> str:
     view = request.args.get("view", "table")
     if view not in ("referee", "table"):
-        abort(400, "view must be 'referee' or 'table'")
+        fail(400, "view_unknown")
     if view == "referee":
         require_token()
     return view
@@ -132,14 +132,17 @@ def context(view: str) -> dict[str, Any]:
 def live():
     """The referee's view: video, full state, controls, rulings, events, scores."""
     if not has_token():
+        if request.accept_mimetypes.best == "application/json":
+            fail(403, "referee_view_token")
         return render_template(
             "error.html",
             error={
                 "status": 403,
                 "error": "Forbidden",
-                "message": "the referee view needs the token printed by "
-                "'tableref serve'; the table view is open to everyone",
+                "code": "referee_view_token",
+                "message": say("referee_view_token", "en"),
             },
+            said=None if g.lang == "en" else say("referee_view_token", g.lang),
             link="/table",
         ), 403
     return render_template("live.html", **context("referee"))
@@ -165,10 +168,10 @@ def partials():
     asked = request.args.get("names", ",".join(shown)).split(",")
     names = list(dict.fromkeys(n.strip() for n in asked if n.strip()))  # each once
     if not names:
-        abort(400, f"name the fragments to render: {', '.join(shown)}")
+        fail(400, "fragments_none", names=", ".join(shown))
     unknown = [n for n in names if n not in PARTIALS]
     if unknown:
-        abort(404, f"no fragment {unknown[0][:40]!r}; fragments: {', '.join(PARTIALS)}")
+        fail(404, "fragment_unknown", name=repr(unknown[0][:40]), names=", ".join(PARTIALS))
     if any(n in REFEREE_PARTIALS for n in names):
         require_token()
     ctx = context(view)
@@ -229,7 +232,7 @@ def frame():
     cam = get_table().camera
     jpeg = cam.jpeg() if cam else None
     if jpeg is None:
-        abort(404, "no camera frame yet")
+        fail(404, "no_camera_frame")
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
@@ -245,7 +248,7 @@ def video():
     require_token()
     cam = get_table().camera
     if cam is None or (cam.jpeg() is None and getattr(cam, "pipeline", None) is None):
-        abort(404, "the camera is not available")
+        fail(404, "camera_not_available")
     period = 1.0 / float(current_app.config["VIDEO_FPS"])
     idle = float(current_app.config.get("VIDEO_IDLE", 30.0))
     deadline = time.monotonic() + float(current_app.config["VIDEO_SECONDS"])
@@ -284,10 +287,10 @@ def evidence(line: int):
     snap = get_table().snapshot(public=False)
     events = snap.get("events") or []
     if not 1 <= line <= len(events):
-        abort(404, f"there is no event on line {line}")
+        fail(404, "evidence_no_line", line=str(line)[:40])
     path = events[line - 1].get("evidence")
     if not isinstance(path, str) or not path:
-        abort(404, f"the event on line {line} has no evidence frame")
+        fail(404, "evidence_none", line=line)
     try:  # a path this system cannot open (a NUL byte, too long) is no frame
         target = Path(path).resolve()
         roots = [Path(p).resolve() for p in current_app.config.get("EVIDENCE_DIRS", [])]
@@ -296,9 +299,9 @@ def evidence(line: int):
     except (OSError, ValueError):
         inside, there = True, False
     if not inside:
-        abort(403, f"the evidence of line {line} is outside the evidence folders")
+        fail(403, "evidence_outside", line=line)
     if not there:
-        abort(404, f"the evidence frame of line {line} is missing")
+        fail(404, "evidence_missing", line=line)
     return send_file(target, max_age=3600)
 
 

@@ -225,10 +225,9 @@ def answer(table: Any, line: int, body: Mapping[str, Any]) -> dict[str, Any]:
     """
     choice, seen = body.get("answer"), body.get("digest")
     if not isinstance(choice, str) or not choice:
-        raise TableError("send the answer's id as 'answer' (a string)", 400)
+        raise TableError(status=400, reason="answer_no_id")
     if not isinstance(seen, str) or not seen:
-        raise TableError("send the question's 'digest' as the page showed it (a "
-                         "string), so that an answer to an older log is refused", 400)
+        raise TableError(status=400, reason="answer_no_digest")
     with table.lock:
         referee = table._referee()
         corrections.check_line(table, line)
@@ -237,18 +236,14 @@ def answer(table: Any, line: int, body: Mapping[str, Any]) -> dict[str, Any]:
                                                       snap.get("events") or [])}
         question = asked.get(line)
         if question is None:
-            raise TableError(
-                f"there is no open question on line {line}: it was answered or the "
-                "log changed; reload the page", 409)
+            raise TableError(status=409, reason="no_open_question", params={"line": line})
         if question["digest"] != seen:
-            raise TableError(
-                f"the event on line {line} is not the one this answer was for (the "
-                "log changed); reload the page and answer again", 409)
+            raise TableError(status=409, reason="question_stale", params={"line": line})
         chosen = next((a for a in question["answers"] if a["id"] == choice), None)
         if chosen is None:
             ids = ", ".join(a["id"] for a in question["answers"])
-            raise TableError(f"the question on line {line} has no answer "
-                             f"{_short(choice)}; its answers: {ids}", 400)
+            raise TableError(status=400, reason="answer_unknown", params={
+                "line": line, "choice": _short(choice), "ids": ids})
         event = dict(referee.events[line - 1])
         if chosen["do"] == "insert":
             new = {**dict(chosen["event"]), "source": "manual", "answered": choice}
@@ -262,8 +257,8 @@ def answer(table: Any, line: int, body: Mapping[str, Any]) -> dict[str, Any]:
                    "source": event.get("source", "manual"), "answered": choice}
             bad = _refused_as_off_deck(referee, line, new)
             if bad:
-                raise TableError(f"the answer {_short(choice)} on line {line} is not "
-                                 f"a hand of this game's deck: {bad}", 400)
+                raise TableError(status=400, reason="answer_not_hand", params={
+                    "line": line, "choice": _short(choice), "bad": bad})
             result = corrections.correct(table, line, new)
         else:
             result = corrections.delete(table, line)

@@ -13,8 +13,9 @@
   the same address without the token (so it stays out of the history, the
   bookmarks and the access log, where it is masked); a token in a query string
   is never a credential by itself.
-- Errors are JSON ``{"error", "message", "status"}`` under ``/api`` and a short
-  page elsewhere; never a traceback.
+- Errors are JSON ``{"error", "code", "message", "status"}`` under ``/api``
+  and a short page elsewhere, the message in the viewer's language
+  (:mod:`web.errors`); never a traceback.
 """
 
 from __future__ import annotations
@@ -31,15 +32,15 @@ from urllib.parse import urlencode, urlsplit
 from flask import (
     Flask,
     Response,
-    abort,
     current_app,
     jsonify,
     redirect,
     render_template,
     request,
 )
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException
 
+from .errors import Refusal, fail, say, viewer_lang
 from .events import EventError
 from .table import TableError
 
@@ -100,11 +101,7 @@ class RedactToken(logging.Filter):
 def require_token() -> None:
     """Abort 403 unless the request carries the control token."""
     if not has_token():
-        abort(
-            403,
-            "this action needs the token printed by 'tableref serve' "
-            "(open the printed URL once, or send the X-Tableref-Token header)",
-        )
+        fail(403, "token_needed")
 
 
 def hung_up(sock: Any) -> bool:
@@ -138,11 +135,7 @@ def _guard() -> Response | None:
     except ValueError:  # an unparsable Host header (a bad port, brackets ...)
         hostname = None
     if allowed and hostname not in allowed:
-        abort(
-            400,
-            f"unknown Host {request.host[:80]!r}; open the address 'tableref serve' "
-            "printed",
-        )
+        fail(400, "host_unknown", host=repr(request.host[:80]))
     if request.method in ("GET", "HEAD") and "token" in request.args:
         return _token_visit()
     if request.method not in UNSAFE:
@@ -150,48 +143,60 @@ def _guard() -> Response | None:
     origin = request.headers.get("Origin")
     referer = request.headers.get("Referer")
     if origin is not None and not _same_origin(origin):
-        abort(403, "cross-site request refused (its Origin is another site)")
+        fail(403, "cross_site_origin")
     if origin is None and referer and not _same_origin(referer):
-        abort(403, "cross-site request refused (its Referer is another site)")
+        fail(403, "cross_site_referer")
     if request.method != "DELETE" and request.mimetype != "application/json":
-        abort(415, "send the request body as JSON (Content-Type: application/json)")
+        fail(415, "not_json_type")
     require_token()
     return None
 
 
-def _error(exc: HTTPException) -> Response | tuple:
+def _said_by(exc: HTTPException) -> tuple[str, dict[str, Any]]:
+    """The refusal's code and its parts: its own, or the status's when the
+    server raised it without one (an unknown address, a method not taken)."""
+    from .i18n import MESSAGES
+
     code = exc.code or 500
-    message = exc.description
+    reason = getattr(exc, "reason", None)
+    if reason is not None:
+        return reason, dict(getattr(exc, "params", {}) or {})
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     if code == 413 and limit:
-        message = f"the request body is over {limit // 1024} KiB"
-    body = {"error": exc.name, "message": message, "status": code}
+        return "body_too_large", {"kib": limit // 1024}
+    if code >= 500:
+        return "unexpected", {}
+    return (f"http_{code}" if f"http_{code}" in MESSAGES else "http_4xx"), {}
+
+
+def _error(exc: HTTPException) -> Response | tuple:
+    """The error's answer: JSON ``{"error", "code", "message", "status"}``
+    under ``/api`` (and to a client that asks for JSON), a short page
+    elsewhere; the message in the viewer's language (:mod:`web.errors`)."""
+    code = exc.code or 500
+    reason, params = _said_by(exc)
+    lang = viewer_lang()
+    english = say(reason, "en", params)
+    if reason.startswith("http_") and exc.description != type(exc).description:
+        english = str(exc.description)  # a refusal raised with its own words
+    message = english if lang == "en" else say(reason, lang, params)
+    body = {"error": exc.name, "code": reason, "message": message, "status": code}
     if (
         request.path.startswith("/api/")
         or request.accept_mimetypes.best == "application/json"
     ):
         return jsonify(body), code
+    page = dict(body, message=english)
+    said = None if lang == "en" else message
     try:
-        return render_template("error.html", error=body, said=_said(code)), code
+        return render_template("error.html", error=page, said=said), code
     except Exception:  # no page to render with (a Host no URL can be built for)
-        text = escape(f"{code} {exc.name}: {exc.description}")
+        text = escape(f"{code} {exc.name}: {english}")
         return Response(
             f"<!doctype html><title>{code}</title><p>{text}</p>\n",
             code,
             mimetype="text/html",
         )
-
-
-def _said(code: int) -> str | None:
-    """What an error page says first in a viewer's language other than
-    English (the server's own words follow it); ``None`` in English."""
-    from flask import g
-
-    from .i18n import MESSAGES, translate
-
-    if getattr(g, "lang", "en") == "en" or not 400 <= code < 500:
-        return None
-    return translate(f"http_{code}" if f"http_{code}" in MESSAGES else "http_4xx")
 
 
 def init_app(app: Flask) -> None:
@@ -220,6 +225,9 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(TableError)
     def _table_error(exc: EventError | TableError):
         status = getattr(exc, "status", 400)
+        reason = getattr(exc, "reason", None)
+        if reason is not None:
+            return _error(Refusal(status, reason, **(exc.params or {})))
         err = HTTPException(exc.message)
         err.code = status
         return _error(err)
@@ -227,8 +235,4 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):
         log.exception("unexpected error on %s %s", request.method, request.path)
-        return _error(
-            InternalServerError(
-                "the referee hit an unexpected error; the game is safe in the store"
-            )
-        )
+        return _error(Refusal(500, "unexpected"))

@@ -20,15 +20,23 @@ the audit trail) names is kept, however its path was written; a frame a row
 names whose line never went in is the camera path's to delete
 (``web.commands._frames_loaded``): it may be held across the restart. A store that keeps nothing on disk
 (:class:`web.memstore.MemoryStore`) has no folder swept but the pipeline's.
+
+Another server may run on the same store (:mod:`web.lease`): the games it
+holds are its own, live, and none of their files is swept (a frame it has
+written and is about to name, its pipeline's copies, its states being
+written); while a live server's games cannot be read, nothing of a game is.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from .lease import Others, choosing, others
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +86,21 @@ def _named_by_lines(store: Any, gid: int) -> set[str]:
     return named
 
 
-def _store_frames(store: Any, swept: list[Path]) -> None:
+def _gid(name: str) -> int | None:
+    """The game a swept name is of (``camera-7``, ``7``, ``game-7.json.tmp``)."""
+    m = re.fullmatch(r"(?:camera-|game-)?(\d{1,18})(?:\.json\.tmp)?", name)
+    return int(m.group(1)) if m else None
+
+
+def _theirs(held: Others, name: str) -> bool:
+    """True if what ``name`` is of may be another live server's."""
+    if not held:
+        return False
+    gid = _gid(name)
+    return gid is None or held.holds(gid)
+
+
+def _store_frames(store: Any, swept: list[Path], held: Others) -> None:
     """Files in the store's game folders that no row nor line names."""
     folder = getattr(store, "evidence_dir", None)
     if folder is None or not hasattr(store, "corrections"):
@@ -88,6 +110,8 @@ def _store_frames(store: Any, swept: list[Path]) -> None:
         return
     for game in store.games():
         gid = int(game["id"] if isinstance(game, dict) else game.id)
+        if held.holds(gid):
+            continue  # another live server's game: its files are its own
         files = _files(folder / str(gid))
         if not files:
             continue
@@ -98,13 +122,13 @@ def _store_frames(store: Any, swept: list[Path]) -> None:
             _delete((p for p in strays if _same(p) not in lines), swept)
 
 
-def _pipeline_copies(folder: Path | None, swept: list[Path]) -> None:
+def _pipeline_copies(folder: Path | None, swept: list[Path], held: Others) -> None:
     """The pipeline's copies of frames it wrote before a stop; their folders
     too once empty."""
     if folder is None or not folder.is_dir():
         return
     for sub in folder.glob(PIPELINE_GLOB):
-        if not sub.is_dir() or sub.is_symlink():
+        if not sub.is_dir() or sub.is_symlink() or _theirs(held, sub.name):
             continue
         _delete(_files(sub, "*.jpg"), swept)
         try:
@@ -113,28 +137,40 @@ def _pipeline_copies(folder: Path | None, swept: list[Path]) -> None:
             pass
 
 
-def _temporary(store: Any, swept: list[Path]) -> None:
+def _temporary(store: Any, swept: list[Path], held: Others) -> None:
     """The temporary files of states written whole beside the stored games."""
     from .undo import beside
 
     for kind in BESIDE:
         target = beside(store, 0, kind)
         if target is not None:
-            _delete(_files(target.parent, "game-*.json.tmp"), swept)
+            _delete((p for p in _files(target.parent, "game-*.json.tmp")
+                     if not _theirs(held, p.name)), swept)
 
 
 def sweep(store: Any, pipeline_dir: str | os.PathLike[str] | None = None) -> list[Path]:
     """Delete what a stopped server left half-done (see the module's doc):
     call it before the camera starts. Returns the files deleted; a folder
     that cannot be read or a file that cannot be deleted is said in the
-    server's log and left."""
+    server's log and left. The games another live server on the same store
+    holds are left alone (:mod:`web.lease`)."""
     swept: list[Path] = []
-    for part in (lambda: _pipeline_copies(
-                     None if pipeline_dir is None else Path(pipeline_dir), swept),
-                 lambda: _store_frames(store, swept),
-                 lambda: _temporary(store, swept)):
+    with choosing(store):
         try:
-            part()
-        except Exception:  # the server starts anyway
-            log.warning("the files left by a stop were not all swept", exc_info=True)
+            held = others(store)
+        except Exception:  # in doubt, every game may be another's
+            log.warning("the store's other servers could not be read", exc_info=True)
+            held = Others()
+            held.unknown = True
+        if held:
+            log.info("another server holds games %s of this store: not swept",
+                     sorted(held.games) or "(unknown)")
+        for part in (lambda: _pipeline_copies(
+                         None if pipeline_dir is None else Path(pipeline_dir), swept, held),
+                     lambda: _store_frames(store, swept, held),
+                     lambda: _temporary(store, swept, held)):
+            try:
+                part()
+            except Exception:  # the server starts anyway
+                log.warning("the files left by a stop were not all swept", exc_info=True)
     return swept

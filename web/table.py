@@ -21,7 +21,7 @@ from referee.game import GameError
 from referee.log import Header, LogError
 from referee.session import Referee
 
-from . import corrections, reread, undo
+from . import corrections, lease, reread, undo
 from .corrections import secret_after
 from .events import EventError, check_event, check_header, text_only
 from .feed import FEED_SIZE, Feed
@@ -68,6 +68,8 @@ class Table:
         #: what the camera path holds between camera events, saved beside the
         #: stored game and taken up after a restart (web.pending)
         self.pending = Pending(self)
+        #: this server's hold on the store's games (web.lease), or None
+        self.lease: lease.Lease | None = None
 
     # -- the feed (web.feed) ----------------------------------------------------
     @property
@@ -106,7 +108,7 @@ class Table:
     # -- games ------------------------------------------------------------------
     def _referee(self) -> Referee:
         if self.referee is None or self.gid is None:
-            raise TableError("no game is running: start one on the setup page", 409)
+            raise TableError(status=409, reason="no_game")
         return self.referee
 
     def new_game(self, header: Mapping[str, Any]) -> int:
@@ -115,14 +117,14 @@ class Table:
         try:
             referee = Referee(header)
         except (LogError, GameError, ValueError) as exc:
-            raise TableError(f"cannot start this game: {exc}") from None
+            raise TableError(reason="game_refused", params={"why": exc}) from None
         except ImportError as exc:  # a game module of this installation is broken
-            raise TableError(
-                f"cannot start this game: a game module failed to load ({exc})", 503
-            ) from None
+            raise TableError(status=503, reason="game_module_broken",
+                             params={"why": exc}) from None
         with self.lock:
             with _storing():
                 gid = int(self.store.create_game(referee.header.to_dict()))
+            self._hold(gid)
             self.gid, self.referee, self.secret = gid, referee, []
             self.undo_lost = None
             self.steps.clear()  # saved: a new game has nothing to undo
@@ -141,22 +143,28 @@ class Table:
                     gid = gid.get("id")
             if gid is None:
                 return False
+            holder = lease.others(self.store)
+            if holder.holds(gid):
+                who = holder.games.get(int(gid)) if isinstance(gid, int) else None
+                raise TableError(status=409, reason="game_held", params={
+                    "gid": gid, "pid": who if who is not None else "?"})
             try:
                 header = self.store.header(gid)
             except (KeyError, RuntimeError, OverflowError):  # OverflowError: no SQLite id
-                raise TableError(f"there is no stored game {gid}", 404) from None
+                raise TableError(status=404, reason="no_stored_game",
+                                 params={"gid": gid}) from None
             events = list(self.store.events(gid))
             try:  # a store written before the check may hold a lone surrogate
                 text_only(header, f"stored game {gid}'s header")
                 text_only(events, f"stored game {gid}'s log")
             except EventError as exc:
-                raise TableError(exc.message, 409) from None
+                raise TableError(exc.message, 409, reason=exc.reason,
+                                 params=exc.params) from None
             try:
                 referee = Referee(Header.from_dict(header))
             except (LogError, GameError, ValueError, ImportError) as exc:
-                raise TableError(
-                    f"stored game {gid} cannot be refereed: {exc}", 409
-                ) from None
+                raise TableError(status=409, reason="stored_game_unrefereeable",
+                                 params={"gid": gid, "why": exc}) from None
             secret = []
             for event in events:
                 try:
@@ -164,6 +172,7 @@ class Table:
                 except LogError:
                     continue  # the store only holds checked events; be tolerant anyway
                 secret.append(secret_after(referee, event, new))
+            self._hold(gid)
             self.gid, self.referee, self.secret = int(gid), referee, secret
             steps, self.undo_lost = undo.resumed(self.store, self.gid, referee.events)
             self.steps.restore(steps)
@@ -173,6 +182,11 @@ class Table:
             self.last_change_public = None
             self._announce("game", {"game": self.gid})
             return True
+
+    def _hold(self, gid: Any) -> None:
+        """Tell the other servers of this store that game ``gid`` is this one's."""
+        if self.lease is not None:
+            self.lease.hold(int(gid))
 
     # -- events -----------------------------------------------------------------
     def append(self, obj: Any, source: str = "manual") -> tuple[int, list[dict]]:
@@ -197,11 +211,8 @@ class Table:
                 log.exception("the referee failed on line %s", line)
                 while len(self.secret) < len(referee.events):  # keep its cards hidden
                     self.secret.append(True)
-                raise TableError(
-                    f"line {line} was recorded, but the referee failed on it "
-                    f"({exc.__class__.__name__}); correct or delete it",
-                    422,
-                ) from exc
+                raise TableError(status=422, reason="referee_failed", params={
+                    "line": line, "kind": exc.__class__.__name__}) from exc
             if len(self.secret) == len(referee.events) - 1:
                 self.secret.append(secret_after(referee, event, new))
             if event["source"] != "vision":  # read again as given (web.reread)
@@ -338,13 +349,16 @@ class Table:
 
 def init_app(app: Flask) -> None:
     """Attach a :class:`Table` on the app's store and resume the last stored game."""
-    table = Table(app.extensions["tableref.store"])
+    store = app.extensions["tableref.store"]
+    table = Table(store)
     app.extensions["tableref.table"] = table
-    if app.config.get("RESUME", True):
-        try:
-            table.resume()
-        except TableError as exc:
-            app.logger.warning("not resuming the last game: %s", exc.message)
+    with lease.choosing(store):  # two servers started together: one takes the game
+        table.lease = lease.lease_for(store)
+        if app.config.get("RESUME", True):
+            try:
+                table.resume()
+            except TableError as exc:
+                app.logger.warning("not resuming the last game: %s", exc.message)
 
 
 def game_presets() -> list[tuple[str, list[str]]]:

@@ -11,9 +11,21 @@ log = logging.getLogger("web.table")
 
 
 class TableError(ValueError):
-    """A request the table cannot carry out; the message says why (a 4xx)."""
+    """A request the table cannot carry out; the message says why (a 4xx).
 
-    def __init__(self, message: str, status: int = 400):
+    ``reason`` is the refusal's code in :data:`web.errors.ERRORS` (the message
+    is then its English sentence and ``message`` may be left out); the page
+    says it in the viewer's language.
+    """
+
+    def __init__(self, message: str | None = None, status: int = 400, *,
+                 reason: str | None = None, params: dict | None = None):
+        from .errors import say
+
+        self.reason = reason
+        self.params = dict(params or {})
+        if message is None:
+            message = say(reason or "", "en", self.params)
         super().__init__(message)
         self.message = message
         self.status = status
@@ -28,6 +40,7 @@ def _storing() -> Iterator[None]:
         log.error("the game store failed: %s", exc)
         full = "full" in str(exc).lower() or getattr(exc, "errno", None) == errno.ENOSPC
         raise TableError(
-            f"the event was not recorded: the game store failed ({exc})", 507 if full else 503
+            status=507 if full else 503,
+            reason="store_full" if full else "store_failed", params={"why": exc},
         ) from exc
 

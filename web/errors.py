@@ -1,0 +1,487 @@
+"""The refusals every route answers with: a stable code and one sentence in
+the viewer's language.
+
+An error body is ``{"error", "code", "message", "status"}`` (a route may add
+its own fields): ``code`` is the refusal's stable name for clients (one of
+:data:`ERRORS`, or ``http_<status>`` for an error the server raised without
+one, such as an unknown address), ``message`` its sentence in the request's
+language (:func:`web.i18n.pick_lang`), ``error`` the HTTP status's name.
+
+A route refuses with :func:`fail` (or raises :class:`web.table_error.TableError`
+/ :class:`web.events.EventError` with a ``reason``); the English sentence is
+also the exception's message, said in the server's log and by the command line.
+The variable parts (a line, a field's name, a camera's own words) are put in as
+given, and a few known ones are said in Japanese (:data:`WHAT`, :data:`TYPES`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, NoReturn
+
+from werkzeug.exceptions import HTTPException
+
+#: code -> its sentence per language; ``{name}`` is a variable part
+ERRORS: dict[str, dict[str, str]] = {
+    # the request body (web.api.body)
+    "body_empty": {
+        "en": "the request body is empty; send a JSON object",
+        "ja": "リクエストの本文が空なので、JSONオブジェクトを送ってください。",
+    },
+    "body_not_utf8": {
+        "en": "the request body is not UTF-8 text",
+        "ja": "リクエストの本文がUTF-8のテキストではありません。",
+    },
+    "body_not_json": {
+        "en": "the request body is not valid JSON ({kind})",
+        "ja": "リクエストの本文が正しいJSONではありません（{kind}）。",
+    },
+    "body_not_object": {
+        "en": "the request body must be a JSON object, got {got_type}",
+        "ja": "リクエストの本文はJSONオブジェクトにしてください（届いたのは{got_type}です）。",
+    },
+    "body_too_large": {
+        "en": "the request body is over {kib} KiB",
+        "ja": "リクエストの本文が{kib} KiBを超えています。",
+    },
+    "lone_surrogate": {
+        "en": "{what} contains a lone UTF-16 surrogate (such as \\ud800), which is "
+        "not a character; send proper Unicode text",
+        "ja": "{what}に対になっていないUTF-16サロゲート（\\ud800など）があり、文字ではない"
+        "ため、正しいUnicodeのテキストを送ってください。",
+    },
+    "control_character": {
+        "en": "{what} contains the control character U+{point}{at}, which is not "
+        "text; send plain text",
+        "ja": "{what}{at}に制御文字 U+{point} があり、テキストではないため、"
+        "普通のテキストを送ってください。",
+    },
+    # the fields of an event or a header (web.events)
+    "not_text": {
+        "en": "'{name}' must be a string, got {got_type}",
+        "ja": "'{name}' は文字列にしてください（届いたのは{got_type}です）。",
+    },
+    "text_too_long": {
+        "en": "'{name}' is {n} characters long (limit {limit})",
+        "ja": "'{name}' が{n}文字あり、上限の{limit}文字を超えています。",
+    },
+    "not_whole_number": {
+        "en": "'{name}' must be a whole number, got {got}",
+        "ja": "'{name}' は整数にしてください（届いたのは {got} です）。",
+    },
+    "out_of_range": {
+        "en": "'{name}' must be between {low} and {high}, got {value}",
+        "ja": "'{name}' は{low}から{high}までにしてください（届いたのは{value}です）。",
+    },
+    "event_not_object": {
+        "en": "an event must be a JSON object, got {got_type}",
+        "ja": "イベントはJSONオブジェクトにしてください（届いたのは{got_type}です）。",
+    },
+    "event_too_many_fields": {
+        "en": "an event may have at most {limit} fields",
+        "ja": "イベントの項目は{limit}個までです。",
+    },
+    "event_no_type": {
+        "en": "an event needs a string 'type' (play, draw, uno ...)",
+        "ja": "イベントには文字列の 'type'（play、draw、uno など）が必要です。",
+    },
+    "event_is_header": {
+        "en": "a header cannot be sent as an event; start a new game instead",
+        "ja": "ヘッダーはイベントとして送れないため、新しいゲームを始めてください。",
+    },
+    "cards_empty": {
+        "en": "'cards' must be a non-empty list of card labels",
+        "ja": "'cards' はカード名を1つ以上並べたリストにしてください。",
+    },
+    "cards_too_many": {
+        "en": "'cards' may list at most {limit} cards",
+        "ja": "'cards' に並べられるカードは{limit}枚までです。",
+    },
+    "time_not_number": {
+        "en": "'t' must be a number of seconds",
+        "ja": "'t' は秒数（数値）にしてください。",
+    },
+    "field_too_large": {
+        "en": "field '{name}' is too large (limit {limit} characters)",
+        "ja": "項目 '{name}' が大きすぎます（上限{limit}文字）。",
+    },
+    "header_not_object": {
+        "en": "a game header must be a JSON object, got {got_type}",
+        "ja": "ゲームのヘッダーはJSONオブジェクトにしてください（届いたのは{got_type}です）。",
+    },
+    "players_count": {
+        "en": "'players' must list 2 to 10 names in seating order",
+        "ja": "'players' には座席順に2〜10人の名前を並べてください。",
+    },
+    "player_no_name": {
+        "en": "every player needs a name",
+        "ja": "プレイヤー全員に名前が必要です。",
+    },
+    "players_same_name": {
+        "en": "two players have the same name; give each a distinct name",
+        "ja": "同じ名前のプレイヤーがいるため、それぞれ別の名前にしてください。",
+    },
+    "options_not_object": {
+        "en": "'options' must be an object of house-rule settings",
+        "ja": "'options' はハウスルールの設定のオブジェクトにしてください。",
+    },
+    "options_too_large": {
+        "en": "'options' is too large",
+        "ja": "'options' が大きすぎます。",
+    },
+    # the JSON API's own fields (web.api)
+    "since_not_index": {
+        "en": "'since' must be a ruling index, got {got}",
+        "ja": "'since' には裁定の番号を指定してください（届いたのは {got} です）。",
+    },
+    "last_event_not_number": {
+        "en": "Last-Event-ID must be a number, got {got}",
+        "ja": "Last-Event-ID は数にしてください（届いたのは {got} です）。",
+    },
+    "paused_not_recorded": {
+        "en": "the table is paused; this event was not recorded",
+        "ja": "テーブルが一時停止中のため、このイベントは記録されませんでした。",
+    },
+    "pause_not_bool": {
+        "en": 'send {"paused": true} or {"paused": false}',
+        "ja": '{"paused": true} か {"paused": false} を送ってください。',
+    },
+    "camera_not_text": {
+        "en": "'{name}' must be a camera source or file path (a string)",
+        "ja": "'{name}' にはカメラ入力かファイルのパスを文字列で指定してください。",
+    },
+    "no_stored_game": {
+        "en": "there is no stored game {gid}",
+        "ja": "保存されたゲーム {gid} はありません。",
+    },
+    "scan_not_bool": {
+        "en": 'send {"on": true} or {"on": false}',
+        "ja": '{"on": true} か {"on": false} を送ってください。',
+    },
+    "scan_no_pipeline": {
+        "en": "no camera pipeline is running to scan the hands",
+        "ja": "手札を読み取るカメラ処理が動いていません。",
+    },
+    "scan_refused": {
+        "en": "the camera cannot scan the hands: {why}",
+        "ja": "カメラは手札を読み取れません（{why}）。",
+    },
+    # the table (web.table, web.corrections, web.questions)
+    "no_game": {
+        "en": "no game is running: start one on the setup page",
+        "ja": "ゲームが始まっていないため、設定ページで始めてください。",
+    },
+    "game_held": {
+        "en": "game {gid} is being refereed by another server on this store "
+        "(process {pid}); open it there, or stop that server first",
+        "ja": "ゲーム {gid} は同じ保存先の別のサーバー（プロセス {pid}）が審判中のため、"
+        "そちらで開くか、先にそのサーバーを止めてください。",
+    },
+    "game_refused": {
+        "en": "cannot start this game: {why}",
+        "ja": "このゲームは始められません（{why}）。",
+    },
+    "game_module_broken": {
+        "en": "cannot start this game: a game module failed to load ({why})",
+        "ja": "ゲームのモジュールを読み込めなかったため、このゲームは始められません（{why}）。",
+    },
+    "stored_game_unrefereeable": {
+        "en": "stored game {gid} cannot be refereed: {why}",
+        "ja": "保存されたゲーム {gid} は審判できません（{why}）。",
+    },
+    "referee_failed": {
+        "en": "line {line} was recorded, but the referee failed on it ({kind}); "
+        "correct or delete it",
+        "ja": "{line}行目は記録しましたが審判が処理できなかったため（{kind}）、"
+        "修正するか削除してください。",
+    },
+    "replay_failed": {
+        "en": "the referee could not replay the log after this {action} ({kind}); "
+        "nothing was changed",
+        "ja": "この{action}の後の記録を審判が再生できなかったため、何も変えていません（{kind}）。",
+    },
+    "no_event_on_line": {
+        "en": "there is no event on line {line} (the log has {n})",
+        "ja": "{line}行目にイベントはありません（記録は{n}行です）。",
+    },
+    "cannot_insert": {
+        "en": "cannot insert before line {line} (the log has {n})",
+        "ja": "{line}行目の前には挿入できません（記録は{n}行です）。",
+    },
+    "nothing_to_undo": {
+        "en": "there is no event to undo",
+        "ja": "取り消せるイベントはありません。",
+    },
+    "undo_gone": {
+        "en": "the last change can no longer be undone",
+        "ja": "最後の変更はもう取り消せません。",
+    },
+    "store_failed": {
+        "en": "the event was not recorded: the game store failed ({why})",
+        "ja": "ゲームの保存に失敗したため、イベントは記録されませんでした（{why}）。",
+    },
+    "store_full": {
+        "en": "the event was not recorded: the game store failed ({why})",
+        "ja": "保存先のディスクがいっぱいのため、イベントは記録されませんでした（{why}）。",
+    },
+    "answer_no_id": {
+        "en": "send the answer's id as 'answer' (a string)",
+        "ja": "答えのidを 'answer'（文字列）として送ってください。",
+    },
+    "answer_no_digest": {
+        "en": "send the question's 'digest' as the page showed it (a string), so "
+        "that an answer to an older log is refused",
+        "ja": "古い記録への答えを断れるよう、ページが示した質問の 'digest'（文字列）を"
+        "送ってください。",
+    },
+    "no_open_question": {
+        "en": "there is no open question on line {line}: it was answered or the log "
+        "changed; reload the page",
+        "ja": "{line}行目に未回答の質問はありません（回答済みか記録が変わりました）ので、"
+        "ページを再読み込みしてください。",
+    },
+    "question_stale": {
+        "en": "the event on line {line} is not the one this answer was for (the log "
+        "changed); reload the page and answer again",
+        "ja": "記録が変わり{line}行目はこの答えの対象ではなくなったため、ページを再読み込みして"
+        "答え直してください。",
+    },
+    "answer_unknown": {
+        "en": "the question on line {line} has no answer {choice}; its answers: {ids}",
+        "ja": "{line}行目の質問に答え {choice} はありません（答えは {ids} です）。",
+    },
+    "answer_not_hand": {
+        "en": "the answer {choice} on line {line} is not a hand of this game's deck: "
+        "{bad}",
+        "ja": "{line}行目の答え {choice} はこのゲームのデッキの手札ではありません（{bad}）。",
+    },
+    # the pages' JSON-like answers (web.pages)
+    "view_unknown": {
+        "en": "view must be 'referee' or 'table'",
+        "ja": "view は 'referee' か 'table' にしてください。",
+    },
+    "fragments_none": {
+        "en": "name the fragments to render: {names}",
+        "ja": "描く部分の名前を指定してください（{names}）。",
+    },
+    "fragment_unknown": {
+        "en": "no fragment {name}; fragments: {names}",
+        "ja": "部分 {name} はありません（あるのは {names} です）。",
+    },
+    "no_camera_frame": {
+        "en": "no camera frame yet",
+        "ja": "カメラの画像はまだありません。",
+    },
+    "camera_not_available": {
+        "en": "the camera is not available",
+        "ja": "カメラは使えません。",
+    },
+    "evidence_no_line": {
+        "en": "there is no event on line {line}",
+        "ja": "{line}行目にイベントはありません。",
+    },
+    "evidence_none": {
+        "en": "the event on line {line} has no evidence frame",
+        "ja": "{line}行目のイベントに証拠画像はありません。",
+    },
+    "evidence_outside": {
+        "en": "the evidence of line {line} is outside the evidence folders",
+        "ja": "{line}行目の証拠画像は証拠フォルダの外にあるため、見せられません。",
+    },
+    "evidence_missing": {
+        "en": "the evidence frame of line {line} is missing",
+        "ja": "{line}行目の証拠画像が見つかりません。",
+    },
+    "referee_view_token": {
+        "en": "the referee view needs the token printed by 'tableref serve'; the "
+        "table view is open to everyone",
+        "ja": "審判ビューには 'tableref serve' が表示したトークンが必要です"
+        "（テーブルビューは誰でも見られます）。",
+    },
+    # the deck enrollment (web.enroll)
+    "enroll_body": {
+        "en": 'send a JSON object, e.g. {"deck": "kitchen"}',
+        "ja": 'JSONオブジェクトを送ってください（例: {"deck": "kitchen"}）。',
+    },
+    "field_empty": {
+        "en": "'{name}' must be a non-empty string",
+        "ja": "'{name}' は空でない文字列にしてください。",
+    },
+    "field_too_long": {
+        "en": "'{name}' is too long or holds a NUL character",
+        "ja": "'{name}' が長すぎるか、NUL文字を含んでいます。",
+    },
+    "labels_bad": {
+        "en": "labels: {why}",
+        "ja": "カードの指定を読めません（{why}）。",
+    },
+    "labels_none": {
+        "en": "labels: name at least one card (uno, tgus-t or red-7,blue-skip)",
+        "ja": "カードを1枚以上指定してください（uno、tgus-t、red-7,blue-skip など）。",
+    },
+    "labels_too_long": {
+        "en": "labels: too long",
+        "ja": "カードの指定が長すぎます。",
+    },
+    "label_required": {
+        "en": "'label' is required",
+        "ja": "'label' が必要です。",
+    },
+    "label_unknown": {
+        "en": "'label' must be one of the cards being enrolled, not {got}",
+        "ja": "'label' は登録中のカードのどれかにしてください（{got} は違います）。",
+    },
+    "no_enroll_frame": {
+        "en": "no enrollment camera frame yet",
+        "ja": "登録用カメラの画像はまだありません。",
+    },
+    "frame_not_encoded": {
+        "en": "the frame could not be encoded",
+        "ja": "画像を変換できませんでした。",
+    },
+    "mode_unknown": {
+        "en": "'mode' must be one of {modes}",
+        "ja": "'mode' は {modes} のどれかにしてください。",
+    },
+    "page_out_of_range": {
+        "en": "'page' must be a whole number from 0 to {last}",
+        "ja": "'page' は0から{last}までの整数にしてください。",
+    },
+    # the request guards (web.security)
+    "token_needed": {
+        "en": "this action needs the token printed by 'tableref serve' (open the "
+        "printed URL once, or send the X-Tableref-Token header)",
+        "ja": "この操作には 'tableref serve' が表示したトークンが必要です（表示されたURLを"
+        "一度開くか、X-Tableref-Token ヘッダーを送ってください）。",
+    },
+    "host_unknown": {
+        "en": "unknown Host {host}; open the address 'tableref serve' printed",
+        "ja": "Host {host} は知らないため、'tableref serve' が表示したアドレスを開いてください。",
+    },
+    "cross_site_origin": {
+        "en": "cross-site request refused (its Origin is another site)",
+        "ja": "別のサイトからのリクエスト（Origin が別のサイト）は断りました。",
+    },
+    "cross_site_referer": {
+        "en": "cross-site request refused (its Referer is another site)",
+        "ja": "別のサイトからのリクエスト（Referer が別のサイト）は断りました。",
+    },
+    "not_json_type": {
+        "en": "send the request body as JSON (Content-Type: application/json)",
+        "ja": "リクエストの本文はJSONで送ってください（Content-Type: application/json）。",
+    },
+    "unexpected": {
+        "en": "the referee hit an unexpected error; the game is safe in the store",
+        "ja": "審判で予期しないエラーが起きましたが、ゲームは保存されています。",
+    },
+}
+
+#: what an error the server raised without a code says, by its status
+#: (the short sentences of :data:`web.i18n.MESSAGES` ``http_<status>``)
+HTTP_FALLBACK = "http_4xx"
+
+#: the parts of the body a check names (``{what}``), in Japanese
+WHAT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p), ja) for p, ja in (
+        (r"the request body", "リクエストの本文"),
+        (r"the event", "イベント"),
+        (r"the game header", "ゲームのヘッダー"),
+        (r"stored game (\d+)'s header", "保存されたゲーム{0}のヘッダー"),
+        (r"stored game (\d+)'s log", "保存されたゲーム{0}の記録"),
+    )
+)
+
+#: Python's names of the JSON types (``{got_type}``)
+TYPES: dict[str, dict[str, str]] = {
+    "list": {"en": "list", "ja": "配列"},
+    "str": {"en": "str", "ja": "文字列"},
+    "int": {"en": "int", "ja": "整数"},
+    "float": {"en": "float", "ja": "数値"},
+    "bool": {"en": "bool", "ja": "真偽値"},
+    "NoneType": {"en": "NoneType", "ja": "null"},
+    "dict": {"en": "dict", "ja": "オブジェクト"},
+}
+
+#: a correction's action (``{action}``)
+ACTIONS: dict[str, str] = {"correct": "修正", "delete": "削除", "insert": "挿入",
+                           "undo": "取り消し", "answer": "回答"}
+
+
+def _part(name: str, value: Any, lang: str) -> str:
+    text = str(value)
+    if lang != "ja":
+        return text
+    if name == "got_type":
+        return TYPES.get(text, {}).get("ja", text)
+    if name == "action":
+        return ACTIONS.get(text, text)
+    if name == "what":
+        for pattern, ja in WHAT:
+            m = pattern.fullmatch(text)
+            if m:
+                return ja.format(*m.groups())
+    if name == "at" and text:
+        m = re.fullmatch(r" in '(.*)'", text, re.S)
+        return f"（'{m.group(1)}'）" if m else text
+    return text
+
+
+def say(reason: str, lang: str = "en", params: Mapping[str, Any] | None = None) -> str:
+    """The sentence of refusal ``reason`` in ``lang`` (English if unknown)."""
+    entry = ERRORS.get(reason)
+    if entry is None:
+        from .i18n import MESSAGES
+
+        entry = MESSAGES.get(reason) or MESSAGES[HTTP_FALLBACK]
+    text = entry.get(lang) or entry["en"]
+    values = {k: _part(k, v, lang) for k, v in (params or {}).items()}
+    try:
+        return text.format(**values)
+    except (KeyError, IndexError, ValueError):  # a sentence missing a part
+        return entry.get(lang) or entry["en"]
+
+
+def viewer_lang() -> str:
+    """The request's language (English outside a request)."""
+    from flask import g, has_request_context
+
+    if not has_request_context():
+        return "en"
+    lang = getattr(g, "lang", None)
+    if lang is None:
+        from .i18n import pick_lang
+
+        try:
+            lang = pick_lang()
+        except Exception:  # a request whose query cannot be read
+            lang = "en"
+    return lang
+
+
+class Refusal(HTTPException):
+    """An HTTP error with a stable ``reason`` (the body's ``code``)."""
+
+    def __init__(self, status: int, reason: str, **params: Any):
+        super().__init__(say(reason, "en", params))
+        self.code = status
+        self.reason = reason
+        self.params = params
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        from werkzeug.http import HTTP_STATUS_CODES
+
+        return HTTP_STATUS_CODES.get(self.code or 500, "Error")
+
+
+def fail(status: int, reason: str, **params: Any) -> NoReturn:
+    """Refuse the request: ``status``, code ``reason``, its sentence."""
+    if reason not in ERRORS:
+        raise KeyError(f"no refusal {reason!r} in web.errors.ERRORS")
+    raise Refusal(status, reason, **params)
+
+
+def short(value: Any, limit: int = 40) -> str:
+    """A value the client sent, as a short quoted text."""
+    return repr(value if not isinstance(value, str) else value[:limit])[: limit + 2]
