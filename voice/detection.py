@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 ENGINES = ("auto", "neural", "pocketsphinx")
+#: the default of :attr:`SpotterConfig.likely_cut_threshold` (probability)
+LIKELY_CUT_THRESHOLD: float | None = 0.8
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,20 @@ class SpotterConfig:
             (something is said) are scored again.
             Chosen with ``benchmarks/eval_voice.py`` at a tuning seed (its
             overlapped calls and its talk).
+        likely_cut_threshold: the game's listener (``Spotter(...,
+            gated=True)``) also reports **likely calls**: a second decision on
+            the same window scores whose cut views count from this lower
+            probability (:attr:`voice.kws.KwsConfig.likely_cut_threshold`), for
+            a call said over most of another voice's word (the next player's
+            "UNO!" over a wild's colour keeps its cut view at 0.8-0.85). Its
+            calls that the first decision does not make are detections with
+            ``likely`` set. The listener counts a call only where its
+            attribution finds a player expected to call
+            (:func:`voice.attribution.attribute`: down to one card or moving
+            with two, not yet called), so outside those stretches such a call
+            changes nothing; ``benchmarks/eval_voice.py`` reports the false
+            alarms that gate lets through. None: no likely calls (an ungated
+            spotter, ``tableref listen``, never reports them).
 
     The remaining attributes belong to the keyword search (:class:`PhoneticSpotter`):
 
@@ -97,6 +113,7 @@ class SpotterConfig:
     cut_keep: tuple[int, ...] = (40, 50, 60, 70, 80)
     cut_threshold: float | None = 0.9
     cut_noise: float = 0.5
+    likely_cut_threshold: float | None = LIKELY_CUT_THRESHOLD
     levels: tuple[int, ...] = (5, 10, 15, 20, 25)
     max_level: int = 20
     min_rise_db: float = 6.0
@@ -136,6 +153,9 @@ class Detection:
             neural spotter measures none of ``level`` (0), ``rise_db`` and
             ``ratio`` (both inf), and ``start`` is ``end`` minus a typical word
             length.
+        likely: a likely call (:attr:`SpotterConfig.likely_cut_threshold`):
+            heard only by the game's listener's lower cut-view decision, to
+            count only where a call is expected.
     """
 
     word: str
@@ -147,6 +167,7 @@ class Detection:
     ratio: float
     score: float
     engine: str = "pocketsphinx"
+    likely: bool = False
 
 
 #: The keyword search's gates for colour words (short words, said on their own

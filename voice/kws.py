@@ -24,6 +24,7 @@ pocketsphinx path of :mod:`voice.spotter`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -183,6 +184,17 @@ class KwsConfig:
             class (the whole window) is below this probability: something is
             said in the window (1.0: every window). Quiet stretches then cost
             one network pass.
+        likely_cut_threshold: a second decision on the same window scores
+            (no extra network pass), with the cut views counted as hits from
+            this probability (never below ``threshold``): a call said over
+            most of another voice's word keeps a cut view just under
+            ``cut_threshold``. Its calls that the first decision does not make
+            (no call of that decision ends within ``refractory`` of it, by
+            :data:`LIKELY_HOLD` seconds after it was decided) are **likely
+            calls**, kept apart (:meth:`NeuralSpotter.take_likely`) for a
+            listener that counts them only where a call is expected (the
+            game's listener: only a call it can attribute makes an event,
+            :mod:`voice.attribution`). None, or no cut views: none.
     """
 
     threshold: float = 0.9
@@ -195,6 +207,12 @@ class KwsConfig:
     cut_keep: tuple[int, ...] = ()
     cut_threshold: float | None = None
     cut_noise: float = 1.0
+    likely_cut_threshold: float | None = None
+
+
+#: seconds a likely call (:attr:`KwsConfig.likely_cut_threshold`) waits after
+#: it was decided for the first decision to make the same call
+LIKELY_HOLD = 0.5
 
 
 class KwsModel:
@@ -424,20 +442,72 @@ class Decider:
         return [call]
 
 
-def replay(trace: list[tuple], config: KwsConfig) -> list[tuple]:
+class Decisions:
+    """The spotter's decision (:class:`Decider`) and, with
+    :attr:`KwsConfig.likely_cut_threshold`, the likely one beside it on the
+    same scores: :meth:`step` returns the first decision's calls as
+    :meth:`Decider.step` does; the likely decision's calls that the first does
+    not make (no call of it ends within ``refractory`` of theirs by
+    :data:`LIKELY_HOLD` s after they were decided, or by the end) collect in
+    :attr:`likely`."""
+
+    def __init__(self, config: KwsConfig):
+        self.config = config
+        self.sure = Decider(config)
+        on = config.likely_cut_threshold is not None and bool(config.cut_keep)
+        self._likely = Decider(dataclasses.replace(
+            config, cut_threshold=config.likely_cut_threshold)) if on else None
+        self._ends: list[float] = []  # word ends of the first decision's calls
+        self._pending: list[tuple] = []  # likely calls waiting for LIKELY_HOLD
+        #: likely calls settled, oldest first (a caller takes them away)
+        self.likely: list[tuple] = []
+
+    def step(self, t: float, prob: float, level: float, parts=None,
+             cut: float | None = None) -> list[tuple]:
+        calls = self.sure.step(t, prob, level, parts, cut)
+        if self._likely is not None:
+            self._pending += self._likely.step(t, prob, level, parts, cut)
+            self._settle(calls, t)
+        return calls
+
+    def flush(self, t: float = math.inf) -> list[tuple]:
+        calls = self.sure.flush(t)
+        if self._likely is not None:
+            self._pending += self._likely.flush(t)
+            self._settle(calls, math.inf)
+        return calls
+
+    def _settle(self, calls: list[tuple], now: float) -> None:
+        gap = self.config.refractory
+        self._ends = [e for e in self._ends if e > now - 3 * gap - LIKELY_HOLD]
+        self._ends += [c[1] for c in calls]
+        left = []
+        for call in self._pending:
+            if any(abs(call[1] - end) <= gap for end in self._ends):
+                continue  # the first decision heard this word too
+            if now >= call[3] + LIKELY_HOLD:
+                self.likely.append(call)
+            else:
+                left.append(call)
+        self._pending = left
+
+
+def replay(trace: list[tuple], config: KwsConfig, likely: bool = False):
     """The calls ``(start, end, prob, decided_at)`` a recorded ``(t, prob, level)``
     trace gives under ``config`` (``(t, prob, level, parts)`` for a model with
     several keyword classes: then the calls carry the class index too;
     ``(t, prob, level, parts, cut)`` for a spotter with cut views, ``parts``
     None for a model with one keyword class). The cut views' probability is
-    used only when ``config.cut_keep`` asks for cut views."""
-    decider = Decider(config)
+    used only when ``config.cut_keep`` asks for cut views. ``likely``: a pair,
+    the calls and the likely calls (:attr:`KwsConfig.likely_cut_threshold`)."""
+    decider = Decisions(config)
     found = []
     for t, prob, level, *rest in trace:
         parts = rest[0] if rest else None
         cut = rest[1] if len(rest) > 1 and config.cut_keep else None
         found += decider.step(t, prob, level, parts, cut)
-    return found + decider.flush(trace[-1][0] if trace else 0.0)
+    found += decider.flush(trace[-1][0] if trace else 0.0)
+    return (found, decider.likely) if likely else found
 
 
 class NeuralSpotter:
@@ -463,7 +533,7 @@ class NeuralSpotter:
         self.config = config or KwsConfig()
         self.trace: list[tuple[float, float, float]] = []
         self._record = record
-        self._decider = Decider(self.config)
+        self._decider = Decisions(self.config)
         self._samples = np.zeros(0, np.float32)  # not yet framed
         self._consumed = 0  # samples dropped from _samples so far
         self._feats = np.zeros((0, N_MELS), np.float32)  # the newest frames
@@ -495,6 +565,13 @@ class NeuralSpotter:
     def flush(self) -> list[tuple[float, float, float, float]]:
         """Decide the call still being confirmed at the end of the audio."""
         return self._decider.flush(self.seconds)
+
+    def take_likely(self) -> list[tuple[float, float, float, float]]:
+        """The likely calls (:attr:`KwsConfig.likely_cut_threshold`) settled
+        since the last time, ``(start, end, prob, decided_at)`` like
+        :meth:`feed`'s; ``prob`` is the best cut view's."""
+        calls, self._decider.likely = self._decider.likely, []
+        return [(self._word_start(c[1]),) + tuple(c[1:]) for c in calls]
 
     def _score_ready(self) -> list[tuple[float, float, float, float]]:
         step = max(1, int(round(self.config.hop * RATE / HOP)))

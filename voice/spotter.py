@@ -110,10 +110,13 @@ class Spotter:
             keyword search under the colour gates
             (:func:`voice.detection.colour_config`; ``word`` is then the colour
             word's name, ``"赤"``). ``voice.words.colour_of`` gives the colour.
-        gated: the caller takes a colour only while a wild waits for one (the
-            game's listener): the colour spotter decides with the gate's setting
+        gated: the caller takes a colour only while a wild waits for one, and
+            a call only where it can attribute it (the game's listener): the
+            colour spotter decides with the gate's setting
             (:func:`colour_decision`, ``SpotterConfig.gate_colour_*``), not the
-            model's own (what ``tableref listen --colours`` lists, ungated).
+            model's own (what ``tableref listen --colours`` lists, ungated),
+            and the UNO spotter reports likely calls too
+            (``SpotterConfig.likely_cut_threshold``; ``Detection.likely``).
 
     Attributes:
         engine: ``"neural"``, ``"pocketsphinx"``, or ``"neural+pocketsphinx"``
@@ -160,7 +163,9 @@ class Spotter:
                               self.config.smooth),
                     cut_keep=tuple(self.config.cut_keep),
                     cut_threshold=self.config.cut_threshold,
-                    cut_noise=self.config.cut_noise)
+                    cut_noise=self.config.cut_noise,
+                    likely_cut_threshold=self.config.likely_cut_threshold
+                    if gated else None)
                 self._neural = NeuralSpotter(model, kws)
                 self._uno_name = uno[0].name
                 rest = [w for w in self.words if not is_uno(w)]
@@ -207,6 +212,7 @@ class Spotter:
         found = self._phonetic.feed(pcm) if self._phonetic is not None else []
         if self._neural is not None:
             found += [self._detection(*call) for call in self._neural.feed(pcm)]
+            found += self._likely()
         if self._colours is not None:
             found += self._colour_hits(found, self._colours.feed(pcm))
         if self._colour_neural is not None:
@@ -219,6 +225,7 @@ class Spotter:
         found = self._phonetic.flush() if self._phonetic is not None else []
         if self._neural is not None:
             found += [self._detection(*call) for call in self._neural.flush()]
+            found += self._likely()
         if self._colours is not None:
             found += self._colour_hits(found, self._colours.flush())
         if self._colour_neural is not None:
@@ -246,6 +253,12 @@ class Spotter:
             out.append(det)
         self._said += out
         return out
+
+    def _likely(self) -> list[Detection]:
+        """The UNO spotter's likely calls settled by now
+        (``SpotterConfig.likely_cut_threshold``; a gated spotter only)."""
+        return [dataclasses.replace(self._detection(*call), likely=True)
+                for call in self._neural.take_likely()]
 
     def _detection(self, start: float, end: float, prob: float,
                    _decided_at: float = 0.0, name: str | None = None,

@@ -5,6 +5,8 @@ keyword search without one."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import logging
 import math
 
@@ -249,8 +251,11 @@ def test_the_game_listener_decides_colours_with_the_gate_setting():
                                                     gate_colour_min_hits=None),
                    colours=True, gated=True)._colour_neural.config
     assert (told.threshold, told.min_hits) == (0.9, model.meta["min_hits"])
-    # the UNO spotter is the same with and without the gate
-    assert game._neural.config == Spotter(parse_words(None), base)._neural.config
+    # the UNO spotter decides the same with and without the gate; the game's
+    # listener only adds its likely calls
+    ungated = Spotter(parse_words(None), base)._neural.config
+    assert game._neural.config.likely_cut_threshold == base.likely_cut_threshold
+    assert dataclasses.replace(game._neural.config, likely_cut_threshold=None) == ungated
 
 
 def test_listen_into_builds_a_gated_spotter(monkeypatch):
