@@ -148,7 +148,8 @@ def listener_config(model: KwsModel, cuts: bool = True,
                      cut_threshold=config.cut_threshold,
                      cut_noise=config.cut_noise,
                      likely_cut_threshold=config.likely_cut_threshold
-                     if likely else None)
+                     if likely else None,
+                     likely_min_rise=config.likely_min_rise_db)
 
 
 #: the share of play in which the game's listener can attribute an UNO call
@@ -392,7 +393,10 @@ def report_neural(pos: list[dict], neg: list[dict], conf: dict,
         {"min_hits": 1}, {"min_hits": 2}, {"min_hits": 4},
         {"cut_threshold": 0.8}, {"cut_threshold": 0.95},
         {"likely_cut_threshold": 0.75}, {"likely_cut_threshold": 0.8},
-        {"likely_cut_threshold": 0.85})]
+        {"likely_cut_threshold": 0.85},
+        {"likely_cut_threshold": 0.8, "likely_min_rise": 0.0},
+        {"likely_cut_threshold": 0.8, "likely_min_rise": 3.0},
+        {"likely_cut_threshold": 0.8, "likely_min_rise": 9.0})]
     print(f"\nNEURAL SPOTTER ({path}; the game's listener's setting first, then "
           "without its likely calls (tableref listen), then without cut views; "
           f"with the gate: the false alarms an hour times {GATE_SHARE:g}, the "
@@ -406,7 +410,7 @@ def report_neural(pos: list[dict], neg: list[dict], conf: dict,
         name = f"p>={cfg.threshold:g} hits>={cfg.min_hits}" + (
             f" cut {','.join(map(str, cfg.cut_keep))} p>={cfg.cut_threshold:g}"
             if cfg.cut_keep else " no cut views") + (
-            f" likely>={cfg.likely_cut_threshold:g}"
+            f" likely>={cfg.likely_cut_threshold:g} +{cfg.likely_min_rise:g}dB"
             if cfg.cut_keep and cfg.likely_cut_threshold is not None else "")
         dets = "  ".join(f"{100 * r['det'][s]:4.0f}%" for s in snrs)
         fa = r["fa"]

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 ENGINES = ("auto", "neural", "pocketsphinx")
 #: the default of :attr:`SpotterConfig.likely_cut_threshold` (probability)
 LIKELY_CUT_THRESHOLD: float | None = 0.8
+#: the default of :attr:`SpotterConfig.likely_min_rise_db` (dB)
+LIKELY_MIN_RISE_DB = 6.0
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,10 @@ class SpotterConfig:
             changes nothing; ``benchmarks/eval_voice.py`` reports the false
             alarms that gate lets through. None: no likely calls (an ungated
             spotter, ``tableref listen``, never reports them).
+        likely_min_rise_db: the likely decision counts a cut view only where
+            the last second stands at least this many dB above the stream's
+            background (:attr:`voice.kws.KwsConfig.likely_min_rise`): a voice,
+            not a card slapped down in the room's noise.
 
     The remaining attributes belong to the keyword search (:class:`PhoneticSpotter`):
 
@@ -114,6 +120,7 @@ class SpotterConfig:
     cut_threshold: float | None = 0.9
     cut_noise: float = 0.5
     likely_cut_threshold: float | None = LIKELY_CUT_THRESHOLD
+    likely_min_rise_db: float = LIKELY_MIN_RISE_DB
     levels: tuple[int, ...] = (5, 10, 15, 20, 25)
     max_level: int = 20
     min_rise_db: float = 6.0

@@ -195,6 +195,11 @@ class KwsConfig:
             listener that counts them only where a call is expected (the
             game's listener: only a call it can attribute makes an event,
             :mod:`voice.attribution`). None, or no cut views: none.
+        likely_min_rise: the likely decision counts a cut view only in a
+            window whose last second is at least this many dB louder than
+            the stream's background (the 10th percentile of its 10 ms frames
+            over the last 1.5 s): a voice, not a card's slap in the room's
+            noise.
     """
 
     threshold: float = 0.9
@@ -208,6 +213,7 @@ class KwsConfig:
     cut_threshold: float | None = None
     cut_noise: float = 1.0
     likely_cut_threshold: float | None = None
+    likely_min_rise: float = 6.0
 
 
 #: seconds a likely call (:attr:`KwsConfig.likely_cut_threshold`) waits after
@@ -463,10 +469,15 @@ class Decisions:
         self.likely: list[tuple] = []
 
     def step(self, t: float, prob: float, level: float, parts=None,
-             cut: float | None = None) -> list[tuple]:
+             cut: float | None = None, rise: float = math.inf) -> list[tuple]:
+        """One window, as :meth:`Decider.step`; ``rise``: how many dB the last
+        second stands above the background (the likely decision counts a cut
+        view only from :attr:`KwsConfig.likely_min_rise`)."""
         calls = self.sure.step(t, prob, level, parts, cut)
         if self._likely is not None:
-            self._pending += self._likely.step(t, prob, level, parts, cut)
+            loud = rise >= self.config.likely_min_rise
+            self._pending += self._likely.step(t, prob, level, parts,
+                                               cut if loud else None)
             self._settle(calls, t)
         return calls
 
@@ -498,14 +509,17 @@ def replay(trace: list[tuple], config: KwsConfig, likely: bool = False):
     several keyword classes: then the calls carry the class index too;
     ``(t, prob, level, parts, cut)`` for a spotter with cut views, ``parts``
     None for a model with one keyword class). The cut views' probability is
-    used only when ``config.cut_keep`` asks for cut views. ``likely``: a pair,
-    the calls and the likely calls (:attr:`KwsConfig.likely_cut_threshold`)."""
+    used only when ``config.cut_keep`` asks for cut views; a sixth field is
+    the window's rise over the background (dB; none recorded: loud enough).
+    ``likely``: a pair, the calls and the likely calls
+    (:attr:`KwsConfig.likely_cut_threshold`)."""
     decider = Decisions(config)
     found = []
     for t, prob, level, *rest in trace:
         parts = rest[0] if rest else None
         cut = rest[1] if len(rest) > 1 and config.cut_keep else None
-        found += decider.step(t, prob, level, parts, cut)
+        rise = rest[2] if len(rest) > 2 else math.inf
+        found += decider.step(t, prob, level, parts, cut, rise)
     found += decider.flush(trace[-1][0] if trace else 0.0)
     return (found, decider.likely) if likely else found
 
@@ -598,6 +612,10 @@ class NeuralSpotter:
                 for i, cut in zip(said, self._cut_scores([windows[i] for i in said])):
                     cuts[i] = cut
         level = 10 * math.log10(float(np.mean(self._energy[-WINDOW_FRAMES:])) + 1e-12)
+        # the last second over the background (the quietest tenth of the 10 ms
+        # frames of the last 1.5 s): the likely decision's loudness check
+        rise = level - float(np.percentile(
+            10 * np.log10(np.asarray(self._energy) + 1e-12), 10))
         found: list[tuple] = []
         for t, prob, parts, cut in zip(ends, probs, scores[:, :keywords], cuts):
             parts = parts if keywords > 1 else None
@@ -606,11 +624,11 @@ class NeuralSpotter:
                 if parts is not None or cut is not None:
                     row += (None if parts is None else parts.round(4).tolist(),)
                 if cut is not None:
-                    row += (round(cut, 4),)
+                    row += (round(cut, 4), round(rise, 1))
                 self.trace.append(row)
             found += [(self._word_start(call[1]),) + call[1:]
                       for call in self._decider.step(t, float(prob), level, parts,
-                                                     cut)]
+                                                     cut, rise)]
         return found
 
     def _cut_scores(self, windows: list[np.ndarray]) -> list[float]:

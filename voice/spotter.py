@@ -165,7 +165,8 @@ class Spotter:
                     cut_threshold=self.config.cut_threshold,
                     cut_noise=self.config.cut_noise,
                     likely_cut_threshold=self.config.likely_cut_threshold
-                    if gated else None)
+                    if gated else None,
+                    likely_min_rise=self.config.likely_min_rise_db)
                 self._neural = NeuralSpotter(model, kws)
                 self._uno_name = uno[0].name
                 rest = [w for w in self.words if not is_uno(w)]

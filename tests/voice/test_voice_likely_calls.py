@@ -35,6 +35,18 @@ def test_cut_views_just_under_their_threshold_make_a_likely_call():
         assert replay(cut_trace(LOW, cuts), cfg, likely=True) == ([], [])
 
 
+def test_a_likely_call_needs_a_voice_over_the_background():
+    """The same cut views in a window that stands only 3.5 dB over the room
+    (a card slapped down, no one speaking) make no likely call; 6 dB does."""
+    cuts = [0.0, 0.84, 0.83, 0.85, 0.79, 0.85] + [0.0] * 24
+
+    def with_rise(rise: float) -> list[tuple]:
+        return [row + (rise,) for row in cut_trace(LOW, cuts)]
+
+    assert replay(with_rise(3.5), CFG, likely=True) == ([], [])
+    assert len(replay(with_rise(6.0), CFG, likely=True)[1]) == 1
+
+
 def test_a_word_both_decisions_hear_is_one_call_not_a_likely_one():
     """The likely decision fires first (its threshold is lower); the first
     decision then hears the same word within LIKELY_HOLD: no likely call."""
@@ -97,6 +109,7 @@ def test_likely_calls_are_the_game_listeners_only():
     assert SpotterConfig().likely_cut_threshold is not None
     gated = Spotter(config=SpotterConfig(), gated=True)._neural.config
     assert gated.likely_cut_threshold == SpotterConfig().likely_cut_threshold
+    assert gated.likely_min_rise == SpotterConfig().likely_min_rise_db
     assert Spotter(config=SpotterConfig())._neural.config.likely_cut_threshold is None
     off = Spotter(config=SpotterConfig(likely_cut_threshold=None), gated=True)
     assert off._neural.config.likely_cut_threshold is None
