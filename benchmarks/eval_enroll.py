@@ -49,6 +49,8 @@ temporary folder and deleted.
   of the frame (the proxy of the scans row: a box of most of the card that
   misses its corner index is partial; :data:`vision.multiscale.WIDER` was
   chosen on it).
+  ``--rectify W`` names the kept box from the mean of its reading and that of
+  the card's outline warped upright (:mod:`vision.rectify`) at weight ``W``.
   ``--variants N`` reads each photo N times that way (other seeds). ``--forget N``
   also reads N rendered crops of every label zero-shot and enrolled
   (:func:`rendered_accuracy`): the tuning proxy of damage to other cameras and
@@ -649,6 +651,11 @@ def main(argv: list[str] | None = None) -> int:
                              "again with the box moved in by these shares, e.g. "
                              "0.05,0.1 (default: vision.multiscale.TIGHT_VIEWS; "
                              "0: the box alone)")
+    parser.add_argument("--rectify", type=float, default=None,
+                        help="the kept box is also named from the card's outline "
+                             "warped upright, at this weight in the mean with "
+                             "the box's reading (default: "
+                             "vision.multiscale.RECTIFY; 0: off, 1: alone)")
     parser.add_argument("--forget", type=int, default=0,
                         help="with --tune: also read this many rendered crops "
                              "(rendered_accuracy), zero-shot and enrolled")
@@ -696,6 +703,8 @@ def main(argv: list[str] | None = None) -> int:
     for key, name in (("refused_floor", "REFUSED_FLOOR"), ("turn_aspect", "TURN_ASPECT")):
         if (value := getattr(args, key)) is not None:  # 0: off
             setattr(ms, name, value or None)
+    if args.rectify is not None:
+        ms.RECTIFY = args.rectify
     if args.tight is not None:
         ms.TIGHT_VIEWS = tuple(v for v in (float(t) for t in args.tight.split(",")
                                            if t.strip()) if v > 0)
@@ -718,7 +727,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{vision.multiscale.WINDOW_SHARE}; a box {vision.multiscale.TURN_ASPECT} "
           f"times as wide as high read turned; an upright box named under "
           f"{vision.multiscale.SURE_READ} read again moved in by "
-          f"{vision.multiscale.TIGHT_VIEWS}")
+          f"{vision.multiscale.TIGHT_VIEWS}; the card made upright read at weight "
+          f"{vision.multiscale.RECTIFY}")
     from vision.detector import photo_model
 
     global FINDER

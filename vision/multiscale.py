@@ -107,6 +107,21 @@ TURN_ASPECT: float | None = 1.2
 TIGHT_VIEWS: tuple[float, ...] = ()
 #: A kept box named with at least this probability keeps its name.
 SURE_READ = 0.9
+#: A photo of one card is also named from its card made upright: the card's
+#: outline found in and around the kept box and warped to the classifier's
+#: square (:mod:`vision.rectify`; a held card is turned and tilted out of the
+#: picture's plane, so its box shows it small, slanted and with background in
+#: its corners). The weight of that reading in the mean with the box's
+#: reading (:func:`read_turned`); 0: off, 1: the upright card alone. A box
+#: where no card-shaped outline is found is read as it is.
+RECTIFY: float = 0.0
+#: The upright card's crop named under this probability is named from the mean
+#: of it, it turned half round and it with :data:`RECTIFY_LOOSER` more margin
+#: (as the detector reads a box it is unsure of).
+RECTIFY_SURE = 0.9
+#: That looser crop's margin over :data:`vision.rectify.MARGIN`, a share of
+#: its side (the card drawn smaller, more of what is around it shown).
+RECTIFY_LOOSER = 0.04
 
 
 class CardDetector(Protocol):
@@ -301,7 +316,8 @@ def read_card(detector: CardDetector, frame: np.ndarray,
 
 
 def read_turned(detector: CardDetector, frame: np.ndarray, card: Detections,
-                aspect: float | None = None) -> Detections:
+                aspect: float | None = None, rectify: float | None = None
+                ) -> Detections:
     """``card`` (one detection of a photo of one card) named again from the
     photo turned a quarter either way when its box is at least ``aspect``
     (default :data:`TURN_ASPECT`; ``None``: never) times as wide as it is high:
@@ -310,37 +326,83 @@ def read_turned(detector: CardDetector, frame: np.ndarray, card: Detections,
     probabilities are averaged ("no card" left out; a deck's absent labels stay
     unnamed); the box is kept. An upright box named under :data:`SURE_READ`
     is named from the mean of the box and its :data:`TIGHT_VIEWS` (the box
-    kept)."""
+    kept). With ``rectify`` (default :data:`RECTIFY`) above 0, the reading is
+    mixed with that of the card's outline warped upright
+    (:func:`_rectified_probs`) at that weight, where an outline is found."""
     aspect = TURN_ASPECT if aspect is None else aspect
+    rectify = RECTIFY if rectify is None else rectify
     if len(card) != 1 or not hasattr(detector, "_classify"):
         return card
     x1, y1, x2, y2 = (float(v) for v in card.xyxy[0])
-    if aspect is None or x2 - x1 < aspect * (y2 - y1):
-        return _read_tight(detector, frame, card)
+    upright = aspect is None or x2 - x1 < aspect * (y2 - y1)
+    if upright:
+        probs = _tight_probs(detector, frame, card)
+        upright_probs = (None if rectify <= 0
+                         else _rectified_probs(detector, frame, card))
+        if upright_probs is None:
+            if probs is None:
+                return card
+        else:
+            if probs is None:
+                probs = _card_probs(detector, frame, card.xyxy.astype(np.float32))[0]
+            probs = (1 - rectify) * probs + rectify * upright_probs
+        k = int(probs.argmax())
+        return Detections(card.xyxy.copy(), [float(probs[k])], [k], **_names(detector))
     h, w = frame.shape[:2]
     left = np.ascontiguousarray(np.rot90(frame, 1))  # (x, y) -> (y, w - x)
     right = np.ascontiguousarray(np.rot90(frame, 3))  # (x, y) -> (h - y, x)
     probs = (_card_probs(detector, left, np.array([[y1, w - x2, y2, w - x1]], np.float32))
              + _card_probs(detector, right, np.array([[h - y2, x1, h - y1, x2]],
                                                      np.float32)))[0] / 2
+    upright_probs = None if rectify <= 0 else _rectified_probs(detector, frame, card)
+    if upright_probs is not None:
+        probs = (1 - rectify) * probs + rectify * upright_probs
     k = int(probs.argmax())
     return Detections(card.xyxy.copy(), [float(probs[k])], [k], **_names(detector))
 
 
-def _read_tight(detector: CardDetector, frame: np.ndarray,
-                card: Detections) -> Detections:
-    """``card`` named from the mean card probabilities of its box and the box
-    moved in by each of :data:`TIGHT_VIEWS` when it was named under
-    :data:`SURE_READ` (:func:`read_turned`)."""
+def _tight_probs(detector: CardDetector, frame: np.ndarray,
+                 card: Detections) -> np.ndarray | None:
+    """The mean card probabilities of ``card``'s box and the box moved in by
+    each of :data:`TIGHT_VIEWS` when it was named under :data:`SURE_READ`
+    (:func:`read_turned`); ``None`` where its own name stands."""
     if not TIGHT_VIEWS or float(card.confidence[0]) >= SURE_READ:
-        return card
+        return None
     x1, y1, x2, y2 = (float(v) for v in card.xyxy[0])
     w, h = x2 - x1, y2 - y1
     xyxy = np.array([[x1 + t * w, y1 + t * h, x2 - t * w, y2 - t * h]
                      for t in (0.0, *TIGHT_VIEWS)], np.float32)
-    probs = _card_probs(detector, frame, xyxy).mean(axis=0)
-    k = int(probs.argmax())
-    return Detections(card.xyxy.copy(), [float(probs[k])], [k], **_names(detector))
+    return _card_probs(detector, frame, xyxy).mean(axis=0)
+
+
+def _rectified_probs(detector: CardDetector, frame: np.ndarray,
+                     card: Detections) -> np.ndarray | None:
+    """The card probabilities of ``card``'s card made upright
+    (:func:`vision.rectify.card_quad`, :func:`vision.rectify.rectified_crop` at
+    the classifier's input size; read as the detector reads a box it is unsure
+    of: under :data:`RECTIFY_SURE`, the mean with the crop turned half round
+    and the crop with :data:`RECTIFY_LOOSER` more margin); ``None`` where no
+    card-shaped outline is found in and around its box or the detector cannot
+    read crops."""
+    from vision.rectify import MARGIN, card_quad, rectified_crop
+
+    if not hasattr(detector, "read_crops"):
+        return None
+    quad = card_quad(frame, card.xyxy[0])
+    if quad is None:
+        return None
+    size = int(getattr(detector, "crop", 64))
+    crop = rectified_crop(frame, quad, size, MARGIN)
+    probs = np.asarray(detector.read_crops(crop[None]), float)
+    if probs[0].max() < RECTIFY_SURE:
+        more = np.stack([np.ascontiguousarray(crop[::-1, ::-1]),
+                         rectified_crop(frame, quad, size, MARGIN + RECTIFY_LOOSER)])
+        probs = np.concatenate([probs, np.asarray(detector.read_crops(more), float)])
+        probs = probs.mean(axis=0, keepdims=True)
+    probs = probs[:, :-1]
+    if hasattr(detector, "named"):
+        probs = probs * np.asarray(detector.named, float)[:-1]
+    return probs[0]
 
 
 def name_refused(detector: CardDetector, frame: np.ndarray, boxes: Detections,
