@@ -30,6 +30,7 @@ saved tables, as ``tableref decks``).
 
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -282,6 +283,9 @@ def _labels(spec: str) -> tuple[list[str], str]:
     try:
         labels = label_set(spec)
     except (EnrollError, ValueError) as exc:
+        said = re.fullmatch(r"('.*') is not a card label \(e\.g\. red-7\)", str(exc), re.S)
+        if said:
+            fail(400, "label_not_card", label=said.group(1)[:60])
         fail(400, "labels_bad", why=str(exc)[:200])
     labels = list(dict.fromkeys(labels))
     if not labels:

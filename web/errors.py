@@ -316,6 +316,10 @@ ERRORS: dict[str, dict[str, str]] = {
         "en": "labels: {why}",
         "ja": "カードの指定を読めません（{why}）。",
     },
+    "label_not_card": {
+        "en": "labels: {label} is not a card label (e.g. red-7)",
+        "ja": "{label} はカードの名前ではありません（例: red-7）。",
+    },
     "labels_none": {
         "en": "labels: name at least one card (uno, tgus-t or red-7,blue-skip)",
         "ja": "カードを1枚以上指定してください（uno、tgus-t、red-7,blue-skip など）。",
@@ -408,7 +412,49 @@ ACTIONS: dict[str, str] = {"correct": "修正", "delete": "削除", "insert": "�
                            "undo": "取り消し", "answer": "回答"}
 
 
+#: the referee's refusals raised as plain English, and the key of its
+#: catalogue (:mod:`referee.text`) that says each in every language
+REFEREE_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p, re.S), key) for p, key in (
+        (r"unknown game (?P<game>'.*'); known games: (?P<known>.+)", "game.unknown-game"),
+        (r"game (?P<game>'.*') has no rules preset (?P<rules>'.*'); presets: (?P<known>.+)",
+         "game.unknown-preset"),
+    )
+)
+
+
+def _said(value: Any, lang: str) -> str:
+    """A part that is the referee's own sentence (a :class:`referee.text.Text`,
+    an exception raised with one, or a known English refusal) in ``lang``."""
+    if isinstance(value, BaseException):
+        try:
+            from referee.game import reason
+        except ImportError:
+            return str(value)
+        value = reason(value)
+    render = getattr(value, "render", None)
+    if isinstance(value, str) and callable(render):
+        try:
+            return str(render(lang))
+        except Exception:  # a sentence that cannot be said: its English
+            return str(value)
+    text = str(value)
+    if lang != "en":
+        for pattern, key in REFEREE_WORDS:
+            m = pattern.fullmatch(text)
+            if m:
+                try:
+                    from referee.text import Text
+
+                    return Text(key, **m.groupdict()).render(lang)
+                except Exception:
+                    break
+    return text
+
+
 def _part(name: str, value: Any, lang: str) -> str:
+    if name == "why":
+        return _said(value, lang)
     text = str(value)
     if lang != "ja":
         return text

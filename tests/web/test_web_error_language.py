@@ -216,3 +216,30 @@ def test_no_route_refuses_with_words_of_its_own():
             if name == "TableError" and not any(k.arg == "reason" for k in node.keywords):
                 wrong.append(f"{path.name}:{node.lineno}: TableError without a reason")
     assert wrong == []
+
+
+@pytest.mark.parametrize("header, words", [
+    ({"game": "poker", "players": ["A", "B"]}, "'poker'というゲームはありません"),
+    ({"game": "uno", "rules": "nope", "players": ["A", "B"]}, "プリセット'nope'はありません"),
+    ({"game": "uno", "players": ["A", "B"], "dealer": "Z"}, "'Z'はプレイヤーではありません"),
+    ({"game": "junocos", "players": ["A", "B"]}, "2人では遊べません"),
+], ids=["game", "preset", "dealer", "players"])
+def test_a_game_the_referee_refuses_to_start_is_refused_in_its_own_words(header, words):
+    """The referee's reason (its sentence catalogue, or its known English
+    refusal) is said in the viewer's language inside the page's sentence."""
+    client = make_app().test_client()
+    en = client.post("/api/games", json=header).get_json()
+    ja = client.post("/api/games?lang=ja", json=header).get_json()
+    assert ja["code"] == en["code"] == "game_refused" and ja["status"] == 400
+    assert words in ja["message"] and ja["message"].endswith("。"), ja["message"]
+    assert en["message"].startswith("cannot start this game: ") and not JA.search(en["message"])
+
+
+def test_a_label_that_is_no_card_is_named_in_the_viewers_language():
+    client = make_app().test_client()
+    body = {"deck": "kitchen", "labels": "red-7,red-99"}
+    en = client.post("/api/enroll/start", json=body).get_json()
+    assert en["message"] == "labels: 'red-99' is not a card label (e.g. red-7)"
+    ja = client.post("/api/enroll/start?lang=ja", json=body).get_json()
+    assert ja["code"] == en["code"] == "label_not_card"
+    assert ja["message"] == "'red-99' はカードの名前ではありません（例: red-7）。"
