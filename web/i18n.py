@@ -447,6 +447,7 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def _remember(resp: Response) -> Response:
+        resp.vary.update(("Accept-Language", "Cookie"))  # the answer's language
         asked = request.args.get("lang")
         if asked in LANGS:
             resp.set_cookie(COOKIE, asked, max_age=365 * 86400, samesite="Lax")

@@ -243,3 +243,18 @@ def test_a_label_that_is_no_card_is_named_in_the_viewers_language():
     ja = client.post("/api/enroll/start?lang=ja", json=body).get_json()
     assert ja["code"] == en["code"] == "label_not_card"
     assert ja["message"] == "'red-99' はカードの名前ではありません（例: red-7）。"
+
+
+def test_the_browsers_language_picks_the_pages_after_the_query_and_the_cookie():
+    """``?lang=`` first, then the cookie, then ``Accept-Language``; an answer
+    says that it varies with them (a cache keeps one per language)."""
+    client = make_app().test_client()
+    ja = {"Accept-Language": "ja-JP,ja;q=0.9,en;q=0.5"}
+    page = client.get("/table", headers=ja)
+    assert '<html lang="ja">' in page.get_data(as_text=True)
+    assert {"Accept-Language", "Cookie"} <= set(page.vary)
+    assert '<html lang="en">' in client.get("/table?lang=en", headers=ja).get_data(as_text=True)
+    assert '<html lang="en">' in client.get("/table", headers=ja).get_data(as_text=True)  # cookie
+    client.delete_cookie(COOKIE)
+    assert '<html lang="en">' in client.get(
+        "/table", headers={"Accept-Language": "fr-FR,de;q=0.8"}).get_data(as_text=True)
