@@ -15,6 +15,7 @@ Exceptions are for malformed input only, and :func:`replay` turns those into
 from __future__ import annotations
 
 import gc
+import json
 from typing import Any, ClassVar, Iterable, Mapping
 
 from .cards import CardError
@@ -84,6 +85,14 @@ class Game:
     @classmethod
     def handles(cls, rules: str) -> bool:
         return rules in cls.presets()
+
+    def option_refusals(self) -> list[Text]:
+        """The header's ``options`` this game ignored, each as the sentence that
+        refuses it where a new game is started (:func:`start_game`): an unknown
+        name (:func:`option_unknown`), a value of the wrong type or outside its
+        allowed set (:func:`option_bad_value`). A replayed log keeps them as
+        ``info`` rulings (the game goes on with the preset's values)."""
+        return []
 
     # -- rulings ---------------------------------------------------------------
     def ruling(self, event: int, kind: str, rule: str, text: str, *,
@@ -274,15 +283,15 @@ def find_game(game: str, rules: str | None = None) -> type[Game]:
     candidates = [c for c in games() if game == c.name or game in c.aliases]
     if not candidates:
         known = sorted({c.name for c in games()})
-        raise GameError(f"unknown game {game!r}; known games: {', '.join(known)}")
+        raise GameError(Text("game.unknown-game", game=repr(game), known=", ".join(known)))
     if rules is None:
         return candidates[0]
     for cls in candidates:
         if cls.handles(rules):
             return cls
     known = sorted(p for c in candidates for p in c.presets())
-    raise GameError(f"game {game!r} has no rules preset {rules!r}; "
-                    f"presets: {', '.join(known)}")
+    raise GameError(Text("game.unknown-preset", game=repr(game), rules=repr(rules),
+                         known=", ".join(known)))
 
 
 define({
@@ -318,6 +327,68 @@ define({
 })
 
 
+define({
+    "game.option-not-known": {
+        "en": "{rules} has no option {key}; its options: {known}",
+        "ja": "{rules}にはオプション{key}がありません（使えるオプション: {known}）",
+    },
+    "game.option-bad-value": {
+        "en": "option {key} cannot be {value}: it must be {allowed}",
+        "ja": "オプション{key}に{value}は使えません（{allowed}で指定します）",
+    },
+    "game.allowed-bool": {"en": "true or false", "ja": "trueかfalse"},
+    "game.allowed-int": {"en": "a whole number", "ja": "整数"},
+    "game.allowed-int-min": {"en": "a whole number of at least {minimum}",
+                             "ja": "{minimum}以上の整数"},
+    "game.allowed-float": {"en": "a number", "ja": "数値"},
+    "game.allowed-str": {"en": "a string", "ja": "文字列"},
+    "game.allowed-strs": {"en": "a list of strings", "ja": "文字列のリスト"},
+    "game.allowed-choice": {"en": "one of {choices}", "ja": "{choices}のどれか"},
+})
+
+
+def option_value_text(value: Any, limit: int = 40) -> str:
+    """A header option's value as the header wrote it (JSON), cut short."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def allowed_values(default: Any, metadata: Mapping[str, Any] | None = None) -> Text:
+    """What an option whose preset value is ``default`` may be, as a part of a
+    sentence: its ``choices`` or ``minimum`` (field metadata) where it has them,
+    else its type."""
+    meta = metadata or {}
+    if "choices" in meta:
+        return Text("game.allowed-choice",
+                    choices=", ".join(option_value_text(c) for c in meta["choices"]))
+    if isinstance(default, bool):
+        return Text("game.allowed-bool")
+    if isinstance(default, int):
+        if "minimum" in meta:
+            return Text("game.allowed-int-min", minimum=str(meta["minimum"]))
+        return Text("game.allowed-int")
+    if isinstance(default, float):
+        return Text("game.allowed-float")
+    if isinstance(default, str):
+        return Text("game.allowed-str")
+    return Text("game.allowed-strs")
+
+
+def option_unknown(rules: str, key: str, known: Iterable[str]) -> Text:
+    """The refusal of option ``key``, which preset ``rules`` does not have."""
+    return Text("game.option-not-known", rules=rules, key=repr(key),
+                known=", ".join(sorted(known)))
+
+
+def option_bad_value(key: str, value: Any, allowed: Any) -> Text:
+    """The refusal of ``value`` for option ``key``, which must be ``allowed``."""
+    return Text("game.option-bad-value", key=repr(key), value=option_value_text(value),
+                allowed=allowed)
+
+
 def reason(exc: BaseException) -> Any:
     """Why an exception was raised, as a ruling says it: the
     :class:`referee.text.Text` it was raised with (``GameError(Text(...))``),
@@ -326,24 +397,6 @@ def reason(exc: BaseException) -> Any:
     if isinstance(said, Text) and str.__str__(said) == str(exc):
         return said
     return str(exc)
-
-
-def _header_reason(header: Header, exc: Exception) -> Any:
-    """Why a header's game cannot be refereed, as a message where
-    :func:`find_game` said it in English only (an unknown game or preset); the
-    message is used only where its English is exactly the error's."""
-    said = reason(exc)
-    if isinstance(said, Text):
-        return said
-    found = [c for c in games() if header.game == c.name or header.game in c.aliases]
-    if not found:
-        text = Text("game.unknown-game", game=repr(header.game),
-                    known=", ".join(sorted({c.name for c in games()})))
-    else:
-        text = Text("game.unknown-preset", game=repr(header.game),
-                    rules=repr(header.rules),
-                    known=", ".join(sorted(p for c in found for p in c.presets())))
-    return text if str.__str__(text) == said else said
 
 
 def malformed_ruling(err: LogError) -> Ruling:
@@ -380,7 +433,27 @@ class Replay:
 
 
 def new_game(header: Header) -> Game:
+    """The game a header names, as a stored log is replayed: an option it
+    cannot use is an ``info`` ruling, never a refusal (forward compatible)."""
     return find_game(header.game, header.rules)(header)
+
+
+def start_game(header: Header) -> Game:
+    """The game a header names, where a new game is started: also refuses a
+    header whose ``options`` name an unknown option or give one a value it
+    cannot take.
+
+    Raises:
+        GameError: an unknown game or preset, or the first option refused, said
+            by its catalogue message (a clause naming the option and what is
+            allowed, like every header refusal: the caller's sentence holds it,
+            "cannot start this game: ...", ``game.no-referee``).
+    """
+    game = new_game(header)
+    refused = game.option_refusals()
+    if refused:
+        raise GameError(refused[0])
+    return game
 
 
 def replay(lines: Iterable[str]) -> Replay:
@@ -418,7 +491,7 @@ def _replay(lines: Iterable[str]) -> Replay:
     except (GameError, ValueError) as exc:
         rulings.append(Ruling(0, "info", "log.header",
                               Text("game.no-referee",
-                                   why=_header_reason(log.header, exc))))
+                                   why=reason(exc))))
         return Replay(log, None, rulings)
     items: list[Any] = log.events
     if log.errors:  # the unreadable lines take their place in line order

@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 from collections.abc import Mapping
 
 from .cards import ACTIONS, NUMBERS, WILDS, Card
-from .game import Game, GameError
+from .game import Game, GameError, allowed_values, option_bad_value, option_unknown
 from .log import Event, Header
 from .rulings import Ruling
 from .text import (COLOR_NAMES, Text, card_name, define, define_cards, formatter,
@@ -165,6 +165,26 @@ def _type_name(t: type) -> Any:
         return t.__name__
 
 
+def _fits(value: Any, want: type) -> bool:
+    """Whether a header's option ``value`` may replace a preset value of type ``want``."""
+    return isinstance(value, want) and isinstance(value, bool) == (want is bool)
+
+
+def option_refusals(cls: type, header: Header, rules: str) -> list[Text]:
+    """The header's ``options`` that :func:`build_options` ignores, each as the
+    sentence refusing it where a new game is started."""
+    base = cls()
+    known = {f.name: f for f in fields(cls)}
+    out: list[Text] = []
+    for key, value in header.options.items():
+        if key not in known:
+            out.append(option_unknown(rules, key, known))
+        elif not _fits(value, type(getattr(base, key))):
+            out.append(option_bad_value(key, value, allowed_values(
+                getattr(base, key), known[key].metadata)))
+    return out
+
+
 def build_options(cls: type, header: Header) -> tuple[Any, list[str]]:
     """The options dataclass ``cls`` with the header's ``options`` applied.
 
@@ -183,7 +203,7 @@ def build_options(cls: type, header: Header) -> tuple[Any, list[str]]:
             problems.append(Text("game.option-unknown", key=repr(key), names=names))
             continue
         want = type(getattr(base, key))
-        if not isinstance(value, want) or isinstance(value, bool) != (want is bool):
+        if not _fits(value, want):
             default = getattr(base, key)
             problems.append(Text("game.option-type", key=repr(key),
                                  type=_type_name(want), value=repr(value),
@@ -245,8 +265,14 @@ class PhasedGame(Game):
 
     def options_from(self, cls: type, header: Header) -> Any:
         """The game's options from the header; problems become ``notes``."""
+        self._options_type = cls
         options, self.notes = build_options(cls, header)
         return options
+
+    def option_refusals(self) -> list[Text]:
+        """:meth:`Game.option_refusals`: the checks of :func:`build_options`."""
+        cls = getattr(self, "_options_type", None)
+        return [] if cls is None else option_refusals(cls, self.header, self.prefix)
 
     @property
     def over(self) -> bool:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Callable, Mapping
 
-from .game import Game, apply_safely, new_game
+from .game import Game, apply_safely, new_game, start_game
 from .log import Event, Header, LogError, dump_event
 from .rulings import Ruling
 from .text import Text, define
@@ -102,11 +102,24 @@ class Change:
 class Referee:
     """Holds a header, the event list (line 1 onwards) and the rulings so far."""
 
-    def __init__(self, header: Header | Mapping[str, Any]):
+    def __init__(self, header: Header | Mapping[str, Any], *, new: bool = False):
+        """A referee for ``header``.
+
+        Args:
+            header: the game's header.
+            new: a new game is being started (the page's new game, a live
+                table): a header option the game cannot use refuses it
+                (:func:`referee.game.start_game`). Without it (a stored game
+                resumed or replayed) such an option is an ``info`` ruling and
+                the preset's value holds.
+
+        Raises:
+            GameError: an unknown game or preset; with ``new``, a refused option.
+        """
         if not isinstance(header, Header):
             header = Header.from_dict(header)
         self.header = header
-        self.game: Game = new_game(header)
+        self.game: Game = start_game(header) if new else new_game(header)
         self.events: list[dict[str, Any]] = []
         self.rulings: list[Ruling] = []
         #: lines applied -> (a copy of the game after them, the rulings' count

@@ -412,20 +412,9 @@ ACTIONS: dict[str, str] = {"correct": "修正", "delete": "削除", "insert": "�
                            "undo": "取り消し", "answer": "回答"}
 
 
-#: the referee's refusals raised as plain English, and the key of its
-#: catalogue (:mod:`referee.text`) that says each in every language
-REFEREE_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(p, re.S), key) for p, key in (
-        (r"unknown game (?P<game>'.*'); known games: (?P<known>.+)", "game.unknown-game"),
-        (r"game (?P<game>'.*') has no rules preset (?P<rules>'.*'); presets: (?P<known>.+)",
-         "game.unknown-preset"),
-    )
-)
-
-
 def _said(value: Any, lang: str) -> str:
-    """A part that is the referee's own sentence (a :class:`referee.text.Text`,
-    an exception raised with one, or a known English refusal) in ``lang``."""
+    """A part that is the referee's own sentence (a :class:`referee.text.Text`
+    or an exception raised with one) in ``lang``."""
     if isinstance(value, BaseException):
         try:
             from referee.game import reason
@@ -438,18 +427,7 @@ def _said(value: Any, lang: str) -> str:
             return str(render(lang))
         except Exception:  # a sentence that cannot be said: its English
             return str(value)
-    text = str(value)
-    if lang != "en":
-        for pattern, key in REFEREE_WORDS:
-            m = pattern.fullmatch(text)
-            if m:
-                try:
-                    from referee.text import Text
-
-                    return Text(key, **m.groupdict()).render(lang)
-                except Exception:
-                    break
-    return text
+    return str(value)
 
 
 def _part(name: str, value: Any, lang: str) -> str:

@@ -32,7 +32,7 @@ from referee.text import Text, card, define
 from . import calls, draws, pile, plays, turned
 from .cards import deck, quote
 from .common import DECK_LABELS, implied, not_in_deck, preset
-from .options import PRESETS, TgusTOptions
+from .options import PRESETS, TgusTOptions, option_refusals
 from .table import Table
 
 DECK_SIZE = len(deck())
@@ -142,6 +142,11 @@ class TgusTGame(Game):
     def presets(cls) -> dict[str, TgusTOptions]:
         """The two presets, tgus-t1 and tgus-t2, as options values."""
         return dict(PRESETS)
+
+    def option_refusals(self) -> list[Text]:
+        """:meth:`Game.option_refusals`: the checks of ``with_overrides``."""
+        return option_refusals(PRESETS[self.header.rules], self.header.options,
+                               self.prefix)
 
     # -- helpers -------------------------------------------------------------------
     def who(self, ev: Event, notes: list[str]) -> str:

@@ -20,6 +20,10 @@ define({
         "en": "unknown option {name}",
         "ja": "不明なオプション{name}",
     },
+    "tgus-t.option.ranks": {
+        "en": "an object giving each draw effect a whole number rank",
+        "ja": "各ドロー効果に整数の順位を与えるオブジェクト",
+    },
     "tgus-t.option.bad": {
         "en": "option {name} cannot be {value}",
         "ja": "オプション{name}の値{value}",
@@ -158,25 +162,7 @@ class TgusTOptions:
             if name not in known:
                 refused.append(Text("tgus-t.option.unknown", name=_quote(name)))
                 continue
-            default = getattr(self, name)
-            if isinstance(default, bool):
-                ok = isinstance(value, bool)
-            elif isinstance(default, int):
-                ok = (
-                    isinstance(value, int)
-                    and not isinstance(value, bool)
-                    and value >= 0
-                )
-            elif name == "precedence" and isinstance(value, Mapping):
-                ok = all(
-                    isinstance(k, str)
-                    and isinstance(v, int)
-                    and not isinstance(v, bool)
-                    for k, v in value.items()
-                )
-                value = tuple(value.items())
-            else:
-                ok = False
+            ok, value = _accepts(name, getattr(self, name), value)
             if not ok:
                 refused.append(
                     Text("tgus-t.option.bad", name=_quote(name), value=_quote(value))
@@ -184,6 +170,42 @@ class TgusTOptions:
                 continue
             changes[name] = value
         return replace(self, **changes), refused
+
+
+def _accepts(name: str, default: Any, value: Any) -> tuple[bool, Any]:
+    """Whether a header may set option ``name`` (preset value ``default``) to
+    ``value``, and the value as the options hold it."""
+    if isinstance(default, bool):
+        return isinstance(value, bool), value
+    if isinstance(default, int):
+        return (isinstance(value, int) and not isinstance(value, bool)
+                and value >= 0), value
+    if name == "precedence" and isinstance(value, Mapping):
+        return all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+                   for k, v in value.items()), tuple(value.items())
+    return False, value
+
+
+def option_refusals(options: TgusTOptions, overrides: Mapping[str, Any],
+                    rules: str) -> list[Text]:
+    """The overrides :meth:`TgusTOptions.with_overrides` refuses, each as the
+    sentence refusing it where a new game is started."""
+    from referee.game import allowed_values, option_bad_value, option_unknown
+
+    known = {f.name: f for f in fields(options)}
+    out: list[Text] = []
+    for name, value in overrides.items():
+        if name not in known:
+            out.append(option_unknown(rules, name, known))
+            continue
+        default = getattr(options, name)
+        if not _accepts(name, default, value)[0]:
+            allowed = (Text("tgus-t.option.ranks") if name == "precedence"
+                       else allowed_values(default, {"minimum": 0}
+                                           if isinstance(default, int)
+                                           and not isinstance(default, bool) else {}))
+            out.append(option_bad_value(name, value, allowed))
+    return out
 
 
 TGUS_T1 = TgusTOptions()

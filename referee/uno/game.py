@@ -24,7 +24,7 @@ from ..rulings import Ruling
 from ..text import Text, cap, define, formatter
 from . import calls, challenge, draws, house, scoring, start, turns
 from .observe import view
-from .options import PRESETS, UnoOptions, resolve
+from .options import PRESETS, UnoOptions, refusals, resolve
 from .plays import cards_name
 from .state import UnoState
 from .turns import Before
@@ -117,6 +117,11 @@ class UnoGame(Game):
                 0, "info", "players", Text("uno.too-few-players")))
         if self._early:  # the header's rulings go out with the first event's
             self.apply = self._apply_after_header  # type: ignore[method-assign]
+
+    def option_refusals(self) -> list[Text]:
+        """:meth:`Game.option_refusals`: the checks of :func:`resolve`."""
+        base = self.PRESETS.get(self.header.rules) or next(iter(self.PRESETS.values()))
+        return refusals(base, self.header.options, self.prefix)
 
     # -- dispatch ----------------------------------------------------------------------
     def _apply_after_header(self, event: Event) -> list[Ruling]:

@@ -51,11 +51,16 @@ define({
     "uno.option-choice": {
         "en": "must be one of {choices}, got {value}",
         "ja": "{choices}のどれかでなければなりません（指定: {value}）"},
+    "uno.allowed-stack": {
+        "en": "a list of '<card>><card>' entries with cards from {cards}",
+        "ja": "「札>札」の形の項目のリスト（札は{cards}のどれか）"},
 })
 
 ACTION_VALUES = ("skip", "reverse", "draw2", "wild", "wild-draw4", "wild-shuffle",
                  "wild-custom")
-STACK_CARDS = ("draw2", "wild-draw4", "skip", "reverse")
+#: the card values a ``stack_answers`` entry may name (the white wild answers
+#: in tgus-3, whose own table a header must be able to write)
+STACK_CARDS = ("draw2", "wild-draw4", "skip", "reverse", "wild-custom")
 ALL_STACK_ANSWERS = ("draw2>draw2", "draw2>wild-draw4", "wild-draw4>wild-draw4",
                      "wild-draw4>draw2")
 
@@ -127,7 +132,8 @@ class UnoOptions:
         "spec; 001 ローカルルール 6")
     stack_answers: tuple[str, ...] = option_field(
         ALL_STACK_ANSWERS, "answer table for stacking: '<owed card>><answer card>' "
-        "entries (values draw2, wild-draw4, skip, reverse)", "001 ローカルルール 6")
+        "entries (values draw2, wild-draw4, skip, reverse, wild-custom)",
+        "001 ローカルルール 6")
     uno_penalty: int = option_field(
         2, "cards drawn for a caught missing UNO call (local rule: up to 6)",
         "spec; 001 公式 7 / ローカルルール 7", minimum=0, rule="uno-missed")
@@ -252,6 +258,31 @@ def resolve(preset: UnoOptions, overrides: Mapping[str, Any],
     if hand_size is not None:
         changes["hand_size"] = hand_size
     return replace(preset, **changes), problems
+
+
+def refusals(preset: UnoOptions, overrides: Mapping[str, Any],
+             rules: str) -> list[Text]:
+    """The header's ``options`` that :func:`resolve` ignores, each as the
+    sentence refusing it where a new game of preset ``rules`` is started
+    (:func:`referee.game.start_game`): the same checks, said as a refusal that
+    names the option and what it may be."""
+    from ..game import allowed_values, option_bad_value, option_unknown
+
+    known = _fields_of(type(preset))
+    out: list[Text] = []
+    for name, value in overrides.items():
+        f = known.get(name)
+        if f is None:
+            out.append(option_unknown(rules, name, known))
+            continue
+        try:
+            _coerce(f, value)
+        except ValueError:
+            allowed = (Text("uno.allowed-stack", cards=", ".join(STACK_CARDS))
+                       if name == "stack_answers"
+                       else allowed_values(getattr(preset, name), f.metadata))
+            out.append(option_bad_value(name, value, allowed))
+    return out
 
 
 def option_docs(options: Any) -> list[dict[str, Any]]:
