@@ -656,6 +656,10 @@ def main(argv: list[str] | None = None) -> int:
                              "warped upright, at this weight in the mean with "
                              "the box's reading (default: "
                              "vision.multiscale.RECTIFY; 0: off, 1: alone)")
+    parser.add_argument("--balance", type=int, default=None,
+                        help="1: the kept box is named from its crop "
+                             "white-balanced (vision.multiscale.balance_white); "
+                             "0: as it is (default: vision.multiscale.BALANCE)")
     parser.add_argument("--forget", type=int, default=0,
                         help="with --tune: also read this many rendered crops "
                              "(rendered_accuracy), zero-shot and enrolled")
@@ -705,6 +709,8 @@ def main(argv: list[str] | None = None) -> int:
             setattr(ms, name, value or None)
     if args.rectify is not None:
         ms.RECTIFY = args.rectify
+    if args.balance is not None:
+        ms.BALANCE = bool(args.balance)
     if args.tight is not None:
         ms.TIGHT_VIEWS = tuple(v for v in (float(t) for t in args.tight.split(",")
                                            if t.strip()) if v > 0)
@@ -728,7 +734,8 @@ def main(argv: list[str] | None = None) -> int:
           f"times as wide as high read turned; an upright box named under "
           f"{vision.multiscale.SURE_READ} read again moved in by "
           f"{vision.multiscale.TIGHT_VIEWS}; the card made upright read at weight "
-          f"{vision.multiscale.RECTIFY}")
+          f"{vision.multiscale.RECTIFY}; its crop white-balanced: "
+          f"{vision.multiscale.BALANCE}")
     from vision.detector import photo_model
 
     global FINDER

@@ -115,6 +115,16 @@ SURE_READ = 0.9
 #: reading (:func:`read_turned`); 0: off, 1: the upright card alone. A box
 #: where no card-shaped outline is found is read as it is.
 RECTIFY: float = 0.0
+#: A photo of one card's kept box is named from its crop white-balanced
+#: (:func:`balance_white`: each colour channel scaled so that its bright end is
+#: the card's white): a card held before a webcam under a strong colour cast
+#: or dim light shows its digit in few, dull levels (:func:`read_turned`).
+BALANCE: bool = False
+#: The crop's bright end, a percentile of each channel's levels
+#: (:func:`balance_white`).
+BALANCE_PERCENTILE = 97.0
+#: The level that bright end is scaled to.
+BALANCE_WHITE = 235.0
 #: The upright card's crop named under this probability is named from the mean
 #: of it, it turned half round and it with :data:`RECTIFY_LOOSER` more margin
 #: (as the detector reads a box it is unsure of).
@@ -316,8 +326,8 @@ def read_card(detector: CardDetector, frame: np.ndarray,
 
 
 def read_turned(detector: CardDetector, frame: np.ndarray, card: Detections,
-                aspect: float | None = None, rectify: float | None = None
-                ) -> Detections:
+                aspect: float | None = None, rectify: float | None = None,
+                balance: bool | None = None) -> Detections:
     """``card`` (one detection of a photo of one card) named again from the
     photo turned a quarter either way when its box is at least ``aspect``
     (default :data:`TURN_ASPECT`; ``None``: never) times as wide as it is high:
@@ -328,15 +338,24 @@ def read_turned(detector: CardDetector, frame: np.ndarray, card: Detections,
     is named from the mean of the box and its :data:`TIGHT_VIEWS` (the box
     kept). With ``rectify`` (default :data:`RECTIFY`) above 0, the reading is
     mixed with that of the card's outline warped upright
-    (:func:`_rectified_probs`) at that weight, where an outline is found."""
+    (:func:`_rectified_probs`) at that weight, where an outline is found.
+    With ``balance`` (default :data:`BALANCE`), every crop read here is
+    white-balanced first (:func:`balance_white`; one view a crop) and an
+    upright box is always named anew."""
     aspect = TURN_ASPECT if aspect is None else aspect
     rectify = RECTIFY if rectify is None else rectify
+    balance = BALANCE if balance is None else bool(balance)
+    if balance and not hasattr(detector, "read_crops"):
+        balance = False
     if len(card) != 1 or not hasattr(detector, "_classify"):
         return card
     x1, y1, x2, y2 = (float(v) for v in card.xyxy[0])
     upright = aspect is None or x2 - x1 < aspect * (y2 - y1)
     if upright:
-        probs = _tight_probs(detector, frame, card)
+        probs = _tight_probs(detector, frame, card, balance)
+        if probs is None and balance:
+            probs = _read_probs(detector, frame, card.xyxy.astype(np.float32),
+                                balance)[0]
         upright_probs = (None if rectify <= 0
                          else _rectified_probs(detector, frame, card))
         if upright_probs is None:
@@ -351,9 +370,10 @@ def read_turned(detector: CardDetector, frame: np.ndarray, card: Detections,
     h, w = frame.shape[:2]
     left = np.ascontiguousarray(np.rot90(frame, 1))  # (x, y) -> (y, w - x)
     right = np.ascontiguousarray(np.rot90(frame, 3))  # (x, y) -> (h - y, x)
-    probs = (_card_probs(detector, left, np.array([[y1, w - x2, y2, w - x1]], np.float32))
-             + _card_probs(detector, right, np.array([[h - y2, x1, h - y1, x2]],
-                                                     np.float32)))[0] / 2
+    probs = (_read_probs(detector, left, np.array([[y1, w - x2, y2, w - x1]],
+                                                  np.float32), balance)
+             + _read_probs(detector, right, np.array([[h - y2, x1, h - y1, x2]],
+                                                     np.float32), balance))[0] / 2
     upright_probs = None if rectify <= 0 else _rectified_probs(detector, frame, card)
     if upright_probs is not None:
         probs = (1 - rectify) * probs + rectify * upright_probs
@@ -361,8 +381,40 @@ def read_turned(detector: CardDetector, frame: np.ndarray, card: Detections,
     return Detections(card.xyxy.copy(), [float(probs[k])], [k], **_names(detector))
 
 
+def balance_white(crops: np.ndarray, percentile: float | None = None,
+                  white: float | None = None) -> np.ndarray:
+    """(N, S, S, 3) uint8 crops, each with every colour channel scaled so that
+    its ``percentile`` (default :data:`BALANCE_PERCENTILE`) level becomes
+    ``white`` (default :data:`BALANCE_WHITE`), clipped: a card's white border
+    and centre are its brightest pixels, so a colour cast and a dim exposure
+    are undone and the digit's contrast stretched."""
+    percentile = BALANCE_PERCENTILE if percentile is None else percentile
+    white = BALANCE_WHITE if white is None else white
+    crops = np.asarray(crops)
+    flat = crops.reshape(len(crops), -1, crops.shape[-1]).astype(np.float32)
+    top = np.percentile(flat, percentile, axis=1)  # (N, 3)
+    gain = white / np.maximum(top, 1.0)
+    out = crops.astype(np.float32) * gain[:, None, None, :]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _read_probs(detector: CardDetector, frame: np.ndarray, xyxy: np.ndarray,
+                balance: bool = False) -> np.ndarray:
+    """:func:`_card_probs` of ``xyxy``; with ``balance`` each box's crop
+    white-balanced (:func:`balance_white`) and read as one view."""
+    if not balance:
+        return _card_probs(detector, frame, xyxy)
+    from vision.detector import crop_boxes
+
+    crops = balance_white(crop_boxes(frame, xyxy, int(getattr(detector, "crop", 64))))
+    probs = np.asarray(detector.read_crops(crops), float)[:, :-1]
+    if hasattr(detector, "named"):
+        probs = probs * np.asarray(detector.named, float)[:-1]
+    return probs
+
+
 def _tight_probs(detector: CardDetector, frame: np.ndarray,
-                 card: Detections) -> np.ndarray | None:
+                 card: Detections, balance: bool = False) -> np.ndarray | None:
     """The mean card probabilities of ``card``'s box and the box moved in by
     each of :data:`TIGHT_VIEWS` when it was named under :data:`SURE_READ`
     (:func:`read_turned`); ``None`` where its own name stands."""
@@ -372,7 +424,7 @@ def _tight_probs(detector: CardDetector, frame: np.ndarray,
     w, h = x2 - x1, y2 - y1
     xyxy = np.array([[x1 + t * w, y1 + t * h, x2 - t * w, y2 - t * h]
                      for t in (0.0, *TIGHT_VIEWS)], np.float32)
-    return _card_probs(detector, frame, xyxy).mean(axis=0)
+    return _read_probs(detector, frame, xyxy, balance).mean(axis=0)
 
 
 def _rectified_probs(detector: CardDetector, frame: np.ndarray,

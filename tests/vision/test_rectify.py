@@ -184,3 +184,53 @@ def test_an_outline_is_kept_only_where_the_card_shows_its_white_border() -> None
         assert rf.card_quad(frame, box) is not None
     finally:
         rf.BORDER_SIDES = kept
+
+
+def test_balance_white_undoes_a_colour_cast_and_a_dim_exposure() -> None:
+    from vision.multiscale import balance_white
+
+    crop = np.zeros((1, 64, 64, 3), np.uint8)
+    crop[0, :, :] = (30, 30, 200)  # a red face
+    crop[0, :6], crop[0, -6:], crop[0, :, :6], crop[0, :, -6:] = (245,) * 4  # border
+    cast = (crop * np.array([0.35, 0.7, 0.5])).astype(np.uint8)  # a cast, dim
+    out = balance_white(cast)
+    assert out.shape == cast.shape and out.dtype == np.uint8
+    np.testing.assert_allclose(out[0, 2, 32], [235, 235, 235], atol=2)  # white again
+    face = out[0, 32, 32]
+    assert face[2] > 150 and face[0] < 60 and face[1] < 60  # red again
+
+
+class _WhiteBorderReader(_UprightReader):
+    """Names blue-3 a crop whose border is near white in every channel, red-7
+    a crop under a colour cast."""
+
+    def _verdict(self, crop: np.ndarray) -> np.ndarray:
+        from referee.cards import CLASSES
+
+        probs = np.zeros(len(CLASSES) + 1)
+        white = crop[32, 1].min() > 200 and crop[1, 32].min() > 200
+        probs[CLASSES.index("blue-3" if white else "red-7")] = 0.9
+        probs[-1] = 0.1
+        return probs
+
+
+def test_read_turned_names_a_card_under_a_cast_from_its_balanced_crop() -> None:
+    import vision.multiscale as ms
+    from referee.cards import CLASSES
+
+    frame = np.full((300, 300, 3), (40, 40, 40), np.uint8)
+    frame[50:250, 90:210] = (245, 245, 245)
+    frame[60:240, 100:200] = (30, 30, 200)
+    frame = (frame * np.array([0.4, 0.8, 0.6])).astype(np.uint8)  # a strong cast
+    det = _WhiteBorderReader()
+    card = Detections(np.float32([[90, 50, 210, 250]]), [0.9],
+                      [CLASSES.index("red-7")], names=CLASSES)
+    assert ms.read_turned(det, frame, card, balance=False).labels == ["red-7"]
+    read = ms.read_turned(det, frame, card, balance=True)
+    assert read.labels == ["blue-3"]
+    np.testing.assert_allclose(read.xyxy[0], [90, 50, 210, 250])
+    sideways = np.ascontiguousarray(np.rot90(frame))
+    flat = Detections(np.float32([[50, 90, 250, 210]]), [0.9],
+                      [CLASSES.index("red-7")], names=CLASSES)
+    assert ms.read_turned(det, sideways, flat, balance=True).labels == ["blue-3"]
+    assert ms.read_turned(det, sideways, flat, balance=False).labels == ["red-7"]
