@@ -115,7 +115,7 @@ class Table:
         """Validate a header, store a new game and make it the current one."""
         header = check_header(header)
         try:
-            referee = Referee(header)
+            referee = Referee(header, new=True)
         except (LogError, GameError, ValueError) as exc:
             raise TableError(reason="game_refused", params={"why": exc}) from None
         except ImportError as exc:  # a game module of this installation is broken
