@@ -395,8 +395,8 @@ def report_neural(pos: list[dict], neg: list[dict], conf: dict,
         {"likely_cut_threshold": 0.75}, {"likely_cut_threshold": 0.8},
         {"likely_cut_threshold": 0.85},
         {"likely_cut_threshold": 0.8, "likely_min_rise": 0.0},
-        {"likely_cut_threshold": 0.8, "likely_min_rise": 3.0},
-        {"likely_cut_threshold": 0.8, "likely_min_rise": 9.0})]
+        {"likely_cut_threshold": 0.8, "likely_min_rise": 6.0},
+        {"likely_cut_threshold": 0.8, "likely_min_rise": 12.0})]
     print(f"\nNEURAL SPOTTER ({path}; the game's listener's setting first, then "
           "without its likely calls (tableref listen), then without cut views; "
           f"with the gate: the false alarms an hour times {GATE_SHARE:g}, the "

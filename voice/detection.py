@@ -9,7 +9,7 @@ ENGINES = ("auto", "neural", "pocketsphinx")
 #: the default of :attr:`SpotterConfig.likely_cut_threshold` (probability)
 LIKELY_CUT_THRESHOLD: float | None = 0.8
 #: the default of :attr:`SpotterConfig.likely_min_rise_db` (dB)
-LIKELY_MIN_RISE_DB = 6.0
+LIKELY_MIN_RISE_DB = 9.0
 
 
 @dataclass(frozen=True)

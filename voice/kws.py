@@ -213,7 +213,7 @@ class KwsConfig:
     cut_threshold: float | None = None
     cut_noise: float = 1.0
     likely_cut_threshold: float | None = None
-    likely_min_rise: float = 6.0
+    likely_min_rise: float = 9.0
 
 
 #: seconds a likely call (:attr:`KwsConfig.likely_cut_threshold`) waits after

@@ -37,14 +37,15 @@ def test_cut_views_just_under_their_threshold_make_a_likely_call():
 
 def test_a_likely_call_needs_a_voice_over_the_background():
     """The same cut views in a window that stands only 3.5 dB over the room
-    (a card slapped down, no one speaking) make no likely call; 6 dB does."""
+    (a card slapped down, no one speaking) make no likely call; a voice 10 dB
+    over it does."""
     cuts = [0.0, 0.84, 0.83, 0.85, 0.79, 0.85] + [0.0] * 24
 
     def with_rise(rise: float) -> list[tuple]:
         return [row + (rise,) for row in cut_trace(LOW, cuts)]
 
     assert replay(with_rise(3.5), CFG, likely=True) == ([], [])
-    assert len(replay(with_rise(6.0), CFG, likely=True)[1]) == 1
+    assert len(replay(with_rise(10.0), CFG, likely=True)[1]) == 1
 
 
 def test_a_word_both_decisions_hear_is_one_call_not_a_likely_one():
