@@ -1,10 +1,8 @@
-"""Make an INT8 OpenVINO export of the card finder (tried, not shipped).
+"""Make the INT8 OpenVINO export of the card finder for the live video frames.
 
-    .venv/bin/pip install nncf==3.4.0       # for this export only, not a dependency
-    .venv/bin/python -m benchmarks.export_int8 --out /tmp/int8
-    M=/tmp/int8/uno-yolo11n-int8_openvino_model
-    .venv/bin/python -m benchmarks.bench_detector --backend openvino --model $M
-    .venv/bin/python -m benchmarks.eval_detector --model $M ...
+``models/uno-yolo11n-int8_openvino_model`` (``detector.live_finder`` 'int8')
+reads the live pipeline's video frames outside the round-end scan; the scan,
+its close-ups and still photos keep the float finder.
 
 NNCF's post-training quantisation (mixed preset: symmetric weights per channel,
 asymmetric activations) of the finder's float OpenVINO export (``--float``; by
@@ -13,7 +11,15 @@ it: dynamic input, float32, the shipped export's bytes), the same weights,
 calibrated at the working size (1x3xIMGSZxIMGSZ) and saved with the float
 export's input shape (a dynamic export stays dynamic). The detection head's box
 decoding (its distribution-focal softmax, the anchors' arithmetic and the
-sigmoid) stays float, as Ultralytics' own INT8 export leaves it.
+sigmoid) stays float, as Ultralytics' own INT8 export leaves it; with
+``--float-box N`` the last N convolutions of each of the head's three box
+branches stay float too. The last one (``--float-box 1``, the 1x1 convolution
+that gives the distributions of the box's edges; about 0.1 ms of the finder's
+CPU a frame) quantised boxes a card lying on the pile a few mm larger than the
+float finder does, an edge of the card below or of the fingers on it taken in:
+such a box measures as a card held up (over ``play.let_go_scale``, sticking
+out of the pile's extent) or as a loose one (over ``play.max_scale``), and its
+play waits for the hand to leave or for ``play.loose_s``.
 
 Calibration: ``--count`` rendered table scenes (``datasets.scenes.compose_scene``,
 the finder's own training scenes, some with the table's markers, cards near the
@@ -21,50 +27,28 @@ camera or laid in rows), squeezed into a 640x480 frame as a webcam's, and every
 ``--video-step``-th frame of each ``--video`` (rendered games of the camera
 pipeline, scaled to 640 wide as the pipeline scales them), each letterboxed
 exactly as :class:`vision.openvino_runtime.OpenVinoFinder` feeds the network; no
-real photo. The INT8 finder measured against the float one was made with
+real photo. Everything is drawn from ``--seed`` (the scenes, and the global
+generators NNCF draws from): the same seed gives the same bytes. The shipped
+export was made from the shipped float export, calibrated on four rendered
+tuning games of another list than the ones it was judged on (NNCF 3.4.0,
+OpenVINO 2026.4; about 1 minute of CPU; two runs byte-identical; 3.3 MB
+against the float export's 11 MB):
 
-    .venv/bin/python -m benchmarks.export_int8 --out /tmp/int8 \\
-        --video /tmp/tableref-real-s141-15fps/demo-table.mp4 \\
-        --video /tmp/tableref-real-s160-15fps/demo-table.mp4 \\
-        --video /tmp/tableref-real-s180-15fps/demo-table.mp4 \\
-        --video /tmp/tableref-real-s200-15fps/demo-table.mp4
-
-(rendered hands-free games of ``benchmarks.eval_handsfree``). Tried as a
-finder for the live pipeline's video frames alone (the float one kept for the
-round-end scan and still photos), not shipped: this recipe's default preset
-calibrated on four rendered tuning games of another list than the ones it was
-judged on (about 4 minutes of CPU; 3.3 MB against the float export's 11 MB):
-
-    .venv/bin/python -m benchmarks.export_int8 --out /tmp/int8 \\
+    # NNCF is for this export only, not a dependency of the runtime
+    PYTHONPATH=<a folder with nncf==3.4.0> .venv/bin/python -m benchmarks.export_int8 \\
+        --out /tmp/int8 --float models/uno-yolo11n_openvino_model --float-box 1 \\
         --video /tmp/tableref-real-s259-15fps/demo-table.mp4 \\
         --video /tmp/tableref-real-s260-15fps/demo-table.mp4 \\
         --video /tmp/tableref-real-s262-15fps/demo-table.mp4 \\
         --video /tmp/tableref-real-s263-15fps/demo-table.mp4
-    .venv/bin/python -m benchmarks.bench_detector --backend openvino \\
-        --model /tmp/int8/uno-yolo11n-int8_openvino_model
+    .venv/bin/python -m benchmarks.bench_detector --runs 100 --backend openvino \\
+        --video /tmp/tableref-real-s2-15fps/demo-table.mp4 --frames 900 \\
+        --crop-margin 96 --live-finder /tmp/int8/uno-yolo11n-int8_openvino_model
 
 (``benchmarks.eval_handsfree.game_folder(seed, 15)`` renders a missing game.)
-Quantising the shipped float export itself gives the same bytes each run
-(NNCF 3.4.0, OpenVINO 2026.4; about 1 minute of CPU):
-
-    PYTHONPATH=<a folder with nncf==3.4.0> .venv/bin/python -m benchmarks.export_int8 \\
-        --out /tmp/int8 --float models/uno-yolo11n_openvino_model \\
-        --video /tmp/tableref-real-s259-15fps/demo-table.mp4 \\
-        --video /tmp/tableref-real-s260-15fps/demo-table.mp4 \\
-        --video /tmp/tableref-real-s262-15fps/demo-table.mp4 \\
-        --video /tmp/tableref-real-s263-15fps/demo-table.mp4
-
-The live pipeline reads its video frames outside the round-end scan with
-such an export when ``detector.live_finder`` names its folder
-(:func:`vision.detector.live_model`, :meth:`vision.detector.Detector.live_frames`;
-the scan, its close-ups and still photos keep the float finder);
-``bench_detector --live-finder FOLDER`` times it.
-``--preset performance``, ``--full-bias-correction`` and ``--float-head`` were
-tried too.
-Everything is
-drawn from ``--seed`` (the scenes, and the global generators NNCF draws from):
-the same seed gives the same bytes (two runs gave the same export). Tried and not
-made the runtime's: ``models/MODEL_CARD.md`` gives the measurements.
+``--preset performance``, ``--full-bias-correction``, ``--float-head`` (the
+whole head float) and ``--float-box 3`` (each box branch float: about 0.6 ms
+more) were tried too; ``models/MODEL_CARD.md`` gives the measurements.
 """
 
 from __future__ import annotations
@@ -151,6 +135,29 @@ def head_ops(model) -> list[str]:  # noqa: ANN001
             or op.get_type_name() == "Sigmoid"]
 
 
+def box_ops(model, last: int) -> list[str]:  # noqa: ANN001
+    """Names of the last ``last`` convolutions of each of the detection head's
+    box branches (``cv2.<scale>.<k>``, the one that gives the box's edge
+    distributions last), for ``--float-box``: the box edges come out of them,
+    and a quantised one moves an edge of a still card by a pixel from frame
+    to frame."""
+    ops = model.get_ordered_ops()
+    sigmoids = [op.get_friendly_name() for op in ops if op.get_type_name() == "Sigmoid"]
+    if not sigmoids:
+        raise ValueError("no sigmoid: not a YOLO detection export")
+    head = sigmoids[-1].split("/", 1)[0]
+    branches: dict[str, list[str]] = {}
+    for op in ops:
+        name = op.get_friendly_name()
+        if op.get_type_name() != "Convolution" or not name.startswith(f"{head}.cv2."):
+            continue
+        scale = name[len(f"{head}.cv2."):].split(".", 1)[0]
+        branches.setdefault(scale, []).append(name)
+    if not branches:
+        raise ValueError("no box branch (cv2) in the detection head")
+    return [name for convs in branches.values() for name in convs[-last:]] if last > 0 else []
+
+
 def float_export(weights: Path | None, out: Path) -> Path:
     """The finder's float OpenVINO export, as the runtime's was made: Ultralytics'
     export of ``weights`` (default the shipped ``.pt``) at the working size with
@@ -191,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--float-head", action="store_true",
                         help="leave the whole detection head float (its box and "
                         "class convolutions too), not only its box decoding")
+    parser.add_argument("--float-box", type=int, default=0, metavar="N",
+                        help="also leave the last N convolutions of each of the "
+                        "head's box branches float (0: none)")
     parser.add_argument("--preset", choices=("mixed", "performance"), default="mixed",
                         help="NNCF's preset: mixed (asymmetric activations) or "
                         "performance (symmetric activations)")
@@ -225,7 +235,8 @@ def main(argv: list[str] | None = None) -> int:
         subset_size=len(inputs),
         fast_bias_correction=not args.full_bias_correction,
         ignored_scope=nncf.IgnoredScope(
-            names=head_ops(model) if args.float_head else head_scope(model)),
+            names=head_ops(model) if args.float_head
+            else head_scope(model) + box_ops(model, args.float_box)),
     )
     # saved with the float export's input shape: a dynamic export stays one
     # (the runtime compiles it for 1x3xIMGSZxIMGSZ, or each frame's shape with rect)

@@ -9,7 +9,7 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 ov = pytest.importorskip("openvino")
 
-from benchmarks.export_int8 import head_ops, head_scope, video_inputs  # noqa: E402
+from benchmarks.export_int8 import box_ops, head_ops, head_scope, video_inputs  # noqa: E402
 from vision import detector as detector_module  # noqa: E402
 
 FLOAT = detector_module.MODEL_DIR / detector_module.OPENVINO_NAME
@@ -45,6 +45,25 @@ def test_float_head_leaves_the_whole_detection_head_float() -> None:
     assert head and all(n in names for n in head)
     assert any(".cv2." in n for n in head) and any(".cv3." in n for n in head)
     assert not any(n in names for n in convs if n not in head)
+
+
+@needs_float
+def test_float_box_leaves_the_last_convolutions_of_each_box_branch_float() -> None:
+    """``--float-box N``: the last N convolutions of each of the head's box
+    branches (one per scale), none of its class branches', the backbone's or
+    the neck's; 0: none."""
+    model = ov.Core().read_model(str(next(FLOAT.glob("*.xml"))))
+    convs = [op.get_friendly_name() for op in model.get_ordered_ops()
+             if op.get_type_name() == "Convolution"]
+    assert box_ops(model, 0) == []
+    one = box_ops(model, 1)
+    assert sorted(one) == sorted(n for n in convs if n.startswith("__module.model.23.cv2.")
+                                 and n.split("/")[0].endswith(".2"))
+    assert len(one) == 3  # one a scale: the 1x1 giving the box edges' distributions
+    three = box_ops(model, 3)
+    assert set(one) < set(three) and len(three) == 9
+    assert all(".cv2." in n for n in three)
+    assert not set(three) & set(head_scope(model))
 
 
 @needs_float

@@ -57,7 +57,9 @@ def test_live_model_names_the_folder(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(detector_module, "INT8_OPENVINO_NAME", "live")
     assert detector_module.live_model("int8") == folder
     assert detector_module.live_model("live") == folder  # a name in models/
-    assert detector_module.live_model() is None  # the default: the float finder
+    # the default (detector.live_finder): the float finder, or the INT8 export
+    default = detector_module._DEFAULTS.live_finder
+    assert detector_module.live_model() == (None if default in ("", "float") else folder)
     monkeypatch.setattr(detector_module, "INT8_OPENVINO_NAME", "gone")
     with pytest.raises(FileNotFoundError):
         detector_module.live_model("int8")
@@ -104,3 +106,36 @@ def test_without_a_live_finder_the_block_changes_nothing() -> None:
         with detector.live_frames():
             _same(detector.detect(frame), alone.detect(frame))
     assert detector.live_path is None
+
+
+INT8 = detector_module.MODEL_DIR / detector_module.INT8_OPENVINO_NAME
+
+
+@pytest.mark.skipif(
+    MODEL.suffix == ".pt" or not (INT8 / "metadata.yaml").exists()
+    or not (detector_module.MODEL_DIR / detector_module.CLASSIFIER_NAME).exists(),
+    reason="the INT8 export, the float finder or the classifier is absent",
+)
+def test_the_int8_export_of_models_reads_live_frames_without_nncf(monkeypatch) -> None:
+    """``detector.live_finder`` 'int8': the export in ``models/`` loads with
+    OpenVINO alone (NNCF made it and is no dependency) and boxes the cards of
+    table scenes as the float finder does, label for label, within a few
+    pixels."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "nncf", None)  # importing it fails
+    assert detector_module.live_model("int8") == INT8
+    both = detector_module.Detector(live_model=detector_module.live_model("int8"))
+    alone = detector_module.Detector()
+    matched = 0
+    for frame in _frames():
+        want = alone.detect(frame)
+        with both.live_frames():
+            got = both.detect(frame)
+        assert len(got) == len(want)
+        for box, label in zip(want.xyxy, want.class_id):
+            near = np.abs(got.xyxy - box).max(axis=1)
+            k = int(np.argmin(near))
+            assert near[k] <= 6.0 and got.class_id[k] == label
+            matched += 1
+    assert matched
