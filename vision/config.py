@@ -209,13 +209,14 @@ class DetectorConfig(_Section):
                           "NAME_openvino_model, else NAME.pt), trained on cards "
                           "near the camera too; empty or absent: the live finder",
                           minimum=None)
-    live_finder: str = _f("float", "finder", "the finder of the live pipeline's "
-                          "video frames outside the round-end scan: 'float' (the "
-                          "finder every other read uses), 'int8' (models/"
-                          "uno-yolo11n-int8_openvino_model, made by benchmarks/"
-                          "export_int8.py; not shipped) or an OpenVINO export's "
-                          "folder; the scan, its close-ups and still photos use "
-                          "the float finder", minimum=None)
+    live_finder: str = _f("int8", "finder", "the finder of the live pipeline's "
+                          "video frames outside the round-end scan: 'int8' (models/"
+                          "uno-yolo11n-int8_openvino_model, the float finder "
+                          "quantised by benchmarks/export_int8.py --float-box 1; "
+                          "loads with OpenVINO alone), 'float' (the finder every "
+                          "other read uses) or an OpenVINO export's folder; the "
+                          "scan, its close-ups and still photos use the float "
+                          "finder", minimum=None)
     photo_retry_conf: float = _f(1.0, "score", "still photos of one card (enrollment, "
                                  "vision.multiscale): a photo where no zoom finds a "
                                  "card is looked at again with the least box score "
