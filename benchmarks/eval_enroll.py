@@ -660,6 +660,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="1: the kept box is named from its crop "
                              "white-balanced (vision.multiscale.balance_white); "
                              "0: as it is (default: vision.multiscale.BALANCE)")
+    parser.add_argument("--balance-views", type=int, default=None,
+                        help="1: the enrollment's card crops and views are "
+                             "white-balanced as the kept box's read is "
+                             "(vision.enroll.BALANCE_VIEWS); 0: as they are")
     parser.add_argument("--forget", type=int, default=0,
                         help="with --tune: also read this many rendered crops "
                              "(rendered_accuracy), zero-shot and enrolled")
@@ -711,6 +715,10 @@ def main(argv: list[str] | None = None) -> int:
         ms.RECTIFY = args.rectify
     if args.balance is not None:
         ms.BALANCE = bool(args.balance)
+    if args.balance_views is not None:
+        import vision.enroll
+
+        vision.enroll.BALANCE_VIEWS = bool(args.balance_views)
     if args.tight is not None:
         ms.TIGHT_VIEWS = tuple(v for v in (float(t) for t in args.tight.split(",")
                                            if t.strip()) if v > 0)
@@ -723,6 +731,7 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, key) is not None:
             config = replace(config, **{key: getattr(args, key)})
     print(f"enrollment: {config}")
+    import vision.enroll
     import vision.multiscale
 
     print(f"zooms of the multi-scale pass: {ZOOMS}; a named part widened to the "
@@ -735,7 +744,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{vision.multiscale.SURE_READ} read again moved in by "
           f"{vision.multiscale.TIGHT_VIEWS}; the card made upright read at weight "
           f"{vision.multiscale.RECTIFY}; its crop white-balanced: "
-          f"{vision.multiscale.BALANCE}")
+          f"{vision.multiscale.BALANCE}; the enrolled views white-balanced: "
+          f"{vision.enroll.BALANCE_VIEWS}")
     from vision.detector import photo_model
 
     global FINDER

@@ -366,13 +366,21 @@ def _photometric(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return (np.clip(x, 0, 1) * 255).astype(np.uint8)
 
 
+#: The enrolled card's crops and views are white-balanced as a still photo's
+#: kept box is read with :data:`vision.multiscale.BALANCE`
+#: (:func:`vision.multiscale.balance_white`), so the fine-tuning learns the
+#: crops as that read sees them.
+BALANCE_VIEWS: bool = False
+
+
 def training_pool(
     shots: Sequence[Shot], config: EnrollConfig, labels: Sequence[str] = CLASSES,
     size: int = 64,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Augmented card crops of every found shot, and rendered "no card" crops:
     (N, size, size, 3) uint8 BGR and (N,) class ids (indices into ``labels``;
-    ``len(labels)``: no card)."""
+    ``len(labels)``: no card). With :data:`BALANCE_VIEWS` the card crops are
+    white-balanced (:func:`vision.multiscale.balance_white`)."""
     labels = list(labels)
     from datasets.crops import background_crop
 
@@ -381,9 +389,14 @@ def training_pool(
     for shot in shots:
         if shot.box is None:
             continue
-        xs.append(augmented_crops(shot.frame, shot.box, config.views, rng, size,
-                                  config.held, config.hand, config.scene,
-                                  config.tilt, config.far, config.webcam))
+        views = augmented_crops(shot.frame, shot.box, config.views, rng, size,
+                                config.held, config.hand, config.scene,
+                                config.tilt, config.far, config.webcam)
+        if BALANCE_VIEWS:
+            from vision.multiscale import balance_white
+
+            views = balance_white(views)
+        xs.append(views)
         ys.append(np.full(config.views, labels.index(shot.label)))
     n_cards = sum(len(y) for y in ys)
     n_replay = int(round(n_cards * config.replay))

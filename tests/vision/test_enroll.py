@@ -210,6 +210,28 @@ def test_held_views_change_the_crops_and_keep_the_first() -> None:
     assert len(x) == 8 and set(y.tolist()) == {CLASSES.index("red-7")}
 
 
+def test_balanced_views_are_white_balanced_as_the_read_sees_them(monkeypatch) -> None:
+    import vision.enroll
+    from vision.enroll import EnrollConfig, Shot, training_pool
+    from vision.multiscale import balance_white
+
+    frame, box = _close_up("blue-4", 0.6, seed=5)
+    tinted = np.clip(frame.astype(np.float32) * [0.6, 0.8, 1.0], 0, 255).astype(np.uint8)
+    shots = [Shot("blue-4", tinted, box)]
+    config = EnrollConfig(views=8, held=0.5, background=0.0)
+    monkeypatch.setattr(vision.enroll, "BALANCE_VIEWS", False)
+    plain, y_plain = training_pool(shots, config)
+    monkeypatch.setattr(vision.enroll, "BALANCE_VIEWS", True)
+    x, y = training_pool(shots, config)
+    assert np.array_equal(y, y_plain)
+    # the same views, each white-balanced as the still photo's kept box is read
+    assert np.array_equal(x, balance_white(plain))
+    assert not np.array_equal(x, plain)
+    # the first view (the box as it is) loses the photo's colour cast
+    top = np.percentile(x[0].reshape(-1, 3), 97, axis=0)
+    assert np.abs(top - 235).max() < 12
+
+
 def test_whole_card_widens_a_named_part_to_the_finders_card_box() -> None:
     from vision.multiscale import read_card, whole_card
 
