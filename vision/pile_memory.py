@@ -835,13 +835,17 @@ class PileMemory:
             one_side = (dw <= -cut_mm and abs(dh) <= 1.0) or (
                 dh <= -cut_mm and abs(dw) <= 1.0
             )
-            cut = one_side and self._within(c, wh) and self._hand_over()
-            if not whole or cut:
+            if not whole:
                 return False
             # the pixels sure of a card on the top card: a twin laid so neatly
-            # on its copy that its box lies and measures as the copy's did
+            # on its copy that its box lies and measures as the copy's did, or
+            # one boxed shorter on one side under the hand still over it (the
+            # pixels are asked only where the hands leave the top's region
+            # showing, so a hand cutting the top card is no card on it)
             if self._pixels_sure():
                 return True
+            if one_side and self._within(c, wh) and self._hand_over():
+                return False
             return (
                 (
                     moved > cfg.twin_moved_mm
