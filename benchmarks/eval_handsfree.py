@@ -143,6 +143,8 @@ skipped by the rule "the first that can be laid out", never by its result):
 - ``untouched-21`` (the untouched role for the release after ``untouched-20``):
   the first ten from 327 that the script can lay out, seeds 327 to 336. Its
   first three, 327, 328 and 329, are the untouched games read at 30 fps.
+- ``tune-21`` (looked at while tuning, from the release after ``untouched-21``
+  was read and reported): the same seeds as ``untouched-21``.
 - ``untouched-22`` (the untouched role for the release after ``untouched-21``):
   the first ten from 337 that the script can lay out, seeds 337 to 346. Its
   first three, 337, 338 and 339, are the untouched games read at 30 fps.
@@ -258,6 +260,7 @@ GAMES = {
     "untouched-20": [317, 318, 319, 320, 321, 322, 323, 324, 325, 326],
     "tune-20": [317, 318, 319, 320, 321, 322, 323, 324, 325, 326],
     "untouched-21": [327, 328, 329, 330, 331, 332, 333, 334, 335, 336],
+    "tune-21": [327, 328, 329, 330, 331, 332, 333, 334, 335, 336],
     "untouched-22": [337, 338, 339, 340, 341, 342, 343, 344, 345, 346],
 }
 
