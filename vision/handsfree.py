@@ -40,6 +40,14 @@ live table and ``serve`` call it for every camera event):
   Wild Draw Four (the camera saw fewer taken, or none) and the next seat plays
   or draws: the debt was paid. A ``draw`` of what is owed goes before it,
   marked ``"inferred"``.
+- **A draw that settles a held copy**: the pipeline raises a ``draw`` that
+  counted fewer takes than the player owes to what they owe (a player cannot
+  take fewer; :mod:`vision.plays`), reading the referee's state as the takes
+  end. While a copy is held that state is older than the one the draw is
+  ruled in: the copy stands first and can hand the turn to the drawer with a
+  Draw Two's or Wild Draw Four's cards owed. :meth:`HandsFree.complete`
+  raises the draw of the player to move that settled a copy that stood to
+  what they owe then (the camera's count kept in ``takes``).
 - **Wild colours**: a wild lies on top with no colour named and the next play
   is a coloured card: only that card's colour makes it legal, so a ``color``
   event goes before it, marked ``"inferred"``. A wild on a wild says nothing
@@ -178,6 +186,29 @@ def complete(
         elif "question" not in ev:
             _ask(ev, say.wild_colour_question(top, str(cards[0])), _colour_answers())
     return out + [ev]
+
+
+def _owed_after_copy(event: Mapping[str, Any], state: Mapping[str, Any]
+                     ) -> Mapping[str, Any]:
+    """The camera's ``draw`` that settled a held copy, raised to the cards the
+    player to move owes in ``state`` (after the copy stood: a penalty, a Draw
+    Two's or Wild Draw Four's cards) when it counted fewer; the camera's count
+    kept in ``takes``. Any other event as it is."""
+    if event.get("type") != "draw" or event.get("source") != "vision" or is_tgus_t(
+        state
+    ) or state.get("phase") != "turn":
+        return event
+    turn = state.get("turn")
+    who = event.get("player") or event.get("reach_from") or turn
+    try:
+        owed = int((state.get("owed") or {}).get(who, 0) or 0) + int(
+            state.get("pending_draw") or 0)
+        count = int(event.get("count") or 1)
+    except (TypeError, ValueError, AttributeError):  # a state it cannot read
+        return event
+    if turn is None or who != turn or owed <= count:
+        return event
+    return {**event, "count": owed, "takes": event.get("takes", count)}
 
 
 def _pass(player: str, nxt: str, played: bool, stamp: dict[str, Any]
@@ -472,6 +503,11 @@ class HandsFree:
             event = {k: v for k, v in event.items() if k != "carried_in"}
         if is_tgus_t(state):
             return self.tgus_t(event, state)
+        last = self.ruled[-1] if self.ruled else None
+        if last is not None and last["stood"] and last["t"] is not None and (
+            event.get("t") == last["t"]
+        ):  # the move that settled a copy that stood
+            event = _owed_after_copy(event, state)
         return complete(event, state)
 
     def hold(self, event: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
