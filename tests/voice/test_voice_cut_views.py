@@ -79,6 +79,14 @@ def voiced_rms(x: np.ndarray) -> float:
     return float(np.sqrt(np.mean(x[np.abs(x) > 0.02 * np.abs(x).max()] ** 2)))
 
 
+def talk_in_noise(speak, text: str, voice: str) -> np.ndarray:
+    """``text`` said by ``voice`` one second into quiet noise, 3 s longer than it."""
+    sentence = speak(text, voice, 160)
+    x = noise(len(sentence) / RATE + 3.0, level=0.002, seed=2)
+    x[RATE:RATE + len(sentence)] += sentence / voiced_rms(sentence) * 0.1
+    return x
+
+
 def overlapped(speak, first: tuple[str, str], call: tuple[str, str],
                over: float, seed: int) -> tuple[np.ndarray, float]:
     """``first`` (text, voice) said so that it ends ``over`` seconds after the
@@ -121,7 +129,5 @@ def test_a_call_said_over_the_end_of_a_colour_is_heard(speak, first, call, over,
     ("つぎは あなたの ばんです、 その あとは わたしの。", "ja+f2"),
 ])
 def test_talk_is_not_a_call_in_the_cut_views_either(speak, text, voice):
-    sentence = speak(text, voice, 160)
-    x = noise(len(sentence) / RATE + 3.0, level=0.002, seed=2)
-    x[RATE:RATE + len(sentence)] += sentence / voiced_rms(sentence) * 0.1
+    x = talk_in_noise(speak, text, voice)
     assert hear(x, SpotterConfig()) == []

@@ -121,12 +121,9 @@ def test_likely_calls_are_the_game_listeners_only():
     ("つぎは あなたの ばんです、 その あとは わたしの。", "ja+f2"),
 ])
 def test_talk_makes_no_likely_call(speak, text, voice):
-    from test_voice_cut_views import voiced_rms
-    from voicetest_audio import noise
+    from test_voice_cut_views import talk_in_noise
 
-    sentence = speak(text, voice, 160)
-    x = noise(len(sentence) / RATE + 3.0, level=0.002, seed=2)
-    x[RATE:RATE + len(sentence)] += sentence / voiced_rms(sentence) * 0.1
+    x = talk_in_noise(speak, text, voice)
     assert spotted(x, gated=True) == []
 
 
