@@ -105,6 +105,7 @@ from .handsfree_common import COLOURS, colour as _colour
 from .handsfree_common import inferred as _inferred
 from .handsfree_common import player_from_reach as _player_from_reach
 from .handsfree_tgus_t import TgusTHandsFree, complete_tgus_t, is_tgus_t, split_play
+from .plays import owed_in
 
 _IN_PLAY = ("turn", "drawn")
 
@@ -201,12 +202,13 @@ def _owed_after_copy(event: Mapping[str, Any], state: Mapping[str, Any]
     turn = state.get("turn")
     who = event.get("player") or event.get("reach_from") or turn
     try:
-        owed = int((state.get("owed") or {}).get(who, 0) or 0) + int(
-            state.get("pending_draw") or 0)
         count = int(event.get("count") or 1)
-    except (TypeError, ValueError, AttributeError):  # a state it cannot read
+    except (TypeError, ValueError):
         return event
-    if turn is None or who != turn or owed <= count:
+    if turn is None or who != turn:
+        return event
+    owed = owed_in(state, who)
+    if owed <= count:
         return event
     return {**event, "count": owed, "takes": event.get("takes", count)}
 

@@ -320,25 +320,15 @@ class UnoPlayDetector:
         return events
 
     def _owed_now(self, seat: str | None) -> int:
-        """Cards the referee says ``seat`` must take now: a penalty it owes,
-        plus the Draw Two / Wild Draw Four waiting on the player to move (0 when
-        nothing is owed or the referee cannot say)."""
+        """Cards the referee says ``seat`` must take now (:func:`owed_in` of
+        its state; 0 when nothing is owed or the referee cannot say)."""
         if self.game_state is None:
             return 0
         try:
             state = self.game_state()
-            owed = {str(k): int(v) for k, v in (state.get("owed") or {}).items()}
-            turn = state.get("turn")
-            waiting = int(state.get("pending_draw") or 0)
         except Exception:  # a referee that cannot say: the camera alone
             return 0
-        if seat is None:  # the spec's rule: the player to move, or the only debtor
-            seat = turn if turn is not None else (
-                next(iter(owed)) if len(owed) == 1 else None
-            )
-        if seat is None:
-            return 0
-        return owed.get(seat, 0) + (waiting if seat == turn else 0)
+        return owed_in(state, seat)
 
     def _flush_draw(self) -> list[dict[str, Any]]:
         pending, self._pending_draw = self._pending_draw, None
@@ -360,3 +350,22 @@ class UnoPlayDetector:
         event.update(self._seat_field(pending["seat"]))
         return [event]
 
+
+def owed_in(state: Mapping[str, Any], seat: str | None) -> int:
+    """Cards ``seat`` must take in the referee's ``state``: a penalty it owes,
+    plus the Draw Two / Wild Draw Four waiting on the player to move; ``seat``
+    None: the player to move, or the only debtor (the spec's rule). 0 when
+    nothing is owed or the state cannot say."""
+    try:
+        owed = {str(k): int(v) for k, v in (state.get("owed") or {}).items()}
+        turn = state.get("turn")
+        waiting = int(state.get("pending_draw") or 0)
+    except (TypeError, ValueError, AttributeError):  # a state it cannot read
+        return 0
+    if seat is None:
+        seat = turn if turn is not None else (
+            next(iter(owed)) if len(owed) == 1 else None
+        )
+    if seat is None:
+        return 0
+    return owed.get(seat, 0) + (waiting if seat == turn else 0)
