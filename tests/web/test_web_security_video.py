@@ -157,7 +157,7 @@ def test_a_stream_with_frames_ends_when_the_client_leaves(server):
     feeder.start()
     try:
         for _ in range(20):
-            assert b"frame" in request(server.port, "cookie", wait=0.15)
+            assert b"frame" in request(server.port, "cookie", wait=3.0, enough=b"frame")
         assert settle(baseline + 1) <= baseline + 1  # the feeder itself
     finally:
         stop.set()
