@@ -16,7 +16,15 @@ heard UNO call waits for the camera's next play (up to ``listen.uno_wait_s``
 seconds, :meth:`Hearing.calls_before`): a play by a player who then holds two
 cards and has not called names the caller (:func:`caller`); any other play,
 or none in time, leaves the call to the attributor's rules on the state of
-that moment. :meth:`Hearing.finish` lets out what is left at the end.
+that moment. A **likely** call (``"likely": True``: heard only by the
+listener's lower decision, ``voice.detection.SpotterConfig.likely_cut_threshold``)
+counts only at a play that leaves its player with one card (a play made with
+two cards in hand) at most :data:`LIKELY_PLAY_S` seconds from it: the
+camera's next play by a player with two cards who has not called, or a play
+that took a player down to one card just before the call (the attributor
+names that player); anywhere else it is dropped, so a word heard as a call at
+any other moment makes no event. :meth:`Hearing.finish` lets out what is
+left at the end.
 """
 
 from __future__ import annotations
@@ -25,6 +33,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .config import ListenConfig
+
+#: seconds of the camera's clock between a likely UNO call and the play that
+#: leaves its caller with one card (before or after the call) within which the
+#: call counts (a call said with a play comes within a second or so of the
+#: card landing; the camera rules the play a fraction of a second after it is
+#: let go)
+LIKELY_PLAY_S = 2.0
 
 
 class Hearing:
@@ -59,6 +74,10 @@ class Hearing:
         self.waiting: list[dict[str, Any]] = []
         #: heard UNO calls waiting for the camera's next play, oldest first
         self.calls: list[dict[str, Any]] = []
+        #: each player's hand count at the last camera event, and when each
+        #: last went down to one card by a play (camera time)
+        self.counts: dict[str, Any] = {}
+        self.down: dict[str, float] = {}
 
     def hear(self, event: Mapping[str, Any]) -> None:
         """Hold a heard event until the camera's events reach its time."""
@@ -86,14 +105,36 @@ class Hearing:
 
     def after(self, seen: float, now: float) -> list:
         """After a camera event seen at ``seen`` was appended at camera time
-        ``now``: the attributor learns when a wild began to wait, and heard
+        ``now``: the attributor learns when a wild began to wait, the players
+        who went down to one card are noted (a likely call's play), and heard
         colours waiting for their wild are tried again."""
         if self.attribute is None:
             return []
+        state = self.state()
+        self._went_down(state, seen)
         observe = getattr(self.attribute, "observe", None)
         if observe is not None:  # when a wild began to wait
-            observe(self.state(), seen)
+            observe(state, seen)
         return self.retry(now)
+
+    def _went_down(self, state: Mapping[str, Any], seen: float) -> None:
+        """Note, at camera time ``seen``, each player the state shows down to
+        one card who held two or more at the last camera event."""
+        counts = state.get("hand_counts")
+        if not isinstance(counts, Mapping):
+            return
+        counts = {str(p): c for p, c in counts.items()}
+        for p, c in counts.items():
+            before = self.counts.get(p)
+            if c == 1 and isinstance(before, int) and before >= 2:
+                self.down[p] = seen
+        self.counts = counts
+
+    def near_down(self, player: Any, t: float) -> bool:
+        """Whether ``player`` went down to one card by a play at most
+        :data:`LIKELY_PLAY_S` seconds from camera time ``t``."""
+        at = self.down.get(str(player))
+        return at is not None and abs(at - t) <= LIKELY_PLAY_S
 
     def retry(self, now: float, last: bool = False) -> list:
         """Heard colours waiting for their wild, tried again at camera time
@@ -117,14 +158,20 @@ class Hearing:
         camera's, about to be appended; None at the end) names the caller when
         it is a play by a player with two cards who has not called; any other
         play, the end, or a call waited out (``listen.uno_wait_s``) goes to
-        the attributor with the state of now."""
+        the attributor with the state of now. A likely call waits only
+        :data:`LIKELY_PLAY_S`, is named by such a play only that close to it
+        (the counts decide even while a question is open), and the attributor
+        may give it only to a player who went down to one card that close to
+        it; else it is dropped."""
         rulings: list = []
         left = []
         play = event if event is not None and event.get("type") == "play" else None
-        wait = self.listen().uno_wait_s
         for call in self.calls:
+            likely = bool(call.get("likely"))
+            wait = LIKELY_PLAY_S if likely else self.listen().uno_wait_s
             state = self.state()
-            who = caller(play, state, self.doubt()) if play is not None else None
+            doubt = self.doubt() and not likely
+            who = caller(play, state, doubt) if play is not None else None
             if who is not None and now - float(call.get("t", 0)) <= wait:
                 out: dict[str, Any] | None = {**call, "player": who}
                 recent = getattr(self.attribute, "recent", None)
@@ -134,7 +181,7 @@ class Hearing:
             elif play is not None or event is None or (
                 now - float(call.get("t", 0)) > wait
             ):
-                out = self.attribute(call, state) if self.attribute else None
+                out = self._attributed(call, state, likely)
             else:
                 left.append(call)
                 continue
@@ -142,6 +189,19 @@ class Hearing:
                 rulings += self.append(out)
         self.calls = left
         return rulings
+
+    def _attributed(self, call: dict[str, Any], state: Mapping[str, Any],
+                    likely: bool) -> dict[str, Any] | None:
+        """The attributor's answer for a waiting call; a likely call only
+        where its player went down to one card close to it."""
+        if self.attribute is None:
+            return None
+        if not likely:
+            return self.attribute(call, state)
+        t = float(call.get("t", 0))
+        return self.attribute(call, state, accept=lambda p: None if self.near_down(
+            p, t) else f"a likely call, but {p} went down to one card by no play "
+                       f"within {LIKELY_PLAY_S:g} s of it")
 
     def finish(self) -> list:
         """The end of the recording: everything still held or waiting goes

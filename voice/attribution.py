@@ -18,6 +18,11 @@ Anything else (nobody near one card, or only players who already called) is
 unattributable: no event, and a reason for the log. The same player heard twice
 within :data:`REPEAT_SECONDS` (an echo, or the table repeating the call) counts
 once.
+
+A likely call (heard only by the listener's lower decision,
+:attr:`voice.detection.SpotterConfig.likely_cut_threshold`) counts only for a
+player who went down to one card by a play at most :data:`LIKELY_PLAY_S`
+seconds from it (:class:`DownClock`).
 """
 
 from __future__ import annotations
@@ -27,6 +32,12 @@ from dataclasses import dataclass
 from typing import Any
 
 REPEAT_SECONDS = 4.0
+#: seconds of the game clock between a likely UNO call (heard only by the
+#: listener's lower decision, :attr:`voice.detection.SpotterConfig.likely_cut_threshold`)
+#: and the play that leaves its caller with one card (before or after it)
+#: within which the call counts (:class:`DownClock`); the same window as
+#: ``vision.hearing.LIKELY_PLAY_S`` for a recording heard beside a video
+LIKELY_PLAY_S = 2.0
 #: seconds after a wild was first seen waiting for its colour during which a heard
 #: colour may still name it (later, the colour is left to the next card played):
 #: the default of the config field ``listen.colour_after_s``
@@ -196,3 +207,35 @@ class WildClock:
             return (f"heard {t - self.since:.1f} s after the {self.key[0]} was seen "
                     f"(a colour names it within {self.after:g} s)")
         return None
+
+
+class DownClock:
+    """When each player last went down to one card by a play (holding two or
+    more cards before it), on the game clock: a likely UNO call counts only
+    for a player who did so close to the call (:data:`LIKELY_PLAY_S`).
+
+    Call :meth:`observe` with the referee's state as the game goes on (the
+    listener does, every chunk of audio).
+    """
+
+    def __init__(self) -> None:
+        self.counts: dict[str, Any] = {}
+        #: player -> when they last went down to one card
+        self.at: dict[str, float] = {}
+
+    def observe(self, state: Mapping[str, Any], now: float) -> None:
+        counts = state.get("hand_counts")
+        if not isinstance(counts, Mapping):
+            return
+        counts = {str(p): c for p, c in counts.items()}
+        for p, c in counts.items():
+            before = self.counts.get(p)
+            if c == 1 and isinstance(before, int) and before >= 2:
+                self.at[p] = now
+        self.counts = counts
+
+    def near(self, player: str, t: float, within: float = LIKELY_PLAY_S) -> bool:
+        """Whether ``player`` went down to one card at most ``within`` seconds
+        from ``t`` (before or after)."""
+        at = self.at.get(str(player))
+        return at is not None and abs(at - t) <= within

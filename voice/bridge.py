@@ -12,7 +12,11 @@ Each spotted call becomes ``{"type": "uno", "player": P, "source": "voice", "t":
 "word": "uno", "score": 0.8}`` where ``P`` comes from :mod:`voice.attribution` and
 ``T`` is when the word ended, on the caller's clock (seconds since the listener
 started unless ``clock`` is given). A call that cannot be attributed is logged and
-dropped.
+dropped. A likely call (:attr:`Detection.likely`; its event says ``"likely":
+true``) counts only where the player it is attributed to went down to one
+card by a play at most :data:`voice.attribution.LIKELY_PLAY_S` seconds from
+it (before or after: it waits that long for the play), and is dropped
+anywhere else.
 
 A wild's colour heard (red/blue/green/yellow, 赤/青/緑/黄; by the colour spotter,
 ``models/colour-kws.pt``) becomes ``{"type": "color", "color": "red", "player": P,
@@ -45,8 +49,8 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from voice.attribution import (COLOUR_AFTER, Attribution, WildClock, attribute,
-                               attribute_colour)
+from voice.attribution import (COLOUR_AFTER, LIKELY_PLAY_S, Attribution,
+                               DownClock, WildClock, attribute, attribute_colour)
 from voice.audio import RATE, Microphone, file_chunks
 from voice.spotter import Detection, Spotter, SpotterConfig
 from voice.words import colour_of, parse_words
@@ -131,9 +135,12 @@ class Attributor:
         these calls a colour is judged by the state alone."""
         self.clock.observe(state, t)
 
-    def __call__(self, event: dict[str, Any],
-                 state: Mapping[str, Any]) -> dict[str, Any] | None:
-        """The event with its player, or None (logged) when nobody can be meant."""
+    def __call__(self, event: dict[str, Any], state: Mapping[str, Any],
+                 accept: Callable[[str], str | None] | None = None
+                 ) -> dict[str, Any] | None:
+        """The event with its player, or None (logged) when nobody can be meant.
+        ``accept``: says why the player found may not be meant (None: they
+        may), for a call that counts only in some moments (a likely call)."""
         t = float(event.get("t", 0.0))
         if event.get("type") == "color":
             result = attribute_colour(state, str(event.get("color")))
@@ -142,6 +149,10 @@ class Attributor:
                 result = Attribution(None, late)
         else:
             result = attribute(state, self.recent, now=t)
+        if result.player is not None and accept is not None:
+            why = accept(result.player)
+            if why:
+                result = Attribution(None, why)
         if result.player is None:
             log.info("heard %r at %.2f s, no event: %s", event.get("heard") or
                      event.get("word"), t, result.reason)
@@ -165,8 +176,11 @@ def _event(det: Detection, player: str, t: float) -> dict[str, Any]:
     if colour is not None:
         return {"type": "color", "color": colour, "player": player, "source": "voice",
                 "t": round(t, 2), "heard": det.word, "score": det.score}
-    return {"type": "uno", "player": player, "source": "voice", "t": round(t, 2),
-            "word": det.word, "score": det.score}
+    event = {"type": "uno", "player": player, "source": "voice", "t": round(t, 2),
+             "word": det.word, "score": det.score}
+    if det.likely:  # heard only by the lower decision: counts at a play near it
+        event["likely"] = True
+    return event
 
 
 def listen_into(append: Callable[[dict[str, Any]], Any],
@@ -221,10 +235,12 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
         chunks = handle._mic
     recent: list[dict[str, Any]] = []
     waiting: list[tuple[Detection, float]] = []  # colours waiting for their wild
+    likely: list[tuple[Detection, float]] = []  # likely calls waiting for a play
     paced = file is not None and clock is not None and not realtime
     # a file without a clock is judged on its own time (the words' ``t``)
     audio_time = file is not None and clock is None and not realtime
     wild = WildClock(colour_after)
+    downs = DownClock()
 
     def emit(det: Detection, player: str, t: float, why: str) -> None:
         event = _event(det, player, t)
@@ -253,6 +269,32 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
                  colour, t, det.score, result.reason)
         return True
 
+    def try_likely(det: Detection, t: float, now: float, last: bool) -> bool:
+        """A likely call: counted for the player the state names only where
+        that player went down to one card by a play within LIKELY_PLAY_S of
+        it; False while that play may still come."""
+        state = get_state()
+        downs.observe(state, now)
+        result = attribute(state, recent, now=t)
+        if result.player is not None and downs.near(result.player, t):
+            emit(det, result.player, max(t, now), f"{result.reason} (a likely "
+                 f"call, at a play down to one card)")
+            return True
+        if not last and now - t <= LIKELY_PLAY_S:
+            return False
+        log.info("heard %r at %.2f s (score %.2f, likely), no event: %s", det.word,
+                 t, det.score, f"{result.player} went down to one card by no play "
+                 f"within {LIKELY_PLAY_S:g} s of it" if result.player is not None
+                 else result.reason)
+        return True
+
+    def clock_now() -> float:
+        """Now on the clock the events' ``t`` are on."""
+        return spotter.seconds if audio_time else game_clock()
+
+    def retry_likely(now: float, last: bool = False) -> None:
+        likely[:] = [(d, t) for d, t in likely if not try_likely(d, t, now, last)]
+
     lock = threading.RLock()  # the waiting colours: this thread and retry_colours
 
     def retry(now: float, last: bool = False) -> None:
@@ -274,8 +316,12 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
         seen, since = None, time.monotonic()
         while not handle._stop.is_set():
             now = game_clock()
-            wild.observe(get_state(), now)
+            state = get_state()
+            wild.observe(state, now)
+            downs.observe(state, now)
             retry(now)
+            if likely:
+                retry_likely(now)
             if now >= t:
                 return
             if now != seen:
@@ -305,6 +351,10 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
                                                           or realtime)):
                     waiting.append((det, t))
             return
+        if det.likely:  # counts only at a play down to one card close to it
+            if not try_likely(det, t, clock_now(), last=False):
+                likely.append((det, t))
+            return
         result = attribute(get_state(), recent, now=t)
         if result.player is None:
             log.info("heard %r at %.2f s (score %.2f), no event: %s", det.word, t,
@@ -320,6 +370,11 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
                 for det in spotter.feed(chunk):
                     on_detection(det)
                 handle.heard_until = spotter.seconds - DECISION_LAG
+                if not attribute_later:  # who went down to one card, and when
+                    now = clock_now()
+                    downs.observe(get_state(), now)
+                    if likely:
+                        retry_likely(now)
                 if colours and not paced and not attribute_later:
                     now = spotter.seconds if audio_time else game_clock()
                     wild.observe(get_state(), now)
@@ -330,6 +385,9 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
             else:
                 for det in spotter.flush():
                     on_detection(det)
+                if likely and paced:
+                    wait_for(max(t for _d, t in likely) + LIKELY_PLAY_S)
+                retry_likely(clock_now(), last=True)
                 if waiting and paced:
                     wait_for(max(t for _d, t in waiting) + COLOUR_WAIT)
                 retry(game_clock() if paced else float("inf"), last=True)

@@ -92,3 +92,20 @@ def test_with_the_real_referee_state():
     assert rulings[0].ruling == "ok"
     after = attribute(ref.state())  # B called; now C moves with two cards
     assert after.player == "C"
+
+
+def test_the_down_clock_notes_when_a_player_went_down_to_one_card():
+    from voice.attribution import LIKELY_PLAY_S, DownClock
+
+    clock = DownClock()
+    clock.observe({"hand_counts": {"A": 1, "B": 2}}, 1.0)  # first look: no change
+    assert clock.at == {}
+    clock.observe({"hand_counts": {"A": 2, "B": 2}}, 2.0)  # A drew
+    clock.observe({"hand_counts": {"A": 1, "B": 2}}, 3.0)  # A played down to one
+    assert clock.at == {"A": 3.0}
+    assert clock.near("A", 3.0 + LIKELY_PLAY_S) and clock.near("A", 3.0 - LIKELY_PLAY_S)
+    assert not clock.near("A", 3.1 + LIKELY_PLAY_S) and not clock.near("B", 3.0)
+    clock.observe({"hand_counts": {"A": 1, "B": 1}}, 5.0)
+    assert clock.at == {"A": 3.0, "B": 5.0}
+    clock.observe({}, 6.0)  # a state without hands changes nothing
+    assert clock.counts == {"A": 1, "B": 1}

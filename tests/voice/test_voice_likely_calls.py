@@ -1,8 +1,8 @@
 """Likely calls: a call said over most of another voice's word keeps its cut
 view just under the cut views' threshold; the game's listener decides a second
 time on the same scores with a lower one and reports those calls as likely,
-counted only where a call can be attributed (a player down to one card or to
-move with two)."""
+counted only for a player who went down to one card by a play close to the
+call."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 from test_voice_cut_views import cut_trace, overlapped, speak  # noqa: F401
 from voicetest_audio import RATE
 from voice.audio import to_pcm16
+from voice.attribution import LIKELY_PLAY_S
 from voice.bridge import listen_into
 from voice.kws import LIKELY_HOLD, Decisions, KwsConfig, replay
 from voice.spotter import Spotter, SpotterConfig
@@ -136,19 +137,44 @@ def write_wav(path, x) -> str:
     return str(path)
 
 
-def test_the_game_listener_counts_a_likely_call_only_where_one_is_expected(
-        speak, tmp_path):
+TWO = {"players": ["A", "B", "C"], "hand_counts": {"A": 5, "B": 2, "C": 4},
+       "turn": "B", "direction": 1, "uno": [], "catchable": []}
+#: B played down to one card without calling; C is to move
+DOWN = {**TWO, "hand_counts": {"A": 5, "B": 1, "C": 4}, "turn": "C",
+        "catchable": ["B"]}
+
+
+def test_a_likely_call_no_play_comes_with_is_dropped(speak, tmp_path):
+    """B holds two cards and is to move, but is never seen playing: the
+    likely call is dropped (an ordinary call there counts for B); where
+    nobody holds one or two cards it is dropped as any call is."""
     x, _end = over_most(speak, ("Green!", "en+f3"), ("Uno!", "en+f3"), 0)
     path = write_wav(tmp_path / "over.wav", x)
-    two = {"players": ["A", "B", "C"], "hand_counts": {"A": 5, "B": 2, "C": 4},
-           "turn": "B", "direction": 1, "uno": [], "catchable": []}
+    for state in (TWO, {**TWO, "hand_counts": {"A": 5, "B": 6, "C": 4}}):
+        got = []
+        handle = listen_into(got.append, lambda: state, file=path, colours=False)
+        handle.join(60)
+        assert handle.error is None
+        assert got == [] and [d.likely for d in handle.detections] == [True]
+
+
+@pytest.mark.parametrize("after,counted", [(0.6, True), (-0.6, True),
+                                           (LIKELY_PLAY_S + 1.0, False)])
+def test_a_likely_call_counts_at_a_play_down_to_one_card_close_to_it(
+        speak, tmp_path, after, counted):
+    """A recording heard on a game clock (the video's time): B's play down to
+    one card seen ``after`` seconds after the call's end (negative: before)."""
+    import time
+
+    x, end = over_most(speak, ("Green!", "en+f3"), ("Uno!", "en+f3"), 0)
+    path = write_wav(tmp_path / "over.wav", x)
+    start = time.monotonic()
+    clock = lambda: time.monotonic() - start  # noqa: E731
+    state = lambda: DOWN if clock() >= end + after else TWO  # noqa: E731
     got = []
-    handle = listen_into(got.append, lambda: two, file=path, colours=False)
+    handle = listen_into(got.append, state, file=path, clock=clock,
+                         colours=False)
     handle.join(60)
-    assert handle.error is None
-    assert [(e["type"], e["player"]) for e in got] == [("uno", "B")]
-    nobody = {**two, "hand_counts": {"A": 5, "B": 6, "C": 4}}
-    got = []
-    handle = listen_into(got.append, lambda: nobody, file=path, colours=False)
-    handle.join(60)
-    assert got == [] and [d.likely for d in handle.detections] == [True]
+    assert handle.error is None and [d.likely for d in handle.detections] == [True]
+    assert [(e["type"], e["player"], e.get("likely")) for e in got] == (
+        [("uno", "B", True)] if counted else [])
