@@ -22,7 +22,7 @@ from .cards import CardError
 from .log import Event, Header, LogError, TableLog, read_log
 from .rulings import Ruling
 from . import camera_text  # noqa: F401  (the camera's messages)
-from .text import Text, define, from_data
+from .text import Text, connective, define, formatter, from_data, list_of
 
 #: ruling kinds that mean an event took effect, at least in part (a ``pending``
 #: Counter or colour stands and waits): such an event is never held whole by
@@ -329,12 +329,20 @@ define({
 
 define({
     "game.option-not-known": {
-        "en": "{rules} has no option {key}; its options: {known}",
+        "en": "{rules} has no option {key} (its options: {known})",
         "ja": "{rules}にはオプション{key}がありません（使えるオプション: {known}）",
+    },
+    "game.options-not-known": {
+        "en": "{rules} has no options {keys} (its options: {known})",
+        "ja": "{rules}にはオプション{keys}がありません（使えるオプション: {known}）",
     },
     "game.option-bad-value": {
         "en": "option {key} cannot be {value}: it must be {allowed}",
         "ja": "オプション{key}に{value}は使えません（{allowed}で指定します）",
+    },
+    "game.cannot-start": {
+        "en": "cannot start this game: {why}",
+        "ja": "このゲームは始められません（{why}）。",
     },
     "game.allowed-bool": {"en": "true or false", "ja": "trueかfalse"},
     "game.allowed-int": {"en": "a whole number", "ja": "整数"},
@@ -378,15 +386,93 @@ def allowed_values(default: Any, metadata: Mapping[str, Any] | None = None) -> T
 
 
 def option_unknown(rules: str, key: str, known: Iterable[str]) -> Text:
-    """The refusal of option ``key``, which preset ``rules`` does not have."""
+    """The refusal of option ``key``, which preset ``rules`` does not have
+    (``option``: the name as the header wrote it; ``options``: the preset's
+    option names, for :func:`option_refusal_data`)."""
+    names = sorted(known)
     return Text("game.option-not-known", rules=rules, key=repr(key),
-                known=", ".join(sorted(known)))
+                known=", ".join(names), option=key, options=names)
 
 
 def option_bad_value(key: str, value: Any, allowed: Any) -> Text:
-    """The refusal of ``value`` for option ``key``, which must be ``allowed``."""
+    """The refusal of ``value`` for option ``key``, which must be ``allowed``
+    (``option`` and ``given``: the name and the value as the header wrote
+    them, for :func:`option_refusal_data`)."""
     return Text("game.option-bad-value", key=repr(key), value=option_value_text(value),
-                allowed=allowed)
+                allowed=allowed, option=key, given=value)
+
+
+@formatter("option-names")
+def _option_names(args: Mapping[str, Any], lang: str) -> str:
+    """Option names as a header writes them, quoted: "'a' and 'b'", "'a'と'b'"."""
+    return list_of([repr(str(n)) for n in args["names"]], lang)
+
+
+@formatter("option-clauses")
+def _option_clauses(args: Mapping[str, Any], lang: str) -> str:
+    """Clauses each refusing options, said as one clause: "...; ..." in
+    English, joined with 、 in the continuative form in Japanese."""
+    parts = [p.render(lang) if isinstance(p, Text) else str(p) for p in args["parts"]]
+    if lang == "ja":
+        return "、".join([connective(p) for p in parts[:-1]] + parts[-1:])
+    return "; ".join(parts)
+
+
+def options_refused(refusals: list[Text]) -> Text:
+    """Every refused option of a header (:meth:`Game.option_refusals`) said in
+    one clause: the unknown names together (the preset's options named once),
+    then each value refused with what it may be. One refusal is said as it
+    is."""
+    if len(refusals) == 1:
+        return refusals[0]
+    unknown = [t for t in refusals if t.key == "game.option-not-known"]
+    rest = [t for t in refusals if t.key != "game.option-not-known"]
+    parts: list[Text] = []
+    if len(unknown) > 1:
+        first = unknown[0].args
+        parts.append(Text("game.options-not-known", rules=first["rules"],
+                          keys=Text("@option-names",
+                                    names=[t.args["option"] for t in unknown]),
+                          known=first["known"]))
+    else:
+        parts += unknown
+    parts += rest
+    return parts[0] if len(parts) == 1 else Text("@option-clauses", parts=parts)
+
+
+def option_refusal_data(refused: Text, lang: str = "en") -> dict[str, Any]:
+    """One refused option as data, said in ``lang``: ``option`` (its name),
+    ``problem`` (``unknown`` or ``bad_value``), ``message`` (the clause
+    refusing it); an unknown name adds ``known`` (the preset's options), a bad
+    value ``value`` (as given) and ``allowed`` (what it may be)."""
+    args = refused.args
+    unknown = refused.key == "game.option-not-known"
+    out: dict[str, Any] = {"option": args.get("option"),
+                           "problem": "unknown" if unknown else "bad_value",
+                           "message": refused.render(lang)}
+    if unknown:
+        out["known"] = list(args.get("options") or [])
+    else:
+        allowed = args.get("allowed")
+        out["value"] = args.get("given")
+        out["allowed"] = (allowed.render(lang) if isinstance(allowed, Text)
+                          else str(allowed))
+    return out
+
+
+class OptionsRefused(GameError):
+    """A new game's header whose ``options`` the game cannot use
+    (:func:`start_game`): the exception's text (its only argument) is one
+    clause naming every refused option (:func:`options_refused`);
+    :attr:`refusals` holds each option's own clause."""
+
+    def __init__(self, refusals: list[Text]):
+        super().__init__(options_refused(refusals))
+        self.refusals = list(refusals)
+
+    def data(self, lang: str = "en") -> list[dict[str, Any]]:
+        """Each refused option as data (:func:`option_refusal_data`)."""
+        return [option_refusal_data(t, lang) for t in self.refusals]
 
 
 def reason(exc: BaseException) -> Any:
@@ -444,15 +530,16 @@ def start_game(header: Header) -> Game:
     cannot take.
 
     Raises:
-        GameError: an unknown game or preset, or the first option refused, said
-            by its catalogue message (a clause naming the option and what is
-            allowed, like every header refusal: the caller's sentence holds it,
-            "cannot start this game: ...", ``game.no-referee``).
+        GameError: an unknown game or preset, said by its catalogue message.
+        OptionsRefused: options the game cannot use, every one of them named
+            with what it may be, in one clause of catalogue messages (like
+            every header refusal: the caller's sentence holds it, "cannot
+            start this game: ...", ``game.no-referee``).
     """
     game = new_game(header)
     refused = game.option_refusals()
     if refused:
-        raise GameError(refused[0])
+        raise OptionsRefused(refused)
     return game
 
 

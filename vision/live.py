@@ -79,9 +79,10 @@ import time
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
+from referee.game import GameError, reason
 from referee.log import LogError, dump_event
 from referee.session import Referee
-from referee.text import render_data
+from referee.text import Text, render_data
 
 from .completion import Completion
 from .config import ListenConfig, PlayConfig
@@ -92,8 +93,32 @@ from .recoveries import Recoveries
 from .reread_tgus_t import CameraRereads, Reading, RereadWorker
 
 
+class GameRefused(ValueError):
+    """A live table's new game that the referee refuses to start: an unknown
+    game or preset, or header options the game cannot use (every one named
+    with what it may be, :class:`referee.game.OptionsRefused`). Its text is
+    the page's sentence for the same refusal, "cannot start this game: ..."
+    (``game.cannot-start``, a catalogue text: :meth:`render` says it in
+    another language); :attr:`cause` is the referee's own error."""
+
+    def __init__(self, cause: GameError):
+        self.text = Text("game.cannot-start", why=reason(cause))
+        super().__init__(self.text)
+        self.cause = cause
+
+    def render(self, lang: str = "en") -> str:
+        """The refusal in ``lang``."""
+        return self.text.render(lang)
+
+
 class LiveTable:
     """Events in, rulings out: the referee side of a camera session.
+
+    A live table starts a new game: a header whose options the game cannot
+    use is refused (:class:`GameRefused`), as the page refuses a new game;
+    with ``new=False`` (a stored log's header, read again) such an option is
+    an ``info`` ruling and the preset's value holds, as when the page resumes
+    a stored game.
 
     Args:
         header: the table-log header.
@@ -109,6 +134,12 @@ class LiveTable:
             (:class:`~vision.reread_tgus_t.RereadWorker`'s mode): ``"thread"``
             (one worker thread), ``"inline"`` (on the caller's thread, at
             once) or ``"manual"`` (when :meth:`wait_rereads` is called).
+        new: the header starts a new game (``watch``): its options are
+            checked; ``False``: tolerated as a stored log's are.
+
+    Raises:
+        GameRefused: a new game the referee refuses to start.
+        LogError: a header that is no header.
     """
 
     def __init__(
@@ -119,10 +150,14 @@ class LiveTable:
         config: ListenConfig | None = None,
         play: PlayConfig | None = None,
         reread_mode: str = "thread",
+        new: bool = True,
     ):
         self._listen = config
         self._play = play
-        self.referee = Referee(header)
+        try:
+            self.referee = Referee(header, new=new)
+        except GameError as exc:  # before the log file is opened
+            raise GameRefused(exc) from exc
         #: the completion loop of camera events (:class:`vision.completion.Completion`,
         #: the page's camera path takes its events through one too); this
         #: table is its :class:`vision.completion.Table`

@@ -4,7 +4,8 @@ Where a new game is started (:func:`referee.game.start_game`,
 ``Referee(header, new=True)``: the page's new game), a header whose
 ``options`` name an option the preset does not have, or give one a value of
 the wrong type or outside its allowed set, is refused with one sentence in the
-viewer's language naming the option and what is allowed. A stored log being
+viewer's language naming every such option and what each may be (and each as
+data, :class:`referee.game.OptionsRefused`). A stored log being
 replayed keeps such an option as an ``info`` ruling and goes on with the
 preset's value (the spec: the project may add fields; a log written by another
 version is still refereed). Unknown games and presets are refused by the
@@ -19,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.game import GameError, find_game, games, new_game, replay, start_game
+from referee.game import (GameError, OptionsRefused, find_game, games, new_game, replay,
+                          start_game)
 from referee.log import Header
 from referee.session import Referee
 from referee.text import Text
@@ -176,3 +178,41 @@ def test_an_unknown_game_or_preset_is_refused_by_the_catalogue_in_japanese():
     assert isinstance(said, Text) and said.key == "game.unknown-preset"
     assert str(said).startswith("game 'uno' has no rules preset 'nope'; presets: ")
     assert "official" in said.render("ja") and "プリセット" in said.render("ja")
+
+
+@pytest.mark.parametrize("game,rules,players,bad,known", [
+    ("uno", "official", ["A", "B"],
+     {"nope": 1, "stacking": "x", "zap": 2, "rounds": 0}, "stacking"),
+    ("uno", "tgus-t1", ["A", "B"], {"nope": 1, "plain_uno": 1, "precedence": [1]},
+     "plain_uno"),
+    ("junocos", "junocos", ["A", "B", "C"], {"laps": "2", "nope": 1}, "laps"),
+    ("overflow", "overflow", ["A", "B", "C"], {"penalty": True, "bonus_points": "x"},
+     "penalty"),
+])
+def test_every_bad_option_is_named_in_one_clause_and_as_data(game, rules, players, bad,
+                                                             known):
+    with pytest.raises(OptionsRefused) as info:
+        start_game(header(game, rules, players, **bad))
+    said = refusal(header(game, rules, players, **bad))
+    en, ja = str(said), said.render("ja")
+    for name in bad:
+        assert f"'{name}'" in en and f"'{name}'" in ja, (name, en, ja)
+    data = info.value.data("ja")
+    assert sorted(d["option"] for d in data) == sorted(bad)
+    for d in data:
+        assert f"'{d['option']}'" in d["message"]
+        if d["problem"] == "unknown":
+            assert known in d["known"] and "value" not in d
+        else:
+            assert d["problem"] == "bad_value" and d["value"] == bad[d["option"]]
+            assert d["allowed"] and d["allowed"] in ja  # what it may be, in Japanese
+    unknown = [name for name in bad if name not in [f.name for f in fields(
+        type(opts(new_game(header(game, rules, players)))))]]
+    if len(unknown) > 1:  # the unknown names together, the preset's options once
+        assert en.count("its options:") == 1 and ja.count("使えるオプション") == 1
+
+
+def test_one_bad_option_is_said_as_before():
+    said = refusal(header(stacking="x"))
+    assert said.key == "game.option-bad-value"
+    assert str(said) == "option 'stacking' cannot be \"x\": it must be true or false"
