@@ -10,7 +10,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from . import questions as asking
 from .errors import fail, short
-from .events import no_controls, text_only
+from .events import REQUEST_BODY, no_controls, text_only
 from .memstore import game_list
 from .security import has_token, hung_up, require_token
 from .table import game_presets, get_table
@@ -38,8 +38,8 @@ def body() -> Any:
         fail(400, "body_not_utf8")
     except (ValueError, RecursionError) as exc:
         fail(400, "body_not_json", kind=exc.__class__.__name__)
-    text_only(obj, "the request body")  # an EventError: a 400 saying why
-    no_controls(obj, "the request body")
+    text_only(obj, REQUEST_BODY)  # an EventError: a 400 saying why
+    no_controls(obj, REQUEST_BODY)
     return obj
 
 
@@ -239,7 +239,10 @@ def scan():
     pipeline = getattr(cam, "pipeline", None)
     if pipeline is None or not hasattr(pipeline, "set_scan"):
         fail(409, "scan_no_pipeline")
-    status = cam.status() if hasattr(cam, "status") else {}
+    try:  # the camera's own words: the refusal says their kind in Japanese
+        status = cam.status("en") if hasattr(cam, "status") else {}
+    except TypeError:  # a camera that speaks one language
+        status = cam.status()
     if status.get("state") in SCAN_REFUSED:
         why = status.get("message") or status.get("state")
         fail(409, "scan_refused", why=why)

@@ -87,8 +87,12 @@ def _may_see_why() -> bool:
     return has_token() if has_request_context() else True
 
 
-def _cause(text: str, lang: str) -> str:
-    """Why the camera does not run, in ``lang`` where it is known."""
+def _cause(text: str, lang: str, cause: bool = True) -> str:
+    """Why the camera does not run, in ``lang`` where it is known (in
+    Japanese, a reason in another module's words by its kind of failure, its
+    words after it in parentheses: :func:`web.i18n.camera_message`);
+    ``cause``: ``text`` is such a reason (else a status message that may be
+    one)."""
     if lang == "en":
         return text
     if text in CAUSES:
@@ -99,7 +103,7 @@ def _cause(text: str, lang: str) -> str:
         from .i18n import camera_message
     except ImportError:  # pragma: no cover
         return text
-    return camera_message(text) if has_request_context() else text
+    return camera_message(text, cause) if has_request_context() else text
 
 
 def _checked(status: dict[str, Any]) -> dict[str, Any]:
@@ -310,7 +314,7 @@ class Camera:
             message = out.get("message")
             refused = self.refusals(lang)
             out["message"] = refused if not message else \
-                f"{_cause(str(message), lang)} · {refused}"
+                f"{_cause(str(message), lang, cause=False)} · {refused}"
         return out
 
     def jpeg(self) -> bytes | None:

@@ -180,7 +180,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                      "ja": "撮影した画像でもまだ不確か: {pairs}"},
     "job_failed": {"en": "Enrollment failed: {error}", "ja": "登録に失敗しました: {error}"},
     # refusals (the API's message is English; the page shows ``text``)
-    "err_no_camera": {"en": "No camera: {reason}", "ja": "カメラがありません: {reason}"},
+    "err_no_camera": {"en": "No camera: {reason}", "ja": "カメラを開けません（{reason}）"},
     "err_camera_busy": {
         "en": "The game's camera is reading {spec}: enroll with another camera, or "
               "before the game's camera starts",
@@ -243,11 +243,24 @@ def _holder() -> _Holder:
 def _refuse(code: int, message: str, key: str, **values: Any) -> None:
     """Abort with the app's JSON error (code ``key``), plus ``text``: the
     refusal said in the viewer's language, which is also the ``message`` of a
-    viewer who reads another language than English."""
+    viewer who reads another language than English. A ``reason`` that is
+    another module's failure (an ``OSError``, a camera's error) is said by its
+    kind in a language other than English (:func:`web.errors.failure_kind`),
+    its own words in the body's ``detail`` (the kind as ``failure``)."""
+    from .errors import FAILURES, failure_kind
+
+    extra: dict[str, Any] = {}
+    reason = values.get("reason")
+    if isinstance(reason, BaseException):
+        kind = failure_kind(reason) or "failed"
+        extra = {"failure": kind, "detail": str(reason)[:500]}
+        lang = viewer_lang()
+        values["reason"] = (str(reason) if lang == "en"
+                            else FAILURES[kind].get(lang) or str(reason))
     text = t(key, **values)
     said = message if viewer_lang() == "en" else text
     body = {"error": HTTP_STATUS_CODES.get(code, "Error"), "code": key,
-            "message": said, "status": code, "text": text}
+            "message": said, "status": code, "text": text, **extra}
     abort(make_response(jsonify(body), code))
 
 

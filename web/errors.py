@@ -10,13 +10,20 @@ language (:func:`web.i18n.pick_lang`), ``error`` the HTTP status's name.
 A route refuses with :func:`fail` (or raises :class:`web.table_error.TableError`
 / :class:`web.events.EventError` with a ``reason``); the English sentence is
 also the exception's message, said in the server's log and by the command line.
-The variable parts (a line, a field's name, a camera's own words) are put in as
-given, and a few known ones are said in Japanese (:data:`WHAT`, :data:`TYPES`).
+The variable parts are put in as given (a line, a field's name), said in the
+viewer's language where they are catalogue texts (a :class:`referee.text.Text`:
+the referee's reasons, the part of a request a check names), or by a table
+of their own (:data:`TYPES`, :data:`ACTIONS`). A failure another module says
+in its own words (an ``OSError``, a database's or a camera's error: the
+``why`` of a refusal) is said by the kind of failure (:data:`FAILURES`,
+:func:`failure_kind`) in Japanese; its own words come in the body's
+``detail`` (with the kind's name as ``failure``), in every language
+(:func:`details`).
 """
 
 from __future__ import annotations
 
-import re
+import errno
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
@@ -385,17 +392,6 @@ ERRORS: dict[str, dict[str, str]] = {
 #: (the short sentences of :data:`web.i18n.MESSAGES` ``http_<status>``)
 HTTP_FALLBACK = "http_4xx"
 
-#: the parts of the body a check names (``{what}``), in Japanese
-WHAT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(p), ja) for p, ja in (
-        (r"the request body", "リクエストの本文"),
-        (r"the event", "イベント"),
-        (r"the game header", "ゲームのヘッダー"),
-        (r"stored game (\d+)'s header", "保存されたゲーム{0}のヘッダー"),
-        (r"stored game (\d+)'s log", "保存されたゲーム{0}の記録"),
-    )
-)
-
 #: Python's names of the JSON types (``{got_type}``)
 TYPES: dict[str, dict[str, str]] = {
     "list": {"en": "list", "ja": "配列"},
@@ -412,26 +408,141 @@ ACTIONS: dict[str, str] = {"correct": "修正", "delete": "削除", "insert": "�
                            "undo": "取り消し", "answer": "回答"}
 
 
-def _said(value: Any, lang: str) -> str:
-    """A part that is the referee's own sentence (a :class:`referee.text.Text`
-    or an exception raised with one) in ``lang``."""
+#: the kinds of failure another module reports in its own words (the ``why``
+#: of a refusal: an ``OSError``, a database's error, a camera's message), as a
+#: Japanese sentence says them (:func:`failure_kind`); English keeps the words
+FAILURES: dict[str, dict[str, str]] = {
+    "disk_full": {"en": "the disk is full", "ja": "ディスクがいっぱい"},
+    "no_permission": {"en": "permission was denied", "ja": "アクセスが許可されていない"},
+    "not_found": {"en": "a file or folder is missing",
+                  "ja": "ファイルかフォルダが見つからない"},
+    "read_only": {"en": "the disk is read-only", "ja": "ディスクが読み取り専用"},
+    "store_locked": {"en": "the database is locked",
+                     "ja": "データベースが使用中かロックされている"},
+    "store_damaged": {"en": "the database file is damaged",
+                      "ja": "データベースのファイルが壊れている"},
+    "io_error": {"en": "an input or output error", "ja": "入出力のエラー"},
+    "module_missing": {"en": "a module is missing or broken",
+                       "ja": "モジュールが見つからないか壊れている"},
+    "camera_not_found": {"en": "the camera was not found", "ja": "カメラが見つからない"},
+    "cannot_open_source": {"en": "the camera's source cannot be opened",
+                           "ja": "カメラの入力を開けない"},
+    "video_missing": {"en": "the video file is missing", "ja": "動画ファイルが見つからない"},
+    "no_images": {"en": "the folder holds no images", "ja": "フォルダに画像がない"},
+    "frames_stopped": {"en": "the camera stopped delivering frames",
+                       "ja": "カメラから画像が届かなくなった"},
+    "frames_failed": {"en": "frames failed one after another",
+                      "ja": "画像の処理が続けて失敗した"},
+    "detector_missing": {"en": "the card detector cannot load",
+                         "ja": "カードを見つけるモデルを読み込めない"},
+    "calibration": {"en": "the table cannot be calibrated",
+                    "ja": "テーブルの位置合わせができない"},
+    "camera_error": {"en": "the camera failed", "ja": "カメラのエラー"},
+    "failed": {"en": "an error", "ja": "エラー"},
+}
+
+#: an ``OSError``'s number -> its kind of failure (:data:`FAILURES`)
+ERRNO_KINDS: dict[int, str] = {
+    errno.ENOSPC: "disk_full", errno.EDQUOT: "disk_full",
+    errno.EACCES: "no_permission", errno.EPERM: "no_permission",
+    errno.ENOENT: "not_found", errno.ENOTDIR: "not_found", errno.EROFS: "read_only",
+}
+
+#: words of a database's or a camera's message -> its kind of failure, the
+#: first found wins (the camera's words: ``vision.sources``, ``vision.pipeline``)
+WORD_KINDS: tuple[tuple[str, str], ...] = (
+    ("database is locked", "store_locked"), ("database is busy", "store_locked"),
+    ("disk is full", "disk_full"), ("no space left", "disk_full"),
+    ("readonly", "read_only"), ("read-only", "read_only"),
+    ("malformed", "store_damaged"), ("not a database", "store_damaged"),
+    ("permission denied", "no_permission"), ("disk i/o", "io_error"),
+    ("opencv cannot open camera", "camera_not_found"),
+    ("no such device", "camera_not_found"), ("disk full", "disk_full"),
+    ("cannot open", "cannot_open_source"), ("is not open", "cannot_open_source"),
+    ("no such video file", "video_missing"), ("holds no images", "no_images"),
+    ("stopped delivering frames", "frames_stopped"),
+    ("frames in a row failed", "frames_failed"),
+    ("card detector", "detector_missing"), ("enrolled deck", "detector_missing"),
+    ("homography", "calibration"), ("calibrat", "calibration"),
+    ("marker", "calibration"),
+    ("no such file", "not_found"), ("not installed", "module_missing"),
+    ("no module named", "module_missing"),
+)
+
+
+def failure_kind(value: Any, depth: int = 0) -> str | None:
+    """The kind of failure (a key of :data:`FAILURES`) another module said in
+    its own words (``value``: an exception, or a camera's message), or
+    ``None`` where ``value`` is the referee's own sentence (a
+    :class:`referee.text.Text`, said in every language)."""
     if isinstance(value, BaseException):
+        said = _reason(value)
+        if _is_text(said):
+            return None
+        if isinstance(value, ImportError):
+            return "module_missing"
+        number = getattr(value, "errno", None)
+        if isinstance(value, OSError) and number in ERRNO_KINDS:
+            return ERRNO_KINDS[number]
+        cause = value.__cause__ or value.__context__
+        if cause is not None and cause is not value and depth < 4:
+            kind = failure_kind(cause, depth + 1)
+            if kind not in (None, "failed", "io_error"):
+                return kind
+        words = str(value).lower()
+        fallback = "io_error" if isinstance(value, OSError) else "failed"
+    elif _is_text(value):
+        return None
+    else:
+        words, fallback = str(value).lower(), "camera_error"
+    for needle, kind in WORD_KINDS:
+        if needle in words:
+            return kind
+    return fallback
+
+
+def _reason(exc: BaseException) -> Any:
+    try:
+        from referee.game import reason
+    except ImportError:
+        return str(exc)
+    return reason(exc)
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str) and callable(getattr(value, "render", None))
+
+
+def _said(value: Any, lang: str) -> str:
+    """A part in ``lang``: a catalogue text (a :class:`referee.text.Text`, or
+    an exception raised with one) rendered; another module's failure (an
+    ``OSError``, a camera's message) said by its kind in a language other
+    than English (:func:`failure_kind`), its own words in English."""
+    said = _reason(value) if isinstance(value, BaseException) else value
+    if _is_text(said):
         try:
-            from referee.game import reason
-        except ImportError:
-            return str(value)
-        value = reason(value)
-    render = getattr(value, "render", None)
-    if isinstance(value, str) and callable(render):
-        try:
-            return str(render(lang))
+            return str(said.render(lang))
         except Exception:  # a sentence that cannot be said: its English
-            return str(value)
-    return str(value)
+            return str(said)
+    if lang == "en":
+        return str(said)
+    kind = failure_kind(value)
+    return FAILURES.get(kind or "failed", FAILURES["failed"]).get(lang) or str(said)
 
 
-def _part(name: str, value: Any, lang: str) -> str:
-    if name == "why":
+def _foreign(reason: str, name: str, value: Any) -> bool:
+    """Whether part ``name`` of refusal ``reason`` may be another module's
+    failure in its own words: an exception, or a camera's message (a ``why``
+    of :data:`CAMERA_WHY`); a text the page was given (a label set's
+    complaint) is put in as it is."""
+    if name not in FREE or _is_text(value):
+        return False
+    return isinstance(value, BaseException) or reason in CAMERA_WHY
+
+
+def _part(reason: str, name: str, value: Any, lang: str) -> str:
+    if _foreign(reason, name, value) or isinstance(value, BaseException) \
+            or _is_text(value):
         return _said(value, lang)
     text = str(value)
     if lang != "ja":
@@ -440,15 +551,46 @@ def _part(name: str, value: Any, lang: str) -> str:
         return TYPES.get(text, {}).get("ja", text)
     if name == "action":
         return ACTIONS.get(text, text)
-    if name == "what":
-        for pattern, ja in WHAT:
-            m = pattern.fullmatch(text)
-            if m:
-                return ja.format(*m.groups())
-    if name == "at" and text:
-        m = re.fullmatch(r" in '(.*)'", text, re.S)
-        return f"（'{m.group(1)}'）" if m else text
+    if name == "kind":
+        return KINDS_JA.get(text, text)
     return text
+
+
+#: the parts that are another module's words where they are no catalogue text
+#: (``why``: an exception, a camera's message)
+FREE = ("why",)
+#: the refusals whose ``why`` is a camera's message (its status, in English)
+CAMERA_WHY = ("scan_refused",)
+
+#: the Python errors a ``{kind}`` names, in Japanese (another is said as named)
+KINDS_JA: dict[str, str] = {
+    "JSONDecodeError": "書き方の誤り", "RecursionError": "入れ子が深すぎる",
+    "ValueError": "JSONにない値", "UnicodeDecodeError": "UTF-8でない文字",
+}
+
+
+def details(reason: str, params: Mapping[str, Any] | None, lang: str = "en"
+            ) -> dict[str, Any]:
+    """The fields a refusal's body adds to its sentence, the same in every
+    language: ``failure`` and ``detail`` where its ``why`` is another module's
+    failure (the kind, :data:`FAILURES`, and its own words), ``options``
+    where a new game's header options were refused (each named with what it
+    may be, in ``lang``: :meth:`referee.game.OptionsRefused.data`)."""
+    out: dict[str, Any] = {}
+    why = (params or {}).get("why")
+    if why is None:
+        return out
+    data = getattr(why, "data", None)
+    if isinstance(why, BaseException) and callable(data) and hasattr(why, "refusals"):
+        try:
+            out["options"] = data(lang)
+        except Exception:  # noqa: BLE001 - the sentence still says it
+            pass
+    kind = failure_kind(why) if _foreign(reason, "why", why) else None
+    if kind is not None:
+        out["failure"] = kind
+        out["detail"] = str(why)[:500]
+    return out
 
 
 def say(reason: str, lang: str = "en", params: Mapping[str, Any] | None = None) -> str:
@@ -459,7 +601,7 @@ def say(reason: str, lang: str = "en", params: Mapping[str, Any] | None = None) 
 
         entry = MESSAGES.get(reason) or MESSAGES[HTTP_FALLBACK]
     text = entry.get(lang) or entry["en"]
-    values = {k: _part(k, v, lang) for k, v in (params or {}).items()}
+    values = {k: _part(reason, k, v, lang) for k, v in (params or {}).items()}
     try:
         return text.format(**values)
     except (KeyError, IndexError, ValueError):  # a sentence missing a part

@@ -13,6 +13,38 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from referee.text import Text, define
+
+define({
+    # the part of a request a check names (``{what}``, ``{at}`` of web.errors)
+    "page.request-body": {"en": "the request body", "ja": "リクエストの本文"},
+    "page.event": {"en": "the event", "ja": "イベント"},
+    "page.game-header": {"en": "the game header", "ja": "ゲームのヘッダー"},
+    "page.stored-header": {"en": "stored game {gid}'s header",
+                           "ja": "保存されたゲーム{gid}のヘッダー"},
+    "page.stored-log": {"en": "stored game {gid}'s log",
+                        "ja": "保存されたゲーム{gid}の記録"},
+    "page.in-field": {"en": " in '{field}'", "ja": "（'{field}'）"},
+    "page.in-field-name": {"en": " in a field name", "ja": "（項目名）"},
+})
+
+#: the parts of a request the checks name, as catalogue texts (the refusal
+#: says them in the viewer's language)
+REQUEST_BODY = Text("page.request-body")
+EVENT = Text("page.event")
+GAME_HEADER = Text("page.game-header")
+
+
+def stored_header(gid: Any) -> Text:
+    """Stored game ``gid``'s header, as a check names it."""
+    return Text("page.stored-header", gid=str(gid))
+
+
+def stored_log(gid: Any) -> Text:
+    """Stored game ``gid``'s log, as a check names it."""
+    return Text("page.stored-log", gid=str(gid))
+
+
 MAX_TEXT = 200  # characters in one string field
 MAX_CARDS = 40  # cards in one play or reveal
 MAX_FIELDS = 32
@@ -47,8 +79,9 @@ class EventError(ValueError):
         super().__init__(self.message)
 
 
-def text_only(obj: Any, what: str) -> None:
-    """Refuse a lone UTF-16 surrogate (JSON's ``"\\ud800"``) anywhere in ``obj``.
+def text_only(obj: Any, what: Text) -> None:
+    """Refuse a lone UTF-16 surrogate (JSON's ``"\\ud800"``) anywhere in ``obj``
+    (``what``: the part of the request it is, a catalogue text).
 
     Such a string is no text: it cannot be written as UTF-8, so a stored one
     would break every page that shows it.
@@ -66,23 +99,24 @@ def text_only(obj: Any, what: str) -> None:
 CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
-def no_controls(obj: Any, what: str) -> None:
+def no_controls(obj: Any, what: Text) -> None:
     """Refuse a control character (a NUL byte, an escape...) in any string or
     field name of ``obj``: no name, card or note has one, and a stored one
     would show as garbage wherever the log is read."""
-    stack: list[tuple[Any, str]] = [(obj, "")]
+    stack: list[tuple[Any, str | None]] = [(obj, "")]
     while stack:
         item, where = stack.pop()
         if isinstance(item, str):
             found = CONTROLS.search(item)
-            if found is not None:
-                at = f" in '{where}'" if where else ""
+            if found is not None:  # where: a field's path, None for a name
+                at = (Text("page.in-field-name") if where is None
+                      else Text("page.in-field", field=where) if where else "")
                 raise EventError("control_character", what=what,
                                  point=f"{ord(found.group()):04X}", at=at)
         elif isinstance(item, Mapping):
             for key, value in item.items():
                 name = f"{where}.{key}" if where else str(key)
-                stack.append((key, where or "field name"))
+                stack.append((key, where or None))
                 stack.append((value, name[:60]))
         elif isinstance(item, (list, tuple)):
             stack.extend((value, f"{where}[]") for value in item)
@@ -114,7 +148,7 @@ def check_event(obj: Any) -> dict[str, Any]:
         raise EventError("event_not_object", got_type=type(obj).__name__)
     if len(obj) > MAX_FIELDS:
         raise EventError("event_too_many_fields", limit=MAX_FIELDS)
-    text_only(obj, "the event")
+    text_only(obj, EVENT)
     event = dict(obj)
     kind = event.get("type")
     if not isinstance(kind, str) or not kind.strip():
@@ -155,7 +189,7 @@ def check_header(obj: Any) -> dict[str, Any]:
     """
     if not isinstance(obj, Mapping):
         raise EventError("header_not_object", got_type=type(obj).__name__)
-    text_only(obj, "the game header")
+    text_only(obj, GAME_HEADER)
     header = dict(obj)
     header["type"] = "game"
     for name in ("game", "rules", "dealer"):

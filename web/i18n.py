@@ -468,40 +468,63 @@ def script_messages() -> dict[str, str]:
     return {key: translate(key) for key in SCRIPT_KEYS}
 
 
-# The camera's messages with a variable part (a source, a reason), in Japanese;
-# the variable part stays as the camera said it.
-CAMERA_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.S), ja)
-    for pattern, ja in (
-        (r"not started", "未開始"),
-        (r"opening (.+)", "{0} を開いています"),
-        (r"reading (.+)", "{0} を読み込み中"),
-        (r"(.+); the demo table log has ended", "{0}。デモの記録の再生は終わりました"),
-        (r"(.+) has ended", "{0} は終わりました"),
-        (r"(.+); retry (\d+) in ([\d.]+) s", "{0}（{2}秒後に{1}回目の再試行）"),
-        (r"(.+); gave up after (\d+) retries", "{0}（{1}回再試行して中止）"),
-        (r"the camera pipeline is not available \((.+)\)", "カメラ処理が使えません（{0}）"),
-        (r"the camera could not start on (.+?): (.+)", "{0} でカメラを起動できません: {1}"),
-        (r"the camera pipeline stopped: (.+)", "カメラ処理が止まりました: {0}"),
-        (r"(.+); replaying the demo table log instead", "{0}。代わりにデモの記録を再生中"),
+# The camera's messages with a variable part (a source, a reason), in Japanese:
+# (pattern, Japanese, the groups that are a reason). A source stays as the
+# camera named it ("file x.mp4" -> "ファイル x.mp4"); a reason in the camera's
+# own words is said by its kind of failure (:data:`web.errors.FAILURES`: camera
+# not found, video file missing ...), its words after it in parentheses.
+CAMERA_PATTERNS: tuple[tuple[re.Pattern[str], str, tuple[int, ...]], ...] = tuple(
+    (re.compile(pattern, re.S), ja, causes)
+    for pattern, ja, causes in (
+        (r"not started", "未開始", ()),
+        (r"opening (.+)", "{0} を開いています", ()),
+        (r"reading (.+)", "{0} を読み込み中", ()),
+        (r"(.+); the demo table log has ended", "{0}。デモの記録の再生は終わりました", (0,)),
+        (r"(.+) has ended", "{0} は終わりました", ()),
+        (r"(.+); retry (\d+) in ([\d.]+) s", "{0}（{2}秒後に{1}回目の再試行）", (0,)),
+        (r"(.+); gave up after (\d+) retries", "{0}（{1}回再試行して中止）", (0,)),
+        (r"the camera pipeline is not available \((.+)\)", "カメラ処理が使えません: {0}",
+         (0,)),
+        (r"the camera could not start on (.+?): (.+)", "{0} でカメラを起動できません: {1}",
+         (1,)),
+        (r"the camera pipeline stopped: (.+)", "カメラ処理が止まりました: {0}", (0,)),
+        (r"(.+); replaying the demo table log instead", "{0}。代わりにデモの記録を再生中",
+         (0,)),
         # what the camera reads (vision.sources.Source.describe), inside the above
-        (r"file (.+)", "ファイル {0}"),
-        (r"folder (.+)", "フォルダ {0}"),
-        (r"stream (.+)", "ストリーム {0}"),
-        (r"camera (\d+|/dev/\S+)", "カメラ {0}"),
+        (r"file (.+)", "ファイル {0}", ()),
+        (r"folder (.+)", "フォルダ {0}", ()),
+        (r"stream (.+)", "ストリーム {0}", ()),
+        (r"camera (\d+|/dev/\S+)", "カメラ {0}", ()),
     )
 )
 
+#: a text already said in Japanese (kana or kanji)
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
-def camera_message(message: object) -> str:
-    """A camera message in the request's language where the page knows it."""
+
+def camera_message(message: object, cause: bool = False) -> str:
+    """A camera message in the request's language where the page knows it.
+
+    In Japanese, a reason in the camera's own words (``cause``: a part of a
+    known message that says why; or a whole message whose words name a known
+    kind of failure) is said by its kind (:func:`web.errors.failure_kind`),
+    its own words kept after it in parentheses."""
     text = str(message or "")
     if text in MESSAGES:
         return translate(text)
-    if getattr(g, "lang", "en") == "ja":
-        for pattern, ja in CAMERA_PATTERNS:
+    if getattr(g, "lang", "en") == "ja" and text and not JAPANESE.search(text):
+        for pattern, ja, causes in CAMERA_PATTERNS:
             m = pattern.fullmatch(text)
             if m:
-                parts = [camera_message(p) for p in m.groups()]
+                parts = [camera_message(p, i in causes)
+                         for i, p in enumerate(m.groups())]
                 return ja.format(*parts)
+        from .camera import CAUSES
+        from .errors import FAILURES, failure_kind
+
+        if text in CAUSES:  # the page's own words for why there is no camera
+            return CAUSES[text]
+        kind = failure_kind(text)
+        if kind is not None and (cause or kind != "camera_error"):
+            return f"{FAILURES[kind]['ja']}（{text}）"
     return text

@@ -40,7 +40,7 @@ from flask import (
 )
 from werkzeug.exceptions import HTTPException
 
-from .errors import Refusal, fail, say, viewer_lang
+from .errors import Refusal, details, fail, say, viewer_lang
 from .events import EventError
 from .table import TableError
 
@@ -181,6 +181,7 @@ def _error(exc: HTTPException) -> Response | tuple:
         english = str(exc.description)  # a refusal raised with its own words
     message = english if lang == "en" else say(reason, lang, params)
     body = {"error": exc.name, "code": reason, "message": message, "status": code}
+    body.update(details(reason, params, lang))  # options refused, a failure's words
     if (
         request.path.startswith("/api/")
         or request.accept_mimetypes.best == "application/json"

@@ -23,7 +23,7 @@ from referee.session import Referee
 
 from . import corrections, lease, reread, undo
 from .corrections import secret_after
-from .events import EventError, check_event, check_header, text_only
+from .events import EventError, check_event, check_header, stored_header, stored_log, text_only
 from .feed import FEED_SIZE, Feed
 from .pending import Pending
 from .privacy import public_rulings
@@ -155,8 +155,8 @@ class Table:
                                  params={"gid": gid}) from None
             events = list(self.store.events(gid))
             try:  # a store written before the check may hold a lone surrogate
-                text_only(header, f"stored game {gid}'s header")
-                text_only(events, f"stored game {gid}'s log")
+                text_only(header, stored_header(gid))
+                text_only(events, stored_log(gid))
             except EventError as exc:
                 raise TableError(exc.message, 409, reason=exc.reason,
                                  params=exc.params) from None

@@ -94,7 +94,8 @@ def test_a_camera_that_failed_says_why_and_that_the_log_replayed_instead_ended(
     assert client.get("/api/camera").get_json()["message"] == (
         "the camera could not start on 7: no such device; the demo table log has ended")
     assert client.get("/api/camera?lang=ja").get_json()["message"] == (
-        "7 でカメラを起動できません: no such device。デモの記録の再生は終わりました")
+        "7 でカメラを起動できません: カメラが見つからない（no such device）。"
+        "デモの記録の再生は終わりました")
 
 
 def test_a_pipeline_that_gave_up_is_named_as_the_cause(tmp_path, monkeypatch):

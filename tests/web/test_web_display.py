@@ -266,14 +266,16 @@ def test_draw_starts_on_the_count_owed_and_reveal_on_who_still_shows():
         ("no camera was started", "カメラは起動されていません"),
         ("reading file demo.mp4", "ファイル demo.mp4 を読み込み中"),
         ("file x.mp4 has ended", "ファイル x.mp4 は終わりました"),
-        ("cannot open 0; retry 2 in 1.5 s", "cannot open 0（1.5秒後に2回目の再試行）"),
+        # the camera's own words: their kind, the words in parentheses
+        ("cannot open 0; retry 2 in 1.5 s",
+         "カメラの入力を開けない（cannot open 0）（1.5秒後に2回目の再試行）"),
         (
             "no camera; replaying the demo table log instead",
             "カメラなし。代わりにデモの記録を再生中",
         ),
         (
             "cannot open 0; the demo table log has ended",
-            "cannot open 0。デモの記録の再生は終わりました",
+            "カメラの入力を開けない（cannot open 0）。デモの記録の再生は終わりました",
         ),
         (
             "no camera source; the demo table log has ended",

@@ -368,7 +368,10 @@ def test_no_camera_is_a_clear_4xx(tmp_path, store, trainer):
     assert resp.status_code == 409
     assert resp.get_json()["message"] == "no camera: OpenCV cannot open camera 3"
     resp = ec.post("/api/enroll/start?lang=ja", json={"deck": "k", "camera": "3"})
-    assert resp.get_json()["text"] == "カメラがありません: OpenCV cannot open camera 3"
+    said = resp.get_json()  # the kind of failure; the camera's own words apart
+    assert said["text"] == said["message"] == "カメラを開けません（カメラが見つからない）"
+    assert said["failure"] == "camera_not_found"
+    assert said["detail"] == "OpenCV cannot open camera 3"
     # the real source on a missing file says so too
     ec = make_app(tmp_path, store, None, trainer, ENROLL_SOURCE=None).test_client()
     resp = ec.post("/api/enroll/start", json={"deck": "k", "camera": "/no/such.mp4"})

@@ -16,7 +16,9 @@ import pytest
 
 from web import create_app
 from web.enroll import MESSAGES as ENROLL_MESSAGES
+from referee.text import Text
 from web.errors import ERRORS, Refusal, say
+from web.events import EVENT, REQUEST_BODY
 from web.i18n import COOKIE, MESSAGES
 from web.memstore import MemoryStore
 
@@ -61,6 +63,10 @@ BODIES = {
     "huge-number": (b'{"type": "draw", "player": "A", "count": 1e400, "page": '
                     + HUGE.encode() + b"}", "application/json"),
     "form": (b"type=play&player=A", "application/x-www-form-urlencoded"),
+    "bad-options": (json.dumps({
+        "type": "play", "game": "uno", "players": ["A", "B"],
+        "options": {"nope": 1, "stacking": "x", "rounds": -1, "deck": [1]}}).encode(),
+        "application/json"),
 }
 QUERY = ("?since=x&names=zz%00&view=nope&labels=" + "x" * 300
          + "&last=x&deck=%1b")
@@ -169,11 +175,16 @@ def test_every_refusal_is_one_sentence_in_both_languages_with_the_same_parts():
 def test_the_sentence_is_filled_in_and_the_known_parts_are_said_in_japanese():
     assert say("body_not_object", "ja", {"got_type": "list"}) == (
         "リクエストの本文はJSONオブジェクトにしてください（届いたのは配列です）。")
-    assert say("lone_surrogate", "ja", {"what": "the event"}).startswith("イベントに")
-    assert say("control_character", "ja", {"what": "the request body", "point": "001B",
-                                           "at": " in 'player'"}) == (
+    assert say("lone_surrogate", "ja", {"what": EVENT}).startswith("イベントに")
+    at = Text("page.in-field", field="player")
+    assert say("control_character", "ja", {"what": REQUEST_BODY, "point": "001B",
+                                           "at": at}) == (
         "リクエストの本文（'player'）に制御文字 U+001B があり、テキストではないため、"
         "普通のテキストを送ってください。")
+    assert say("control_character", "en", {"what": REQUEST_BODY, "point": "001B",
+                                           "at": at}) == (
+        "the request body contains the control character U+001B in 'player', which "
+        "is not text; send plain text")
     assert say("no_stored_game", "en", {"gid": 7}) == "there is no stored game 7"
     assert say("http_404", "ja") == MESSAGES["http_404"]["ja"]
     assert Refusal(404, "no_stored_game", gid=7).description == "there is no stored game 7"
