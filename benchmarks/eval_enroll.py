@@ -49,6 +49,13 @@ temporary folder and deleted.
   of the frame (the proxy of the scans row: a box of most of the card that
   misses its corner index is partial; :data:`vision.multiscale.WIDER` was
   chosen on it).
+  ``--confusions`` splits each enrolled read's wrong names
+  (:func:`confusion_kind`: the right symbol in the wrong colour, the right
+  colour of a wrong symbol, both, or a wild) beside its refusals and misses,
+  and lists the pairs (``truth>said``); in the report it splits the enrolled
+  rows the same way. ``--dump DIR`` writes every enrolled tuning read that
+  names a box (frame, kept box, label, name, card probabilities) under
+  ``DIR/draw<seed>/`` for offline study of the read.
   ``--rectify W`` names the kept box from the mean of its reading and that of
   the card's outline warped upright (:mod:`vision.rectify`) at weight ``W``.
   ``--variants N`` reads each photo N times that way (other seeds). ``--forget N``
@@ -453,8 +460,10 @@ def _webcam_finish(img: np.ndarray, rng: np.random.Generator, gains, exposure,
 
 
 def outcome(detector, photo: Photo, zooms,  # noqa: ANN001
-            degrade: int | None = None, harsh: bool | str = False) -> str:
-    """``ok``, ``wrong``, ``partial`` or ``miss`` for one photo (module docstring);
+            degrade: int | None = None, harsh: bool | str = False,
+            said: list[str] | None = None) -> str:
+    """``ok``, ``wrong``, ``partial`` or ``miss`` for one photo (module docstring;
+    ``said``: a list the name of a named box is appended to);
     with ``degrade`` (a seed) the photo is read through :func:`webcam_like`
     (``harsh``: :func:`webcam_harsh`; ``"held"``: :func:`webcam_held`;
     ``"far"``: :func:`webcam_far`; ``"scan"``: :func:`scan_like`)."""
@@ -495,7 +504,54 @@ def outcome(detector, photo: Photo, zooms,  # noqa: ANN001
              and y1 - slack_y <= cy <= y2 + slack_y)
     if not holds or (x2 - x1) * (y2 - y1) < 4 * (a2 - a1) * (b2 - b1):
         return "partial"
-    return "ok" if best.labels[0] == photo.label else "wrong"
+    name = best.labels[0]
+    if said is not None:
+        said.append(name)
+    result = "ok" if name == photo.label else "wrong"
+    if DUMP is not None:
+        _dump(detector, frame, best, photo, degrade, harsh, result)
+    return result
+
+
+def _dump(detector, frame: np.ndarray, best, photo: Photo, degrade,  # noqa: ANN001
+          harsh, result: str) -> None:
+    """Write one read for offline study (``--dump``): the frame (PNG), its kept
+    box, the label, the name said and the card probabilities of the box."""
+    import json
+
+    import cv2
+
+    from vision.multiscale import _card_probs
+
+    probs = best.data.get("probs") if best.data else None
+    if probs is None:
+        probs = _card_probs(detector, frame, best.xyxy.astype(np.float32))
+    stem = f"{harsh or 'clean'}-{photo.path.stem}-{degrade}"
+    DUMP.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(DUMP / f"{stem}.png"), frame)
+    (DUMP / f"{stem}.json").write_text(json.dumps({
+        "truth": photo.label, "said": best.labels[0], "result": result,
+        "box": [float(v) for v in best.xyxy[0]],
+        "probs": [float(v) for v in np.asarray(probs, float).reshape(-1)]}))
+
+
+def confusion_kind(truth: str, said: str) -> str:
+    """How a wrong name differs from the truth: ``colour`` (the right symbol or
+    digit in another colour), ``symbol`` (the right colour, another symbol),
+    ``both``, or ``wild`` (a wild or wild draw four on either side, other than
+    the one for the other)."""
+    def split(label: str) -> tuple[str, str]:
+        if label.startswith("wild"):
+            return "wild", label
+        colour, _, symbol = label.partition("-")
+        return colour, symbol
+
+    (c1, s1), (c2, s2) = split(truth), split(said)
+    if "wild" in (c1, c2):
+        return "wild"
+    if s1 == s2:
+        return "colour"
+    return "symbol" if c1 == c2 else "both"
 
 
 def score(detector, items: list[Photo], zooms,  # noqa: ANN001
@@ -510,6 +566,54 @@ def score(detector, items: list[Photo], zooms,  # noqa: ANN001
             mode = degrade if isinstance(degrade, str) else False
             counts[outcome(detector, p, zooms, seed, mode)] += 1
     return counts
+
+
+def confusions(detector, items: list[Photo], zooms,  # noqa: ANN001
+               degrade: bool | str = False) -> dict[str, int]:
+    """:func:`score`'s outcomes with every wrong name split by
+    :func:`confusion_kind` (``wrong-colour``, ``wrong-symbol``, ``wrong-both``,
+    ``wrong-wild``), and the pairs (``truth>said``) counted under ``pairs``."""
+    counts: dict = {"ok": 0, "miss": 0, "refused": 0, "partial": 0,
+                    "wrong-colour": 0, "wrong-symbol": 0, "wrong-both": 0,
+                    "wrong-wild": 0, "pairs": {}}
+    for p in items:
+        for v in range(VARIANTS if degrade else 1):
+            seed = (int.from_bytes(p.path.stem.encode()[:8], "little") + v
+                    if degrade else None)
+            mode = degrade if isinstance(degrade, str) else False
+            names: list[str] = []
+            result = outcome(detector, p, zooms, seed, mode, names)
+            if result != "wrong":
+                counts[result] += 1
+                continue
+            said = names[-1]
+            counts["wrong-" + confusion_kind(p.label, said)] += 1
+            pair = f"{p.label}>{said}"
+            counts["pairs"][pair] = counts["pairs"].get(pair, 0) + 1
+    return counts
+
+
+def collapse(split: dict) -> dict[str, int]:
+    """:func:`confusions`' counts as :func:`score`'s."""
+    return {"ok": split["ok"], "partial": split["partial"], "miss": split["miss"],
+            "refused": split["refused"],
+            "wrong": sum(v for k, v in split.items() if k.startswith("wrong-"))}
+
+
+def split_line(split: dict) -> str:
+    """One line of :func:`confusions`' counts: the wrong names by kind, the
+    refusals, misses and partial boxes, and the pairs, most frequent first."""
+    pairs = sorted(split["pairs"].items(), key=lambda t: (-t[1], t[0]))
+    return (f"colour {split['wrong-colour']}, symbol {split['wrong-symbol']}, "
+            f"both {split['wrong-both']}, wild {split['wrong-wild']}; refused "
+            f"{split['refused']}, miss {split['miss']}, partial {split['partial']}; "
+            "pairs " + (", ".join(f"{k} {v}" for k, v in pairs) or "none"))
+
+
+#: a folder each read is written to for offline study (``--dump``); ``None``: none
+DUMP: Path | None = None
+#: ``--dump``'s folder (each draw writes under ``draw<seed>``)
+DUMP_ROOT: Path | None = None
 
 
 #: webcam-like reads of each tuning photo (``--variants``)
@@ -667,6 +771,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--forget", type=int, default=0,
                         help="with --tune: also read this many rendered crops "
                              "(rendered_accuracy), zero-shot and enrolled")
+    parser.add_argument("--confusions", action="store_true",
+                        help="split each read's wrong names (every --tune read; "
+                             "the report's enrolled rows) into the "
+                             "wrong colour of the right symbol, the right colour "
+                             "of a wrong symbol, both, and wilds, and list the "
+                             "pairs (truth>said)")
+    parser.add_argument("--dump", type=Path, default=None,
+                        help="with --tune: write every enrolled read that names "
+                             "a box (frame, kept box, label, name, card "
+                             "probabilities) under this "
+                             "folder (draw<seed>/), for offline study")
     parser.add_argument("--first-seed", type=int, default=0,
                         help="the first draw / training seed")
     parser.add_argument("--no-whole", action="store_true",
@@ -701,8 +816,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.zooms is not None:
         ZOOMS = parse_zooms(args.zooms)  # noqa: N806
 
-    global WHOLE, VARIANTS
+    global WHOLE, VARIANTS, DUMP, DUMP_ROOT
     WHOLE = not args.no_whole
+    DUMP_ROOT = DUMP = args.dump
     VARIANTS = args.variants
     import vision.multiscale as ms
 
@@ -838,9 +954,18 @@ def main(argv: list[str] | None = None) -> int:
                           f"{rendered_accuracy(base, args.forget):.1f} %  K={k} "
                           f"{rendered_accuracy(det, args.forget):.1f} %", flush=True)
                 for name, degrade in reads:
+                    DUMP = None  # the enrolled reads alone are written
                     if not args.no_zero:
                         zero[name].append(score(base, rest, ZOOMS, degrade))
-                    tuned[name].append(score(det, rest, ZOOMS, degrade))
+                    if DUMP_ROOT is not None:
+                        DUMP = DUMP_ROOT / f"draw{seed}"
+                    if args.confusions:
+                        split = confusions(det, rest, ZOOMS, degrade)
+                        tuned[name].append(collapse(split))
+                        print(f"  draw {seed} {name} wrong names: " + split_line(split),
+                              flush=True)
+                    else:
+                        tuned[name].append(score(det, rest, ZOOMS, degrade))
                     z = f"zero-shot {cell(zero[name][-1])}  " if zero[name] else ""
                     print(f"  draw {seed} {name}: {z}K={k} {cell(tuned[name][-1])}"
                           f"  ({secs:.0f} s)", flush=True)
@@ -869,7 +994,13 @@ def main(argv: list[str] | None = None) -> int:
                                           args.classifier)
                 times.append(secs)
                 for kind, items in rows.items():
-                    runs[kind].append(score(det, items, ZOOMS))
+                    if not args.confusions:
+                        runs[kind].append(score(det, items, ZOOMS))
+                        continue
+                    split = confusions(det, items, ZOOMS)
+                    runs[kind].append(collapse(split))
+                    print(f"  K={k} draw {seed} {kind} wrong names: "
+                          + split_line(split), flush=True)
                 print(f"K={k} draw {seed} done ({secs:.0f} s to enroll): "
                       + "  ".join(f"{kind} {cell(runs[kind][-1])}" for kind in rows),
                       flush=True)
