@@ -372,14 +372,14 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
                 handle.heard_until = spotter.seconds - DECISION_LAG
                 if not attribute_later:  # who went down to one card, and when
                     now = clock_now()
-                    downs.observe(get_state(), now)
+                    state = get_state()
+                    downs.observe(state, now)
                     if likely:
                         retry_likely(now)
-                if colours and not paced and not attribute_later:
-                    now = spotter.seconds if audio_time else game_clock()
-                    wild.observe(get_state(), now)
-                    if waiting and not audio_time:
-                        retry(now)
+                    if colours and not paced:
+                        wild.observe(state, now)
+                        if waiting and not audio_time:
+                            retry(now)
                 if realtime and file is not None:
                     time.sleep(len(chunk) / (2 * RATE))
             else:
