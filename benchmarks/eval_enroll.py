@@ -764,6 +764,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="1: the kept box is named from its crop "
                              "white-balanced (vision.multiscale.balance_white); "
                              "0: as it is (default: vision.multiscale.BALANCE)")
+    parser.add_argument("--recolour", type=int, default=None,
+                        help="1: the kept box's name has its colour read again "
+                             "from its pixels (vision.card_colour); 0: as named "
+                             "(default: vision.multiscale.RECOLOUR)")
     parser.add_argument("--balance-views", type=int, default=None,
                         help="1: the enrollment's card crops and views are "
                              "white-balanced as the kept box's read is "
@@ -831,6 +835,8 @@ def main(argv: list[str] | None = None) -> int:
         ms.RECTIFY = args.rectify
     if args.balance is not None:
         ms.BALANCE = bool(args.balance)
+    if args.recolour is not None:
+        ms.RECOLOUR = bool(args.recolour)
     if args.balance_views is not None:
         import vision.enroll
 
@@ -860,7 +866,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{vision.multiscale.SURE_READ} read again moved in by "
           f"{vision.multiscale.TIGHT_VIEWS}; the card made upright read at weight "
           f"{vision.multiscale.RECTIFY}; its crop white-balanced: "
-          f"{vision.multiscale.BALANCE}; the enrolled views white-balanced: "
+          f"{vision.multiscale.BALANCE}; its colour read from its pixels: "
+          f"{vision.multiscale.RECOLOUR}; the enrolled views white-balanced: "
           f"{vision.enroll.BALANCE_VIEWS}")
     from vision.detector import photo_model
 

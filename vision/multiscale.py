@@ -120,6 +120,14 @@ RECTIFY: float = 0.0
 #: the card's white): a card held before a webcam under a strong colour cast
 #: or dim light shows its digit in few, dull levels (:func:`read_turned`).
 BALANCE: bool = False
+#: A photo of one card's name has its colour read again from its box's pixels
+#: (:func:`recoloured`, :mod:`vision.card_colour`: each channel's bright end
+#: taken as the card's white, the saturated pixels' hue): the classifier's
+#: symbol is kept and its colour changed only where the pixels strongly show
+#: another colour of which the classifier makes a candidate. Off: on `valid`'s
+#: held-card proxies it mends the few wrong colours there are (a share of a
+#: point, ``models/MODEL_CARD.md``).
+RECOLOUR: bool = False
 #: The crop's bright end, a percentile of each channel's levels
 #: (:func:`balance_white`).
 BALANCE_PERCENTILE = 97.0
@@ -327,7 +335,8 @@ def read_card(detector: CardDetector, frame: np.ndarray,
 
 def read_turned(detector: CardDetector, frame: np.ndarray, card: Detections,
                 aspect: float | None = None, rectify: float | None = None,
-                balance: bool | None = None) -> Detections:
+                balance: bool | None = None, recolour: bool | None = None
+                ) -> Detections:
     """``card`` (one detection of a photo of one card) named again from the
     photo turned a quarter either way when its box is at least ``aspect``
     (default :data:`TURN_ASPECT`; ``None``: never) times as wide as it is high:
@@ -341,7 +350,43 @@ def read_turned(detector: CardDetector, frame: np.ndarray, card: Detections,
     (:func:`_rectified_probs`) at that weight, where an outline is found.
     With ``balance`` (default :data:`BALANCE`), every crop read here is
     white-balanced first (:func:`balance_white`; one view a crop) and an
-    upright box is always named anew."""
+    upright box is always named anew. With ``recolour`` (default
+    :data:`RECOLOUR`), the name's colour is then read again from the box's
+    pixels (:func:`recoloured`)."""
+    named = _read_turned(detector, frame, card, aspect, rectify, balance)
+    recolour = RECOLOUR if recolour is None else bool(recolour)
+    return recoloured(detector, frame, named) if recolour else named
+
+
+def recoloured(detector: CardDetector, frame: np.ndarray,
+               card: Detections) -> Detections:
+    """``card`` (one named detection of a photo of one card) with its colour
+    changed where its box's pixels strongly show another colour and the
+    classifier gives that colour's card of the same symbol some probability
+    (:func:`vision.card_colour.recolour`; the symbol is the classifier's). The
+    box is kept; the confidence is the classifier's probability of the new
+    name."""
+    if len(card) != 1 or not hasattr(detector, "_classify"):
+        return card
+    from vision.card_colour import recolour
+    from vision.detector import crop_boxes
+
+    labels = list(_names(detector).get("names") or card.names)
+    xyxy = card.xyxy.astype(np.float32)
+    crop = crop_boxes(frame, xyxy, int(getattr(detector, "crop", 64)))[0]
+    probs = _card_probs(detector, frame, xyxy)[0]
+    said = card.labels[0]
+    named = recolour(said, {lab: float(p) for lab, p in zip(labels, probs)}, crop)
+    if named == said:
+        return card
+    k = labels.index(named)
+    return Detections(card.xyxy.copy(), [float(probs[k])], [k], **_names(detector))
+
+
+def _read_turned(detector: CardDetector, frame: np.ndarray, card: Detections,
+                 aspect: float | None, rectify: float | None,
+                 balance: bool | None) -> Detections:
+    """:func:`read_turned` without the colour's second read."""
     aspect = TURN_ASPECT if aspect is None else aspect
     rectify = RECTIFY if rectify is None else rectify
     balance = BALANCE if balance is None else bool(balance)
