@@ -56,6 +56,8 @@ temporary folder and deleted.
   rows the same way. ``--dump DIR`` writes every enrolled tuning read that
   names a box (frame, kept box, label, name, card probabilities) under
   ``DIR/draw<seed>/`` for offline study of the read.
+  ``--recolour 1`` reads the kept box's colour again from its pixels
+  (:data:`vision.multiscale.RECOLOUR`, :mod:`vision.card_colour`).
   ``--rectify W`` names the kept box from the mean of its reading and that of
   the card's outline warped upright (:mod:`vision.rectify`) at weight ``W``.
   ``--variants N`` reads each photo N times that way (other seeds). ``--forget N``
