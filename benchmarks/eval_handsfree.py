@@ -450,6 +450,9 @@ def referee_game(
         "log": log,
         "camera": seen,
         "asked_reveals": asked_reveals(truth, log),
+        "late": late_plays(
+            truth, seen, table.handsfree.ruled, float(pipe._last_t or video_s)
+        ),
     }
 
 
@@ -481,6 +484,33 @@ def ruling_latencies(
             at = end if r["t"] is None else float(r["t"])
             ruling.append(late + max(0.0, at - float(d.get("t", 0))))
     return list(score.latencies), ruling, unruled
+
+
+def late_plays(
+    truth: list[dict], seen: list[dict], ruled: list[dict], end: float,
+    over: float = 0.3,
+) -> list[tuple[str, float, float]]:
+    """The camera's plays ruled more than ``over`` seconds after the card was
+    let go: (cards, the truth's let-go time, let go -> ruling), in video time
+    (``--verbose`` lists them)."""
+    score = compare(truth, seen)["play"]
+    extra = {id(d) for d in score.extra}
+    matched = [d for d in seen
+               if d.get("type") in ("start", "play") and id(d) not in extra]
+    held = {id(r["event"]): r for r in ruled}
+    out = []
+    for d, late in zip(matched, score.latencies):
+        r = held.get(id(d))
+        if r is not None and not r["stood"]:
+            continue
+        ruling = late
+        if r is not None:  # a held copy: ruled at the move that settled it
+            at = end if r["t"] is None else float(r["t"])
+            ruling += max(0.0, at - float(d.get("t", 0)))
+        if ruling > over + 1e-9:
+            cards = "+".join(str(c) for c in (d.get("cards") or [d.get("card")]))
+            out.append((cards, float(d.get("t", 0)) - late, ruling))
+    return out
 
 
 def asked_reveals(truth: list[dict], log: list[dict]) -> tuple[int, int, int]:
@@ -615,6 +645,9 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"    wrong  {kind}: {e['key']} at {e['t']:.2f}")
             for line, q in r["questions"]:
                 print(f"    ask (line {line}): {q}")
+            for cards, at, late in r["late"]:
+                print(f"    late   play: {cards} let go at {at:.2f}, ruled "
+                      f"+{late * 1000:.0f} ms")
         if args.events:
             out = Path(args.events) / f"{args.detector}-s{seed}-{args.fps}fps.jsonl"
             out.parent.mkdir(parents=True, exist_ok=True)

@@ -22,6 +22,24 @@ from .prior import LegalCheck, choose_label
 from .tracking import Read, Track, label_scores
 
 
+#: ``play.let_go_size_px`` (px): a card a hand still touches counts as let go
+#: when it lies within ``play.let_go_mm`` of its newest read and measures
+#: within that of its newest size, or within this many of the frame's pixels
+#: at its spot where that is more (:func:`pixel_mm`): a box's size moves by
+#: both its edges' jitter, about a pixel between reads of a card lying still
+#: (more than ``let_go_mm`` where a pixel spans a millimetre or more), while a
+#: hand trembling moves the card's place (0: ``let_go_mm`` alone)
+LET_GO_SIZE_PX = 1.0
+
+
+def pixel_mm(geometry: TableGeometry, xy) -> float:  # noqa: ANN001
+    """How long one image pixel lies on the table plane at table point ``xy``
+    (mm; the longer of a pixel's two sides there)."""
+    p = geometry.to_image(np.array([xy], dtype=np.float64))[0]
+    q = geometry.to_table(np.array([p, p + (1.0, 0.0), p + (0.0, 1.0)]))
+    return float(max(np.hypot(*(q[1] - q[0])), np.hypot(*(q[2] - q[0]))))
+
+
 class PileWatcher:
     """Cards landing in one zone: a pile (stacked) or a field (side by side).
 
@@ -133,7 +151,8 @@ class PileWatcher:
         copy: bool = False,
     ) -> list[Read] | None:
         """The reads of a card a hand still touches but has let go of, or
-        ``None``: it lies still (``play.let_go_mm``, touched reads counted) for
+        ``None``: it lies still (``play.let_go_mm``, its size within
+        :meth:`_let_go_size_mm`, touched reads counted) for
         ``play.let_go_frames`` frames (at least ``settle_frames``: a hand holding
         a card over the pile can pause at the end of a sway for a settle's
         frames, whose reads then agree as well as a card's lying still) spanning
@@ -183,11 +202,13 @@ class PileWatcher:
         w, h = (float(v) for v in wh)
         scale = card_scale(w, h, self.geometry.card)
         frames = max(cfg.settle_frames, cfg.let_go_frames)
+        size_mm = self._let_go_size_mm(track.xy)
 
         def still(seconds: float) -> list[Read] | None:
             return track.still_reads(
                 t, frames, seconds, cfg.let_go_mm,
                 max(evidence, seconds + cfg.still_margin_s), touched_ok=True,
+                size_mm=size_mm,
             )
 
         held_up = scale > cfg.let_go_scale
@@ -219,6 +240,17 @@ class PileWatcher:
         if loose:
             return still(max(cfg.settle_s, cfg.let_go_loose_s))
         return settled
+
+    def _let_go_size_mm(self, xy) -> float:  # noqa: ANN001
+        """How much (mm) the size of the reads of a card a hand still touches
+        may differ from its newest and count as lying still:
+        ``play.let_go_mm``, or :data:`LET_GO_SIZE_PX` of the frame's pixels
+        at ``xy`` where that is more (a box's jitter is a pixel's, whatever a
+        pixel spans on the table)."""
+        mm = self.config.let_go_mm
+        if LET_GO_SIZE_PX <= 0:
+            return mm
+        return max(mm, LET_GO_SIZE_PX * pixel_mm(self.geometry, xy))
 
     def _hovered(self, track: Track, reads: list[Read]) -> bool:
         """Before its still ``reads`` (the newest of ``track``), the hand held

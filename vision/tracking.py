@@ -161,12 +161,14 @@ class Track:
         touched_ok: bool = False,
         flicker_reads: int = 0,
         look_mm: float = 2.0,
+        size_mm: float | None = None,
     ) -> list[Read] | None:
         """The reads of a card lying still and untouched, or ``None``.
 
         The reads of the last ``seconds`` (at least ``frames`` of them, the
         newest at ``now``) must all be untouched and lie, position and size,
-        within ``move_mm`` of the newest. Returned are those reads and the
+        within ``move_mm`` of the newest (their size within ``size_mm`` when
+        given: a box's size moves by both its edges' jitter). Returned are those reads and the
         older ones that still fit (back to ``evidence_s``): the evidence for
         the card's label. Labels play no part here: a misread frame is still
         the same box. ``touched_ok``: reads a hand touched count too (a card
@@ -192,6 +194,7 @@ class Track:
         out: list[Read] = []
         pending: list[Read] = []  # reads off the newest box, not yet bridged
         flicker = 0 if touched_ok else max(int(flicker_reads), 0)
+        size_mm = move_mm if size_mm is None else size_mm
         newer = last.t
         for r in reversed(reads):
             kept = (
@@ -202,7 +205,7 @@ class Track:
             fits = (
                 kept
                 and np.hypot(r.x - last.x, r.y - last.y) <= move_mm
-                and max(abs(r.w - last.w), abs(r.h - last.h)) <= move_mm
+                and max(abs(r.w - last.w), abs(r.h - last.h)) <= size_mm
             )
             if fits and pending:
                 if not _same_look(r, last, look_mm):
