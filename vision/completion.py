@@ -35,7 +35,10 @@ of its player too (:func:`vision.handsfree_tgus_t.out_together`).
 Every line (completed, heard, or of a held copy) goes in through
 :meth:`Completion.line`: the table's hook puts it in the log, the recoveries
 are told, the round-end scan switched on where its rulings wait for the hands,
-and a tgus-t camera line ruled illegal is amended.
+and a tgus-t camera line ruled illegal is explained by the multi-play before
+it read with another card on top (:func:`vision.handsfree_tgus_t.reordered`,
+adopted as a reading of the log: the colour inferred from its first card may
+change too), else amended by one line.
 """
 
 from __future__ import annotations
@@ -207,7 +210,32 @@ class Completion:
             table.recoveries.appended(logged, rulings, line)
         if wants_hands(rulings):
             table.set_scan(True)
+        reordered = self._reordered(logged, rulings)
+        if reordered is not None:
+            return list(rulings) + reordered
         return list(rulings) + table.amend(logged)
+
+    def _reordered(self, logged: Mapping[str, Any], rulings: list) -> list | None:
+        """A tgus-t camera line ruled illegal that the multi-play before it
+        explains, read with another of its cards on top and the colour
+        inferred from its first card named again
+        (:func:`vision.handsfree_tgus_t.reordered`): that reading adopted.
+        Returns the rulings it added, or ``None`` (none found or kept: the
+        line is amended as :meth:`Table.amend` finds)."""
+        if logged.get("source") != "vision" or not any(
+                getattr(r, "ruling", None) == "illegal" for r in rulings):
+            return None
+        from .handsfree_tgus_t import reordered
+
+        table = self.table
+        try:
+            found = reordered(table.referee, table.play)
+        except Exception:  # a log it cannot read: amended as before
+            return None
+        if found is None:
+            return None
+        new = table.adopt(found)
+        return None if new is None else list(new)
 
     def stood(self, held: Mapping[str, Any], move: Mapping[str, Any]) -> None:
         """The hook of :class:`vision.handsfree.HandsFree` once a held copy

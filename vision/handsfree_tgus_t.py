@@ -55,6 +55,16 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   cards played over it as an arm passes; :func:`seen_again`,
   :attr:`vision.config.PlayConfig.seen_again_plays`) is those cards seen again and is taken out of
   the log: left in, its seat's next moves read against it.
+- **Which card of a fan lies on top**: the camera does not see which card of
+  a multi-play of several colours went down last. A camera play or draw
+  ruled illegal after one is first tried with another card of the fan on
+  top, a colour inferred from its first card named again
+  (:func:`reordered`, adopted by :class:`vision.completion.Completion` as a
+  reading of the log; :func:`amendment` tries the orders that name no colour
+  again, as one correction); failing that, a play in one of the fan's
+  colours that no order makes legal is read with a card of its value in
+  another colour hidden under it (:func:`_hidden_under_last`): the
+  completion left it as seen because the fan may have ended on its colour.
 - **The last cards put down together**: a player who put their last two
   cards down together, the later one fanned over the first, may be seen
   putting down one, and the referee then still counts a card in their hand.
@@ -250,6 +260,12 @@ define({
               "not see: taken as {card}",
         "ja": "{later}は{player}がカメラに見えないカードを出していた場合だけ正しいため、"
               "{card}を出したとしました",
+    },
+    "camera.tgus-t.amended-order": {
+        "en": "a later play is legal only if {player} put {card} down last, on "
+              "top of the cards played with it",
+        "ja": "後のプレイは{player}が{card}を最後に（一緒に出したカードの上に）"
+              "置いた場合だけ正しいため、そうしました",
     },
     "camera.tgus-t.inferred-leftover": {
         "en": "{player} took cards while not on turn and owing none: the forced "
@@ -521,6 +537,10 @@ def amendment(referee: Any, config: PlayConfig | None = None
     turn = referee.state().get("turn")
     referee = copy.deepcopy(referee)  # the tries below replay a copy
     events = referee.events
+    for i, amended in _fan_orders(referee, config.hidden_back):
+        if not _colour_to_rename(events, i, amended["cards"]) and _keeps(
+                referee, i, amended):  # no colour to name again: one line
+            return "correct", i + 1, amended
     tried: set[int] = set()
     for i in range(last_line - 2, max(-1, last_line - 2 - config.hidden_back), -1):
         e = events[i]
@@ -544,6 +564,9 @@ def amendment(referee: Any, config: PlayConfig | None = None
                        "inferred": str(why), "inferred_msg": why.data()}
             if _keeps(referee, i, amended):
                 return "correct", i + 1, amended
+    under = _hidden_under_last(referee, config.hidden_back)
+    if under is not None:
+        return under
     gamble = _amend_gamble(referee, last_line, config.gamble_back)
     if gamble is not None:
         return gamble
@@ -554,6 +577,164 @@ def amendment(referee: Any, config: PlayConfig | None = None
         return None
     if seen_again(referee, last_line, config.seen_again_plays):
         return "delete", last_line, None  # a card on the pile seen again, no play
+    return None
+
+
+def _colour_to_rename(events: list[Mapping[str, Any]], i: int,
+                      cards: list[str]) -> bool:
+    """Whether the line before 0-based line ``i`` is a colour the completion
+    inferred from that play's first card that ``cards[0]``, the play's first
+    card now, would name otherwise (:func:`_recoloured`)."""
+    before = events[i - 1] if i else {}
+    first = _colour(cards[0]) if cards else None
+    return (before.get("type") == "color" and bool(before.get("inferred"))
+            and first is not None and before.get("color") != first)
+
+
+def _recoloured(referee: Any, i: int, cards: list[str]) -> int:
+    """Where the line before line ``i + 1`` is a colour the completion
+    inferred from that play's first card (``inferred``), that colour named
+    again (in ``referee``, changed) from ``cards[0]``, the play's first card
+    now. Returns the 0-based index of the first line changed or to be
+    changed (``i - 1`` or ``i``)."""
+    if not _colour_to_rename(referee.events, i, cards):
+        return i
+    before, first = referee.events[i - 1], _colour(cards[0])
+    said = Text("camera.tgus-t.inferred-colour", player=str(before.get("player")),
+                card=_card_text(cards[0]), color=color_text(first))
+    referee.correct(i, {**before, "color": first, "inferred": str(said),
+                        "inferred_msg": said.data()})
+    return i - 1
+
+
+def _kept_recoloured(referee: Any, i: int, amended: dict[str, Any]) -> Any:
+    """Line ``i + 1`` amended on a copy of ``referee``, with the colour
+    inferred from its first card before it named again (:func:`_recoloured`);
+    the copy where nothing from the first line changed on contradicts the log
+    (:func:`contradicted`), else ``None``."""
+    import copy
+
+    again = copy.deepcopy(referee)
+    line = _recoloured(again, i, [str(c) for c in amended.get("cards") or []])
+    logged = again.events
+    if again.try_correct(
+        i + 1, amended, lambda r: not contradicted(r, line),
+        refused=lambda r: r.ruling == "illegal" or _after_end(r, logged),
+    ):
+        return again
+    return None
+
+
+#: lines that leave the pile's top card and colour as they were
+LEAVE_THE_PILE = ("draw", "pass", "call", "uno", "catch", "picture-leftover")
+
+
+def reordered(referee: Any, config: PlayConfig | None = None
+              ) -> OutTogether | None:
+    """The log's last line, a camera play or draw, is ruled illegal: the last
+    camera play before it (within ``config.hidden_back`` lines), of one value
+    in several colours, read with another of its cards put down last (draws,
+    passes and calls between them leave the pile as it was:
+    :data:`LEAVE_THE_PILE`), and a colour the completion inferred from its
+    first card named again from the new first card (:func:`_recoloured`):
+    the first such reading, on a copy of ``referee`` (not changed), under
+    which nothing from it on contradicts the log (:func:`contradicted`);
+    else ``None``. The camera does not see which card of a fan went down
+    last (the top card, whose colour is then in play), and lists the cards
+    it saw in no such order: the next play tells. (:func:`amendment` tries
+    the orders that need no colour named again, as one correction.)"""
+    if getattr(referee.header, "rules", None) not in TGUS_T_RULES:
+        return None
+    for i, amended in _fan_orders(referee, (config or PlayConfig()).hidden_back):
+        again = _kept_recoloured(referee, i, amended)
+        if again is not None:
+            return OutTogether(again, i + 1)
+    return None
+
+
+def _fan_orders(referee: Any, back: int):  # noqa: ANN202
+    """(0-based line, amended play) for each other order of the fan before
+    the log's last line, a camera play or draw ruled illegal (see
+    :func:`reordered`)."""
+    events = referee.events
+    if not events or events[-1].get("type") not in ("play", "draw") or (
+            events[-1].get("source") != "vision"):
+        return
+    last_line = len(events)
+    if not any(r.event == last_line and r.ruling == "illegal" for r in referee.rulings):
+        return
+    i = _fan_line(referee, back)
+    if i is None:
+        return
+    e = events[i]
+    cards = [str(c) for c in e["cards"]]
+    for k, card in enumerate(cards[:-1]):
+        if card == cards[-1]:
+            continue
+        order = cards[:k] + cards[k + 1:] + [card]
+        why = Text("camera.tgus-t.amended-order", player=str(e.get("player")),
+                   card=_card_text(card))
+        yield i, {**e, "cards": order, "inferred": str(why),
+                  "inferred_msg": why.data()}
+
+
+def _fan_line(referee: Any, back: int) -> int | None:
+    """The 0-based line of the last play before the log's last line (within
+    ``back`` lines, only :data:`LEAVE_THE_PILE` lines between) where it is a
+    camera play of one value in several colours that the referee took (not
+    ruled illegal: a refused play left the pile as it was); else ``None``."""
+    events = referee.events
+    for i in range(len(events) - 2, max(-1, len(events) - 2 - back), -1):
+        e = events[i]
+        if e.get("type") == "play":
+            if e.get("source") != "vision" or _one_value(e) is None or any(
+                    r.event == i + 1 and (r.ruling == "illegal" or _after_end(
+                        r, events)) for r in referee.rulings):
+                return None
+            colours = {str(c).split("-")[0] for c in e["cards"]}
+            return i if len(colours) > 1 else None
+        if e.get("type") not in LEAVE_THE_PILE:
+            return None
+    return None
+
+
+def _hidden_under_last(referee: Any, back: int
+                       ) -> tuple[str, int, dict[str, Any]] | None:
+    """The log's last line, a camera play of one value ruled illegal, whose
+    colour the multi-play before it holds (:func:`_fan_line`, within
+    ``back`` lines), read with a card of its value in another colour hidden
+    under it: the completion leaves such a play as seen (the fan may have
+    ended on its colour, :func:`_first_matching`); where no order of the fan
+    makes it legal (:func:`reordered`), the card under it did. The first
+    colour under which nothing from it on contradicts the log, as
+    ``("correct", line, event)``, tried on ``referee`` (put back as it was
+    where it fails); else ``None``."""
+    from referee.tgus_t.common import DECK_LABELS
+
+    events = referee.events
+    i = len(events) - 1
+    e = events[i]
+    seen = _one_value(e)
+    if e.get("type") != "play" or e.get("source") != "vision" or e.get(
+            "hidden") or seen is None:
+        return None
+    fan = _fan_line(referee, back)
+    colours = {str(c.color) for c in seen}
+    if fan is None or not colours & {str(c).split("-")[0]
+                                     for c in events[fan]["cards"]}:
+        return None
+    cards = [str(c) for c in e["cards"]]
+    for colour in COLOURS:
+        hidden = f"{colour}-{seen[0].value}"
+        if colour in colours or hidden not in DECK_LABELS or not deck_holds(
+                [hidden] + cards, referee.header):
+            continue
+        why = Text("camera.tgus-t.inferred-hidden", card=_card_text(cards[0]),
+                   color=color_text(colour), hidden=_card_text(hidden))
+        amended = {**e, "cards": [hidden] + cards, "hidden": [hidden],
+                   "inferred": str(why), "inferred_msg": why.data()}
+        if _keeps(referee, i, amended):
+            return "correct", i + 1, amended
     return None
 
 
@@ -591,7 +772,8 @@ def seen_again(referee: Any, line: int, plays: int | None = None) -> bool:
 @dataclass(frozen=True)
 class OutTogether:
     """A reading of the log found at the camera's source's end
-    (:func:`out_together`), adopted as the recoveries' readings are
+    (:func:`out_together`) or when a multi-play is read with another card
+    on top (:func:`reordered`), adopted as the recoveries' readings are
     (:meth:`vision.live.LiveTable.adopt`, :func:`web.recover.take`): the
     referee holding the amended log and the amended line (1-based)."""
 
