@@ -31,6 +31,13 @@ from .tracking import Read, Track, label_scores
 #: hand trembling moves the card's place (0: ``let_go_mm`` alone)
 LET_GO_SIZE_PX = 1.0
 
+#: ``play.let_go_twin_from`` (card sizes): a copy of the top card under the
+#: hand is judged grown (``play.let_go_twin_grow``) against the top card's box
+#: taken as at least this large: a box of the top card under a card's size is
+#: that card cut by an edge or boxed tight, and a twin lying on it measures
+#: a whole card (0: the top card's box as it is)
+TWIN_GROW_FROM = 1.0
+
 
 def pixel_mm(geometry: TableGeometry, xy) -> float:  # noqa: ANN001
     """How long one image pixel lies on the table plane at table point ``xy``
@@ -176,7 +183,8 @@ class PileWatcher:
         go) must lie still ``play.let_go_hover_still_s`` (at least
         ``play.let_go_loose_s``), unless it showed still. A ``copy`` of
         the top card (:meth:`_may_let_go`) measuring more than
-        ``play.let_go_twin_grow`` card sizes over the top card's box
+        ``play.let_go_twin_grow`` card sizes over the top card's box, taken
+        as at least :data:`TWIN_GROW_FROM` card sizes
         (:func:`card_scale`, whatever the turn: a twin lying on its copy
         measures about as its copy does, a copy held over the pile is nearer
         the camera) must also have lain still since it showed, or (with
@@ -229,7 +237,9 @@ class PileWatcher:
         shown = self._shown_still(track, settled)
         if copy and not shown:
             top = self.pile[-1]
-            grow = scale - card_scale(top.wh[0], top.wh[1], self.geometry.card)
+            grow = scale - max(
+                card_scale(top.wh[0], top.wh[1], self.geometry.card), TWIN_GROW_FROM
+            )
             if grow > cfg.let_go_twin_grow:
                 return still(sway) if cfg.let_go_sway_s > 0 else None
         if shown:
