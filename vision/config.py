@@ -390,6 +390,13 @@ class PlayConfig(_Section):
     let_go_mm: float = _f(0.6, "mm", "a card a hand still touches counts as let go "
                           "when it lies within this of its newest read for the "
                           "settle time (0: off; a card counts once untouched) ...")
+    let_go_size_px: float = _f(1.0, "px", "... and measures within let_go_mm of "
+                               "its newest size, or within this many of the "
+                               "frame's pixels at its spot where that is more (a "
+                               "box's size moves by both its edges' jitter, about a "
+                               "pixel between reads of a card lying still; a hand "
+                               "trembling moves the card's place, which stays "
+                               "within let_go_mm; 0: let_go_mm alone)", minimum=0)
     let_go_scale: float = _f(1.15, "card sizes", "... and measures at most this "
                              "(a card held above the table measures larger), or "
                              "at most max_scale lying within the pile's extent")
@@ -461,6 +468,12 @@ class PlayConfig(_Section):
                                  "the pile is nearer the camera) only when it has "
                                  "lain still since it showed after going unseen "
                                  "let_go_hidden_s")
+    let_go_twin_from: float = _f(1.0, "card sizes", "... judged against the top "
+                                 "card's box taken as at least this large (a box of "
+                                 "the top card under a card's size is that card cut "
+                                 "by an edge or boxed tight; a twin lying on it "
+                                 "measures a whole card; 0: the box as it is)",
+                                 minimum=0)
     start_s: float = _f(0.06, "s", "the first card on the empty discard pile (the "
                         "start card a dealer turns) counts, once the hand has left "
                         "it, when it has lain within start_mm for settle_frames "

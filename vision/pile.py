@@ -21,24 +21,6 @@ from .pile_memory import PileCard, PileMemory, PileView
 from .prior import LegalCheck, choose_label
 from .tracking import Read, Track, label_scores
 
-
-#: ``play.let_go_size_px`` (px): a card a hand still touches counts as let go
-#: when it lies within ``play.let_go_mm`` of its newest read and measures
-#: within that of its newest size, or within this many of the frame's pixels
-#: at its spot where that is more (:func:`pixel_mm`): a box's size moves by
-#: both its edges' jitter, about a pixel between reads of a card lying still
-#: (more than ``let_go_mm`` where a pixel spans a millimetre or more), while a
-#: hand trembling moves the card's place (0: ``let_go_mm`` alone)
-LET_GO_SIZE_PX = 1.0
-
-#: ``play.let_go_twin_from`` (card sizes): a copy of the top card under the
-#: hand is judged grown (``play.let_go_twin_grow``) against the top card's box
-#: taken as at least this large: a box of the top card under a card's size is
-#: that card cut by an edge or boxed tight, and a twin lying on it measures
-#: a whole card (0: the top card's box as it is)
-TWIN_GROW_FROM = 1.0
-
-
 def pixel_mm(geometry: TableGeometry, xy) -> float:  # noqa: ANN001
     """How long one image pixel lies on the table plane at table point ``xy``
     (mm; the longer of a pixel's two sides there)."""
@@ -184,7 +166,7 @@ class PileWatcher:
         ``play.let_go_loose_s``), unless it showed still. A ``copy`` of
         the top card (:meth:`_may_let_go`) measuring more than
         ``play.let_go_twin_grow`` card sizes over the top card's box, taken
-        as at least :data:`TWIN_GROW_FROM` card sizes
+        as at least ``play.let_go_twin_from`` card sizes
         (:func:`card_scale`, whatever the turn: a twin lying on its copy
         measures about as its copy does, a copy held over the pile is nearer
         the camera) must also have lain still since it showed, or (with
@@ -238,7 +220,8 @@ class PileWatcher:
         if copy and not shown:
             top = self.pile[-1]
             grow = scale - max(
-                card_scale(top.wh[0], top.wh[1], self.geometry.card), TWIN_GROW_FROM
+                card_scale(top.wh[0], top.wh[1], self.geometry.card),
+                cfg.let_go_twin_from,
             )
             if grow > cfg.let_go_twin_grow:
                 return still(sway) if cfg.let_go_sway_s > 0 else None
@@ -254,13 +237,13 @@ class PileWatcher:
     def _let_go_size_mm(self, xy) -> float:  # noqa: ANN001
         """How much (mm) the size of the reads of a card a hand still touches
         may differ from its newest and count as lying still:
-        ``play.let_go_mm``, or :data:`LET_GO_SIZE_PX` of the frame's pixels
+        ``play.let_go_mm``, or ``play.let_go_size_px`` of the frame's pixels
         at ``xy`` where that is more (a box's jitter is a pixel's, whatever a
         pixel spans on the table)."""
-        mm = self.config.let_go_mm
-        if LET_GO_SIZE_PX <= 0:
+        mm, px = self.config.let_go_mm, self.config.let_go_size_px
+        if px <= 0:
             return mm
-        return max(mm, LET_GO_SIZE_PX * pixel_mm(self.geometry, xy))
+        return max(mm, px * pixel_mm(self.geometry, xy))
 
     def _hovered(self, track: Track, reads: list[Read]) -> bool:
         """Before its still ``reads`` (the newest of ``track``), the hand held

@@ -5,7 +5,7 @@ the discard pile, still (within ``move_mm``) and untouched by any hand, for
 ``settle_frames`` frames spanning ``settle_s`` seconds (every threshold is a
 field of :class:`~vision.config.PlayConfig`; the watching of the pile is
 :class:`~vision.pile.PileWatcher`), or lies that still, within ``let_go_mm``
-(its size within a pixel's worth where that is more: ``vision.pile.LET_GO_SIZE_PX``),
+(its size within ``let_go_size_px`` pixels where that is more),
 under the hand that put it down and lingers (let go: ``let_go_frames`` frames, an arm's
 tip within ``let_go_tip_mm``). Its label is the one
 with the most evidence over the frames it has lain still (the classifier's

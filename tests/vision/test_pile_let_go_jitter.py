@@ -105,9 +105,8 @@ def test_the_size_tolerance_follows_the_pixel_on_the_table():
     assert table.plays_seen == []
 
 
-def test_with_the_pixel_tolerance_off_let_go_mm_alone_decides(monkeypatch):
-    monkeypatch.setattr(pile, "LET_GO_SIZE_PX", 0.0)
-    config = PlayConfig()
+def test_with_the_pixel_tolerance_off_let_go_mm_alone_decides():
+    config = PlayConfig(let_go_size_px=0.0)
     table, _ = lay(config, 1.2, lambda k: (0.0, 0.0, 1.0 * (k % 2), 0.0), n=20)
     assert table.plays_seen == []
 

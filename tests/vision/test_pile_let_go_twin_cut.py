@@ -1,7 +1,7 @@
 """Let go for a twin laid on a copy whose box was cut: the top card's box can
 measure under a card's size (cut by an edge, or boxed tight), and a twin
 lying on it is boxed whole. Judged grown (``play.let_go_twin_grow``) against
-the top card's box taken as at least ``vision.pile.TWIN_GROW_FROM`` card
+the top card's box taken as at least ``play.let_go_twin_from`` card
 sizes, it counts at let go; a copy held over the pile, nearer the camera,
 still measures grown and waits for the hand. Hand-made detections at 30 fps
 with a referee's state."""
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from tests.vision.pile_table import card
 from tests.vision.test_pile_let_go_twin import NEAR, pile_with, reach
-from vision import pile
 from vision.card_scale import card_scale
 from vision.config import PlayConfig
 
@@ -40,7 +39,7 @@ def test_the_sizes_are_as_the_tests_say():
     assert card_scale(*CUT[3:], CARD) < 0.95
     grow_old = card_scale(*WHOLE, CARD) - card_scale(*CUT[3:], CARD)
     assert grow_old > config.let_go_twin_grow
-    assert card_scale(*WHOLE, CARD) - pile.TWIN_GROW_FROM <= config.let_go_twin_grow
+    assert card_scale(*WHOLE, CARD) - config.let_go_twin_from <= config.let_go_twin_grow
 
 
 def test_a_whole_twin_on_a_cut_copy_counts_at_let_go():
@@ -51,11 +50,10 @@ def test_a_whole_twin_on_a_cut_copy_counts_at_let_go():
 def test_a_copy_held_over_a_cut_copy_measuring_larger_waits_for_the_hand():
     held = (66.0, 100.0)  # nearer the camera: grown over a card's size too
     config = PlayConfig()
-    assert card_scale(*held, CARD) - pile.TWIN_GROW_FROM > config.let_go_twin_grow
+    assert card_scale(*held, CARD) - config.let_go_twin_from > config.let_go_twin_grow
     assert card_scale(*held, CARD) <= config.let_go_scale
     assert sway_then_rest(config, held) == []
 
 
-def test_with_the_floor_off_the_cut_box_is_the_reference(monkeypatch):
-    monkeypatch.setattr(pile, "TWIN_GROW_FROM", 0.0)
-    assert sway_then_rest(PlayConfig(), WHOLE) == []
+def test_with_the_floor_off_the_cut_box_is_the_reference():
+    assert sway_then_rest(PlayConfig(let_go_twin_from=0.0), WHOLE) == []
