@@ -675,6 +675,12 @@ class ListenConfig(_Section):
     colour_after_s: float = _f(6.0, "s", "a heard colour names the wild waiting "
                                "for its colour only this long after the camera "
                                "first saw that wild (later: table talk)")
+    likely_play_s: float = _f(2.0, "s", "a likely UNO call (heard only by the "
+                              "listener's lower decision) counts only at a play "
+                              "that leaves its player with one card at most this "
+                              "long from it, before or after (a call said with a "
+                              "play comes within a second or so of the card "
+                              "landing); anywhere else it is dropped", minimum=0)
 
 
 SECTIONS: dict[str, type] = {

@@ -19,7 +19,7 @@ or none in time, leaves the call to the attributor's rules on the state of
 that moment. A **likely** call (``"likely": True``: heard only by the
 listener's lower decision, ``voice.detection.SpotterConfig.likely_cut_threshold``)
 counts only at a play that leaves its player with one card (a play made with
-two cards in hand) at most :data:`LIKELY_PLAY_S` seconds from it: the
+two cards in hand) at most ``listen.likely_play_s`` seconds from it: the
 camera's next play by a player with two cards who has not called, or a play
 that took a player down to one card just before the call (the attributor
 names that player); anywhere else it is dropped, so a word heard as a call at
@@ -33,13 +33,6 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .config import ListenConfig
-
-#: seconds of the camera's clock between a likely UNO call and the play that
-#: leaves its caller with one card (before or after the call) within which the
-#: call counts (a call said with a play comes within a second or so of the
-#: card landing; the camera rules the play a fraction of a second after it is
-#: let go)
-LIKELY_PLAY_S = 2.0
 
 
 class Hearing:
@@ -132,9 +125,9 @@ class Hearing:
 
     def near_down(self, player: Any, t: float) -> bool:
         """Whether ``player`` went down to one card by a play at most
-        :data:`LIKELY_PLAY_S` seconds from camera time ``t``."""
+        ``listen.likely_play_s`` seconds from camera time ``t``."""
         at = self.down.get(str(player))
-        return at is not None and abs(at - t) <= LIKELY_PLAY_S
+        return at is not None and abs(at - t) <= self.listen().likely_play_s
 
     def retry(self, now: float, last: bool = False) -> list:
         """Heard colours waiting for their wild, tried again at camera time
@@ -159,7 +152,7 @@ class Hearing:
         it is a play by a player with two cards who has not called; any other
         play, the end, or a call waited out (``listen.uno_wait_s``) goes to
         the attributor with the state of now. A likely call waits only
-        :data:`LIKELY_PLAY_S`, is named by such a play only that close to it
+        ``listen.likely_play_s``, is named by such a play only that close to it
         (the counts decide even while a question is open), and the attributor
         may give it only to a player who went down to one card that close to
         it; else it is dropped."""
@@ -168,7 +161,8 @@ class Hearing:
         play = event if event is not None and event.get("type") == "play" else None
         for call in self.calls:
             likely = bool(call.get("likely"))
-            wait = LIKELY_PLAY_S if likely else self.listen().uno_wait_s
+            listen = self.listen()
+            wait = listen.likely_play_s if likely else listen.uno_wait_s
             state = self.state()
             doubt = self.doubt() and not likely
             who = caller(play, state, doubt) if play is not None else None
@@ -201,7 +195,7 @@ class Hearing:
         t = float(call.get("t", 0))
         return self.attribute(call, state, accept=lambda p: None if self.near_down(
             p, t) else f"a likely call, but {p} went down to one card by no play "
-                       f"within {LIKELY_PLAY_S:g} s of it")
+                       f"within {self.listen().likely_play_s:g} s of it")
 
     def finish(self) -> list:
         """The end of the recording: everything still held or waiting goes

@@ -556,6 +556,7 @@ def start_listening(spec: str, table: LiveTable, clock: Callable[[], float]) -> 
             file=file,
             clock=clock,
             colour_after=table.listen.colour_after_s,
+            likely_play=table.listen.likely_play_s,
             **({"attribute_later": True} if table.attribute else {}),
         )
         if file:

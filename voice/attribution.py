@@ -35,8 +35,8 @@ REPEAT_SECONDS = 4.0
 #: seconds of the game clock between a likely UNO call (heard only by the
 #: listener's lower decision, :attr:`voice.detection.SpotterConfig.likely_cut_threshold`)
 #: and the play that leaves its caller with one card (before or after it)
-#: within which the call counts (:class:`DownClock`); the same window as
-#: ``vision.hearing.LIKELY_PLAY_S`` for a recording heard beside a video
+#: within which the call counts (:class:`DownClock`); the default of the
+#: config field ``listen.likely_play_s``
 LIKELY_PLAY_S = 2.0
 #: seconds after a wild was first seen waiting for its colour during which a heard
 #: colour may still name it (later, the colour is left to the next card played):

@@ -191,7 +191,8 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
                 config: SpotterConfig | None = None,
                 realtime: bool = False, colours: bool = True,
                 attribute_later: bool = False,
-                colour_after: float = COLOUR_AFTER) -> ListenHandle:
+                colour_after: float = COLOUR_AFTER,
+                likely_play: float = LIKELY_PLAY_S) -> ListenHandle:
     """Listen in a thread and append an ``uno`` event for each attributed call
     (and a ``color`` event for each attributed colour word).
 
@@ -212,6 +213,9 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
             to attribute when the event joins the log (:class:`Attributor`).
         colour_after: seconds after a wild was first seen during which a heard
             colour may name it (the config's ``listen.colour_after_s``).
+        likely_play: seconds between a likely UNO call and the play that
+            leaves its caller with one card within which it counts (the
+            config's ``listen.likely_play_s``).
 
     Returns:
         The handle; the microphone is opened before returning, so a missing
@@ -271,20 +275,20 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
 
     def try_likely(det: Detection, t: float, now: float, last: bool) -> bool:
         """A likely call: counted for the player the state names only where
-        that player went down to one card by a play within LIKELY_PLAY_S of
+        that player went down to one card by a play within likely_play of
         it; False while that play may still come."""
         state = get_state()
         downs.observe(state, now)
         result = attribute(state, recent, now=t)
-        if result.player is not None and downs.near(result.player, t):
+        if result.player is not None and downs.near(result.player, t, likely_play):
             emit(det, result.player, max(t, now), f"{result.reason} (a likely "
                  f"call, at a play down to one card)")
             return True
-        if not last and now - t <= LIKELY_PLAY_S:
+        if not last and now - t <= likely_play:
             return False
         log.info("heard %r at %.2f s (score %.2f, likely), no event: %s", det.word,
                  t, det.score, f"{result.player} went down to one card by no play "
-                 f"within {LIKELY_PLAY_S:g} s of it" if result.player is not None
+                 f"within {likely_play:g} s of it" if result.player is not None
                  else result.reason)
         return True
 
@@ -386,7 +390,7 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
                 for det in spotter.flush():
                     on_detection(det)
                 if likely and paced:
-                    wait_for(max(t for _d, t in likely) + LIKELY_PLAY_S)
+                    wait_for(max(t for _d, t in likely) + likely_play)
                 retry_likely(clock_now(), last=True)
                 if waiting and paced:
                     wait_for(max(t for _d, t in waiting) + COLOUR_WAIT)

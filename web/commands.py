@@ -125,10 +125,11 @@ def _choose_game(
 
 
 def _listen(table: Table, target: str, colour_after: float | None = None,
-            listen: Any = None) -> Any:
+            listen: Any = None, likely_play: float | None = None) -> Any:
     """Start the voice listener (its own thread); None, with a message, if it cannot.
     ``colour_after``: how long after its wild a heard colour names it
-    (``listen.colour_after_s``; None: the listener's default). With
+    (``listen.colour_after_s``; None: the listener's default); likewise
+    ``likely_play`` (``listen.likely_play_s``). With
     ``listen`` (the pipeline's :class:`vision.config.ListenConfig`), an audio
     file is the camera's video's sound track, heard as ``tableref watch``
     hears it: read ahead on the video's clock, each heard event held until
@@ -156,6 +157,8 @@ def _listen(table: Table, target: str, colour_after: float | None = None,
     played = str(target) if "file" in kwargs and not beside else None
     if colour_after is not None:
         kwargs["colour_after"] = colour_after
+    if likely_play is not None:
+        kwargs["likely_play"] = likely_play
     if beside:
         table.hearing = _hearing(listen, colour_after)
         if table.hearing is None:
@@ -400,7 +403,8 @@ def serve(args: argparse.Namespace) -> int:
     if listen is not None:
         table.listener = _listen(
             table, listen, pipeline_config.listen.colour_after_s,
-            pipeline_config.listen if source is not None else None)
+            pipeline_config.listen if source is not None else None,
+            pipeline_config.listen.likely_play_s)
 
     try:
         server = make_server(args.host, args.port, app, threaded=True)

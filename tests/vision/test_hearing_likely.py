@@ -9,11 +9,14 @@ import io
 
 import pytest
 
-from vision.hearing import LIKELY_PLAY_S, Hearing
+from vision.config import ListenConfig
+from vision.hearing import Hearing
 from vision.live import LiveTable
 from tests.vision.live_events import cam, uno_header
 
 bridge = pytest.importorskip("voice.bridge")
+
+LIKELY_PLAY_S = ListenConfig().likely_play_s
 
 
 def call(t: float, likely: bool) -> dict:
@@ -21,9 +24,9 @@ def call(t: float, likely: bool) -> dict:
     return {**out, "likely": True} if likely else out
 
 
-def two_cards_each() -> LiveTable:
+def two_cards_each(listen: ListenConfig | None = None) -> LiveTable:
     """A, B and C hold two cards each; A is to play."""
-    live = LiveTable(uno_header(2), out=io.StringIO())
+    live = LiveTable(uno_header(2), out=io.StringIO(), config=listen)
     live.attribute = bridge.Attributor()
     live.append(cam("start", 1.0, card="red-7"))
     state = live.referee.state()
@@ -150,7 +153,18 @@ def test_the_attributor_drops_a_player_it_may_not_name():
     assert attributor(heard, state, accept=lambda p: None)["player"] == "A"
 
 
-def test_a_recording_and_a_microphone_give_a_likely_call_the_same_window():
+def test_a_microphone_listener_takes_the_configs_window_by_default():
     from voice.attribution import LIKELY_PLAY_S as heard_live
 
     assert LIKELY_PLAY_S == heard_live
+
+
+def test_the_window_is_the_configs():
+    """The same call 3.5 s before the two-card play counts where
+    ``listen.likely_play_s`` reaches that far."""
+    gap = LIKELY_PLAY_S + 1.5
+    live = two_cards_each(ListenConfig(likely_play_s=gap + 0.5))
+    live.hear(call(2.5, True))
+    live.append(cam("play", 2.5 + gap, cards=["red-3"], reach_from="A"))
+    live.finish()
+    assert calls(live) == ["A"]
