@@ -150,6 +150,8 @@ skipped by the rule "the first that can be laid out", never by its result):
   draw, seeds 337 to 344, 346 and 347 (the game of seed 345 cannot be drawn: a
   round-end hand of 12 cards does not fit its seat's strip). Its first three,
   337, 338 and 339, are the untouched games read at 30 fps.
+- ``tune-22`` (looked at while tuning, from the release after ``untouched-22``
+  was read and reported): the same seeds as ``untouched-22``.
 - ``untouched-23`` (the untouched role for the release after ``untouched-22``):
   the first ten from 348 that the script can lay out, seeds 348, 350 to 356,
   358 and 359 (the games of seeds 349 and 357 cannot be laid out: a round runs
@@ -269,6 +271,7 @@ GAMES = {
     "untouched-21": [327, 328, 329, 330, 331, 332, 333, 334, 335, 336],
     "tune-21": [327, 328, 329, 330, 331, 332, 333, 334, 335, 336],
     "untouched-22": [337, 338, 339, 340, 341, 342, 343, 344, 346, 347],
+    "tune-22": [337, 338, 339, 340, 341, 342, 343, 344, 346, 347],
     "untouched-23": [348, 350, 351, 352, 353, 354, 355, 356, 358, 359],
 }
 
