@@ -120,6 +120,11 @@ class PileMemory:
         #: label -> whether the referee expects the arm that last reached into
         #: the zone to put that card down now (set by the game's detector)
         self.twin_ok: Callable[[str], bool] = lambda label: False
+        #: label -> whether the referee expects that card from that arm only
+        #: if the top card's pixels show it laid (:meth:`_twin_expected`; set
+        #: by the game's detector): a copy of the top card from a seat whose
+        #: drawing arm may have passed over the pile
+        self.twin_if_laid: Callable[[str], bool] = lambda label: False
         self._reads_agree = False
         # judge the box again next frame: a twin whose reads do not agree yet,
         # or a box taken for a pile card partly covered (it may grow whole)
@@ -238,7 +243,7 @@ class PileMemory:
         if not self.pile or label != self.pile[-1].label or not self._looks:
             return False
         top = self.pile[-1]
-        if self.last_reach > top.t and self.twin_ok(label):
+        if self.last_reach > top.t and self._twin_expected(label):
             return False  # a twin is expected: it may lie just as its copy did
         cfg = self.config
         since = self._stay_start(track)
@@ -706,7 +711,8 @@ class PileMemory:
         itself may settle 10 mm off after an arm passed near it, so this
         counts only where ``twin_ok`` says the referee expects such a card
         from the arm that reached in (its turn, the card legal; with no
-        referee, never), the newest reads all name the label, and the box
+        referee, never; or ``twin_if_laid`` and the pixels are sure,
+        :meth:`_twin_expected`), the newest reads all name the label, and the box
         has kept its look (``play.look_mm``) for ``settle_frames`` reads (a card
         coming in over the top card grows its box for a frame or two), and the
         top did not stand as it was taken after that arm left (:meth:`_reached`).
@@ -720,7 +726,7 @@ class PileMemory:
         measure as the copy did, to a fraction of a mm."""
         cfg = self.config
         top = self.pile[-1]
-        if self.last_reach <= top.t or not self.twin_ok(c.label):
+        if self.last_reach <= top.t or not self._twin_expected(c.label):
             return False
         if c is top and not self._reached(top):
             return False  # the arm that reached in left the top as it was
@@ -906,7 +912,19 @@ class PileMemory:
             return True
         # a twin the referee expects, that the pixels are sure of
         # (:meth:`_pixels_sure`): laid so neatly it stands as its copy lay
-        return self.twin_ok(c.label) and self._pixels_sure()
+        return self._twin_expected(c.label) and self._pixels_sure()
+
+    def _twin_expected(self, label: str) -> bool:
+        """The referee expects a card of ``label`` from the arm that last
+        reached into the zone (``twin_ok``), or expects it only if laid
+        (``twin_if_laid``) and the top card's pixels are sure a card lies on
+        it (:meth:`_pixels_sure`): a seat that has just drawn may play the
+        card it drew, a copy of the top card, while its drawing arm passing
+        over the pile may only have shifted the top card's box (which leaves
+        the pixels as they were)."""
+        return bool(self.twin_ok(label)) or (
+            bool(self.twin_if_laid(label)) and self._pixels_sure()
+        )
 
     def _lay_before(self) -> bool:
         """The box being judged lay as it lies (its track's current stay),

@@ -114,7 +114,9 @@ class UnoPlayDetector:
 
         return check
 
-    def _twin_ok(self, t: float) -> Callable[[str], bool]:
+    def _twin_ok(
+        self, t: float
+    ) -> tuple[Callable[[str], bool], Callable[[str], bool]]:
         """Whether the referee expects the arm last seen on the pile to put a
         card of this label down now: its seat is the one to move and the card
         is legal (and, unless the house rules allow stacking, the seat owes
@@ -122,18 +124,22 @@ class UnoPlayDetector:
         a twin put neatly on its copy, :meth:`PileMemory._top_changed`). A
         draw still being counted comes first: after the player to move drew,
         the next seat drawing too (the drawer passed, unheard yet) is the seat
-        to move, and may put down a legal card other than a copy of the top
-        card (the one it drew).
+        to move, and may put down a legal card (the one it drew). A copy of
+        the top card from it is expected only where the pixels show one laid
+        (the second callable, ``PileMemory.twin_if_laid``): its drawing arm
+        passing over the pile shifts the top card's box just as a copy laid
+        there would, but leaves the top card's pixels as they were; the card
+        it drew may be a copy of the top card, played at once.
         Asked only when a card needs it."""
         recent = self._discard_reach and (
             t - self._discard_reach[0] <= self.config.reach_memory_s
         )
         if self.game_state is None or not recent:
-            return lambda label: False
+            return (lambda label: False), (lambda label: False)
         seat = self._discard_reach[1]
         legal = self._legal_now()
 
-        def ok(label: str) -> bool:
+        def judge(label: str) -> bool | str:
             try:
                 state = self.game_state()
                 turn, phase = state.get("turn"), state.get("phase")
@@ -162,13 +168,22 @@ class UnoPlayDetector:
             elif phase == "drawn" and taker is not None and taker == after(turn):
                 turn = taker  # the drawer passed and the next seat drew too
                 if seat == turn:  # ... and plays a card: the one it drew
-                    # (not a copy of the top card: the drawing arm moving the
-                    # top card's box shows just that)
-                    return label != state.get("top") and legal(label)
+                    # (a copy of the top card only if its pixels show it laid:
+                    # the drawing arm moving the top card's box shows just that)
+                    if not legal(label):
+                        return False
+                    return "laid" if label == state.get("top") else True
             # the player to move drew: the next seat may play (they passed)
             return phase == "drawn" and seat == after(turn)
 
-        return ok
+        def ok(label: str) -> bool:
+            said = judge(label)
+            return said != "laid" and bool(said)
+
+        def if_laid(label: str) -> bool:
+            return judge(label) == "laid"
+
+        return ok, if_laid
 
     def _seat_field(self, seat: str | None) -> dict[str, Any]:
         if seat is None:
@@ -198,7 +213,8 @@ class UnoPlayDetector:
         legal = None
         if not was_empty and self.game_state is not None and not self._pending:
             legal = self._legal_now()
-        self.watcher.memory.twin_ok = self._twin_ok(t)
+        memory = self.watcher.memory
+        memory.twin_ok, memory.twin_if_laid = self._twin_ok(t)
         landed = self.watcher.landed(dets, t, tracks, reaches, legal=legal)
         if landed:
             events += self._flush_draw()
