@@ -32,6 +32,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from voice.attribution import DownClock
+
 from .config import ListenConfig
 
 
@@ -67,10 +69,9 @@ class Hearing:
         self.waiting: list[dict[str, Any]] = []
         #: heard UNO calls waiting for the camera's next play, oldest first
         self.calls: list[dict[str, Any]] = []
-        #: each player's hand count at the last camera event, and when each
-        #: last went down to one card by a play (camera time)
-        self.counts: dict[str, Any] = {}
-        self.down: dict[str, float] = {}
+        #: when each player last went down to one card by a play (camera
+        #: time), from the hand counts at each camera event
+        self.downs = DownClock()
 
     def hear(self, event: Mapping[str, Any]) -> None:
         """Hold a heard event until the camera's events reach its time."""
@@ -104,30 +105,16 @@ class Hearing:
         if self.attribute is None:
             return []
         state = self.state()
-        self._went_down(state, seen)
+        self.downs.observe(state, seen)
         observe = getattr(self.attribute, "observe", None)
         if observe is not None:  # when a wild began to wait
             observe(state, seen)
         return self.retry(now)
 
-    def _went_down(self, state: Mapping[str, Any], seen: float) -> None:
-        """Note, at camera time ``seen``, each player the state shows down to
-        one card who held two or more at the last camera event."""
-        counts = state.get("hand_counts")
-        if not isinstance(counts, Mapping):
-            return
-        counts = {str(p): c for p, c in counts.items()}
-        for p, c in counts.items():
-            before = self.counts.get(p)
-            if c == 1 and isinstance(before, int) and before >= 2:
-                self.down[p] = seen
-        self.counts = counts
-
     def near_down(self, player: Any, t: float) -> bool:
         """Whether ``player`` went down to one card by a play at most
         ``listen.likely_play_s`` seconds from camera time ``t``."""
-        at = self.down.get(str(player))
-        return at is not None and abs(at - t) <= self.listen().likely_play_s
+        return self.downs.near(str(player), t, self.listen().likely_play_s)
 
     def retry(self, now: float, last: bool = False) -> list:
         """Heard colours waiting for their wild, tried again at camera time

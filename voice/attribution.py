@@ -215,7 +215,8 @@ class DownClock:
     for a player who did so close to the call (:data:`LIKELY_PLAY_S`).
 
     Call :meth:`observe` with the referee's state as the game goes on (the
-    listener does, every chunk of audio).
+    microphone's listener does, every chunk of audio; ``vision.hearing``, at
+    each camera event of a recording heard beside a video).
     """
 
     def __init__(self) -> None:
