@@ -5,8 +5,9 @@ white balance. The crop classifier names colour and symbol together; now and
 then it gives the right symbol in the wrong colour (a green card under a blue
 cast named blue). This module reads the face's colour from the pixels
 themselves, robust to a colour cast: each channel is scaled so that its bright
-end (the card's white border and oval, its brightest pixels) is white, then the
-saturated pixels vote by hue for red, yellow, green or blue.
+end (the card's white border and oval, its brightest pixels) is white
+(:func:`vision.multiscale.balance_white`, as the read's own white balance),
+then the saturated pixels vote by hue for red, yellow, green or blue.
 
 :func:`recolour` uses that vote only to choose between the classifier's
 candidates of one symbol: the classifier's symbol is kept, and its colour is
@@ -40,11 +41,6 @@ SATURATION = 0.45
 RED_SATURATION = 0.55
 #: Least value (brightness, 0-1) of a pixel that votes.
 VALUE = 0.2
-#: Each channel's bright end, a percentile of its levels, is scaled to
-#: :data:`WHITE` (the card's white).
-WHITE_PERCENTILE = 97.0
-#: The level that bright end is scaled to.
-WHITE = 235.0
 #: :func:`recolour` changes a colour only where at least this share of the
 #: votes is of the new colour...
 STRONG_SHARE = 0.8
@@ -53,16 +49,6 @@ LEAST_COVER = 0.05
 #: ... and the classifier gives the new colour's card of the symbol at least
 #: this share of its own name's probability (a candidate, not a stranger).
 LEAST_CANDIDATE = 0.03
-
-
-def white_balanced(crop: np.ndarray, percentile: float = WHITE_PERCENTILE,
-                   white: float = WHITE) -> np.ndarray:
-    """``crop`` (H, W, 3) uint8 BGR with each channel scaled so that its
-    ``percentile`` level is ``white``, clipped."""
-    flat = np.asarray(crop).reshape(-1, 3).astype(np.float32)
-    top = np.percentile(flat, percentile, axis=0)
-    gain = white / np.maximum(top, 1.0)
-    return np.clip(np.asarray(crop, np.float32) * gain, 0, 255).astype(np.uint8)
 
 
 def face_colour(crop: np.ndarray) -> tuple[str | None, float, float]:
@@ -78,7 +64,10 @@ def face_colour(crop: np.ndarray) -> tuple[str | None, float, float]:
     """
     import cv2
 
-    hsv = cv2.cvtColor(white_balanced(crop), cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    from vision.multiscale import balance_white
+
+    balanced = balance_white(np.asarray(crop)[None])[0]
+    hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV).reshape(-1, 3)
     hue = hsv[:, 0].astype(np.int32)
     sat, val = hsv[:, 1] / 255.0, hsv[:, 2] / 255.0
     bright = val >= VALUE
