@@ -691,7 +691,7 @@ def _fan_line(referee: Any, back: int) -> int | None:
                     r.event == i + 1 and (r.ruling == "illegal" or _after_end(
                         r, events)) for r in referee.rulings):
                 return None
-            colours = {str(c).split("-")[0] for c in e["cards"]}
+            colours = {_colour(str(c)) for c in e["cards"]}
             return i if len(colours) > 1 else None
         if e.get("type") not in LEAVE_THE_PILE:
             return None
@@ -720,8 +720,7 @@ def _hidden_under_last(referee: Any, back: int
         return None
     fan = _fan_line(referee, back)
     colours = {str(c.color) for c in seen}
-    if fan is None or not colours & {str(c).split("-")[0]
-                                     for c in events[fan]["cards"]}:
+    if fan is None or not colours & {_colour(str(c)) for c in events[fan]["cards"]}:
         return None
     cards = [str(c) for c in e["cards"]]
     for colour in COLOURS:
