@@ -29,6 +29,9 @@ from typing import Any, NoReturn
 
 from werkzeug.exceptions import HTTPException
 
+from referee import game as _game  # noqa: F401  (defines game.cannot-start)
+from referee.text import catalog
+
 #: code -> its sentence per language; ``{name}`` is a variable part
 ERRORS: dict[str, dict[str, str]] = {
     # the request body (web.api.body)
@@ -185,10 +188,8 @@ ERRORS: dict[str, dict[str, str]] = {
         "ja": "ゲーム {gid} は同じ保存先の別のサーバー（プロセス {pid}）が審判中のため、"
         "そちらで開くか、先にそのサーバーを止めてください。",
     },
-    "game_refused": {
-        "en": "cannot start this game: {why}",
-        "ja": "このゲームは始められません（{why}）。",
-    },
+    # the referee's own sentence (``tableref watch`` says it too)
+    "game_refused": catalog()["game.cannot-start"],
     "game_module_broken": {
         "en": "cannot start this game: a game module failed to load ({why})",
         "ja": "ゲームのモジュールを読み込めなかったため、このゲームは始められません（{why}）。",
