@@ -41,6 +41,7 @@ card) are not draws.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -139,6 +140,7 @@ class UnoPlayDetector:
         seat = self._discard_reach[1]
         legal = self._legal_now()
 
+        @functools.cache  # both callables below ask it, within one frame
         def judge(label: str) -> bool | str:
             try:
                 state = self.game_state()
