@@ -764,7 +764,7 @@ def main(argv: list[str] | None = None) -> int:
                              "vision.multiscale.RECTIFY; 0: off, 1: alone)")
     parser.add_argument("--balance", type=int, default=None,
                         help="1: the kept box is named from its crop "
-                             "white-balanced (vision.multiscale.balance_white); "
+                             "white-balanced (vision.card_colour.balance_white); "
                              "0: as it is (default: vision.multiscale.BALANCE)")
     parser.add_argument("--recolour", type=int, default=None,
                         help="1: the kept box's name has its colour read again "

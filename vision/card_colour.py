@@ -6,7 +6,8 @@ then it gives the right symbol in the wrong colour (a green card under a blue
 cast named blue). This module reads the face's colour from the pixels
 themselves, robust to a colour cast: each channel is scaled so that its bright
 end (the card's white border and oval, its brightest pixels) is white
-(:func:`vision.multiscale.balance_white`, as the read's own white balance),
+(:func:`balance_white`, which the still-photo read's own white balance,
+:data:`vision.multiscale.BALANCE`, uses too),
 then the saturated pixels vote by hue for red, yellow, green or blue.
 
 :func:`recolour` uses that vote only to choose between the classifier's
@@ -41,6 +42,11 @@ SATURATION = 0.45
 RED_SATURATION = 0.55
 #: Least value (brightness, 0-1) of a pixel that votes.
 VALUE = 0.2
+#: The crop's bright end, a percentile of each channel's levels
+#: (:func:`balance_white`).
+BALANCE_PERCENTILE = 97.0
+#: The level that bright end is scaled to.
+BALANCE_WHITE = 235.0
 #: :func:`recolour` changes a colour only where at least this share of the
 #: votes is of the new colour...
 STRONG_SHARE = 0.8
@@ -49,6 +55,23 @@ LEAST_COVER = 0.05
 #: ... and the classifier gives the new colour's card of the symbol at least
 #: this share of its own name's probability (a candidate, not a stranger).
 LEAST_CANDIDATE = 0.03
+
+
+def balance_white(crops: np.ndarray, percentile: float | None = None,
+                  white: float | None = None) -> np.ndarray:
+    """(N, S, S, 3) uint8 crops, each with every colour channel scaled so that
+    its ``percentile`` (default :data:`BALANCE_PERCENTILE`) level becomes
+    ``white`` (default :data:`BALANCE_WHITE`), clipped: a card's white border
+    and centre are its brightest pixels, so a colour cast and a dim exposure
+    are undone and the digit's contrast stretched."""
+    percentile = BALANCE_PERCENTILE if percentile is None else percentile
+    white = BALANCE_WHITE if white is None else white
+    crops = np.asarray(crops)
+    flat = crops.reshape(len(crops), -1, crops.shape[-1]).astype(np.float32)
+    top = np.percentile(flat, percentile, axis=1)  # (N, 3)
+    gain = white / np.maximum(top, 1.0)
+    out = crops.astype(np.float32) * gain[:, None, None, :]
+    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 def face_colour(crop: np.ndarray) -> tuple[str | None, float, float]:
@@ -63,8 +86,6 @@ def face_colour(crop: np.ndarray) -> tuple[str | None, float, float]:
         that vote.
     """
     import cv2
-
-    from vision.multiscale import balance_white
 
     balanced = balance_white(np.asarray(crop)[None])[0]
     hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV).reshape(-1, 3)

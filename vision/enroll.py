@@ -368,7 +368,7 @@ def _photometric(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 #: The enrolled card's crops and views are white-balanced as a still photo's
 #: kept box is read with :data:`vision.multiscale.BALANCE`
-#: (:func:`vision.multiscale.balance_white`), so the fine-tuning learns the
+#: (:func:`vision.card_colour.balance_white`), so the fine-tuning learns the
 #: crops as that read sees them.
 BALANCE_VIEWS: bool = False
 
@@ -380,7 +380,7 @@ def training_pool(
     """Augmented card crops of every found shot, and rendered "no card" crops:
     (N, size, size, 3) uint8 BGR and (N,) class ids (indices into ``labels``;
     ``len(labels)``: no card). With :data:`BALANCE_VIEWS` the card crops are
-    white-balanced (:func:`vision.multiscale.balance_white`)."""
+    white-balanced (:func:`vision.card_colour.balance_white`)."""
     labels = list(labels)
     from datasets.crops import background_crop
 
@@ -393,7 +393,7 @@ def training_pool(
                                 config.held, config.hand, config.scene,
                                 config.tilt, config.far, config.webcam)
         if BALANCE_VIEWS:
-            from vision.multiscale import balance_white
+            from vision.card_colour import balance_white
 
             views = balance_white(views)
         xs.append(views)

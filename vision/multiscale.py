@@ -23,6 +23,7 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
+from vision.card_colour import balance_white
 from vision.config import DetectorConfig
 from vision.detections import Detections, box_iou
 
@@ -128,11 +129,6 @@ BALANCE: bool = False
 #: held-card proxies it mends the few wrong colours there are (a share of a
 #: point, ``models/MODEL_CARD.md``).
 RECOLOUR: bool = False
-#: The crop's bright end, a percentile of each channel's levels
-#: (:func:`balance_white`).
-BALANCE_PERCENTILE = 97.0
-#: The level that bright end is scaled to.
-BALANCE_WHITE = 235.0
 #: The upright card's crop named under this probability is named from the mean
 #: of it, it turned half round and it with :data:`RECTIFY_LOOSER` more margin
 #: (as the detector reads a box it is unsure of).
@@ -424,23 +420,6 @@ def _read_turned(detector: CardDetector, frame: np.ndarray, card: Detections,
         probs = (1 - rectify) * probs + rectify * upright_probs
     k = int(probs.argmax())
     return Detections(card.xyxy.copy(), [float(probs[k])], [k], **_names(detector))
-
-
-def balance_white(crops: np.ndarray, percentile: float | None = None,
-                  white: float | None = None) -> np.ndarray:
-    """(N, S, S, 3) uint8 crops, each with every colour channel scaled so that
-    its ``percentile`` (default :data:`BALANCE_PERCENTILE`) level becomes
-    ``white`` (default :data:`BALANCE_WHITE`), clipped: a card's white border
-    and centre are its brightest pixels, so a colour cast and a dim exposure
-    are undone and the digit's contrast stretched."""
-    percentile = BALANCE_PERCENTILE if percentile is None else percentile
-    white = BALANCE_WHITE if white is None else white
-    crops = np.asarray(crops)
-    flat = crops.reshape(len(crops), -1, crops.shape[-1]).astype(np.float32)
-    top = np.percentile(flat, percentile, axis=1)  # (N, 3)
-    gain = white / np.maximum(top, 1.0)
-    out = crops.astype(np.float32) * gain[:, None, None, :]
-    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 def _read_probs(detector: CardDetector, frame: np.ndarray, xyxy: np.ndarray,
