@@ -25,14 +25,21 @@ that took a player down to one card just before the call (the attributor
 names that player); anywhere else it is dropped, so a word heard as a call at
 any other moment makes no event. :meth:`Hearing.finish` lets out what is
 left at the end.
+
+What the hearing learns from the camera's events (who went down to one card
+and when, when a wild began to wait for its colour, the calls just heard) is
+not a log line of its own: a server started again on a stored game reads it
+again from the game's log (:meth:`Hearing.rebuild`), so a likely call whose
+player went down to one card before the restart still counts.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from voice.attribution import DownClock
+from voice.attribution import DownClock, WildClock
 
 from .config import ListenConfig
 
@@ -110,6 +117,46 @@ class Hearing:
         if observe is not None:  # when a wild began to wait
             observe(state, seen)
         return self.retry(now)
+
+    def rebuild(self, referee: Any) -> None:
+        """What :meth:`after` learns from the camera's events, read again
+        from a game's log (``referee``: a :class:`referee.session.Referee`
+        holding it), as if this hearing had followed the game from its start
+        (a server started again on a stored game, ``web.pending``): the log
+        is replayed on a referee of its own, and after each camera line
+        (``"source": "vision"`` with a time) the players who went down to one
+        card (:attr:`downs`) and the wild waiting for its colour (the
+        attributor's ``observe``) are noted at that line's time; the
+        attributor's recent calls (its repeat check) are the log's last heard
+        lines that name a player. What was noted before is replaced."""
+        from referee.log import LogError
+        from referee.session import Referee
+
+        replay = Referee(referee.header)
+        downs = DownClock()
+        clock = getattr(self.attribute, "clock", None)
+        if isinstance(clock, WildClock):  # noted again from the log's start
+            self.attribute.clock = WildClock(clock.after)
+        observe = getattr(self.attribute, "observe", None)
+        for event in list(referee.events):
+            try:
+                replay.append(event)
+            except LogError:  # the store holds checked lines; tolerant anyway
+                continue
+            t = event.get("t")
+            if event.get("source") != "vision" or isinstance(t, bool) or \
+                    not isinstance(t, (int, float)) or not math.isfinite(t):
+                continue
+            state = replay.state()
+            downs.observe(state, float(t))
+            if observe is not None:
+                observe(state, float(t))
+        self.downs = downs
+        recent = getattr(self.attribute, "recent", None)
+        if isinstance(recent, list):
+            recent[:] = [dict(e) for e in referee.events
+                         if e.get("source") == "voice" and e.get("player") is not None
+                         and e.get("type") in ("uno", "color")][-20:]
 
     def near_down(self, player: Any, t: float) -> bool:
         """Whether ``player`` went down to one card by a play at most

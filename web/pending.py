@@ -46,6 +46,12 @@ camera lines came after it (the server stopped between a camera event's
 lines and their saving): the copy held and the completion's memory are then
 not used (a copy that stood would stand twice), and the log says so.
 
+What the table's hearing learns from the camera's events (who went down to
+one card and when, for a likely UNO call; when a wild began to wait for its
+colour) is not saved: the log holds it, and the hearing reads it again from
+the resumed game's log at its first camera or heard event
+(:meth:`Pending.take_up`, :meth:`vision.hearing.Hearing.rebuild`).
+
 A tgus-t game's re-reads (:mod:`web.reread`: the events kept as they came,
 the readings in force, the re-reads asked for and not yet done, or why they
 stopped) are kept too (``rereads``) and taken up at the first camera event
@@ -169,6 +175,9 @@ class Pending:
         #: a camera whose events come from a recorded log played in its stead
         #: (:meth:`plays`), with the log's identity
         self._plays: tuple[Any, str] | None = None
+        #: the game and the table's hearing whose clocks were read from that
+        #: game's log (:meth:`_clocks`), or ``None``
+        self._clocked: tuple[int, Any] | None = None
 
     # -- loading and taking up --------------------------------------------------
     def load(self, gid: int) -> None:
@@ -353,6 +362,7 @@ class Pending:
     def take_up(self, camera: Any) -> None:
         """Give the camera path what the resumed game had pending (called under
         the table's lock, before its camera event is taken); each part once."""
+        self._clocks()
         loaded = self.loaded
         table = self.table
         if loaded is None:
@@ -369,6 +379,34 @@ class Pending:
             self._part("rereads", lambda part: self._rereads(camera, part))
         if not any(k in loaded for k in ("camera", "hearing", "rereads")):
             self.loaded = None
+
+    def _clocks(self) -> None:
+        """The table's hearing (:class:`vision.hearing.Hearing`) reads what
+        it learns from the camera's events (who went down to one card and
+        when, the wild waiting for its colour) from the game's log, once for
+        each game and hearing (:meth:`vision.hearing.Hearing.rebuild`): a
+        resumed game's likely UNO call still counts for a player who went
+        down to one card before the restart, and a new game starts with
+        nothing of the last one's. A log it cannot read is said in the
+        server's log; the hearing then goes on with what it had."""
+        table = self.table
+        hearing = getattr(table, "hearing", None)
+        gid, referee = table.gid, table.referee
+        if hearing is None or referee is None or gid is None:
+            return
+        if self._clocked is not None and self._clocked[0] == gid and \
+                self._clocked[1] is hearing:
+            return
+        self._clocked = (gid, hearing)
+        rebuild = getattr(hearing, "rebuild", None)
+        if rebuild is None:
+            return
+        try:
+            rebuild(referee)
+        except Exception as exc:  # the hearing goes on with what it had
+            log.warning("game %s: what the hearing learnt from the camera was not "
+                        "read again from the log (%s: %s)", gid,
+                        type(exc).__name__, exc)
 
     def hand_over(self, camera: Any) -> None:
         """The table's ``camera`` is replaced while its game runs (called
