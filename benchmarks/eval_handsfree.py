@@ -157,6 +157,13 @@ skipped by the rule "the first that can be laid out", never by its result):
   358 and 359 (the games of seeds 349 and 357 cannot be laid out: a round runs
   past the script's turn limit). Its first three, 348, 350 and 351, are the
   untouched games read at 30 fps.
+- ``tune-23`` (looked at while tuning, from the release after ``untouched-23``
+  was read and reported): the same seeds as ``untouched-23``.
+- ``untouched-24`` (the untouched role for the release after ``untouched-23``):
+  the first ten from 360 that the script can lay out, seeds 360 to 365 and 367
+  to 370 (the game of seed 366 cannot be laid out: a round runs past the
+  script's turn limit). Its first three, 360, 361 and 362, are the untouched
+  games read at 30 fps.
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -273,6 +280,8 @@ GAMES = {
     "untouched-22": [337, 338, 339, 340, 341, 342, 343, 344, 346, 347],
     "tune-22": [337, 338, 339, 340, 341, 342, 343, 344, 346, 347],
     "untouched-23": [348, 350, 351, 352, 353, 354, 355, 356, 358, 359],
+    "tune-23": [348, 350, 351, 352, 353, 354, 355, 356, 358, 359],
+    "untouched-24": [360, 361, 362, 363, 364, 365, 367, 368, 369, 370],
 }
 
 
