@@ -26,8 +26,29 @@ import numpy as np
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 
 
+#: what can go wrong with a source, as the code a :class:`SourceError` carries
+#: (``kind``), for a reader to say in its own words (the page: in the
+#: viewer's language): a camera index OpenCV cannot open, another source
+#: (a file, a stream) it cannot open or one read before it was opened, a
+#: video file that does not exist, a folder without images, a live source
+#: that stopped delivering frames
+SOURCE_FAILURES = ("camera_not_found", "cannot_open_source", "video_missing",
+                   "no_images", "frames_stopped")
+
+
 class SourceError(RuntimeError):
-    """A source that cannot be opened or has stopped delivering frames."""
+    """A source that cannot be opened or has stopped delivering frames.
+
+    Args:
+        message: what failed, in English (said in logs and by the command line).
+        kind: what failed, as a code (one of :data:`SOURCE_FAILURES`), set
+            where the error is raised: a reader says the failure by it, not
+            by the message's words.
+    """
+
+    def __init__(self, message: str, kind: str = "cannot_open_source"):
+        super().__init__(message)
+        self.kind = kind if kind in SOURCE_FAILURES else "cannot_open_source"
 
 
 @dataclass
@@ -101,6 +122,10 @@ class FrameSource:
         self._files: list[Path] = []
         self._next = 0
         self._t0 = 0.0
+        #: the kind of the last :class:`SourceError` it raised (one of
+        #: :data:`SOURCE_FAILURES`), ``None`` once it opened or read a frame
+        #: since: what the source's failure is now, for a status
+        self.failure: str | None = None
 
     @property
     def live(self) -> bool:
@@ -129,21 +154,30 @@ class FrameSource:
                 p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES
             )
             if not self._files:
-                raise SourceError(
-                    f"folder {folder} holds no images ({', '.join(IMAGE_SUFFIXES)})"
-                )
+                raise self._error(
+                    f"folder {folder} holds no images ({', '.join(IMAGE_SUFFIXES)})",
+                    "no_images")
+            self.failure = None
             return
         if self.kind == "file" and not Path(str(self.spec)).is_file():
-            raise SourceError(f"no such video file: {self.spec}")
+            raise self._error(f"no such video file: {self.spec}", "video_missing")
         target = int(self.spec) if self.kind == "camera" else str(self.spec)
         cap = cv2.VideoCapture(target)
         if not cap.isOpened():
             cap.release()
-            raise SourceError(f"OpenCV cannot open {self.describe()}")
+            raise self._error(
+                f"OpenCV cannot open {self.describe()}",
+                "camera_not_found" if self.kind == "camera" else "cannot_open_source")
+        self.failure = None
         rate = cap.get(cv2.CAP_PROP_FPS)  # a file's, a camera's or a stream's own rate
         if rate and 1 <= rate <= 240:
             self.fps = float(rate)
         self._cap = cap
+
+    def _error(self, message: str, kind: str) -> SourceError:
+        """The :class:`SourceError` to raise, its kind kept as :attr:`failure`."""
+        self.failure = kind
+        return SourceError(message, kind)
 
     def close(self) -> None:
         if self._cap is not None:
@@ -166,7 +200,7 @@ class FrameSource:
         if self.kind == "folder":
             return self._read_folder()
         if self._cap is None:
-            raise SourceError(f"{self.describe()} is not open")
+            raise self._error(f"{self.describe()} is not open", "cannot_open_source")
         bad = 0
         while bad < self.max_bad:
             index = self._next
@@ -178,13 +212,15 @@ class FrameSource:
                 else:
                     t = index / self.fps
                     self._pace(t)
+                self.failure = None
                 return Frame(index, t, image)
             if not ok and not self.live and self._at_end():
                 return None
             bad += 1
             self.skipped += 1
         if self.live:
-            raise SourceError(f"{self.describe()} stopped delivering frames")
+            raise self._error(f"{self.describe()} stopped delivering frames",
+                              "frames_stopped")
         return None
 
     def _at_end(self) -> bool:
@@ -195,7 +231,7 @@ class FrameSource:
 
     def _read_folder(self) -> Frame | None:
         if not self._files and self._next == 0:
-            raise SourceError(f"{self.describe()} is not open")
+            raise self._error(f"{self.describe()} is not open", "cannot_open_source")
         while self._next < len(self._files):
             index = self._next
             self._next += 1
@@ -203,6 +239,7 @@ class FrameSource:
             if valid_image(image):
                 t = index / self.fps
                 self._pace(t)
+                self.failure = None
                 return Frame(index, t, image)
             self.skipped += 1
         return None

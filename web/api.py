@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from . import questions as asking
-from .errors import fail, short
+from .errors import Words, fail, failure_kind, short
 from .events import REQUEST_BODY, no_controls, text_only
 from .memstore import game_list
 from .security import has_token, hung_up, require_token
@@ -243,13 +243,13 @@ def scan():
         status = cam.status("en") if hasattr(cam, "status") else {}
     except TypeError:  # a camera that speaks one language
         status = cam.status()
-    if status.get("state") in SCAN_REFUSED:
-        why = status.get("message") or status.get("state")
+    if status.get("state") in SCAN_REFUSED:  # its words, with their kind's code
+        why = Words(status.get("message") or status.get("state"), status.get("failure"))
         fail(409, "scan_refused", why=why)
     try:
         pipeline.set_scan(on)
     except Exception as exc:  # a pipeline that cannot take the request says why
-        fail(409, "scan_refused", why=str(exc)[:200])
+        fail(409, "scan_refused", why=Words(str(exc)[:200], failure_kind(exc)))
     return jsonify({"scan": on})
 
 

@@ -87,10 +87,12 @@ def _may_see_why() -> bool:
     return has_token() if has_request_context() else True
 
 
-def _cause(text: str, lang: str, cause: bool = True) -> str:
+def _cause(text: str, lang: str, cause: bool = True,
+           failure: str | None = None) -> str:
     """Why the camera does not run, in ``lang`` where it is known (in
-    Japanese, a reason in another module's words by its kind of failure, its
-    words after it in parentheses: :func:`web.i18n.camera_message`);
+    Japanese, a reason in another module's words by its kind of failure
+    ``failure``, a key of :data:`web.errors.FAILURES` given where it was
+    raised, its words after it in parentheses: :func:`web.i18n.camera_message`);
     ``cause``: ``text`` is such a reason (else a status message that may be
     one)."""
     if lang == "en":
@@ -103,7 +105,16 @@ def _cause(text: str, lang: str, cause: bool = True) -> str:
         from .i18n import camera_message
     except ImportError:  # pragma: no cover
         return text
-    return camera_message(text, cause) if has_request_context() else text
+    return camera_message(text, cause, failure) if has_request_context() else text
+
+
+def _failure(exc: BaseException) -> str | None:
+    """The kind of failure of ``exc`` (:func:`web.errors.failure_kind`: by
+    the code it carries), ``None`` where it says none."""
+    from .errors import failure_kind
+
+    kind = failure_kind(exc)
+    return None if kind in (None, "failed") else kind
 
 
 def _checked(status: dict[str, Any]) -> dict[str, Any]:
@@ -136,6 +147,10 @@ class Camera:
         self.stop = threading.Event()
         #: why the camera does not run (its pipeline's words), or ``None``
         self.error: str | None = "no camera started"
+        #: the kind of failure :attr:`error` says (a key of
+        #: :data:`web.errors.FAILURES`, from the code of the failure where it
+        #: was raised), or ``None``: not known, or no failure
+        self.failure: str | None = None
         #: whether a recorded log plays in the camera's stead (:meth:`replaying`)
         self.stand_in = False
         #: why its events stopped coming (one of :data:`ENDS`), or ``None``
@@ -169,15 +184,40 @@ class Camera:
         """A recorded log plays in the camera's stead (the demo's, where the
         camera cannot run); ``cause``: why the camera does not run (default:
         what it says now)."""
+        failure = None
         if cause is None:
+            failure = self.failure if self.error else self.pipeline_failure()
             cause = self.error or self._pipeline_message() or "no camera"
+            failure = failure if cause != "no camera" else None
         self.error, self.stand_in, self.ended = cause, True, None
+        self.failure = failure
 
     def _pipeline_message(self) -> str | None:
         try:
             return str(self.pipeline.status().get("message") or "") or None
         except Exception:
             return None
+
+    def pipeline_failure(self, status: Any = None) -> str | None:
+        """The kind of failure the pipeline's status (``status``, default:
+        asked now) says, by a code, never by its words: the status's own
+        ``failure`` where it gives one, else, while the pipeline retries its
+        source or stopped on an error, the kind of its source's failure
+        (:attr:`vision.sources.FrameSource.failure`); ``None``: none known."""
+        from .errors import FAILURES
+
+        try:
+            if status is None:
+                status = self.pipeline.status()
+            kind = status.get("failure")
+            if isinstance(kind, str) and kind in FAILURES:
+                return kind
+            if status.get("state") not in ("retrying", "error"):
+                return None
+            kind = getattr(getattr(self.pipeline, "source", None), "failure", None)
+        except Exception:
+            return None
+        return kind if isinstance(kind, str) and kind in FAILURES else None
 
     def message(self, lang: str = "en") -> str | None:
         """What the camera says when it does not run, in ``lang`` (``en``,
@@ -187,12 +227,14 @@ class Camera:
         lang = lang if lang in SAID["log"] else "en"
         if self.stand_in:
             said = SAID["log" if self.ended == "log" else "replaying"][lang]
-            return said.format(cause=_cause(self.error or "no camera", lang))
+            return said.format(cause=_cause(self.error or "no camera", lang,
+                                            failure=self.failure))
         if self.ended == "lost" and self.error:
-            return SAID["lost"][lang].format(cause=_cause(self.error, lang))
+            return SAID["lost"][lang].format(
+                cause=_cause(self.error, lang, failure=self.failure))
         if self.ended == "source":
             return SAID["source"][lang]
-        return _cause(self.error, lang) if self.error else None
+        return _cause(self.error, lang, failure=self.failure) if self.error else None
 
     def refusal(self, why: str, kind: Any = None) -> None:
         """Note a camera event the table refused (``kind``: its type); the
@@ -239,6 +281,7 @@ class Camera:
             from vision.pipeline import TablePipeline
         except Exception as exc:  # missing module or a broken install: page still works
             self.error = f"the camera pipeline is not available ({exc})"
+            self.failure = _failure(exc)
             return False
         try:
             self.pipeline = TablePipeline(
@@ -254,8 +297,10 @@ class Camera:
             )
         except Exception as exc:
             self.error = f"the camera could not start on {source}: {exc}"
+            self.failure = _failure(exc)
             return False
         self.error, self.stand_in, self.ended = None, False, None
+        self.failure = None
         self.on_end = on_end
         self.thread = threading.Thread(target=self._run, name="camera", daemon=True)
         self.thread.start()
@@ -270,6 +315,7 @@ class Camera:
         except Exception as exc:
             log.exception("the camera pipeline stopped")
             self.error, self.ended = str(exc) or type(exc).__name__, "lost"
+            self.failure = _failure(exc)
         else:
             if self.stop.is_set():  # stopped (a restart, the server's end)
                 return
@@ -299,14 +345,20 @@ class Camera:
         if self.pipeline is None or self.error:
             out = {"state": "unavailable", "message": self.message(lang),
                    "source": self.source, **extra}
+            failure = self.failure if self.error else None
         else:
             try:
                 out = _checked(dict(self.pipeline.status()))
             except Exception as exc:
                 out = {"state": "error", "message": str(exc), "source": self.source}
+            failure = self.pipeline_failure(out)
             if not out.get("message") and self.ended is not None:
                 out["message"] = self.message(lang)
+                failure = None  # the source's end: no failure
             out.update(extra)
+        out.pop("failure", None)
+        if failure is not None:  # the kind of failure its message says
+            out["failure"] = failure
         if self.refused:  # said after the message, in the viewer's language
             out["refused"] = self.refused
             if _may_see_why():
@@ -314,7 +366,7 @@ class Camera:
             message = out.get("message")
             refused = self.refusals(lang)
             out["message"] = refused if not message else \
-                f"{_cause(str(message), lang, cause=False)} · {refused}"
+                f"{_cause(str(message), lang, False, failure)} · {refused}"
         return out
 
     def jpeg(self) -> bytes | None:

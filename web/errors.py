@@ -18,12 +18,17 @@ in its own words (an ``OSError``, a database's or a camera's error: the
 ``why`` of a refusal) is said by the kind of failure (:data:`FAILURES`,
 :func:`failure_kind`) in Japanese; its own words come in the body's
 ``detail`` (with the kind's name as ``failure``), in every language
-(:func:`details`).
+(:func:`details`). The kind comes from a code the failure carries where it
+was raised (an ``OSError``'s number, a SQLite result code, a camera source's
+``SourceError.kind``, the kind a camera's status gives with its message:
+:class:`Words`), never from its words.
 """
 
 from __future__ import annotations
 
 import errno
+import sqlite3
+import sys
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
@@ -445,37 +450,49 @@ FAILURES: dict[str, dict[str, str]] = {
 #: an ``OSError``'s number -> its kind of failure (:data:`FAILURES`)
 ERRNO_KINDS: dict[int, str] = {
     errno.ENOSPC: "disk_full", errno.EDQUOT: "disk_full",
+    errno.ENODEV: "camera_not_found", errno.ENXIO: "camera_not_found",
     errno.EACCES: "no_permission", errno.EPERM: "no_permission",
     errno.ENOENT: "not_found", errno.ENOTDIR: "not_found", errno.EROFS: "read_only",
 }
 
-#: words of a database's or a camera's message -> its kind of failure, the
-#: first found wins (the camera's words: ``vision.sources``, ``vision.pipeline``)
-WORD_KINDS: tuple[tuple[str, str], ...] = (
-    ("database is locked", "store_locked"), ("database is busy", "store_locked"),
-    ("disk is full", "disk_full"), ("no space left", "disk_full"),
-    ("readonly", "read_only"), ("read-only", "read_only"),
-    ("malformed", "store_damaged"), ("not a database", "store_damaged"),
-    ("permission denied", "no_permission"), ("disk i/o", "io_error"),
-    ("opencv cannot open camera", "camera_not_found"),
-    ("no such device", "camera_not_found"), ("disk full", "disk_full"),
-    ("cannot open", "cannot_open_source"), ("is not open", "cannot_open_source"),
-    ("no such video file", "video_missing"), ("holds no images", "no_images"),
-    ("stopped delivering frames", "frames_stopped"),
-    ("frames in a row failed", "frames_failed"),
-    ("card detector", "detector_missing"), ("enrolled deck", "detector_missing"),
-    ("homography", "calibration"), ("calibrat", "calibration"),
-    ("marker", "calibration"),
-    ("no such file", "not_found"), ("not installed", "module_missing"),
-    ("no module named", "module_missing"),
-)
+#: a SQLite error's primary result code (``sqlite3.Error.sqlite_errorcode``,
+#: its low byte) -> its kind of failure (:data:`FAILURES`)
+SQLITE_KINDS: dict[int, str] = {
+    3: "no_permission",  # SQLITE_PERM
+    5: "store_locked", 6: "store_locked",  # SQLITE_BUSY, SQLITE_LOCKED
+    8: "read_only",  # SQLITE_READONLY
+    10: "io_error",  # SQLITE_IOERR
+    11: "store_damaged", 26: "store_damaged",  # SQLITE_CORRUPT, SQLITE_NOTADB
+    13: "disk_full",  # SQLITE_FULL
+    23: "no_permission",  # SQLITE_AUTH
+}
+
+
+class Words(str):
+    """Another module's words (a camera's status message) with the kind of
+    failure they say (``failure``: a key of :data:`FAILURES`, given where the
+    failure was raised; ``None``: not known), for :func:`failure_kind`."""
+
+    failure: str | None
+
+    def __new__(cls, text: Any, failure: Any = None) -> "Words":
+        out = super().__new__(cls, str(text))
+        out.failure = failure if isinstance(failure, str) and failure in FAILURES \
+            else None
+        return out
 
 
 def failure_kind(value: Any, depth: int = 0) -> str | None:
-    """The kind of failure (a key of :data:`FAILURES`) another module said in
-    its own words (``value``: an exception, or a camera's message), or
-    ``None`` where ``value`` is the referee's own sentence (a
-    :class:`referee.text.Text`, said in every language)."""
+    """The kind of failure (a key of :data:`FAILURES`) another module reported
+    (``value``: an exception, or a camera's message), or ``None`` where
+    ``value`` is the referee's own sentence (a :class:`referee.text.Text`,
+    said in every language). The kind comes from a code the failure carries,
+    never from its words: an ``OSError``'s number, a SQLite error's result
+    code, a :class:`vision.sources.SourceError`'s ``kind``, an
+    ``ImportError``, a failure it was raised from; a camera's message
+    (:class:`Words`) by the kind given with it. Else ``io_error`` for an
+    ``OSError``, ``failed`` for another exception, ``camera_error`` for a
+    camera's message."""
     if isinstance(value, BaseException):
         said = _reason(value)
         if _is_text(said):
@@ -485,21 +502,24 @@ def failure_kind(value: Any, depth: int = 0) -> str | None:
         number = getattr(value, "errno", None)
         if isinstance(value, OSError) and number in ERRNO_KINDS:
             return ERRNO_KINDS[number]
+        code = getattr(value, "sqlite_errorcode", None)
+        if isinstance(value, sqlite3.Error) and isinstance(code, int) \
+                and code & 0xFF in SQLITE_KINDS:
+            return SQLITE_KINDS[code & 0xFF]
+        sources = sys.modules.get("vision.sources")  # none raised where not loaded
+        if sources is not None and isinstance(value, sources.SourceError) \
+                and value.kind in FAILURES:
+            return str(value.kind)
         cause = value.__cause__ or value.__context__
         if cause is not None and cause is not value and depth < 4:
             kind = failure_kind(cause, depth + 1)
             if kind not in (None, "failed", "io_error"):
                 return kind
-        words = str(value).lower()
-        fallback = "io_error" if isinstance(value, OSError) else "failed"
-    elif _is_text(value):
+        return "io_error" if isinstance(value, OSError) else "failed"
+    if _is_text(value):
         return None
-    else:
-        words, fallback = str(value).lower(), "camera_error"
-    for needle, kind in WORD_KINDS:
-        if needle in words:
-            return kind
-    return fallback
+    kind = getattr(value, "failure", None)
+    return kind if isinstance(kind, str) and kind in FAILURES else "camera_error"
 
 
 def _reason(exc: BaseException) -> Any:

@@ -502,13 +502,18 @@ CAMERA_PATTERNS: tuple[tuple[re.Pattern[str], str, tuple[int, ...]], ...] = tupl
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
-def camera_message(message: object, cause: bool = False) -> str:
+def camera_message(message: object, cause: bool = False,
+                   failure: str | None = None) -> str:
     """A camera message in the request's language where the page knows it.
 
     In Japanese, a reason in the camera's own words (``cause``: a part of a
-    known message that says why; or a whole message whose words name a known
-    kind of failure) is said by its kind (:func:`web.errors.failure_kind`),
-    its own words kept after it in parentheses."""
+    known message that says why; or a whole message that says a known kind
+    of failure) is said by its kind, its own words kept after it in
+    parentheses. The kind is ``failure`` (a key of
+    :data:`web.errors.FAILURES`: the camera's status gives it, from the code
+    of the failure where it was raised, :meth:`web.camera.Camera.status`),
+    never guessed from the words; a reason of no known kind is said as a
+    camera's error."""
     text = str(message or "")
     if text in MESSAGES:
         return translate(text)
@@ -516,15 +521,16 @@ def camera_message(message: object, cause: bool = False) -> str:
         for pattern, ja, causes in CAMERA_PATTERNS:
             m = pattern.fullmatch(text)
             if m:
-                parts = [camera_message(p, i in causes)
+                parts = [camera_message(p, i in causes,
+                                        failure if i in causes else None)
                          for i, p in enumerate(m.groups())]
                 return ja.format(*parts)
         from .camera import CAUSES
-        from .errors import FAILURES, failure_kind
+        from .errors import FAILURES, Words, failure_kind
 
         if text in CAUSES:  # the page's own words for why there is no camera
             return CAUSES[text]
-        kind = failure_kind(text)
+        kind = failure_kind(Words(text, failure))
         if kind is not None and (cause or kind != "camera_error"):
             return f"{FAILURES[kind]['ja']}（{text}）"
     return text

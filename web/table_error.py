@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,8 +36,10 @@ def _storing() -> Iterator[None]:
     try:
         yield
     except (RuntimeError, OSError) as exc:
+        from .errors import failure_kind
+
         log.error("the game store failed: %s", exc)
-        full = "full" in str(exc).lower() or getattr(exc, "errno", None) == errno.ENOSPC
+        full = failure_kind(exc) == "disk_full"  # by its code, not its words
         raise TableError(
             status=507 if full else 503,
             reason="store_full" if full else "store_failed", params={"why": exc},

@@ -62,7 +62,7 @@ def test_a_lost_camera_says_so_and_its_held_copy_stands(tmp_path):
     assert status["state"] == "unavailable" and status["ended"] == "lost"
     assert status["message"] == "the camera pipeline stopped: the device went away"
     assert client.get("/api/camera?lang=ja").get_json()["message"] == (
-        "カメラ処理が止まりました: カメラのエラー（the device went away）")
+        "カメラ処理が止まりました: 入出力のエラー（the device went away）")
     for url in ("/", "/?lang=ja", "/table", "/partials?view=table"):
         assert client.get(url).status_code == 200, url
 

@@ -261,36 +261,39 @@ def test_draw_starts_on_the_count_owed_and_reveal_on_who_still_shows():
 
 
 @pytest.mark.parametrize(
-    "message, ja",
+    "message, failure, ja",
     [
-        ("no camera was started", "カメラは起動されていません"),
-        ("reading file demo.mp4", "ファイル demo.mp4 を読み込み中"),
-        ("file x.mp4 has ended", "ファイル x.mp4 は終わりました"),
-        # the camera's own words: their kind, the words in parentheses
-        ("cannot open 0; retry 2 in 1.5 s",
+        ("no camera was started", None, "カメラは起動されていません"),
+        ("reading file demo.mp4", None, "ファイル demo.mp4 を読み込み中"),
+        ("file x.mp4 has ended", None, "ファイル x.mp4 は終わりました"),
+        # the camera's own words: their kind (given with them), the words in
+        # parentheses
+        ("cannot open 0; retry 2 in 1.5 s", "cannot_open_source",
          "カメラの入力を開けない（cannot open 0）（1.5秒後に2回目の再試行）"),
+        ("cannot open 0; retry 2 in 1.5 s", None,
+         "カメラのエラー（cannot open 0）（1.5秒後に2回目の再試行）"),
         (
-            "no camera; replaying the demo table log instead",
+            "no camera; replaying the demo table log instead", None,
             "カメラなし。代わりにデモの記録を再生中",
         ),
         (
-            "cannot open 0; the demo table log has ended",
+            "cannot open 0; the demo table log has ended", "cannot_open_source",
             "カメラの入力を開けない（cannot open 0）。デモの記録の再生は終わりました",
         ),
         (
-            "no camera source; the demo table log has ended",
+            "no camera source; the demo table log has ended", None,
             "カメラ入力がないため、デモの記録の再生は終わりました",
         ),
-        ("something new", "something new"),  # unknown: as the camera said it
+        ("something new", None, "something new"),  # unknown: as the camera said it
     ],
 )
-def test_camera_messages_in_japanese(uno, message, ja):
+def test_camera_messages_in_japanese(uno, message, failure, ja):
     from flask import g
 
     from web.i18n import camera_message
 
     with uno.application.test_request_context("/"):
         g.lang = "ja"
-        assert camera_message(message) == ja
+        assert camera_message(message, failure=failure) == ja
         g.lang = "en"
-        assert camera_message(message) == message
+        assert camera_message(message, failure=failure) == message

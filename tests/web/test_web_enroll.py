@@ -360,8 +360,8 @@ def test_the_tgus_t_deck_is_asked_for_with_its_own_card_names(ec, camera):
 def test_no_camera_is_a_clear_4xx(tmp_path, store, trainer):
     from vision.sources import SourceError
 
-    def missing(spec):
-        raise SourceError(f"OpenCV cannot open camera {spec}")
+    def missing(spec):  # as vision.sources.FrameSource raises it for a camera index
+        raise SourceError(f"OpenCV cannot open camera {spec}", "camera_not_found")
 
     ec = make_app(tmp_path, store, None, trainer, ENROLL_SOURCE=missing).test_client()
     resp = ec.post("/api/enroll/start", json={"deck": "k", "camera": "3"})
@@ -377,6 +377,10 @@ def test_no_camera_is_a_clear_4xx(tmp_path, store, trainer):
     resp = ec.post("/api/enroll/start", json={"deck": "k", "camera": "/no/such.mp4"})
     assert resp.status_code == 409
     assert "no such video file" in resp.get_json()["message"]
+    resp = ec.post("/api/enroll/start?lang=ja", json={"deck": "k",
+                                                      "camera": "/no/such.mp4"})
+    assert resp.status_code == 409 and resp.get_json()["failure"] == "video_missing"
+    assert "動画ファイルが見つからない" in resp.get_json()["message"]
 
 
 def test_the_games_camera_in_use_is_a_clear_4xx(eapp, camera):

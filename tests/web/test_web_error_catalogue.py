@@ -16,11 +16,15 @@ from __future__ import annotations
 
 import errno
 import re
+import sqlite3
+from types import SimpleNamespace
 
 import pytest
 
+from referee.store import StoreError
 from referee.text import Text
-from web.errors import FAILURES, failure_kind
+from vision.sources import FrameSource, SourceError
+from web.errors import FAILURES, Words, failure_kind
 from web.events import EventError, no_controls, REQUEST_BODY
 
 JA = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
@@ -121,15 +125,53 @@ def test_one_bad_option_is_said_alone(client):
 
 # -- another module's failure: its kind in Japanese, its words as detail ----------
 
-@pytest.mark.parametrize("exc, kind, status", [
-    (OSError(errno.ENOSPC, "No space left on device"), "disk_full", 507),
-    (OSError(errno.EACCES, "Permission denied: '/var/tableref.sqlite3'"),
+def locked(tmp_path) -> sqlite3.Error:
+    """A real SQLite error of a database another connection holds."""
+    path = tmp_path / "held.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        sqlite3.connect(path, timeout=0).execute("INSERT INTO t VALUES (1)")
+    except sqlite3.Error as exc:
+        return exc
+    finally:
+        holder.close()
+    raise AssertionError("the database was not locked")
+
+
+def wrapped(exc: BaseException) -> StoreError:
+    """``exc`` as the game store reports it (referee.store: its own words,
+    raised from the database's error)."""
+    try:
+        raise StoreError(f"the game store could not write to /x: {exc}") from exc
+    except StoreError as out:
+        return out
+
+
+def sqlite_error(message: str, code: int) -> sqlite3.Error:
+    exc = sqlite3.OperationalError(message)
+    exc.sqlite_errorcode = code
+    return exc
+
+
+@pytest.mark.parametrize("make, kind, status", [
+    (lambda tmp: OSError(errno.ENOSPC, "No space left on device"), "disk_full", 507),
+    (lambda tmp: OSError(errno.EACCES, "Permission denied: '/var/tableref.sqlite3'"),
      "no_permission", 503),
-    (RuntimeError("database is locked"), "store_locked", 503),
-    (RuntimeError("disk full"), "disk_full", 507),
-], ids=["enospc", "eacces", "locked", "full"])
+    (lambda tmp: wrapped(locked(tmp)), "store_locked", 503),
+    (lambda tmp: wrapped(sqlite_error("database or disk is full", 13)), "disk_full",
+     507),
+    (lambda tmp: wrapped(sqlite_error("file is not a database", 26)),
+     "store_damaged", 503),
+    # the words alone say no kind (another language's, another wording)
+    (lambda tmp: RuntimeError("database is locked"), "failed", 503),
+    (lambda tmp: RuntimeError("disk full"), "failed", 503),
+], ids=["enospc", "eacces", "locked", "full", "notadb", "words-locked",
+        "words-full"])
 def test_a_failing_store_is_said_by_its_kind_and_its_words_come_apart(
-        client, game, monkeypatch, exc, kind, status):
+        client, game, monkeypatch, tmp_path, make, kind, status):
+    exc = make(tmp_path)
     store = client.application.extensions["tableref.store"]
 
     def failing(*args, **kwargs):
@@ -163,7 +205,10 @@ def test_a_broken_game_module_is_said_by_its_kind(client, monkeypatch):
 
 
 class _GaveUp:
-    """A pipeline that gave up on a camera it cannot open."""
+    """A pipeline that gave up on a camera it cannot open (its source's
+    failure: the kind of the SourceError it raised)."""
+
+    source = SimpleNamespace(failure="camera_not_found")
 
     def status(self):
         return {"state": "error",
@@ -187,31 +232,65 @@ def test_a_camera_that_cannot_scan_says_why_by_its_kind(client, game):
     assert english_words(ja["message"]) == [], ja["message"]
 
 
-@pytest.mark.parametrize("message, said", [
-    ("OpenCV cannot open camera 0; retry 2 in 1.0 s", "カメラが見つからない"),
-    ("no such video file: /v/table.mp4; gave up after 3 retries", "動画ファイルが見つからない"),
+@pytest.mark.parametrize("message, failure, said", [
+    ("OpenCV cannot open camera 0; retry 2 in 1.0 s", "camera_not_found",
+     "カメラが見つからない"),
+    ("no such video file: /v/table.mp4; gave up after 3 retries", "video_missing",
+     "動画ファイルが見つからない"),
     ("the camera pipeline is not available (No module named 'cv2')",
-     "モジュールが見つからないか壊れている"),
-    ("3 frames in a row failed: ValueError('x')", "画像の処理が続けて失敗した"),
+     "module_missing", "モジュールが見つからないか壊れている"),
+    ("3 frames in a row failed: ValueError('x')", "frames_failed",
+     "画像の処理が続けて失敗した"),
+    # a reason of no known kind: a camera's error, its words in parentheses
+    ("OpenCV cannot open camera 0; retry 2 in 1.0 s", None, "カメラのエラー"),
 ])
-def test_the_cameras_own_words_are_said_by_their_kind_in_japanese(app, message, said):
+def test_the_cameras_own_words_are_said_by_their_kind_in_japanese(
+        app, message, failure, said):
     from flask import g
 
     from web.i18n import camera_message
 
     with app.test_request_context("/?lang=ja"):
         g.lang = "ja"
-        ja = camera_message(message)
+        ja = camera_message(message, failure=failure)
     assert said in ja, ja
     head = ja.split("（", 1)[0]  # the camera's words only in parentheses
     assert english_words(head) == [], ja
 
 
-def test_the_kind_of_a_failure():
+def test_the_kind_of_a_failure(tmp_path):
     assert failure_kind(Text("game.no-header")) is None  # the referee's own words
     assert failure_kind(OSError(errno.EROFS, "Read-only file system")) == "read_only"
-    wrapped = RuntimeError("the game store could not write to /x: database is locked")
-    assert failure_kind(wrapped) == "store_locked"
-    assert failure_kind("folder /x holds no images (.jpg, .png)") == "no_images"
+    assert failure_kind(wrapped(locked(tmp_path))) == "store_locked"
+    assert failure_kind(Words("folder /x holds no images (.jpg, .png)", "no_images")
+                        ) == "no_images"
     assert failure_kind("something odd") == "camera_error"
     assert failure_kind(ValueError("something odd")) == "failed"
+
+
+def test_the_kind_is_a_code_never_the_words():
+    """Words that once named a kind name none alone: the code does."""
+    assert failure_kind("folder /x holds no images (.jpg, .png)") == "camera_error"
+    assert failure_kind(Words("database is locked")) == "camera_error"
+    assert failure_kind(RuntimeError("the game store could not write to /x: "
+                                     "database is locked")) == "failed"
+    assert failure_kind(Words("a camera's words", "no_such_kind")) == "camera_error"
+    assert failure_kind(SourceError("la caméra 0 est introuvable", "camera_not_found")
+                        ) == "camera_not_found"
+
+
+@pytest.mark.parametrize("spec, kind", [
+    ("frames", "no_images"), ("missing.mp4", "video_missing"),
+    ("not-a-video.mp4", "cannot_open_source")])
+def test_a_source_says_its_failures_kind_where_it_raises_it(tmp_path, spec, kind):
+    target = tmp_path / spec
+    if spec == "frames":
+        target.mkdir()
+    elif spec == "not-a-video.mp4":
+        target.write_bytes(b"not a video")
+    source = FrameSource(str(target))
+    with pytest.raises(SourceError) as raised:
+        source.open()
+    assert raised.value.kind == kind == source.failure
+    assert failure_kind(raised.value) == kind
+    assert failure_kind(wrapped(raised.value)) == kind  # raised from it

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+
 import pytest
 from webtest_game import PLAYERS, header
 
@@ -226,8 +228,8 @@ def test_engine_failure_on_an_event_is_a_422_and_the_table_goes_on(
 def test_a_failing_store_records_nothing_and_says_so(client, game, monkeypatch):
     store = client.application.extensions["tableref.store"]
 
-    def full(*args, **kwargs):
-        raise RuntimeError("disk full")
+    def full(*args, **kwargs):  # the disk full, by its code (web.errors.failure_kind)
+        raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(store, "append", full)
     resp = client.post("/api/events", json={"type": "start", "card": "red-7"})

@@ -1,0 +1,117 @@
+"""A camera's failure is said by its kind, a code set where it was raised
+(``vision.sources.SourceError.kind``, an ``OSError``'s number, an
+``ImportError``), never by the words of its message: the camera's status
+(``/api/camera``) gives the kind as ``failure``, and the page says it in
+Japanese, the camera's own words after it in parentheses."""
+
+from __future__ import annotations
+
+import errno
+from types import SimpleNamespace
+
+import pytest
+
+from vision.sources import FrameSource, SourceError
+from web import create_app
+from web.camera import Camera
+from web.memstore import MemoryStore
+
+UNO = {"game": "uno", "rules": "official", "players": ["A", "B", "C"]}
+
+
+@pytest.fixture
+def page():
+    app = create_app({"TESTING": True, "STORE": MemoryStore()})
+    client = app.test_client()
+    assert client.post("/api/games", json=UNO).status_code == 201
+    camera = app.extensions["tableref.table"].camera = Camera()
+    camera.error = None
+    return client, camera
+
+
+def shown(client) -> tuple[dict, str]:
+    """The camera's status and its part of the page, in Japanese."""
+    status = client.get("/api/camera?lang=ja").get_json()
+    html = client.get("/partials?names=camera_status&lang=ja").get_json()
+    return status, html["camera_status"]
+
+
+def pipeline(state: str, message: str, source=None, **more) -> SimpleNamespace:
+    return SimpleNamespace(
+        status=lambda: {"state": state, "message": message, **more},
+        source=source, set_scan=lambda on: None)
+
+
+def test_a_source_the_pipeline_retries_is_said_by_its_failures_kind(page, tmp_path):
+    client, camera = page
+    source = FrameSource(str(tmp_path / "gone.mp4"))
+    with pytest.raises(SourceError) as raised:
+        source.open()
+    # words that once named another kind: the code decides
+    camera.pipeline = pipeline(
+        "retrying", f"{raised.value}; retry 1 in 0.5 s", source)
+    status, html = shown(client)
+    assert status["failure"] == "video_missing"
+    assert "動画ファイルが見つからない（no such video file" in html
+    camera.pipeline = pipeline(  # given up on: no scan
+        "error", f"{raised.value}; gave up after 3 retries", source)
+    said = client.post("/api/camera/scan?lang=ja", json={"on": True}).get_json()
+    assert said["code"] == "scan_refused" and said["failure"] == "video_missing"
+    assert "動画ファイルが見つからない" in said["message"]
+
+
+def test_the_kind_is_not_read_from_the_words(page):
+    """A message whose words once named a kind, with no code: a camera's error."""
+    client, camera = page
+    camera.pipeline = pipeline(
+        "retrying", "OpenCV cannot open camera 0; retry 1 in 0.5 s",
+        SimpleNamespace(failure=None))
+    status, html = shown(client)
+    assert "failure" not in status
+    assert "カメラのエラー（OpenCV cannot open camera 0）" in html
+    assert "カメラが見つからない" not in html
+
+
+def test_a_running_camera_says_no_failure_its_source_had(page):
+    client, camera = page
+    camera.pipeline = pipeline("running", "reading camera 0",
+                               SimpleNamespace(failure="camera_not_found"))
+    status, html = shown(client)
+    assert "failure" not in status and "カメラ 0 を読み込み中" in html
+
+
+def test_the_pipelines_own_kind_comes_first(page):
+    """A pipeline status that gives its failure's kind (its own: a detector
+    that cannot load) is said by it."""
+    client, camera = page
+    camera.pipeline = pipeline("error", "the card detector is not installed",
+                               SimpleNamespace(failure=None),
+                               failure="detector_missing")
+    status, html = shown(client)
+    assert status["failure"] == "detector_missing"
+    assert "カードを見つけるモデルを読み込めない（the card detector" in html
+
+
+@pytest.mark.parametrize("exc, kind, ja", [
+    (OSError(errno.ENODEV, "No such device"), "camera_not_found", "カメラが見つからない"),
+    (SourceError("OpenCV cannot open camera 7", "camera_not_found"),
+     "camera_not_found", "カメラが見つからない"),
+    (ValueError("no such device"), None, "カメラのエラー"),
+], ids=["enodev", "source-error", "words"])
+def test_a_camera_that_cannot_start_says_why_by_its_kind(page, monkeypatch, exc,
+                                                         kind, ja):
+    import vision.pipeline
+
+    client, camera = page
+
+    def refused(*args, **kwargs):
+        raise exc
+
+    monkeypatch.setattr(vision.pipeline, "TablePipeline", refused)
+    assert not camera.start("7", {"players": ["A", "B", "C"]}, lambda e: None)
+    assert camera.failure == kind
+    status = client.get("/api/camera?lang=ja").get_json()
+    assert status.get("failure") == kind
+    assert status["message"] == f"7 でカメラを起動できません: {ja}（{exc}）"
+    en = client.get("/api/camera?lang=en").get_json()["message"]
+    assert en == f"the camera could not start on 7: {exc}"
