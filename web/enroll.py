@@ -30,7 +30,6 @@ saved tables, as ``tableref decks``).
 
 from __future__ import annotations
 
-import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -287,6 +286,25 @@ def _decks_root() -> Path | None:
     return Path(root) if root else None
 
 
+def _not_a_card(spec: str) -> str | None:
+    """The first label of a list ``spec`` (labels separated by commas, as
+    :func:`vision.enroll_camera.label_set` reads it) that names no card
+    (:meth:`referee.cards.Card.from_label` refuses it), or ``None``: the
+    label is carried as data, not read back from an error's words."""
+    import referee.tgus_t.cards  # noqa: F401  (its labels are cards too)
+    from referee.cards import Card, CardError
+
+    for text in spec.split(","):
+        text = text.strip()
+        if not text:
+            continue
+        try:
+            Card.from_label(text)
+        except CardError:
+            return text
+    return None
+
+
 def _labels(spec: str) -> tuple[list[str], str]:
     """The labels of ``spec`` and the deck whose card names say them."""
     from referee.cards import CLASSES
@@ -296,9 +314,9 @@ def _labels(spec: str) -> tuple[list[str], str]:
     try:
         labels = label_set(spec)
     except (EnrollError, ValueError) as exc:
-        said = re.fullmatch(r"('.*') is not a card label \(e\.g\. red-7\)", str(exc), re.S)
-        if said:
-            fail(400, "label_not_card", label=said.group(1)[:60])
+        bad = _not_a_card(spec)
+        if bad is not None:  # the label itself, as the person wrote it
+            fail(400, "label_not_card", label=repr(bad)[:60])
         fail(400, "labels_bad", why=str(exc)[:200])
     labels = list(dict.fromkeys(labels))
     if not labels:

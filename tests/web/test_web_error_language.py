@@ -256,6 +256,24 @@ def test_a_label_that_is_no_card_is_named_in_the_viewers_language():
     assert ja["message"] == "'red-99' はカードの名前ではありません（例: red-7）。"
 
 
+@pytest.mark.parametrize("labels, named", [
+    ("red-7,it's", '"it\'s"'),  # its quote: Python writes it in double quotes
+    ("counter, red 7 ", "'red 7'"),  # a tgus-t card first; spaces around
+    ("red-7,'x' is not a card label (e.g. red-7)",
+     "\"'x' is not a card label (e.g. red-7)\""),
+], ids=["quote", "spaces", "sentence"])
+def test_the_label_that_is_no_card_is_the_one_written(labels, named):
+    """The label named is the one the person wrote (carried as data, never
+    read back from an error's words)."""
+    client = make_app().test_client()
+    body = {"deck": "kitchen", "labels": labels}
+    en = client.post("/api/enroll/start", json=body).get_json()
+    assert en["code"] == "label_not_card", en
+    assert en["message"] == f"labels: {named} is not a card label (e.g. red-7)"
+    ja = client.post("/api/enroll/start?lang=ja", json=body).get_json()
+    assert ja["message"] == f"{named} はカードの名前ではありません（例: red-7）。"
+
+
 def test_the_browsers_language_picks_the_pages_after_the_query_and_the_cookie():
     """``?lang=`` first, then the cookie, then ``Accept-Language``; an answer
     says that it varies with them (a cache keeps one per language)."""
