@@ -165,6 +165,12 @@ MESSAGES: dict[str, dict[str, str]] = {
                  "ja": "全部のカードを撮影またはスキップしました。「登録」を押してください"},
     "say_ended": {"en": "The camera's frames ended", "ja": "カメラの映像が終わりました"},
     "say_error": {"en": "Stopped", "ja": "停止しました"},
+    # the wizard stopped on a failure: {why} its own words in English, its
+    # kind (web.errors.FAILURES) in another language
+    "say_error_finder": {"en": "Stopped: the card finder did not load: {why}",
+                         "ja": "停止しました。カードを見つけるモデルを読み込めませんでした（{why}）"},
+    "say_error_camera": {"en": "Stopped: the camera stopped: {why}",
+                         "ja": "停止しました。カメラが止まりました（{why}）"},
     "say_stopped": {"en": "The camera is stopped", "ja": "カメラは止まっています"},
     "no_card": {"en": "no card", "ja": "カードなし"},
     # the fine-tuning
@@ -463,6 +469,8 @@ def _say_text(snap: dict[str, Any], said: str = "say") -> str:
     if said == "say" and snap["state"] == "stopped":
         key = "stopped"
     elif said == "say" and snap["state"] == "error" and snap.get("error"):
+        if key in ("error_finder", "error_camera"):
+            return t("say_" + key, why=_why(snap.get("detail"), snap.get("failure")))
         return t("say_error") + ": " + str(snap["error"])
     kind = snap["deck_kind"]
     if "label" in args:
@@ -477,11 +485,24 @@ def _say_text(snap: dict[str, Any], said: str = "say") -> str:
         return t("say_" + key) if ("say_" + key) in MESSAGES else key
 
 
+def _why(words: Any, failure: Any) -> str:
+    """A failure said in the viewer's language: its own ``words`` in
+    English, its kind (``failure``, a key of :data:`web.errors.FAILURES`) in
+    another language (the words stay in the state's ``detail`` / ``error``)."""
+    from .errors import FAILURES
+
+    lang = viewer_lang()
+    if lang == "en":
+        return str(words)
+    kind = FAILURES.get(failure) if isinstance(failure, str) else None
+    return (kind or FAILURES["failed"]).get(lang) or str(words)
+
+
 def _job_text(job: dict[str, Any]) -> str:
     if job["state"] == "training":
         return t("job_training", pct=int(round(100 * job["fraction"])))
     if job["state"] == "failed":
-        return t("job_failed", error=job["error"])
+        return t("job_failed", error=_why(job["error"], job.get("failure")))
     lines = [t("job_done", deck=job["deck"], cards=job["cards"], photos=job["photos"],
                seconds=int(round(job["seconds"])))]
     if job["missing"]:

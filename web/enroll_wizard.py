@@ -225,6 +225,10 @@ class Wizard:
         self.generation = 0  # bumped by skip/redo/mode: the current take ends
         self.state = "loading"  # loading, running, ended, error, stopped
         self.error: str | None = None
+        #: why it stopped: the kind of failure (a key of web.errors.FAILURES,
+        #: from the failure's code) and the failure's own words, or ``None``
+        self.failure: str | None = None
+        self.detail: str | None = None
         self.say: tuple[str, dict] = ("loading", {})  # what to do now
         self.news: tuple[str, dict] | None = None  # what was taken last
         self.target: list[str] = []
@@ -349,6 +353,7 @@ class Wizard:
             return {
                 "deck": self.deck, "deck_kind": self.deck_kind, "camera": self.camera,
                 "state": self.state, "error": self.error, "mode": self.mode,
+                "failure": self.failure, "detail": self.detail,
                 "page": self.page, "pages": len(sheet_pages(self.labels)),
                 "say": {"key": self.say[0], "args": dict(self.say[1])},
                 "news": None if self.news is None else {
@@ -385,7 +390,8 @@ class Wizard:
             log.exception("enrollment could not load the card finder")
             with self.lock:
                 self.state, self.error = "error", f"the card finder did not load: {exc}"
-                self.say = ("error", {})
+                self.failure, self.detail = _kind(exc), str(exc) or repr(exc)
+                self.say = ("error_finder", {})
             return
         self.finder, self.reader = _Spy(finder, self), reader
         with self.lock:
@@ -407,7 +413,8 @@ class Wizard:
             log.warning("enrollment camera stopped: %r", exc)
             with self.lock:
                 self.state, self.error = "error", f"the camera stopped: {exc}"
-                self.say = ("error", {})
+                self.failure, self.detail = _kind(exc), str(exc) or repr(exc)
+                self.say = ("error_camera", {})
             return
         with self.lock:
             if self.state == "running":
@@ -652,6 +659,13 @@ def default_trainer(shots: list, progress: Callable[[str], None]):  # noqa: ANN2
     return fine_tune(shots, config=EnrollConfig(threads=1), progress=progress)
 
 
+def _kind(exc: BaseException) -> str:
+    """The kind of failure of ``exc`` (:func:`web.errors.failure_kind`)."""
+    from .errors import failure_kind
+
+    return failure_kind(exc) or "failed"
+
+
 class EnrollJob:
     """Fine-tune on the wizard's shots in a thread and save the deck."""
 
@@ -663,6 +677,9 @@ class EnrollJob:
         self.fraction = 0.0
         self.line = ""
         self.error: str | None = None
+        #: the kind of failure of :attr:`error` (a key of web.errors.FAILURES,
+        #: from the failure's code), or ``None``
+        self.failure: str | None = None
         self.manifest: Any = None
         self.folder: str | None = None
         self.t0 = time.time()
@@ -696,6 +713,7 @@ class EnrollJob:
         except Exception as exc:
             log.exception("enrollment of %s failed", self.deck)
             self.state, self.error = "failed", str(exc) or repr(exc)
+            self.failure = _kind(exc)
             return
         self.manifest, self.folder = manifest, str(folder)
         self.fraction, self.state = 1.0, "done"
@@ -703,7 +721,8 @@ class EnrollJob:
     def snapshot(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "state": self.state, "fraction": round(self.fraction, 3),
-            "line": self.line, "error": self.error, "deck": self.deck,
+            "line": self.line, "error": self.error, "failure": self.failure,
+            "deck": self.deck,
             "seconds": round(time.time() - self.t0, 1),
         }
         if self.manifest is not None:

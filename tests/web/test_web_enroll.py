@@ -500,3 +500,79 @@ def test_every_route_needs_the_token(tmp_path, store, camera, trainer):
 def test_setup_links_the_wizard(client):
     page = client.get("/setup").get_data(as_text=True)
     assert 'href="/enroll"' in page
+
+
+class _Unplugged(FakeCamera):
+    """A camera that stops delivering frames after a few (as
+    vision.sources.FrameSource raises it, with its kind)."""
+
+    def read(self):  # noqa: ANN201
+        if self.frames >= 3:
+            from vision.sources import SourceError
+
+            raise SourceError("camera 0 stopped delivering frames", "frames_stopped")
+        return super().read()
+
+
+def _broken_tools():  # noqa: ANN202
+    raise ImportError("No module named 'openvino'")
+
+
+@pytest.mark.parametrize("case", ["camera", "finder"])
+def test_a_wizard_stopped_by_a_failure_says_it_in_each_language(
+        tmp_path, store, trainer, case):
+    """Why the wizard stopped: its own words in English, its kind (from the
+    failure's code) in Japanese, never English words inside the Japanese."""
+    if case == "camera":
+        app = make_app(tmp_path, store, _Unplugged(), trainer)
+        words, kind, ja = ("camera 0 stopped delivering frames", "frames_stopped",
+                           "停止しました。カメラが止まりました（カメラから画像が届かなくなった）")
+        en = f"Stopped: the camera stopped: {words}"
+    else:
+        app = make_app(tmp_path, store, FakeCamera(), trainer,
+                       ENROLL_TOOLS=_broken_tools)
+        words, kind = "No module named 'openvino'", "module_missing"
+        ja = ("停止しました。カードを見つけるモデルを読み込めませんでした"
+              "（モジュールが見つからないか壊れている）")
+        en = f"Stopped: the card finder did not load: {words}"
+    client = app.test_client()
+    try:
+        resp = client.post("/api/enroll/start", json={
+            "deck": "kitchen", "labels": "red-0,red-1", "camera": "0", "mode": "one"})
+        assert resp.status_code < 300, resp.get_json()
+        data = until(client, lambda d: d["wizard"]["state"] == "error", "the error")
+        assert data["wizard"]["failure"] == kind
+        assert data["wizard"]["detail"] == words
+        assert data["wizard"]["text"] == en
+        assert state(client, "ja")["wizard"]["text"] == ja
+    finally:
+        holder = app.extensions.get("tableref.enroll")
+        if holder is not None and holder.wizard is not None:
+            holder.wizard.close()
+
+
+def test_a_failed_enrollment_says_why_by_its_kind_in_japanese(tmp_path, store):
+    from web.enroll import _job_text
+    from web.enroll_wizard import EnrollJob
+
+    def full(shots, progress):  # noqa: ANN001, ANN202
+        import errno
+
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    job = EnrollJob("kitchen", [], full, tmp_path)
+    job._run()
+    snap = job.snapshot()
+    assert snap["state"] == "failed" and snap["failure"] == "disk_full"
+    app = make_app(tmp_path, store, FakeCamera(), FakeTrainer())
+    with app.test_request_context("/?lang=ja"):
+        from flask import g
+
+        g.lang = "ja"
+        assert _job_text(snap) == "登録に失敗しました: ディスクがいっぱい"
+    with app.test_request_context("/?lang=en"):
+        from flask import g
+
+        g.lang = "en"
+        assert _job_text(snap) == ("Enrollment failed: [Errno 28] No space left "
+                                   "on device")
