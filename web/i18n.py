@@ -472,7 +472,8 @@ def script_messages() -> dict[str, str]:
 # (pattern, Japanese, the groups that are a reason). A source stays as the
 # camera named it ("file x.mp4" -> "ファイル x.mp4"); a reason in the camera's
 # own words is said by its kind of failure (:data:`web.errors.FAILURES`: camera
-# not found, video file missing ...), its words after it in parentheses.
+# not found, video file missing ...; the code the camera's status gives with
+# the message, never read from its words), its words after it in parentheses.
 CAMERA_PATTERNS: tuple[tuple[re.Pattern[str], str, tuple[int, ...]], ...] = tuple(
     (re.compile(pattern, re.S), ja, causes)
     for pattern, ja, causes in (
