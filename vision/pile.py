@@ -21,6 +21,27 @@ from .pile_memory import PileCard, PileMemory, PileView
 from .prior import LegalCheck, choose_label
 from .tracking import Read, Track, label_scores
 
+#: A card held above the table is nearer the camera: its box measures larger
+#: than a card lying flat on every side, in proportion. A box larger than the
+#: top card's by at most this share on one of its sides (fraction; 0: off) has
+#: not grown so: on the pile, a box over ``play.max_scale`` that lies within
+#: the pile's extent is then a card lying on it, boxed with what lies at its
+#: ends (the edges of the cards below, fingers lingering at one end), and a
+#: copy of the top card under a hand is not grown however much
+#: ``play.let_go_twin_grow`` its scale says (the lead moves this into
+#: ``PlayConfig`` as ``play.round_grow``).
+ROUND_GROW = 0.03
+
+
+def grown_round(wh, ref) -> float:  # noqa: ANN001
+    """How much larger box ``wh`` is than box ``ref`` on its least grown side
+    (a share of ``ref``'s side; negative: smaller there). A card nearer the
+    camera grows on every side; one boxed with what lies at one end of it
+    grows on that side only."""
+    return float(min(float(wh[0]) / max(float(ref[0]), 1e-6),
+                     float(wh[1]) / max(float(ref[1]), 1e-6)) - 1.0)
+
+
 def pixel_mm(geometry: TableGeometry, xy) -> float:  # noqa: ANN001
     """How long one image pixel lies on the table plane at table point ``xy``
     (mm; the longer of a pixel's two sides there)."""
@@ -57,11 +78,17 @@ class PileWatcher:
         self.config = config or PlayConfig()
         self.stacked = stacked
         self.memory = PileMemory(geometry, self.config, stacked, zone)
+        # (track, label) -> where the box lay and measured when decided, when,
+        # and whether it is settled whatever the referee comes to expect (a
+        # box taken as a new card, or one held already while the referee
+        # expected a twin of it, :meth:`_twin_now`)
         self._done_tracks: dict[
-            tuple[int, str], tuple[np.ndarray, np.ndarray, float]
+            tuple[int, str], tuple[np.ndarray, np.ndarray, float, bool]
         ] = {}
         self._last_busy = 0.0
         self._reaching = False  # an arm was in the zone in the last frame
+        #: when the zone's cards were last found gathered (:meth:`check_clear`)
+        self.emptied_at = -1.0
 
     def see(self, view: PileView | None) -> None:
         """This frame's pixels, for the twin check (``PileMemory.keep_print``);
@@ -201,7 +228,11 @@ class PileWatcher:
                 size_mm=size_mm,
             )
 
-        held_up = scale > cfg.let_go_scale
+        # a box lying within the pile as its top card does, grown on one
+        # side only (:meth:`_lies_as_pile`): a loose box, not a card held up
+        held_up = scale > cfg.let_go_scale and not self._lies_as_pile(
+            track.xy, (w, h), scale
+        )
         if held_up and scale > cfg.max_scale:
             return None
         # measures as a card held up, and sticks out of the pile's extent
@@ -219,11 +250,15 @@ class PileWatcher:
         shown = self._shown_still(track, settled)
         if copy and not shown:
             top = self.pile[-1]
-            grow = scale - max(
-                card_scale(top.wh[0], top.wh[1], self.geometry.card),
-                cfg.let_go_twin_from,
-            )
-            if grow > cfg.let_go_twin_grow:
+            top_scale = card_scale(top.wh[0], top.wh[1], self.geometry.card)
+            floor = max(top_scale, cfg.let_go_twin_from)
+            grow = scale - floor
+            # a copy held over the pile grows on every side; one lying on it
+            # under fingers lingering at one end grows on that side only
+            whole = np.multiply(top.wh, floor / max(top_scale, 1e-6))
+            if grow > cfg.let_go_twin_grow and (
+                ROUND_GROW <= 0 or grown_round((w, h), whole) > ROUND_GROW
+            ):
                 return still(sway) if cfg.let_go_sway_s > 0 else None
         if shown:
             return settled
@@ -233,6 +268,26 @@ class PileWatcher:
         if loose:
             return still(max(cfg.settle_s, cfg.let_go_loose_s))
         return settled
+
+    def _lies_as_pile(self, xy, wh: tuple[float, float], scale: float) -> bool:  # noqa: ANN001
+        """A box over a card's size (at most ``play.loose_scale``) that lies
+        on the stacked pile as its top card does: within the pile's extent
+        (:meth:`_within_pile`) and larger than the top card's box by at most
+        :data:`ROUND_GROW` on one of its sides (:func:`grown_round`). A card
+        held above the pile is nearer the camera and grows on every side; the
+        detector's box of a card lying on a messy pile takes in the edges of
+        the cards below (or fingers) at one end, as the top card's own box
+        did."""
+        if (
+            ROUND_GROW <= 0
+            or scale > self.config.loose_scale
+            or not (self.stacked and self.pile)
+        ):
+            return False
+        return (
+            self._within_pile(np.asarray(xy, dtype=float), wh)
+            and grown_round(wh, self.pile[-1].wh) <= ROUND_GROW
+        )
 
     def _let_go_size_mm(self, xy) -> float:  # noqa: ANN001
         """How much (mm) the size of the reads of a card a hand still touches
@@ -346,13 +401,19 @@ class PileWatcher:
         a smaller box is part of a card under others (or under a hand). A
         larger box is a card held above the table, or a loose box: on a messy
         pile the detector's box of the top card may take in the edges of the
-        cards below that stick out (:meth:`_loose_on_pile`).
+        cards below that stick out (:meth:`_loose_on_pile`); one no larger on
+        every side than the top card's own box lies on the pile as that card
+        does (:meth:`_lies_as_pile`).
         """
         cfg = self.config
         w, h = (float(v) for v in dets.data["table_wh"][i])
         scale = card_scale(w, h, self.geometry.card)
         if cfg.min_scale <= scale <= cfg.max_scale:
             return True
+        if scale > cfg.max_scale and self._lies_as_pile(
+            dets.data["table_xy"][i], (w, h), scale
+        ):
+            return True  # measures as the pile's top card: a loose box on it
         return scale <= cfg.loose_scale and self._loose_on_pile(
             dets.data["table_xy"][i], (w, h), t, track
         )
@@ -443,7 +504,9 @@ class PileWatcher:
         untouched for ``settle_frames`` frames spanning ``settle_s``
         (:meth:`Track.still_reads`), it is not covered by a card in a hand,
         it measures as a whole card lying flat (:meth:`_size_ok`), its reads
-        agree (or it has waited ``unsure_s``), it was not decided already,
+        agree (or it has waited ``unsure_s``), it was not decided already
+        (a box decided as a card the zone holds is judged again once the
+        referee comes to expect a twin of it, :meth:`_twin_now`),
         and it is not a card the zone holds (:meth:`PileMemory.held_already`). Its label
         is the one with the most evidence over the frames it has lain still
         (:func:`~vision.tracking.label_scores`), weighed with ``legal`` (the
@@ -522,17 +585,23 @@ class PileWatcher:
                 continue  # the reads disagree: gather more (up to unsure_s)
             label = choose_label(scores, track.names, legal, cfg.legal_margin)
             done = self._done_tracks.get((tid, label))
+            expected = self._twin_now(label)
             if (
                 done is not None
                 and track.disturbed <= done[2]
                 and self._same_spot(done, xy, wh, self.memory.last_reach > done[2])
+                and (done[3] or not expected)
             ):
-                continue  # decided already, and nothing happened to it since
-            self._done_tracks[(tid, label)] = (xy.copy(), wh.copy(), t)
+                # decided already, and nothing happened to it since (nor has
+                # the referee come to expect a twin of it since)
+                continue
+            self._done_tracks[(tid, label)] = (xy.copy(), wh.copy(), t, expected)
             if self.memory.held_already(dets, tracks, i, label, close) is not None:
                 if self.memory.retry:
                     del self._done_tracks[(tid, label)]
                 continue
+            # taken as a new card: that card, whatever the referee comes to expect
+            self._done_tracks[(tid, label)] = (xy.copy(), wh.copy(), t, True)
             out.append(
                 (
                     track.born,
@@ -556,6 +625,19 @@ class PileWatcher:
         self.memory.remember_looks(dets, t, tracks)
         self.memory.keep_print(tracks, t)
         return cards
+
+    def _twin_now(self, label: str) -> bool:
+        """The referee expects a copy of the top card of ``label`` now, from
+        the arm that last reached into the zone (``PileMemory.twin_ok``, or
+        ``twin_if_laid``: the pixels then decide). A box of the top card's
+        label decided while it did not is judged again once it does: the
+        referee's state can change after the box settled (a draw sent, a pass
+        heard), and the memory's twin checks would have judged that box
+        otherwise."""
+        if not self.pile or self.pile[-1].label != label:
+            return False
+        memory = self.memory
+        return bool(memory.twin_ok(label)) or bool(memory.twin_if_laid(label))
 
     def _one_box_each(self, cards: list[PileCard]) -> list[PileCard]:
         """Cards landing in one frame, less a second box of one card: two
@@ -597,5 +679,6 @@ class PileWatcher:
         elif self.pile and t - self._last_busy >= self.config.clear_s:
             self.pile = []
             self._done_tracks.clear()
+            self.emptied_at = t
             return True
         return False

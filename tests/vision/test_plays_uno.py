@@ -250,29 +250,48 @@ def test_a_torn_read_of_two_other_labels_on_that_spot_is_a_play():
     assert [e["cards"] for e in events] in ([["red-5"]], [["red-6"]])
 
 
-def messy_pile() -> Table:
-    """A pile whose cards stick out: its boxes span 100 x 120 mm."""
+def messy_pile(top: tuple[float, float] | None = None) -> Table:
+    """A pile whose cards stick out: its boxes span 100 x 120 mm; with
+    ``top``, a red-9 boxed that size laid on it last."""
     table = Table()
     table.frames(6, [card("red-7", *PILE, 100.0, 120.0)])
     assert [e["type"] for e in table.events] == ["start"]
+    if top is not None:
+        table.frames(8, [card("red-9", *PILE, *top)])
+        assert [e.get("cards") for e in table.events[1:]] == [["red-9"]]
     return table
 
 
 def test_a_box_that_takes_in_the_pile_below_counts_once_it_has_lain_a_while():
     # The top card's box takes in the edges of the cards below: 1.3 card sizes
-    # (over max_scale), but within the pile's extent.
-    table = messy_pile()
+    # (over max_scale), but within the pile's extent; larger on every side
+    # than the card on top (boxed as a card), it may be a card held up.
+    table = messy_pile(top=(60.0, 90.0))
+    landed = table.t
     rows = [card("red-3", *PILE, 73.0, 113.0)]
     assert card_scale(73.0, 113.0, table.geo.card) > PlayConfig().max_scale
     assert table.frames(5, rows) == []  # settled, but not for loose_s yet
     events = table.frames(6, rows)
     assert [e["cards"] for e in events] == [["red-3"]]
-    assert events[0]["t"] >= PlayConfig().loose_s - 1e-6
+    assert events[0]["t"] - landed >= PlayConfig().loose_s - 1e-3
+    assert table.frames(10, rows) == []  # and only once
+
+
+def test_a_loose_box_measuring_as_the_top_card_counts_once_settled():
+    """On a pile whose top card was boxed as large (the edges of the cards
+    below), a box over max_scale that is not larger than the top's on every
+    side lies on the pile as the top did: it counts at the settle time, not
+    loose_s (a card held up is nearer the camera, larger on every side)."""
+    table = messy_pile()
+    rows = [card("red-3", *PILE, 73.0, 113.0)]
+    assert card_scale(73.0, 113.0, table.geo.card) > PlayConfig().max_scale
+    events = table.frames(5, rows)
+    assert [e["cards"] for e in events] == [["red-3"]]
     assert table.frames(10, rows) == []  # and only once
 
 
 def test_a_loose_box_waits_for_the_hand_to_leave_the_pile():
-    table = messy_pile()
+    table = messy_pile(top=(60.0, 90.0))
     rows = [card("red-3", *PILE, 73.0, 113.0)]
     for _ in range(8):  # a hand keeps reaching into the pile's zone
         table.frames(1, rows, reaches=[Reach("B", (PILE[0], PILE[1] + 80), 9000.0)])
