@@ -211,7 +211,7 @@ class TablePipeline:
                     else load_default_detector(wanted)
                 )
             except RuntimeError as exc:
-                self._set_status("error", str(exc))
+                self._set_status("error", str(exc), "detector_missing")
                 return
         feed = RetryingSource(
             self.source, self._source_status, max_retries=self.max_retries
@@ -222,7 +222,7 @@ class TablePipeline:
                 self.process(frame)
                 failures = 0
             except CalibrationError as exc:
-                self._set_status("error", str(exc))
+                self._set_status("error", str(exc), "calibration")
                 return
             except Exception as exc:  # one bad frame (or detector hiccup) is skipped
                 failures += 1
@@ -230,7 +230,8 @@ class TablePipeline:
                 log.warning("frame %s skipped: %r", frame.index, exc)
                 if failures >= MAX_FAILURES:
                     self._set_status(
-                        "error", f"{failures} frames in a row failed: {exc!r}"
+                        "error", f"{failures} frames in a row failed: {exc!r}",
+                        "frames_failed",
                     )
                     return
         for event in self._flush():
@@ -238,11 +239,21 @@ class TablePipeline:
 
     # -- one frame -----------------------------------------------------------------
     def _source_status(self, state: str, message: str) -> None:
-        self._set_status(state, message)
+        # the kind of the source's failure while it retries or gave up
+        # (vision.sources.FrameSource.failure, set where it was raised)
+        failure = self.source.failure if state in ("retrying", "error") else None
+        self._set_status(state, message, failure)
 
-    def _set_status(self, state: str, message: str) -> None:
+    def _set_status(self, state: str, message: str,
+                    failure: str | None = None) -> None:
+        """``failure``: the kind of failure ``message`` says, a code set
+        where it was raised (the page says it in the viewer's language:
+        ``web.errors.FAILURES``), ``None`` for none."""
         with self._lock:
             self._status.update(state=state, message=message)
+            self._status.pop("failure", None)
+            if failure is not None:
+                self._status["failure"] = failure
 
     def _setup(self, image: np.ndarray) -> None:
         h, w = image.shape[:2]
