@@ -244,6 +244,12 @@ def card_colour_of(pixels: np.ndarray) -> np.ndarray:
     return out
 
 
+#: :attr:`LookConfig.newer_sure`'s default (probability; above 1: off).
+#: Off until measured on every tuning seed: ``eval_tgus_t --look
+#: newer_sure=0.3`` turns it on
+NEWER_SURE = 1.01
+
+
 @dataclass(frozen=True)
 class LookConfig:
     """The deck detector's second look (:meth:`DeckDetector._look_again`);
@@ -292,6 +298,13 @@ class LookConfig:
     #: least this (grey levels, in its most changed colour channel) from the
     #: same pixel of each earlier frame compared
     pixel_changed: float = 40.0
+    #: a part named at least this surely (less than ``sure`` may do), as
+    #: another card than the surest part, is the card on top where the
+    #: surest part lay there before it came (:meth:`DeckDetector._newest`):
+    #: a card put down half over the pile's top card, whose part peeking out
+    #: the classifier may name more surely (above 1: never, the default;
+    #: ``eval_tgus_t --look newer_sure=0.3`` turns it on)
+    newer_sure: float = NEWER_SURE
 
 
 class DeckDetector(Detector):
@@ -494,7 +507,13 @@ class DeckDetector(Detector):
         lies in the part's box too), and not sure of another colour, is that
         value in another colour where the part's new pixels
         beside the top card print that colour (:meth:`_pixel_mate`): cards of
-        one value played together, read as one card, otherwise."""
+        one value played together, read as one card, otherwise.
+
+        The surest part is not the card on top where it lay there before a
+        part named less surely (at least ``newer_sure``) as another card came
+        (:meth:`_newest`): a card put down half over the pile's top card,
+        which peeks out beside it and may be read more surely. That part is
+        then the top, and the surest part a lower card of the pile."""
         if len(parts) < 2:
             return [], probs[:0]
         ids = probs.argmax(axis=1)
@@ -505,10 +524,12 @@ class DeckDetector(Detector):
                     and sure[k] >= look.sure), None)
         if top is None:
             return [], probs[:0]
+        surest = top
+        top = self._newest(parts, ids, sure, top, frame)
         top_id = int(ids[top])
         best: dict[int, int] = {top_id: top}
         rows: dict[int, np.ndarray] = {top: probs[top]}
-        old = False
+        old = top != surest  # the surest part lay there before the top came
 
         def by_pixels(k: int) -> None:
             """Part ``k``, named as the top card, is the top card's value in
@@ -519,7 +540,7 @@ class DeckDetector(Detector):
                 rows[k] = mate[1]
 
         for k in order:
-            if k == top:
+            if k in (top, surest):
                 continue
             i = int(ids[k])
             if i < len(self.labels) and sure[k] >= look.sure:
@@ -548,6 +569,27 @@ class DeckDetector(Detector):
             return [], probs[:0]
         keep = sorted(best.values())
         return keep, np.array([rows[k] for k in keep])
+
+    def _newest(self, parts: np.ndarray, ids: np.ndarray, sure: np.ndarray,
+                top: int, frame: np.ndarray) -> int:
+        """The part of a second look that is the card on top: ``top`` (the
+        surest part), or, surest first, a part named at least ``newer_sure``
+        as another card where the surest part lay there before that part came
+        (:meth:`_new_with`: its pixels beside the part's box look as they did
+        before). A card put down half over the pile's top card leaves that
+        card peeking out beside it, and the classifier may name the old card
+        more surely than the new one (a card it knows less well)."""
+        look = self.look
+        if look.newer_sure > 1:
+            return top
+        for k in np.argsort(-sure, kind="stable"):
+            k = int(k)
+            if (k == top or ids[k] >= len(self.labels) or ids[k] == ids[top]
+                    or sure[k] < look.newer_sure):
+                continue
+            if self._new_with(parts[top], parts[k], int(ids[k]), frame) is False:
+                return k
+        return top
 
     def _fan_mate(self, probs: np.ndarray, top: int
                   ) -> tuple[int, np.ndarray] | None:

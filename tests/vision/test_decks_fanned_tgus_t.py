@@ -185,6 +185,56 @@ def test_a_card_lying_there_before_the_top_one_is_not_named_by_colour(
 
 
 
+#: the second look that takes a less sure part for the card on top where the
+#: surest part lay there before it (off by default)
+NEWER_ON = decks.LookConfig(newer_sure=0.3)
+
+
+def test_a_card_put_down_over_the_top_card_is_read_though_less_sure(
+        monkeypatch) -> None:
+    # a Counter put down half over the pile's red 5: the red 5 peeking out
+    # is the surer read, but it lay there before the Counter came, so the
+    # Counter is the card on top, read alone
+    det = _detector(monkeypatch, {tuple(WHOLE): ("red-5", 0.9),
+                                  tuple(LEFT): ("counter", 0.45),
+                                  tuple(RIGHT): ("red-5", 0.9)})
+    det.look = NEWER_ON
+    before = np.zeros((160, 160, 3), np.uint8)
+    before[40:80, 55:80] = 120  # the red 5, the pile's top card
+    after = before.copy()
+    after[40:80, 40:65] = 200  # the Counter, half over it
+    for got in _fan_lands(det, before, after):
+        assert _names(got) == ["counter"]
+        assert np.allclose(got.xyxy, [LEFT])
+
+
+def test_a_less_sure_card_that_came_with_the_surest_one_does_not_replace_it(
+        monkeypatch) -> None:
+    # the same reads, but both cards came together (a fan landing on an
+    # empty spot): the surest part stays the card on top
+    det = _detector(monkeypatch, {tuple(WHOLE): ("red-5", 0.9),
+                                  tuple(LEFT): ("counter", 0.45),
+                                  tuple(RIGHT): ("red-5", 0.9)})
+    det.look = NEWER_ON
+    before = np.zeros((160, 160, 3), np.uint8)
+    after = before.copy()
+    after[40:80, 40:80] = 200
+    for got in _fan_lands(det, before, after):
+        assert _names(got) == ["red-5"]
+
+
+def test_the_newer_part_check_is_off_by_default(monkeypatch) -> None:
+    det = _detector(monkeypatch, {tuple(WHOLE): ("red-5", 0.9),
+                                  tuple(LEFT): ("counter", 0.45),
+                                  tuple(RIGHT): ("red-5", 0.9)})
+    before = np.zeros((160, 160, 3), np.uint8)
+    before[40:80, 55:80] = 120
+    after = before.copy()
+    after[40:80, 40:65] = 200
+    for got in _fan_lands(det, before, after):
+        assert _names(got) == ["red-5"]
+
+
 RED, YELLOW = (40, 40, 220), (30, 210, 230)  # BGR, as card faces print them
 #: the second look with its pixel check on (off by default)
 PIXELS_ON = decks.LookConfig(pixel_share=0.3)
