@@ -26,7 +26,10 @@ mostly covered) is kept where the classifier names it surely and no box holds it
 yet (:func:`faint_cards`);
 a 6 or 9 whose underline is hidden (the next card of a fanned hand covers it)
 is read by its digit's shape, the card upright toward its seat
-(:func:`turn_twins`).
+(:func:`turn_twins`); a tight fanned row whose cards the finder boxes only in
+part has the cards in its gaps (a whole number of the row's strides wide)
+read by the classifier, and each of its covered cards read once more, from
+boxes as long as the row's whole card (:func:`fill_rows`).
 """
 
 from __future__ import annotations
@@ -460,7 +463,8 @@ def seat_close_ups(
        filled in (:func:`fan_reads`); the finder is also asked at a lower
        threshold there, and a card it scores faintly that the classifier
        names surely, lying where no box holds it, is kept
-       (:func:`faint_cards`).
+       (:func:`faint_cards`); the cards in a fanned row's gaps are read
+       by the classifier (:func:`fill_rows`).
 
     A close-up's detection replaces what the coarser look saw there when it
     lies in a player's seat (outside the piles) and inside its window (not cut
@@ -493,8 +497,20 @@ def seat_close_ups(
                 continue
             pieces = window_pieces(window, sizes[seat], cfg)
             close = _windows(detect, image, pieces, geometry, exclude, cfg, seat)
+            close = _fill_seat(detect, image, close)
             dets = _replace(dets, close, cfg)
     return turn_twins(image, dets, geometry, exclude, cfg, seats)
+
+
+def _fill_seat(detect: Callable[[np.ndarray], Detections], image: np.ndarray,
+               close: Detections) -> Detections:
+    """A seat's close-up with its fanned row's gaps filled (:func:`fill_rows`),
+    where the detector reads crops (``read_crops``, a classifier)."""
+    owner = getattr(detect, "__self__", None)
+    read = getattr(owner, "read_crops", None)
+    if read is None or getattr(owner, "classifier", None) is None:
+        return close
+    return fill_rows(read, int(owner.crop), image, close)
 
 
 def _strip_diff(image: np.ndarray, box: np.ndarray, axis: int, width: float,
@@ -647,6 +663,188 @@ def _fan_reads(
     mask = none.copy()
     mask[rows] = True
     return result, mask
+
+
+#: default of the new ``scan.gap_fit``: a gap in a fanned row holds cards
+#: the finder missed when it is a whole number (2 or more) of the row's stride
+#: within this share of a stride per card (fraction)
+GAP_FIT = 0.2
+#: default of the new ``scan.gap_reread``: every card of a fanned row is also
+#: read from a box as long as the row's whole card, its own read and that one
+#: averaged (on/off)
+GAP_REREAD = True
+
+
+def _row_order(boxes: np.ndarray, axis: int, cfg: ScanConfig,
+               fit: float = GAP_FIT) -> tuple[np.ndarray, float]:
+    """The boxes of a seat's fanned row in order along ``axis`` and its stride
+    (px; 0: no fanned row). A row: each box across the row spanning at least
+    ``fan_row`` of its neighbour's side; its stride, a step between
+    neighbouring boxes' near edges between ``fan_visible_min`` and
+    ``fan_visible_max`` of a box's length: the one that the most steps are a
+    whole number of, within ``fit`` of it per card (then the most steps of
+    one stride; at least two of them), their mean step per card."""
+    n = len(boxes)
+    order = np.argsort(boxes[:, axis], kind="stable")
+    if n < 3:
+        return order, 0.0
+    b = 1 - axis
+    s = boxes[order].astype(np.float64)
+    across = (np.minimum(s[1:, b + 2], s[:-1, b + 2]) - np.maximum(s[1:, b], s[:-1, b]))
+    span = np.minimum(s[1:, b + 2] - s[1:, b], s[:-1, b + 2] - s[:-1, b])
+    if (across < cfg.fan_row * span).any():
+        return order, 0.0  # not one row
+    length = float(np.median(s[:, axis + 2] - s[:, axis]))
+    steps = np.diff(s[:, axis])
+    fanned = steps[(steps >= cfg.fan_visible_min * length)
+                   & (steps <= cfg.fan_visible_max * length)]
+    best, stride = None, 0.0
+    for c in np.unique(fanned):
+        m = np.round(steps / c)
+        per = steps / np.maximum(m, 1)
+        ok = (m >= 1) & (np.abs(per - c) <= fit * c)
+        key = (int(ok.sum()), int((ok & (m == 1)).sum()))
+        if key[1] >= 2 and (best is None or key > best):
+            best, stride = key, float(per[ok].mean())
+    return order, stride
+
+
+def row_gaps(boxes: np.ndarray, axis: int, config: ScanConfig | None = None,
+             fit: float = GAP_FIT) -> np.ndarray:
+    """Boxes for the cards a seat's fanned row shows but the finder missed.
+
+    A hand laid out as a fanned row (each card over the one before, its
+    index showing) lies at one stride: where two boxes of the row lie a whole
+    number ``m`` (2 or more) of strides apart, within ``fit`` of a stride per
+    card, ``m - 1`` cards lie between them (a tight fan's cards show so
+    little that the finder boxes some of them not at all). Their boxes lie
+    evenly between the two (each edge in proportion)."""
+    cfg = config or ScanConfig()
+    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+    if fit <= 0:
+        return np.zeros((0, 4), np.float32)
+    order, stride = _row_order(boxes, axis, cfg, fit)
+    out: list[np.ndarray] = []
+    if stride <= 0:
+        return np.zeros((0, 4), np.float32)
+    s = boxes[order]
+    for k in range(len(s) - 1):
+        gap = float(s[k + 1, axis] - s[k, axis])
+        m = int(round(gap / stride))
+        if m < 2 or abs(gap / m - stride) > fit * stride:
+            continue
+        for j in range(1, m):
+            out.append(s[k] + (s[k + 1] - s[k]) * (j / m))
+    return np.array(out, np.float32).reshape(-1, 4)
+
+
+def _edge_reads(read: Callable[[np.ndarray], np.ndarray], size: int,
+                image: np.ndarray, boxes: np.ndarray, axis: int, length: float,
+                stride: float, on_top_later: bool, cfg: ScanConfig) -> np.ndarray:
+    """The classifier's reads of a fanned row's covered cards (``boxes``) from
+    boxes ``length`` long from their showing edge (the near one when later
+    cards lie on top), plain and with the covered corner filled by the
+    showing one turned (:func:`fan_reads`), the two averaged."""
+    from .detector import crop_boxes
+
+    at = np.array(boxes, np.float32, copy=True)
+    if on_top_later:
+        at[:, axis + 2] = at[:, axis] + length
+    else:
+        at[:, axis] = at[:, axis + 2] - length
+    h, w = image.shape[:2]
+    at[:, [0, 2]] = np.clip(at[:, [0, 2]], 0, w)
+    at[:, [1, 3]] = np.clip(at[:, [1, 3]], 0, h)
+    crops = crop_boxes(image, at, size)
+    filled = crops.copy()
+    width = min(int(round(cfg.fan_corner * size)),
+                int(round(stride / max(length, 1e-6) * size)))
+    for k in range(len(at) if width > 0 else 0):
+        out = filled[k] if axis == 0 else filled[k].transpose(1, 0, 2)
+        crop = crops[k] if axis == 0 else crops[k].transpose(1, 0, 2)
+        turned = crop[::-1, ::-1]
+        if on_top_later:  # covered at the far end
+            out[:, size - width:] = turned[:, size - width:]
+        else:
+            out[:, :width] = turned[:, :width]
+    both = np.asarray(read(np.concatenate([crops, filled])), np.float32)
+    return (both[: len(at)] + both[len(at):]) / 2
+
+
+def fill_rows(
+    read: Callable[[np.ndarray], np.ndarray],
+    size: int,
+    image: np.ndarray,
+    dets: Detections,
+    config: ScanConfig | None = None,
+    fit: float = GAP_FIT,
+    reread: bool = GAP_REREAD,
+) -> Detections:
+    """``dets`` (one seat's close-up) with the cards its fanned row shows in
+    the finder's gaps (:func:`row_gaps`) added, each read by the classifier
+    (``read``, on ``size`` crops) and kept where it names a card at least
+    ``fan_keep`` sure; with ``reread``, each card of the row read once more.
+
+    A covered card's read is best from a box as long as a whole card that
+    starts where it shows: the finder's box of a covered card grows over
+    its neighbour, whose face then fills much of the crop. The row's whole
+    card is the one at the end lying on top (:func:`_strip_diff`); each
+    card is read from its showing edge at that length, plain and with its
+    covered corner filled by its showing one turned (:func:`fan_reads`),
+    the two averaged; a card the finder boxed keeps the mean of that and
+    its own read (``reread``)."""
+    cfg = config or ScanConfig()
+    probs = dets.data.get("probs")
+    if (fit <= 0 or len(dets) < 3 or probs is None
+            or probs.shape[1] != len(dets.names)):
+        return dets
+    boxes = dets.xyxy.astype(np.float32)
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    axis = int(np.argmax(centres.std(axis=0)))
+    order, stride = _row_order(boxes, axis, cfg, fit)
+    if stride <= 0:
+        return dets
+    new = row_gaps(boxes, axis, cfg, fit)
+    if not len(new) and not reread:
+        return dets
+    first, last = boxes[order[0]], boxes[order[-1]]
+    second, before = boxes[order[1]], boxes[order[-2]]
+    later = _strip_diff(image, last, axis, before[axis + 2] - last[axis], True)
+    earlier = _strip_diff(image, first, axis, first[axis + 2] - second[axis], False)
+    if not np.isfinite(min(later, earlier)):
+        return dets
+    on_top_later = later <= earlier
+    whole = last if on_top_later else first
+    length = float(whole[axis + 2] - whole[axis])
+    rows = order[:-1] if on_top_later else order[1:]  # the covered ones
+    targets = np.concatenate([boxes[rows] if reread else np.zeros((0, 4), np.float32),
+                              new])
+    if not len(targets):
+        return dets
+    mean = _edge_reads(read, size, image, targets, axis, length, stride, on_top_later,
+                       cfg)
+    names = len(dets.names)
+    result = dets[np.arange(len(dets))]  # a copy
+    result.data["probs"] = p = probs.copy()
+    n_old = len(targets) - len(new)
+    if n_old:
+        idx = np.asarray(rows)
+        p[idx] = (p[idx] + mean[:n_old, :names]) / 2
+        result.class_id[idx] = np.argmax(p[idx], axis=1)
+        result.confidence[idx] = p[idx, result.class_id[idx]]
+    add = mean[n_old:]
+    if not len(add):
+        return result
+    label = np.argmax(add, axis=1)  # "no card" included: a gap that is none
+    keep = (label < names) & (add[np.arange(len(add)), np.minimum(label, names - 1)]
+                              >= cfg.fan_keep)
+    if not keep.any():
+        return result
+    kept = np.nonzero(keep)[0]
+    extra = Detections(new[kept], add[kept, label[kept]], label[kept],
+                       names=dets.names,
+                       data={"probs": add[kept, :names]})
+    return _concat([result, extra])
 
 
 #: card values that read as each other turned 180 degrees (the underline tells
