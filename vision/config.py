@@ -645,6 +645,14 @@ class ScanConfig(_Section):
                            "at the covered end", maximum=0.5)
     fan_keep: float = _f(0.2, "probability", "a seat's close-up keeps such a covered "
                          "card read at least this sure", maximum=1)
+    gap_fit: float = _f(0.2, "fraction", "a gap in a seat's fanned row holds cards "
+                        "the finder missed when it is a whole number (2 or more) of "
+                        "the row's stride, within this share of a stride per card; "
+                        "each is read from a box a whole card long from its showing "
+                        "edge and kept at least fan_keep sure (0: never)", maximum=0.5)
+    gap_reread: bool = _f(True, "on/off", "each covered card of a seat's fanned row is "
+                          "also read from a box a whole card long from its showing "
+                          "edge, its own read and that one averaged")
     ask_below: float = _f(0.7, "probability", "a shown card read less sure than "
                           "this is asked about (reveal question) when a runner-up "
                           "label would change the hand's points", maximum=1)

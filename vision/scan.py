@@ -497,20 +497,20 @@ def seat_close_ups(
                 continue
             pieces = window_pieces(window, sizes[seat], cfg)
             close = _windows(detect, image, pieces, geometry, exclude, cfg, seat)
-            close = _fill_seat(detect, image, close)
+            close = _fill_seat(detect, image, close, cfg)
             dets = _replace(dets, close, cfg)
     return turn_twins(image, dets, geometry, exclude, cfg, seats)
 
 
 def _fill_seat(detect: Callable[[np.ndarray], Detections], image: np.ndarray,
-               close: Detections) -> Detections:
+               close: Detections, cfg: ScanConfig) -> Detections:
     """A seat's close-up with its fanned row's gaps filled (:func:`fill_rows`),
     where the detector reads crops (``read_crops``, a classifier)."""
     owner = getattr(detect, "__self__", None)
     read = getattr(owner, "read_crops", None)
     if read is None or getattr(owner, "classifier", None) is None:
         return close
-    return fill_rows(read, int(owner.crop), image, close)
+    return fill_rows(read, int(owner.crop), image, close, cfg)
 
 
 def _strip_diff(image: np.ndarray, box: np.ndarray, axis: int, width: float,
@@ -665,25 +665,17 @@ def _fan_reads(
     return result, mask
 
 
-#: default of the new ``scan.gap_fit``: a gap in a fanned row holds cards
-#: the finder missed when it is a whole number (2 or more) of the row's stride
-#: within this share of a stride per card (fraction)
-GAP_FIT = 0.2
-#: default of the new ``scan.gap_reread``: every card of a fanned row is also
-#: read from a box as long as the row's whole card, its own read and that one
-#: averaged (on/off)
-GAP_REREAD = True
-
-
 def _row_order(boxes: np.ndarray, axis: int, cfg: ScanConfig,
-               fit: float = GAP_FIT) -> tuple[np.ndarray, float]:
+               fit: float | None = None) -> tuple[np.ndarray, float]:
     """The boxes of a seat's fanned row in order along ``axis`` and its stride
     (px; 0: no fanned row). A row: each box across the row spanning at least
     ``fan_row`` of its neighbour's side; its stride, a step between
     neighbouring boxes' near edges between ``fan_visible_min`` and
     ``fan_visible_max`` of a box's length: the one that the most steps are a
     whole number of, within ``fit`` of it per card (then the most steps of
-    one stride; at least two of them), their mean step per card."""
+    one stride; at least two of them), their mean step per card. ``fit``
+    defaults to ``scan.gap_fit``."""
+    fit = cfg.gap_fit if fit is None else fit
     n = len(boxes)
     order = np.argsort(boxes[:, axis], kind="stable")
     if n < 3:
@@ -710,7 +702,7 @@ def _row_order(boxes: np.ndarray, axis: int, cfg: ScanConfig,
 
 
 def row_gaps(boxes: np.ndarray, axis: int, config: ScanConfig | None = None,
-             fit: float = GAP_FIT) -> np.ndarray:
+             fit: float | None = None) -> np.ndarray:
     """Boxes for the cards a seat's fanned row shows but the finder missed.
 
     A hand laid out as a fanned row (each card over the one before, its
@@ -718,8 +710,10 @@ def row_gaps(boxes: np.ndarray, axis: int, config: ScanConfig | None = None,
     number ``m`` (2 or more) of strides apart, within ``fit`` of a stride per
     card, ``m - 1`` cards lie between them (a tight fan's cards show so
     little that the finder boxes some of them not at all). Their boxes lie
-    evenly between the two (each edge in proportion)."""
+    evenly between the two (each edge in proportion). ``fit`` defaults to
+    ``scan.gap_fit``."""
     cfg = config or ScanConfig()
+    fit = cfg.gap_fit if fit is None else fit
     boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
     if fit <= 0:
         return np.zeros((0, 4), np.float32)
@@ -777,8 +771,8 @@ def fill_rows(
     image: np.ndarray,
     dets: Detections,
     config: ScanConfig | None = None,
-    fit: float = GAP_FIT,
-    reread: bool = GAP_REREAD,
+    fit: float | None = None,
+    reread: bool | None = None,
 ) -> Detections:
     """``dets`` (one seat's close-up) with the cards its fanned row shows in
     the finder's gaps (:func:`row_gaps`) added, each read by the classifier
@@ -792,8 +786,11 @@ def fill_rows(
     card is read from its showing edge at that length, plain and with its
     covered corner filled by its showing one turned (:func:`fan_reads`),
     the two averaged; a card the finder boxed keeps the mean of that and
-    its own read (``reread``)."""
+    its own read (``reread``). ``fit`` and ``reread`` default to
+    ``scan.gap_fit`` and ``scan.gap_reread``."""
     cfg = config or ScanConfig()
+    fit = cfg.gap_fit if fit is None else fit
+    reread = cfg.gap_reread if reread is None else reread
     probs = dets.data.get("probs")
     if (fit <= 0 or len(dets) < 3 or probs is None
             or probs.shape[1] != len(dets.names)):
