@@ -351,7 +351,10 @@ class TablePipeline:
         it, or (``play.top_look``) the pile holds cards, an arm reached onto
         it since its top card was taken, no arm's tip lay within
         ``play.let_go_tip_mm`` of that card in the last frame and ``dets``
-        boxes none within ``play.same_card_mm`` of it (UNO; a detector with a
+        boxes none within ``play.same_card_mm`` of it, or (``play.top_look``)
+        the pile is empty, an arm reached onto its zone since it was emptied
+        (:meth:`_empty_pile_reached`) and ``dets`` boxes no card in the zone
+        (UNO; a detector with a
         ``box_conf`` above that threshold). A hand lingering on the card it
         let go of covers part of it, and the finder's score for the rest can
         fall under its threshold until the hand leaves; read so, the card lies
@@ -359,26 +362,33 @@ class TablePipeline:
         :mod:`vision.pile`). A card laid neatly on the pile, the edge of the
         one below showing round it, can score under the threshold after the
         hand has left too: a pile does not vanish in a frame, so what lies on
-        it is looked for. Cards the second read adds elsewhere, or over a box
+        it is looked for, and so is the start card the dealer turned up on
+        the empty pile. Cards the second read adds elsewhere, or over a box
         of ``dets``, are left out."""
         play = self.config.play
         tips = self._pile_tips
         top = self._pile_top() if play.top_look else None
+        # the empty pile an arm reached onto (the start card turned up)
+        empty = play.top_look and self._empty_pile_reached()
         if top is not None and len(self._tips) and np.hypot(
             *(self._tips - top).T
         ).min() <= play.let_go_tip_mm:
             top = None  # a hand at the pile: only the look under an arm
         if (
-            not (len(tips) or top is not None)
+            not (len(tips) or top is not None or empty)
             or self.geometry is None
             or not self._lowers_box_conf()
             or play.reach_box_conf >= self.detector.box_conf
         ):
             return dets
         xy = self.geometry.to_table(dets.centers) if len(dets) else np.zeros((0, 2))
+        bare = empty and not (
+            len(xy) and self.geometry.inside("discard", xy).any()
+        )
         if not (
             self._unseen(xy, tips, play.let_go_tip_mm, inside=True)
             or (top is not None and self._unseen(xy, top[None], play.same_card_mm))
+            or bare
         ):
             return dets
         with self._box_conf(play.reach_box_conf):
@@ -393,6 +403,17 @@ class TablePipeline:
         if not len(dets):
             return more[np.flatnonzero(keep)]
         return Detections.concat([dets, more[np.flatnonzero(keep)]])
+
+    def _empty_pile_reached(self) -> bool:
+        """The UNO discard pile is empty and an arm has reached onto its zone
+        since it was emptied (or since the game began): the dealer may have
+        turned the start card up there. Alone on the cloth, it can score under
+        the finder's threshold once the hand has left, like a card laid
+        neatly on the pile (:meth:`_pile_look`)."""
+        watcher = getattr(self.stages.get("game"), "watcher", None)
+        if self.game != "uno" or watcher is None or watcher.pile:
+            return False
+        return watcher.memory.last_reach > getattr(watcher, "emptied_at", -1.0)
 
     def _pile_top(self) -> np.ndarray | None:
         """Where the UNO discard pile's top card lies (table mm) while an arm
