@@ -56,6 +56,9 @@ temporary folder and deleted.
   rows the same way. ``--dump DIR`` writes every enrolled tuning read that
   names a box (frame, kept box, label, name, card probabilities) under
   ``DIR/draw<seed>/`` for offline study of the read.
+  ``--corner W`` weighs the kept box's reading by its corner index's symbol
+  (:data:`vision.multiscale.CORNER`, :mod:`vision.corner_index`; ``--corner-model``
+  other weights).
   ``--recolour 1`` reads the kept box's colour again from its pixels
   (:data:`vision.multiscale.RECOLOUR`, :mod:`vision.card_colour`).
   ``--rectify W`` names the kept box from the mean of its reading and that of
@@ -770,6 +773,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="1: the kept box's name has its colour read again "
                              "from its pixels (vision.card_colour); 0: as named "
                              "(default: vision.multiscale.RECOLOUR)")
+    parser.add_argument("--corner", type=float, default=None,
+                        help="the kept box's card probabilities weighed by its "
+                             "corner index's symbol read by vision.corner_index, "
+                             "to this power (default: vision.multiscale.CORNER; "
+                             "0: off)")
+    parser.add_argument("--corner-model", type=Path, default=None,
+                        help="the corner-index reader's weights (default: "
+                             "models/uno-corner.pt)")
     parser.add_argument("--balance-views", type=int, default=None,
                         help="1: the enrollment's card crops and views are "
                              "white-balanced as the kept box's read is "
@@ -839,6 +850,10 @@ def main(argv: list[str] | None = None) -> int:
         ms.BALANCE = bool(args.balance)
     if args.recolour is not None:
         ms.RECOLOUR = bool(args.recolour)
+    if args.corner is not None:
+        ms.CORNER = args.corner
+    if args.corner_model is not None:
+        ms.CORNER_MODEL = args.corner_model
     if args.balance_views is not None:
         import vision.enroll
 
@@ -869,7 +884,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{vision.multiscale.TIGHT_VIEWS}; the card made upright read at weight "
           f"{vision.multiscale.RECTIFY}; its crop white-balanced: "
           f"{vision.multiscale.BALANCE}; its colour read from its pixels: "
-          f"{vision.multiscale.RECOLOUR}; the enrolled views white-balanced: "
+          f"{vision.multiscale.RECOLOUR}; weighed by the corner index's symbol "
+          f"at {vision.multiscale.CORNER} ({vision.multiscale.CORNER_MODEL or 'shipped'}); "
+          f"the enrolled views white-balanced: "
           f"{vision.enroll.BALANCE_VIEWS}")
     from vision.detector import photo_model
 

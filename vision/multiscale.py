@@ -129,6 +129,17 @@ BALANCE: bool = False
 #: held-card proxies it mends the few wrong colours there are (a share of a
 #: point, ``models/MODEL_CARD.md``).
 RECOLOUR: bool = False
+#: A photo of one card's reading is weighed by the symbol its corner index
+#: shows (:mod:`vision.corner_index`: the box's top-left corner, and its bottom-right
+#: turned half round, read at their own resolution by a small network of their
+#: own): each card's probability times its symbol's probability to this power
+#: (:func:`vision.corner_index.fuse`, :func:`read_turned`). 0: off (the reader
+#: is not loaded).
+CORNER: float = 0.0
+#: The corner-index reader's weights (``None``: the shipped
+#: :data:`vision.corner_index.MODEL`).
+CORNER_MODEL = None
+_CORNER_READERS: dict = {}
 #: The upright card's crop named under this probability is named from the mean
 #: of it, it turned half round and it with :data:`RECTIFY_LOOSER` more margin
 #: (as the detector reads a box it is unsure of).
@@ -346,7 +357,9 @@ def read_turned(detector: CardDetector, frame: np.ndarray, card: Detections,
     (:func:`_rectified_probs`) at that weight, where an outline is found.
     With ``balance`` (default :data:`BALANCE`), every crop read here is
     white-balanced first (:func:`balance_white`; one view a crop) and an
-    upright box is always named anew. With ``recolour`` (default
+    upright box is always named anew. With :data:`CORNER` above 0 the
+    reading is weighed by the symbol of the card's corner index
+    (:mod:`vision.corner_index`) before it is named. With ``recolour`` (default
     :data:`RECOLOUR`), the name's colour is then read again from the box's
     pixels (:func:`recoloured`)."""
     named = _read_turned(detector, frame, card, aspect, rectify, balance)
@@ -401,11 +414,14 @@ def _read_turned(detector: CardDetector, frame: np.ndarray, card: Detections,
                          else _rectified_probs(detector, frame, card))
         if upright_probs is None:
             if probs is None:
-                return card
+                if CORNER <= 0:
+                    return card
+                probs = _card_probs(detector, frame, card.xyxy.astype(np.float32))[0]
         else:
             if probs is None:
                 probs = _card_probs(detector, frame, card.xyxy.astype(np.float32))[0]
             probs = (1 - rectify) * probs + rectify * upright_probs
+        probs = _corner_weighed(detector, frame, card, probs)
         k = int(probs.argmax())
         return Detections(card.xyxy.copy(), [float(probs[k])], [k], **_names(detector))
     h, w = frame.shape[:2]
@@ -418,8 +434,35 @@ def _read_turned(detector: CardDetector, frame: np.ndarray, card: Detections,
     upright_probs = None if rectify <= 0 else _rectified_probs(detector, frame, card)
     if upright_probs is not None:
         probs = (1 - rectify) * probs + rectify * upright_probs
+    probs = _corner_weighed(detector, frame, card, probs)
     k = int(probs.argmax())
     return Detections(card.xyxy.copy(), [float(probs[k])], [k], **_names(detector))
+
+
+def corner_reader(path=None):  # noqa: ANN001, ANN201
+    """The corner-index reader of ``path`` (default :data:`CORNER_MODEL`, else
+    the shipped weights), loaded once."""
+    from vision.corner_index import CornerReader
+
+    key = str(path or CORNER_MODEL or "")
+    if key not in _CORNER_READERS:
+        _CORNER_READERS[key] = CornerReader.load(path or CORNER_MODEL)
+    return _CORNER_READERS[key]
+
+
+def _corner_weighed(detector: CardDetector, frame: np.ndarray, card: Detections,
+                    probs: np.ndarray) -> np.ndarray:
+    """``probs`` (the card probabilities of ``card``'s box) weighed by its
+    corner index's symbol at :data:`CORNER` (:func:`vision.corner_index.fuse`);
+    as they are where it is 0."""
+    if CORNER <= 0:
+        return probs
+    from vision.corner_index import fuse
+
+    labels = list(_names(detector).get("names") or card.names)
+    reader = corner_reader()
+    return fuse(probs, labels, reader.symbol_probs(frame, card.xyxy[0]), CORNER,
+                reader.symbols)
 
 
 def _read_probs(detector: CardDetector, frame: np.ndarray, xyxy: np.ndarray,

@@ -1,0 +1,171 @@
+"""A reader of a card's corner index: the symbol printed small in its corners.
+
+A card held in a hand shows its corner indices (a fan hides the rest); the crop
+classifier reads the whole card's box squeezed to 64 pixels, where an index is
+a few pixels tall. This reader cuts the box's top-left corner (and its
+bottom-right corner turned half round: the card's other index, upright either
+way up) from the frame at its own resolution and names the symbol (0-9, skip, reverse, draw
+two, wild, wild draw four, shuffle; no colour) with a small network trained on
+the renderer's cards (:mod:`datasets.corner_crops`,
+``python -m training.corner_index``).
+
+:func:`fuse` weighs the crop classifier's card probabilities by the reader's
+symbol probabilities: ``p(card) * p(symbol of card) ** weight``, renormalised.
+The still-photo read (:func:`vision.multiscale.read_turned`) uses it where
+:data:`vision.multiscale.CORNER` is above 0 (off by default); the live path
+does not.
+
+    from vision.corner_index import CornerReader
+    reader = CornerReader.load()              # models/uno-corner.pt
+    sym = reader.symbol_probs(frame, xyxy)    # (len(SYMBOLS),)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+#: The symbols the reader names, in its output order (a wild-custom card's index
+#: is the wild's four-colour oval: read as ``wild``).
+SYMBOLS: tuple[str, ...] = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
+                            "skip", "reverse", "draw2", "wild", "wild-draw4",
+                            "wild-shuffle")
+#: The corner of a card's box cut for the reader, as shares of the box's width
+#: and height (x0, y0, x1, y1): its top-left, where the index lies with the
+#: card turned up to about 20 degrees either way.
+REGION: tuple[float, float, float, float] = (-0.03, -0.03, 0.55, 0.38)
+#: The reader's input (width, height) in pixels.
+INPUT: tuple[int, int] = (48, 48)
+#: The shipped weights.
+MODEL = Path(__file__).resolve().parent.parent / "models" / "uno-corner.pt"
+
+
+def symbol_of(label: str) -> str:
+    """The symbol a card label's index shows (``red-7`` -> ``7``, ``wild-custom``
+    -> ``wild``)."""
+    if label.startswith("wild"):
+        return "wild" if label == "wild-custom" else label
+    return label.split("-", 1)[1]
+
+
+def symbol_index(label: str) -> int:
+    """:data:`SYMBOLS`' index of ``label``'s symbol."""
+    return SYMBOLS.index(symbol_of(label))
+
+
+def corner(frame: np.ndarray, xyxy, size: tuple[int, int] = INPUT,  # noqa: ANN001
+          region: tuple[float, float, float, float] = REGION) -> np.ndarray:
+    """The box ``xyxy``'s :data:`REGION` of ``frame`` resized to ``size`` (w, h);
+    outside the frame: black."""
+    import cv2
+
+    x1, y1, x2, y2 = (float(v) for v in np.asarray(xyxy).reshape(4))
+    w, h = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
+    rx0, ry0 = x1 + region[0] * w, y1 + region[1] * h
+    rx1, ry1 = x1 + region[2] * w, y1 + region[3] * h
+    sx, sy = size[0] / (rx1 - rx0), size[1] / (ry1 - ry0)
+    m = np.float32([[sx, 0, -rx0 * sx], [0, sy, -ry0 * sy]])
+    shrink = min(sx, sy) < 1
+    if shrink:  # average the frame's pixels down (as INTER_AREA would)
+        k = 1.0 / min(sx, sy)
+        frame = cv2.GaussianBlur(frame, (0, 0), 0.45 * k) if k > 1.3 else frame
+    return cv2.warpAffine(frame, m, size, flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+
+
+def views(frame: np.ndarray, xyxy, turn_aspect: float | None = 1.2  # noqa: ANN001
+          ) -> np.ndarray:
+    """The reader's views of a card's box: its top-left corner and that of the
+    frame turned half round (the other corner's index, upright). A box at
+    least ``turn_aspect`` times as wide as high (a card lying sideways) is read
+    from the frame turned a quarter either way (four views). (N, h, w, 3)."""
+    x1, y1, x2, y2 = (float(v) for v in np.asarray(xyxy).reshape(4))
+    h, w = frame.shape[:2]
+    frames = [(frame, (x1, y1, x2, y2))]
+    if turn_aspect is not None and x2 - x1 >= turn_aspect * (y2 - y1):
+        left = np.ascontiguousarray(np.rot90(frame, 1))
+        right = np.ascontiguousarray(np.rot90(frame, 3))
+        frames = [(left, (y1, w - x2, y2, w - x1)), (right, (h - y2, x1, h - y1, x2))]
+    out = []
+    for img, (a1, b1, a2, b2) in frames:
+        ih, iw = img.shape[:2]
+        out.append(corner(img, (a1, b1, a2, b2)))
+        turned = img[::-1, ::-1]
+        out.append(corner(turned, (iw - a2, ih - b2, iw - a1, ih - b1)))
+    return np.stack(out)
+
+
+def prepare(crops: np.ndarray):  # noqa: ANN201
+    """(N, h, w, 3) uint8 BGR crops -> (N, 1, h, w) float tensor: each pixel's
+    least channel (an index's white glyph stays bright on a face of any
+    colour, which turns dark in one channel at least; colour is the
+    classifier's), each crop scaled to zero mean and unit spread (a cast or
+    exposure changes nothing)."""
+    import torch
+
+    t = torch.from_numpy(np.ascontiguousarray(crops)).float() / 255
+    m = t.min(-1).values[:, None]
+    return (m - m.mean((2, 3), keepdim=True)) / (m.std((2, 3), keepdim=True) + 0.05)
+
+
+def corner_net(n: int = len(SYMBOLS), width: int = 16):  # noqa: ANN201
+    """The reader's network: six 3x3 convolutions (three of stride 2) with batch
+    norm, global average pooling and a linear head; :func:`prepare`'s one
+    channel in, ``n`` logits out."""
+    from torch import nn
+
+    chans = [1, width, int(width * 1.5), 2 * width, 3 * width, 4 * width, 6 * width]
+    layers: list = []
+    for i in range(6):
+        layers += [nn.Conv2d(chans[i], chans[i + 1], 3, stride=2 if i % 2 else 1,
+                             padding=1, bias=False),
+                   nn.BatchNorm2d(chans[i + 1]), nn.ReLU(inplace=True)]
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1),
+               nn.Linear(chans[-1], n)]
+    return nn.Sequential(*layers)
+
+
+class CornerReader:
+    """The corner-index reader: :func:`corner_net` with its trained weights."""
+
+    def __init__(self, net, symbols: tuple[str, ...] = SYMBOLS) -> None:  # noqa: ANN001
+        self.net = net.eval()
+        self.symbols = tuple(symbols)
+
+    @classmethod
+    def load(cls, path: Path | str | None = None) -> CornerReader:
+        import torch
+
+        ckpt = torch.load(str(path or MODEL), map_location="cpu", weights_only=False)
+        net = corner_net(len(ckpt["symbols"]), int(ckpt.get("width", 16)))
+        net.load_state_dict(ckpt["state"])
+        return cls(net, tuple(ckpt["symbols"]))
+
+    def read(self, crops: np.ndarray) -> np.ndarray:
+        """Symbol probabilities of (N, h, w, 3) uint8 BGR crops: (N, symbols)."""
+        import torch
+
+        with torch.inference_mode():
+            return torch.softmax(self.net(prepare(crops)), 1).numpy().astype(float)
+
+    def symbol_probs(self, frame: np.ndarray, xyxy) -> np.ndarray:  # noqa: ANN001
+        """The mean symbol probabilities of the box's :func:`views`."""
+        return self.read(views(frame, xyxy)).mean(axis=0)
+
+
+def fuse(card_probs: np.ndarray, labels, symbol_probs: np.ndarray,  # noqa: ANN001
+         weight: float, symbols: tuple[str, ...] = SYMBOLS) -> np.ndarray:
+    """``card_probs`` (over ``labels``) times each label's symbol probability to
+    the power ``weight``, summing to what ``card_probs`` summed to (0 where a
+    card had 0). A label whose symbol the reader does not know is left as it
+    is."""
+    card_probs = np.asarray(card_probs, float)
+    factor = np.ones(len(card_probs))
+    for i, lab in enumerate(labels[: len(card_probs)]):
+        sym = symbol_of(str(lab)) if str(lab) != "no card" else None
+        if sym in symbols:
+            factor[i] = max(float(symbol_probs[symbols.index(sym)]), 1e-6) ** weight
+    out = card_probs * factor
+    total = out.sum()
+    return out * (card_probs.sum() / total) if total > 0 else card_probs
