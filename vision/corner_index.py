@@ -65,12 +65,20 @@ def corner(frame: np.ndarray, xyxy, size: tuple[int, int] = INPUT,  # noqa: ANN0
     rx0, ry0 = x1 + region[0] * w, y1 + region[1] * h
     rx1, ry1 = x1 + region[2] * w, y1 + region[3] * h
     sx, sy = size[0] / (rx1 - rx0), size[1] / (ry1 - ry0)
-    m = np.float32([[sx, 0, -rx0 * sx], [0, sy, -ry0 * sy]])
-    shrink = min(sx, sy) < 1
-    if shrink:  # average the frame's pixels down (as INTER_AREA would)
-        k = 1.0 / min(sx, sy)
-        frame = cv2.GaussianBlur(frame, (0, 0), 0.45 * k) if k > 1.3 else frame
-    return cv2.warpAffine(frame, m, size, flags=cv2.INTER_LINEAR,
+    k = 1.0 / min(sx, sy)
+    sigma = 0.45 * k if k > 1.3 else 0.0  # average the pixels down (as INTER_AREA)
+    # only the region's pixels (and the blur's reach) are worked on
+    fh, fw = frame.shape[:2]
+    pad = 3 * sigma + 2
+    px0, py0 = max(0, int(np.floor(rx0 - pad))), max(0, int(np.floor(ry0 - pad)))
+    px1, py1 = min(fw, int(np.ceil(rx1 + pad))), min(fh, int(np.ceil(ry1 + pad)))
+    if px1 <= px0 or py1 <= py0:
+        return np.zeros((size[1], size[0], 3), np.uint8)
+    patch = np.ascontiguousarray(frame[py0:py1, px0:px1])
+    if sigma > 0:
+        patch = cv2.GaussianBlur(patch, (0, 0), sigma)
+    m = np.float32([[sx, 0, -(rx0 - px0) * sx], [0, sy, -(ry0 - py0) * sy]])
+    return cv2.warpAffine(patch, m, size, flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
 
 
