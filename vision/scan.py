@@ -50,6 +50,10 @@ from .zones import seat_angles
 
 PILES = ("discard", "draw")
 
+#: the close-ups (:func:`seat_close_ups`) read each frame anew: the detector's
+#: boxes and reads kept for reuse are dropped first (scan.fresh_close_ups)
+FRESH_CLOSE_UPS = True
+
 
 def deck_labels(
     game: str, options: Mapping[str, Any] | None
@@ -474,8 +478,19 @@ def seat_close_ups(
     its showing part, the surer box stays (:func:`read_twice`). Everything else (the piles, cards outside the seats)
     stays as the whole frame saw it. ``config`` gives the edge, overlap and
     window thresholds (:class:`~vision.config.ScanConfig`).
+
+    Each call reads the frame's own pixels: a detector that keeps boxes and
+    reads for reuse (``forget``, :meth:`vision.detector.Detector.forget`)
+    drops them first (``scan.fresh_close_ups``). Its kept boxes are those of an
+    earlier frame where they still fit the pixels, and a close-up's windows,
+    its fanned rows' strides and gaps, and so every covered card's read
+    follow those boxes: a hand laid out while an arm still showed near it
+    would otherwise be read, frame after frame, through the boxes of the
+    frame with the arm.
     """
     cfg = config or ScanConfig()
+    if getattr(cfg, "fresh_close_ups", FRESH_CLOSE_UPS):
+        _forget(detect)
     h, w = image.shape[:2]
     if grid > 1:
         tw = w / (grid - (grid - 1) * overlap)
@@ -500,6 +515,14 @@ def seat_close_ups(
             close = _fill_seat(detect, image, close, cfg)
             dets = _replace(dets, close, cfg)
     return turn_twins(image, dets, geometry, exclude, cfg, seats)
+
+
+def _forget(detect: Callable[[np.ndarray], Detections]) -> None:
+    """Make ``detect``'s detector (its bound owner) drop the boxes and reads
+    it keeps for reuse, where it keeps any (``forget``)."""
+    forget = getattr(getattr(detect, "__self__", None), "forget", None)
+    if callable(forget):
+        forget()
 
 
 def _fill_seat(detect: Callable[[np.ndarray], Detections], image: np.ndarray,
