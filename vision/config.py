@@ -653,6 +653,11 @@ class ScanConfig(_Section):
     gap_reread: bool = _f(True, "on/off", "each covered card of a seat's fanned row is "
                           "also read from a box a whole card long from its showing "
                           "edge, its own read and that one averaged")
+    fresh_close_ups: bool = _f(True, "on/off", "the seat close-ups read each frame "
+                               "anew: the detector's boxes and reads kept for reuse "
+                               "are dropped before each call (a hand laid out while an "
+                               "arm showed near it is otherwise read, frame after frame, "
+                               "through that frame's boxes)")
     ask_below: float = _f(0.7, "probability", "a shown card read less sure than "
                           "this is asked about (reveal question) when a runner-up "
                           "label would change the hand's points", maximum=1)

@@ -50,11 +50,6 @@ from .zones import seat_angles
 
 PILES = ("discard", "draw")
 
-#: the close-ups (:func:`seat_close_ups`) read each frame anew: the detector's
-#: boxes and reads kept for reuse are dropped first (scan.fresh_close_ups)
-FRESH_CLOSE_UPS = True
-
-
 def deck_labels(
     game: str, options: Mapping[str, Any] | None
 ) -> Callable[[str], bool] | None:
@@ -489,7 +484,7 @@ def seat_close_ups(
     frame with the arm.
     """
     cfg = config or ScanConfig()
-    if getattr(cfg, "fresh_close_ups", FRESH_CLOSE_UPS):
+    if cfg.fresh_close_ups:
         _forget(detect)
     h, w = image.shape[:2]
     if grid > 1:

@@ -11,6 +11,7 @@ import numpy as np
 from referee.cards import CLASSES
 from vision.detections import Detections
 from vision.geometry import TableGeometry
+from vision.config import ScanConfig
 from vision.scan import seat_close_ups
 
 W, H = 640, 480
@@ -93,11 +94,9 @@ def test_close_ups_with_a_detector_that_keeps_nothing() -> None:
     assert det.forgot == 0
 
 
-def test_close_ups_keep_the_detectors_memory_when_switched_off(monkeypatch) -> None:
-    import vision.scan as scan
-
-    monkeypatch.setattr(scan, "FRESH_CLOSE_UPS", False)
+def test_close_ups_keep_the_detectors_memory_when_switched_off() -> None:
     geo, _, laid = _frames()
     det = KeepingDetector()
-    seat_close_ups(det.detect, laid, Detections.empty(), geo)
+    seat_close_ups(det.detect, laid, Detections.empty(), geo,
+                   config=ScanConfig(fresh_close_ups=False))
     assert det.forgot == 0
