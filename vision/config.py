@@ -474,6 +474,13 @@ class PlayConfig(_Section):
                                  "by an edge or boxed tight; a twin lying on it "
                                  "measures a whole card; 0: the box as it is)",
                                  minimum=0)
+    round_grow: float = _f(0.03, "fraction", "a card held above the table grows on "
+                           "every side; a box larger than the top card's by at most "
+                           "this share on its least-grown side has not grown so: on "
+                           "the pile, a box over max_scale (up to loose_scale) within "
+                           "the pile's extent is a card lying on it, and a copy of the "
+                           "top card is not grown whatever let_go_twin_grow says (0: "
+                           "off)", maximum=0.5)
     start_s: float = _f(0.06, "s", "the first card on the empty discard pile (the "
                         "start card a dealer turns) counts, once the hand has left "
                         "it, when it has lain within start_mm for settle_frames "

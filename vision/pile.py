@@ -21,17 +21,6 @@ from .pile_memory import PileCard, PileMemory, PileView
 from .prior import LegalCheck, choose_label
 from .tracking import Read, Track, label_scores
 
-#: A card held above the table is nearer the camera: its box measures larger
-#: than a card lying flat on every side, in proportion. A box larger than the
-#: top card's by at most this share on one of its sides (fraction; 0: off) has
-#: not grown so: on the pile, a box over ``play.max_scale`` that lies within
-#: the pile's extent is then a card lying on it, boxed with what lies at its
-#: ends (the edges of the cards below, fingers lingering at one end), and a
-#: copy of the top card under a hand is not grown however much
-#: ``play.let_go_twin_grow`` its scale says (the lead moves this into
-#: ``PlayConfig`` as ``play.round_grow``).
-ROUND_GROW = 0.03
-
 
 def grown_round(wh, ref) -> float:  # noqa: ANN001
     """How much larger box ``wh`` is than box ``ref`` on its least grown side
@@ -257,7 +246,7 @@ class PileWatcher:
             # under fingers lingering at one end grows on that side only
             whole = np.multiply(top.wh, floor / max(top_scale, 1e-6))
             if grow > cfg.let_go_twin_grow and (
-                ROUND_GROW <= 0 or grown_round((w, h), whole) > ROUND_GROW
+                cfg.round_grow <= 0 or grown_round((w, h), whole) > cfg.round_grow
             ):
                 return still(sway) if cfg.let_go_sway_s > 0 else None
         if shown:
@@ -273,20 +262,20 @@ class PileWatcher:
         """A box over a card's size (at most ``play.loose_scale``) that lies
         on the stacked pile as its top card does: within the pile's extent
         (:meth:`_within_pile`) and larger than the top card's box by at most
-        :data:`ROUND_GROW` on one of its sides (:func:`grown_round`). A card
+        ``play.round_grow`` on one of its sides (:func:`grown_round`). A card
         held above the pile is nearer the camera and grows on every side; the
         detector's box of a card lying on a messy pile takes in the edges of
         the cards below (or fingers) at one end, as the top card's own box
         did."""
         if (
-            ROUND_GROW <= 0
+            self.config.round_grow <= 0
             or scale > self.config.loose_scale
             or not (self.stacked and self.pile)
         ):
             return False
         return (
             self._within_pile(np.asarray(xy, dtype=float), wh)
-            and grown_round(wh, self.pile[-1].wh) <= ROUND_GROW
+            and grown_round(wh, self.pile[-1].wh) <= self.config.round_grow
         )
 
     def _let_go_size_mm(self, xy) -> float:  # noqa: ANN001

@@ -52,15 +52,14 @@ def test_a_twin_lengthened_at_one_end_by_fingers_counts_at_let_go():
 def test_a_copy_held_over_the_pile_larger_on_every_side_waits_for_the_hand():
     held = (79.5, 106.0)  # nearer the camera: every side larger
     config = PlayConfig()
-    assert pile.grown_round(held, TIGHT[3:]) > pile.ROUND_GROW
+    assert pile.grown_round(held, TIGHT[3:]) > PlayConfig().round_grow
     assert card_scale(*held, CARD) - card_scale(*TIGHT[3:], CARD) > config.let_go_twin_grow
     assert card_scale(*held, CARD) <= config.let_go_scale
     assert sway_then_rest(config, TIGHT, "red-3", held) == []
 
 
-def test_with_the_round_check_off_the_fingers_make_the_twin_wait(monkeypatch):
-    monkeypatch.setattr(pile, "ROUND_GROW", 0.0)
-    assert sway_then_rest(PlayConfig(), TIGHT, "red-3", FINGERS) == []
+def test_with_the_round_check_off_the_fingers_make_the_twin_wait():
+    assert sway_then_rest(PlayConfig(round_grow=0.0), TIGHT, "red-3", FINGERS) == []
 
 
 LOOSE_TOP = ("red-3", *PILE, 84.0, 112.0)  # the top card, boxed with edges below
@@ -71,7 +70,7 @@ def test_a_loose_box_over_max_scale_on_a_loose_top_counts_at_let_go():
     config = PlayConfig()
     assert card_scale(*ON_IT, CARD) > config.max_scale
     assert card_scale(*ON_IT, CARD) <= config.loose_scale
-    assert pile.grown_round(ON_IT, LOOSE_TOP[3:]) <= pile.ROUND_GROW
+    assert pile.grown_round(ON_IT, LOOSE_TOP[3:]) <= PlayConfig().round_grow
     played = sway_then_rest(config, LOOSE_TOP, "red-5", ON_IT, x=PILE[0])
     assert [c for _, c in played] == [["red-5"]]
 
@@ -80,13 +79,13 @@ def test_a_card_held_over_a_loose_top_larger_on_every_side_waits_for_the_hand():
     held = (90.0, 126.0)
     config = PlayConfig()
     assert card_scale(*held, CARD) > config.max_scale
-    assert pile.grown_round(held, LOOSE_TOP[3:]) > pile.ROUND_GROW
+    assert pile.grown_round(held, LOOSE_TOP[3:]) > PlayConfig().round_grow
     assert sway_then_rest(config, LOOSE_TOP, "red-5", held, x=PILE[0]) == []
 
 
-def test_with_the_round_check_off_a_box_over_max_scale_waits_for_the_hand(monkeypatch):
-    monkeypatch.setattr(pile, "ROUND_GROW", 0.0)
-    assert sway_then_rest(PlayConfig(), LOOSE_TOP, "red-5", ON_IT, x=PILE[0]) == []
+def test_with_the_round_check_off_a_box_over_max_scale_waits_for_the_hand():
+    assert sway_then_rest(PlayConfig(round_grow=0.0), LOOSE_TOP, "red-5", ON_IT,
+                          x=PILE[0]) == []
 
 
 def test_the_loose_box_once_the_hand_left_counts_at_the_settle_time():
