@@ -303,6 +303,8 @@ class RetryingSource:
                 frame = self.source.read()
             except SourceError as exc:
                 self._open = False
+                # the kind travels with the error, whoever raised it
+                self.source.failure = exc.kind
                 self.source.close()
                 failures += 1
                 if self.max_retries is not None and failures > self.max_retries:

@@ -151,7 +151,7 @@ class Unplugged(FrameSource):
         super().__init__("0")
 
     def open(self):
-        raise SourceError("camera 0 is unplugged")
+        raise SourceError("camera 0 is unplugged", "camera_not_found")
 
 
 def test_a_source_that_fails_is_retried_and_reported():
@@ -161,14 +161,17 @@ def test_a_source_that_fails_is_retried_and_reported():
     states: list[str] = []
     original = pipe._set_status
 
-    def spy(state, message):
+    def spy(state, message, failure=None):
         states.append(state)
-        original(state, message)
+        original(state, message, failure)
 
     pipe._set_status = spy
     pipe.run(threading.Event())
     assert states.count("retrying") == 2 and states[-1] == "error"
-    assert "unplugged" in pipe.status()["message"]
+    status = pipe.status()
+    assert "unplugged" in status["message"]
+    # the kind the source raised with, as a code the page can say in its language
+    assert status["failure"] == "camera_not_found"
 
 
 def test_stop_from_another_thread_ends_run():
