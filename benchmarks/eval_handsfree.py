@@ -164,6 +164,13 @@ skipped by the rule "the first that can be laid out", never by its result):
   to 370 (the game of seed 366 cannot be laid out: a round runs past the
   script's turn limit). Its first three, 360, 361 and 362, are the untouched
   games read at 30 fps.
+- ``tune-24`` (looked at while tuning, from the release after ``untouched-24``
+  was read and reported): the same seeds as ``untouched-24``.
+- ``untouched-25`` (the untouched role for the release after ``untouched-24``):
+  the first ten from 371 that the script can lay out, seeds 372 to 381 (the
+  game of seed 371 cannot be laid out: a round runs past the script's turn
+  limit). Its first three, 372, 373 and 374, are the untouched games read at
+  30 fps.
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -282,6 +289,8 @@ GAMES = {
     "untouched-23": [348, 350, 351, 352, 353, 354, 355, 356, 358, 359],
     "tune-23": [348, 350, 351, 352, 353, 354, 355, 356, 358, 359],
     "untouched-24": [360, 361, 362, 363, 364, 365, 367, 368, 369, 370],
+    "tune-24": [360, 361, 362, 363, 364, 365, 367, 368, 369, 370],
+    "untouched-25": [372, 373, 374, 375, 376, 377, 378, 379, 380, 381],
 }
 
 
