@@ -190,19 +190,32 @@ def test_a_card_lying_there_before_the_top_one_is_not_named_by_colour(
 NEWER_ON = decks.LookConfig(newer_sure=0.3)
 
 
+def _counter_over_red5(monkeypatch, look=None, red5_before=True):
+    """A detector reading a Counter (less sure) half over a red 5 (surer),
+    and the frames before and after the Counter lands: the red 5 lying there
+    before it (``red5_before``) or both landing together."""
+    det = _detector(monkeypatch, {tuple(WHOLE): ("red-5", 0.9),
+                                  tuple(LEFT): ("counter", 0.45),
+                                  tuple(RIGHT): ("red-5", 0.9)})
+    if look is not None:
+        det.look = look
+    before = np.zeros((160, 160, 3), np.uint8)
+    after = before.copy()
+    if red5_before:
+        before[40:80, 55:80] = 120  # the red 5, the pile's top card
+        after = before.copy()
+        after[40:80, 40:65] = 200  # the Counter, half over it
+    else:
+        after[40:80, 40:80] = 200  # both at once
+    return det, before, after
+
+
 def test_a_card_put_down_over_the_top_card_is_read_though_less_sure(
         monkeypatch) -> None:
     # a Counter put down half over the pile's red 5: the red 5 peeking out
     # is the surer read, but it lay there before the Counter came, so the
     # Counter is the card on top, read alone
-    det = _detector(monkeypatch, {tuple(WHOLE): ("red-5", 0.9),
-                                  tuple(LEFT): ("counter", 0.45),
-                                  tuple(RIGHT): ("red-5", 0.9)})
-    det.look = NEWER_ON
-    before = np.zeros((160, 160, 3), np.uint8)
-    before[40:80, 55:80] = 120  # the red 5, the pile's top card
-    after = before.copy()
-    after[40:80, 40:65] = 200  # the Counter, half over it
+    det, before, after = _counter_over_red5(monkeypatch, NEWER_ON)
     for got in _fan_lands(det, before, after):
         assert _names(got) == ["counter"]
         assert np.allclose(got.xyxy, [LEFT])
@@ -212,25 +225,13 @@ def test_a_less_sure_card_that_came_with_the_surest_one_does_not_replace_it(
         monkeypatch) -> None:
     # the same reads, but both cards came together (a fan landing on an
     # empty spot): the surest part stays the card on top
-    det = _detector(monkeypatch, {tuple(WHOLE): ("red-5", 0.9),
-                                  tuple(LEFT): ("counter", 0.45),
-                                  tuple(RIGHT): ("red-5", 0.9)})
-    det.look = NEWER_ON
-    before = np.zeros((160, 160, 3), np.uint8)
-    after = before.copy()
-    after[40:80, 40:80] = 200
+    det, before, after = _counter_over_red5(monkeypatch, NEWER_ON, red5_before=False)
     for got in _fan_lands(det, before, after):
         assert _names(got) == ["red-5"]
 
 
 def test_the_newer_part_check_is_off_by_default(monkeypatch) -> None:
-    det = _detector(monkeypatch, {tuple(WHOLE): ("red-5", 0.9),
-                                  tuple(LEFT): ("counter", 0.45),
-                                  tuple(RIGHT): ("red-5", 0.9)})
-    before = np.zeros((160, 160, 3), np.uint8)
-    before[40:80, 55:80] = 120
-    after = before.copy()
-    after[40:80, 40:65] = 200
+    det, before, after = _counter_over_red5(monkeypatch)
     for got in _fan_lands(det, before, after):
         assert _names(got) == ["red-5"]
 
