@@ -24,11 +24,13 @@ from .tracking import Read, Track, label_scores
 
 def grown_round(wh, ref) -> float:  # noqa: ANN001
     """How much larger box ``wh`` is than box ``ref`` on its least grown side
-    (a share of ``ref``'s side; negative: smaller there). A card nearer the
-    camera grows on every side; one boxed with what lies at one end of it
-    grows on that side only."""
-    return float(min(float(wh[0]) / max(float(ref[0]), 1e-6),
-                     float(wh[1]) / max(float(ref[1]), 1e-6)) - 1.0)
+    (a share of ``ref``'s side; negative: smaller there), short side against
+    short side and long against long (a card turned a quarter from the other
+    swaps its box's sides). A card nearer the camera grows on every side; one
+    boxed with what lies at one end of it grows on that side only."""
+    a = sorted((float(wh[0]), float(wh[1])))
+    b = sorted((float(ref[0]), float(ref[1])))
+    return float(min(a[0] / max(b[0], 1e-6), a[1] / max(b[1], 1e-6)) - 1.0)
 
 
 def pixel_mm(geometry: TableGeometry, xy) -> float:  # noqa: ANN001

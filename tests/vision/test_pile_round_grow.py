@@ -98,3 +98,13 @@ def test_the_loose_box_once_the_hand_left_counts_at_the_settle_time():
     played = table.frames(int(config.loose_s * FPS), [card("red-5", *PILE, *ON_IT)])
     assert [c for _, c in played] == [["red-5"]]
     assert played[0][0] - left < config.loose_s / 2
+
+
+def test_a_card_held_up_turned_a_quarter_from_the_top_card_has_grown_round():
+    # a card held 1.3 times up over the pile, turned a quarter from the top
+    # card: its box's long side lies along the top's short one
+    top = (56.0, 87.0)
+    held = (87.0 * 1.3, 56.0 * 1.3)
+    assert pile.grown_round(held, top) > PlayConfig().round_grow
+    # the same box lying flat, grown at one end only, has not
+    assert pile.grown_round((87.0 * 1.1, 56.0), top) <= PlayConfig().round_grow
