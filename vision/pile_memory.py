@@ -607,7 +607,9 @@ class PileMemory:
         its centre, and its box may take in an edge of the cards below); such a
         box is judged again the next frame (``retry``: a card put down under a
         lingering hand shows whole once the hand leaves, its box grown by less
-        than a box's jitter). The
+        than a box's jitter); not a twin the finder boxed short, reaching out
+        past the top card's box with no hand over it and the top's pixels
+        sure of a card on it (:meth:`_twin_boxed_short`). The
         carried card must be another track than the first copy's (a hand
         hovering a card over the pile drags the pile card's own box along,
         and its uncertain reads may name the card beneath). The top card is
@@ -636,7 +638,7 @@ class PileMemory:
                 np.abs(xy - np.array(c.xy)) <= np.array(c.wh) / 2 + cfg.same_spot_mm
             ))
             if smaller and (moved <= cfg.same_card_mm or inside) and not (
-                self._covers_top(c)
+                self._covers_top(c) or self._twin_boxed_short(c, wh)
             ):
                 # that card with part of it covered: no whole card yet, and
                 # the box judged again as it grows (a card put down under a
@@ -827,7 +829,9 @@ class PileMemory:
             # ``whole_min`` and ``whole_max``); the top partly covered not
             size = min(max(card_scale(c.wh[0], c.wh[1], card), cfg.whole_min),
                        cfg.whole_max)
-            whole = card_scale(float(wh[0]), float(wh[1]), card) >= cfg.shrunk * size
+            whole = card_scale(
+                float(wh[0]), float(wh[1]), card
+            ) >= cfg.shrunk * size or self._twin_boxed_short(c, wh)
             # Turning a card changes both sides of its box the same way; a card
             # coming over one edge of the top card cuts one side only (by
             # ``cut_min_mm`` or more: less is what a box jitters by, or a twin
@@ -862,6 +866,28 @@ class PileMemory:
                 and not self._print_kept()
             )
         return top.label != c.label and self._top_gone
+
+    def _twin_boxed_short(self, c: PileCard, wh: np.ndarray) -> bool:
+        """The box being judged, of the top card ``c``'s label and smaller than
+        a whole card (``shrunk``), is a twin the finder boxed short, not the
+        top card partly covered: it reaches out past the top card's box
+        (:meth:`_within`; what is left of a card partly covered lies within
+        its own box), no hand is over it (:meth:`_hand_over`; only a hand
+        covers the top card without being a card itself), the referee
+        expects the copy from the arm that last reached in
+        (:meth:`_twin_expected`) and the top card's pixels are sure a card
+        lies on it (:meth:`_pixels_sure`). A copy laid a little off and turned
+        on a top card whose box took in an edge of the cards below may be
+        boxed a card's end short, and shows so however long it lies."""
+        if (
+            not self.pile
+            or c is not self.pile[-1]
+            or self.last_reach <= c.t
+            or self._within(c, wh)
+            or self._hand_over()
+        ):
+            return False
+        return self._twin_expected(c.label) and self._pixels_sure()
 
     def _hand_over(self) -> bool:
         """A hand is over the box being judged: an arm reaches into the zone
