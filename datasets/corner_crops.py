@@ -53,7 +53,7 @@ def corner_crop(rng: np.random.Generator, label: str | None = None
     bw, bh = bx2 - bx1, by2 - by1
     rx0, ry0 = bx1 + REGION[0] * bw, by1 + REGION[1] * bh
     rx1, ry1 = bx1 + REGION[2] * bw, by1 + REGION[3] * bh
-    # the webcam's pixels on the card: the card 35-330 px tall in the frame
+    # the webcam's pixels on the card: the card 50-330 px tall in the frame
     card_px = float(np.exp(rng.uniform(np.log(50), np.log(330))))
     region_px_h = (ry1 - ry0) * card_px
     res = min(1.0, region_px_h / out_h)

@@ -41,17 +41,30 @@ INPUT: tuple[int, int] = (48, 48)
 MODEL = Path(__file__).resolve().parent.parent / "models" / "uno-corner.pt"
 
 
-def symbol_of(label: str) -> str:
-    """The symbol a card label's index shows (``red-7`` -> ``7``, ``wild-custom``
-    -> ``wild``)."""
+#: The colours of a card label whose index the reader knows.
+COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue")
+
+
+def symbol_of(label: str) -> str | None:
+    """The symbol a UNO card label's index shows (``red-7`` -> ``7``,
+    ``wild-custom`` -> ``wild``); ``None`` for a label the reader does not know
+    (another deck's cards, ``no card``)."""
     if label.startswith("wild"):
-        return "wild" if label == "wild-custom" else label
-    return label.split("-", 1)[1]
+        sym = "wild" if label == "wild-custom" else label
+    else:
+        colour, _, sym = label.partition("-")
+        if colour not in COLOURS:
+            return None
+    return sym if sym in SYMBOLS else None
 
 
 def symbol_index(label: str) -> int:
-    """:data:`SYMBOLS`' index of ``label``'s symbol."""
-    return SYMBOLS.index(symbol_of(label))
+    """:data:`SYMBOLS`' index of ``label``'s symbol (ValueError for a label the
+    reader does not know)."""
+    sym = symbol_of(label)
+    if sym is None:
+        raise ValueError(f"the corner-index reader knows no symbol of {label!r}")
+    return SYMBOLS.index(sym)
 
 
 def corner(frame: np.ndarray, xyxy, size: tuple[int, int] = INPUT,  # noqa: ANN001
@@ -146,6 +159,12 @@ class CornerReader:
         import torch
 
         ckpt = torch.load(str(path or MODEL), map_location="cpu", weights_only=False)
+        for key, want in (("input", INPUT), ("region", REGION)):
+            if key in ckpt and tuple(ckpt[key]) != tuple(want):
+                raise ValueError(
+                    f"{path or MODEL} was trained on corner crops with {key} "
+                    f"{tuple(ckpt[key])}, this code cuts {tuple(want)}: train it "
+                    "again (python -m training.corner_index)")
         net = corner_net(len(ckpt["symbols"]), int(ckpt.get("width", 16)))
         net.load_state_dict(ckpt["state"])
         return cls(net, tuple(ckpt["symbols"]))
@@ -171,7 +190,7 @@ def fuse(card_probs: np.ndarray, labels, symbol_probs: np.ndarray,  # noqa: ANN0
     card_probs = np.asarray(card_probs, float)
     factor = np.ones(len(card_probs))
     for i, lab in enumerate(labels[: len(card_probs)]):
-        sym = symbol_of(str(lab)) if str(lab) != "no card" else None
+        sym = symbol_of(str(lab))
         if sym in symbols:
             factor[i] = max(float(symbol_probs[symbols.index(sym)]), 1e-6) ** weight
     out = card_probs * factor

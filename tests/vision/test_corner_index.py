@@ -155,3 +155,31 @@ def test_the_still_photo_read_weighs_by_the_corner_index_only_when_asked(
     side = Detections([[20, 50, 180, 150]], [0.55], [CLASSES.index("red-reverse")])
     assert ms.read_turned(ReverseReader(), frame, side).labels == ["red-draw2"]
     assert index.calls == 2
+
+
+def test_another_decks_labels_are_left_unweighted():
+    # a tgus-t deck's labels have no UNO index: fusing leaves them as read
+    from vision.corner_index import SYMBOLS, fuse, symbol_of
+
+    assert symbol_of("counter") is None and symbol_of("no card") is None
+    assert symbol_of("red-draw2") == "draw2" and symbol_of("wild-custom") == "wild"
+    probs = np.array([0.4, 0.3, 0.2, 0.1])
+    symbol = np.full(len(SYMBOLS), 0.01)
+    symbol[SYMBOLS.index("1")] = 0.9
+    out = fuse(probs, ["red-1", "red-7", "counter", "no card"], symbol, 1.0)
+    assert abs(out.sum() - 1.0) < 1e-9
+    assert out[0] / out[1] > 50 * probs[0] / probs[1]  # the index names the 1
+    assert abs(out[2] / out[3] - 0.2 / 0.1) < 1e-9  # the others keep their ratio
+
+
+def test_weights_cut_for_another_region_are_refused(tmp_path):
+    import torch
+
+    from vision.corner_index import MODEL, CornerReader
+
+    ckpt = torch.load(str(MODEL), map_location="cpu", weights_only=False)
+    ckpt["region"] = [0.0, 0.0, 0.5, 0.5]
+    path = tmp_path / "other.pt"
+    torch.save(ckpt, str(path))
+    with pytest.raises(ValueError, match="train it again"):
+        CornerReader.load(path)
