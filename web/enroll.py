@@ -296,7 +296,7 @@ def _not_a_card(spec: str) -> str | None:
     """The first label of a list ``spec`` (labels separated by commas, as
     :func:`vision.enroll_camera.label_set` reads it) that names no card
     (:meth:`referee.cards.Card.from_label` refuses it), or ``None``: the
-    label is carried as data, not read back from an error's words."""
+    label a refusal names."""
     import referee.tgus_t.cards  # noqa: F401  (its labels are cards too)
     from referee.cards import Card, CardError
 

@@ -39,7 +39,7 @@ def _storing() -> Iterator[None]:
         from .errors import failure_kind
 
         log.error("the game store failed: %s", exc)
-        full = failure_kind(exc) == "disk_full"  # by its code, not its words
+        full = failure_kind(exc) == "disk_full"  # the failure's code decides
         raise TableError(
             status=507 if full else 503,
             reason="store_full" if full else "store_failed", params={"why": exc},
