@@ -7,39 +7,20 @@ card lies on it: a play (:meth:`vision.pile_memory.PileMemory._twin_boxed_short`
 
 from __future__ import annotations
 
-import numpy as np
-
-from referee.cards import CLASSES
-from tests.vision.test_pile_twin_pixels import PILE, SIZE, print_of, scene, with_top
+from tests.vision.test_pile_twin_pixels import (
+    PILE,
+    SIZE,
+    frames_short,
+    print_of,
+    scene,
+    with_top,
+)
 from vision.card_scale import card_scale
 from vision.config import PlayConfig
-from vision.detections import Detections
 from vision.hands import Reach
 
 SHORT = 10.0  # mm the finder's box misses at the card's lower end
 OFF = -5.0  # mm the twin lies left of its copy: its box reaches out past the copy's
-
-
-def _short_box(label: str, xy, touched: bool = False) -> Detections:  # noqa: ANN001
-    """The box of a card centred at ``xy``, SHORT mm short at its lower end."""
-    x, y = xy
-    w, h = SIZE
-    return Detections(
-        np.array([(x - w / 2, y - h / 2, x + w / 2, y + h / 2 - SHORT)]),
-        np.array([0.9]), [CLASSES.index(label)],
-        data={"touched": np.array([touched])},
-    )
-
-
-def _frames(table, n, image, xy, reaches=()):  # noqa: ANN001, ANN202
-    import tests.vision.test_pile_twin_pixels as tp
-
-    real = tp.dets
-    tp.dets = lambda label, where, touched=False: _short_box(label, where, touched)
-    try:
-        return table.frames(n, image, ("red-5", xy), reaches)
-    finally:
-        tp.dets = real
 
 
 def test_the_short_box_is_under_shrunk():
@@ -52,7 +33,7 @@ def test_a_twin_boxed_short_with_no_hand_over_it_is_a_play():
     table.frames(4, scene([(seven, *PILE, 0)]), None, [Reach("B", PILE, 9000.0)])
     xy = (PILE[0] + OFF, PILE[1])
     twin = scene([(seven, *PILE, 0), (five, *PILE, 0), (print_of(5), *xy, 2.0)])
-    assert _frames(table, 12, twin, xy) == [["red-5"]]
+    assert frames_short(table, 12, twin, xy, SHORT) == [["red-5"]]
 
 
 def test_the_top_card_partly_covered_within_its_box_is_no_twin():
@@ -61,7 +42,7 @@ def test_the_top_card_partly_covered_within_its_box_is_no_twin():
     table, seven, five, _ = with_top()
     table.frames(4, scene([(seven, *PILE, 0)]), None, [Reach("B", PILE, 9000.0)])
     twin = scene([(seven, *PILE, 0), (five, *PILE, 0), (print_of(5), PILE[0] + 0.4, PILE[1], 2.0)])
-    assert _frames(table, 12, twin, PILE) == []
+    assert frames_short(table, 12, twin, PILE, SHORT) == []
 
 
 def test_no_twin_boxed_short_where_the_referee_expects_none():
@@ -70,7 +51,7 @@ def test_no_twin_boxed_short_where_the_referee_expects_none():
     table.frames(4, scene([(seven, *PILE, 0)]), None, [Reach("B", PILE, 9000.0)])
     xy = (PILE[0] + OFF, PILE[1])
     twin = scene([(seven, *PILE, 0), (five, *PILE, 0), (print_of(5), *xy, 2.0)])
-    assert _frames(table, 12, twin, xy) == []
+    assert frames_short(table, 12, twin, xy, SHORT) == []
 
 
 def test_no_twin_boxed_short_while_the_arm_is_over_the_pile():
@@ -79,4 +60,4 @@ def test_no_twin_boxed_short_while_the_arm_is_over_the_pile():
     xy = (PILE[0] + OFF, PILE[1])
     twin = scene([(seven, *PILE, 0), (five, *PILE, 0), (print_of(5), *xy, 2.0)])
     arm = [Reach("B", PILE, 9000.0)]
-    assert _frames(table, 12, twin, xy, arm) == []
+    assert frames_short(table, 12, twin, xy, SHORT, arm) == []

@@ -4,37 +4,18 @@ card's pixels, sure a card lies on it, decide before the cut does."""
 
 from __future__ import annotations
 
-import numpy as np
-
-from referee.cards import CLASSES
-from tests.vision.test_pile_twin_pixels import PILE, SIZE, print_of, scene, with_top
+from tests.vision.test_pile_twin_pixels import (
+    PILE,
+    SIZE,
+    frames_short,
+    print_of,
+    scene,
+    with_top,
+)
 from vision.config import PlayConfig
-from vision.detections import Detections
 from vision.hands import Reach
 
 CUT = PlayConfig().cut_min_mm + 1.0
-
-
-def _cut_box(label: str, xy, touched: bool = False) -> Detections:  # noqa: ANN001
-    """The box of the top's label, CUT mm shorter at its lower end."""
-    x, y = xy
-    w, h = SIZE
-    return Detections(
-        np.array([(x - w / 2, y - h / 2, x + w / 2, y + h / 2 - CUT)]),
-        np.array([0.9]), [CLASSES.index(label)],
-        data={"touched": np.array([touched])},
-    )
-
-
-def _frames(table, n, image, xy, reaches=()):  # noqa: ANN001, ANN202
-    import tests.vision.test_pile_twin_pixels as tp
-
-    real = tp.dets
-    tp.dets = lambda label, where, touched=False: _cut_box(label, where, touched)
-    try:
-        return table.frames(n, image, ("red-5", xy), reaches)
-    finally:
-        tp.dets = real
 
 
 def test_a_twin_boxed_cut_under_the_arm_is_a_play_by_its_pixels():
@@ -43,11 +24,11 @@ def test_a_twin_boxed_cut_under_the_arm_is_a_play_by_its_pixels():
     xy = (PILE[0] + 0.4, PILE[1])
     twin = scene([(seven, *PILE, 0), (five, *PILE, 0), (print_of(5), *xy, 2.0)])
     arm = [Reach("B", (PILE[0], PILE[1] + 60.0), 9000.0)]  # still over the zone
-    assert _frames(table, 10, twin, xy, arm) == [["red-5"]]
+    assert frames_short(table, 10, twin, xy, CUT, arm) == [["red-5"]]
 
 
 def test_the_copy_cut_under_the_arm_with_its_pixels_unchanged_is_no_twin():
     table, seven, five, laid = with_top()
     table.frames(4, scene([(seven, *PILE, 0)]), None, [Reach("B", PILE, 9000.0)])
     arm = [Reach("B", (PILE[0], PILE[1] + 60.0), 9000.0)]
-    assert _frames(table, 10, laid, PILE, arm) == []
+    assert frames_short(table, 10, laid, PILE, CUT, arm) == []

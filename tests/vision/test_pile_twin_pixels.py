@@ -50,15 +50,30 @@ def scene(cards) -> np.ndarray:  # noqa: ANN001
     return image
 
 
-def dets(label: str, xy, touched: bool = False) -> Detections:  # noqa: ANN001
+def dets(label: str, xy, touched: bool = False,  # noqa: ANN001
+         short: float = 0.0) -> Detections:
+    """The box of a card centred at ``xy``, ``short`` mm short at its lower end
+    (a box the finder cut)."""
     x, y = xy
     w, h = SIZE
     return Detections(
-        np.array([(x - w / 2, y - h / 2, x + w / 2, y + h / 2)]),
+        np.array([(x - w / 2, y - h / 2, x + w / 2, y + h / 2 - short)]),
         np.array([0.9]),
         [CLASSES.index(label)],
         data={"touched": np.array([touched])},
     )
+
+
+def frames_short(table, n: int, image, xy, short: float, reaches=()):  # noqa: ANN001, ANN201
+    """``table.frames`` of a red 5 at ``xy`` whose box the finder cuts
+    ``short`` mm short at its lower end."""
+    global dets
+    whole = dets
+    dets = lambda label, where, touched=False: whole(label, where, touched, short)  # noqa: E731
+    try:
+        return table.frames(n, image, ("red-5", xy), reaches)
+    finally:
+        dets = whole
 
 
 class Table:
