@@ -4,14 +4,7 @@ card's pixels, sure a card lies on it, decide before the cut does."""
 
 from __future__ import annotations
 
-from tests.vision.test_pile_twin_pixels import (
-    PILE,
-    SIZE,
-    frames_short,
-    print_of,
-    scene,
-    with_top,
-)
+from tests.vision.test_pile_twin_pixels import PILE, frames_short, print_of, scene, with_top
 from vision.config import PlayConfig
 from vision.hands import Reach
 

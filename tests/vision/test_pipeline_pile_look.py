@@ -52,11 +52,20 @@ class Detector:
         return Detections(np.array(rows), np.full(len(rows), 0.96), np.full(len(rows), 3))
 
 
-def pipeline(tmp_path, detector: Detector, tip: tuple[float, float] | None):
+def table_pipeline(tmp_path, detector, top_look: bool = True) -> TablePipeline:  # noqa: ANN001
+    """A three-seat pipeline on ``detector`` (``play.top_look`` as given), its
+    table set up by one blank frame."""
+    config = PipelineConfig()
+    config = replace(config, play=replace(config.play, top_look=top_look))
     pipe = TablePipeline(str(tmp_path), players=["A", "B", "C"],
                          table=TableGeometry.default((640, 480), ("A", "B", "C")),
-                         detector=detector, realtime=False)
+                         detector=detector, realtime=False, config=config)
     pipe.process(Frame(0, 0.0, np.zeros((480, 640, 3), np.uint8)))
+    return pipe
+
+
+def pipeline(tmp_path, detector: Detector, tip: tuple[float, float] | None):
+    pipe = table_pipeline(tmp_path, detector)
     pipe._note_pile_reaches([] if tip is None else [Reach("A", tip, 9000.0)])
     detector.asked.clear()
     return pipe
@@ -188,15 +197,18 @@ class NeatTwin:
 
 
 class Arm:
-    """The hand stage: A's arm over the pile (its tip on the card) in frames
-    15-17, putting the green 3 down; no arm otherwise."""
+    """The hand stage: A's arm with its tip at ``tip`` in frames ``frames``
+    (by default 15-17: over the pile, putting the green 3 down); no arm
+    otherwise."""
 
-    def __init__(self, tip) -> None:
+    def __init__(self, tip, frames: range = range(15, 18)) -> None:  # noqa: ANN001
         self.tip = (float(tip[0]), float(tip[1]))
+        self.frames = frames
         self.reaches: list[Reach] = []
 
     def update(self, image, dets, t):
-        self.reaches = [Reach("A", self.tip, 9000.0)] if 15 <= round(t * 15) < 18 else []
+        on = round(t * 15) in self.frames
+        self.reaches = [Reach("A", self.tip, 9000.0)] if on else []
         dets.data["touched"] = np.zeros(len(dets), bool)
         return dets
 
@@ -209,12 +221,7 @@ def test_a_card_laid_neatly_on_the_pile_is_played_though_its_box_scores_low(
     tmp_path, top_look
 ):
     detector = NeatTwin()
-    config = PipelineConfig()
-    config = replace(config, play=replace(config.play, top_look=top_look))
-    pipe = TablePipeline(str(tmp_path), players=["A", "B", "C"],
-                         table=TableGeometry.default((640, 480), ("A", "B", "C")),
-                         detector=detector, realtime=False, config=config)
-    pipe.process(Frame(0, 0.0, np.zeros((480, 640, 3), np.uint8)))
+    pipe = table_pipeline(tmp_path, detector, top_look)
     pipe.stages["hands"] = Arm(pipe.geometry.to_table(np.array([[377.5, 240.0]]))[0])
     events = []
     for k in range(1, 30):

@@ -8,17 +8,13 @@ in a settle time. No arm in the zone since it was emptied: no second read."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
 from referee.cards import CLASSES
+from tests.vision.test_pipeline_pile_look import Arm, table_pipeline
 from vision.config import PipelineConfig
 from vision.detections import Detections
-from vision.geometry import TableGeometry
-from vision.hands import Reach
-from vision.pipeline import TablePipeline
 from vision.sources import Frame
 
 START = [345.0, 190.0, 410.0, 290.0]  # image box on the discard pile
@@ -44,33 +40,9 @@ class LowStart:
                           np.array([CLASSES.index("blue-3")]))
 
 
-class Arm:
-    """The hand stage: the dealer's arm with its tip at ``tip`` in frames
-    ``frames``; no arm otherwise."""
-
-    def __init__(self, tip, frames: range) -> None:
-        self.tip = (float(tip[0]), float(tip[1]))
-        self.frames = frames
-        self.reaches: list[Reach] = []
-
-    def update(self, image, dets, t):
-        on = round(t * 15) in self.frames
-        self.reaches = [Reach("A", self.tip, 9000.0)] if on else []
-        dets.data["touched"] = np.zeros(len(dets), bool)
-        return dets
-
-    def take_in(self, zone) -> None:
-        pass
-
-
 def run(tmp_path, frames: range, top_look: bool = True):
     detector = LowStart()
-    config = PipelineConfig()
-    config = replace(config, play=replace(config.play, top_look=top_look))
-    pipe = TablePipeline(str(tmp_path), players=["A", "B", "C"],
-                         table=TableGeometry.default((640, 480), ("A", "B", "C")),
-                         detector=detector, realtime=False, config=config)
-    pipe.process(Frame(0, 0.0, np.zeros((480, 640, 3), np.uint8)))
+    pipe = table_pipeline(tmp_path, detector, top_look)
     tip = pipe.geometry.to_table(np.array([[377.5, 240.0]]))[0]
     assert pipe.geometry.inside("discard", np.array([tip]))[0]
     pipe.stages["hands"] = Arm(tip, frames)
