@@ -14,6 +14,7 @@ and every state change is reported to a callback so the page can show it.
 
 from __future__ import annotations
 
+import errno
 import threading
 import time
 from dataclasses import dataclass
@@ -49,6 +50,37 @@ class SourceError(RuntimeError):
     def __init__(self, message: str, kind: str = "cannot_open_source"):
         super().__init__(message)
         self.kind = kind if kind in SOURCE_FAILURES else "cannot_open_source"
+
+
+#: the numbers of an ``OSError`` that say a device or a file is not there
+#: (a camera unplugged, a disk taken away): a camera's is ``camera_not_found``
+GONE_ERRNOS = (errno.ENODEV, errno.ENXIO, errno.ENOENT)
+
+
+def source_error(exc: OSError, source: object) -> SourceError:
+    """The :class:`SourceError` a source's ``OSError`` is (``source``: the
+    source that raised it, a :class:`FrameSource` or another with a ``kind``
+    and a ``describe``): where a camera raised a number that says its device
+    is not there (:data:`GONE_ERRNOS`), ``camera_not_found``; a video file
+    that is not there, ``video_missing``; else ``cannot_open_source``. The
+    kind is the source's, set here where the error came from: the same number
+    raised by another part (the store's disk) says no camera. The ``OSError``
+    is its cause (``raise ... from exc``)."""
+    kind = getattr(source, "kind", None)
+    gone = getattr(exc, "errno", None) in GONE_ERRNOS
+    if gone and kind == "camera":
+        said = "camera_not_found"
+    elif gone and kind == "file" and getattr(exc, "errno", None) == errno.ENOENT:
+        said = "video_missing"
+    else:
+        said = "cannot_open_source"
+    try:
+        name = source.describe()  # type: ignore[attr-defined]
+    except Exception:  # a source that cannot say what it is
+        name = "the source"
+    error = SourceError(f"{name} failed: {exc}", said)
+    error.__cause__ = exc
+    return error
 
 
 @dataclass
@@ -143,8 +175,18 @@ class FrameSource:
         """Open the source.
 
         Raises:
-            SourceError: it does not exist or OpenCV cannot open it.
+            SourceError: it does not exist or OpenCV cannot open it (an
+                ``OSError`` raised while opening it, as :func:`source_error`
+                says it).
         """
+        try:
+            self._open()
+        except OSError as exc:
+            error = source_error(exc, self)
+            self.failure = error.kind
+            raise error from exc
+
+    def _open(self) -> None:
         self.close()
         self._next = 0
         self._t0 = time.monotonic()
@@ -195,8 +237,17 @@ class FrameSource:
 
         Raises:
             SourceError: a live source stopped delivering frames, or the
-                source was never opened.
+                source was never opened (an ``OSError`` raised while reading
+                it, as :func:`source_error` says it).
         """
+        try:
+            return self._read()
+        except OSError as exc:
+            error = source_error(exc, self)
+            self.failure = error.kind
+            raise error from exc
+
+    def _read(self) -> Frame | None:
         if self.kind == "folder":
             return self._read_folder()
         if self._cap is None:
@@ -301,7 +352,9 @@ class RetryingSource:
                     self.source.open()
                     self._open = True
                 frame = self.source.read()
-            except SourceError as exc:
+            except (SourceError, OSError) as exc:
+                if not isinstance(exc, SourceError):  # another source's own error
+                    exc = source_error(exc, self.source)
                 self._open = False
                 # the kind travels with the error, whoever raised it
                 self.source.failure = exc.kind

@@ -428,6 +428,8 @@ FAILURES: dict[str, dict[str, str]] = {
     "store_damaged": {"en": "the database file is damaged",
                       "ja": "データベースのファイルが壊れている"},
     "io_error": {"en": "an input or output error", "ja": "入出力のエラー"},
+    "device_missing": {"en": "a disk or device is not there",
+                       "ja": "ディスクか装置が見つからない"},
     "module_missing": {"en": "a module is missing or broken",
                        "ja": "モジュールが見つからないか壊れている"},
     "camera_not_found": {"en": "the camera was not found", "ja": "カメラが見つからない"},
@@ -447,10 +449,13 @@ FAILURES: dict[str, dict[str, str]] = {
     "failed": {"en": "an error", "ja": "エラー"},
 }
 
-#: an ``OSError``'s number -> its kind of failure (:data:`FAILURES`)
+#: an ``OSError``'s number -> its kind of failure (:data:`FAILURES`), whoever
+#: raised it: a device that is not there is a disk's or a file's as much as a
+#: camera's (a camera's is said by the source that raised it:
+#: :func:`vision.sources.source_error`, a ``SourceError`` ``camera_not_found``)
 ERRNO_KINDS: dict[int, str] = {
     errno.ENOSPC: "disk_full", errno.EDQUOT: "disk_full",
-    errno.ENODEV: "camera_not_found", errno.ENXIO: "camera_not_found",
+    errno.ENODEV: "device_missing", errno.ENXIO: "device_missing",
     errno.EACCES: "no_permission", errno.EPERM: "no_permission",
     errno.ENOENT: "not_found", errno.ENOTDIR: "not_found", errno.EROFS: "read_only",
 }
@@ -487,8 +492,10 @@ def failure_kind(value: Any, depth: int = 0) -> str | None:
     (``value``: an exception, or a camera's message), or ``None`` where
     ``value`` is the referee's own sentence (a :class:`referee.text.Text`,
     said in every language). The kind comes from a code the failure carries,
-    never from its words: an ``OSError``'s number, a SQLite error's result
-    code, a :class:`vision.sources.SourceError`'s ``kind``, an
+    never from its words: a :class:`vision.sources.SourceError`'s ``kind``
+    (what a camera's source said where it raised it), an ``OSError``'s
+    number (whoever raised it: a device that is not there is
+    ``device_missing``, not a camera), a SQLite error's result code, an
     ``ImportError``, a failure it was raised from; a camera's message
     (:class:`Words`) by the kind given with it. Else ``io_error`` for an
     ``OSError``, ``failed`` for another exception, ``camera_error`` for a

@@ -85,7 +85,7 @@ def test_a_camera_that_failed_says_why_and_that_the_log_replayed_instead_ended(
     server = begun(tmp_path, True)
     camera = server.table.camera
     camera.error = "the camera could not start on 7: no such device"
-    camera.failure = "camera_not_found"  # as Camera.start says its kind (ENODEV)
+    camera.failure = "camera_not_found"  # as its source says a camera not there
     replayed(server, SKIP, monkeypatch, stop=1)
     assert camera.status()["message"] == (
         "the camera could not start on 7: no such device; "

@@ -93,7 +93,9 @@ def test_the_pipelines_own_kind_comes_first(page):
 
 
 @pytest.mark.parametrize("exc, kind, ja", [
-    (OSError(errno.ENODEV, "No such device"), "camera_not_found", "カメラが見つからない"),
+    # a number raised by no camera source (a disk's): no camera's failure
+    (OSError(errno.ENODEV, "No such device"), "device_missing",
+     "ディスクか装置が見つからない"),
     (SourceError("OpenCV cannot open camera 7", "camera_not_found"),
      "camera_not_found", "カメラが見つからない"),
     (ValueError("no such device"), None, "カメラのエラー"),
@@ -115,3 +117,38 @@ def test_a_camera_that_cannot_start_says_why_by_its_kind(page, monkeypatch, exc,
     assert status["message"] == f"7 でカメラを起動できません: {ja}（{exc}）"
     en = client.get("/api/camera?lang=en").get_json()["message"]
     assert en == f"the camera could not start on 7: {exc}"
+
+
+class Lost:
+    """A pipeline whose run stops on ``exc`` (raised by what it loads, not by
+    its camera source)."""
+
+    def __init__(self, exc: BaseException):
+        self.exc = exc
+
+    def run(self, stop):
+        raise self.exc
+
+    def status(self):
+        return {"state": "running", "message": "reading camera 0"}
+
+
+@pytest.mark.parametrize("exc, kind, ja", [
+    (OSError(errno.ENXIO, "No such device or address: '/mnt/usb/model.xml'"),
+     "device_missing", "ディスクか装置が見つからない"),
+    (SourceError("camera 0 failed: [Errno 19] No such device", "camera_not_found"),
+     "camera_not_found", "カメラが見つからない"),
+], ids=["disk", "camera"])
+def test_a_camera_lost_on_a_device_error_is_said_by_where_it_came_from(
+        page, exc, kind, ja):
+    client, camera = page
+    camera.pipeline = Lost(exc)
+    camera._run()
+    assert camera.ended == "lost" and camera.failure == kind
+    status = client.get("/api/camera?lang=ja").get_json()
+    assert status["failure"] == kind
+    assert status["message"] == f"カメラ処理が止まりました: {ja}（{exc}）"
+    if kind != "camera_not_found":
+        assert "カメラが見つからない" not in status["message"]
+    for url in ("/", "/?lang=ja", "/table?lang=ja", "/partials?view=table"):
+        assert client.get(url).status_code == 200, url

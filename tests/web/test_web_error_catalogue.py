@@ -164,11 +164,16 @@ def sqlite_error(message: str, code: int) -> sqlite3.Error:
      507),
     (lambda tmp: wrapped(sqlite_error("file is not a database", 26)),
      "store_damaged", 503),
+    # a store on a device that went away: no camera's failure
+    (lambda tmp: OSError(errno.ENXIO, "No such device or address"), "device_missing",
+     503),
+    (lambda tmp: wrapped(OSError(errno.ENODEV, "No such device")), "device_missing",
+     503),
     # the words alone say no kind (another language's, another wording)
     (lambda tmp: RuntimeError("database is locked"), "failed", 503),
     (lambda tmp: RuntimeError("disk full"), "failed", 503),
-], ids=["enospc", "eacces", "locked", "full", "notadb", "words-locked",
-        "words-full"])
+], ids=["enospc", "eacces", "locked", "full", "notadb", "enxio", "enodev",
+        "words-locked", "words-full"])
 def test_a_failing_store_is_said_by_its_kind_and_its_words_come_apart(
         client, game, monkeypatch, tmp_path, make, kind, status):
     exc = make(tmp_path)
