@@ -123,35 +123,18 @@ class Hearing:
         from a game's log (``referee``: a :class:`referee.session.Referee`
         holding it), as if this hearing had followed the game from its start
         (a server started again on a stored game, ``web.pending``): the log
-        is replayed on a referee of its own, and after each camera line
-        (``"source": "vision"`` with a time) the players who went down to one
-        card (:attr:`downs`) and the wild waiting for its colour (the
-        attributor's ``observe``) are noted at that line's time; the
-        attributor's recent calls (its repeat check) are the log's last heard
-        lines that name a player. What was noted before is replaced."""
-        from referee.log import LogError
-        from referee.session import Referee
-
-        replay = Referee(referee.header)
-        downs = DownClock()
+        is replayed (:meth:`voice.attribution.DownClock.read`, the listener's
+        mechanism too), and after each camera line (:func:`camera_time`) the
+        players who went down to one card (:attr:`downs`) and the wild
+        waiting for its colour (the attributor's ``observe``) are noted at
+        that line's time; the attributor's recent calls (its repeat check)
+        are the log's last heard lines that name a player. What was noted
+        before is replaced."""
         clock = getattr(self.attribute, "clock", None)
         if isinstance(clock, WildClock):  # noted again from the log's start
             self.attribute.clock = WildClock(clock.after)
         observe = getattr(self.attribute, "observe", None)
-        for event in list(referee.events):
-            try:
-                replay.append(event)
-            except LogError:  # the store holds checked lines; tolerant anyway
-                continue
-            t = event.get("t")
-            if event.get("source") != "vision" or isinstance(t, bool) or \
-                    not isinstance(t, (int, float)) or not math.isfinite(t):
-                continue
-            state = replay.state()
-            downs.observe(state, float(t))
-            if observe is not None:
-                observe(state, float(t))
-        self.downs = downs
+        self.downs = DownClock.read(referee, camera_time, observe)
         recent = getattr(self.attribute, "recent", None)
         if isinstance(recent, list):
             recent[:] = [dict(e) for e in referee.events
@@ -237,6 +220,17 @@ class Hearing:
         rulings = self.release(float("inf"))
         rulings += self.calls_before(float("inf"), None)
         return rulings + self.retry(float("inf"), last=True)
+
+
+def camera_time(event: Mapping[str, Any]) -> float | None:
+    """A camera line's time (``"source": "vision"`` with a finite ``t``): the
+    clock a recording's hearing notes the camera's events on; ``None`` for
+    another line."""
+    t = event.get("t")
+    if event.get("source") != "vision" or isinstance(t, bool) or \
+            not isinstance(t, (int, float)) or not math.isfinite(t):
+        return None
+    return float(t)
 
 
 def caller(

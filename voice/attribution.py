@@ -27,7 +27,7 @@ seconds from it (:class:`DownClock`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -234,6 +234,41 @@ class DownClock:
             if c == 1 and isinstance(before, int) and before >= 2:
                 self.at[p] = now
         self.counts = counts
+
+    @classmethod
+    def read(cls, referee: Any,
+             when: Callable[[Mapping[str, Any]], float | None],
+             observe: Callable[[Mapping[str, Any], float], Any] | None = None,
+             ) -> "DownClock":
+        """Who went down to one card and when, read again from a game's log
+        (``referee``: a :class:`referee.session.Referee` holding it) as if it
+        had been observed from the game's start (a server started again on a
+        stored game, a new game on a running one): the log is replayed on a
+        referee of its own, and after each line that ``when`` places on the
+        hearer's clock (its time there; ``None``: a line of no time on it)
+        the state is observed at that time, by this clock and by ``observe``
+        (a :class:`WildClock`'s: when a wild began to wait for its colour).
+        ``vision.hearing.Hearing.rebuild`` places the camera's lines of a
+        recording; :func:`voice.bridge.listen_into`'s listener the lines its
+        own clock holds (none of a microphone's, whose clock starts with it)."""
+        from referee.log import LogError
+        from referee.session import Referee
+
+        replay = Referee(referee.header)
+        out = cls()
+        for event in list(referee.events):
+            try:
+                replay.append(event)
+            except LogError:  # the store holds checked lines; tolerant anyway
+                continue
+            t = when(event)
+            if t is None:
+                continue
+            state = replay.state()
+            out.observe(state, t)
+            if observe is not None:
+                observe(state, t)
+        return out
 
     def near(self, player: str, t: float, within: float = LIKELY_PLAY_S) -> bool:
         """Whether ``player`` went down to one card at most ``within`` seconds

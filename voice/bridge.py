@@ -90,6 +90,23 @@ class ListenHandle:
         self._thread: threading.Thread | None = None
         self._mic: Microphone | None = None
         self._retry: Callable[[], None] | None = None
+        self._rebuild: Callable[[Any], None] | None = None
+
+    def rebuild(self, referee: Any) -> None:
+        """What the listener learnt from the game so far (who went down to one
+        card and when, for a likely call; when a wild began to wait for its
+        colour; the recent calls of its repeat check), read again from a
+        game's log (``referee``: a :class:`referee.session.Referee` holding
+        it) by :meth:`voice.attribution.DownClock.read`, the mechanism
+        ``vision.hearing.Hearing.rebuild`` uses: a server started again on a
+        stored game, or a new game, starts with what its own log says and
+        nothing of another game's. Only lines its clock places (the
+        ``timed`` of :func:`listen_into`) are noted at a time; a microphone's
+        clock starts with the listener, so before it nothing is near a call.
+        Called from the listener's thread (its ``get_state``), or before it
+        hears anything."""
+        if self._rebuild is not None:
+            self._rebuild(referee)
 
     def retry_colours(self) -> None:
         """Try the colours waiting for their wild now (a wild may just have
@@ -192,7 +209,9 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
                 realtime: bool = False, colours: bool = True,
                 attribute_later: bool = False,
                 colour_after: float = COLOUR_AFTER,
-                likely_play: float = LIKELY_PLAY_S) -> ListenHandle:
+                likely_play: float = LIKELY_PLAY_S,
+                timed: Callable[[Mapping[str, Any]], float | None] | None = None,
+                ) -> ListenHandle:
     """Listen in a thread and append an ``uno`` event for each attributed call
     (and a ``color`` event for each attributed colour word).
 
@@ -216,6 +235,9 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
         likely_play: seconds between a likely UNO call and the play that
             leaves its caller with one card within which it counts (the
             config's ``listen.likely_play_s``).
+        timed: a game's log line's time on this listener's clock (``None``:
+            a line it cannot place), for :meth:`ListenHandle.rebuild`;
+            default: none (a microphone's clock starts with the listener).
 
     Returns:
         The handle; the microphone is opened before returning, so a missing
@@ -314,6 +336,20 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
             retry(spotter.seconds if audio_time else game_clock())
 
     handle._retry = retry_now
+
+    def rebuild(referee: Any) -> None:
+        """The listener's clocks and recent calls read again from the log."""
+        place = timed or (lambda event: None)
+        with lock:
+            wild.key, wild.since = None, None  # noted again from the log's start
+            read = DownClock.read(referee, place, wild.observe)
+            downs.counts, downs.at = read.counts, read.at
+            recent[:] = [dict(e) for e in referee.events
+                         if e.get("source") == "voice" and e.get("player") is not None
+                         and e.get("type") in ("uno", "color")
+                         and place(e) is not None][-20:]
+
+    handle._rebuild = rebuild
 
     def wait_for(t: float) -> None:
         """A file beside a video: wait until the game clock reaches ``t``."""

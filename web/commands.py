@@ -183,7 +183,13 @@ def _listen(table: Table, target: str, colour_after: float | None = None,
             print(f"tableref serve: voice event not recorded: {exc}", file=sys.stderr)
             return None
 
+    mine: dict[str, Any] = {}  # the listener, once started
+
     def state() -> dict:
+        listener = mine.get("handle")
+        if listener is not None and not beside:  # it judges calls itself
+            with table.lock:  # what it learnt read again for a new or resumed game
+                table.pending.listening(listener)
         return table.snapshot(public=False).get("state") or {}
 
     try:
@@ -191,6 +197,7 @@ def _listen(table: Table, target: str, colour_after: float | None = None,
     except Exception as exc:
         print(f"tableref serve: cannot listen: {exc}", file=sys.stderr)
         return None
+    mine["handle"] = handle
     print(f"tableref serve: listening for UNO calls on {target or 'the microphone'}")
     return handle
 

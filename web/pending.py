@@ -178,6 +178,7 @@ class Pending:
         #: the game and the table's hearing whose clocks were read from that
         #: game's log (:meth:`_clocks`), or ``None``
         self._clocked: tuple[int, Any] | None = None
+        self._listened: tuple[int, Any] | None = None  # likewise the listener's
 
     # -- loading and taking up --------------------------------------------------
     def load(self, gid: int) -> None:
@@ -405,6 +406,33 @@ class Pending:
             rebuild(referee)
         except Exception as exc:  # the hearing goes on with what it had
             log.warning("game %s: what the hearing learnt from the camera was not "
+                        "read again from the log (%s: %s)", gid,
+                        type(exc).__name__, exc)
+
+    def listening(self, listener: Any) -> None:
+        """The table's voice listener (a :class:`voice.bridge.ListenHandle`
+        judging its calls itself: a microphone, an audio file heard on its
+        own) reads what it learnt of the game (who went down to one card and
+        when, the wild waiting for its colour, its recent calls) again from
+        the game's log, once for each game and listener, as the hearing does
+        (:meth:`_clocks`, the same mechanism: :meth:`ListenHandle.rebuild`):
+        a resumed game's calls are judged on what its log says, and a new
+        game's on nothing of the last one's. Called under the table's lock
+        before the listener reads the state; a log it cannot read is said in
+        the server's log, and the listener goes on with what it had."""
+        table = self.table
+        gid, referee = table.gid, table.referee
+        rebuild = getattr(listener, "rebuild", None)
+        if referee is None or gid is None or rebuild is None:
+            return
+        if self._listened is not None and self._listened[0] == gid and \
+                self._listened[1] is listener:
+            return
+        self._listened = (gid, listener)
+        try:
+            rebuild(referee)
+        except Exception as exc:  # the listener goes on with what it had
+            log.warning("game %s: what the listener learnt of the game was not "
                         "read again from the log (%s: %s)", gid,
                         type(exc).__name__, exc)
 
