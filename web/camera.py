@@ -200,21 +200,19 @@ class Camera:
 
     def pipeline_failure(self, status: Any = None) -> str | None:
         """The kind of failure the pipeline's status (``status``, default:
-        asked now) says, by a code, never by its words: the status's own
-        ``failure`` where it gives one, else, while the pipeline retries its
-        source or stopped on an error, the kind of its source's failure
-        (:attr:`vision.sources.FrameSource.failure`); ``None``: none known."""
+        asked now) says, by a code, never by its words: its ``failure``, the
+        one place a failure's kind is given (:meth:`vision.pipeline.TablePipeline.status`
+        sets it with the state and message it goes with: its own, a detector
+        that cannot load, or its source's while it retries or gave up, set
+        where the source raised it); ``None``: none known. The source is not
+        asked apart: what it says now may be of another moment than the
+        status's message (a source reopened since)."""
         from .errors import FAILURES
 
         try:
             if status is None:
                 status = self.pipeline.status()
             kind = status.get("failure")
-            if isinstance(kind, str) and kind in FAILURES:
-                return kind
-            if status.get("state") not in ("retrying", "error"):
-                return None
-            kind = getattr(getattr(self.pipeline, "source", None), "failure", None)
         except Exception:
             return None
         return kind if isinstance(kind, str) and kind in FAILURES else None

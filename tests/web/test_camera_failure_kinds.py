@@ -36,25 +36,31 @@ def shown(client) -> tuple[dict, str]:
     return status, html["camera_status"]
 
 
-def pipeline(state: str, message: str, source=None, **more) -> SimpleNamespace:
+def pipeline(state: str, message: str, **more) -> SimpleNamespace:
+    """A pipeline stand-in whose status is ``state``, ``message`` and
+    ``more`` (its ``failure``, as :meth:`vision.pipeline.TablePipeline.status`
+    gives it)."""
     return SimpleNamespace(
         status=lambda: {"state": state, "message": message, **more},
-        source=source, set_scan=lambda on: None)
+        set_scan=lambda on: None)
 
 
-def test_a_source_the_pipeline_retries_is_said_by_its_failures_kind(page, tmp_path):
+def test_a_source_the_pipeline_gave_up_on_is_said_by_its_failures_kind(page, tmp_path):
+    """The real pipeline on a video file that is not there: its status gives
+    the kind its source raised (a code), said in Japanese; the scan is
+    refused with it."""
+    from vision.pipeline import TablePipeline
+
     client, camera = page
-    source = FrameSource(str(tmp_path / "gone.mp4"))
-    with pytest.raises(SourceError) as raised:
-        source.open()
-    # words that once named another kind: the code decides
-    camera.pipeline = pipeline(
-        "retrying", f"{raised.value}; retry 1 in 0.5 s", source)
+    camera.pipeline = TablePipeline(
+        FrameSource(str(tmp_path / "gone.mp4")), players=["A", "B", "C"],
+        detector=SimpleNamespace(detect=lambda image: None), max_retries=0)
+    camera.stop.clear()
+    camera._run()
+    assert camera.pipeline.status()["failure"] == "video_missing"
     status, html = shown(client)
-    assert status["failure"] == "video_missing"
+    assert status["failure"] == "video_missing" and status["ended"] == "lost"
     assert "動画ファイルが見つからない（no such video file" in html
-    camera.pipeline = pipeline(  # given up on: no scan
-        "error", f"{raised.value}; gave up after 3 retries", source)
     said = client.post("/api/camera/scan?lang=ja", json={"on": True}).get_json()
     assert said["code"] == "scan_refused" and said["failure"] == "video_missing"
     assert "動画ファイルが見つからない" in said["message"]
@@ -64,18 +70,31 @@ def test_the_kind_is_not_read_from_the_words(page):
     """A message whose words once named a kind, with no code: a camera's error."""
     client, camera = page
     camera.pipeline = pipeline(
-        "retrying", "OpenCV cannot open camera 0; retry 1 in 0.5 s",
-        SimpleNamespace(failure=None))
+        "retrying", "OpenCV cannot open camera 0; retry 1 in 0.5 s")
     status, html = shown(client)
     assert "failure" not in status
     assert "カメラのエラー（OpenCV cannot open camera 0）" in html
     assert "カメラが見つからない" not in html
 
 
-def test_a_running_camera_says_no_failure_its_source_had(page):
+def test_the_status_is_the_one_place_of_a_failures_kind(page):
+    """A status that gives no kind says none, whatever its source says now
+    (that may be of another moment: a source reopened since the message)."""
     client, camera = page
-    camera.pipeline = pipeline("running", "reading camera 0",
-                               SimpleNamespace(failure="camera_not_found"))
+    camera.pipeline = pipeline("retrying", "reading camera 0 failed; retry 1 in 0.5 s")
+    camera.pipeline.source = SimpleNamespace(failure="camera_not_found")
+    status, html = shown(client)
+    assert "failure" not in status and "カメラが見つからない" not in html
+    camera.pipeline = pipeline("retrying", "OpenCV cannot open camera 0; retry 1 in "
+                               "0.5 s", failure="camera_not_found")
+    status, html = shown(client)
+    assert status["failure"] == "camera_not_found"
+    assert "カメラが見つからない（OpenCV cannot open camera 0）" in html
+
+
+def test_a_running_camera_says_no_failure(page):
+    client, camera = page
+    camera.pipeline = pipeline("running", "reading camera 0")
     status, html = shown(client)
     assert "failure" not in status and "カメラ 0 を読み込み中" in html
 
@@ -85,7 +104,6 @@ def test_the_pipelines_own_kind_comes_first(page):
     that cannot load) is said by it."""
     client, camera = page
     camera.pipeline = pipeline("error", "the card detector is not installed",
-                               SimpleNamespace(failure=None),
                                failure="detector_missing")
     status, html = shown(client)
     assert status["failure"] == "detector_missing"

@@ -210,13 +210,11 @@ def test_a_broken_game_module_is_said_by_its_kind(client, monkeypatch):
 
 
 class _GaveUp:
-    """A pipeline that gave up on a camera it cannot open (its source's
-    failure: the kind of the SourceError it raised)."""
-
-    source = SimpleNamespace(failure="camera_not_found")
+    """A pipeline that gave up on a camera it cannot open (its status gives
+    its source's failure: the kind of the SourceError it raised)."""
 
     def status(self):
-        return {"state": "error",
+        return {"state": "error", "failure": "camera_not_found",
                 "message": "OpenCV cannot open camera 0; gave up after 3 retries"}
 
     def set_scan(self, on):
