@@ -78,7 +78,11 @@ class ListenHandle:
             a camera reading a video beside it can wait for the listener.
 
     :meth:`retry_colours` tries the heard colours still waiting for their wild
-    at once, from any thread (a camera play the table has just let stand).
+    at once, from any thread (a camera play the table has just let stand);
+    it never waits for the listener's thread: while that thread is trying
+    them itself, it returns at once (the thread tries them again at its next
+    chunk of audio), so a caller holding what the listener's ``get_state``
+    waits for cannot lock the two threads.
     """
 
     def __init__(self) -> None:
@@ -333,7 +337,16 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
 
     def retry_now() -> None:
         if colours and not paced and not attribute_later and not handle._stop.is_set():
-            retry(spotter.seconds if audio_time else game_clock())
+            # never waits for the listener's thread: that thread may be trying
+            # them now, waiting for the state (``get_state``) that the caller
+            # holds (the page's table lock, held by the camera's path that
+            # calls this); it tries them again at its next chunk of audio
+            if not lock.acquire(blocking=False):
+                return
+            try:
+                retry(spotter.seconds if audio_time else game_clock())
+            finally:
+                lock.release()
 
     handle._retry = retry_now
 

@@ -193,3 +193,37 @@ def test_a_log_the_listener_cannot_read_again_leaves_it_listening(
     assert calls(server) == [("A", None)]
     assert any("not read again from the log" in r.getMessage()
                for r in caplog.records)
+
+
+def test_trying_the_colours_again_never_waits_for_the_listeners_thread(ears):
+    """The camera's path asks the listener to try its waiting colours again
+    while it holds the table (the lock the listener's ``get_state`` takes);
+    the listener's thread is trying them at that moment, waiting for that
+    lock: the ask returns at once instead of locking both threads (and the
+    page) for ever."""
+    table = threading.RLock()
+    calls = {"n": 0, "block_at": None}
+    waiting = threading.Event()
+
+    def state():
+        calls["n"] += 1
+        said = {"top": "red-7", "turn": "A", "players": ["A", "B", "C"],
+                "hand_counts": {"A": 3, "B": 3, "C": 3}}
+        if calls["n"] != calls["block_at"]:
+            return said
+        waiting.set()  # the listener's thread, inside its retry
+        with table:  # as the page's state waits for the table
+            return said
+
+    handle = bridge.listen_into(lambda e: None, state, device=0)
+    ears.hear(("red", False))  # a colour with no wild on top: it waits
+    with table:
+        # next chunk: the state once, then the waiting colour tried again
+        calls["block_at"] = calls["n"] + 2
+        ears.chunks.put((b"\0" * 3200, [], threading.Event()))
+        assert waiting.wait(5), "the listener did not try its colour again"
+        asked = threading.Thread(target=handle.retry_colours, daemon=True)
+        asked.start()
+        asked.join(2)
+        assert not asked.is_alive(), "retry_colours waited for the listener"
+    stopped(handle, ears)
