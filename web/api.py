@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from . import questions as asking
-from .errors import Words, fail, failure_kind, short
+from .errors import Damaged, Words, fail, failure_kind, short
 from .events import REQUEST_BODY, no_controls, text_only
 from .memstore import game_list
 from .security import has_token, hung_up, require_token
@@ -158,7 +158,11 @@ def pause():
 @bp.get("/games")
 def games():
     """Stored games, and the one being refereed."""
-    return jsonify({"current": get_table().gid, "games": game_list(get_table().store)})
+    try:
+        stored = game_list(get_table().store)
+    except Damaged as exc:  # a header it cannot read: said, the store untouched
+        fail(409, "stored_games_unlisted", why=exc)
+    return jsonify({"current": get_table().gid, "games": stored})
 
 
 @bp.post("/games")
@@ -211,6 +215,9 @@ def export(gid: int):
         lines = get_table().store.export(gid)
     except (KeyError, RuntimeError):
         fail(404, "no_stored_game", gid=gid)
+    except (ValueError, TypeError) as exc:  # a line it cannot read: the store kept
+        fail(409, "stored_log_unreadable", gid=gid,
+             why=Damaged("a line of its log or its header", exc))
     return Response("\n".join(lines) + "\n", mimetype="application/x-ndjson")
 
 

@@ -199,6 +199,14 @@ ERRORS: dict[str, dict[str, str]] = {
         "en": "cannot start this game: a game module failed to load ({why})",
         "ja": "ゲームのモジュールを読み込めなかったため、このゲームは始められません（{why}）。",
     },
+    "stored_games_unlisted": {
+        "en": "the stored games cannot be listed: {why}",
+        "ja": "保存されたゲームの一覧を出せません（{why}）。",
+    },
+    "stored_log_unreadable": {
+        "en": "stored game {gid}'s log cannot be exported: {why}",
+        "ja": "保存されたゲーム {gid} の記録を書き出せません（{why}）。",
+    },
     "stored_game_unrefereeable": {
         "en": "stored game {gid} cannot be refereed: {why}",
         "ja": "保存されたゲーム {gid} は審判できません（{why}）。",
@@ -430,6 +438,8 @@ FAILURES: dict[str, dict[str, str]] = {
     "io_error": {"en": "an input or output error", "ja": "入出力のエラー"},
     "device_missing": {"en": "a disk or device is not there",
                        "ja": "ディスクか装置が見つからない"},
+    "log_damaged": {"en": "a stored line cannot be read back",
+                    "ja": "保存された行を読み戻せない"},
     "module_missing": {"en": "a module is missing or broken",
                        "ja": "モジュールが見つからないか壊れている"},
     "camera_not_found": {"en": "the camera was not found", "ja": "カメラが見つからない"},
@@ -473,6 +483,17 @@ SQLITE_KINDS: dict[int, str] = {
 }
 
 
+class Damaged(ValueError):
+    """Stored data that cannot be read back (``what``: a game's header, a
+    line of its log; ``why``: the reader's error, a JSON decoder's), said by
+    its kind (``log_damaged``), the store's rows left as they are."""
+
+    failure = "log_damaged"
+
+    def __init__(self, what: str, why: Any):
+        super().__init__(f"{what} cannot be read back ({why})")
+
+
 class Words(str):
     """Another module's words (a camera's status message) with the kind of
     failure they say (``failure``: a key of :data:`FAILURES`, given where the
@@ -492,7 +513,8 @@ def failure_kind(value: Any, depth: int = 0) -> str | None:
     (``value``: an exception, or a camera's message), or ``None`` where
     ``value`` is the referee's own sentence (a :class:`referee.text.Text`,
     said in every language). The kind comes from a code the failure carries,
-    never from its words: a :class:`vision.sources.SourceError`'s ``kind``
+    never from its words: the kind its class carries (:class:`Damaged`),
+    a :class:`vision.sources.SourceError`'s ``kind``
     (what a camera's source said where it raised it), an ``OSError``'s
     number (whoever raised it: a device that is not there is
     ``device_missing``, not a camera), a SQLite error's result code, an
@@ -504,6 +526,9 @@ def failure_kind(value: Any, depth: int = 0) -> str | None:
         said = _reason(value)
         if _is_text(said):
             return None
+        carried = getattr(type(value), "failure", None)  # set where it was raised
+        if isinstance(carried, str) and carried in FAILURES:
+            return carried
         if isinstance(value, ImportError):
             return "module_missing"
         number = getattr(value, "errno", None)

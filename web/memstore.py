@@ -163,9 +163,20 @@ class MemoryStore:
 
 
 def game_list(store: Any) -> list[dict[str, Any]]:
-    """``store.games()`` as dicts: ``id, game, rules, players, events, finished``."""
+    """``store.games()`` as dicts: ``id, game, rules, players, events, finished``.
+
+    Raises:
+        web.errors.Damaged: a stored game's header cannot be read back (not
+            JSON, not an object); the store is left as it is.
+    """
+    from .errors import Damaged
+
+    try:
+        items = list(store.games())
+    except (ValueError, TypeError, AttributeError) as exc:
+        raise Damaged("a stored game's header", exc) from exc
     out = []
-    for item in store.games():
+    for item in items:
         row = item.to_dict() if hasattr(item, "to_dict") else dict(item)
         out.append(
             _unicode(

@@ -24,7 +24,7 @@ from flask import (
 )
 
 from .camera import camera_choices
-from .errors import fail, say
+from .errors import Damaged, fail, say, viewer_lang
 from .display import (
     card_name,
     color_name,
@@ -186,12 +186,17 @@ def setup():
     table = get_table()
     header = table.referee.header.to_dict() if table.referee else {}
     camera = table.camera.status() if table.camera else None
+    try:
+        stored, unlisted = game_list(table.store), None
+    except Damaged as exc:  # a header it cannot read: said, a new game still starts
+        stored, unlisted = [], say("stored_games_unlisted", viewer_lang(), {"why": exc})
     return render_template(
         "setup.html",
         games=found,
         defaults=preset_defaults(found),
         header=header,
-        stored=game_list(table.store),
+        stored=stored,
+        unlisted=unlisted,
         current=table.gid,
         camera=camera,
         cameras=camera_choices(

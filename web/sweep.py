@@ -108,7 +108,13 @@ def _store_frames(store: Any, swept: list[Path], held: Others) -> None:
     folder = Path(folder)
     if not folder.is_dir():
         return
-    for game in store.games():
+    try:
+        games = list(store.games())
+    except (ValueError, TypeError, AttributeError) as exc:  # a header it cannot read
+        log.warning("stray frames not looked for: the stored games cannot be "
+                    "listed (%s: %s)", type(exc).__name__, exc)
+        return
+    for game in games:
         gid = int(game["id"] if isinstance(game, dict) else game.id)
         if held.holds(gid):
             continue  # another live server's game: its files are its own
@@ -118,7 +124,12 @@ def _store_frames(store: Any, swept: list[Path], held: Others) -> None:
         rows = {_same(p) for p in store.evidence(gid)}
         strays = [p for p in files if _same(p) not in rows]
         if strays:  # only then read the log's versions
-            lines = _named_by_lines(store, gid)
+            try:
+                lines = _named_by_lines(store, gid)
+            except (ValueError, TypeError) as exc:  # a line it cannot read: keep all
+                log.warning("game %s: stray frames kept: its log cannot be read "
+                            "back (%s: %s)", gid, type(exc).__name__, exc)
+                continue
             _delete((p for p in strays if _same(p) not in lines), swept)
 
 

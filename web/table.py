@@ -23,6 +23,7 @@ from referee.session import Referee
 
 from . import corrections, lease, reread, undo
 from .corrections import secret_after
+from .errors import Damaged
 from .events import EventError, check_event, check_header, stored_header, stored_log, text_only
 from .feed import FEED_SIZE, Feed
 from .pending import Pending
@@ -153,7 +154,17 @@ class Table:
             except (KeyError, RuntimeError, OverflowError):  # OverflowError: no SQLite id
                 raise TableError(status=404, reason="no_stored_game",
                                  params={"gid": gid}) from None
-            events = list(self.store.events(gid))
+            except (ValueError, TypeError) as exc:  # a header that is not JSON
+                raise TableError(status=409, reason="stored_game_unrefereeable", params={
+                    "gid": gid, "why": Damaged("its header", exc)}) from None
+            if not isinstance(header, Mapping):
+                raise TableError(status=409, reason="stored_game_unrefereeable", params={
+                    "gid": gid, "why": Damaged("its header", "not a JSON object")})
+            try:
+                events = list(self.store.events(gid))
+            except (ValueError, TypeError) as exc:  # a line that is not JSON: kept
+                raise TableError(status=409, reason="stored_game_unrefereeable", params={
+                    "gid": gid, "why": Damaged("a line of its log", exc)}) from None
             try:  # a store written before the check may hold a lone surrogate
                 text_only(header, stored_header(gid))
                 text_only(events, stored_log(gid))

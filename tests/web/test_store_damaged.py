@@ -1,0 +1,141 @@
+"""A store whose rows cannot be read back (a line that is not JSON, a header
+that is not a JSON object: a disk's damage, a hand's edit) never takes the
+page down: the server starts, each route answers with a clear refusal in the
+viewer's language (``failure``: ``log_damaged``) instead of a 5xx, a new game
+still starts, and the damaged rows are left as they are (nothing recorded is
+lost)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from web import create_app
+from web.sweep import sweep
+
+UNO = {"game": "uno", "rules": "official", "players": ["A", "B", "C"], "hand_size": 2}
+EVENTS = ({"type": "start", "card": "red-7"},
+          {"type": "play", "player": "A", "cards": ["red-3"]},
+          {"type": "draw", "player": "B", "count": 1})
+PAGES = ("/", "/?lang=ja", "/table", "/table?lang=ja", "/setup", "/setup?lang=ja",
+         "/api/state", "/api/events", "/api/rulings", "/api/scores", "/api/questions",
+         "/api/public", "/partials?view=table", "/partials?view=referee", "/api/camera",
+         "/api/games", "/api/games?lang=ja", "/api/games/1/log")
+
+
+def app_on(database: Path):
+    return create_app({"TESTING": True, "DATABASE": str(database),
+                       "EVIDENCE_DIRS": [str(database.parent)]})
+
+
+def stored(tmp_path: Path, then_another: bool) -> Path:
+    """Game 1 with three lines (and game 2 after it, ``then_another``)."""
+    database = tmp_path / "games.sqlite3"
+    app = app_on(database)
+    client = app.test_client()
+    assert client.post("/api/games", json=UNO).status_code == 201
+    for event in EVENTS:
+        assert client.post("/api/events", json=event).status_code == 201
+    if then_another:
+        assert client.post("/api/games", json=UNO).status_code == 201
+    app.extensions["tableref.store"].close()
+    return database
+
+
+def damage(database: Path, sql: str, value: str) -> None:
+    with sqlite3.connect(database) as db:
+        db.execute(sql, (value,))
+
+
+def row(database: Path, sql: str) -> str:
+    with sqlite3.connect(database) as db:
+        return db.execute(sql).fetchone()[0]
+
+
+LINE = "UPDATE events SET body=? WHERE game_id=1 AND line=2"
+HEADER = "UPDATE games SET header=? WHERE id=1"
+
+
+def no_5xx(client) -> dict[str, int]:
+    got = {url: client.get(url).status_code for url in PAGES}
+    assert all(code < 500 for code in got.values()), got
+    return got
+
+
+def test_a_last_game_with_a_line_that_is_not_json_is_not_resumed_and_says_why(
+        tmp_path):
+    database = stored(tmp_path, then_another=False)
+    damage(database, LINE, '{"type": "play", ')
+    app = app_on(database)  # the server starts
+    client = app.test_client()
+    assert app.extensions["tableref.table"].gid is None
+    got = no_5xx(client)
+    assert got["/api/games"] == 200 and got["/api/games/1/log"] == 409
+    en = client.post("/api/games/1/resume?lang=en", json={}).get_json()
+    ja = client.post("/api/games/1/resume?lang=ja", json={}).get_json()
+    assert en["status"] == ja["status"] == 409
+    assert en["code"] == ja["code"] == "stored_game_unrefereeable"
+    assert en["failure"] == ja["failure"] == "log_damaged"
+    assert en["message"].startswith(
+        "stored game 1 cannot be refereed: a line of its log cannot be read back (")
+    assert ja["message"] == "保存されたゲーム 1 は審判できません（保存された行を読み戻せない）。"
+    assert ja["detail"] == en["detail"] and "column" in ja["detail"]  # its own words
+    said = client.get("/api/games/1/log?lang=ja").get_json()
+    assert said["code"] == "stored_log_unreadable" and said["failure"] == "log_damaged"
+    assert said["message"] == "保存されたゲーム 1 の記録を書き出せません（保存された行を読み戻せない）。"
+    # a new game starts, and the damaged game's rows are as they were
+    assert client.post("/api/games", json=UNO).status_code == 201
+    assert client.post("/api/events", json=EVENTS[0]).status_code == 201
+    assert row(database, "SELECT body FROM events WHERE game_id=1 AND line=2") == \
+        '{"type": "play", '
+    assert row(database, "SELECT COUNT(*) FROM events WHERE game_id=1") == 3
+
+
+@pytest.mark.parametrize("header", ["{oops", "[1]"], ids=["not-json", "a-list"])
+def test_a_header_that_cannot_be_read_back_leaves_the_setup_page_working(
+        tmp_path, header):
+    database = stored(tmp_path, then_another=True)
+    damage(database, HEADER, header)
+    app = app_on(database)  # the last game (2) resumes; the list cannot be read
+    client = app.test_client()
+    assert app.extensions["tableref.table"].gid == 2
+    got = no_5xx(client)
+    assert got["/api/games"] == 409 and got["/setup"] == 200
+    en = client.get("/api/games?lang=en").get_json()
+    ja = client.get("/api/games?lang=ja").get_json()
+    assert en["code"] == ja["code"] == "stored_games_unlisted"
+    assert en["failure"] == ja["failure"] == "log_damaged"
+    assert en["message"].startswith("the stored games cannot be listed: a stored "
+                                    "game's header cannot be read back (")
+    assert ja["message"] == "保存されたゲームの一覧を出せません（保存された行を読み戻せない）。"
+    page = client.get("/setup?lang=ja").get_data(as_text=True)
+    assert "保存されたゲームの一覧を出せません（保存された行を読み戻せない）。" in page
+    assert "the stored games cannot be listed" in client.get("/setup?lang=en").get_data(
+        as_text=True)
+    resumed = client.post("/api/games/1/resume?lang=ja", json={}).get_json()
+    assert resumed["code"] == "stored_game_unrefereeable"
+    assert resumed["failure"] == "log_damaged"
+    assert app.extensions["tableref.table"].gid == 2  # the game goes on
+    assert client.post("/api/events", json=EVENTS[0]).status_code == 201
+    assert row(database, "SELECT header FROM games WHERE id=1") == header
+
+
+def test_the_sweep_at_a_start_keeps_a_damaged_games_frames_and_sweeps_the_rest(
+        tmp_path):
+    """A stray frame (no row names it) of a game whose log cannot be read
+    back is kept (in doubt: a line may name it); another game's is swept."""
+    database = stored(tmp_path, then_another=True)
+    with sqlite3.connect(database) as db:  # game 2, listed first: a damaged line
+        db.execute("INSERT INTO events VALUES (2, 0, 1, '{\"type\": ', 0)")
+    app = app_on(database)
+    store = app.extensions["tableref.store"]
+    strays = []
+    for gid in (1, 2):
+        folder = Path(store.evidence_dir) / str(gid)
+        folder.mkdir(parents=True, exist_ok=True)
+        strays.append(folder / "stray.jpg")
+        strays[-1].write_bytes(b"\xff\xd8 a frame")
+    assert sweep(store, tmp_path / "pipeline") == [strays[0]]
+    assert not strays[0].exists() and strays[1].is_file()
