@@ -208,6 +208,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{why}, so undo removed the last event (line {line}).",
         "ja": "{why}ため、最後のイベント（{line}行目）を削除しました。",
     },
+    "left_out": {
+        "en": "Stored line(s) {lines} of this game could not be refereed and are left "
+              "out; the store keeps them, and the lines here are numbered without them.",
+        "ja": "このゲームの保存された{lines}行目は審判できないため除きました。"
+              "保存先には残っており、ここでの行番号はそれを除いて数えています。",
+    },
     "undo_lost_missing": {
         "en": "No undo history was kept for this game across the restart",
         "ja": "再起動の前の取り消し履歴が残っていない",

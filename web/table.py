@@ -65,6 +65,11 @@ class Table:
         self.steps: Steps = Steps(self._save_steps)
         # Why a resumed game has no saved steps (a key of web.undo.LOST), if so
         self.undo_lost: str | None = None
+        #: the lines of the resumed game's stored log (1-based, as stored)
+        #: its referee could not take: left out of the game, the numbering of
+        #: its lines here is without them; the store keeps them (a correction
+        #: writes a new version, the old one stays in its history)
+        self.left_out: list[int] = []
         self.finished: set[int] = set()
         #: what the camera path holds between camera events, saved beside the
         #: stored game and taken up after a restart (web.pending)
@@ -128,6 +133,7 @@ class Table:
             self._hold(gid)
             self.gid, self.referee, self.secret = gid, referee, []
             self.undo_lost = None
+            self.left_out = []
             self.steps.clear()  # saved: a new game has nothing to undo
             self.pending.clear()
             self.paused, self.dropped, self.last_change = False, 0, None
@@ -176,15 +182,19 @@ class Table:
             except (LogError, GameError, ValueError, ImportError) as exc:
                 raise TableError(status=409, reason="stored_game_unrefereeable",
                                  params={"gid": gid, "why": exc}) from None
-            secret = []
-            for event in events:
+            secret, left_out = [], []
+            for at, event in enumerate(events, start=1):
                 try:
                     new = referee.append(event)
-                except LogError:
-                    continue  # the store only holds checked events; be tolerant anyway
+                except LogError as exc:  # the store holds checked events: damage
+                    left_out.append(at)
+                    log.warning("game %s: stored line %s cannot be refereed and is "
+                                "left out (the store keeps it): %s", gid, at, exc)
+                    continue
                 secret.append(secret_after(referee, event, new))
             self._hold(gid)
             self.gid, self.referee, self.secret = int(gid), referee, secret
+            self.left_out = left_out
             steps, self.undo_lost = undo.resumed(self.store, self.gid, referee.events)
             self.steps.restore(steps)
             self.pending.load(self.gid)  # paused as it was when it stopped
@@ -234,6 +244,7 @@ class Table:
             shown = public_rulings(out, referee.events, self.secret)
             for item, public in zip(out, shown):
                 self._announce("ruling", item, public)
+            line = len(referee.events)  # as the page numbers it (web.table.left_out)
             if not out:
                 self._announce("event", {"line": line})
             self._finish_if_over()
@@ -354,6 +365,7 @@ class Table:
                 "paused": self.paused,
                 "dropped": self.dropped,
                 "last_change": self.last_change_public if public else self.last_change,
+                "left_out": [] if public else list(self.left_out),
                 "seq": self.seq,
             }
 

@@ -139,3 +139,34 @@ def test_the_sweep_at_a_start_keeps_a_damaged_games_frames_and_sweeps_the_rest(
         strays[-1].write_bytes(b"\xff\xd8 a frame")
     assert sweep(store, tmp_path / "pipeline") == [strays[0]]
     assert not strays[0].exists() and strays[1].is_file()
+
+
+def test_a_stored_line_the_referee_cannot_take_is_left_out_said_and_kept(tmp_path):
+    """A JSON line that is no event (a list) is left out of the resumed game:
+    the referee view says which (en, ja), the table view does not, the lines
+    are numbered without it everywhere (the answer to a new event too), and
+    the store keeps it in the log's history after a correction."""
+    database = stored(tmp_path, then_another=False)
+    damage(database, LINE, "[1, 2]")
+    app = app_on(database)
+    client = app.test_client()
+    assert app.extensions["tableref.table"].gid == 1
+    no_5xx(client)
+    events = client.get("/api/events").get_json()["events"]
+    assert [e["type"] for e in events] == ["start", "draw"]
+    en = client.get("/partials?view=referee&names=change&lang=en").get_json()["change"]
+    ja = client.get("/partials?view=referee&names=change&lang=ja").get_json()["change"]
+    assert "Stored line(s) 2 of this game could not be refereed and are left out" in en
+    assert "このゲームの保存された2行目は審判できないため除きました。" in ja
+    table = client.get("/partials?view=table&lang=en").get_data(as_text=True)
+    assert "left out" not in table and "[1, 2]" not in table
+    answer = client.post("/api/events", json={"type": "pass", "player": "B"})
+    assert answer.status_code == 201 and answer.get_json()["line"] == 3
+    assert client.get("/api/events").get_json()["events"][2]["type"] == "pass"
+    assert client.delete("/api/events/3").status_code == 200
+    assert [e["type"] for e in client.get("/api/events").get_json()["events"]] == [
+        "start", "draw"]
+    with sqlite3.connect(database) as db:  # the stored history keeps the line
+        kept = [b for (b,) in db.execute(
+            "SELECT body FROM events WHERE game_id=1 AND version=0 ORDER BY line")]
+    assert kept[1] == "[1, 2]" and len(kept) == 4
