@@ -171,6 +171,8 @@ skipped by the rule "the first that can be laid out", never by its result):
   game of seed 371 cannot be laid out: a round runs past the script's turn
   limit). Its first three, 372, 373 and 374, are the untouched games read at
   30 fps.
+- ``tune-25`` (looked at while tuning, from the release after ``untouched-25``
+  was read and reported): the same seeds as ``untouched-25``.
 - ``untouched-26`` (the untouched role for the release after ``untouched-25``):
   the first ten from 382 that the script can lay out, seeds 382 to 391. Its
   first three, 382, 383 and 384, are the untouched games read at 30 fps.
@@ -294,6 +296,7 @@ GAMES = {
     "untouched-24": [360, 361, 362, 363, 364, 365, 367, 368, 369, 370],
     "tune-24": [360, 361, 362, 363, 364, 365, 367, 368, 369, 370],
     "untouched-25": [372, 373, 374, 375, 376, 377, 378, 379, 380, 381],
+    "tune-25": [372, 373, 374, 375, 376, 377, 378, 379, 380, 381],
     "untouched-26": [382, 383, 384, 385, 386, 387, 388, 389, 390, 391],
 }
 
