@@ -170,3 +170,52 @@ def test_a_camera_lost_on_a_device_error_is_said_by_where_it_came_from(
         assert "カメラが見つからない" not in status["message"]
     for url in ("/", "/?lang=ja", "/table?lang=ja", "/partials?view=table"):
         assert client.get(url).status_code == 200, url
+
+
+class Unplugged(FrameSource):
+    """A camera unplugged mid-game: its reads and its reopening raise the
+    ``OSError`` the device's driver gives (ENODEV)."""
+
+    def __init__(self):
+        super().__init__(0)
+
+    def open(self):
+        pass
+
+    def read(self):
+        raise OSError(errno.ENODEV, "No such device")
+
+
+def test_a_camera_unplugged_mid_game_is_retried_and_said_as_not_found(page):
+    """The real pipeline keeps retrying it (it is not lost), its status says
+    the kind its source set (``camera_not_found``), the page says it in
+    Japanese, and the game's lines stay as they were."""
+    import threading
+    import time
+
+    from vision.pipeline import TablePipeline
+
+    client, camera = page
+    assert client.post("/api/events", json={"type": "start", "card": "red-7"}
+                       ).status_code == 201
+    camera.pipeline = TablePipeline(
+        Unplugged(), players=["A", "B", "C"],
+        detector=SimpleNamespace(detect=lambda image: None))
+    camera.stop.clear()
+    runs = threading.Thread(target=camera._run, daemon=True)
+    runs.start()
+    try:
+        for _ in range(100):
+            if camera.pipeline.status().get("state") == "retrying":
+                break
+            time.sleep(0.02)
+        status, html = shown(client)
+        assert status["state"] == "retrying" and status["failure"] == "camera_not_found"
+        assert "再試行中: カメラが見つからない（camera 0 failed: [Errno 19] No such device）" \
+            in html, html
+        assert camera.ended is None  # not lost: it comes back when plugged in
+    finally:
+        camera.stop.set()
+        runs.join(5)
+    assert [e["type"] for e in client.get("/api/events").get_json()["events"]] == [
+        "start"]
