@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from typing import Any
 
@@ -14,6 +15,7 @@ from .events import REQUEST_BODY, no_controls, text_only
 from .memstore import game_list
 from .security import has_token, hung_up, require_token
 from .table import game_presets, get_table
+from .table_error import _reading, unreadable
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 # the referee view's open questions, said in the viewer's language
@@ -159,7 +161,8 @@ def pause():
 def games():
     """Stored games, and the one being refereed."""
     try:
-        stored = game_list(get_table().store)
+        with _reading():  # a read that failed: 503, by its kind
+            stored = game_list(get_table().store)
     except Damaged as exc:  # a header it cannot read: said, the store untouched
         fail(409, "stored_games_unlisted", why=exc)
     return jsonify({"current": get_table().gid, "games": stored})
@@ -215,6 +218,8 @@ def export(gid: int):
         lines = get_table().store.export(gid)
     except (KeyError, RuntimeError):
         fail(404, "no_stored_game", gid=gid)
+    except (OSError, sqlite3.Error) as exc:  # a read that failed: 503, by its kind
+        raise unreadable(exc) from exc
     except (ValueError, TypeError) as exc:  # a line it cannot read: the store kept
         fail(409, "stored_log_unreadable", gid=gid,
              why=Damaged("a line of its log or its header", exc))

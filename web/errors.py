@@ -242,6 +242,10 @@ ERRORS: dict[str, dict[str, str]] = {
         "en": "the event was not recorded: the game store failed ({why})",
         "ja": "ゲームの保存に失敗したため、イベントは記録されませんでした（{why}）。",
     },
+    "store_unreadable": {
+        "en": "the game store could not be read ({why}); try again",
+        "ja": "ゲームの保存先を読めなかったため（{why}）、もう一度試してください。",
+    },
     "store_full": {
         "en": "the event was not recorded: the game store failed ({why})",
         "ja": "保存先のディスクがいっぱいのため、イベントは記録されませんでした（{why}）。",

@@ -38,6 +38,7 @@ from .memstore import game_list
 from .scores import build_board
 from .security import has_token, hung_up, require_token
 from .table import game_presets, get_table
+from .table_error import READ_FAILURES, unreadable
 
 bp = Blueprint("pages", __name__)
 
@@ -190,6 +191,9 @@ def setup():
         stored, unlisted = game_list(table.store), None
     except Damaged as exc:  # a header it cannot read: said, a new game still starts
         stored, unlisted = [], say("stored_games_unlisted", viewer_lang(), {"why": exc})
+    except READ_FAILURES as exc:  # a read that failed (a database locked): said
+        unreadable(exc)
+        stored, unlisted = [], say("store_unreadable", viewer_lang(), {"why": exc})
     return render_template(
         "setup.html",
         games=found,

@@ -10,6 +10,7 @@ Corrections (:mod:`web.corrections`) replace the stored event list in one
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 from collections import deque
 from collections.abc import Mapping
@@ -28,7 +29,7 @@ from .events import EventError, check_event, check_header, stored_header, stored
 from .feed import FEED_SIZE, Feed
 from .pending import Pending
 from .privacy import public_rulings
-from .table_error import TableError, _storing
+from .table_error import TableError, _reading, _storing, unreadable
 from .undo import LOST, Step, Steps
 
 log = logging.getLogger(__name__)
@@ -145,7 +146,8 @@ class Table:
         """Load a stored game (default: the last one) and replay it; False if none."""
         with self.lock:
             if gid is None:
-                gid = self.store.last_game()
+                with _reading():
+                    gid = self.store.last_game()
                 if isinstance(gid, Mapping):
                     gid = gid.get("id")
             if gid is None:
@@ -155,22 +157,7 @@ class Table:
                 who = holder.games.get(int(gid)) if isinstance(gid, int) else None
                 raise TableError(status=409, reason="game_held", params={
                     "gid": gid, "pid": who if who is not None else "?"})
-            try:
-                header = self.store.header(gid)
-            except (KeyError, RuntimeError, OverflowError):  # OverflowError: no SQLite id
-                raise TableError(status=404, reason="no_stored_game",
-                                 params={"gid": gid}) from None
-            except (ValueError, TypeError) as exc:  # a header that is not JSON
-                raise TableError(status=409, reason="stored_game_unrefereeable", params={
-                    "gid": gid, "why": Damaged("its header", exc)}) from None
-            if not isinstance(header, Mapping):
-                raise TableError(status=409, reason="stored_game_unrefereeable", params={
-                    "gid": gid, "why": Damaged("its header", "not a JSON object")})
-            try:
-                events = list(self.store.events(gid))
-            except (ValueError, TypeError) as exc:  # a line that is not JSON: kept
-                raise TableError(status=409, reason="stored_game_unrefereeable", params={
-                    "gid": gid, "why": Damaged("a line of its log", exc)}) from None
+            header, events = self._stored(gid)
             try:  # a store written before the check may hold a lone surrogate
                 text_only(header, stored_header(gid))
                 text_only(events, stored_log(gid))
@@ -203,6 +190,31 @@ class Table:
             self.last_change_public = None
             self._announce("game", {"game": self.gid})
             return True
+
+    def _stored(self, gid: Any) -> tuple[Mapping[str, Any], list[Any]]:
+        """Stored game ``gid``'s header and lines as the store reads them
+        back: a refusal where it has no such game (404), where a row cannot
+        be read back (409, ``log_damaged``: the rows are left as they are),
+        or where reading failed (503, by its kind: a database locked by
+        another server's write, a disk's error)."""
+        def read(what: str, get: Any) -> Any:
+            try:
+                return get()
+            except (KeyError, OverflowError, RuntimeError):  # the store's: no such game
+                raise TableError(status=404, reason="no_stored_game",
+                                 params={"gid": gid}) from None
+            except (OSError, sqlite3.Error) as exc:
+                raise unreadable(exc) from exc
+            except (ValueError, TypeError) as exc:  # not JSON: the rows are kept
+                raise TableError(status=409, reason="stored_game_unrefereeable",
+                                 params={"gid": gid, "why": Damaged(what, exc)}) from None
+
+        header = read("its header", lambda: self.store.header(gid))
+        if not isinstance(header, Mapping):
+            raise TableError(status=409, reason="stored_game_unrefereeable", params={
+                "gid": gid, "why": Damaged("its header", "not a JSON object")})
+        events = read("a line of its log", lambda: list(self.store.events(gid)))
+        return header, events
 
     def _hold(self, gid: Any) -> None:
         """Tell the other servers of this store that game ``gid`` is this one's."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -35,7 +36,7 @@ def _storing() -> Iterator[None]:
     """Turn a store failure (disk full, database locked) into a 503 saying so."""
     try:
         yield
-    except (RuntimeError, OSError) as exc:
+    except (RuntimeError, OSError, sqlite3.Error) as exc:
         from .errors import failure_kind
 
         log.error("the game store failed: %s", exc)
@@ -45,3 +46,27 @@ def _storing() -> Iterator[None]:
             reason="store_full" if full else "store_failed", params={"why": exc},
         ) from exc
 
+
+
+def unreadable(exc: BaseException) -> TableError:
+    """The refusal of a failed read of the store (a database locked by
+    another server's write, a disk's input or output error): a 503 saying
+    so, by its kind."""
+    log.error("the game store could not be read: %s", exc)
+    return TableError(status=503, reason="store_unreadable", params={"why": exc})
+
+
+#: what a failed read of the store raises (the store's own errors are
+#: ``RuntimeError``s; the database's and the disk's come through as they are)
+READ_FAILURES = (RuntimeError, OSError, sqlite3.Error)
+
+
+@contextmanager
+def _reading() -> Iterator[None]:
+    """Turn a failed read of the store into :func:`unreadable`'s 503."""
+    try:
+        yield
+    except TableError:
+        raise
+    except READ_FAILURES as exc:
+        raise unreadable(exc) from exc

@@ -170,3 +170,56 @@ def test_a_stored_line_the_referee_cannot_take_is_left_out_said_and_kept(tmp_pat
         kept = [b for (b,) in db.execute(
             "SELECT body FROM events WHERE game_id=1 AND version=0 ORDER BY line")]
     assert kept[1] == "[1, 2]" and len(kept) == 4
+
+
+def locked(*args, **kwargs):
+    exc = sqlite3.OperationalError("database is locked")
+    exc.sqlite_errorcode = 5  # SQLITE_BUSY: another server writes
+    raise exc
+
+
+def eio(*args, **kwargs):
+    raise OSError(5, "Input/output error")
+
+
+@pytest.mark.parametrize("failing, kind, ja", [
+    (locked, "store_locked", "データベースが使用中かロックされている"),
+    (eio, "io_error", "入出力のエラー"),
+], ids=["locked", "eio"])
+def test_a_read_of_the_store_that_fails_is_a_503_by_its_kind_and_the_game_goes_on(
+        tmp_path, monkeypatch, failing, kind, ja):
+    database = stored(tmp_path, then_another=True)
+    app = app_on(database)
+    client = app.test_client()
+    store = app.extensions["tableref.store"]
+    for name in ("games", "header", "events", "export"):
+        monkeypatch.setattr(store, name, failing)
+    for url in ("/api/games", "/api/games/1/log"):
+        en = client.get(url + "?lang=en").get_json()
+        said = client.get(url + "?lang=ja").get_json()
+        assert en["status"] == said["status"] == 503, (url, en)
+        assert en["code"] == said["code"] == "store_unreadable"
+        assert en["failure"] == said["failure"] == kind
+        assert en["message"].startswith("the game store could not be read (")
+        assert said["message"] == f"ゲームの保存先を読めなかったため（{ja}）、もう一度試してください。"
+    resumed = client.post("/api/games/1/resume?lang=ja", json={}).get_json()
+    assert resumed["code"] == "store_unreadable" and resumed["failure"] == kind
+    page = client.get("/setup?lang=ja")
+    assert page.status_code == 200
+    assert f"ゲームの保存先を読めなかったため（{ja}）" in page.get_data(as_text=True)
+    assert app.extensions["tableref.table"].gid == 2  # the game goes on
+    assert client.post("/api/events", json=EVENTS[0]).status_code == 201
+
+
+def test_a_server_whose_store_cannot_be_read_at_its_start_starts_without_a_game(
+        tmp_path, monkeypatch):
+    from referee.store import GameStore
+
+    database = stored(tmp_path, then_another=False)
+    monkeypatch.setattr(GameStore, "last_game", locked)
+    app = app_on(database)
+    client = app.test_client()
+    assert app.extensions["tableref.table"].gid is None
+    monkeypatch.undo()
+    resumed = client.post("/api/games/1/resume", json={})
+    assert resumed.status_code == 200 and resumed.get_json()["game"] == 1
