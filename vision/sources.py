@@ -185,6 +185,9 @@ class FrameSource:
             error = source_error(exc, self)
             self.failure = error.kind
             raise error from exc
+        except cv2.error as exc:  # a spec OpenCV refuses (an index out of its range)
+            kind = "camera_not_found" if self.kind == "camera" else "cannot_open_source"
+            raise self._error(f"OpenCV cannot open {self.describe()}", kind) from exc
 
     def _open(self) -> None:
         self.close()

@@ -81,3 +81,14 @@ def test_a_live_source_raising_an_oserror_is_retried_by_its_kind(kind, said):
     assert [s for s, _, _ in seen] == ["starting", "retrying", "retrying", "error"]
     assert all(f == said for s, _, f in seen if s in ("retrying", "error"))
     assert "No such device" in seen[-1][1]
+
+
+def test_a_camera_index_opencv_refuses_is_a_camera_not_found():
+    """An index out of OpenCV's range raises its own error inside
+    ``VideoCapture``: said as a camera that cannot be found, not as an
+    unknown failure that stops the pipeline."""
+    source = FrameSource("99999999999999999999")
+    with pytest.raises(SourceError) as raised:
+        source.open()
+    assert raised.value.kind == source.failure == "camera_not_found"
+    assert str(raised.value) == "OpenCV cannot open camera 99999999999999999999"
