@@ -201,8 +201,9 @@ class Camera:
     def pipeline_failure(self, status: Any = None) -> str | None:
         """The kind of failure the pipeline's status (``status``, default:
         asked now) says, by a code, never by its words: its ``failure``, the
-        one place a failure's kind is given (:meth:`vision.pipeline.TablePipeline.status`
-        sets it with the state and message it goes with: its own, a detector
+        one place a failure's kind is given
+        (:meth:`vision.pipeline.TablePipeline.status` sets it with the state
+        and message it goes with: its own, a detector
         that cannot load, or its source's while it retries or gave up, set
         where the source raised it); ``None``: none known. The source is not
         asked apart: what it says now may be of another moment than the

@@ -209,8 +209,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{why}ため、最後のイベント（{line}行目）を削除しました。",
     },
     "left_out": {
-        "en": "Stored line(s) {lines} of this game could not be refereed and are left "
-              "out; the store keeps them, and the lines here are numbered without them.",
+        "en": "Stored line(s) {lines} of this game could not be refereed and are "
+              "left out; the store keeps them, and the lines here are numbered "
+              "without them.",
         "ja": "このゲームの保存された{lines}行目は審判できないため除きました。"
               "保存先には残っており、ここでの行番号はそれを除いて数えています。",
     },

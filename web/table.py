@@ -206,8 +206,8 @@ class Table:
             except (OSError, sqlite3.Error) as exc:
                 raise unreadable(exc) from exc
             except (ValueError, TypeError) as exc:  # not JSON: the rows are kept
-                raise TableError(status=409, reason="stored_game_unrefereeable",
-                                 params={"gid": gid, "why": Damaged(what, exc)}) from None
+                raise TableError(status=409, reason="stored_game_unrefereeable", params={
+                    "gid": gid, "why": Damaged(what, exc)}) from None
 
         header = read("its header", lambda: self.store.header(gid))
         if not isinstance(header, Mapping):
