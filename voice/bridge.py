@@ -96,7 +96,7 @@ class ListenHandle:
         self._retry: Callable[[], None] | None = None
         self._rebuild: Callable[[Any], None] | None = None
 
-    def rebuild(self, referee: Any) -> None:
+    def rebuild(self, referee: Any, new_game: bool = False) -> None:
         """What the listener learnt from the game so far (who went down to one
         card and when, for a likely call; when a wild began to wait for its
         colour; the recent calls of its repeat check), read again from a
@@ -107,10 +107,12 @@ class ListenHandle:
         nothing of another game's. Only lines its clock places (the
         ``timed`` of :func:`listen_into`) are noted at a time; a microphone's
         clock starts with the listener, so before it nothing is near a call.
-        Called from the listener's thread (its ``get_state``), or before it
-        hears anything."""
+        ``new_game``: the game changed under the listener (a new one begun,
+        another resumed): the colours and likely calls still waiting were
+        heard in the last game and make no event in this one. Called from the
+        listener's thread (its ``get_state``), or before it hears anything."""
         if self._rebuild is not None:
-            self._rebuild(referee)
+            self._rebuild(referee, new_game)
 
     def retry_colours(self) -> None:
         """Try the colours waiting for their wild now (a wild may just have
@@ -264,8 +266,11 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
         handle._mic = Microphone(device)
         chunks = handle._mic
     recent: list[dict[str, Any]] = []
-    waiting: list[tuple[Detection, float]] = []  # colours waiting for their wild
-    likely: list[tuple[Detection, float]] = []  # likely calls waiting for a play
+    # colours waiting for their wild, likely calls waiting for a play: each
+    # with the game it was heard in (``game[0]``, counted by rebuild)
+    waiting: list[tuple[Detection, float, int]] = []
+    likely: list[tuple[Detection, float, int]] = []
+    game = [0]
     paced = file is not None and clock is not None and not realtime
     # a file without a clock is judged on its own time (the words' ``t``)
     audio_time = file is not None and clock is None and not realtime
@@ -281,10 +286,22 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
         handle.events.append(event)
         append(event)
 
-    def try_colour(det: Detection, t: float, now: float, last: bool) -> bool:
+    def another_game(det: Detection, t: float, heard_in: int) -> bool:
+        """Whether a word waiting since ``t`` was heard in a game before the
+        one now (said in the log: it makes no event in this one)."""
+        if heard_in == game[0]:
+            return False
+        log.info("heard %r at %.2f s in the last game, no event in this one",
+                 det.word, t)
+        return True
+
+    def try_colour(det: Detection, t: float, now: float, last: bool,
+                   heard_in: int) -> bool:
         """Attribute a colour; False while it may still wait for its wild."""
         colour = colour_of(det.word) or ""
         state = get_state()
+        if another_game(det, t, heard_in):
+            return True
         wild.observe(state, now)
         result = attribute_colour(state, colour)
         late = wild.too_late(t) if result.player is not None else None
@@ -299,11 +316,14 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
                  colour, t, det.score, result.reason)
         return True
 
-    def try_likely(det: Detection, t: float, now: float, last: bool) -> bool:
+    def try_likely(det: Detection, t: float, now: float, last: bool,
+                   heard_in: int) -> bool:
         """A likely call: counted for the player the state names only where
         that player went down to one card by a play within likely_play of
         it; False while that play may still come."""
         state = get_state()
+        if another_game(det, t, heard_in):
+            return True
         downs.observe(state, now)
         result = attribute(state, recent, now=t)
         if result.player is not None and downs.near(result.player, t, likely_play):
@@ -323,7 +343,8 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
         return spotter.seconds if audio_time else game_clock()
 
     def retry_likely(now: float, last: bool = False) -> None:
-        likely[:] = [(d, t) for d, t in likely if not try_likely(d, t, now, last)]
+        likely[:] = [(d, t, g) for d, t, g in likely
+                     if not try_likely(d, t, now, last, g)]
 
     lock = threading.RLock()  # the waiting colours: this thread and retry_colours
 
@@ -331,8 +352,8 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
         # the last colour heard first: when the wild appears it names it, and
         # the earlier ones then find its colour named
         with lock:
-            left = [(d, t) for d, t in reversed(waiting)
-                    if not try_colour(d, t, now, last)]
+            left = [(d, t, g) for d, t, g in reversed(waiting)
+                    if not try_colour(d, t, now, last, g)]
             waiting[:] = left[::-1]
 
     def retry_now() -> None:
@@ -350,10 +371,13 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
 
     handle._retry = retry_now
 
-    def rebuild(referee: Any) -> None:
-        """The listener's clocks and recent calls read again from the log."""
+    def rebuild(referee: Any, new_game: bool = False) -> None:
+        """The listener's clocks and recent calls read again from the log;
+        ``new_game``: the words still waiting were heard in the last game."""
         place = timed or (lambda event: None)
         with lock:
+            if new_game:  # told apart where next tried (never mutated here:
+                game[0] += 1  # this may run inside a retry's get_state)
             wild.key, wild.since = None, None  # noted again from the log's start
             read = DownClock.read(referee, place, wild.observe)
             downs.counts, downs.at = read.counts, read.at
@@ -400,13 +424,18 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
         if colour_of(det.word) is not None:
             now = game_clock() if paced or file is None or realtime else t
             with lock:
+                get_state()  # a game begun since is taken up first (rebuild)
+                heard_in = game[0]
                 if not try_colour(det, t, now, last=not (paced or file is None
-                                                          or realtime)):
-                    waiting.append((det, t))
+                                                          or realtime),
+                                  heard_in=heard_in):
+                    waiting.append((det, t, heard_in))
             return
         if det.likely:  # counts only at a play down to one card close to it
-            if not try_likely(det, t, clock_now(), last=False):
-                likely.append((det, t))
+            get_state()  # a game begun since is taken up first (rebuild)
+            heard_in = game[0]
+            if not try_likely(det, t, clock_now(), last=False, heard_in=heard_in):
+                likely.append((det, t, heard_in))
             return
         result = attribute(get_state(), recent, now=t)
         if result.player is None:
@@ -439,10 +468,10 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
                 for det in spotter.flush():
                     on_detection(det)
                 if likely and paced:
-                    wait_for(max(t for _d, t in likely) + likely_play)
+                    wait_for(max(t for _d, t, _g in likely) + likely_play)
                 retry_likely(clock_now(), last=True)
                 if waiting and paced:
-                    wait_for(max(t for _d, t in waiting) + COLOUR_WAIT)
+                    wait_for(max(t for _d, t, _g in waiting) + COLOUR_WAIT)
                 retry(game_clock() if paced else float("inf"), last=True)
         except Exception as exc:  # the game goes on without the listener
             handle.error = exc

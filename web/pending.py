@@ -428,9 +428,11 @@ class Pending:
         if self._listened is not None and self._listened[0] == gid and \
                 self._listened[1] is listener:
             return
+        # the game changed under this listener: what waits was heard in the last
+        new_game = self._listened is not None and self._listened[1] is listener
         self._listened = (gid, listener)
         try:
-            rebuild(referee)
+            rebuild(referee, new_game=new_game)
         except Exception as exc:  # the listener goes on with what it had
             log.warning("game %s: what the listener learnt of the game was not "
                         "read again from the log (%s: %s)", gid,

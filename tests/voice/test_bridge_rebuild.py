@@ -136,6 +136,26 @@ def test_in_the_new_game_a_likely_call_at_a_play_down_to_one_card_counts(
     assert calls(server) == [("A", True)]
 
 
+def test_a_likely_call_waiting_when_a_new_game_begins_makes_no_event_in_it(
+        tmp_path, ears):
+    """A likely call heard in the last game waits (up to 2 s) for a play down
+    to one card; the new game's first such play does not make it count (it
+    was heard in the last game); one heard in the new game does."""
+    server = Server(tmp_path, durable=True)
+    client = server.app.test_client()
+    assert client.post("/api/games", json=TWO_EACH).status_code == 201
+    handle = listening(server, ears)
+    post(server, {"type": "start", "card": "red-7"})
+    ears.hear(("uno", True))  # A's turn, two cards: waits for A's play
+    assert client.post("/api/games", json=TWO_EACH).status_code == 201
+    post(server, {"type": "start", "card": "red-7"})
+    ears.hear()
+    post(server, {"type": "play", "player": "A", "cards": ["red-3"]})
+    ears.hear()  # A down to one card within 2 s of the last game's call
+    stopped(handle, ears)
+    assert calls(server) == []
+
+
 @pytest.mark.parametrize("durable", [True, False], ids=["sqlite", "memory"])
 def test_a_resumed_games_likely_call_is_judged_on_its_log(tmp_path, ears, durable):
     """After a restart the listener knows the hands as the log left them: A's
@@ -181,7 +201,7 @@ def test_a_log_the_listener_cannot_read_again_leaves_it_listening(
     server = Server(tmp_path, durable=True)
     assert server.app.test_client().post("/api/games", json=TWO_EACH).status_code == 201
 
-    def broken(self, referee):
+    def broken(self, referee, new_game=False):
         raise RuntimeError("broken")
 
     monkeypatch.setattr(bridge.ListenHandle, "rebuild", broken)
