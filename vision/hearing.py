@@ -35,6 +35,7 @@ player went down to one card before the restart still counts.
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -42,6 +43,8 @@ from typing import Any
 from voice.attribution import DownClock, WildClock
 
 from .config import ListenConfig
+
+log = logging.getLogger(__name__)
 
 
 class Hearing:
@@ -118,7 +121,7 @@ class Hearing:
             observe(state, seen)
         return self.retry(now)
 
-    def rebuild(self, referee: Any) -> None:
+    def rebuild(self, referee: Any, new_game: bool = False) -> None:
         """What :meth:`after` learns from the camera's events, read again
         from a game's log (``referee``: a :class:`referee.session.Referee`
         holding it), as if this hearing had followed the game from its start
@@ -129,7 +132,18 @@ class Hearing:
         waiting for its colour (the attributor's ``observe``) are noted at
         that line's time; the attributor's recent calls (its repeat check)
         are the log's last heard lines that name a player. What was noted
-        before is replaced."""
+        before is replaced. ``new_game``: the game changed under this hearing
+        (a new one begun, another resumed; as the listener's
+        ``voice.bridge.ListenHandle.rebuild``): the events still held or
+        waiting (:attr:`held`, :attr:`waiting`, :attr:`calls`) were heard in
+        the last game and make no event in this one (said in the server's
+        log); else (this hearing's first game, a restart's) they are kept."""
+        if new_game:
+            for name in ("held", "waiting", "calls"):
+                for heard in getattr(self, name):
+                    log.info("heard %r at %.2f s in the last game, no event in "
+                             "this one", heard.get("type"), float(heard.get("t", 0)))
+            self.held, self.waiting, self.calls = [], [], []
         clock = getattr(self.attribute, "clock", None)
         if isinstance(clock, WildClock):  # noted again from the log's start
             self.attribute.clock = WildClock(clock.after)

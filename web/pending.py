@@ -388,7 +388,8 @@ class Pending:
         each game and hearing (:meth:`vision.hearing.Hearing.rebuild`): a
         resumed game's likely UNO call still counts for a player who went
         down to one card before the restart, and a new game starts with
-        nothing of the last one's. A log it cannot read is said in the
+        nothing of the last one's (the heard events it still held or kept
+        waiting make no event in it). A log it cannot read is said in the
         server's log; the hearing then goes on with what it had."""
         table = self.table
         hearing = getattr(table, "hearing", None)
@@ -398,12 +399,14 @@ class Pending:
         if self._clocked is not None and self._clocked[0] == gid and \
                 self._clocked[1] is hearing:
             return
+        # the game changed under this hearing: what it holds was heard in the last
+        new_game = self._clocked is not None and self._clocked[1] is hearing
         self._clocked = (gid, hearing)
         rebuild = getattr(hearing, "rebuild", None)
         if rebuild is None:
             return
         try:
-            rebuild(referee)
+            rebuild(referee, new_game=new_game)
         except Exception as exc:  # the hearing goes on with what it had
             log.warning("game %s: what the hearing learnt from the camera was not "
                         "read again from the log (%s: %s)", gid,

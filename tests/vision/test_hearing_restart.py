@@ -73,3 +73,37 @@ def test_lines_of_no_camera_time_are_not_noted():
     again = Hearing(lambda e: [], lambda: {})
     again.rebuild(live.referee)
     assert again.downs.at == {} and again.downs.counts == {}
+
+
+def holding() -> tuple[LiveTable, Hearing]:
+    """A hearing holding a call the camera has not reached, a call waiting
+    for the next play and a colour waiting for its wild."""
+    live = followed()
+    hearing = Hearing(lambda e: [], lambda: {})
+    hearing.attribute = bridge.Attributor()
+    hearing.hear({"type": "uno", "source": "voice", "t": 30.0})
+    hearing.calls = [{"type": "uno", "source": "voice", "t": 14.0}]
+    hearing.waiting = [{"type": "color", "source": "voice", "t": 14.5, "color": "red"}]
+    return live, hearing
+
+
+def test_a_new_game_drops_what_the_last_game_left_held_or_waiting():
+    """Heard in the last game (as the listener's words still waiting, its
+    rebuild's ``new_game``): nothing of it is let into the new game."""
+    live, hearing = holding()
+    appended = []
+    hearing.append = lambda e: appended.append(e) or []
+    hearing.rebuild(live.referee, new_game=True)
+    assert (hearing.held, hearing.calls, hearing.waiting) == ([], [], [])
+    hearing.state = live.referee.state
+    hearing.finish()
+    assert appended == []
+
+
+def test_a_restart_keeps_what_the_game_holds():
+    """A hearing's first game (a restart's: what was held is taken up from
+    beside the store) keeps its held and waiting events."""
+    live, hearing = holding()
+    hearing.rebuild(live.referee)
+    assert [e["t"] for e in hearing.held + hearing.calls + hearing.waiting] == [
+        30.0, 14.0, 14.5]

@@ -116,11 +116,32 @@ def test_a_new_game_starts_with_nothing_of_the_last_ones_downs(tmp_path):
     assert calls(server.table.referee.events) == []
 
 
+def test_a_call_held_when_a_new_game_begins_makes_no_event_in_it(tmp_path):
+    """A call heard in the last game, held for the camera when a new game
+    begins, is not let into the new one (where A's play down to one card
+    would name A the caller): it was heard in the last game."""
+    server = Server(tmp_path, durable=True)
+    client = server.app.test_client()
+    assert client.post("/api/games", json=TWO_EACH).status_code == 201
+    listening(server)
+    feed(server, STEPS[:2] + (("hear", {"type": "uno", "source": "voice",
+                                        "t": 3.8}),))
+    assert server.table.hearing.held  # the camera has not reached it
+    assert client.post("/api/games", json=TWO_EACH).status_code == 201
+    feed(server, (("cam", cam("start", 5.0, card="red-7")),
+                  ("cam", cam("play", 6.0, cards=["red-3"], reach_from="A")),
+                  ("cam", cam("draw", 9.0, count=1, reach_from="B"))))
+    _camera_ended(server.table, server.table.camera)
+    assert [e["type"] for e in server.table.referee.events] == [
+        "start", "play", "draw"]
+    assert calls(server.table.store.events(1)) == []  # nor in the last game's log
+
+
 def test_a_log_the_hearing_cannot_read_again_leaves_the_game_going(
         tmp_path, monkeypatch, caplog):
     from vision.hearing import Hearing
 
-    def broken(self, referee):
+    def broken(self, referee, new_game=False):
         raise RuntimeError("broken")
 
     server = Server(tmp_path, durable=True)
