@@ -58,6 +58,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--soup", type=int, default=None,
                         help="fine-tunings averaged (EnrollConfig.soup; default: "
                              "EnrollConfig's)")
+    parser.add_argument("--corner-adapt", type=int, default=None,
+                        help="1: the enrollment also fits the corner-index reader "
+                             "to the deck's photos (vision.enroll.ADAPT_CORNER); "
+                             "0: not (default: the module's)")
     parser.add_argument("--base", type=Path, default=None,
                         help="crop classifier to fine-tune (default: the shipped "
                              "one; a checkpoint of another input size, e.g. "
@@ -69,7 +73,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from referee.cards import CLASSES
     from vision.detector import Detector
+    import vision.enroll
     from vision.enroll import EnrollConfig, find_shots, fine_tune, read_photo_folder
+
+    if args.corner_adapt is not None:
+        vision.enroll.ADAPT_CORNER = bool(args.corner_adapt)
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -99,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"enrollment of {args.cards} cards, {n} photos, torch threads "
           f"{config.threads or torch.get_num_threads()}, {config.steps} steps x "
           f"{len(result.checkpoint['members'])} networks, "
-          f"{result.checkpoint['size']} px crops:")
+          f"{result.checkpoint['size']} px crops; the corner reader fitted to "
+          f"the deck: {'corner' in result.checkpoint}:")
     print(f"  load the detector  {c1 - c0:6.1f} s CPU ({t1 - t0:.1f} s wall)")
     unfound = sum(s.box is None for s in shots)
     print(f"  find the cards     {c2 - c1:6.1f} s CPU ({t2 - t1:.1f} s wall; "

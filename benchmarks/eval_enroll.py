@@ -56,11 +56,16 @@ temporary folder and deleted.
   rows the same way. ``--dump DIR`` writes every enrolled tuning read that
   names a box (frame, kept box, label, name, card probabilities) under
   ``DIR/draw<seed>/`` for offline study of the read.
-  ``--corner W`` weighs the kept box's reading by its corner index's symbol
-  (:data:`vision.multiscale.CORNER`, :mod:`vision.corner_index`; ``--corner-model``
-  other weights).
+  Three options of the read are on by default, chosen together on the held
+  proxies (each alone gained less): ``--corner W`` weighs the kept box's
+  reading by its corner index's symbol (:data:`vision.multiscale.CORNER`, 1;
+  :mod:`vision.corner_index`; ``--corner-model`` other weights; 0: off),
   ``--recolour 1`` reads the kept box's colour again from its pixels
-  (:data:`vision.multiscale.RECOLOUR`, :mod:`vision.card_colour`).
+  (:data:`vision.multiscale.RECOLOUR`, :mod:`vision.card_colour`; 0: off) and
+  ``--balance 1`` names it from its crop white-balanced
+  (:data:`vision.multiscale.BALANCE`; 0: off). ``--corner-adapt 1`` fits the
+  corner reader to each enrollment's photos as well
+  (:data:`vision.enroll.ADAPT_CORNER`, the deck's own print; off).
   ``--rectify W`` names the kept box from the mean of its reading and that of
   the card's outline warped upright (:mod:`vision.rectify`) at weight ``W``.
   ``--variants N`` reads each photo N times that way (other seeds). ``--forget N``
@@ -75,7 +80,9 @@ temporary folder and deleted.
   the untouched ``train`` split: its phone photos on wood, its scans, and its
   webcam frames of a card held in a hand as their own row; and deck B (``test``)
   zero-shot with and without the multi-scale pass, and read by the classifier
-  enrolled on deck A (an enrollment must not spoil another deck).
+  enrolled on deck A (an enrollment must not spoil another deck). ``--rows``
+  reads only some of those rows (``--rows webcam --ks 3``: the held cards
+  after K = 3 alone).
 
 Every detector of a run uses the still-photo finder (``detector.photo_model``,
 as ``tableref detect`` and enrollment do); ``--model FINDER`` another card
@@ -641,7 +648,10 @@ def enrolled_detector(shots, config, folder: Path, base: Path | None = None):  #
     result = fine_tune(shots, base, config=config, progress=lambda _: None)
     path = folder / f"enrolled-{config.seed}-{len(shots)}.pt"
     torch.save(result.checkpoint, path)
-    return Detector(model_path=FINDER, classifier=path), time.time() - t0
+    from vision.corner_index import attach
+
+    det = attach(Detector(model_path=FINDER, classifier=path), result.checkpoint)
+    return det, time.time() - t0
 
 
 def rendered_accuracy(detector, count: int, seed: int = 12345) -> float:  # noqa: ANN001
@@ -781,6 +791,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corner-model", type=Path, default=None,
                         help="the corner-index reader's weights (default: "
                              "models/uno-corner.pt)")
+    parser.add_argument("--corner-adapt", type=int, default=None,
+                        help="1: each enrollment also fits the corner-index reader "
+                             "to the deck's photos (vision.enroll.ADAPT_CORNER), "
+                             "which the read weighs by with --corner above 0; 0: "
+                             "the shipped reader")
     parser.add_argument("--balance-views", type=int, default=None,
                         help="1: the enrollment's card crops and views are "
                              "white-balanced as the kept box's read is "
@@ -806,6 +821,9 @@ def main(argv: list[str] | None = None) -> int:
                              "a named part to the finder's whole-card box)")
     parser.add_argument("--ks", default="1,3",
                         help="the report's K values (photos a card enrolled)")
+    parser.add_argument("--rows", default="phone,scan,webcam,deck-b",
+                        help="the report's rows, of phone, scan, webcam (the cards "
+                             "held before a webcam) and deck-b")
     parser.add_argument("--same-camera", action="store_true",
                         help="enroll from K of train's webcam frames a card, read "
                              "the other webcam frames")
@@ -825,6 +843,11 @@ def main(argv: list[str] | None = None) -> int:
                              "train and test (with --tune: of valid), zero-shot "
                              "and after K = 3")
     args = parser.parse_args(argv)
+    wanted = [r.strip() for r in args.rows.split(",") if r.strip()]
+    unknown = sorted(set(wanted) - {"phone", "scan", "webcam", "deck-b"})
+    if unknown or not wanted:
+        parser.error(f"--rows: unknown rows {unknown or args.rows!r}; of phone, "
+                     "scan, webcam, deck-b")
 
     from vision.detector import Detector
     from vision.enroll import EnrollConfig, find_shots
@@ -854,6 +877,10 @@ def main(argv: list[str] | None = None) -> int:
         ms.CORNER = args.corner
     if args.corner_model is not None:
         ms.CORNER_MODEL = args.corner_model
+    if args.corner_adapt is not None:
+        import vision.enroll
+
+        vision.enroll.ADAPT_CORNER = bool(args.corner_adapt)
     if args.balance_views is not None:
         import vision.enroll
 
@@ -887,7 +914,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{vision.multiscale.RECOLOUR}; weighed by the corner index's symbol "
           f"at {vision.multiscale.CORNER} ({vision.multiscale.CORNER_MODEL or 'shipped'}); "
           f"the enrolled views white-balanced: "
-          f"{vision.enroll.BALANCE_VIEWS}")
+          f"{vision.enroll.BALANCE_VIEWS}; the corner reader fitted to the deck: "
+          f"{vision.enroll.ADAPT_CORNER}")
     from vision.detector import photo_model
 
     global FINDER
@@ -1001,8 +1029,9 @@ def main(argv: list[str] | None = None) -> int:
                       f"a draw: {z}K={k} {mean_cell(tuned[name])}")
             return 0
         rows = {kind: [p for p in photos(args.data, "train") if p.kind == kind]
-                for kind in ("phone", "scan", "webcam")}
-        rows["deck-b"] = photos(args.data, "test")
+                for kind in ("phone", "scan", "webcam") if kind in wanted}
+        if "deck-b" in wanted:
+            rows["deck-b"] = photos(args.data, "test")
         table: dict[str, dict[str, str]] = {k: {} for k in rows}
         for kind, items in rows.items():
             if args.no_zero:

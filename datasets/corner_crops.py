@@ -17,11 +17,16 @@ import numpy as np
 from referee.cards import CLASSES
 
 
-def corner_crop(rng: np.random.Generator, label: str | None = None
-                ) -> tuple[np.ndarray, int]:
+def corner_crop(rng: np.random.Generator, label: str | None = None,
+                card: np.ndarray | None = None, turn: float = 20.0,
+                squeeze: float = 0.4) -> tuple[np.ndarray, int]:
     """One (h, w, 3) uint8 BGR crop (:data:`vision.corner_index.INPUT`) and its
     symbol index; ``label``: a card of :data:`referee.cards.CLASSES` (``None``:
-    one drawn)."""
+    one drawn). ``card``: the face to draw instead of a rendered one (BGR,
+    upright or upside down: a photo's card, cut from its finder box, for the
+    reader's deck adaptation, :func:`vision.corner_index.adapt`); ``label`` is
+    then its label. ``turn``: the most the card is turned (degrees);
+    ``squeeze``: the most one side is shortened."""
     import cv2
 
     from datasets.cards import CARD_ASPECT, DESIGNS
@@ -30,16 +35,17 @@ def corner_crop(rng: np.random.Generator, label: str | None = None
     from vision.corner_index import INPUT, REGION, symbol_index
 
     label = label or str(CLASSES[int(rng.integers(len(CLASSES)))])
+    face_texture = _texture if card is None else _photo_texture(card)
     out_w, out_h = INPUT
     # the card in scene units (its height 1), turned and tilted
     a = CARD_ASPECT
     quad = np.array([[-a / 2, -0.5], [a / 2, -0.5], [a / 2, 0.5], [-a / 2, 0.5]])
     side = int(rng.integers(4))
-    squeeze = float(rng.uniform(0, 0.4)) if rng.random() < 0.7 else 0.0
+    squeeze = float(rng.uniform(0, squeeze)) if rng.random() < 0.7 else 0.0
     p, q = quad[side].copy(), quad[(side + 1) % 4].copy()
     mid = (p + q) / 2
     quad[side], quad[(side + 1) % 4] = p + (mid - p) * squeeze, q + (mid - q) * squeeze
-    angle = np.radians(float(rng.uniform(-20, 20)) + (180.0 if rng.random() < 0.5 else 0))
+    angle = np.radians(float(rng.uniform(-turn, turn)) + (180.0 if rng.random() < 0.5 else 0))
     c, s = np.cos(angle), np.sin(angle)
     quad = quad @ np.array([[c, s], [-s, c]]) + rng.normal(0, 0.01, (4, 2))
     lo, hi = quad.min(axis=0), quad.max(axis=0)
@@ -70,15 +76,15 @@ def corner_crop(rng: np.random.Generator, label: str | None = None
     if rng.random() < 0.15:  # another card behind it, offset (a fan)
         other = str(CLASSES[int(rng.integers(len(CLASSES)))])
         shift = rng.uniform(-0.5, 0.5, 2) * [a, 1.0]
-        turn = np.radians(float(rng.uniform(-25, 25)))
-        c2, s2 = np.cos(turn), np.sin(turn)
+        fan = np.radians(float(rng.uniform(-25, 25)))
+        c2, s2 = np.cos(fan), np.sin(fan)
         oquad = (quad - quad.mean(0)) @ np.array([[c2, s2], [-s2, c2]]) + quad.mean(0) + shift
         _paste(back, other, str(rng.choice(DESIGNS)), int(rng.integers(8)), oquad,
                to_crop, card_px, _texture)
     design = str(rng.choice(DESIGNS))
     variant = int(rng.integers(8))
     img = back
-    _paste(img, label, design, variant, quad, to_crop, card_px, _texture,
+    _paste(img, label, design, variant, quad, to_crop, card_px, face_texture,
            tint=rng.uniform(0.85, 1.1, 3).astype(np.float32))
     # fingers over the corner
     if rng.random() < 0.25:
@@ -119,6 +125,48 @@ def corner_crop(rng: np.random.Generator, label: str | None = None
     if (n_w, n_h) != (out_w, out_h):
         img = cv2.resize(img, (out_w, out_h), interpolation=cv2.INTER_LINEAR)
     return img, symbol_index(label)
+
+
+def _photo_texture(card: np.ndarray):  # noqa: ANN202
+    """:func:`datasets.scene_layout._texture`'s answer for one photo's card face
+    ``card`` (BGR): the face as float BGR taken down by area near the height
+    asked, an opaque alpha."""
+    import cv2
+
+    face = np.asarray(card, np.float32)
+
+    def texture(label: str, design: str, variant: int, height: float):  # noqa: ARG001
+        h = face.shape[0]
+        f = min(1.0, float(height) / max(h, 1))
+        img = face if f >= 0.99 else cv2.resize(
+            face, (max(2, round(face.shape[1] * f)), max(2, round(h * f))),
+            interpolation=cv2.INTER_AREA)
+        return img, np.ones(img.shape[:2], np.float32), h / img.shape[0]
+
+    return texture
+
+
+def card_face(frame: np.ndarray, box, turn_aspect: float = 1.2,  # noqa: ANN001
+              height: int = 400) -> np.ndarray:
+    """The card in ``frame``'s box ``xyxy`` (a photo's finder box) cut out and
+    made to stand up (a box at least ``turn_aspect`` times as wide as high is
+    turned a quarter: either way, as the card's two indices are opposite
+    corners), taken down to at most ``height`` pixels tall: the face
+    :func:`corner_crop` draws for a photo."""
+    import cv2
+
+    fh, fw = frame.shape[:2]
+    x1, y1, x2, y2 = (float(v) for v in np.asarray(box).reshape(4))
+    x1, y1 = max(0, int(round(x1))), max(0, int(round(y1)))
+    x2, y2 = min(fw, int(round(x2))), min(fh, int(round(y2)))
+    face = np.ascontiguousarray(frame[y1:max(y2, y1 + 2), x1:max(x2, x1 + 2), :3])
+    if face.shape[1] >= turn_aspect * face.shape[0]:
+        face = np.ascontiguousarray(np.rot90(face, 1))
+    if face.shape[0] > height:
+        f = height / face.shape[0]
+        face = cv2.resize(face, (max(2, round(face.shape[1] * f)), height),
+                          interpolation=cv2.INTER_AREA)
+    return face
 
 
 def _paste(img: np.ndarray, label: str, design: str, variant: int,  # noqa: PLR0913

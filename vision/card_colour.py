@@ -21,7 +21,7 @@ it).
     colour, share, cover = face_colour(crop)   # e.g. ("green", 0.87, 0.22)
 
 Only the still-photo read uses it (:func:`vision.multiscale.read_turned`,
-:data:`vision.multiscale.RECOLOUR`, off by default); the live path does not.
+:data:`vision.multiscale.RECOLOUR`, on by default); the live path does not.
 """
 
 from __future__ import annotations

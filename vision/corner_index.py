@@ -11,9 +11,11 @@ the renderer's cards (:mod:`datasets.corner_crops`,
 
 :func:`fuse` weighs the crop classifier's card probabilities by the reader's
 symbol probabilities: ``p(card) * p(symbol of card) ** weight``, renormalised.
-The still-photo read (:func:`vision.multiscale.read_turned`) uses it where
-:data:`vision.multiscale.CORNER` is above 0 (off by default); the live path
-does not.
+The still-photo read of one card (:func:`vision.multiscale.read_turned`) uses
+it where :data:`vision.multiscale.CORNER` is above 0 (1 by default); the live
+path does not. :func:`adapt` fits the reader to an enrolled deck's own print
+(:data:`vision.enroll.ADAPT_CORNER`, off by default); :func:`attach` gives a
+detector its deck's reader.
 
     from vision.corner_index import CornerReader
     reader = CornerReader.load()              # models/uno-corner.pt
@@ -22,7 +24,9 @@ does not.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -159,15 +163,29 @@ class CornerReader:
         import torch
 
         ckpt = torch.load(str(path or MODEL), map_location="cpu", weights_only=False)
+        return cls.from_checkpoint(ckpt, str(path or MODEL))
+
+    @classmethod
+    def from_checkpoint(cls, ckpt: dict, source: str = "the checkpoint"
+                        ) -> CornerReader:
+        """The reader of a checkpoint dict (:meth:`checkpoint`'s format, that
+        of ``models/uno-corner.pt``)."""
         for key, want in (("input", INPUT), ("region", REGION)):
             if key in ckpt and tuple(ckpt[key]) != tuple(want):
                 raise ValueError(
-                    f"{path or MODEL} was trained on corner crops with {key} "
+                    f"{source} was trained on corner crops with {key} "
                     f"{tuple(ckpt[key])}, this code cuts {tuple(want)}: train it "
                     "again (python -m training.corner_index)")
         net = corner_net(len(ckpt["symbols"]), int(ckpt.get("width", 16)))
         net.load_state_dict(ckpt["state"])
         return cls(net, tuple(ckpt["symbols"]))
+
+    def checkpoint(self) -> dict:
+        """The reader's weights as a checkpoint dict (:meth:`from_checkpoint`)."""
+        width = int(self.net[0].out_channels)
+        return {"state": {k: v.detach().clone() for k, v in self.net.state_dict().items()},
+                "symbols": list(self.symbols), "width": width, "input": list(INPUT),
+                "region": list(REGION)}
 
     def read(self, crops: np.ndarray) -> np.ndarray:
         """Symbol probabilities of (N, h, w, 3) uint8 BGR crops: (N, symbols)."""
@@ -196,3 +214,104 @@ def fuse(card_probs: np.ndarray, labels, symbol_probs: np.ndarray,  # noqa: ANN0
     out = card_probs * factor
     total = out.sum()
     return out * (card_probs.sum() / total) if total > 0 else card_probs
+
+
+@dataclass(frozen=True)
+class AdaptConfig:
+    """How :func:`adapt` fits the reader to an enrolled deck's print.
+
+    Attributes:
+        views: corner crops drawn from each enrollment photo's card.
+        steps: optimizer steps.
+        batch: crops a step.
+        lr: AdamW learning rate at the start (cosine decay to 0).
+        l2sp: weight of the squared distance of the weights to the starting ones.
+        turn: the most a view's card is turned (degrees).
+        squeeze: the most one side of a view's card is shortened.
+        shift: a batch's crops moved by up to this many pixels each way.
+        seed: seed of the views and the batches.
+    """
+
+    views: int = 24
+    steps: int = 150
+    batch: int = 64
+    lr: float = 1e-3
+    l2sp: float = 0.01
+    turn: float = 30.0
+    squeeze: float = 0.4
+    shift: int = 3
+    seed: int = 0
+
+
+def adapt(reader: CornerReader, cards: Sequence[tuple[np.ndarray, str]],
+          config: AdaptConfig = AdaptConfig(),
+          progress: Callable[[str], None] | None = None) -> CornerReader:
+    """``reader`` fine-tuned on the corner indices of a deck's own cards: each of
+    ``cards`` (a photo's card face, :func:`datasets.corner_crops.card_face`, and
+    its label) drawn :attr:`AdaptConfig.views` times as a card held before a
+    webcam (:func:`datasets.corner_crops.corner_crop`: turned, tilted, at a
+    webcam's resolution, fingers, light, blur, noise, JPEG) and learned for a
+    few steps, kept close to the starting weights (an L2-SP pull; batch-norm
+    statistics as they were). A card whose label has no index the reader knows
+    is left out; with none left the reader comes back unchanged. A new reader
+    (``reader`` is not changed)."""
+    import copy
+
+    import torch
+
+    from datasets.corner_crops import corner_crop
+
+    rng = np.random.default_rng(config.seed)
+    xs, ys = [], []
+    for face, label in cards:
+        sym = symbol_of(str(label))
+        if sym is None or sym not in reader.symbols:
+            continue
+        for _ in range(config.views):
+            x, _ = corner_crop(rng, str(label), face, config.turn, config.squeeze)
+            xs.append(x)
+            ys.append(reader.symbols.index(sym))
+    if not xs:
+        return reader
+    xt = prepare(np.stack(xs))
+    yt = torch.tensor(ys, dtype=torch.long)
+    net = copy.deepcopy(reader.net).eval()  # batch-norm statistics stay as they are
+    params = [p for p in net.parameters() if p.requires_grad]
+    anchor = [p.detach().clone() for p in params]
+    opt = torch.optim.AdamW(params, lr=config.lr, weight_decay=0.0)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(1, config.steps))
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    gen = torch.Generator().manual_seed(config.seed)
+    for step in range(config.steps):
+        idx = torch.randint(len(xt), (min(config.batch, len(xt)),), generator=gen)
+        batch = xt[idx]
+        if config.shift:
+            dx, dy = (int(v) for v in torch.randint(-config.shift, config.shift + 1, (2,),
+                                                    generator=gen))
+            batch = torch.roll(batch, (dy, dx), (2, 3))
+        loss = loss_fn(net(batch), yt[idx])
+        pull = sum(((p - a) ** 2).sum() for p, a in zip(params, anchor))
+        (loss + config.l2sp * pull).backward()
+        opt.step()
+        opt.zero_grad()
+        sched.step()
+        if progress is not None and ((step + 1) % 50 == 0 or step + 1 == config.steps):
+            progress(f"corner reader: step {step + 1}/{config.steps} "
+                     f"loss {loss.item():.3f}")
+    return CornerReader(net.eval(), reader.symbols)
+
+
+def attach(detector, checkpoint: dict | str | Path):  # noqa: ANN001, ANN201
+    """``detector`` with the corner-index reader of an enrolled deck's
+    checkpoint (a dict or its file; its ``corner`` entry,
+    :data:`vision.enroll.ADAPT_CORNER`) set as ``detector.corner_reader``, which
+    the still-photo read weighs by (:func:`vision.multiscale._corner_weighed`);
+    a checkpoint without one leaves the detector as it is. Returns the detector."""
+    if not isinstance(checkpoint, dict):
+        import torch
+
+        checkpoint = torch.load(str(checkpoint), map_location="cpu", weights_only=False)
+    corner = checkpoint.get("corner")
+    if corner is not None:
+        detector.corner_reader = CornerReader.from_checkpoint(corner, "the deck's reader")
+    return detector

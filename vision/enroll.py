@@ -445,6 +445,10 @@ def fine_tune(
         "members": tuned, "size": size, "width": width, "labels": labels,
         "base": base.name, "enroll": asdict(config),
     }
+    if ADAPT_CORNER:
+        corner = adapted_corner(shots, config.seed, progress)
+        if corner is not None:
+            checkpoint["corner"] = corner
     photos: dict[str, int] = {}
     for shot in shots:
         if shot.box is not None:
@@ -456,6 +460,33 @@ def fine_tune(
     result.confused = confusions(checkpoint, shots)
     result.seconds = time.time() - t0
     return result
+
+
+#: The corner-index reader (:mod:`vision.corner_index`) fitted to the deck's own
+#: print at enrollment (:func:`vision.corner_index.adapt` on each found
+#: photo's card; :data:`CORNER_ADAPT` its settings), kept in the checkpoint
+#: under ``corner``; a still photo's read weighs by it where
+#: :data:`vision.multiscale.CORNER` is above 0. Off: the checkpoint has no
+#: reader of its own (the shipped reader is used).
+ADAPT_CORNER: bool = False
+#: The settings of that fitting (``None``: :class:`vision.corner_index.AdaptConfig`'s).
+CORNER_ADAPT = None
+
+
+def adapted_corner(shots: Sequence[Shot], seed: int = 0,
+                   progress: Callable[[str], None] = print) -> dict | None:
+    """The shipped corner-index reader fitted to the cards boxed in ``shots``
+    (:func:`vision.corner_index.adapt`), as a checkpoint dict; ``None`` when no
+    shot's label has an index the reader knows."""
+    from datasets.corner_crops import card_face
+    from vision.corner_index import AdaptConfig, CornerReader, adapt, symbol_of
+
+    cards = [(card_face(s.frame, s.box), s.label) for s in shots
+             if s.box is not None and symbol_of(s.label) is not None]
+    if not cards:
+        return None
+    config = replace(CORNER_ADAPT or AdaptConfig(), seed=seed)
+    return adapt(CornerReader.load(), cards, config, progress).checkpoint()
 
 
 #: The seed of the ``r``-th fine-tuning of a soup (:attr:`EnrollConfig.soup`)

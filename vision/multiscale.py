@@ -119,23 +119,24 @@ RECTIFY: float = 0.0
 #: A photo of one card's kept box is named from its crop white-balanced
 #: (:func:`balance_white`: each colour channel scaled so that its bright end is
 #: the card's white): a card held before a webcam under a strong colour cast
-#: or dim light shows its digit in few, dull levels (:func:`read_turned`).
-BALANCE: bool = False
+#: or dim light shows its digit in few, dull levels (:func:`read_turned`). On,
+#: with :data:`RECOLOUR` and :data:`CORNER`: the three together lift `valid`'s
+#: held-card proxies by about 4 and 2.5 points (``models/MODEL_CARD.md``).
+BALANCE: bool = True
 #: A photo of one card's name has its colour read again from its box's pixels
 #: (:func:`recoloured`, :mod:`vision.card_colour`: each channel's bright end
 #: taken as the card's white, the saturated pixels' hue): the classifier's
 #: symbol is kept and its colour changed only where the pixels strongly show
-#: another colour of which the classifier makes a candidate. Off: on `valid`'s
-#: held-card proxies it mends the few wrong colours there are (a share of a
-#: point, ``models/MODEL_CARD.md``).
-RECOLOUR: bool = False
+#: another colour of which the classifier makes a candidate (it mends the few
+#: wrong colours of `valid`'s held-card proxies).
+RECOLOUR: bool = True
 #: A photo of one card's reading is weighed by the symbol its corner index
 #: shows (:mod:`vision.corner_index`: the box's top-left corner, and its bottom-right
 #: turned half round, read at their own resolution by a small network of their
 #: own): each card's probability times its symbol's probability to this power
 #: (:func:`vision.corner_index.fuse`, :func:`read_turned`). 0: off (the reader
-#: is not loaded).
-CORNER: float = 0.0
+#: is not loaded); 2 read `valid`'s held-card proxies lower than 1.
+CORNER: float = 1.0
 #: The corner-index reader's weights (``None``: the shipped
 #: :data:`vision.corner_index.MODEL`).
 CORNER_MODEL = None
@@ -454,13 +455,16 @@ def _corner_weighed(detector: CardDetector, frame: np.ndarray, card: Detections,
                     probs: np.ndarray) -> np.ndarray:
     """``probs`` (the card probabilities of ``card``'s box) weighed by its
     corner index's symbol at :data:`CORNER` (:func:`vision.corner_index.fuse`);
-    as they are where it is 0."""
+    as they are where it is 0. The reader is the detector's own
+    (``detector.corner_reader``: an enrolled deck's, fitted to its print,
+    :func:`vision.corner_index.attach`) where it has one, else
+    :func:`corner_reader`'s."""
     if CORNER <= 0:
         return probs
     from vision.corner_index import fuse
 
     labels = list(_names(detector).get("names") or card.names)
-    reader = corner_reader()
+    reader = getattr(detector, "corner_reader", None) or corner_reader()
     return fuse(probs, labels, reader.symbol_probs(frame, card.xyxy[0]), CORNER,
                 reader.symbols)
 

@@ -83,12 +83,14 @@ def test_weak_pixels_or_a_stranger_colour_keep_the_classifiers_name() -> None:
     assert recolour("wild", probs_of(wild=0.9), card_crop("red")) == "wild"
 
 
-def test_the_still_photo_read_recolours_only_when_asked() -> None:
-    """``read_turned`` with ``recolour`` names the box's card from the pixels'
-    colour and the classifier's symbol, its confidence the classifier's
-    probability of that card; without it (the default) the name is the
-    classifier's."""
+def test_the_still_photo_read_recolours_unless_turned_off(monkeypatch) -> None:  # noqa: ANN001
+    """``read_turned`` (``recolour`` on by default) names the box's card from
+    the pixels' colour and the classifier's symbol, its confidence the
+    classifier's probability of that card; with ``recolour`` off the name is
+    the classifier's."""
     import vision.multiscale as ms
+
+    monkeypatch.setattr(ms, "CORNER", 0.0)  # the colour alone
     from referee.cards import CLASSES
 
     frame = np.full((200, 200, 3), 60, np.uint8)
@@ -106,9 +108,9 @@ def test_the_still_photo_read_recolours_only_when_asked() -> None:
             return probs
 
     card = Detections([[50, 20, 150, 180]], [0.6], [CLASSES.index("blue-7")])
-    assert ms.RECOLOUR is False
-    assert ms.read_turned(BlueReader(), frame, card).labels == ["blue-7"]
-    named = ms.read_turned(BlueReader(), frame, card, recolour=True)
+    assert ms.RECOLOUR is True
+    assert ms.read_turned(BlueReader(), frame, card, recolour=False).labels == ["blue-7"]
+    named = ms.read_turned(BlueReader(), frame, card)
     assert named.labels == ["green-7"]
     assert named.confidence.tolist() == pytest.approx([0.1])
     np.testing.assert_allclose(named.xyxy[0], [50, 20, 150, 180])

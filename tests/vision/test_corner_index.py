@@ -133,19 +133,20 @@ class DrawTwoIndex:
         return out
 
 
-def test_the_still_photo_read_weighs_by_the_corner_index_only_when_asked(
+def test_the_still_photo_read_weighs_by_the_corner_index_unless_turned_off(
         monkeypatch) -> None:  # noqa: ANN001
-    """With ``CORNER`` at 0 (the default) the read is the classifier's and the
-    corner reader is never loaded nor run (the read costs what it did); above
-    0 the index's symbol turns the classifier's red reverse into its red draw
-    two, upright or lying sideways, the box kept."""
+    """By default (``CORNER`` 1) the index's symbol turns the classifier's red
+    reverse into its red draw two, upright or lying sideways, the box kept; at
+    0 the read is the classifier's and the corner reader is never loaded nor
+    run (the read costs what it did without it)."""
     import vision.multiscale as ms
 
     index = DrawTwoIndex()
     monkeypatch.setattr(ms, "corner_reader", lambda path=None: index)
     frame = np.full((200, 200, 3), 90, np.uint8)
     card = Detections([[50, 20, 150, 180]], [0.55], [CLASSES.index("red-reverse")])
-    assert ms.CORNER == 0
+    assert ms.CORNER == 1.0
+    monkeypatch.setattr(ms, "CORNER", 0.0)
     assert ms.read_turned(ReverseReader(), frame, card).labels == ["red-reverse"]
     assert index.calls == 0
     monkeypatch.setattr(ms, "CORNER", 1.0)

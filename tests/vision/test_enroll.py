@@ -284,13 +284,18 @@ def test_a_box_of_most_of_the_card_is_widened_to_its_whole_box() -> None:
     assert wide.class_id.tolist() == [7, 3]
 
 
-def test_a_card_lying_sideways_is_read_turned_upright() -> None:
+def test_a_card_lying_sideways_is_read_turned_upright(monkeypatch) -> None:  # noqa: ANN001
     """A photo of one card whose box is much wider than high: the card lies
     sideways and is named from the photo turned a quarter either way (the
     box's place in the turned photos is the card's); an upright box is read
-    as it is."""
+    as it is (the read's other options, on by default, off here)."""
+    import vision.multiscale as ms
     from referee.cards import CLASSES
     from vision.multiscale import read_card, read_turned
+
+    monkeypatch.setattr(ms, "CORNER", 0.0)
+    monkeypatch.setattr(ms, "RECOLOUR", False)
+    monkeypatch.setattr(ms, "BALANCE", False)
 
     frame = np.zeros((200, 400, 3), np.uint8)
     frame[30:140, 60:330] = 255  # the card, lying sideways, off the middle
@@ -319,8 +324,6 @@ def test_a_card_lying_sideways_is_read_turned_upright() -> None:
     np.testing.assert_allclose(best.xyxy[0], [60, 30, 330, 140])
     assert [shape for shape, _ in seen] == [(400, 200), (400, 200)]
     assert read_turned(det, frame, det.detect(frame), aspect=None).labels == ["blue-3"]
-    import vision.multiscale as ms
-
     kept = ms.TURN_ASPECT
     ms.TURN_ASPECT = None
     try:

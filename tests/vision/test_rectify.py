@@ -9,6 +9,17 @@ import pytest
 
 from vision.detections import Detections
 
+
+@pytest.fixture(autouse=True)
+def _one_option_at_a_time(monkeypatch):  # noqa: ANN001, ANN202
+    """The read's other options (the corner index, the colour's second read,
+    the white balance; on by default) off: each test weighs one."""
+    import vision.multiscale as ms
+
+    monkeypatch.setattr(ms, "CORNER", 0.0)
+    monkeypatch.setattr(ms, "RECOLOUR", False)
+    monkeypatch.setattr(ms, "BALANCE", False)
+
 CARD_W, CARD_H = 100, 155
 
 
