@@ -9,6 +9,13 @@ useless for settling disputes, so the store is the first stop of every event:
 * The log is append-only. A correction (undo, a misread fixed by hand) writes
   a new *version* of the event list in one transaction; older versions stay in
   the database as the audit trail of what was changed, when and why.
+* Every failure is a :class:`StoreError` saying its kind (:attr:`StoreError.kind`):
+  a read's as much as a write's (a database locked by another server, a
+  disk's error, by the database's or the disk's code), a game it does not
+  hold (``no_game``), a stored row it cannot read back (``log_damaged``: a
+  line or a header that is not JSON, the row left as it is). The history
+  (:meth:`GameStore.games`) lists a game whose header cannot be read back as
+  a damaged one, so that the others stay listed.
 * Evidence frames (JPEG) live in files beside the database, bounded by a total
   size limit with oldest-first retention; the database keeps their paths. A
   frame is written (and flushed) before the event that names it is stored; a
@@ -19,11 +26,14 @@ Only the standard library is used, so the referee can depend on it.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -64,8 +74,74 @@ CREATE TABLE IF NOT EXISTS evidence (
 """
 
 
+#: a SQLite error's primary result code (``sqlite3.Error.sqlite_errorcode``,
+#: its low byte) -> the kind of failure it is (:attr:`StoreError.kind`)
+SQLITE_KINDS: dict[int, str] = {
+    3: "no_permission",  # SQLITE_PERM
+    5: "store_locked", 6: "store_locked",  # SQLITE_BUSY, SQLITE_LOCKED
+    8: "read_only",  # SQLITE_READONLY
+    10: "io_error",  # SQLITE_IOERR
+    11: "store_damaged", 26: "store_damaged",  # SQLITE_CORRUPT, SQLITE_NOTADB
+    13: "disk_full",  # SQLITE_FULL
+    23: "no_permission",  # SQLITE_AUTH
+}
+
+#: an ``OSError``'s number -> the kind of failure it is, whoever raised it (a
+#: device that is not there is a disk's or a file's as much as a camera's)
+ERRNO_KINDS: dict[int, str] = {
+    errno.ENOSPC: "disk_full", errno.EDQUOT: "disk_full",
+    errno.ENODEV: "device_missing", errno.ENXIO: "device_missing",
+    errno.EACCES: "no_permission", errno.EPERM: "no_permission",
+    errno.ENOENT: "not_found", errno.ENOTDIR: "not_found", errno.EROFS: "read_only",
+}
+
+#: the kind of a game the store does not hold
+NO_GAME = "no_game"
+#: the kind of a stored row that cannot be read back (not JSON; a header
+#: that is no JSON object)
+LOG_DAMAGED = "log_damaged"
+
+
+def failure_of(exc: BaseException | None) -> str | None:
+    """The kind of failure ``exc`` carries by its code: a
+    :class:`StoreError`'s :attr:`~StoreError.kind`, a SQLite error's result
+    code (:data:`SQLITE_KINDS`), an ``OSError``'s number
+    (:data:`ERRNO_KINDS`); ``None`` where it carries none (never read from
+    its words)."""
+    if isinstance(exc, StoreError):
+        return exc.kind
+    if isinstance(exc, sqlite3.Error):
+        code = getattr(exc, "sqlite_errorcode", None)
+        return SQLITE_KINDS.get(code & 0xFF) if isinstance(code, int) else None
+    if isinstance(exc, OSError):
+        return ERRNO_KINDS.get(exc.errno) if isinstance(exc.errno, int) else None
+    return None
+
+
 class StoreError(RuntimeError):
-    """The store could not do what was asked (no such game, disk full...)."""
+    """The store could not do what was asked (no such game, disk full...).
+
+    Args:
+        message: what failed, in English.
+        kind: the kind of failure: ``no_game`` (:data:`NO_GAME`),
+            ``log_damaged`` (:data:`LOG_DAMAGED`), a database's or a disk's
+            (``store_locked``, ``io_error``, ``disk_full``...: the keys'
+            values of :data:`SQLITE_KINDS` and :data:`ERRNO_KINDS`); by
+            default the kind of the failure it was raised from
+            (:func:`failure_of`), else ``None``.
+    """
+
+    def __init__(self, message: str, kind: str | None = None):
+        super().__init__(message)
+        self._kind = kind
+
+    @property
+    def kind(self) -> str | None:
+        """The kind of failure (see the class); ``None`` where none is known."""
+        if self._kind is not None:
+            return self._kind
+        cause = self.__cause__
+        return failure_of(cause) if cause is not None and cause is not self else None
 
 
 @dataclass(frozen=True)
@@ -80,6 +156,11 @@ class GameSummary:
     events: int
     finished: float | None
     summary: dict[str, Any] | None
+    #: ``log_damaged`` where its header cannot be read back (not JSON, no
+    #: JSON object, a game, rules or players of another type): its game is
+    #: then ``"?"``, its rules ``""``, its players ``[]``; else ``None`` (a
+    #: summary that cannot be read back is ``None``)
+    damaged: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -124,7 +205,24 @@ class GameStore:
                 self._db.execute("COMMIT")
                 return out
             except sqlite3.Error as exc:
-                raise StoreError(f"the game store could not write to {self.path}: {exc}") from exc
+                raise StoreError(
+                    f"the game store could not write to {self.path}: {exc}",
+                    failure_of(exc)) from exc
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """Under the store's lock; a database's failure (locked by another
+        server's write, a disk's error) raised as a :class:`StoreError` of
+        its kind, as a write's is."""
+        with self._lock:
+            try:
+                yield
+            except sqlite3.Error as exc:
+                raise StoreError(f"the game store could not read {self.path}: {exc}",
+                                 failure_of(exc)) from exc
+            except OverflowError:  # an id no SQLite integer holds: no such game
+                raise StoreError(f"no game with id out of range in {self.path}",
+                                 NO_GAME) from None
 
     def create_game(self, header: Mapping[str, Any] | Header) -> int:
         """Store a new game's header; returns its id."""
@@ -237,7 +335,7 @@ class GameStore:
         return True
 
     def _enforce_retention(self) -> None:
-        with self._lock:
+        with self._reading():
             (total,) = self._db.execute("SELECT COALESCE(SUM(bytes), 0) FROM evidence").fetchone()
             if total <= self.evidence_limit:
                 return
@@ -252,30 +350,57 @@ class GameStore:
 
     # -- reading -------------------------------------------------------------
     def _version(self, game_id: int) -> int:
-        row = self._db.execute("SELECT version FROM games WHERE id=?", (game_id,)).fetchone()
+        with self._reading():
+            row = self._db.execute("SELECT version FROM games WHERE id=?",
+                                   (game_id,)).fetchone()
         if row is None:
-            raise StoreError(f"no game with id {game_id!r} in {self.path}")
+            raise StoreError(f"no game with id {game_id!r} in {self.path}", NO_GAME)
         return int(row[0])
 
     def header(self, game_id: int) -> dict[str, Any]:
-        with self._lock:
-            row = self._db.execute("SELECT header FROM games WHERE id=?", (game_id,)).fetchone()
+        """A game's header.
+
+        Raises:
+            StoreError: no such game (``no_game``), a header that cannot be
+                read back (``log_damaged``: not JSON, no JSON object; the row
+                is left as it is), or the database failed (by its kind).
+        """
+        with self._reading():
+            row = self._db.execute("SELECT header FROM games WHERE id=?",
+                                   (game_id,)).fetchone()
         if row is None:
-            raise StoreError(f"no game with id {game_id!r} in {self.path}")
-        return json.loads(row[0])
+            raise StoreError(f"no game with id {game_id!r} in {self.path}", NO_GAME)
+        return _header(row[0], game_id)
 
     def events(self, game_id: int, version: int | None = None) -> list[dict[str, Any]]:
-        """The event list (current version unless one is named), line 1 first."""
-        with self._lock:
+        """The event list (current version unless one is named), line 1 first.
+
+        A line that is JSON but no event (a list, say) is given as it is (the
+        referee says it cannot take it).
+
+        Raises:
+            StoreError: no such game (``no_game``), a line that is not JSON
+                (``log_damaged``; the row is left as it is), or the database
+                failed (by its kind).
+        """
+        with self._reading():
             v = self._version(game_id) if version is None else version
             rows = self._db.execute(
-                "SELECT body FROM events WHERE game_id=? AND version=? ORDER BY line",
+                "SELECT line, body FROM events WHERE game_id=? AND version=? "
+                "ORDER BY line",
                 (game_id, v)).fetchall()
-        return [json.loads(b) for (b,) in rows]
+        out = []
+        for line, body in rows:
+            try:
+                out.append(json.loads(body))
+            except (ValueError, TypeError) as exc:  # TypeError: a blob, no text
+                raise StoreError(f"line {line} of game {game_id}'s log cannot be read "
+                                 f"back ({exc})", LOG_DAMAGED) from exc
+        return out
 
     def corrections(self, game_id: int) -> list[dict[str, Any]]:
         """The audit trail: every correction with its time and reason."""
-        with self._lock:
+        with self._reading():
             rows = self._db.execute(
                 "SELECT version, at, reason FROM corrections WHERE game_id=? ORDER BY version",
                 (game_id,)).fetchall()
@@ -283,29 +408,31 @@ class GameStore:
 
     def evidence(self, game_id: int) -> list[str]:
         """Paths of the evidence frames kept for a game (within the limit), oldest first."""
-        with self._lock:
+        with self._reading():
             rows = self._db.execute("SELECT path FROM evidence WHERE game_id=? ORDER BY id",
                                     (game_id,)).fetchall()
         return [p for (p,) in rows]
 
     def games(self) -> list[GameSummary]:
-        """Every stored game, newest first."""
-        with self._lock:
+        """Every stored game, newest first.
+
+        A game whose header cannot be read back is listed as a damaged one
+        (:attr:`GameSummary.damaged`), so that the others stay listed (and
+        resumable); its rows are left as they are.
+
+        Raises:
+            StoreError: the database failed (by its kind).
+        """
+        with self._reading():
             rows = self._db.execute(
                 "SELECT g.id, g.created, g.header, g.finished, g.summary, "
                 "(SELECT COUNT(*) FROM events e WHERE e.game_id=g.id AND e.version=g.version) "
                 "FROM games g ORDER BY g.id DESC").fetchall()
-        out = []
-        for gid, created, header, finished, summary, count in rows:
-            h = json.loads(header)
-            out.append(GameSummary(gid, created, h.get("game", "uno"), h.get("rules", ""),
-                                   list(h.get("players", [])), count, finished,
-                                   json.loads(summary) if summary else None))
-        return out
+        return [_summary(*row) for row in rows]
 
     def last_game(self) -> int | None:
         """The newest unfinished game, to resume at start; ``None`` if there is none."""
-        with self._lock:
+        with self._reading():
             row = self._db.execute(
                 "SELECT id FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1").fetchone()
         return None if row is None else int(row[0])
@@ -333,6 +460,46 @@ class GameStore:
                 [(gid, i, json.dumps(e, ensure_ascii=False), time.time())
                  for i, e in enumerate(events, start=1)]))
         return gid, [str(err) for err in log.errors]
+
+
+def _header(body: Any, game_id: Any) -> dict[str, Any]:
+    """A stored header read back; a :class:`StoreError` ``log_damaged``
+    where it is not JSON or no JSON object."""
+    try:
+        header = json.loads(body)
+    except (ValueError, TypeError) as exc:
+        raise StoreError(f"game {game_id}'s header cannot be read back ({exc})",
+                         LOG_DAMAGED) from exc
+    if not isinstance(header, dict):
+        raise StoreError(f"game {game_id}'s header cannot be read back (not a JSON "
+                         f"object)", LOG_DAMAGED)
+    return header
+
+
+def _summary(gid: int, created: float, header: Any, finished: float | None,
+             summary: Any, count: int) -> GameSummary:
+    """One row of the history; a damaged one (``log_damaged``) where its
+    header cannot be read back (its summary ``None`` where that cannot)."""
+    damaged = None
+    try:
+        h = _header(header, gid)
+    except StoreError:
+        h, damaged = {}, LOG_DAMAGED
+    game, rules = h.get("game", "uno"), h.get("rules", "")
+    players = h.get("players", [])
+    if not isinstance(game, str) or not isinstance(rules, str) or \
+            not isinstance(players, list):
+        game, rules, players, damaged = "?", "", [], LOG_DAMAGED
+    if damaged is not None:
+        game = "?"
+    try:
+        said = json.loads(summary) if summary else None
+    except (ValueError, TypeError):
+        said = None
+    if not isinstance(said, dict):
+        said = None
+    return GameSummary(gid, created, game, rules, list(players), count, finished,
+                       said, damaged)
 
 
 def default_db_path() -> Path:

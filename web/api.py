@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from . import questions as asking
-from .errors import Damaged, Words, fail, failure_kind, short
+from .errors import Words, fail, failure_kind, short
 from .events import REQUEST_BODY, no_controls, text_only
 from .memstore import game_list
 from .security import has_token, hung_up, require_token
 from .table import game_presets, get_table
-from .table_error import _reading, unreadable
+from .table_error import _reading
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 # the referee view's open questions, said in the viewer's language
@@ -159,12 +158,10 @@ def pause():
 
 @bp.get("/games")
 def games():
-    """Stored games, and the one being refereed."""
-    try:
-        with _reading():  # a read that failed: 503, by its kind
-            stored = game_list(get_table().store)
-    except Damaged as exc:  # a header it cannot read: said, the store untouched
-        fail(409, "stored_games_unlisted", why=exc)
+    """Stored games, and the one being refereed (a game whose header cannot
+    be read back listed as a damaged one: ``damaged`` ``log_damaged``)."""
+    with _reading():  # a read that failed: 503, by its kind
+        stored = game_list(get_table().store)
     return jsonify({"current": get_table().gid, "games": stored})
 
 
@@ -214,15 +211,10 @@ def export(gid: int):
     """A stored game as table-log lines (JSON lines, header first)."""
     require_token()
     _stored(gid)
-    try:
+    # no such game 404; a row it cannot read back 409 (the store keeps it); a
+    # read that failed 503, by its kind
+    with _reading(gid, damaged="stored_log_unreadable"):
         lines = get_table().store.export(gid)
-    except (KeyError, RuntimeError):
-        fail(404, "no_stored_game", gid=gid)
-    except (OSError, sqlite3.Error) as exc:  # a read that failed: 503, by its kind
-        raise unreadable(exc) from exc
-    except (ValueError, TypeError) as exc:  # a line it cannot read: the store kept
-        fail(409, "stored_log_unreadable", gid=gid,
-             why=Damaged("a line of its log or its header", exc))
     return Response("\n".join(lines) + "\n", mimetype="application/x-ndjson")
 
 

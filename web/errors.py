@@ -19,15 +19,14 @@ in its own words (an ``OSError``, a database's or a camera's error: the
 :func:`failure_kind`) in Japanese; its own words come in the body's
 ``detail`` (with the kind's name as ``failure``), in every language
 (:func:`details`). The kind comes from a code the failure carries where it
-was raised (an ``OSError``'s number, a SQLite result code, a camera source's
-``SourceError.kind``, the kind a camera's status gives with its message:
-:class:`Words`), never from its words.
+was raised (an ``OSError``'s number, a SQLite result code, the game store's
+``StoreError.kind``, a camera source's ``SourceError.kind``, the kind a
+camera's status gives with its message: :class:`Words`), never from its
+words.
 """
 
 from __future__ import annotations
 
-import errno
-import sqlite3
 import sys
 from collections.abc import Mapping
 from typing import Any, NoReturn
@@ -35,6 +34,7 @@ from typing import Any, NoReturn
 from werkzeug.exceptions import HTTPException
 
 from referee import game as _game  # noqa: F401  (defines game.cannot-start)
+from referee.store import ERRNO_KINDS, SQLITE_KINDS, failure_of  # noqa: F401
 from referee.text import catalog
 
 #: code -> its sentence per language; ``{name}`` is a variable part
@@ -198,10 +198,6 @@ ERRORS: dict[str, dict[str, str]] = {
     "game_module_broken": {
         "en": "cannot start this game: a game module failed to load ({why})",
         "ja": "ゲームのモジュールを読み込めなかったため、このゲームは始められません（{why}）。",
-    },
-    "stored_games_unlisted": {
-        "en": "the stored games cannot be listed: {why}",
-        "ja": "保存されたゲームの一覧を出せません（{why}）。",
     },
     "stored_log_unreadable": {
         "en": "stored game {gid}'s log cannot be exported: {why}",
@@ -463,39 +459,12 @@ FAILURES: dict[str, dict[str, str]] = {
     "failed": {"en": "an error", "ja": "エラー"},
 }
 
-#: an ``OSError``'s number -> its kind of failure (:data:`FAILURES`), whoever
-#: raised it: a device that is not there is a disk's or a file's as much as a
-#: camera's (a camera's is said by the source that raised it:
-#: :func:`vision.sources.source_error`, a ``SourceError`` ``camera_not_found``)
-ERRNO_KINDS: dict[int, str] = {
-    errno.ENOSPC: "disk_full", errno.EDQUOT: "disk_full",
-    errno.ENODEV: "device_missing", errno.ENXIO: "device_missing",
-    errno.EACCES: "no_permission", errno.EPERM: "no_permission",
-    errno.ENOENT: "not_found", errno.ENOTDIR: "not_found", errno.EROFS: "read_only",
-}
-
-#: a SQLite error's primary result code (``sqlite3.Error.sqlite_errorcode``,
-#: its low byte) -> its kind of failure (:data:`FAILURES`)
-SQLITE_KINDS: dict[int, str] = {
-    3: "no_permission",  # SQLITE_PERM
-    5: "store_locked", 6: "store_locked",  # SQLITE_BUSY, SQLITE_LOCKED
-    8: "read_only",  # SQLITE_READONLY
-    10: "io_error",  # SQLITE_IOERR
-    11: "store_damaged", 26: "store_damaged",  # SQLITE_CORRUPT, SQLITE_NOTADB
-    13: "disk_full",  # SQLITE_FULL
-    23: "no_permission",  # SQLITE_AUTH
-}
-
-
-class Damaged(ValueError):
-    """Stored data that cannot be read back (``what``: a game's header, a
-    line of its log; ``why``: the reader's error, a JSON decoder's), said by
-    its kind (``log_damaged``), the store's rows left as they are."""
-
-    failure = "log_damaged"
-
-    def __init__(self, what: str, why: Any):
-        super().__init__(f"{what} cannot be read back ({why})")
+# an ``OSError``'s number and a SQLite error's result code -> its kind of
+# failure (:data:`FAILURES`): the game store's tables (referee.store
+# ERRNO_KINDS, SQLITE_KINDS: one table each), an OSError's whoever raised it
+# (a device that is not there is a disk's or a file's as much as a camera's;
+# a camera's is said by the source that raised it:
+# :func:`vision.sources.source_error`, a ``SourceError`` ``camera_not_found``)
 
 
 class Words(str):
@@ -517,8 +486,9 @@ def failure_kind(value: Any, depth: int = 0) -> str | None:
     (``value``: an exception, or a camera's message), or ``None`` where
     ``value`` is the referee's own sentence (a :class:`referee.text.Text`,
     said in every language). The kind comes from a code the failure carries,
-    never from its words: the kind its class carries (:class:`Damaged`),
-    a :class:`vision.sources.SourceError`'s ``kind``
+    never from its words: a :class:`referee.store.StoreError`'s ``kind``
+    (a read's or a write's: the database's or the disk's code, a stored row
+    it cannot read back), a :class:`vision.sources.SourceError`'s ``kind``
     (what a camera's source said where it raised it), an ``OSError``'s
     number (whoever raised it: a device that is not there is
     ``device_missing``, not a camera), a SQLite error's result code, an
@@ -530,18 +500,11 @@ def failure_kind(value: Any, depth: int = 0) -> str | None:
         said = _reason(value)
         if _is_text(said):
             return None
-        carried = getattr(type(value), "failure", None)  # set where it was raised
-        if isinstance(carried, str) and carried in FAILURES:
-            return carried
         if isinstance(value, ImportError):
             return "module_missing"
-        number = getattr(value, "errno", None)
-        if isinstance(value, OSError) and number in ERRNO_KINDS:
-            return ERRNO_KINDS[number]
-        code = getattr(value, "sqlite_errorcode", None)
-        if isinstance(value, sqlite3.Error) and isinstance(code, int) \
-                and code & 0xFF in SQLITE_KINDS:
-            return SQLITE_KINDS[code & 0xFF]
+        carried = failure_of(value)  # a store's, an OSError's, a SQLite error's
+        if carried in FAILURES:
+            return carried
         sources = sys.modules.get("vision.sources")  # none raised where not loaded
         if sources is not None and isinstance(value, sources.SourceError) \
                 and value.kind in FAILURES:

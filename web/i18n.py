@@ -71,6 +71,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "undo": {"en": "Undo last", "ja": "最後を取り消す"},
     "pause": {"en": "Pause", "ja": "一時停止"},
     "resume": {"en": "Resume", "ja": "再開"},
+    "game_damaged": {
+        "en": "its header cannot be read back (the store keeps it)",
+        "ja": "ヘッダーを読み戻せません（保存先には残っています）",
+    },
     "paused": {
         "en": "Paused: camera and voice events are ignored.",
         "ja": "一時停止中: カメラと音声のイベントは無視されます。",

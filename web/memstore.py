@@ -163,26 +163,22 @@ class MemoryStore:
 
 
 def game_list(store: Any) -> list[dict[str, Any]]:
-    """``store.games()`` as dicts: ``id, game, rules, players, events, finished``.
+    """``store.games()`` as dicts: ``id, game, rules, players, events,
+    finished, damaged`` (``damaged``: ``log_damaged`` where the game's header
+    cannot be read back, its game then ``"?"``; else ``None``).
 
     Raises:
-        web.errors.Damaged: a stored game's header cannot be read back (not
-            JSON, not an object); the store is left as it is.
+        referee.store.StoreError: the store could not be read (by its kind).
     """
-    from .errors import Damaged
-
-    try:
-        items = list(store.games())
-    except (ValueError, TypeError, AttributeError) as exc:
-        raise Damaged("a stored game's header", exc) from exc
     out = []
-    for item in items:
+    for item in store.games():
         row = item.to_dict() if hasattr(item, "to_dict") else dict(item)
         out.append(
             _unicode(
                 {
                     k: row.get(k)
-                    for k in ("id", "game", "rules", "players", "events", "finished")
+                    for k in ("id", "game", "rules", "players", "events", "finished",
+                              "damaged")
                 }
             )
         )

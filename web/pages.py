@@ -24,7 +24,7 @@ from flask import (
 )
 
 from .camera import camera_choices
-from .errors import Damaged, fail, say, viewer_lang
+from .errors import fail, say, viewer_lang
 from .display import (
     card_name,
     color_name,
@@ -38,7 +38,7 @@ from .memstore import game_list
 from .scores import build_board
 from .security import has_token, hung_up, require_token
 from .table import game_presets, get_table
-from .table_error import READ_FAILURES, unreadable
+from .table_error import READ_FAILURES, refused_read
 
 bp = Blueprint("pages", __name__)
 
@@ -189,11 +189,9 @@ def setup():
     camera = table.camera.status() if table.camera else None
     try:
         stored, unlisted = game_list(table.store), None
-    except Damaged as exc:  # a header it cannot read: said, a new game still starts
-        stored, unlisted = [], say("stored_games_unlisted", viewer_lang(), {"why": exc})
     except READ_FAILURES as exc:  # a read that failed (a database locked): said
-        unreadable(exc)
-        stored, unlisted = [], say("store_unreadable", viewer_lang(), {"why": exc})
+        said = refused_read(exc)
+        stored, unlisted = [], say(said.reason or "", viewer_lang(), said.params)
     return render_template(
         "setup.html",
         games=found,

@@ -108,9 +108,9 @@ def _store_frames(store: Any, swept: list[Path], held: Others) -> None:
     folder = Path(folder)
     if not folder.is_dir():
         return
-    try:
+    try:  # a game whose header cannot be read back is listed (damaged)
         games = list(store.games())
-    except (ValueError, TypeError, AttributeError) as exc:  # a header it cannot read
+    except (RuntimeError, OSError) as exc:  # the store could not be read
         log.warning("stray frames not looked for: the stored games cannot be "
                     "listed (%s: %s)", type(exc).__name__, exc)
         return
@@ -121,16 +121,17 @@ def _store_frames(store: Any, swept: list[Path], held: Others) -> None:
         files = _files(folder / str(gid))
         if not files:
             continue
-        rows = {_same(p) for p in store.evidence(gid)}
-        strays = [p for p in files if _same(p) not in rows]
-        if strays:  # only then read the log's versions
-            try:
-                lines = _named_by_lines(store, gid)
-            except (ValueError, TypeError) as exc:  # a line it cannot read: keep all
-                log.warning("game %s: stray frames kept: its log cannot be read "
-                            "back (%s: %s)", gid, type(exc).__name__, exc)
-                continue
-            _delete((p for p in strays if _same(p) not in lines), swept)
+        try:
+            rows = {_same(p) for p in store.evidence(gid)}
+            strays = [p for p in files if _same(p) not in rows]
+            # only then read the log's versions
+            lines = _named_by_lines(store, gid) if strays else set()
+        except (RuntimeError, OSError) as exc:  # a line it cannot read back, a
+            # read that failed: all kept (in doubt, a line may name a frame)
+            log.warning("game %s: stray frames kept: its log cannot be read "
+                        "back (%s: %s)", gid, type(exc).__name__, exc)
+            continue
+        _delete((p for p in strays if _same(p) not in lines), swept)
 
 
 def _pipeline_copies(folder: Path | None, swept: list[Path], held: Others) -> None:

@@ -10,7 +10,6 @@ Corrections (:mod:`web.corrections`) replace the stored event list in one
 from __future__ import annotations
 
 import logging
-import sqlite3
 import threading
 from collections import deque
 from collections.abc import Mapping
@@ -24,12 +23,11 @@ from referee.session import Referee
 
 from . import corrections, lease, reread, undo
 from .corrections import secret_after
-from .errors import Damaged
 from .events import EventError, check_event, check_header, stored_header, stored_log, text_only
 from .feed import FEED_SIZE, Feed
 from .pending import Pending
 from .privacy import public_rulings
-from .table_error import TableError, _reading, _storing, unreadable
+from .table_error import TableError, _reading, _storing
 from .undo import LOST, Step, Steps
 
 log = logging.getLogger(__name__)
@@ -193,28 +191,13 @@ class Table:
 
     def _stored(self, gid: Any) -> tuple[Mapping[str, Any], list[Any]]:
         """Stored game ``gid``'s header and lines as the store reads them
-        back: a refusal where it has no such game (404), where a row cannot
-        be read back (409, ``log_damaged``: the rows are left as they are),
-        or where reading failed (503, by its kind: a database locked by
+        back, or the refusal of the read by the store's kind
+        (:func:`web.table_error.refused_read`): no such game (404), a row it
+        cannot read back (409, ``log_damaged``: the rows are left as they
+        are), a read that failed (503, by its kind: a database locked by
         another server's write, a disk's error)."""
-        def read(what: str, get: Any) -> Any:
-            try:
-                return get()
-            except (KeyError, OverflowError, RuntimeError):  # the store's: no such game
-                raise TableError(status=404, reason="no_stored_game",
-                                 params={"gid": gid}) from None
-            except (OSError, sqlite3.Error) as exc:
-                raise unreadable(exc) from exc
-            except (ValueError, TypeError) as exc:  # not JSON: the rows are kept
-                raise TableError(status=409, reason="stored_game_unrefereeable", params={
-                    "gid": gid, "why": Damaged(what, exc)}) from None
-
-        header = read("its header", lambda: self.store.header(gid))
-        if not isinstance(header, Mapping):
-            raise TableError(status=409, reason="stored_game_unrefereeable", params={
-                "gid": gid, "why": Damaged("its header", "not a JSON object")})
-        events = read("a line of its log", lambda: list(self.store.events(gid)))
-        return header, events
+        with _reading(gid):
+            return self.store.header(gid), list(self.store.events(gid))
 
     def _hold(self, gid: Any) -> None:
         """Tell the other servers of this store that game ``gid`` is this one's."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -36,7 +35,7 @@ def _storing() -> Iterator[None]:
     """Turn a store failure (disk full, database locked) into a 503 saying so."""
     try:
         yield
-    except (RuntimeError, OSError, sqlite3.Error) as exc:
+    except (RuntimeError, OSError) as exc:  # the store's StoreError, a disk's
         from .errors import failure_kind
 
         log.error("the game store failed: %s", exc)
@@ -56,17 +55,39 @@ def unreadable(exc: BaseException) -> TableError:
     return TableError(status=503, reason="store_unreadable", params={"why": exc})
 
 
-#: what a failed read of the store raises (the store's own errors are
-#: ``RuntimeError``s; the database's and the disk's come through as they are)
-READ_FAILURES = (RuntimeError, OSError, sqlite3.Error)
+#: what a read of the store raises: the game store's
+#: :class:`referee.store.StoreError` (a ``RuntimeError``, by its ``kind``),
+#: a :class:`web.memstore.MemoryStore`'s ``KeyError`` (no such game), a
+#: disk's ``OSError``
+READ_FAILURES = (RuntimeError, KeyError, OSError)
+
+
+def refused_read(exc: BaseException, gid: object = None,
+                 damaged: str = "stored_game_unrefereeable") -> TableError:
+    """The refusal of a read of the store that failed, by the store's kind
+    (``StoreError.kind``): a game it does not hold (``no_game``, a
+    ``KeyError``) 404 ``no_stored_game``; a stored row it cannot read back
+    (``log_damaged``: the rows are left as they are) 409 ``damaged``; any
+    other failure (a database locked by another server's write, a disk's
+    error) :func:`unreadable`'s 503."""
+    from referee.store import LOG_DAMAGED, NO_GAME
+
+    kind = getattr(exc, "kind", None)
+    if isinstance(exc, KeyError) or kind == NO_GAME:
+        return TableError(status=404, reason="no_stored_game", params={"gid": gid})
+    if kind == LOG_DAMAGED:
+        log.warning("stored game %s cannot be read back: %s", gid, exc)
+        return TableError(status=409, reason=damaged, params={"gid": gid, "why": exc})
+    return unreadable(exc)
 
 
 @contextmanager
-def _reading() -> Iterator[None]:
-    """Turn a failed read of the store into :func:`unreadable`'s 503."""
+def _reading(gid: object = None,
+             damaged: str = "stored_game_unrefereeable") -> Iterator[None]:
+    """Turn a failed read of the store into :func:`refused_read`'s refusal."""
     try:
         yield
     except TableError:
         raise
     except READ_FAILURES as exc:
-        raise unreadable(exc) from exc
+        raise refused_read(exc, gid, damaged) from exc

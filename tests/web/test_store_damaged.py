@@ -1,9 +1,12 @@
 """A store whose rows cannot be read back (a line that is not JSON, a header
 that is not a JSON object: a disk's damage, a hand's edit) never takes the
 page down: the server starts, each route answers with a clear refusal in the
-viewer's language (``failure``: ``log_damaged``) instead of a 5xx, a new game
-still starts, and the damaged rows are left as they are (nothing recorded is
-lost)."""
+viewer's language (``failure``: ``log_damaged``) instead of a 5xx, the games
+list shows such a game as a damaged one beside the others, a new game still
+starts, and the damaged rows are left as they are (nothing recorded is lost).
+A read of the store that fails (a database locked by another server's write,
+a disk's error) is the store's own error of its kind (referee.store
+StoreError), said as a 503 by that kind."""
 
 from __future__ import annotations
 
@@ -78,8 +81,8 @@ def test_a_last_game_with_a_line_that_is_not_json_is_not_resumed_and_says_why(
     assert en["status"] == ja["status"] == 409
     assert en["code"] == ja["code"] == "stored_game_unrefereeable"
     assert en["failure"] == ja["failure"] == "log_damaged"
-    assert en["message"].startswith(
-        "stored game 1 cannot be refereed: a line of its log cannot be read back (")
+    assert en["message"].startswith("stored game 1 cannot be refereed: line 2 of "
+                                    "game 1's log cannot be read back (")
     assert ja["message"] == "保存されたゲーム 1 は審判できません（保存された行を読み戻せない）。"
     assert ja["detail"] == en["detail"] and "column" in ja["detail"]  # its own words
     said = client.get("/api/games/1/log?lang=ja").get_json()
@@ -94,26 +97,27 @@ def test_a_last_game_with_a_line_that_is_not_json_is_not_resumed_and_says_why(
 
 
 @pytest.mark.parametrize("header", ["{oops", "[1]"], ids=["not-json", "a-list"])
-def test_a_header_that_cannot_be_read_back_leaves_the_setup_page_working(
+def test_a_header_that_cannot_be_read_back_is_listed_as_a_damaged_game(
         tmp_path, header):
+    """The list shows it beside the others (its game "?", ``damaged``), the
+    setup page says it in the viewer's language and offers no resume of it."""
     database = stored(tmp_path, then_another=True)
     damage(database, HEADER, header)
-    app = app_on(database)  # the last game (2) resumes; the list cannot be read
+    app = app_on(database)  # the last game (2) resumes
     client = app.test_client()
     assert app.extensions["tableref.table"].gid == 2
     got = no_5xx(client)
-    assert got["/api/games"] == 409 and got["/setup"] == 200
-    en = client.get("/api/games?lang=en").get_json()
-    ja = client.get("/api/games?lang=ja").get_json()
-    assert en["code"] == ja["code"] == "stored_games_unlisted"
-    assert en["failure"] == ja["failure"] == "log_damaged"
-    assert en["message"].startswith("the stored games cannot be listed: a stored "
-                                    "game's header cannot be read back (")
-    assert ja["message"] == "保存されたゲームの一覧を出せません（保存された行を読み戻せない）。"
-    page = client.get("/setup?lang=ja").get_data(as_text=True)
-    assert "保存されたゲームの一覧を出せません（保存された行を読み戻せない）。" in page
-    assert "the stored games cannot be listed" in client.get("/setup?lang=en").get_data(
-        as_text=True)
+    assert got["/api/games"] == 200 and got["/setup"] == 200
+    listed = client.get("/api/games?lang=ja").get_json()
+    assert listed["current"] == 2
+    assert [(g["id"], g["game"], g["players"], g["events"], g["damaged"])
+            for g in listed["games"]] == [
+        (2, "uno", ["A", "B", "C"], 0, None), (1, "?", [], 3, "log_damaged")]
+    for lang, said in (("ja", "ヘッダーを読み戻せません（保存先には残っています）"),
+                       ("en", "its header cannot be read back (the store keeps it)")):
+        page = client.get(f"/setup?lang={lang}").get_data(as_text=True)
+        assert said in page
+        assert 'data-post="/api/games/1/resume"' not in page
     resumed = client.post("/api/games/1/resume?lang=ja", json={}).get_json()
     assert resumed["code"] == "stored_game_unrefereeable"
     assert resumed["failure"] == "log_damaged"
@@ -172,28 +176,40 @@ def test_a_stored_line_the_referee_cannot_take_is_left_out_said_and_kept(tmp_pat
     assert kept[1] == "[1, 2]" and len(kept) == 4
 
 
-def locked(*args, **kwargs):
-    exc = sqlite3.OperationalError("database is locked")
-    exc.sqlite_errorcode = 5  # SQLITE_BUSY: another server writes
-    raise exc
+class Failing:
+    """The store's connection whose statements fail, while ``on``, with a
+    SQLite error of ``code`` (as a database locked by another server's
+    write fails: SQLITE_BUSY 5; a disk's error: SQLITE_IOERR 10)."""
+
+    def __init__(self, db: sqlite3.Connection, message: str, code: int):
+        self.db, self.message, self.code, self.on = db, message, code, True
+
+    def execute(self, *args):
+        if not self.on:
+            return self.db.execute(*args)
+        exc = sqlite3.OperationalError(self.message)
+        exc.sqlite_errorcode = self.code
+        raise exc
+
+    def __getattr__(self, name):
+        return getattr(self.db, name)
 
 
-def eio(*args, **kwargs):
-    raise OSError(5, "Input/output error")
+LOCKED = ("database is locked", 5)
+EIO = ("disk I/O error", 10)
 
 
-@pytest.mark.parametrize("failing, kind, ja", [
-    (locked, "store_locked", "データベースが使用中かロックされている"),
-    (eio, "io_error", "入出力のエラー"),
+@pytest.mark.parametrize("failure, kind, ja", [
+    (LOCKED, "store_locked", "データベースが使用中かロックされている"),
+    (EIO, "io_error", "入出力のエラー"),
 ], ids=["locked", "eio"])
 def test_a_read_of_the_store_that_fails_is_a_503_by_its_kind_and_the_game_goes_on(
-        tmp_path, monkeypatch, failing, kind, ja):
+        tmp_path, failure, kind, ja):
     database = stored(tmp_path, then_another=True)
     app = app_on(database)
     client = app.test_client()
     store = app.extensions["tableref.store"]
-    for name in ("games", "header", "events", "export"):
-        monkeypatch.setattr(store, name, failing)
+    failing = store._db = Failing(store._db, *failure)
     for url in ("/api/games", "/api/games/1/log"):
         en = client.get(url + "?lang=en").get_json()
         said = client.get(url + "?lang=ja").get_json()
@@ -208,6 +224,7 @@ def test_a_read_of_the_store_that_fails_is_a_503_by_its_kind_and_the_game_goes_o
     assert page.status_code == 200
     assert f"ゲームの保存先を読めなかったため（{ja}）" in page.get_data(as_text=True)
     assert app.extensions["tableref.table"].gid == 2  # the game goes on
+    failing.on = False
     assert client.post("/api/events", json=EVENTS[0]).status_code == 201
 
 
@@ -216,10 +233,18 @@ def test_a_server_whose_store_cannot_be_read_at_its_start_starts_without_a_game(
     from referee.store import GameStore
 
     database = stored(tmp_path, then_another=False)
-    monkeypatch.setattr(GameStore, "last_game", locked)
+    opened = GameStore.__init__
+    failing = []
+
+    def locked_at_start(self, *args, **kwargs):  # locked once the store is open
+        opened(self, *args, **kwargs)
+        failing.append(Failing(self._db, *LOCKED))
+        self._db = failing[-1]
+
+    monkeypatch.setattr(GameStore, "__init__", locked_at_start)
     app = app_on(database)
     client = app.test_client()
     assert app.extensions["tableref.table"].gid is None
-    monkeypatch.undo()
+    failing[-1].on = False
     resumed = client.post("/api/games/1/resume", json={})
     assert resumed.status_code == 200 and resumed.get_json()["game"] == 1
