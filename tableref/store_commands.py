@@ -37,6 +37,10 @@ def history(args: argparse.Namespace) -> int:
             for g in games:
                 when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.created))
                 status = "finished" if g.finished else "open"
+                if g.damaged:
+                    print(f"#{g.id:<4} {when}  damaged: its header cannot be read back "
+                          f"({g.damaged}; the store keeps it)  {g.events} events  {status}")
+                    continue
                 scores = (g.summary or {}).get("scores")
                 extra = f"  scores {scores}" if scores else ""
                 print(f"#{g.id:<4} {when}  {g.game}/{g.rules}  {', '.join(g.players)}"

@@ -25,3 +25,22 @@ def test_cli_import_history_export(tmp_path, capsys):
     assert json.loads(lines[1]) == {"type": "start", "card": "red-7"}
     assert main(["export", "9", "--db", db]) == 2
     assert "no game with id 9" in capsys.readouterr().err
+
+
+def test_cli_history_lists_a_damaged_game_as_damaged_beside_the_others(tmp_path, capsys):
+    import sqlite3
+
+    from referee.store import GameStore
+
+    db = tmp_path / "cli.db"
+    store = GameStore(db)
+    for players in (["A", "B"], ["C", "D"]):
+        store.create_game({**HEADER, "players": players})
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE games SET header='{oops' WHERE id=1")
+    assert main(["history", "--db", str(db)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    first = next(line for line in out if line.startswith("#1"))
+    second = next(line for line in out if line.startswith("#2"))
+    assert "damaged" in first and "log_damaged" in first and "?/" not in first
+    assert "uno/official" in second and "C, D" in second
