@@ -46,8 +46,12 @@ What it does, all seeded:
    pass or other seat's draw between them summed, in the ground truth and
    in the referee's log (a Hit's 1 taken to decline and the rest owed are
    one run; the pipeline counts such a draw whole at its first take); the
-   referee's illegal rulings; and
-   whether the final ranking and scores equal the ground truth's.
+   referee's illegal rulings and the camera's plays and draws it refused as
+   coming after the game's end (a log that ended the game too early rules
+   nothing after it); and
+   whether the final ranking and scores equal the ground truth's (and, as a
+   diagnostic the referee does not use, whether the standing the seats' last
+   camera moves suggest does: :func:`camera_standing`).
 
 Each game's report says how long the pipeline's event callback (the live
 table's ``append``) blocked, per event (max, p95), and how long the table's
@@ -380,6 +384,8 @@ def score(result: dict[str, Any]) -> dict[str, Any]:
     illegal_truth = sum(1 for r in replay(json.dumps(e) for e in truth).rulings
                         if r.ruling == "illegal")
     illegal = Counter(r.ruling for r in table.rulings)["illegal"]
+    after_end = sum(1 for r in table.rulings if _after_end(r, table.referee.events))
+    standing = camera_standing(events, list(truth[0].get("players") or []))
     return {
         "cards": len(want), "found": found, "right": right, "extra": extra,
         "wrong": wrong, "missed": missed, "refereed_found": refereed[0],
@@ -388,10 +394,44 @@ def score(result: dict[str, Any]) -> dict[str, Any]:
         "draw_right": draw_right, "draw_extra": len(cam_draws) - len(used_d),
         "draw_runs": runs[0], "draw_runs_found": runs[1], "draw_runs_right": runs[2],
         "draw_runs_wrong": runs[3],
-        "illegal": illegal, "illegal_truth": illegal_truth,
+        "illegal": illegal, "illegal_truth": illegal_truth, "after_end": after_end,
+        "standing": standing,
         "ranking": final.get("ranking"), "ranking_truth": expected.get("ranking"),
         "scores": final.get("scores"), "scores_truth": expected.get("scores"),
     }
+
+
+def camera_standing(events: list[dict], players: list[str]) -> list[str] | None:
+    """The ranking the camera's events alone suggest, a diagnostic (the
+    referee does not use it): the seats ordered by their last camera play or
+    draw (its ``player``, else ``reach_from``), a seat out once it stops
+    moving, except that the last camera play ended the game: its seat went
+    out last but one, and the seat that moved last before it is last.
+    ``None``: no camera play, or a seat the camera never saw move."""
+    last: dict[str, float] = {}
+    final = None
+    for e in events:
+        if e.get("type") not in ("play", "draw"):
+            continue
+        seat = e.get("player") or e.get("reach_from")
+        if seat in players:
+            last[str(seat)] = float(e.get("t", 0))
+            if e.get("type") == "play":
+                final = str(seat)
+    if final is None or len(last) < len(players):
+        return None
+    order = sorted(players, key=lambda p: last[p])
+    rest = [p for p in order if p != final]
+    return rest[:-1] + [final] + rest[-1:]
+
+
+def _after_end(ruling, events: list[dict]) -> bool:  # noqa: ANN001
+    """Whether ``ruling`` refuses a camera play or draw as coming after the
+    game's end: the log ended the game too early (a hand emptied that was
+    not), and the referee notes each such move instead of ruling it."""
+    from vision.handsfree_tgus_t import _after_end as after
+
+    return after(ruling, events)
 
 
 def blocking(blocked: list[float]) -> str:
@@ -435,12 +475,18 @@ def report(seed: int, result: dict[str, Any], s: dict[str, Any]) -> None:
         print(f"    draw run wrong: {line}")
     print(f"  illegal rulings: {s['illegal']} (the ground truth's own: "
           f"{s['illegal_truth']})")
+    print(f"  camera plays and draws after the log's end (refused as 'game over'): "
+          f"{s.get('after_end', 0)}")
     same_r = "equal" if s["ranking"] == s["ranking_truth"] else "DIFFERS from"
     same_s = "equal" if s["scores"] == s["scores_truth"] else "DIFFER from"
     print(f"  final ranking {s['ranking']} {same_r} the ground truth's "
           f"{s['ranking_truth']}")
     print(f"  final scores {s['scores']} {same_s} the ground truth's "
           f"{s['scores_truth']}")
+    if s.get("standing") is not None:
+        same_c = "equal" if s["standing"] == s["ranking_truth"] else "DIFFERS from"
+        print(f"  (diagnostic) the standing by the seats' last camera moves "
+              f"{s['standing']} {same_c} the ground truth's ranking")
 
 
 def main(argv: list[str] | None = None) -> int:

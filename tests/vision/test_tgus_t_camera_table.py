@@ -189,3 +189,36 @@ def test_a_draw_run_of_another_seat_or_count_is_scored_wrong(game) -> None:
     s = score(_run(truth, camera))
     assert s["draw_runs_right"] == s["draw_runs"] - 1
     assert len(s["draw_runs_wrong"]) == 1
+
+
+def test_camera_moves_after_a_log_that_ended_the_game_early_are_counted(game) -> None:
+    # a camera that reads every card: nothing after the end; the same camera
+    # going on past the game's end (its last plays seen again, later): each
+    # play the log refuses as after the end is counted, none ruled illegal
+    truth = game
+    camera = _camera(truth)
+    s = score(_run(truth, camera))
+    assert s["after_end"] == 0
+    last = camera[-1]
+    more = [{**last, "t": last["t"] + 5 + k} for k in range(3)]
+    s = score(_run(truth, camera + more))
+    assert s["after_end"] == 3 and s["illegal"] == 0
+
+
+def test_the_standing_by_the_seats_last_camera_moves() -> None:
+    from benchmarks.eval_tgus_t import camera_standing
+
+    def move(kind, seat, t):
+        return {"type": kind, "reach_from": seat, "t": t}
+
+    # A stops moving first (out first); C's play ends the game, so B, who
+    # moved last before it, is last
+    events = [move("play", "A", 1), move("play", "B", 2), move("play", "C", 3),
+              move("play", "B", 4), move("draw", "C", 5), move("play", "B", 6),
+              move("play", "C", 7)]
+    assert camera_standing(events, ["A", "B", "C"]) == ["A", "C", "B"]
+    # a seat named by the completion wins over the reach; a seat never seen: None
+    events[-1] = {**events[-1], "player": "B"}
+    assert camera_standing(events, ["A", "B", "C"]) == ["A", "B", "C"]
+    assert camera_standing(events[:3], ["A", "B", "C", "D"]) is None
+    assert camera_standing([move("draw", "A", 1)], ["A"]) is None
