@@ -26,11 +26,14 @@ class Reach:
         seat: the player whose side the arm comes from (``None``: unknown).
         tip: table point (mm) of the arm farthest from where it enters.
         area: hand pixels' area in mm².
+        entry: table point (mm) where the arm enters, at the table's edge
+            (``None``: not known).
     """
 
     seat: str | None
     tip: tuple[float, float]
     area: float
+    entry: tuple[float, float] | None = None
 
 
 class HandTracker:
@@ -237,6 +240,7 @@ class HandTracker:
                     self.geometry.seat_of(inside),
                     tip,
                     float(stats[k, cv2.CC_STAT_AREA] * self.mm_px**2),
+                    (float(entry[0] * self.mm_px), float(entry[1] * self.mm_px)),
                 )
             )
         return out, hand

@@ -33,6 +33,17 @@ def grown_round(wh, ref) -> float:  # noqa: ANN001
     return float(min(a[0] / max(b[0], 1e-6), a[1] / max(b[1], 1e-6)) - 1.0)
 
 
+#: A box a hand still touches that sticks out of the stacked pile's extent
+#: only at its ends facing the hand: an end faces the hand when the way back
+#: along the nearest arm, from its tip to where it enters, points toward it
+#: with at least this share along that side of the table (fraction of a unit
+#: direction; 0: off). Fingers lingering on a card let go of lengthen its
+#: box toward the arm; a card held up over the pile is nearer the camera and
+#: grows on its far side too (the lead moves this into ``PlayConfig`` as
+#: ``play.hand_side``).
+HAND_SIDE = 0.25
+
+
 def pixel_mm(geometry: TableGeometry, xy) -> float:  # noqa: ANN001
     """How long one image pixel lies on the table plane at table point ``xy``
     (mm; the longer of a pixel's two sides there)."""
@@ -193,7 +204,14 @@ class PileWatcher:
         only so, however it showed, and with it off waits for the hand to
         leave: a card held in the air sways within that time, while one let
         go of lies still under fingers lingering in its box (they grow it),
-        but a hand may hold a card still over the pile and take it back.
+        but a hand may hold a card still over the pile and take it back. One
+        sticking out only toward the hand (:meth:`_toward_hand`: the fingers
+        at the card's near end in its box) is judged as a box within the
+        pile's extent when it showed still from under the hand that hid it
+        (:meth:`_shown_still`), however large the two measure together, or,
+        measuring at most ``max_scale``, when it was seen before it lay still
+        (it came in, :meth:`_came_in`); otherwise it waits as any box
+        sticking out.
         Asked only where :meth:`_may_let_go` allows (the top card under a
         passing arm waits for the hand to leave), and only while
         the hand is at the card: where arms are seen, one's tip lies within
@@ -224,12 +242,16 @@ class PileWatcher:
         held_up = scale > cfg.let_go_scale and not self._lies_as_pile(
             track.xy, (w, h), scale
         )
-        if held_up and scale > cfg.max_scale:
+        # measures as a card held up, and sticks out of the pile's extent;
+        # only toward the hand: the card and the fingers lingering at its end
+        # (:meth:`_toward_hand`), whatever the two measure together
+        out = held_up and not self._within_pile(track.xy, (w, h))
+        handed = out and self._toward_hand(track.xy, (w, h), reaches)
+        if held_up and scale > cfg.max_scale and not handed:
             return None
-        # measures as a card held up, and sticks out of the pile's extent
-        off = held_up and not self._within_pile(track.xy, (w, h))
+        off = out and not handed
         # within the pile's extent: a loose box, or a card held a little above
-        loose = scale > cfg.let_go_loose_scale
+        loose = scale > cfg.let_go_loose_scale and not handed
         sway = max(cfg.settle_s, cfg.let_go_loose_s, cfg.let_go_sway_s)
         if off and cfg.let_go_sway_s <= 0:
             return None
@@ -239,6 +261,14 @@ class PileWatcher:
         if off:
             return still(sway)
         shown = self._shown_still(track, settled)
+        if handed and not shown and (
+            scale > cfg.max_scale or not self._came_in(track, settled)
+        ):
+            # measuring as a card held up high, or come into view held
+            # still: as a box sticking out anywhere
+            if cfg.let_go_sway_s > 0 and scale <= cfg.max_scale:
+                return still(sway)
+            return None
         if copy and not shown:
             top = self.pile[-1]
             top_scale = card_scale(top.wh[0], top.wh[1], self.geometry.card)
@@ -279,6 +309,52 @@ class PileWatcher:
             self._within_pile(np.asarray(xy, dtype=float), wh)
             and grown_round(wh, self.pile[-1].wh) <= self.config.round_grow
         )
+
+    def _toward_hand(
+        self, xy, wh: tuple[float, float], reaches: list[Reach] = ()  # noqa: ANN001
+    ) -> bool:
+        """Box (``xy``, ``wh``) sticks out of the stacked pile's extent
+        (``same_spot_mm`` to spare) only at ends facing the hand: the way back
+        along the nearest arm (from its tip to where it enters) points toward
+        that end, its share along that side of the table at least
+        :data:`HAND_SIDE` (an arm whose entry is not known: its tip lies past
+        the box's centre toward that end by that share of the box's side),
+        and by no more than
+        ``same_card_mm`` past the extent. Fingers lingering on a card let go
+        of lengthen its box toward the arm, the card's far end lying on the
+        pile; a card held up off the pile sticks out on its far side too. A
+        box reaching farther takes in the hand, its centre well off the
+        card's (the card's own box, once the hand has gone, would be taken
+        for another card)."""
+        if HAND_SIDE <= 0 or not reaches or (extent := self._extent()) is None:
+            return False
+        lo, hi = extent
+        spare = self.config.same_spot_mm
+        x = np.asarray(xy, dtype=float)
+        arm = min(
+            reaches, key=lambda r: float(np.hypot(r.tip[0] - x[0], r.tip[1] - x[1]))
+        )
+        tip = np.asarray(arm.tip, dtype=float)
+        if arm.entry is not None:
+            # the way back along the arm, from its tip to where it enters
+            back = np.asarray(arm.entry, dtype=float) - tip
+            side = back / max(float(np.hypot(*back)), 1e-6)
+        else:  # the tip's side of the box's centre
+            side = (tip - x) / np.maximum(np.asarray(wh, dtype=float), 1e-6)
+        reach = self.config.same_card_mm
+        out = False
+        for k in range(2):
+            toward = float(side[k])
+            a, b = x[k] - float(wh[k]) / 2, x[k] + float(wh[k]) / 2
+            if a < lo[k] - spare:
+                if toward > -HAND_SIDE or lo[k] - a > reach:
+                    return False
+                out = True
+            if b > hi[k] + spare:
+                if toward < HAND_SIDE or b - hi[k] > reach:
+                    return False
+                out = True
+        return out
 
     def _let_go_size_mm(self, xy) -> float:  # noqa: ANN001
         """How much (mm) the size of the reads of a card a hand still touches
@@ -333,6 +409,19 @@ class PileWatcher:
                 since = r.t
         return first.t - since >= cfg.let_go_hover_s - 1e-9
 
+    def _came_in(self, track: Track, reads: list[Read]) -> bool:
+        """The read of ``track`` just before its still ``reads`` (the newest
+        of ``track``) lay elsewhere (farther than ``play.let_go_mm`` from the
+        newest): the card was seen coming in before it lay still, rather than
+        coming into view held still."""
+        if not reads:
+            return False
+        last = reads[-1]
+        before = [r for r in track.history if r.t < reads[0].t - 1e-9]
+        return bool(before) and float(
+            np.hypot(before[-1].x - last.x, before[-1].y - last.y)
+        ) > self.config.let_go_mm
+
     def _shown_still(self, track: Track, reads: list[Read]) -> bool:
         """The still ``reads`` (the newest of ``track``) reach back to when the
         box showed: the track was unseen at least ``play.let_go_hidden_s``
@@ -385,7 +474,10 @@ class PileWatcher:
         covered = dets.data.get("covered")
         return bool(covered[i]) if covered is not None else False
 
-    def _size_ok(self, dets: Detections, i: int, t: float, track: Track) -> bool:
+    def _size_ok(
+        self, dets: Detections, i: int, t: float, track: Track,
+        reaches: list[Reach] | None = None,
+    ) -> bool:
         """A whole card lying on the table: not held up, not partly covered.
 
         A card that has just landed is the top of the pile, so all of it shows;
@@ -394,12 +486,22 @@ class PileWatcher:
         pile the detector's box of the top card may take in the edges of the
         cards below that stick out (:meth:`_loose_on_pile`); one no larger on
         every side than the top card's own box lies on the pile as that card
-        does (:meth:`_lies_as_pile`).
+        does (:meth:`_lies_as_pile`). With ``reaches`` (a box counted at let
+        go), one sticking out of the pile's extent only toward the hand is the
+        card and the fingers at its end, however large (:meth:`_toward_hand`).
         """
         cfg = self.config
         w, h = (float(v) for v in dets.data["table_wh"][i])
         scale = card_scale(w, h, self.geometry.card)
         if cfg.min_scale <= scale <= cfg.max_scale:
+            return True
+        xy = dets.data["table_xy"][i]
+        if (
+            reaches
+            and scale > cfg.max_scale
+            and not self._within_pile(xy, (w, h))
+            and self._toward_hand(xy, (w, h), reaches)
+        ):
             return True
         if scale > cfg.max_scale and self._lies_as_pile(
             dets.data["table_xy"][i], (w, h), scale
@@ -561,7 +663,7 @@ class PileWatcher:
             if (
                 reads is None
                 or self._covered(dets, i)
-                or not self._size_ok(dets, i, t, track)
+                or not self._size_ok(dets, i, t, track, reaches if let_go else None)
             ):
                 continue
             scores = label_scores(reads, track.names)

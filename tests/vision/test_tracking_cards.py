@@ -179,6 +179,18 @@ def test_an_arm_from_the_left_is_seat_b_with_its_tip_where_it_ends():
     assert hands.coverage("draw") > 0.05
 
 
+def test_an_arm_says_where_it_enters_the_table():
+    """The arm from the left enters at the table's left edge, level with it:
+    the way back along it, from its tip, points to seat B's side."""
+    hands = HandTracker(geometry())
+    settle(hands)
+    hands.update(frame(arm_to=(200, 210)), Detections.empty(), 1.0)
+    (reach,) = hands.reaches
+    assert reach.entry is not None
+    assert reach.entry[0] <= 8 and abs(reach.entry[1] - 210) <= 8
+    assert reach.entry[0] < reach.tip[0] - 150
+
+
 def test_a_light_turned_down_is_no_hand():
     hands = HandTracker(geometry())
     settle(hands)
