@@ -233,6 +233,18 @@ class DetectorConfig(_Section):
                                    "is called no card, or with no box: windows in "
                                    "its middle are named by the same share rule "
                                    "at this share (1: never)", maximum=1)
+    photo_corner: float = _f(1.0, "power", "a still photo of one card (tableref "
+                             "detect --one, vision.multiscale.read_card): each card's "
+                             "probability times its corner index's symbol's "
+                             "probability (vision.corner_index, models/uno-corner.pt) "
+                             "to this power (0: off, the reader not loaded)")
+    photo_recolour: bool = _f(True, "on/off", "... its name's colour read again from "
+                              "the box's pixels where they strongly show another "
+                              "colour the classifier makes a candidate "
+                              "(vision.card_colour)")
+    photo_balance: bool = _f(True, "on/off", "... its box named from its crop "
+                             "white-balanced (each channel's bright end taken as the "
+                             "card's white)")
 
 
 @dataclass(frozen=True)

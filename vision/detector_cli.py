@@ -1,5 +1,6 @@
 """``tableref detect``: the shipped detector over image files, one JSON line each
-(the still-photo finder, ``detector.photo_model``, and the multi-scale pass).
+(the still-photo finder, ``detector.photo_model``, and the multi-scale pass;
+``--one``: the one card each image shows, :func:`vision.multiscale.read_card`).
 
 Training the detector and measuring it live in :mod:`training`.
 """
@@ -34,6 +35,13 @@ def detect_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--deck", default=None,
                         help="read with an enrolled deck (tableref decks)")
+    parser.add_argument("--one", action="store_true",
+                        help="each image shows one card (held up, or alone on a "
+                             "table): print that card alone, read as the still-photo "
+                             "read of one card does (vision.multiscale.read_card: "
+                             "the largest box widened to the whole card, a sideways "
+                             "card read upright, the corner index weighed, the "
+                             "colour read again; detector.photo_*)")
 
 
 def detect(args: argparse.Namespace) -> int:
@@ -43,7 +51,8 @@ def detect(args: argparse.Namespace) -> int:
 
     from vision.decks import open_detector
     from vision.detector import photo_model
-    from vision.multiscale import detect_multiscale, parse_zooms
+    from vision.decks import CardFinder
+    from vision.multiscale import detect_multiscale, parse_zooms, read_card
 
     try:
         kwargs = {
@@ -65,7 +74,9 @@ def detect(args: argparse.Namespace) -> int:
             frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
             if frame is None:
                 raise ValueError("not a readable image")
-            record["cards"] = detect_multiscale(detector, frame, zooms).to_json()
+            cards = (read_card(detector, frame, zooms, CardFinder(detector))
+                     if args.one else detect_multiscale(detector, frame, zooms))
+            record["cards"] = cards.to_json()
         except (OSError, ValueError) as exc:
             reason = (
                 "file not found" if isinstance(exc, FileNotFoundError) else str(exc)

@@ -64,6 +64,15 @@ def photo_shares(config: DetectorConfig | None = None) -> tuple[float | None, fl
     return (card if card < 1 else None), (window if window < 1 else None)
 
 
+def photo_reading(config: DetectorConfig | None = None) -> tuple[float, bool, bool]:
+    """How a photo of one card is named, from ``config`` (default:
+    :class:`DetectorConfig`'s defaults): ``(corner, recolour, balance)``
+    (``detector.photo_corner``, ``photo_recolour``, ``photo_balance``)."""
+    config = config or DetectorConfig()
+    return (float(config.photo_corner), bool(config.photo_recolour),
+            bool(config.photo_balance))
+
+
 #: A photo where no zoom finds a card is looked at once more with the finder's
 #: least box score lowered to this (a still photo is expected to hold a card; a
 #: blurred card held in a hand scores low); ``None``: no second look
@@ -119,24 +128,25 @@ RECTIFY: float = 0.0
 #: A photo of one card's kept box is named from its crop white-balanced
 #: (:func:`balance_white`: each colour channel scaled so that its bright end is
 #: the card's white): a card held before a webcam under a strong colour cast
-#: or dim light shows its digit in few, dull levels (:func:`read_turned`). On,
-#: with :data:`RECOLOUR` and :data:`CORNER`: the three together lift `valid`'s
-#: held-card proxies by about 4 and 2.5 points (``models/MODEL_CARD.md``).
-BALANCE: bool = True
+#: or dim light shows its digit in few, dull levels (:func:`read_turned`;
+#: ``detector.photo_balance``; on, with :data:`RECOLOUR` and :data:`CORNER`:
+#: their measure is in ``models/MODEL_CARD.md``).
+BALANCE: bool = photo_reading()[2]
 #: A photo of one card's name has its colour read again from its box's pixels
 #: (:func:`recoloured`, :mod:`vision.card_colour`: each channel's bright end
 #: taken as the card's white, the saturated pixels' hue): the classifier's
 #: symbol is kept and its colour changed only where the pixels strongly show
 #: another colour of which the classifier makes a candidate (it mends the few
-#: wrong colours of `valid`'s held-card proxies).
-RECOLOUR: bool = True
+#: wrong colours of `valid`'s held-card proxies; ``detector.photo_recolour``).
+RECOLOUR: bool = photo_reading()[1]
 #: A photo of one card's reading is weighed by the symbol its corner index
 #: shows (:mod:`vision.corner_index`: the box's top-left corner, and its bottom-right
 #: turned half round, read at their own resolution by a small network of their
 #: own): each card's probability times its symbol's probability to this power
 #: (:func:`vision.corner_index.fuse`, :func:`read_turned`). 0: off (the reader
-#: is not loaded); 2 read `valid`'s held-card proxies lower than 1.
-CORNER: float = 1.0
+#: is not loaded); 2 read `valid`'s held-card proxies lower than 1
+#: (``detector.photo_corner``).
+CORNER: float = photo_reading()[0]
 #: The corner-index reader's weights (``None``: the shipped
 #: :data:`vision.corner_index.MODEL`).
 CORNER_MODEL = None

@@ -365,3 +365,24 @@ def test_a_card_lying_still_is_not_classified_again(detector, monkeypatch) -> No
     covered[y1 : (y1 + y2) // 2, x1:x2] = (60, 120, 200)  # skin over half the card
     detector.detect(covered)
     assert calls, "a changed crop must be classified again"
+
+
+@needs_model
+def test_detect_cli_one_prints_the_one_card_each_photo_shows(tmp_path, capsys) -> None:
+    """``--one`` reads each image as a photo of one card: the largest card alone,
+    named by the still-photo read of one card; bad files still get their error."""
+    canvas = np.full((480, 640, 3), 90, np.uint8)
+    canvas[20:420, 10:410] = cv2.resize(_scene(1, "red-3"), (400, 400))
+    canvas[250:470, 415:635] = cv2.resize(_scene(2, "blue-9"), (220, 220))
+    photo = tmp_path / "two.png"
+    cv2.imwrite(str(photo), canvas)
+    missing = tmp_path / "missing.jpg"
+    assert main(["detect", str(photo)]) == 0
+    every = json.loads(capsys.readouterr().out)["cards"]
+    assert main(["detect", "--one", str(photo), str(missing)]) == 0
+    one, gone = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(every) >= 2
+    assert [card["label"] for card in one["cards"]] == ["red-3"]
+    x1, y1, x2, y2 = one["cards"][0]["box"]
+    assert x1 < 220 < x2 and y1 < 220 < y2  # the large card's box, not the small one's
+    assert gone["error"] == "file not found"
