@@ -493,6 +493,14 @@ class PlayConfig(_Section):
                            "the pile's extent is a card lying on it, and a copy of the "
                            "top card is not grown whatever let_go_twin_grow says (0: "
                            "off)", maximum=0.5)
+    hand_side: float = _f(0.25, "fraction", "a box a hand still touches that sticks "
+                          "out of the stacked pile's extent (same_spot_mm to spare) "
+                          "only at ends the arm comes from, by no more than "
+                          "same_card_mm, is the card plus the fingers at its end, "
+                          "judged at let go as one within the extent: an end counts "
+                          "when the way back along the nearest arm, tip to where it "
+                          "enters, points toward it with at least this share along "
+                          "that side of the table (0: off)", maximum=1)
     start_s: float = _f(0.06, "s", "the first card on the empty discard pile (the "
                         "start card a dealer turns) counts, once the hand has left "
                         "it, when it has lain within start_mm for settle_frames "

@@ -33,15 +33,6 @@ def grown_round(wh, ref) -> float:  # noqa: ANN001
     return float(min(a[0] / max(b[0], 1e-6), a[1] / max(b[1], 1e-6)) - 1.0)
 
 
-#: A box a hand still touches that sticks out of the stacked pile's extent
-#: only at its ends facing the hand: an end faces the hand when the way back
-#: along the nearest arm, from its tip to where it enters, points toward it
-#: with at least this share along that side of the table (fraction of a unit
-#: direction; 0: off). Fingers lingering on a card let go of lengthen its
-#: box toward the arm; a card held up over the pile is nearer the camera and
-#: grows on its far side too (the lead moves this into ``PlayConfig`` as
-#: ``play.hand_side``).
-HAND_SIDE = 0.25
 
 
 def pixel_mm(geometry: TableGeometry, xy) -> float:  # noqa: ANN001
@@ -317,7 +308,7 @@ class PileWatcher:
         (``same_spot_mm`` to spare) only at ends facing the hand: the way back
         along the nearest arm (from its tip to where it enters) points toward
         that end, its share along that side of the table at least
-        :data:`HAND_SIDE` (an arm whose entry is not known: its tip lies past
+        ``play.hand_side`` (an arm whose entry is not known: its tip lies past
         the box's centre toward that end by that share of the box's side),
         and by no more than
         ``same_card_mm`` past the extent. Fingers lingering on a card let go
@@ -326,7 +317,7 @@ class PileWatcher:
         box reaching farther takes in the hand, its centre well off the
         card's (the card's own box, once the hand has gone, would be taken
         for another card)."""
-        if HAND_SIDE <= 0 or not reaches or (extent := self._extent()) is None:
+        if (share := self.config.hand_side) <= 0 or not reaches or (extent := self._extent()) is None:
             return False
         lo, hi = extent
         spare = self.config.same_spot_mm
@@ -347,11 +338,11 @@ class PileWatcher:
             toward = float(side[k])
             a, b = x[k] - float(wh[k]) / 2, x[k] + float(wh[k]) / 2
             if a < lo[k] - spare:
-                if toward > -HAND_SIDE or lo[k] - a > reach:
+                if toward > -share or lo[k] - a > reach:
                     return False
                 out = True
             if b > hi[k] + spare:
-                if toward < HAND_SIDE or b - hi[k] > reach:
+                if toward < share or b - hi[k] > reach:
                     return False
                 out = True
         return out

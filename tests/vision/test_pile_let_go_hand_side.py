@@ -15,7 +15,6 @@ import pytest
 
 from tests.vision.pile_table import PILE, card
 from tests.vision.test_pile_let_go_twin import pile_with, reach
-from vision import pile
 from vision.card_scale import card_scale
 from vision.config import PlayConfig
 from vision.hands import Reach
@@ -68,8 +67,8 @@ def test_the_boxes_are_as_the_tests_say():
         assert PILE[1] + 45.0 + config.same_spot_mm < y + wh[1] / 2
         assert y + wh[1] / 2 <= PILE[1] + 45.0 + config.same_card_mm
         assert y - wh[1] / 2 > PILE[1] - 45.0 - config.same_spot_mm
-        assert (NEAR_END[1] - y) / wh[1] >= pile.HAND_SIDE
-        assert (FAR_END[1] - y) / wh[1] <= -pile.HAND_SIDE
+        assert (NEAR_END[1] - y) / wh[1] >= config.hand_side
+        assert (FAR_END[1] - y) / wh[1] <= -config.hand_side
 
 
 @pytest.mark.parametrize("wh", [FINGERS, HAND])
@@ -135,7 +134,6 @@ def test_a_box_reaching_farther_than_fingers_waits_for_the_hand():
     assert played == []
 
 
-def test_with_the_hand_side_off_it_waits_for_the_hand(monkeypatch):
-    monkeypatch.setattr(pile, "HAND_SIDE", 0.0)
-    played, _ = shown(PlayConfig(), FINGERS, NEAR_END)
+def test_with_the_hand_side_off_it_waits_for_the_hand():
+    played, _ = shown(PlayConfig(hand_side=0.0), FINGERS, NEAR_END)
     assert played == []
