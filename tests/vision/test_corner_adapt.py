@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from referee.cards import CLASSES
+from tests.vision.test_corner_index import DrawTwoIndex, ReverseReader
 from vision.detections import Detections
 
 
@@ -78,34 +79,6 @@ def test_adapting_fits_a_new_reader_to_the_decks_cards_and_leaves_the_shipped_on
 
     assert right(fitted) > right(shipped)
     assert adapt(shipped, [(face("red-6"), "counter")], config) is shipped
-
-
-class ReverseReader:
-    """A crop classifier that calls every box a red reverse, red draw two its
-    second choice."""
-
-    names = CLASSES
-    crop = 64
-
-    def _classify(self, frame: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
-        probs = np.full((len(xyxy), len(CLASSES) + 1), 0.001)
-        probs[:, CLASSES.index("red-reverse")] = 0.55
-        probs[:, CLASSES.index("red-draw2")] = 0.35
-        return probs
-
-
-class DrawTwoIndex:
-    """A corner reader that sees draw two in every corner."""
-
-    def __init__(self) -> None:
-        from vision.corner_index import SYMBOLS
-
-        self.symbols = SYMBOLS
-
-    def symbol_probs(self, frame: np.ndarray, xyxy) -> np.ndarray:  # noqa: ANN001
-        out = np.full(len(self.symbols), 0.01)
-        out[self.symbols.index("draw2")] = 0.85
-        return out
 
 
 def test_the_read_weighs_by_the_decks_own_reader_where_attached(monkeypatch) -> None:
