@@ -221,14 +221,16 @@ class Table:
                 return 0, []
             with _storing():
                 line = int(self.store.append(self.gid, event))
+            at = len(referee.events) + 1  # as the page numbers it (self.left_out)
             try:
                 new = referee.append(event)
             except Exception as exc:  # an engine bug must not take the table down
-                log.exception("the referee failed on line %s", line)
+                log.exception("the referee failed on line %s (stored as line %s)",
+                              at, line)
                 while len(self.secret) < len(referee.events):  # keep its cards hidden
                     self.secret.append(True)
                 raise TableError(status=422, reason="referee_failed", params={
-                    "line": line, "kind": exc.__class__.__name__}) from exc
+                    "line": at, "kind": exc.__class__.__name__}) from exc
             if len(self.secret) == len(referee.events) - 1:
                 self.secret.append(secret_after(referee, event, new))
             if event["source"] != "vision":  # read again as given (web.reread)

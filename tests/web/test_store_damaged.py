@@ -248,3 +248,30 @@ def test_a_server_whose_store_cannot_be_read_at_its_start_starts_without_a_game(
     failing[-1].on = False
     resumed = client.post("/api/games/1/resume", json={})
     assert resumed.status_code == 200 and resumed.get_json()["game"] == 1
+
+
+def test_an_engine_failure_after_left_out_lines_names_the_line_as_the_page_does(
+        tmp_path, monkeypatch):
+    """The 422 says to correct or delete the line as the page numbers it
+    (without the left-out line), not as the store does."""
+    database = stored(tmp_path, then_another=False)
+    damage(database, LINE, "[1, 2]")
+    app = app_on(database)
+    client = app.test_client()
+    table = app.extensions["tableref.table"]
+    assert table.left_out == [2]
+    real = table.referee.game.apply
+
+    def flaky(event):
+        if event.type == "pass":
+            raise TypeError("engine bug")
+        return real(event)
+
+    monkeypatch.setattr(table.referee.game, "apply", flaky)
+    failed = client.post("/api/events?lang=en", json={"type": "pass", "player": "B"})
+    assert failed.status_code == 422
+    assert failed.get_json()["message"].startswith("line 3 was recorded, but")
+    assert client.get("/api/events").get_json()["events"][2]["type"] == "pass"
+    assert client.delete("/api/events/3").status_code == 200
+    assert [e["type"] for e in client.get("/api/events").get_json()["events"]] == [
+        "start", "draw"]
