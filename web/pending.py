@@ -178,7 +178,8 @@ class Pending:
         #: the game and the table's hearing whose clocks were read from that
         #: game's log (:meth:`_clocks`), or ``None``
         self._clocked: tuple[int, Any] | None = None
-        self._listened: tuple[int, Any] | None = None  # likewise the listener's
+        #: likewise the listener's (:meth:`listening`)
+        self._listened: tuple[int, Any] | None = None
 
     # -- loading and taking up --------------------------------------------------
     def load(self, gid: int) -> None:
@@ -391,26 +392,8 @@ class Pending:
         nothing of the last one's (the heard events it still held or kept
         waiting make no event in it). A log it cannot read is said in the
         server's log; the hearing then goes on with what it had."""
-        table = self.table
-        hearing = getattr(table, "hearing", None)
-        gid, referee = table.gid, table.referee
-        if hearing is None or referee is None or gid is None:
-            return
-        if self._clocked is not None and self._clocked[0] == gid and \
-                self._clocked[1] is hearing:
-            return
-        # the game changed under this hearing: what it holds was heard in the last
-        new_game = self._clocked is not None and self._clocked[1] is hearing
-        self._clocked = (gid, hearing)
-        rebuild = getattr(hearing, "rebuild", None)
-        if rebuild is None:
-            return
-        try:
-            rebuild(referee, new_game=new_game)
-        except Exception as exc:  # the hearing goes on with what it had
-            log.warning("game %s: what the hearing learnt from the camera was not "
-                        "read again from the log (%s: %s)", gid,
-                        type(exc).__name__, exc)
+        self._read_again("_clocked", getattr(self.table, "hearing", None),
+                         "the hearing learnt from the camera")
 
     def listening(self, listener: Any) -> None:
         """The table's voice listener (a :class:`voice.bridge.ListenHandle`
@@ -423,23 +406,31 @@ class Pending:
         game's on nothing of the last one's. Called under the table's lock
         before the listener reads the state; a log it cannot read is said in
         the server's log, and the listener goes on with what it had."""
+        self._read_again("_listened", listener, "the listener learnt of the game")
+
+    def _read_again(self, mark: str, heard: Any, what: str) -> None:
+        """``heard`` (the hearing, the listener: its ``rebuild``) reads what
+        it learnt of the table's game again from the log, once for each game
+        and ``heard`` (``mark``: the attribute naming the game and the
+        ``heard`` it was last read for); ``new_game`` where the game changed
+        under the same ``heard`` (what it holds was heard in the last game).
+        A failure is said in the server's log (``what``: what was not read
+        again); ``heard`` then goes on with what it had."""
         table = self.table
         gid, referee = table.gid, table.referee
-        rebuild = getattr(listener, "rebuild", None)
-        if referee is None or gid is None or rebuild is None:
+        rebuild = getattr(heard, "rebuild", None)
+        if heard is None or referee is None or gid is None or rebuild is None:
             return
-        if self._listened is not None and self._listened[0] == gid and \
-                self._listened[1] is listener:
+        seen = getattr(self, mark)
+        if seen is not None and seen[0] == gid and seen[1] is heard:
             return
-        # the game changed under this listener: what waits was heard in the last
-        new_game = self._listened is not None and self._listened[1] is listener
-        self._listened = (gid, listener)
+        new_game = seen is not None and seen[1] is heard
+        setattr(self, mark, (gid, heard))
         try:
             rebuild(referee, new_game=new_game)
-        except Exception as exc:  # the listener goes on with what it had
-            log.warning("game %s: what the listener learnt of the game was not "
-                        "read again from the log (%s: %s)", gid,
-                        type(exc).__name__, exc)
+        except Exception as exc:  # it goes on with what it had
+            log.warning("game %s: what %s was not read again from the log (%s: %s)",
+                        gid, what, type(exc).__name__, exc)
 
     def hand_over(self, camera: Any) -> None:
         """The table's ``camera`` is replaced while its game runs (called
