@@ -157,7 +157,8 @@ class GameSummary:
     finished: float | None
     summary: dict[str, Any] | None
     #: ``log_damaged`` where its header cannot be read back (not JSON, no
-    #: JSON object, a game, rules or players of another type): its game is
+    #: JSON object, a game, rules or players of another type, a player that
+    #: is no name): its game is
     #: then ``"?"``, its rules ``""``, its players ``[]``; else ``None`` (a
     #: summary that cannot be read back is ``None``)
     damaged: str | None = None
@@ -488,7 +489,8 @@ def _summary(gid: int, created: float, header: Any, finished: float | None,
     game, rules = h.get("game", "uno"), h.get("rules", "")
     players = h.get("players", [])
     if not isinstance(game, str) or not isinstance(rules, str) or \
-            not isinstance(players, list):
+            not isinstance(players, list) or \
+            not all(isinstance(p, str) for p in players):
         game, rules, players, damaged = "?", "", [], LOG_DAMAGED
     if damaged is not None:
         game = "?"

@@ -151,3 +151,18 @@ def test_a_store_error_raised_from_a_failure_says_its_kind():
     except StoreError as exc:
         assert exc.kind == "disk_full"
     assert StoreError("no words name a kind: database is locked").kind is None
+
+
+def test_a_header_whose_players_are_not_names_is_listed_as_a_damaged_game(
+        tmp_path, capsys):
+    """(``tableref history`` joins the players' names: it lists the game as
+    damaged instead of failing on it.)"""
+    from tableref.cli import main
+
+    store = stored(tmp_path)
+    damage(store, "UPDATE games SET header=? WHERE id=2", '{"players": [1, 2]}')
+    listed = {g.id: g for g in store.games()}
+    assert (listed[2].game, listed[2].players, listed[2].damaged) == (
+        "?", [], "log_damaged")
+    assert main(["history", "--db", str(store.path)]) == 0
+    assert "#2" in capsys.readouterr().out
