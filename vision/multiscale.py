@@ -129,23 +129,21 @@ RECTIFY: float = 0.0
 #: (:func:`balance_white`: each colour channel scaled so that its bright end is
 #: the card's white): a card held before a webcam under a strong colour cast
 #: or dim light shows its digit in few, dull levels (:func:`read_turned`;
-#: ``detector.photo_balance``; on, with :data:`RECOLOUR` and :data:`CORNER`:
-#: their measure is in ``models/MODEL_CARD.md``).
+#: ``detector.photo_balance``).
 BALANCE: bool = photo_reading()[2]
 #: A photo of one card's name has its colour read again from its box's pixels
 #: (:func:`recoloured`, :mod:`vision.card_colour`: each channel's bright end
 #: taken as the card's white, the saturated pixels' hue): the classifier's
 #: symbol is kept and its colour changed only where the pixels strongly show
-#: another colour of which the classifier makes a candidate (it mends the few
-#: wrong colours of `valid`'s held-card proxies; ``detector.photo_recolour``).
+#: another colour of which the classifier makes a candidate
+#: (``detector.photo_recolour``).
 RECOLOUR: bool = photo_reading()[1]
 #: A photo of one card's reading is weighed by the symbol its corner index
 #: shows (:mod:`vision.corner_index`: the box's top-left corner, and its bottom-right
 #: turned half round, read at their own resolution by a small network of their
 #: own): each card's probability times its symbol's probability to this power
 #: (:func:`vision.corner_index.fuse`, :func:`read_turned`). 0: off (the reader
-#: is not loaded); 2 read `valid`'s held-card proxies lower than 1
-#: (``detector.photo_corner``).
+#: is not loaded; ``detector.photo_corner``).
 CORNER: float = photo_reading()[0]
 #: The corner-index reader's weights (``None``: the shipped
 #: :data:`vision.corner_index.MODEL`).
