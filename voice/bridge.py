@@ -373,18 +373,21 @@ def listen_into(append: Callable[[dict[str, Any]], Any],
 
     def rebuild(referee: Any, new_game: bool = False) -> None:
         """The listener's clocks and recent calls read again from the log;
-        ``new_game``: the words still waiting were heard in the last game."""
+        ``new_game``: the words still waiting were heard in the last game.
+        Read aside and swapped in without the listener's lock: the caller
+        holds the table, which the listener's thread may be waiting for
+        (its ``get_state``) while it holds that lock."""
         place = timed or (lambda event: None)
-        with lock:
-            if new_game:  # told apart where next tried (never mutated here:
-                game[0] += 1  # this may run inside a retry's get_state)
-            wild.key, wild.since = None, None  # noted again from the log's start
-            read = DownClock.read(referee, place, wild.observe)
-            downs.counts, downs.at = read.counts, read.at
-            recent[:] = [dict(e) for e in referee.events
-                         if e.get("source") == "voice" and e.get("player") is not None
-                         and e.get("type") in ("uno", "color")
-                         and place(e) is not None][-20:]
+        fresh = WildClock(colour_after)  # noted again from the log's start
+        read = DownClock.read(referee, place, fresh.observe)
+        said = [dict(e) for e in referee.events
+                if e.get("source") == "voice" and e.get("player") is not None
+                and e.get("type") in ("uno", "color") and place(e) is not None][-20:]
+        if new_game:  # the waiting words are told apart where next tried
+            game[0] += 1
+        wild.key, wild.since = fresh.key, fresh.since
+        downs.counts, downs.at = read.counts, read.at
+        recent[:] = said
 
     handle._rebuild = rebuild
 

@@ -247,3 +247,40 @@ def test_trying_the_colours_again_never_waits_for_the_listeners_thread(ears):
         asked.join(2)
         assert not asked.is_alive(), "retry_colours waited for the listener"
     stopped(handle, ears)
+
+
+def test_reading_the_game_again_never_waits_for_the_listeners_thread(ears):
+    """The page reads a game again (``Pending.listening``) while it holds the
+    table; the listener's thread is trying a waiting colour at that moment,
+    holding its own lock and waiting for the table: the rebuild returns at
+    once, its reading swapped in, instead of locking both threads (and the
+    page) for ever."""
+    from referee.session import Referee
+
+    table = threading.RLock()
+    calls = {"n": 0, "block_at": None}
+    waiting = threading.Event()
+
+    def state():
+        calls["n"] += 1
+        said = {"top": "red-7", "turn": "A", "players": ["A", "B", "C"],
+                "hand_counts": {"A": 3, "B": 3, "C": 3}}
+        if calls["n"] != calls["block_at"]:
+            return said
+        waiting.set()  # the listener's thread, inside its retry
+        with table:
+            return said
+
+    referee = Referee({"type": "game", **TWO_EACH})
+    handle = bridge.listen_into(lambda e: None, state, device=0)
+    ears.hear(("red", False))  # a colour with no wild on top: it waits
+    with table:
+        calls["block_at"] = calls["n"] + 2
+        ears.chunks.put((b"\0" * 3200, [], threading.Event()))
+        assert waiting.wait(5), "the listener did not try its colour again"
+        asked = threading.Thread(target=handle.rebuild, args=(referee, True),
+                                 daemon=True)
+        asked.start()
+        asked.join(2)
+        assert not asked.is_alive(), "rebuild waited for the listener's thread"
+    stopped(handle, ears)
