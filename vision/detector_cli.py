@@ -49,9 +49,8 @@ def detect(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
 
-    from vision.decks import open_detector
+    from vision.decks import CardFinder, open_detector
     from vision.detector import photo_model
-    from vision.decks import CardFinder
     from vision.multiscale import detect_multiscale, parse_zooms, read_card
 
     try:

@@ -33,8 +33,6 @@ def grown_round(wh, ref) -> float:  # noqa: ANN001
     return float(min(a[0] / max(b[0], 1e-6), a[1] / max(b[1], 1e-6)) - 1.0)
 
 
-
-
 def pixel_mm(geometry: TableGeometry, xy) -> float:  # noqa: ANN001
     """How long one image pixel lies on the table plane at table point ``xy``
     (mm; the longer of a pixel's two sides there)."""
@@ -317,7 +315,8 @@ class PileWatcher:
         box reaching farther takes in the hand, its centre well off the
         card's (the card's own box, once the hand has gone, would be taken
         for another card)."""
-        if (share := self.config.hand_side) <= 0 or not reaches or (extent := self._extent()) is None:
+        share = self.config.hand_side
+        if share <= 0 or not reaches or (extent := self._extent()) is None:
             return False
         lo, hi = extent
         spare = self.config.same_spot_mm

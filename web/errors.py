@@ -34,7 +34,7 @@ from typing import Any, NoReturn
 from werkzeug.exceptions import HTTPException
 
 from referee import game as _game  # noqa: F401  (defines game.cannot-start)
-from referee.store import ERRNO_KINDS, SQLITE_KINDS, failure_of  # noqa: F401
+from referee.store import failure_of
 from referee.text import catalog
 
 #: code -> its sentence per language; ``{name}`` is a variable part

@@ -46,7 +46,6 @@ def _storing() -> Iterator[None]:
         ) from exc
 
 
-
 def unreadable(exc: BaseException) -> TableError:
     """The refusal of a failed read of the store (a database locked by
     another server's write, a disk's input or output error): a 503 saying
