@@ -34,8 +34,8 @@ live table and ``serve`` call it for every camera event):
   reports when the drawing arm moved the top card's box: :class:`HandsFree`
   holds it until the camera's next move, which sets it aside or lets it stand
   (``watch``'s live table and ``serve``'s camera both keep one). A copy the
-  pile saw coming in from a hand (``"carried_in"``) is a second card: ruled
-  at once.
+  pile saw coming in from a hand, or one the top card's pixels are sure lies
+  on it (``"carried_in"``) is a second card: ruled at once.
 - **Draw-card debts**: the player to move still owes cards of a Draw Two or
   Wild Draw Four (the camera saw fewer taken, or none) and the next seat plays
   or draws: the debt was paid. A ``draw`` of what is owed goes before it,
@@ -252,9 +252,11 @@ def doubtful_twin(event: Mapping[str, Any], state: Mapping[str, Any]
     after them and the seat the copy hands the turn to (``None``: any).
 
     A copy the pile saw coming in (``"carried_in"``: a card of its label seen
-    in a hand on its way to the pile, off the top card's box,
+    in a hand on its way to the pile, off the top card's box, or the top
+    card's pixels sure a card lies on it,
     :meth:`vision.pile_memory.PileMemory.carried_in`) is a second card, not
-    the top card moved by the drawing arm: it stands as it is (ruled at once)."""
+    the top card moved by the drawing arm (which leaves its pixels as they
+    were): it stands as it is (ruled at once)."""
     if is_tgus_t(state) or event.get("source") != "vision" or event.get(
         "type"
     ) != "play" or state.get("phase") != "drawn" or event.get("carried_in"):

@@ -65,6 +65,15 @@ class _Print(NamedTuple):
     valid: np.ndarray  # the patch's pixels no hand lay over
 
 
+#: A copy of the top card taken as a new card while the top card's pixels are
+#: sure a card lies on it (:meth:`PileMemory._pixels_sure`) counts as seen
+#: coming in (:meth:`PileMemory.carried_in` with ``far``): a second card, which
+#: the hands-free completion rules at once rather than holding it for the
+#: camera's next move (on/off; the lead moves this into ``PlayConfig`` as
+#: ``play.laid_sure``).
+LAID_SURE = True
+
+
 @dataclass
 class PileCard:
     """A card the zone has taken: label, place and size (mm), when (s)."""
@@ -125,6 +134,11 @@ class PileMemory:
         #: by the game's detector): a copy of the top card from a seat whose
         #: drawing arm may have passed over the pile
         self.twin_if_laid: Callable[[str], bool] = lambda label: False
+        #: the top card when the box last taken as a new card is a copy of it
+        #: that the top card's pixels are sure lies on it (:meth:`_laid_on`),
+        #: else ``None``: a second card, not the top card's box moved by a hand
+        #: (:meth:`carried_in` with ``far`` says so)
+        self.laid_sure: PileCard | None = None
         self._reads_agree = False
         # judge the box again next frame: a twin whose reads do not agree yet,
         # or a box taken for a pile card partly covered (it may grow whole)
@@ -191,6 +205,7 @@ class PileMemory:
         track = tracks[tid]
         xy, wh = dets.data["table_xy"][i], dets.data["table_wh"][i]
         self.retry = False
+        self.laid_sure = None
         self._tracks = (track, tracks.get(self.pile[-1].track) if self.pile else None)
         self._top_seen = self._top_visible(dets, tracks, i)
         # its newest reads name this label (a card put on another can
@@ -221,7 +236,22 @@ class PileMemory:
             and self._top_seen
         ):
             return "corner-below"
+        self._laid_on(label)
         return None
+
+    def _laid_on(self, label: str) -> None:
+        """Note whether the box just taken as a new card, of ``label``, is a
+        copy of the top card that its pixels are sure lies on it
+        (:meth:`_pixels_sure`, :attr:`laid_sure`). Asked whatever made the box
+        new (a moved or resized box is taken first where the referee expects
+        the copy), and leaving :attr:`retry` as it was."""
+        retry = self.retry
+        top = self.pile[-1] if self.pile else None
+        self.laid_sure = (
+            top if LAID_SURE and top is not None and top.label == label
+            and self._pixels_sure() else None
+        )
+        self.retry = retry
 
     def _seen_before(
         self, label: str, track: Track, xy: np.ndarray, wh: np.ndarray
@@ -679,7 +709,10 @@ class PileMemory:
         the top card (the hand took the copy away again, still holding it).
         With ``far``, one such sighting also has its centre off ``c``'s box
         (``same_spot_mm`` to spare): a card brought in from a hand, not ``c``
-        itself dragged a little way by a hand passing over it."""
+        itself dragged a little way by a hand passing over it; or ``c`` is
+        the top card and the box just taken as a new card is a copy of it that
+        the top card's pixels are sure lies on it (:attr:`laid_sure`): a
+        second card however it came."""
         cfg = self.config
         seen = [
             k for k in self._carried
@@ -690,6 +723,8 @@ class PileMemory:
             < np.hypot(k.x - c.xy[0], k.y - c.xy[1])
             <= cfg.carry_mm
         ]
+        if far and c is self.laid_sure:
+            return True  # its pixels are sure a second card lies on it
         if not seen or max(k.t for k in seen) > self.last_reach:
             return False
         if far and all(
