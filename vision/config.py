@@ -395,6 +395,11 @@ class PlayConfig(_Section):
                                  "having matched the print after the arm before the "
                                  "last one left (twin_ok, the reach and taken-back "
                                  "still apply; 0: off)", minimum=0)
+    laid_sure: bool = _f(True, "on/off", "a copy of the top card taken while the "
+                         "top card's pixels are sure a card lies on it "
+                         "(twin_pixels_sure) is a second card, as one seen coming "
+                         "in: the hands-free completion rules it at once instead of "
+                         "holding it for the camera's next move")
     cut_min_mm: float = _f(3.0, "mm", "a box of the top card's label shorter than "
                            "it on one side only by at least this, lying within its "
                            "box, is that card cut by an edge (no twin); less is a "

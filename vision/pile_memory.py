@@ -65,13 +65,6 @@ class _Print(NamedTuple):
     valid: np.ndarray  # the patch's pixels no hand lay over
 
 
-#: A copy of the top card taken as a new card while the top card's pixels are
-#: sure a card lies on it (:meth:`PileMemory._pixels_sure`) counts as seen
-#: coming in (:meth:`PileMemory.carried_in` with ``far``): a second card, which
-#: the hands-free completion rules at once rather than holding it for the
-#: camera's next move (on/off; the lead moves this into ``PlayConfig`` as
-#: ``play.laid_sure``).
-LAID_SURE = True
 
 
 @dataclass
@@ -248,7 +241,7 @@ class PileMemory:
         retry = self.retry
         top = self.pile[-1] if self.pile else None
         self.laid_sure = (
-            top if LAID_SURE and top is not None and top.label == label
+            top if self.config.laid_sure and top is not None and top.label == label
             and self._pixels_sure() else None
         )
         self.retry = retry

@@ -12,6 +12,7 @@ import numpy as np
 
 from tests.vision import test_pile_twin_pixels as base
 from tests.vision.test_pile_twin_pixels import FPS, PILE, print_of, scene, with_top
+from vision.config import PlayConfig
 from vision.detections import Detections
 from vision.handsfree import HandsFree
 from vision.hands import Reach
@@ -69,3 +70,13 @@ def test_a_copy_taken_on_its_box_alone_is_held():
     hf = HandsFree(state=lambda: state)
     assert list(hf({**events[0], "source": "vision", "player": "B"}, lambda: state)) == []
     assert hf.held is not None
+
+
+def test_with_laid_sure_off_such_a_copy_is_held():
+    table, seven, five, _ = with_top(PlayConfig(laid_sure=False))
+    _b_drew_and_reaches(table, seven)
+    xy = (PILE[0] + 4.0, PILE[1])
+    twin = scene([(seven, *PILE, 0), (five, *PILE, 0), (print_of(5), *xy, 2.0)])
+    events = _events(table, 10, twin, ("red-5", xy))
+    assert [e["cards"] for e in events] == [["red-5"]]
+    assert not events[0].get("carried_in")
