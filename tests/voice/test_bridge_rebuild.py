@@ -215,12 +215,12 @@ def test_a_log_the_listener_cannot_read_again_leaves_it_listening(
                for r in caplog.records)
 
 
-def test_trying_the_colours_again_never_waits_for_the_listeners_thread(ears):
-    """The camera's path asks the listener to try its waiting colours again
-    while it holds the table (the lock the listener's ``get_state`` takes);
-    the listener's thread is trying them at that moment, waiting for that
-    lock: the ask returns at once instead of locking both threads (and the
-    page) for ever."""
+def asked_while_the_listener_waits(ears, ask, what: str) -> None:  # noqa: ANN001
+    """The page holds the table (the lock the listener's ``get_state`` takes)
+    while the listener's thread is trying a waiting colour again, inside its
+    own lock and waiting for the table; ``ask(handle)``, made then from
+    another thread, must return at once instead of locking both threads (and
+    the page) for ever."""
     table = threading.RLock()
     calls = {"n": 0, "block_at": None}
     waiting = threading.Event()
@@ -242,45 +242,23 @@ def test_trying_the_colours_again_never_waits_for_the_listeners_thread(ears):
         calls["block_at"] = calls["n"] + 2
         ears.chunks.put((b"\0" * 3200, [], threading.Event()))
         assert waiting.wait(5), "the listener did not try its colour again"
-        asked = threading.Thread(target=handle.retry_colours, daemon=True)
+        asked = threading.Thread(target=ask, args=(handle,), daemon=True)
         asked.start()
         asked.join(2)
-        assert not asked.is_alive(), "retry_colours waited for the listener"
+        assert not asked.is_alive(), f"{what} waited for the listener's thread"
     stopped(handle, ears)
+
+
+def test_trying_the_colours_again_never_waits_for_the_listeners_thread(ears):
+    """The camera's path asks the listener to try its waiting colours again
+    while it holds the table."""
+    asked_while_the_listener_waits(ears, lambda h: h.retry_colours(), "retry_colours")
 
 
 def test_reading_the_game_again_never_waits_for_the_listeners_thread(ears):
     """The page reads a game again (``Pending.listening``) while it holds the
-    table; the listener's thread is trying a waiting colour at that moment,
-    holding its own lock and waiting for the table: the rebuild returns at
-    once, its reading swapped in, instead of locking both threads (and the
-    page) for ever."""
+    table: the rebuild reads it aside and swaps its reading in."""
     from referee.session import Referee
 
-    table = threading.RLock()
-    calls = {"n": 0, "block_at": None}
-    waiting = threading.Event()
-
-    def state():
-        calls["n"] += 1
-        said = {"top": "red-7", "turn": "A", "players": ["A", "B", "C"],
-                "hand_counts": {"A": 3, "B": 3, "C": 3}}
-        if calls["n"] != calls["block_at"]:
-            return said
-        waiting.set()  # the listener's thread, inside its retry
-        with table:
-            return said
-
     referee = Referee({"type": "game", **TWO_EACH})
-    handle = bridge.listen_into(lambda e: None, state, device=0)
-    ears.hear(("red", False))  # a colour with no wild on top: it waits
-    with table:
-        calls["block_at"] = calls["n"] + 2
-        ears.chunks.put((b"\0" * 3200, [], threading.Event()))
-        assert waiting.wait(5), "the listener did not try its colour again"
-        asked = threading.Thread(target=handle.rebuild, args=(referee, True),
-                                 daemon=True)
-        asked.start()
-        asked.join(2)
-        assert not asked.is_alive(), "rebuild waited for the listener's thread"
-    stopped(handle, ears)
+    asked_while_the_listener_waits(ears, lambda h: h.rebuild(referee, True), "rebuild")
