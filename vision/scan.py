@@ -1450,6 +1450,13 @@ class HandScan:
         for seat in self.geometry.players:
             cards = labels.get(seat)
             expected = counts.get(seat)
+            if seat in moving and seat not in self._sent and expected != 0:
+                # a card of the seat moved this frame: nothing is sent, but the
+                # seat's hand keeps its time (a card at a long row's end whose
+                # reads wobble now and then is still the hand first seen); a card
+                # laid, taken or moved elsewhere changes the labels when the seat
+                # is still again, and that starts the time over
+                continue
             if not cards or seat in self._sent or expected == 0:
                 self._seen.pop(seat, None)
                 continue

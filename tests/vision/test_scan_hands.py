@@ -208,3 +208,36 @@ def test_a_game_the_scan_cannot_score_asks_nothing():
     [event] = table.frames(2.0, [({"red-6": 0.55, "red-5": 0.4}, 150, 372),
                                  (_sure("blue-4"), 210, 372)])
     assert "question" not in event
+
+
+def test_a_long_row_whose_end_card_wobbles_now_and_then_is_still_sent():
+    """A card at the end of a long laid-out row whose reads jump for a frame now
+    and then (past the scan's move_mm) makes the seat "moving" for a moment:
+    the hand keeps its time, and is sent as soon as the seat is still again."""
+    state = {"hand_counts": {"A": 4, "B": 0, "C": 2}}
+    table = Table(state)
+    table.scan.active = True
+    row = [(_sure("blue-4"), 130, 372), (_sure("wild"), 190, 372),
+           (_sure("red-7"), 250, 372), (_sure("green-2"), 310, 372)]
+    wobble = row[:3] + [(_sure("green-2"), 322, 366)]
+    events: list[dict] = []
+    for _ in range(4):  # still 0.8 s, one wobbling frame, still again
+        events += table.frames(0.8, row)
+        events += table.frames(1 / FPS, wobble)
+    assert [(e["player"], sorted(e["cards"])) for e in events] == [
+        ("A", ["blue-4", "green-2", "red-7", "wild"])]
+
+
+def test_a_card_laid_while_the_seat_waits_starts_its_time_over():
+    """A seat's time is the hand's: a card added while the others lie still
+    is a new hand, which waits settle_s again once every card lies still."""
+    state = {"hand_counts": {"A": 3, "B": 0, "C": 2}}
+    table = Table(state)
+    table.scan.active = True
+    two = [(_sure("blue-4"), 130, 372), (_sure("wild"), 190, 372)]
+    assert table.frames(0.8, two) == []
+    three = two + [(_sure("red-7"), 250, 372)]
+    assert table.frames(1.2, three) == []  # new card: not yet settle_s of three
+    events = table.frames(1.0, three)
+    assert [(e["player"], sorted(e["cards"])) for e in events] == [
+        ("A", ["blue-4", "red-7", "wild"])]
