@@ -185,6 +185,8 @@ skipped by the rule "the first that can be laid out", never by its result):
   395 and 397 to 403 (the game of seed 396 cannot be drawn: a round-end hand of
   12 cards does not fit its seat's strip). Its first three, 393, 394 and 395,
   are the untouched games read at 30 fps.
+- ``tune-27`` (looked at while tuning, from the release after ``untouched-27``
+  was read and reported): the same seeds as ``untouched-27``.
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -309,6 +311,7 @@ GAMES = {
     "untouched-26": [382, 383, 384, 385, 386, 387, 389, 390, 391, 392],
     "tune-26": [382, 383, 384, 385, 386, 387, 389, 390, 391, 392],
     "untouched-27": [393, 394, 395, 397, 398, 399, 400, 401, 402, 403],
+    "tune-27": [393, 394, 395, 397, 398, 399, 400, 401, 402, 403],
 }
 
 
