@@ -757,6 +757,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="a refused photo's box is named when its likeliest "
                              "card holds this share of the card probabilities "
                              "(default: detector.photo_card_share; 1: never)")
+    parser.add_argument("--no-card", type=float, default=None,
+                        help="a refused photo's box is named when the classifier's "
+                             "no-card probability of it is at most this (default: "
+                             "vision.multiscale.NO_CARD_AT_MOST; below 0: never)")
     parser.add_argument("--window-share", type=float, default=None,
                         help="a refused photo or one with no box: windows in its "
                              "middle named at this share (default: "
@@ -867,6 +871,8 @@ def main(argv: list[str] | None = None) -> int:
     for key, name in (("refused_floor", "REFUSED_FLOOR"), ("turn_aspect", "TURN_ASPECT")):
         if (value := getattr(args, key)) is not None:  # 0: off
             setattr(ms, name, value or None)
+    if args.no_card is not None:
+        ms.NO_CARD_AT_MOST = args.no_card if args.no_card >= 0 else None
     if args.rectify is not None:
         ms.RECTIFY = args.rectify
     if args.balance is not None:
@@ -904,7 +910,8 @@ def main(argv: list[str] | None = None) -> int:
           f"whole card: {WHOLE}; second look at box score "
           f"{vision.multiscale.RETRY_BOX_CONF}; a refused photo named from "
           f"{vision.multiscale.REFUSED_FLOOR}, or at a card share of "
-          f"{vision.multiscale.CARD_SHARE}; windows named at a card share of "
+          f"{vision.multiscale.CARD_SHARE}, or at a no-card probability of at most "
+          f"{vision.multiscale.NO_CARD_AT_MOST}; windows named at a card share of "
           f"{vision.multiscale.WINDOW_SHARE}; a box {vision.multiscale.TURN_ASPECT} "
           f"times as wide as high read turned; an upright box named under "
           f"{vision.multiscale.SURE_READ} read again moved in by "
@@ -959,20 +966,22 @@ def main(argv: list[str] | None = None) -> int:
             import vision.multiscale as ms
 
             rules = (ms.RETRY_BOX_CONF, ms.REFUSED_FLOOR, ms.CARD_SHARE,
-                     ms.WINDOW_SHARE)
-            off = (None,) * 4
+                     ms.WINDOW_SHARE, ms.NO_CARD_AT_MOST)
+            off = (None,) * 5
             passes = [((1.0,), off), (ZOOMS, off)]
             if rules != off:  # the still-photo rules off, then on
                 passes = [(ZOOMS, off), (ZOOMS, rules)]
             for name, d in (("zero-shot", base), ("K=3", det)):
                 for zooms, on in passes:
                     (ms.RETRY_BOX_CONF, ms.REFUSED_FLOOR, ms.CARD_SHARE,
-                     ms.WINDOW_SHARE) = on
+                     ms.WINDOW_SHARE, ms.NO_CARD_AT_MOST) = on
                     print(f"empty backgrounds with a card, {name}, zooms {zooms}, "
                           f"second look {on[0]}, refused named from {on[1]}, card "
-                          f"share {on[2]}, window share {on[3]}: "
+                          f"share {on[2]}, window share {on[3]}, no card at most "
+                          f"{on[4]}: "
                           f"{false_cards(d, paths, zooms)} of {len(paths)}", flush=True)
-            ms.RETRY_BOX_CONF, ms.REFUSED_FLOOR, ms.CARD_SHARE, ms.WINDOW_SHARE = rules
+            (ms.RETRY_BOX_CONF, ms.REFUSED_FLOOR, ms.CARD_SHARE, ms.WINDOW_SHARE,
+             ms.NO_CARD_AT_MOST) = rules
             return 0
         if args.same_camera:
             for k in (1, 3):

@@ -89,6 +89,14 @@ REFUSED_FLOOR: float | None = photo_rules()[1]
 #: cards; an empty background's box, refused, spreads them over many cards);
 #: ``None``: off (``detector.photo_card_share``, 0.2).
 CARD_SHARE: float | None = photo_shares()[0]
+#: A refused photo's finder box is also named when the classifier's "no card"
+#: probability of it is at most this: the classifier sees a card there and is
+#: unsure only which (a blurred digit's probability spread over the few cards
+#: of its colour whose shapes it shares, none reaching the detector's least
+#: confidence); an empty background's box is called "no card". ``None``, the
+#: default: off (on held-card frames such boxes were named wrongly more often
+#: than rightly, ``models/MODEL_CARD.md``).
+NO_CARD_AT_MOST: float | None = None
 #: A photo whose every finder box is refused, or where the finder draws none:
 #: windows in its middle (:data:`FRAME_WINDOWS`) are named by the same rule with
 #: this share (a card filling the frame is the frame); ``None``: off
@@ -538,7 +546,8 @@ def _rectified_probs(detector: CardDetector, frame: np.ndarray,
 
 def name_refused(detector: CardDetector, frame: np.ndarray, boxes: Detections,
                  floor: float | None = None, card_share: float | None = None,
-                 window_share: float | None = None) -> Detections:
+                 window_share: float | None = None, no_card: float | None = None
+                 ) -> Detections:
     """For a photo of one card where the classifier called every box "no card"
     (a blurred card held in a hand, fingers over it) or the finder drew none:
     one box named with the classifier's likeliest card. Empty when no rule
@@ -549,7 +558,9 @@ def name_refused(detector: CardDetector, frame: np.ndarray, boxes: Detections,
     photo's middle. A box is named when its likeliest card's probability is at
     least ``floor`` (default :data:`REFUSED_FLOOR`) or that card's share of the
     card probabilities ("no card" left out) is at least ``card_share``
-    (default :data:`CARD_SHARE`); a window when that share is at least
+    (default :data:`CARD_SHARE`) or its "no card" probability is at most
+    ``no_card`` (default :data:`NO_CARD_AT_MOST`; below 0: that rule off);
+    a window when that share is at least
     ``window_share`` (default :data:`WINDOW_SHARE`); a share of 1 or more,
     like the config fields', turns its rule off. Of the candidates named,
     the one with the largest share wins (a box before a window where equal); a
@@ -558,10 +569,13 @@ def name_refused(detector: CardDetector, frame: np.ndarray, boxes: Detections,
     floor = REFUSED_FLOOR if floor is None else floor
     card_share = CARD_SHARE if card_share is None else card_share
     window_share = WINDOW_SHARE if window_share is None else window_share
+    no_card = NO_CARD_AT_MOST if no_card is None else no_card
+    no_card = no_card if no_card is not None and no_card >= 0 else None
     card_share = card_share if card_share is not None and card_share < 1 else None
     window_share = window_share if window_share is not None and window_share < 1 else None
     if not hasattr(detector, "_classify") or (floor is None and card_share is None
-                                              and window_share is None):
+                                              and window_share is None
+                                              and no_card is None):
         return _empty_like(detector)
     order = np.argsort(-_areas(boxes.xyxy), kind="stable")[:REFUSED_BOXES]
     cand = [boxes.xyxy[order].astype(np.float32)] if len(boxes) else []
@@ -574,7 +588,10 @@ def name_refused(detector: CardDetector, frame: np.ndarray, boxes: Detections,
     if not cand:
         return _empty_like(detector)
     xyxy = np.concatenate(cand)
-    probs = _card_probs(detector, frame, xyxy)
+    full = np.asarray(detector._classify(frame, xyxy), float)
+    probs = full[:, :-1]
+    if hasattr(detector, "named"):
+        probs = probs * np.asarray(detector.named, float)[:-1]
     k = probs.argmax(axis=1)
     top = probs[np.arange(len(probs)), k]
     share = top / np.maximum(probs.sum(axis=1), 1e-12)
@@ -584,6 +601,8 @@ def name_refused(detector: CardDetector, frame: np.ndarray, boxes: Detections,
         ok |= is_box & (top >= floor)
     if card_share is not None:
         ok |= is_box & (share >= card_share)
+    if no_card is not None:
+        ok |= is_box & (full[:, -1] <= no_card) & (top > 0)
     if window_share is not None:
         ok |= ~is_box & (share >= window_share)
     if not ok.any():

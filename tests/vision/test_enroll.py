@@ -480,6 +480,34 @@ def test_by_default_a_refused_box_is_named_when_its_card_holds_a_fifth() -> None
                             card_share=1)) == 0
 
 
+def test_a_refused_box_the_classifier_calls_a_card_is_named_with_the_no_card_rule() -> None:
+    # a blurred digit: the cards together outweigh "no card", but the
+    # probability is spread over many of them (no card reaches a share of 0.2)
+    from vision.multiscale import name_refused
+
+    frame = np.zeros((100, 100, 3), np.uint8)
+    boxes = Detections([[10, 10, 60, 90]], [0.6], [0])
+    spread_card = _spread_classifier(0.08, 0.012)  # "no card" about 0.28
+    assert len(name_refused(spread_card, frame, boxes, card_share=0.2)) == 0
+    named = name_refused(spread_card, frame, boxes, card_share=0.2, no_card=0.5)
+    assert named.labels == ["blue-3"]
+    np.testing.assert_allclose(named.xyxy[0], [10, 10, 60, 90])
+    # an empty background's box: "no card" about 0.81, never named by the rule
+    background = _spread_classifier(0.03, 0.003)
+    assert len(name_refused(background, frame, boxes, card_share=0.2, no_card=0.5)) == 0
+    # below 0 turns the rule off
+    assert len(name_refused(spread_card, frame, boxes, card_share=0.2, no_card=-1)) == 0
+
+
+def test_by_default_the_no_card_rule_is_off() -> None:
+    import vision.multiscale as ms
+
+    assert ms.NO_CARD_AT_MOST is None
+    frame = np.zeros((100, 100, 3), np.uint8)
+    boxes = Detections([[10, 10, 60, 90]], [0.6], [0])
+    assert len(ms.name_refused(_spread_classifier(0.08, 0.012), frame, boxes)) == 0
+
+
 def test_a_photo_with_no_box_is_named_from_windows_in_its_middle() -> None:
     from vision.multiscale import name_refused
 
