@@ -13,13 +13,35 @@ from __future__ import annotations
 import numpy as np
 
 from .card_scale import card_scale
-from .config import PlayConfig
+from .config import PlayConfig, TrackingConfig
 from .detections import Detections
 from .geometry import TableGeometry
 from .hands import Reach
 from .pile_memory import PileCard, PileMemory, PileView
 from .prior import LegalCheck, choose_label
 from .tracking import Read, Track, label_scores
+
+#: a box a hand still touches, lying within the stacked pile's extent and
+#: measuring over ``max_scale`` (at most ``loose_scale``), counts at let go
+#: once it has shown still from under the hand that hid it
+#: (:meth:`PileWatcher._shown_still`): a card put down on the pile, boxed
+#: with the fingers lingering on it or the edges of the cards below; a card
+#: held over the pile shows swaying first (off: such a box waits for the
+#: hand to leave)
+SHOWN_LOOSE = True
+
+#: a box of another label than the top card's, covered only by touched boxes
+#: of its own label (the card and the fingers lingering on it, boxed twice),
+#: is judged at let go (:meth:`PileWatcher._let_go`) rather than waiting for
+#: the hand to leave (off: any touched box over it covers it)
+OWN_BOX = True
+
+#: a loose box on the pile (:meth:`PileWatcher._loose_on_pile`) counts after
+#: the settle time, not ``loose_s``, once the arm that last reached into the
+#: zone was seen out of it, its tip farther than ``let_go_tip_mm`` from the
+#: box, while the box lay as it lies: that hand let go of it (a hand holding
+#: a card up stays at it, or fades where it is and leaves no tip)
+LOOSE_LEFT = True
 
 
 def grown_round(wh, ref) -> float:  # noqa: ANN001
@@ -78,6 +100,13 @@ class PileWatcher:
         ] = {}
         self._last_busy = 0.0
         self._reaching = False  # an arm was in the zone in the last frame
+        # the seats of the arms last seen in the zone, and the tips of those
+        # arms this frame where none is in it (:meth:`_withdrawn`)
+        self._reach_seats: set[str | None] = set()
+        self._left: list[tuple[float, float]] = []
+        # track -> when the arm that last reached in was first seen gone from
+        # the box (its tip out of the zone, past let_go_tip_mm of the box)
+        self._gone: dict[int, tuple[float, float]] = {}
         #: when the zone's cards were last found gathered (:meth:`check_clear`)
         self.emptied_at = -1.0
 
@@ -156,6 +185,7 @@ class PileWatcher:
         evidence: float,
         reaches: list[Reach] = (),
         copy: bool = False,
+        own: bool = False,
     ) -> list[Read] | None:
         """The reads of a card a hand still touches but has let go of, or
         ``None``: it lies still (``play.let_go_mm``, its size within
@@ -200,7 +230,13 @@ class PileWatcher:
         (:meth:`_shown_still`), however large the two measure together, or,
         measuring at most ``max_scale``, when it was seen before it lay still
         (it came in, :meth:`_came_in`); otherwise it waits as any box
-        sticking out.
+        sticking out. With :data:`SHOWN_LOOSE`, a box within the pile's
+        extent measuring over ``max_scale`` (at most ``loose_scale``) counts
+        when it showed still from under the hand that hid it (the card and
+        the fingers on it, or the edges of the cards below), and waits for
+        the hand otherwise. ``own``: the box is covered only by the hand's
+        box of its own card (:meth:`_own_box`), so the hand is at it wherever
+        its arm's tip lies.
         Asked only where :meth:`_may_let_go` allows (the top card under a
         passing arm waits for the hand to leave), and only while
         the hand is at the card: where arms are seen, one's tip lies within
@@ -209,7 +245,9 @@ class PileWatcher:
         as another card; a hand lingering so still that its arm faded into the
         background leaves no tip)."""
         cfg = self.config
-        if reaches and min(
+        # ``own``: the hand's box of the card covers it (:meth:`_own_box`):
+        # the hand is at the card wherever its tip lies
+        if reaches and not own and min(
             float(np.hypot(r.tip[0] - track.xy[0], r.tip[1] - track.xy[1]))
             for r in reaches
         ) > cfg.let_go_tip_mm:
@@ -236,7 +274,12 @@ class PileWatcher:
         # (:meth:`_toward_hand`), whatever the two measure together
         out = held_up and not self._within_pile(track.xy, (w, h))
         handed = out and self._toward_hand(track.xy, (w, h), reaches)
-        if held_up and scale > cfg.max_scale and not handed:
+        # within the pile's extent, up to loose_scale: judged once it has
+        # shown still from under the hand (:meth:`_shown_still`)
+        lying_loose = (
+            SHOWN_LOOSE and held_up and not out and scale <= cfg.loose_scale
+        )
+        if held_up and scale > cfg.max_scale and not (handed or lying_loose):
             return None
         off = out and not handed
         # within the pile's extent: a loose box, or a card held a little above
@@ -250,6 +293,8 @@ class PileWatcher:
         if off:
             return still(sway)
         shown = self._shown_still(track, settled)
+        if lying_loose and scale > cfg.max_scale and not shown:
+            return None
         if handed and not shown and (
             scale > cfg.max_scale or not self._came_in(track, settled)
         ):
@@ -448,6 +493,37 @@ class PileWatcher:
             and self.memory.twin_ok(label)
         )
 
+    def _own_box(self, dets: Detections, i: int) -> bool:
+        """With :data:`OWN_BOX`: detection ``i``, of another label than the
+        top card's, is covered (``TrackingConfig.cover_share``) only by
+        touched boxes of its own label: the card lying under the fingers
+        that let go of it, boxed a second time with them (the hand's box
+        holds no other card). A copy of the top card keeps waiting (a twin
+        held over its copy covers it)."""
+        if not OWN_BOX:
+            return False
+        label = dets.labels[i]
+        if self.pile and self.pile[-1].label == label:
+            return False
+        touched = dets.data.get("touched")
+        if touched is None:
+            return False
+        xyxy = dets.xyxy
+        share = TrackingConfig.cover_share
+        area = max(float((xyxy[i, 2] - xyxy[i, 0]) * (xyxy[i, 3] - xyxy[i, 1])), 1e-6)
+        over = False
+        for j in np.flatnonzero(np.asarray(touched, bool)):
+            if j == i:
+                continue
+            w = min(xyxy[i, 2], xyxy[j, 2]) - max(xyxy[i, 0], xyxy[j, 0])
+            h = min(xyxy[i, 3], xyxy[j, 3]) - max(xyxy[i, 1], xyxy[j, 1])
+            if max(w, 0.0) * max(h, 0.0) < share * area:
+                continue
+            if dets.labels[j] != label:
+                return False
+            over = True
+        return over
+
     def _starts_round(self) -> bool:
         """The zone is the empty UNO discard pile: its next card is the round's
         start card, which the dealer's hand covers as it lets go of it (the card
@@ -478,7 +554,9 @@ class PileWatcher:
         every side than the top card's own box lies on the pile as that card
         does (:meth:`_lies_as_pile`). With ``reaches`` (a box counted at let
         go), one sticking out of the pile's extent only toward the hand is the
-        card and the fingers at its end, however large (:meth:`_toward_hand`).
+        card and the fingers at its end, however large (:meth:`_toward_hand`),
+        and (:data:`SHOWN_LOOSE`) one within the pile's extent up to
+        ``loose_scale`` is the card :meth:`_let_go` judged shown still.
         """
         cfg = self.config
         w, h = (float(v) for v in dets.data["table_wh"][i])
@@ -493,6 +571,13 @@ class PileWatcher:
             and self._toward_hand(xy, (w, h), reaches)
         ):
             return True
+        if (
+            SHOWN_LOOSE
+            and reaches
+            and scale <= cfg.loose_scale
+            and self._within_pile(xy, (w, h))
+        ):
+            return True  # judged at let go (:meth:`_let_go`): shown still
         if scale > cfg.max_scale and self._lies_as_pile(
             dets.data["table_xy"][i], (w, h), scale
         ):
@@ -510,16 +595,39 @@ class PileWatcher:
         or reaches out of it where a card laid off the pile would, its other
         end at a pile card's edge (:meth:`_edge_below`), and the card has lain
         still and untouched for ``loose_s`` with no hand reaching into the
-        zone meanwhile. A card held up over the pile measures
+        zone meanwhile, or since the arm that last reached in was seen gone
+        from it (:meth:`_withdrawn`). A card held up over the pile measures
         as much, but a hand holds it (and reaches there), and it does not stay
         within ``move_mm`` that long; one held off the pile's extent sticks out
         of it."""
         cfg = self.config
-        if not (self.stacked and self.pile) or self.memory.last_reach > t - cfg.loose_s:
+        if not (self.stacked and self.pile):
             return False
-        if not self._lain(track, t, cfg.loose_s):
+        if not self._withdrawn(track, t) and (
+            self.memory.last_reach > t - cfg.loose_s
+            or not self._lain(track, t, cfg.loose_s)
+        ):
             return False
         return self._within_pile(xy, wh) or self._edge_below(xy, wh)
+
+    def _withdrawn(self, track: Track, t: float) -> bool:
+        """With :data:`LOOSE_LEFT`: the arm that last reached into the zone
+        was seen out of it since, its tip farther than ``play.let_go_tip_mm``
+        from ``track``'s box, while the box lay still and untouched as it lies
+        now (its settle window reaching back to then): the hand let go of it
+        and left. A hand holding a card up over the pile stays at it, or fades
+        into the background where it is and shows no tip."""
+        if not LOOSE_LEFT:
+            return False
+        gone = self._gone.get(track.id)
+        if gone is None or gone[1] < self.memory.last_reach:
+            return False
+        cfg = self.config
+        reads = track.still_reads(
+            t, cfg.settle_frames, cfg.settle_s, cfg.move_mm,
+            max(t - gone[0], cfg.settle_s) + 1e-6,
+        )
+        return reads is not None and reads[0].t <= gone[0] + 1e-9
 
     def _edge_below(self, xy: np.ndarray, wh: tuple[float, float]) -> bool:
         """A loose box that is a card laid off the stacked pile, boxed with the
@@ -585,7 +693,9 @@ class PileWatcher:
 
         A detection in the zone lands when its track has lain still and
         untouched for ``settle_frames`` frames spanning ``settle_s``
-        (:meth:`Track.still_reads`), it is not covered by a card in a hand,
+        (:meth:`Track.still_reads`), it is not covered by a card in a hand
+        (one covered only by the hand's box of its own card is judged at let
+        go, :meth:`_own_box`),
         it measures as a whole card lying flat (:meth:`_size_ok`), its reads
         agree (or it has waited ``unsure_s``), it was not decided already
         (a box decided as a card the zone holds is judged again once the
@@ -606,9 +716,19 @@ class PileWatcher:
                 self.memory.reach_before = self.memory.last_reach
                 self.memory.reach_began = t
             self.memory.last_reach = t
+            self._reach_seats = {
+                r.seat for r in reaches
+                if self.geometry.inside(self.zone, np.array([r.tip]))[0]
+            }
         self._reaching = reaching
+        # the arm that last reached into the zone, seen out of it since
+        self._left = [
+            r.tip for r in reaches
+            if not reaching and r.seat in self._reach_seats
+        ]
         if not len(dets):
             return []
+        self._gone = {k: v for k, v in self._gone.items() if k in tracks}
         self.memory.remember_carried(dets, t, tracks)
         self.memory.watch_print(t)
         self._follow_hand(t, tracks)
@@ -622,12 +742,24 @@ class PileWatcher:
             wh = dets.data["table_wh"][i]
             if track is None:
                 continue
+            if LOOSE_LEFT and self._left and (
+                track.id not in self._gone
+                or self._gone[track.id][1] < self.memory.last_reach
+            ) and min(
+                float(np.hypot(tip[0] - xy[0], tip[1] - xy[1])) for tip in self._left
+            ) > cfg.let_go_tip_mm and not track.history[-1].touched:
+                self._gone[track.id] = (t, self.memory.last_reach)
             evidence = max(cfg.evidence_s, cfg.settle_s + cfg.still_margin_s)
             reads = track.still_reads(
                 t, cfg.settle_frames, cfg.settle_s, cfg.move_mm, evidence,
                 flicker_reads=cfg.flicker_reads, look_mm=cfg.look_mm,
             )
             let_go = False
+            covered = self._covered(dets, i)
+            # the card under the fingers, boxed again with them: judged at let go
+            own = covered and self._own_box(dets, i)
+            if own:
+                reads = None
             if (
                 reads is None
                 and cfg.start_s > 0
@@ -641,18 +773,19 @@ class PileWatcher:
             if (
                 reads is None
                 and cfg.let_go_mm > 0
-                and track.history[-1].touched
+                and (track.history[-1].touched or own)
                 and self._may_let_go(track.history[-1].label)
             ):
                 reads = self._let_go(
                     track, t, wh, evidence, reaches,
                     copy=bool(self.pile)
                     and self.pile[-1].label == track.history[-1].label,
+                    own=own,
                 )
                 let_go = reads is not None
             if (
                 reads is None
-                or self._covered(dets, i)
+                or (covered and not (own and let_go))
                 or not self._size_ok(dets, i, t, track, reaches if let_go else None)
             ):
                 continue
