@@ -395,6 +395,25 @@ class PlayConfig(_Section):
                                  "having matched the print after the arm before the "
                                  "last one left (twin_ok, the reach and taken-back "
                                  "still apply; 0: off)", minimum=0)
+    shown_loose: bool = _f(True, "on/off", "a box a hand still touches, within the "
+                           "stacked pile's extent, over max_scale and at most "
+                           "loose_scale, counts at let go once it has shown still "
+                           "from under the hand that hid it (a card put down, boxed "
+                           "with the fingers lingering on it or the edges of the "
+                           "cards below; off: it waits for the hand to leave)")
+    own_box: bool = _f(True, "on/off", "a box of another label than the top card's, "
+                       "covered only by touched boxes of its own label (the card and "
+                       "the fingers on it, boxed twice), is judged at let go, the "
+                       "hand's box standing for the arm's tip (off: it waits for the "
+                       "hand to leave)")
+    loose_left: bool = _f(True, "on/off", "a loose box on the pile counts after the "
+                          "settle time instead of loose_s once the arm that last "
+                          "reached in is seen out of the zone, its tip farther than "
+                          "let_go_tip_mm from the box, while the box lay as it lies")
+    cover_sure: bool = _f(True, "on/off", "a box of a lower card's label lying on the "
+                          "hidden top card, under a hand still at it, covers the top "
+                          "card when the top card's pixels are sure a card lies on it "
+                          "(twin_pixels_sure; off: only once no arm is in the zone)")
     laid_sure: bool = _f(True, "on/off", "a copy of the top card taken while the "
                          "top card's pixels are sure a card lies on it "
                          "(twin_pixels_sure) is a second card, as one seen coming "

@@ -21,28 +21,6 @@ from .pile_memory import PileCard, PileMemory, PileView
 from .prior import LegalCheck, choose_label
 from .tracking import Read, Track, label_scores
 
-#: a box a hand still touches, lying within the stacked pile's extent and
-#: measuring over ``max_scale`` (at most ``loose_scale``), counts at let go
-#: once it has shown still from under the hand that hid it
-#: (:meth:`PileWatcher._shown_still`): a card put down on the pile, boxed
-#: with the fingers lingering on it or the edges of the cards below; a card
-#: held over the pile shows swaying first (off: such a box waits for the
-#: hand to leave)
-SHOWN_LOOSE = True
-
-#: a box of another label than the top card's, covered only by touched boxes
-#: of its own label (the card and the fingers lingering on it, boxed twice),
-#: is judged at let go (:meth:`PileWatcher._let_go`) rather than waiting for
-#: the hand to leave (off: any touched box over it covers it)
-OWN_BOX = True
-
-#: a loose box on the pile (:meth:`PileWatcher._loose_on_pile`) counts after
-#: the settle time, not ``loose_s``, once the arm that last reached into the
-#: zone was seen out of it, its tip farther than ``let_go_tip_mm`` from the
-#: box, while the box lay as it lies: that hand let go of it (a hand holding
-#: a card up stays at it, or fades where it is and leaves no tip)
-LOOSE_LEFT = True
-
 
 def grown_round(wh, ref) -> float:  # noqa: ANN001
     """How much larger box ``wh`` is than box ``ref`` on its least grown side
@@ -230,7 +208,7 @@ class PileWatcher:
         (:meth:`_shown_still`), however large the two measure together, or,
         measuring at most ``max_scale``, when it was seen before it lay still
         (it came in, :meth:`_came_in`); otherwise it waits as any box
-        sticking out. With :data:`SHOWN_LOOSE`, a box within the pile's
+        sticking out. With ``play.shown_loose``, a box within the pile's
         extent measuring over ``max_scale`` (at most ``loose_scale``) counts
         when it showed still from under the hand that hid it (the card and
         the fingers on it, or the edges of the cards below), and waits for
@@ -277,7 +255,7 @@ class PileWatcher:
         # within the pile's extent, up to loose_scale: judged once it has
         # shown still from under the hand (:meth:`_shown_still`)
         lying_loose = (
-            SHOWN_LOOSE and held_up and not out and scale <= cfg.loose_scale
+            cfg.shown_loose and held_up and not out and scale <= cfg.loose_scale
         )
         if held_up and scale > cfg.max_scale and not (handed or lying_loose):
             return None
@@ -494,13 +472,13 @@ class PileWatcher:
         )
 
     def _own_box(self, dets: Detections, i: int) -> bool:
-        """With :data:`OWN_BOX`: detection ``i``, of another label than the
+        """With ``play.own_box``: detection ``i``, of another label than the
         top card's, is covered (``TrackingConfig.cover_share``) only by
         touched boxes of its own label: the card lying under the fingers
         that let go of it, boxed a second time with them (the hand's box
         holds no other card). A copy of the top card keeps waiting (a twin
         held over its copy covers it)."""
-        if not OWN_BOX:
+        if not self.config.own_box:
             return False
         label = dets.labels[i]
         if self.pile and self.pile[-1].label == label:
@@ -555,7 +533,7 @@ class PileWatcher:
         does (:meth:`_lies_as_pile`). With ``reaches`` (a box counted at let
         go), one sticking out of the pile's extent only toward the hand is the
         card and the fingers at its end, however large (:meth:`_toward_hand`),
-        and (:data:`SHOWN_LOOSE`) one within the pile's extent up to
+        and (``play.shown_loose``) one within the pile's extent up to
         ``loose_scale`` is the card :meth:`_let_go` judged shown still.
         """
         cfg = self.config
@@ -572,7 +550,7 @@ class PileWatcher:
         ):
             return True
         if (
-            SHOWN_LOOSE
+            cfg.shown_loose
             and reaches
             and scale <= cfg.loose_scale
             and self._within_pile(xy, (w, h))
@@ -611,13 +589,13 @@ class PileWatcher:
         return self._within_pile(xy, wh) or self._edge_below(xy, wh)
 
     def _withdrawn(self, track: Track, t: float) -> bool:
-        """With :data:`LOOSE_LEFT`: the arm that last reached into the zone
+        """With ``play.loose_left``: the arm that last reached into the zone
         was seen out of it since, its tip farther than ``play.let_go_tip_mm``
         from ``track``'s box, while the box lay still and untouched as it lies
         now (its settle window reaching back to then): the hand let go of it
         and left. A hand holding a card up over the pile stays at it, or fades
         into the background where it is and shows no tip."""
-        if not LOOSE_LEFT:
+        if not self.config.loose_left:
             return False
         gone = self._gone.get(track.id)
         if gone is None or gone[1] < self.memory.last_reach:
@@ -742,7 +720,7 @@ class PileWatcher:
             wh = dets.data["table_wh"][i]
             if track is None:
                 continue
-            if LOOSE_LEFT and self._left and (
+            if cfg.loose_left and self._left and (
                 track.id not in self._gone
                 or self._gone[track.id][1] < self.memory.last_reach
             ) and min(

@@ -22,12 +22,6 @@ from .detections import Detections
 from .geometry import TableGeometry
 from .tracking import Track
 
-#: a box of a lower card's label lying on the top card where no other whole
-#: card shows, under a hand still at it, covers the top card when the top
-#: card's pixels are sure a card lies on it (:meth:`PileMemory._covers_top`;
-#: off: only once no arm is in the zone and its newest read is untouched)
-COVER_SURE = True
-
 
 class _Carried(NamedTuple):
     """A whole card seen in a hand or moving (for :meth:`PileMemory._known`)."""
@@ -779,7 +773,7 @@ class PileMemory:
         pile, lies on the top card (:meth:`_on_top`) where no other whole
         card shows (:meth:`_top_hidden`: the top card is covered), with no
         arm in the zone and its newest read untouched (no hand covers the
-        top card), or (:data:`COVER_SURE`) with a hand still at it where the
+        top card), or (``play.cover_sure``) with a hand still at it where the
         top card's pixels are sure a card lies on it (:meth:`_pixels_sure`;
         a lower card peeking out leaves the top card as it lay): it covers
         the top card, so it is no part of ``c`` peeking out from under it,
@@ -801,7 +795,7 @@ class PileMemory:
         # a hand still at it: the top card's pixels, where no hand lies over
         # them, sure a card lies on it (a lower card peeking out leaves the
         # top card as it lay)
-        return COVER_SURE and self._pixels_sure()
+        return self.config.cover_sure and self._pixels_sure()
 
     def _taken_back(self, top: PileCard) -> bool:
         """The arm that last reached into the zone held a card over the top

@@ -6,11 +6,12 @@ without that it waits for the hand to leave, as before."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tests.vision.test_pile_covers_top import NEW, _pile
 from tests.vision.test_pile_twins import card, reach
-from vision import pile_memory
 from vision.pile_memory import PileMemory
 
 
@@ -19,7 +20,7 @@ def test_a_small_box_under_the_hand_covers_the_top_card_when_the_pixels_are_sure
     monkeypatch, sure, plays
 ):
     table = _pile()
-    monkeypatch.setattr(pile_memory, "COVER_SURE", True)
+    assert table.plays.watcher.memory.config.cover_sure  # the default
     monkeypatch.setattr(PileMemory, "_pixels_sure", lambda self: sure)
     # B's arm brings the card in and lets go, its hand lingering on it
     events = table.frames(15, [card(*NEW, touched=True)], reach("B"))
@@ -29,5 +30,6 @@ def test_a_small_box_under_the_hand_covers_the_top_card_when_the_pixels_are_sure
 def test_with_cover_sure_off_it_waits_for_the_hand(monkeypatch):
     table = _pile()
     monkeypatch.setattr(PileMemory, "_pixels_sure", lambda self: True)
-    monkeypatch.setattr(pile_memory, "COVER_SURE", False)
+    memory = table.plays.watcher.memory
+    memory.config = replace(memory.config, cover_sure=False)
     assert table.frames(15, [card(*NEW, touched=True)], reach("B")) == []

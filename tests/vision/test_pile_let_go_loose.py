@@ -12,7 +12,6 @@ import pytest
 
 from tests.vision.pile_table import PILE, card
 from tests.vision.test_pile_let_go_twin import pile_with, reach
-from vision import pile
 from vision.card_scale import card_scale
 from vision.config import PlayConfig
 from vision.hands import Reach
@@ -40,13 +39,6 @@ def _hidden(config: PlayConfig):  # noqa: ANN202
     return table, table.t
 
 
-@pytest.fixture(autouse=True)
-def _rules_on(monkeypatch):
-    """The rules under test on (each test turning one off says so)."""
-    for name in ("SHOWN_LOOSE", "OWN_BOX", "LOOSE_LEFT"):
-        monkeypatch.setattr(pile, name, True)
-
-
 def test_a_loose_box_shown_still_under_the_hand_counts_at_let_go():
     table, rest = _hidden(PlayConfig())
     played = table.frames(20, [card("red-2", *PILE, *LOOSE, True)], reach("B", NEAR))
@@ -63,9 +55,8 @@ def test_a_loose_box_come_into_view_held_still_waits_for_the_hand():
     assert table.frames(20, rows, reach("B", NEAR)) == []
 
 
-def test_with_shown_loose_off_the_loose_box_waits_for_the_hand(monkeypatch):
-    monkeypatch.setattr(pile, "SHOWN_LOOSE", False)
-    table, _ = _hidden(PlayConfig())
+def test_with_shown_loose_off_the_loose_box_waits_for_the_hand():
+    table, _ = _hidden(PlayConfig(shown_loose=False))
     assert table.frames(20, [card("red-2", *PILE, *LOOSE, True)], reach("B", NEAR)) == []
 
 
@@ -99,9 +90,8 @@ def test_another_seat_s_arm_seen_away_is_no_sign(monkeypatch):
     assert played and played[0][0] - shown >= config.loose_s - 1e-6
 
 
-def test_with_loose_left_off_the_loose_box_waits_loose_s(monkeypatch):
-    monkeypatch.setattr(pile, "LOOSE_LEFT", False)
-    config = PlayConfig()
+def test_with_loose_left_off_the_loose_box_waits_loose_s():
+    config = PlayConfig(loose_left=False)
     table, _ = _hidden(config)
     shown = table.t
     played = table.frames(30, [card("red-2", *PILE, *LOOSE)], reach("B", OUT))
@@ -129,8 +119,7 @@ def test_a_card_covered_by_a_held_card_of_another_label_waits():
     assert table.frames(20, rows, reach("B", NEAR)) == []
 
 
-def test_with_own_box_off_the_card_boxed_again_waits(monkeypatch):
-    monkeypatch.setattr(pile, "OWN_BOX", False)
-    table, _ = _hidden(PlayConfig())
+def test_with_own_box_off_the_card_boxed_again_waits():
+    table, _ = _hidden(PlayConfig(own_box=False))
     rows = [card(*SHORT), card("red-2", *WITH_HAND, True)]
     assert table.frames(20, rows, reach("B", NEAR)) == []
