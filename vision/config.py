@@ -517,6 +517,14 @@ class PlayConfig(_Section):
                            "the pile's extent is a card lying on it, and a copy of the "
                            "top card is not grown whatever let_go_twin_grow says (0: "
                            "off)", maximum=0.5)
+    edge_let_go: bool = _f(True, "on/off", "a box a hand still touches, at most "
+                           "max_scale, that sticks out of the stacked pile's extent "
+                           "at one end while its other end lies within loose_edge_mm "
+                           "of the same end of a pile card (a card laid off the pile, "
+                           "boxed with the edge of the one it half covers; a card "
+                           "held up grows all round and its ends follow no pile "
+                           "card's edge) is judged at let go as one sticking out "
+                           "toward the hand (off: it waits for the hand to leave)")
     hand_side: float = _f(0.25, "fraction", "a box a hand still touches that sticks "
                           "out of the stacked pile's extent (same_spot_mm to spare) "
                           "only at ends the arm comes from, by no more than "

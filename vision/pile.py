@@ -208,8 +208,13 @@ class PileWatcher:
         (:meth:`_shown_still`), however large the two measure together, or,
         measuring at most ``max_scale``, when it was seen before it lay still
         (it came in, :meth:`_came_in`); otherwise it waits as any box
-        sticking out. With ``play.shown_loose``, a box within the pile's
-        extent measuring over ``max_scale`` (at most ``loose_scale``) counts
+        sticking out. With ``play.edge_let_go``, one measuring at most
+        ``max_scale`` that sticks out at one end while its other end follows
+        a pile card's edge (:meth:`_edge_below`: a card laid off the pile,
+        boxed with the edge of the one it half covers) is judged as one
+        sticking out toward the hand. With ``play.shown_loose``, a box
+        within the pile's extent measuring over ``max_scale`` (at most
+        ``loose_scale``) counts
         when it showed still from under the hand that hid it (the card and
         the fingers on it, or the edges of the cards below), and waits for
         the hand otherwise. ``own``: the box is covered only by the hand's
@@ -251,7 +256,16 @@ class PileWatcher:
         # only toward the hand: the card and the fingers lingering at its end
         # (:meth:`_toward_hand`), whatever the two measure together
         out = held_up and not self._within_pile(track.xy, (w, h))
-        handed = out and self._toward_hand(track.xy, (w, h), reaches)
+        handed = out and (
+            self._toward_hand(track.xy, (w, h), reaches)
+            # its ends follow a pile card's edge (:meth:`_edge_below`): a card
+            # laid off the pile, boxed with the edge of the one it half covers
+            or (
+                cfg.edge_let_go
+                and scale <= cfg.max_scale
+                and self._edge_below(np.asarray(track.xy, float), (w, h))
+            )
+        )
         # within the pile's extent, up to loose_scale: judged once it has
         # shown still from under the hand (:meth:`_shown_still`)
         lying_loose = (
