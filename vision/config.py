@@ -400,7 +400,8 @@ class PlayConfig(_Section):
                            "loose_scale, counts at let go once it has shown still "
                            "from under the hand that hid it (a card put down, boxed "
                            "with the fingers lingering on it or the edges of the "
-                           "cards below; off: it waits for the hand to leave)")
+                           "cards below; with no arm seen, or off, it waits as a "
+                           "loose box: for the hand to leave, or loose_s)")
     own_box: bool = _f(True, "on/off", "a box of another label than the top card's, "
                        "covered only by touched boxes of its own label (the card and "
                        "the fingers on it, boxed twice), is judged at let go, the "
@@ -409,11 +410,13 @@ class PlayConfig(_Section):
     loose_left: bool = _f(True, "on/off", "a loose box on the pile counts after the "
                           "settle time instead of loose_s once the arm that last "
                           "reached in is seen out of the zone, its tip farther than "
-                          "let_go_tip_mm from the box, while the box lay as it lies")
+                          "let_go_tip_mm from the box, while the box lay as it lies, "
+                          "untouched (off: it waits loose_s with no arm in the zone)")
     cover_sure: bool = _f(True, "on/off", "a box of a lower card's label lying on the "
                           "hidden top card, under a hand still at it, covers the top "
                           "card when the top card's pixels are sure a card lies on it "
-                          "(twin_pixels_sure; off: only once no arm is in the zone)")
+                          "(twin_pixels_sure; off: only once no arm is in the zone "
+                          "and its newest read is untouched)")
     laid_sure: bool = _f(True, "on/off", "a copy of the top card taken while the "
                          "top card's pixels are sure a card lies on it "
                          "(twin_pixels_sure) is a second card, as one seen coming "
@@ -623,8 +626,10 @@ class PlayConfig(_Section):
 class ScanConfig(_Section):
     """The round-end scan of laid-out hands (:mod:`vision.scan`)."""
 
-    settle_s: float = _f(1.0, "s", "a seat's cards must stay unchanged and still this "
-                         "long before they are its hand")
+    settle_s: float = _f(1.0, "s", "a seat's cards must stay unchanged this long, "
+                         "and lie still when sent, before they are its hand (a card "
+                         "of the seat moving up to twice still_s keeps the time; "
+                         "a longer move starts it over)")
     recount_s: float = _f(2.0, "s", "... this long when they are not as many as the "
                           "referee counts (its count is then in doubt)")
     woken_recount_s: float = _f(1.0, "s", "... this long instead when the scan "

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .card_scale import card_scale
-from .config import PlayConfig, TrackingConfig
+from .config import PlayConfig
 from .detections import Detections
 from .geometry import TableGeometry
 from .hands import Reach
@@ -486,35 +486,19 @@ class PileWatcher:
         )
 
     def _own_box(self, dets: Detections, i: int) -> bool:
-        """With ``play.own_box``: detection ``i``, of another label than the
-        top card's, is covered (``TrackingConfig.cover_share``) only by
-        touched boxes of its own label: the card lying under the fingers
-        that let go of it, boxed a second time with them (the hand's box
-        holds no other card). A copy of the top card keeps waiting (a twin
-        held over its copy covers it)."""
+        """With ``play.own_box``: detection ``i``, covered
+        (``tracking.cover_share``) and of another label than the top card's,
+        is covered only by touched boxes of its own label (the tracker's
+        ``covered_other`` false): the card lying under the fingers that let go
+        of it, boxed a second time with them (the hand's box holds no other
+        card). A copy of the top card keeps waiting (a twin held over its copy
+        covers it)."""
         if not self.config.own_box:
             return False
-        label = dets.labels[i]
-        if self.pile and self.pile[-1].label == label:
+        if self.pile and self.pile[-1].label == dets.labels[i]:
             return False
-        touched = dets.data.get("touched")
-        if touched is None:
-            return False
-        xyxy = dets.xyxy
-        share = TrackingConfig.cover_share
-        area = max(float((xyxy[i, 2] - xyxy[i, 0]) * (xyxy[i, 3] - xyxy[i, 1])), 1e-6)
-        over = False
-        for j in np.flatnonzero(np.asarray(touched, bool)):
-            if j == i:
-                continue
-            w = min(xyxy[i, 2], xyxy[j, 2]) - max(xyxy[i, 0], xyxy[j, 0])
-            h = min(xyxy[i, 3], xyxy[j, 3]) - max(xyxy[i, 1], xyxy[j, 1])
-            if max(w, 0.0) * max(h, 0.0) < share * area:
-                continue
-            if dets.labels[j] != label:
-                return False
-            over = True
-        return over
+        other = dets.data.get("covered_other")
+        return other is not None and not bool(other[i])
 
     def _starts_round(self) -> bool:
         """The zone is the empty UNO discard pile: its next card is the round's

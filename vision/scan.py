@@ -1155,7 +1155,9 @@ def _still(track: Track, now: float, seconds: float, move_mm: float) -> bool:
 class HandScan:
     """Collects laid-out hands per seat while active.
 
-    A seat's cards must stay unchanged and still for ``settle_s``; a card
+    A seat's cards must stay unchanged for ``settle_s`` and lie still when
+    sent (a card of the seat moving up to twice ``still_s`` keeps the time,
+    a longer move starts it over); a card
     counts once tracked ``min_age_s``; a card seen first more than
     ``before_s`` before the scan began lay on the table all along (a corner
     marker, a card left out) and is nobody's hand; a card lies still when its
@@ -1209,6 +1211,7 @@ class HandScan:
         self._since: float | None = None
         self._active = False
         self._seen: dict[str, tuple[tuple[str, ...], float]] = {}
+        self._moving: dict[str, float] = {}  # since when a seat's card moves
         self._sent: set[str] = set()
         self._woken: float | None = None  # when it started by itself
         self._last_seen = 0.0  # the last frame a seat showed a card
@@ -1253,6 +1256,7 @@ class HandScan:
     def active(self, on: bool) -> None:
         if on != self._active:
             self._seen.clear()
+            self._moving.clear()
             self._sent.clear()
             self._since = None
             self._looks.clear()
@@ -1451,12 +1455,18 @@ class HandScan:
             cards = labels.get(seat)
             expected = counts.get(seat)
             if seat in moving and seat not in self._sent and expected != 0:
-                # a card of the seat moved this frame: nothing is sent, but the
-                # seat's hand keeps its time (a card at a long row's end whose
-                # reads wobble now and then is still the hand first seen); a card
-                # laid, taken or moved elsewhere changes the labels when the seat
-                # is still again, and that starts the time over
+                # a card of the seat moves: nothing is sent; for a wobble's
+                # length (a card at a long row's end whose reads jump for a
+                # frame now and then keeps its seat "moving" still_s) the hand
+                # keeps its time; a card moving longer is handled, and the hand
+                # starts over (it may be taken away or hidden while put down).
+                # A card laid, taken or moved elsewhere changes the labels once
+                # the seat is still again, which starts the time over too
+                since = self._moving.setdefault(seat, t)
+                if t - since > 2 * self.still_s:
+                    self._seen.pop(seat, None)
                 continue
+            self._moving.pop(seat, None)
             if not cards or seat in self._sent or expected == 0:
                 self._seen.pop(seat, None)
                 continue

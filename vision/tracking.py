@@ -251,17 +251,14 @@ class Track:
         return self.still_reads(now, frames, seconds, move_mm) is not None
 
 
-def covered_by_held(
+def held_covers(
     xyxy: np.ndarray, touched: np.ndarray, share: float = TrackingConfig.cover_share
 ) -> np.ndarray:
-    """Which boxes another, touched box (a card in a hand, above) covers.
-
-    A box counts as covered when a touched box other than itself overlaps at
-    least ``share`` of its area: a card carried over the pile hides part of
-    the card below, whose box then shrinks or shifts.
-    """
+    """Which touched box covers which box: ``out[i, j]`` when box ``j``,
+    touched (a card in a hand, above), is not ``i`` and overlaps at least
+    ``share`` of box ``i``'s area."""
     n = len(xyxy)
-    out = np.zeros(n, bool)
+    out = np.zeros((n, n), bool)
     held = np.nonzero(touched)[0]
     if n < 2 or not len(held):
         return out
@@ -270,10 +267,21 @@ def covered_by_held(
         w = np.minimum(xyxy[:, 2], xyxy[j, 2]) - np.maximum(xyxy[:, 0], xyxy[j, 0])
         h = np.minimum(xyxy[:, 3], xyxy[j, 3]) - np.maximum(xyxy[:, 1], xyxy[j, 1])
         inter = np.clip(w, 0, None) * np.clip(h, 0, None)
-        hit = inter >= share * area
-        hit[j] = False
-        out |= hit
+        out[:, j] = inter >= share * area
+        out[j, j] = False
     return out
+
+
+def covered_by_held(
+    xyxy: np.ndarray, touched: np.ndarray, share: float = TrackingConfig.cover_share
+) -> np.ndarray:
+    """Which boxes another, touched box (a card in a hand, above) covers.
+
+    A box counts as covered when a touched box other than itself overlaps at
+    least ``share`` of its area: a card carried over the pile hides part of
+    the card below, whose box then shrinks or shifts (:func:`held_covers`).
+    """
+    return held_covers(xyxy, touched, share).any(axis=1)
 
 
 class CardTracker:
@@ -310,8 +318,13 @@ class CardTracker:
         wh = self.geometry.box_size(detections.xyxy) if n else np.zeros((0, 2))
         touched = np.asarray(detections.data.get("touched", np.zeros(n, bool)), bool)
         probs = detections.data.get("probs")
-        covered = covered_by_held(detections.xyxy, touched, self.config.cover_share)
+        covers = held_covers(detections.xyxy, touched, self.config.cover_share)
+        covered = covers.any(axis=1)
         labels = detections.labels
+        # covered by a touched box of another label: not only the card itself
+        # boxed a second time with the fingers on it
+        ids_ = np.asarray(detections.class_id)
+        covered_other = (covers & (ids_[:, None] != ids_[None, :])).any(axis=1)
         ids = np.zeros(n, dtype=np.int64)
         live = [tr for tr in self.tracks.values() if t - tr.seen <= self.keep_s]
         pairs = []
@@ -365,6 +378,7 @@ class CardTracker:
         data["table_xy"] = xy.astype(np.float32)
         data["table_wh"] = wh.astype(np.float32)
         data["covered"] = covered
+        data["covered_other"] = covered_other
         return Detections(
             detections.xyxy,
             detections.confidence,

@@ -2,7 +2,7 @@
 a hand that lingers on it: its box (smaller than a whole card, within the
 lower copy's) is the card put down, not the lower copy peeking out, when the
 top card's pixels are sure a card lies on it (``PileMemory._pixels_sure``);
-without that it waits for the hand to leave, as before."""
+without that it waits for the hand to leave."""
 
 from __future__ import annotations
 

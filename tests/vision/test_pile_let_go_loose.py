@@ -73,7 +73,7 @@ def test_a_loose_box_counts_once_the_arm_is_seen_gone():
 
 def test_a_loose_box_whose_arm_faded_waits_loose_s():
     """No arm seen gone (a hand held still fades into the background where
-    it is): the box waits loose_s as before."""
+    it is): the box waits loose_s."""
     config = PlayConfig()
     table, _ = _hidden(config)
     shown = table.t
@@ -82,7 +82,7 @@ def test_a_loose_box_whose_arm_faded_waits_loose_s():
     assert played[0][0] - shown >= config.loose_s - 1e-6
 
 
-def test_another_seat_s_arm_seen_away_is_no_sign(monkeypatch):
+def test_another_seat_s_arm_seen_away_is_no_sign():
     config = PlayConfig()
     table, _ = _hidden(config)
     shown = table.t

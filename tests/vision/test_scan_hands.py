@@ -241,3 +241,20 @@ def test_a_card_laid_while_the_seat_waits_starts_its_time_over():
     events = table.frames(1.0, three)
     assert [(e["player"], sorted(e["cards"])) for e in events] == [
         ("A", ["blue-4", "red-7", "wild"])]
+
+
+def test_a_card_handled_in_the_seat_then_hidden_does_not_send_the_hand_short():
+    """A card moved about in the seat for seconds is handled, not wobbling: the
+    hand's time starts over, so when the hand hides that card while putting it
+    down the others are not sent as the whole hand."""
+    state = {"hand_counts": {"A": 3, "B": 0, "C": 2}}
+    table = Table(state)
+    table.scan.active = True
+    two = [(_sure("blue-4"), 130, 372), (_sure("wild"), 190, 372)]
+    events = table.frames(1.0, two)  # two laid, fewer than the count: it waits
+    for k in range(int(3.5 * FPS)):  # the third card swaying in the hand
+        events += table.frames(1 / FPS, two + [(_sure("red-7"), 250 + 12 * (k % 2), 372)])
+    events += table.frames(0.8, two)  # hidden by the hand as it is put down
+    events += table.frames(2.5, two + [(_sure("red-7"), 250, 372)])
+    assert [(e["player"], sorted(e["cards"])) for e in events] == [
+        ("A", ["blue-4", "red-7", "wild"])]

@@ -221,6 +221,24 @@ def test_a_card_in_a_hand_covers_the_card_below_it():
     assert not covered_by_held(boxes, np.zeros(3, bool)).any()
 
 
+def test_the_tracker_tells_a_card_covered_by_another_label_at_its_cover_share():
+    """The tracker marks a box covered by a touched box of another label (not
+    the card itself boxed again with the fingers), at its configured share."""
+    boxes = np.array([(100, 100, 160, 190), (100, 100, 160, 230),
+                      (130, 100, 190, 190)], np.float32)
+    ids = [CLASSES.index("red-2"), CLASSES.index("red-2"), CLASSES.index("green-1")]
+    dets = Detections(boxes, np.full(3, 0.9), ids,
+                      data={"touched": np.array([False, True, True])})
+    geo = TableGeometry.default((560, 420), ("A", "B", "C"))
+    out = CardTracker(geo).update(dets, 0.0)
+    # the green 1 overlaps half the red 2's box: another label covers it
+    assert list(out.data["covered"]) == [True, True, True]
+    assert list(out.data["covered_other"]) == [True, True, True]
+    # at a share over that half, only its own label (the box with the fingers) covers it
+    strict = CardTracker(geo, TrackingConfig(cover_share=0.6)).update(dets, 0.0)
+    assert bool(strict.data["covered"][0]) and not strict.data["covered_other"][0]
+
+
 def test_the_hand_past_a_gap_in_the_sleeve_is_still_the_arm():
     hands = HandTracker(geometry())
     settle(hands)
