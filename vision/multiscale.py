@@ -94,8 +94,9 @@ CARD_SHARE: float | None = photo_shares()[0]
 #: unsure only which (a blurred digit's probability spread over the few cards
 #: of its colour whose shapes it shares, none reaching the detector's least
 #: confidence); an empty background's box is called "no card". ``None``, the
-#: default: off (on held-card frames such boxes were named wrongly more often
-#: than rightly, ``models/MODEL_CARD.md``).
+#: default: off (on `valid`'s held-card proxies such boxes were named wrongly
+#: more often than rightly, ``models/MODEL_CARD.md``); tried with
+#: ``eval_enroll --no-card``, not a config field while it is off.
 NO_CARD_AT_MOST: float | None = None
 #: A photo whose every finder box is refused, or where the finder draws none:
 #: windows in its middle (:data:`FRAME_WINDOWS`) are named by the same rule with
@@ -589,9 +590,7 @@ def name_refused(detector: CardDetector, frame: np.ndarray, boxes: Detections,
         return _empty_like(detector)
     xyxy = np.concatenate(cand)
     full = np.asarray(detector._classify(frame, xyxy), float)
-    probs = full[:, :-1]
-    if hasattr(detector, "named"):
-        probs = probs * np.asarray(detector.named, float)[:-1]
+    probs = _named_cards(detector, full)
     k = probs.argmax(axis=1)
     top = probs[np.arange(len(probs)), k]
     share = top / np.maximum(probs.sum(axis=1), 1e-12)
@@ -624,7 +623,13 @@ def _card_probs(detector: CardDetector, frame: np.ndarray,
                 xyxy: np.ndarray) -> np.ndarray:
     """The classifier's card probabilities of ``xyxy`` in ``frame`` ("no card"
     left out; a deck's absent labels at 0, so they stay unnamed)."""
-    probs = np.asarray(detector._classify(frame, xyxy), float)[:, :-1]
+    return _named_cards(detector, np.asarray(detector._classify(frame, xyxy), float))
+
+
+def _named_cards(detector: CardDetector, full: np.ndarray) -> np.ndarray:
+    """The card columns of the classifier's probabilities ``full`` ("no card",
+    the last, left out), a deck's absent labels at 0."""
+    probs = full[:, :-1]
     if hasattr(detector, "named"):
         probs = probs * np.asarray(detector.named, float)[:-1]
     return probs
