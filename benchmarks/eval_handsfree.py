@@ -192,6 +192,8 @@ skipped by the rule "the first that can be laid out", never by its result):
   410, 412, 413 and 415 (the games of seeds 411 and 414 cannot be laid out: a
   round runs past the script's turn limit). Its first three, 404, 405 and 406,
   are the untouched games read at 30 fps.
+- ``tune-28`` (looked at while tuning, from the release after ``untouched-28``
+  was read and reported): the same seeds as ``untouched-28``.
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -318,6 +320,7 @@ GAMES = {
     "untouched-27": [393, 394, 395, 397, 398, 399, 400, 401, 402, 403],
     "tune-27": [393, 394, 395, 397, 398, 399, 400, 401, 402, 403],
     "untouched-28": [404, 405, 406, 407, 408, 409, 410, 412, 413, 415],
+    "tune-28": [404, 405, 406, 407, 408, 409, 410, 412, 413, 415],
 }
 
 
