@@ -194,6 +194,11 @@ skipped by the rule "the first that can be laid out", never by its result):
   are the untouched games read at 30 fps.
 - ``tune-28`` (looked at while tuning, from the release after ``untouched-28``
   was read and reported): the same seeds as ``untouched-28``.
+- ``untouched-29`` (the untouched role for the release after ``untouched-28``):
+  the first ten from 416 that the script can lay out and draw, seeds 417, 419
+  to 421, 423 to 425, 427, 428 and 430 (the games of seeds 416, 418, 422, 426
+  and 429 cannot be laid out: a round runs past the script's turn limit). Its
+  first three, 417, 419 and 420, are the untouched games read at 30 fps.
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -321,6 +326,7 @@ GAMES = {
     "tune-27": [393, 394, 395, 397, 398, 399, 400, 401, 402, 403],
     "untouched-28": [404, 405, 406, 407, 408, 409, 410, 412, 413, 415],
     "tune-28": [404, 405, 406, 407, 408, 409, 410, 412, 413, 415],
+    "untouched-29": [417, 419, 420, 421, 423, 424, 425, 427, 428, 430],
 }
 
 
