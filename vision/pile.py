@@ -517,8 +517,7 @@ class PileWatcher:
         return bool(covered[i]) if covered is not None else False
 
     def _size_ok(
-        self, dets: Detections, i: int, t: float, track: Track,
-        reaches: list[Reach] | None = None,
+        self, dets: Detections, i: int, t: float, track: Track, judged: bool = False,
     ) -> bool:
         """A whole card lying on the table: not held up, not partly covered.
 
@@ -528,32 +527,19 @@ class PileWatcher:
         pile the detector's box of the top card may take in the edges of the
         cards below that stick out (:meth:`_loose_on_pile`); one no larger on
         every side than the top card's own box lies on the pile as that card
-        does (:meth:`_lies_as_pile`). With ``reaches`` (a box counted at let
-        go), one sticking out of the pile's extent only toward the hand is the
-        card and the fingers at its end, however large (:meth:`_toward_hand`),
-        and (``play.shown_loose``) one within the pile's extent up to
-        ``loose_scale`` is the card :meth:`_let_go` judged shown still.
+        does (:meth:`_lies_as_pile`). ``judged``: :meth:`_let_go` counted the
+        box at let go with an arm in view, and a larger box only where it
+        judged its size (one sticking out of the pile's extent only toward the
+        hand, :meth:`_toward_hand`, or, with ``play.shown_loose``, one within
+        the extent up to ``loose_scale`` shown still from under the hand).
         """
         cfg = self.config
         w, h = (float(v) for v in dets.data["table_wh"][i])
         scale = card_scale(w, h, self.geometry.card)
         if cfg.min_scale <= scale <= cfg.max_scale:
             return True
-        xy = dets.data["table_xy"][i]
-        if (
-            reaches
-            and scale > cfg.max_scale
-            and not self._within_pile(xy, (w, h))
-            and self._toward_hand(xy, (w, h), reaches)
-        ):
+        if judged and scale > cfg.max_scale:
             return True
-        if (
-            cfg.shown_loose
-            and reaches
-            and scale <= cfg.loose_scale
-            and self._within_pile(xy, (w, h))
-        ):
-            return True  # judged at let go (:meth:`_let_go`): shown still
         if scale > cfg.max_scale and self._lies_as_pile(
             dets.data["table_xy"][i], (w, h), scale
         ):
@@ -604,6 +590,21 @@ class PileWatcher:
             max(t - gone[0], cfg.settle_s) + 1e-6,
         )
         return reads is not None and reads[0].t <= gone[0] + 1e-9
+
+    def _note_gone(self, track: Track, xy, t: float) -> None:  # noqa: ANN001
+        """With ``play.loose_left``: note when the arm that last reached into
+        the zone is first seen out of it (:attr:`_left`), its tip farther than
+        ``play.let_go_tip_mm`` from ``track``'s box (at ``xy``), the box's
+        newest read untouched (:meth:`_withdrawn` asks it)."""
+        if not (self.config.loose_left and self._left) or track.history[-1].touched:
+            return
+        gone = self._gone.get(track.id)
+        if gone is not None and gone[1] >= self.memory.last_reach:
+            return  # already seen gone since that reach
+        if min(
+            float(np.hypot(tip[0] - xy[0], tip[1] - xy[1])) for tip in self._left
+        ) > self.config.let_go_tip_mm:
+            self._gone[track.id] = (t, self.memory.last_reach)
 
     def _edge_below(self, xy: np.ndarray, wh: tuple[float, float]) -> bool:
         """A loose box that is a card laid off the stacked pile, boxed with the
@@ -718,13 +719,7 @@ class PileWatcher:
             wh = dets.data["table_wh"][i]
             if track is None:
                 continue
-            if cfg.loose_left and self._left and (
-                track.id not in self._gone
-                or self._gone[track.id][1] < self.memory.last_reach
-            ) and min(
-                float(np.hypot(tip[0] - xy[0], tip[1] - xy[1])) for tip in self._left
-            ) > cfg.let_go_tip_mm and not track.history[-1].touched:
-                self._gone[track.id] = (t, self.memory.last_reach)
+            self._note_gone(track, xy, t)
             evidence = max(cfg.evidence_s, cfg.settle_s + cfg.still_margin_s)
             reads = track.still_reads(
                 t, cfg.settle_frames, cfg.settle_s, cfg.move_mm, evidence,
@@ -762,7 +757,7 @@ class PileWatcher:
             if (
                 reads is None
                 or (covered and not (own and let_go))
-                or not self._size_ok(dets, i, t, track, reaches if let_go else None)
+                or not self._size_ok(dets, i, t, track, judged=let_go and bool(reaches))
             ):
                 continue
             scores = label_scores(reads, track.names)

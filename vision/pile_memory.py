@@ -65,8 +65,6 @@ class _Print(NamedTuple):
     valid: np.ndarray  # the patch's pixels no hand lay over
 
 
-
-
 @dataclass
 class PileCard:
     """A card the zone has taken: label, place and size (mm), when (s)."""
