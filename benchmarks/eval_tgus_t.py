@@ -40,12 +40,14 @@ What it does, all seeded:
    found (the camera event nearest in time within -0.5..3 s of the card
    landing, one naming the same cards first) and right (the same cards), by
    the camera's events and again by the plays and turned cards the referee
-   got after completion (a play of two turns split, a hidden card inferred);
-   draws found with the right count (the camera's draw events, one by one),
-   and again as refereed, by runs: one seat's draws with no card landing,
-   pass or other seat's draw between them summed, in the ground truth and
-   in the referee's log (a Hit's 1 taken to decline and the rest owed are
-   one run; the pipeline counts such a draw whole at its first take); the
+   counted after completion (a play of two turns split, a hidden card
+   inferred; a play it refused as coming after the game's end counts
+   nothing, so its cards are missed); draws found with the right count (the
+   camera's draw events, one by one), and again as refereed, by runs: one
+   seat's draws with no card landing, pass or other seat's draw between them
+   summed, in the ground truth and in the referee's log (again without the
+   draws refused after the end; a Hit's 1 taken to decline and the rest owed
+   are one run; the pipeline counts such a draw whole at its first take); the
    referee's illegal rulings and the camera's plays and draws it refused as
    coming after the game's end (a log that ended the game too early rules
    nothing after it); and
@@ -362,8 +364,8 @@ def score(result: dict[str, Any]) -> dict[str, Any]:
     want = _card_events(truth[1:], ("start", "play", "turned"))
     seen = _card_events(events, ("start", "play"))
     found, right, wrong, missed, extra = _match_cards(want, seen)
-    refereed = _match_cards(want, _card_events(table.referee.events,
-                                               ("start", "play", "turned")))
+    counted = counted_events(table)
+    refereed = _match_cards(want, _card_events(counted, ("start", "play", "turned")))
     draws = [(float(e["t"]), e["player"], e["count"])
              for e in truth if e["type"] == "draw"]
     cam_draws = [(float(e["t"]), e.get("reach_from"), e.get("count"))
@@ -378,7 +380,7 @@ def score(result: dict[str, Any]) -> dict[str, Any]:
             draw_found += 1
             draw_right += int(n == count and who == player)
             break
-    runs = _match_runs(_draw_runs(truth[1:]), _draw_runs(table.referee.events))
+    runs = _match_runs(_draw_runs(truth[1:]), _draw_runs(counted))
     expected = replay(json.dumps(e) for e in truth).state()
     final = table.state()
     illegal_truth = sum(1 for r in replay(json.dumps(e) for e in truth).rulings
@@ -399,6 +401,15 @@ def score(result: dict[str, Any]) -> dict[str, Any]:
         "ranking": final.get("ranking"), "ranking_truth": expected.get("ranking"),
         "scores": final.get("scores"), "scores_truth": expected.get("scores"),
     }
+
+
+def counted_events(table) -> list[dict[str, Any]]:  # noqa: ANN001
+    """The referee's log without the camera plays and draws it refused as
+    coming after the game's end (:func:`_after_end`): it counts nothing of
+    them, so neither does the refereed score (their cards are missed)."""
+    events = table.referee.events
+    refused = {r.event for r in table.rulings if _after_end(r, events)}
+    return [e for line, e in enumerate(events, 1) if line not in refused]
 
 
 def camera_standing(events: list[dict], players: list[str]) -> list[str] | None:
@@ -455,8 +466,8 @@ def report(seed: int, result: dict[str, Any], s: dict[str, Any]) -> None:
               f"finish (pending re-reads) {result.get('finish', 0.0):.1f} s")
     print(f"  cards on the pile: {s['cards']}; found {s['found']}, right {s['right']} "
           f"({100 * s['right'] / max(s['cards'], 1):.1f} %), extra {s['extra']}")
-    print(f"  as refereed (the plays and turned cards after completion: split, "
-          f"hidden cards): found {s['refereed_found']}, right {s['refereed_right']}, "
+    print(f"  as refereed (the plays and turned cards the referee counted after "
+          f"completion: split, hidden cards; none refused after the end): found {s['refereed_found']}, right {s['refereed_right']}, "
           f"extra {s['refereed_extra']}")
     for line in s["wrong"]:
         print(f"    wrong: {line}")

@@ -205,6 +205,28 @@ def test_camera_moves_after_a_log_that_ended_the_game_early_are_counted(game) ->
     assert s["after_end"] == 3 and s["illegal"] == 0
 
 
+def test_plays_refused_after_a_log_that_ended_early_are_not_refereed_right(game) -> None:
+    # a draw of a seat's late in the game missed: the log empties that seat's
+    # hand too early and refuses its last plays as after the game's end. The
+    # referee counts nothing of them, so neither does the refereed score:
+    # their cards are missed there although the camera read them right
+    from benchmarks.eval_tgus_t import _after_end
+
+    truth = game
+    camera = _camera(truth)
+    i = next(k for k, e in enumerate(camera) if e["type"] == "draw"
+             and e["reach_from"] == "P2" and e["t"] > 150)
+    result = _run(truth, camera[:i] + camera[i + 1:])
+    s = score(result)
+    events = result["table"].referee.events
+    refused = [events[r.event - 1] for r in result["table"].rulings
+               if _after_end(r, events) and events[r.event - 1]["type"] == "play"]
+    assert refused and s["after_end"] >= len(refused)
+    for e in refused:
+        assert f"{e['t'] - 0.4:.1f}s {'+'.join(sorted(e['cards']))}" in s["refereed_missed"]
+    assert s["refereed_right"] <= s["right"] - len(refused)
+
+
 def test_the_standing_by_the_seats_last_camera_moves() -> None:
     from benchmarks.eval_tgus_t import camera_standing
 
