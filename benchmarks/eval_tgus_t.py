@@ -467,7 +467,8 @@ def report(seed: int, result: dict[str, Any], s: dict[str, Any]) -> None:
     print(f"  cards on the pile: {s['cards']}; found {s['found']}, right {s['right']} "
           f"({100 * s['right'] / max(s['cards'], 1):.1f} %), extra {s['extra']}")
     print(f"  as refereed (the plays and turned cards the referee counted after "
-          f"completion: split, hidden cards; none refused after the end): found {s['refereed_found']}, right {s['refereed_right']}, "
+          f"completion: split, hidden cards; none refused after the end): found "
+          f"{s['refereed_found']}, right {s['refereed_right']}, "
           f"extra {s['refereed_extra']}")
     for line in s["wrong"]:
         print(f"    wrong: {line}")
