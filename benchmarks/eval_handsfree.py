@@ -199,6 +199,8 @@ skipped by the rule "the first that can be laid out", never by its result):
   to 421, 423 to 425, 427, 428 and 430 (the games of seeds 416, 418, 422, 426
   and 429 cannot be laid out: a round runs past the script's turn limit). Its
   first three, 417, 419 and 420, are the untouched games read at 30 fps.
+- ``tune-29`` (looked at while tuning, from the release after ``untouched-29``
+  was read and reported): the same seeds as ``untouched-29``.
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -327,6 +329,7 @@ GAMES = {
     "untouched-28": [404, 405, 406, 407, 408, 409, 410, 412, 413, 415],
     "tune-28": [404, 405, 406, 407, 408, 409, 410, 412, 413, 415],
     "untouched-29": [417, 419, 420, 421, 423, 424, 425, 427, 428, 430],
+    "tune-29": [417, 419, 420, 421, 423, 424, 425, 427, 428, 430],
 }
 
 
