@@ -66,6 +66,9 @@ temporary folder and deleted.
   (:data:`vision.multiscale.BALANCE`; 0: off). ``--corner-adapt 1`` fits the
   corner reader to each enrollment's photos as well
   (:data:`vision.enroll.ADAPT_CORNER`, the deck's own print; off).
+  ``--faces S`` weighs an upright kept box's likeliest names of one colour by
+  how well each one's enrolled photo, drawn at the box's own size, matches the
+  box (:mod:`vision.face_match`, :data:`vision.multiscale.FACES`; off).
   ``--rectify W`` names the kept box from the mean of its reading and that of
   the card's outline warped upright (:mod:`vision.rectify`) at weight ``W``.
   ``--variants N`` reads each photo N times that way (other seeds). ``--forget N``
@@ -792,6 +795,14 @@ def main(argv: list[str] | None = None) -> int:
                              "corner index's symbol read by vision.corner_index, "
                              "to this power (default: vision.multiscale.CORNER; "
                              "0: off)")
+    parser.add_argument("--faces", type=float, default=None,
+                        help="the kept upright box's likeliest names of one "
+                             "colour weighed by how well the enrolled photo of "
+                             "each, drawn at the box's size, matches it "
+                             "(vision.face_match), at this strength; above 0 the "
+                             "enrollments keep their faces "
+                             "(vision.enroll.KEEP_FACES) (default: "
+                             "vision.multiscale.FACES; 0: off)")
     parser.add_argument("--corner-model", type=Path, default=None,
                         help="the corner-index reader's weights (default: "
                              "models/uno-corner.pt)")
@@ -883,6 +894,11 @@ def main(argv: list[str] | None = None) -> int:
         ms.CORNER = args.corner
     if args.corner_model is not None:
         ms.CORNER_MODEL = args.corner_model
+    if args.faces is not None:
+        import vision.enroll
+
+        ms.FACES = args.faces
+        vision.enroll.KEEP_FACES = args.faces > 0
     if args.corner_adapt is not None:
         import vision.enroll
 
@@ -920,6 +936,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{vision.multiscale.BALANCE}; its colour read from its pixels: "
           f"{vision.multiscale.RECOLOUR}; weighed by the corner index's symbol "
           f"at {vision.multiscale.CORNER} ({vision.multiscale.CORNER_MODEL or 'shipped'}); "
+          f"weighed by the enrolled faces at {vision.multiscale.FACES}; "
           f"the enrolled views white-balanced: "
           f"{vision.enroll.BALANCE_VIEWS}; the corner reader fitted to the deck: "
           f"{vision.enroll.ADAPT_CORNER}")

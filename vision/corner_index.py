@@ -305,8 +305,11 @@ def attach(detector, checkpoint: dict | str | Path):  # noqa: ANN001, ANN201
     """``detector`` with the corner-index reader of an enrolled deck's
     checkpoint (a dict or its file; its ``corner`` entry,
     :data:`vision.enroll.ADAPT_CORNER`) set as ``detector.corner_reader``, which
-    the still-photo read weighs by (:func:`vision.multiscale._corner_weighed`);
-    a checkpoint without one leaves the detector as it is. Returns the detector."""
+    the still-photo read weighs by (:func:`vision.multiscale._corner_weighed`),
+    and its enrolled card faces (``faces``, :data:`vision.enroll.KEEP_FACES`)
+    as ``detector.faces`` (label -> list of (H, W, 3) uint8 arrays,
+    :func:`vision.multiscale._face_weighed`); a checkpoint without them leaves
+    the detector as it is. Returns the detector."""
     if not isinstance(checkpoint, dict):
         import torch
 
@@ -314,4 +317,8 @@ def attach(detector, checkpoint: dict | str | Path):  # noqa: ANN001, ANN201
     corner = checkpoint.get("corner")
     if corner is not None:
         detector.corner_reader = CornerReader.from_checkpoint(corner, "the deck's reader")
+    faces = checkpoint.get("faces")
+    if faces:
+        detector.faces = {label: [np.asarray(f, np.uint8) for f in items]
+                          for label, items in faces.items()}
     return detector

@@ -449,6 +449,8 @@ def fine_tune(
         corner = adapted_corner(shots, config.seed, progress)
         if corner is not None:
             checkpoint["corner"] = corner
+    if KEEP_FACES:
+        checkpoint["faces"] = enrolled_faces(shots)
     photos: dict[str, int] = {}
     for shot in shots:
         if shot.box is not None:
@@ -487,6 +489,31 @@ def adapted_corner(shots: Sequence[Shot], seed: int = 0,
         return None
     config = replace(CORNER_ADAPT or AdaptConfig(), seed=seed)
     return adapt(CornerReader.load(), cards, config, progress).checkpoint()
+
+
+#: Each found photo's card face (:func:`vision.face_match.face_of`: cut out,
+#: stood upright, white-balanced, :data:`vision.face_match.FACE_HEIGHT` pixels
+#: high) is kept in the checkpoint under ``faces`` (label -> a list of uint8
+#: tensors), for a still photo's read to compare a held card with the deck's
+#: own print (:data:`vision.multiscale.FACES`). About 18 kB a photo. Off
+#: while that read is off (``benchmarks/eval_enroll.py --faces`` turns both on).
+KEEP_FACES: bool = False
+
+
+def enrolled_faces(shots: Sequence[Shot]) -> dict:
+    """label -> the card faces of ``shots``' found photos
+    (:func:`vision.face_match.face_of`), each a (H, W, 3) uint8 tensor (a
+    checkpoint loads them with ``weights_only``)."""
+    import torch
+
+    from vision.face_match import face_of
+
+    faces: dict = {}
+    for shot in shots:
+        if shot.box is not None:
+            face = face_of(shot.frame, shot.box)
+            faces.setdefault(shot.label, []).append(torch.from_numpy(face.copy()))
+    return faces
 
 
 #: The seed of the ``r``-th fine-tuning of a soup (:attr:`EnrollConfig.soup`)

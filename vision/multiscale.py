@@ -154,6 +154,17 @@ RECOLOUR: bool = photo_reading()[1]
 #: (:func:`vision.corner_index.fuse`, :func:`read_turned`). 0: off (the reader
 #: is not loaded; ``detector.photo_corner``).
 CORNER: float = photo_reading()[0]
+#: A photo of one card whose box stands upright, read by an enrolled deck's
+#: detector that holds the deck's own photos (``detector.faces``,
+#: :func:`vision.corner_index.attach`): its likeliest names are weighed by how
+#: well each one's enrolled photo, drawn as the box would show it at the box's
+#: own pixel size, matches the box (:mod:`vision.face_match`); each name's
+#: probability times ``exp(FACES * (its match - the best match))``, the
+#: matches normalised cross-correlations. 0, the default: off (on `valid`'s
+#: held-card proxies it lifted the reads by less than the bar set for it,
+#: ``models/MODEL_CARD.md``); tried with ``eval_enroll --faces``, not a config
+#: field while it is off.
+FACES: float = 0.0
 #: The corner-index reader's weights (``None``: the shipped
 #: :data:`vision.corner_index.MODEL`).
 CORNER_MODEL = None
@@ -377,7 +388,9 @@ def read_turned(detector: CardDetector, frame: np.ndarray, card: Detections,
     white-balanced first (:func:`balance_white`; one view a crop) and an
     upright box is always named anew. With :data:`CORNER` above 0 the
     reading is weighed by the symbol of the card's corner index
-    (:mod:`vision.corner_index`) before it is named. With ``recolour`` (default
+    (:mod:`vision.corner_index`) before it is named, and an upright box's by
+    the deck's own enrolled photos with :data:`FACES` above 0
+    (:func:`_face_weighed`). With ``recolour`` (default
     :data:`RECOLOUR`), the name's colour is then read again from the box's
     pixels (:func:`recoloured`)."""
     named = _read_turned(detector, frame, card, aspect, rectify, balance)
@@ -440,6 +453,7 @@ def _read_turned(detector: CardDetector, frame: np.ndarray, card: Detections,
                 probs = _card_probs(detector, frame, card.xyxy.astype(np.float32))[0]
             probs = (1 - rectify) * probs + rectify * upright_probs
         probs = _corner_weighed(detector, frame, card, probs)
+        probs = _face_weighed(detector, frame, card, probs)
         k = int(probs.argmax())
         return Detections(card.xyxy.copy(), [float(probs[k])], [k], **_names(detector))
     h, w = frame.shape[:2]
@@ -455,6 +469,22 @@ def _read_turned(detector: CardDetector, frame: np.ndarray, card: Detections,
     probs = _corner_weighed(detector, frame, card, probs)
     k = int(probs.argmax())
     return Detections(card.xyxy.copy(), [float(probs[k])], [k], **_names(detector))
+
+
+def _face_weighed(detector: CardDetector, frame: np.ndarray, card: Detections,
+                  probs: np.ndarray) -> np.ndarray:
+    """``probs`` (the card probabilities of ``card``'s upright box) with the
+    likeliest names weighed by how well the deck's own enrolled photo of each
+    matches the box drawn at its size (:func:`vision.face_match.weigh`, at
+    :data:`FACES`); as they are where it is 0 or the detector has no enrolled
+    faces (``detector.faces``, :func:`vision.corner_index.attach`)."""
+    faces = getattr(detector, "faces", None)
+    if FACES <= 0 or not faces:
+        return probs
+    from vision.face_match import weigh
+
+    labels = list(_names(detector).get("names") or card.names)
+    return weigh(probs, labels, frame, card.xyxy[0], faces, FACES)
 
 
 def corner_reader(path=None):  # noqa: ANN001, ANN201
