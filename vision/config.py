@@ -496,6 +496,12 @@ class PlayConfig(_Section):
                         "can get a finder score under its threshold after the "
                         "hand has left; a pile is gathered, never emptied in a "
                         "frame); off: only under an arm")
+    top_unreached: bool = _f(True, "on/off", "... the top card is looked for so "
+                             "also when no arm reached onto the pile since it was "
+                             "last boxed (a still card's finder score can fall "
+                             "under the threshold once the hand that played it "
+                             "has gone; a pile is not gathered without a hand); "
+                             "off: only after a reach")
     let_go_twin: bool = _f(True, "on/off", "a copy of the top card a hand still "
                            "touches is judged at let go too (the pile memory's "
                            "twin check decides) when the referee expects a twin "

@@ -417,14 +417,17 @@ class TablePipeline:
 
     def _pile_top(self) -> np.ndarray | None:
         """Where the UNO discard pile's top card lies (table mm) while an arm
-        has reached onto the pile since it was taken (a card may have been put
-        on it), or ``None``: no pile (another game, an empty pile), or none
-        since."""
+        has reached onto the pile since it was last boxed (a card may have
+        been put on it), or, with ``play.top_unreached``, whenever the pile
+        holds cards (a still card's finder score can fall under the threshold
+        once the hand that played it has gone, and a pile is not gathered
+        without a hand); ``None``: no pile (another game, an empty pile), or
+        no reach since and ``play.top_unreached`` off."""
         watcher = getattr(self.stages.get("game"), "watcher", None)
         if self.game != "uno" or watcher is None or not watcher.pile:
             return None
         top = watcher.pile[-1]
-        if watcher.memory.last_reach <= top.t:
+        if watcher.memory.last_reach <= top.t and not self.config.play.top_unreached:
             return None
         return np.asarray(top.xy, float)
 

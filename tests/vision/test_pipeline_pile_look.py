@@ -148,9 +148,17 @@ def test_a_card_on_the_pile_no_box_shows_is_read_at_the_lower_threshold(tmp_path
     pipe = pipeline(tmp_path, detector, near)
     taken(pipe, xy)
     assert len(look(pipe)) == 0 and detector.asked == [0.5]
-    # no arm reached onto the pile since its top card was taken: nothing put on it
+    # no arm reached onto the pile since its top card was last boxed: the card
+    # itself is looked for (a pile is not gathered without a hand) ...
     detector = Detector()
     pipe = pipeline(tmp_path, detector, None)
+    taken(pipe, xy, reached=False)
+    assert look(pipe).xyxy.tolist() == [UNDER_HAND]
+    assert detector.asked == [0.5, PipelineConfig().play.reach_box_conf]
+    # ... unless play.top_unreached is off: then only after a reach
+    detector = Detector()
+    pipe = pipeline(tmp_path, detector, None)
+    pipe.config = replace(pipe.config, play=replace(pipe.config.play, top_unreached=False))
     taken(pipe, xy, reached=False)
     assert len(look(pipe)) == 0 and detector.asked == [0.5]
     # play.top_look off: only under an arm
