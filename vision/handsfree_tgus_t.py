@@ -267,6 +267,12 @@ define({
         "ja": "後のプレイは{player}が{card}を最後に（一緒に出したカードの上に）"
               "置いた場合だけ正しいため、そうしました",
     },
+    "camera.tgus-t.inferred-still-in": {
+        "en": "the camera sees {player} play or draw although the log has "
+              "them out: a draw or Counter missed emptied the hand too early",
+        "ja": "記録では上がっている{player}がカードを出すか引くのがカメラに見えたため、"
+              "見逃したドローかカウンターで手札が早く尽きたとしました",
+    },
     "camera.tgus-t.inferred-leftover": {
         "en": "{player} took cards while not on turn and owing none: the forced "
               "draw of a hand without number cards",
@@ -347,6 +353,11 @@ def complete_tgus_t(event: Mapping[str, Any], state: Mapping[str, Any]
         turned = _inferred("turned", why, ev, cards=cards)
         turned.update({k: ev[k] for k in ("evidence",) if k in ev})
         return [turned]
+    still = still_in(ev, state, who)
+    if still is not None:  # a seat the log holds out seen moving: back in
+        out.append(still)
+        state = _in_again(state, str(who), int(still["count"]))
+        turn = state.get("turn")
     if (
         state.get("drew") and who != turn and turn is not None
         and who == _next_active(state, str(turn)) and waits != "draw"
@@ -386,6 +397,8 @@ def complete_tgus_t(event: Mapping[str, Any], state: Mapping[str, Any]
                    card=_card_text(first), color=color_text(named))
         out.insert(0, _inferred("color", why, ev, player=waiter, color=named))
     ordered, hidden = _first_matching(cards, state, who, turn, waits)
+    if still is not None:  # the log's pile is in doubt: the cards as seen
+        ordered, hidden = cards, None
     misread = _misread_in_fan(ordered, state) if hidden is not None else None
     if misread is not None:  # one of the fan's cards read in another colour
         why = Text("camera.tgus-t.inferred-misread", card=_card_text(ordered[0]),
@@ -414,6 +427,47 @@ def complete_tgus_t(event: Mapping[str, Any], state: Mapping[str, Any]
             ev.update(target=target, target_from="next", inferred=str(why),
                       inferred_msg=why.data())
     return out + [ev]
+
+
+def still_in(ev: Mapping[str, Any], state: Mapping[str, Any], who: Any
+             ) -> dict[str, Any] | None:
+    """The ``still-in`` event to go before the camera play or draw ``ev`` that
+    the camera saw ``who`` make (its arm reached in; no play inferred
+    unseen), a seat the log holds out with no cards (not the seat left last
+    at the end, who still holds cards), marked ``inferred``: the log emptied
+    that hand too early (a draw or a Counter the camera missed), so the game
+    the log ended goes on. ``count``: the cards seen played (0 for a draw).
+    ``None`` for any other event."""
+    if (ev.get("type") not in ("play", "draw") or who is None
+            or ev.get("player_from") != "reach" or ev.get("unseen")
+            or ev.get("inferred")):  # only a move the camera saw the seat make
+        return None
+    ranking = [str(p) for p in state.get("ranking") or []]
+    if str(who) not in ranking or (state.get("over") and ranking[-1] == str(who)):
+        return None
+    if int((state.get("hand_counts") or {}).get(str(who), 0) or 0) > 0:
+        return None
+    played = len([c for c in ev.get("cards") or [ev.get("card")] if c])
+    seen = played if ev.get("type") == "play" else 0
+    why = Text("camera.tgus-t.inferred-still-in", player=str(who))
+    return _inferred("still-in", why, ev, player=str(who), count=seen)
+
+
+def _in_again(state: Mapping[str, Any], player: str, seen: int
+              ) -> dict[str, Any]:
+    """``state`` as the referee holds it once ``player`` is back in
+    (:mod:`referee.tgus_t.still_in`): off the ranking (with the seat left
+    last where the game had ended, the player then on turn), its hand at
+    least ``seen`` cards."""
+    view = dict(state)
+    ranking = [p for p in state.get("ranking") or [] if p != player]
+    if state.get("over"):
+        ranking = ranking[:-1]
+        view.update(over=False, turn=player, drew=False)
+    hands = dict(state.get("hand_counts") or {})
+    hands[player] = max(int(hands.get(player, 0) or 0), seen)
+    view.update(ranking=ranking, hand_counts=hands)
+    return view
 
 
 def split_play(event: Mapping[str, Any], top: str | None = None
@@ -619,7 +673,7 @@ def _kept_recoloured(referee: Any, i: int, amended: dict[str, Any]) -> Any:
     logged = again.events
     if again.try_correct(
         i + 1, amended, lambda r: not contradicted(r, line),
-        refused=lambda r: r.ruling == "illegal" or _after_end(r, logged),
+        refused=lambda r: _contradicts(r, logged),
     ):
         return again
     return None
@@ -688,8 +742,8 @@ def _fan_line(referee: Any, back: int) -> int | None:
         e = events[i]
         if e.get("type") == "play":
             if e.get("source") != "vision" or _one_value(e) is None or any(
-                    r.event == i + 1 and (r.ruling == "illegal" or _after_end(
-                        r, events)) for r in referee.rulings):
+                    r.event == i + 1 and _contradicts(r, events)
+                    for r in referee.rulings):
                 return None
             colours = {_colour(str(c)) for c in e["cards"]}
             return i if len(colours) > 1 else None
@@ -818,7 +872,7 @@ def out_together(referee: Any, config: PlayConfig | None = None
     if seen is None:
         return None
     again = copy.deepcopy(referee)
-    refused = (lambda r: r.ruling == "illegal" or _after_end(r, again.events))
+    refused = (lambda r: _contradicts(r, again.events))
     cards = [str(c) for c in e["cards"]]
     labels = [f"{colour}-{seen[0].value}" for colour in hidden_colours(seen)]
     for hidden in combinations_with_replacement(
@@ -903,30 +957,53 @@ def _after_end(ruling: Any, events: list[Mapping[str, Any]]) -> bool:
     return e.get("source") == "vision" and e.get("type") in ("play", "draw")
 
 
+#: the ruling that takes a seat the log holds out back in (``still-in``)
+STILL_IN_RULE = "still-in"
+
+
+def _held_out(ruling: Any, events: list[Mapping[str, Any]]) -> bool:
+    """Whether ``ruling`` takes a seat back in on an inferred ``still-in``
+    (:func:`still_in`): the camera saw a seat the log held out move."""
+    if ruling.ruling != "ok" or not str(ruling.rule).endswith("." + STILL_IN_RULE):
+        return False
+    e = events[ruling.event - 1] if 0 < ruling.event <= len(events) else {}
+    return e.get("type") == STILL_IN_RULE and bool(e.get("inferred"))
+
+
+def _contradicts(ruling: Any, events: list[Mapping[str, Any]]) -> bool:
+    """Whether ``ruling`` says the log as read is wrong (see
+    :func:`contradicted`)."""
+    return (ruling.ruling == "illegal" or _after_end(ruling, events)
+            or _held_out(ruling, events))
+
+
 def contradicted(referee: Any, line: int, before: int | None = None) -> bool:
     """Whether a line after ``line`` (1-based, 0: the header; and before line
     ``before``, if given) contradicts the log as read: a line ruled illegal,
-    or a camera play or draw after the game's end. A tgus-t game is played
+    a camera play or draw after the game's end, or a seat the log held out
+    taken back in (an inferred ``still-in``). A tgus-t game is played
     until one player is left and the referee counts nothing after it
     (``info``, ``game-over``), so cards the camera sees played or drawn after
-    the end say the log emptied a hand too early (a card hidden under a play
-    that was not there, a Gamble given the wrong effect) as surely as an
-    illegal line does."""
+    the end, or by a seat out, say the log emptied a hand too early (a card
+    hidden under a play that was not there, a Gamble given the wrong effect)
+    as surely as an illegal line does; the ``still-in`` only lets the game
+    go on where no reading of the log mends it."""
     events = referee.events
     return any(r.event > line and (before is None or r.event < before)
-               and (r.ruling == "illegal" or _after_end(r, events))
-               for r in referee.rulings)
+               and _contradicts(r, events) for r in referee.rulings)
 
 
 def first_after_end(referee: Any, start: int, end: int) -> bool:
     """Whether lines ``start + 1 .. end`` (one camera event's) hold the first
-    camera play or draw refused after the game's end: it asks for the log to
-    be read again; those after it add nothing to ask (see
+    camera play or draw refused after the game's end, or a seat the log held
+    out taken back in (:func:`_held_out`): it asks for the log to be read
+    again; plays refused after the first add nothing to ask (see
     :func:`contradicted`)."""
     events = referee.events
     first = min((r.event for r in referee.rulings if _after_end(r, events)),
                 default=None)
-    return first is not None and start < first <= end
+    return (first is not None and start < first <= end) or any(
+        start < r.event <= end and _held_out(r, events) for r in referee.rulings)
 
 
 def _keeps(referee: Any, i: int, amended: dict[str, Any]) -> bool:
@@ -934,7 +1011,7 @@ def _keeps(referee: Any, i: int, amended: dict[str, Any]) -> bool:
     log (:func:`contradicted`), else put back as it was."""
     return referee.try_correct(
         i + 1, amended, lambda r: not contradicted(r, i),
-        refused=lambda r: r.ruling == "illegal" or _after_end(r, referee.events))
+        refused=lambda r: _contradicts(r, referee.events))
 
 
 def unsaid_gamble(event: Mapping[str, Any]) -> bool:

@@ -29,7 +29,7 @@ from referee.log import Event, Header
 from referee.rulings import Ruling
 from referee.text import Text, card, define
 
-from . import calls, draws, pile, plays, turned
+from . import calls, draws, pile, plays, still_in, turned
 from .cards import deck, quote
 from .common import DECK_LABELS, implied, not_in_deck, preset
 from .options import PRESETS, TgusTOptions, option_refusals
@@ -201,6 +201,7 @@ class TgusTGame(Game):
         "leftover": "on_picture_leftover",
         "challenge": "on_challenge",
         "reveal": "on_reveal",
+        "still-in": "on_still_in",
     }
 
     def unknown_event(self, event: Event) -> Ruling:
@@ -217,7 +218,8 @@ class TgusTGame(Game):
         )
 
     def refusal(self, event: Event) -> Ruling | None:
-        """Before the first card only ``start`` counts; after the game, nothing."""
+        """Before the first card only ``start`` counts; after the game, nothing
+        but a ``still-in`` (:mod:`.still_in`: a seat out seen still playing)."""
         if event.type == "start":
             return None
         if not self.t.started:
@@ -227,7 +229,7 @@ class TgusTGame(Game):
                 "start",
                 Text("tgus-t.not-started"),
             )
-        if self.t.over:
+        if self.t.over and event.type != "still-in":  # the end taken back
             return self.ruling(
                 event.index,
                 "info",
@@ -365,6 +367,7 @@ class TgusTGame(Game):
             )
         ]
 
+    on_still_in = still_in.on_still_in
     on_uno = calls.on_uno
     on_catch = calls.on_catch
 

@@ -241,8 +241,9 @@ def test_a_re_read_asked_under_readings_that_moved_on_is_dropped_when_moot(
 
 def test_the_first_camera_play_after_the_games_end_asks_for_a_re_read():
     # a tgus-t game is played until one player is left: cards seen played
-    # after the end say the log ended it too early; the first such event asks,
-    # those after it ask nothing more
+    # after the end say the log ended it too early; the first such event asks.
+    # A move then seen by the seat the log had out first takes it back in
+    # (a still-in, the game going on), and that asks a re-read of its own
     two = {**HEADER, "players": ["A", "B"], "dealer": "B"}
     live = LiveTable(dict(two), out=io.StringIO(), reread_mode="manual")
     live.append(cam("start", 1, card="red-5"))
@@ -255,7 +256,8 @@ def test_the_first_camera_play_after_the_games_end_asks_for_a_re_read():
     live.append(cam("play", 20, cards=["red-9"], reach_from="B"))
     assert live.rereads.worker.pending == 1
     live.append(cam("draw", 21, count=1, reach_from="A"))
-    assert live.rereads.worker.pending == 1
+    assert [e["type"] for e in live.referee.events[-2:]] == ["still-in", "draw"]
+    assert not live.state()["over"] and live.rereads.worker.pending == 2
 
 
 def test_the_re_reads_read_no_more_camera_events_than_their_share():

@@ -193,13 +193,14 @@ def test_a_draw_run_of_another_seat_or_count_is_scored_wrong(game) -> None:
 
 def test_camera_moves_after_a_log_that_ended_the_game_early_are_counted(game) -> None:
     # a camera that reads every card: nothing after the end; the same camera
-    # going on past the game's end (its last plays seen again, later): each
-    # play the log refuses as after the end is counted, none ruled illegal
+    # going on past the game's end (its last play seen again, later, by the
+    # seat left last, who still holds cards): each play the log refuses as
+    # after the end is counted, none ruled illegal
     truth = game
     camera = _camera(truth)
     s = score(_run(truth, camera))
     assert s["after_end"] == 0
-    last = camera[-1]
+    last = {**camera[-1], "reach_from": s["ranking_truth"][-1]}
     more = [{**last, "t": last["t"] + 5 + k} for k in range(3)]
     s = score(_run(truth, camera + more))
     assert s["after_end"] == 3 and s["illegal"] == 0
