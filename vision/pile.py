@@ -21,6 +21,32 @@ from .pile_memory import PileCard, PileMemory, PileView
 from .prior import LegalCheck, choose_label
 from .tracking import Read, Track, label_scores
 
+# Defaults of the play stage's one-edge box rules, until PlayConfig has them
+# (``play.handed_grow``, ``play.let_go_edge_mm``, ``play.settle_grow_mm``:
+# :func:`_knob` takes the config's field where it has one).
+#: fraction: a box a hand still touches that sticks out of the pile only toward
+#: the hand (:meth:`PileWatcher._toward_hand`), over ``max_scale`` (at most
+#: ``loose_scale``), is judged as one up to ``max_scale`` when it is larger than
+#: the top card's box by at most this on its least grown side
+#: (:func:`grown_round`): fingers lingering at the card's near end lengthen its
+#: box on that side only, a card held up grows on every side (0: off)
+HANDED_GROW = 0.03
+#: mm: at let go, a read whose box lies as the newest's on three edges (each
+#: within ``let_go_mm``) counts as lying still when its fourth edge lies within
+#: this of the newest's (the detector refits one edge of a card lying still by
+#: a few pixels; a card held over the pile sways, moving every edge; 0: off)
+LET_GO_EDGE_MM = 6.0
+#: mm: an untouched read whose box lies within ``move_mm`` of the newest's on
+#: three edges counts as lying still when the newest reaches out past it on
+#: the fourth by at most this (the card's end showing once the hand that
+#: covered it has cleared it; a moving card shifts every edge; 0: off)
+SETTLE_GROW_MM = 20.0
+
+
+def _knob(config: PlayConfig, name: str, default):  # noqa: ANN001, ANN202
+    """``config``'s field ``name``, or ``default`` where it has none yet."""
+    return getattr(config, name, default)
+
 
 def grown_round(wh, ref) -> float:  # noqa: ANN001
     """How much larger box ``wh`` is than box ``ref`` on its least grown side
@@ -206,13 +232,18 @@ class PileWatcher:
         at the card's near end in its box) is judged as a box within the
         pile's extent when it showed still from under the hand that hid it
         (:meth:`_shown_still`), however large the two measure together, or,
-        measuring at most ``max_scale``, when it was seen before it lay still
+        measuring at most ``max_scale`` (or more, grown at the hand's end
+        only, :meth:`_hand_end_only`), when it was seen before it lay still
         (it came in, :meth:`_came_in`); otherwise it waits as any box
-        sticking out. With ``play.edge_let_go``, one measuring at most
-        ``max_scale`` that sticks out at one end while its other end follows
-        a pile card's edge (:meth:`_edge_below`: a card laid off the pile,
-        boxed with the edge of the one it half covers) is judged as one
-        sticking out toward the hand. With ``play.shown_loose``, a box
+        sticking out. A read whose box lies as the newest's on three edges
+        (``let_go_mm``) and within ``play.let_go_edge_mm`` on the fourth lies
+        still too (the detector refits one edge of a card lying still; one
+        held over the pile sways, moving every edge). With
+        ``play.edge_let_go``, one measuring at most ``max_scale`` that sticks
+        out at one end while its other end follows a pile card's edge
+        (:meth:`_edge_below`: a card laid off the pile, boxed with the edge
+        of the one it half covers) is judged as one sticking out toward the
+        hand. With ``play.shown_loose``, a box
         within the pile's extent measuring over ``max_scale`` (at most
         ``loose_scale``) counts
         when it showed still from under the hand that hid it (the card and
@@ -239,12 +270,14 @@ class PileWatcher:
         scale = card_scale(w, h, self.geometry.card)
         frames = max(cfg.settle_frames, cfg.let_go_frames)
         size_mm = self._let_go_size_mm(track.xy)
+        edge_mm = _knob(cfg, "let_go_edge_mm", LET_GO_EDGE_MM)
 
         def still(seconds: float) -> list[Read] | None:
             return track.still_reads(
                 t, frames, seconds, cfg.let_go_mm,
                 max(evidence, seconds + cfg.still_margin_s), touched_ok=True,
-                size_mm=size_mm,
+                size_mm=size_mm, edge_mm=edge_mm, edge_after=self._edge_after(),
+                edge_keep_mm=cfg.let_go_mm,
             )
 
         # a box lying within the pile as its top card does, grown on one
@@ -287,12 +320,13 @@ class PileWatcher:
         shown = self._shown_still(track, settled)
         if lying_loose and scale > cfg.max_scale and not shown:
             return None
-        if handed and not shown and (
-            scale > cfg.max_scale or not self._came_in(track, settled)
-        ):
+        # over max_scale, but grown at the hand's end only: the card and
+        # the fingers lingering at its near end (:meth:`_hand_end_only`)
+        high = scale > cfg.max_scale and not self._hand_end_only((w, h), scale)
+        if handed and not shown and (high or not self._came_in(track, settled)):
             # measuring as a card held up high, or come into view held
             # still: as a box sticking out anywhere
-            if cfg.let_go_sway_s > 0 and scale <= cfg.max_scale:
+            if cfg.let_go_sway_s > 0 and not high:
                 return still(sway)
             return None
         if copy and not shown:
@@ -315,6 +349,29 @@ class PileWatcher:
         if loose:
             return still(max(cfg.settle_s, cfg.let_go_loose_s))
         return settled
+
+    def _edge_after(self) -> float:
+        """Reads newer than this may lie still with one edge refit
+        (``Track.still_reads``' ``edge_mm`` / ``grow_mm``): those since the
+        arm that last reached into the zone began to (an older box is the card
+        that lay there before, which a card put on it can match on three
+        edges); none where no arm has reached in."""
+        began = self.memory.reach_began
+        return began if began >= 0 else float("inf")
+
+    def _hand_end_only(self, wh: tuple[float, float], scale: float) -> bool:
+        """A box sticking out of the stacked pile only toward the hand
+        (:meth:`_toward_hand`), at most ``play.loose_scale``, that is larger
+        than the top card's box by at most ``play.handed_grow`` on its least
+        grown side (:func:`grown_round`): the card and the fingers at its near
+        end, which lengthen the box on that side only. A card held up nearer
+        the camera grows on every side."""
+        grow = _knob(self.config, "handed_grow", HANDED_GROW)
+        if grow <= 0 or scale > self.config.loose_scale or not (
+            self.stacked and self.pile
+        ):
+            return False
+        return grown_round(wh, self.pile[-1].wh) <= grow
 
     def _lies_as_pile(self, xy, wh: tuple[float, float], scale: float) -> bool:  # noqa: ANN001
         """A box over a card's size (at most ``play.loose_scale``) that lies
@@ -670,9 +727,12 @@ class PileWatcher:
 
         A detection in the zone lands when its track has lain still and
         untouched for ``settle_frames`` frames spanning ``settle_s``
-        (:meth:`Track.still_reads`), it is not covered by a card in a hand
-        (one covered only by the hand's box of its own card is judged at let
-        go, :meth:`_own_box`),
+        (:meth:`Track.still_reads`; a read since the arm last reached in
+        whose box the newest's covers, the same on three edges and reaching
+        out past it on the fourth by at most ``play.settle_grow_mm``, lies still:
+        the card's end showing once the hand has cleared it), it is not
+        covered by a card in a hand (one covered only by the hand's box of its
+        own card is judged at let go, :meth:`_own_box`),
         it measures as a whole card lying flat (:meth:`_size_ok`), its reads
         agree (or it has waited ``unsure_s``), it was not decided already
         (a box decided as a card the zone holds is judged again once the
@@ -724,6 +784,8 @@ class PileWatcher:
             reads = track.still_reads(
                 t, cfg.settle_frames, cfg.settle_s, cfg.move_mm, evidence,
                 flicker_reads=cfg.flicker_reads, look_mm=cfg.look_mm,
+                grow_mm=_knob(cfg, "settle_grow_mm", SETTLE_GROW_MM),
+                edge_after=self._edge_after(),
             )
             let_go = False
             covered = self._covered(dets, i)

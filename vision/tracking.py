@@ -76,6 +76,29 @@ def _same_look(a: Read, b: Read, look_mm: float) -> bool:
     return max(abs(a.x - b.x), abs(a.y - b.y), abs(a.w - b.w), abs(a.h - b.h)) <= look_mm
 
 
+def _one_edge_off(
+    r: Read, last: Read, keep_mm: float, edge_mm: float, grow_mm: float
+) -> bool:
+    """Box ``r`` lies as ``last`` on three of its four edges (each within
+    ``keep_mm``) and its fourth edge lies within ``edge_mm`` of ``last``'s
+    either way, or inside ``last``'s box by at most ``grow_mm`` (``last``
+    reaches out past it there). The detector refits one edge of a card lying
+    still (a few pixels of jitter, or the card's end showing once a hand
+    clears it); a card that moves or is lifted shifts every edge."""
+    # > 0: the newest box reaches farther out at that edge
+    off = (
+        (r.x - r.w / 2) - (last.x - last.w / 2),
+        (last.x + last.w / 2) - (r.x + r.w / 2),
+        (r.y - r.h / 2) - (last.y - last.h / 2),
+        (last.y + last.h / 2) - (r.y + r.h / 2),
+    )
+    big = [v for v in off if abs(v) > keep_mm + 1e-9]
+    if len(big) != 1:
+        return False
+    v = big[0]
+    return abs(v) <= edge_mm + 1e-9 or 0.0 < v <= grow_mm + 1e-9
+
+
 def read_probs(read: Read, names: Sequence[str]) -> np.ndarray:
     """One read's probability for every label of ``names``.
 
@@ -162,6 +185,10 @@ class Track:
         flicker_reads: int = 0,
         look_mm: float = 2.0,
         size_mm: float | None = None,
+        edge_mm: float = 0.0,
+        grow_mm: float = 0.0,
+        edge_after: float = float("-inf"),
+        edge_keep_mm: float | None = None,
     ) -> list[Read] | None:
         """The reads of a card lying still and untouched, or ``None``.
 
@@ -186,6 +213,17 @@ class Track:
         withdraws, and comes back to the very box; a card that moves never
         gives back the box it had. Such reads are the same card and count
         among the reads (and the evidence).
+
+        ``edge_mm`` / ``grow_mm``: a read whose box lies as the newest's on
+        three edges (each within ``edge_keep_mm``, else ``size_mm``) also fits when its fourth edge
+        lies within ``edge_mm`` of the newest's, or the newest reaches out
+        past it there by at most ``grow_mm`` (:func:`_one_edge_off`): the
+        detector refits one edge of a card lying still (jitter, or the card's
+        end showing as a hand clears it), while a moving card shifts them all.
+        Only reads newer than ``edge_after``, and of the newest's label, fit
+        so (the arm that last reached in began then: an older box is the card
+        that lay there before, which a card put on it can match on three
+        edges).
         """
         if len(self.history) < frames or self.seen < now - 1e-9:
             return None
@@ -195,6 +233,7 @@ class Track:
         pending: list[Read] = []  # reads off the newest box, not yet bridged
         flicker = 0 if touched_ok else max(int(flicker_reads), 0)
         size_mm = move_mm if size_mm is None else size_mm
+        keep_mm = size_mm if edge_keep_mm is None else edge_keep_mm
         newer = last.t
         for r in reversed(reads):
             kept = (
@@ -202,10 +241,17 @@ class Track:
                 and (touched_ok or not r.touched)
                 and now - r.t <= evidence_s + 1e-9
             )
-            fits = (
-                kept
-                and np.hypot(r.x - last.x, r.y - last.y) <= move_mm
-                and max(abs(r.w - last.w), abs(r.h - last.h)) <= size_mm
+            fits = kept and (
+                (
+                    np.hypot(r.x - last.x, r.y - last.y) <= move_mm
+                    and max(abs(r.w - last.w), abs(r.h - last.h)) <= size_mm
+                )
+                or (
+                    (edge_mm > 0 or grow_mm > 0)
+                    and r.t > edge_after
+                    and r.label == last.label
+                    and _one_edge_off(r, last, keep_mm, edge_mm, grow_mm)
+                )
             )
             if fits and pending:
                 if not _same_look(r, last, look_mm):
