@@ -733,10 +733,12 @@ class ScanConfig(_Section):
                           "label would change the hand's points", maximum=1)
     ask_answers: int = _f(3, "answers", "... in at most this many answers, the hand "
                           "as read one of them", minimum=2)
-    turn_sure: float = _f(0.9, "probability", "a seat's 6 or 9 read less sure than "
-                          "this, its turned twin (9 or 6) the runner-up, is read by "
-                          "which end of the digit its loop is at, the card upright "
-                          "toward its seat (0: off)", maximum=1)
+    turn_sure: float = _f(0.9, "probability", "a seat's 0, 6 or 9 read less sure "
+                          "than this, another of its colour's one-loop digits (0, 6, "
+                          "9) the runner-up, is read by which end of the digit its "
+                          "loop is at, the card upright toward its seat: a 6 or a 9 "
+                          "(a loop at the digit's centre, a 0's, stays as read; 0: "
+                          "off)", maximum=1)
     turn_keep: float = _f(0.15, "probability", "a seat's close-up keeps a card read "
                           "at least this sure as a 6 or 9 when it and its turned "
                           "twin together pass the detector's conf", maximum=1)

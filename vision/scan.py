@@ -881,6 +881,23 @@ def _twin_index(names: Sequence[str]) -> np.ndarray:
     return np.array([where.get(twin_of(n) or "", -1) for n in names], np.int64)
 
 
+#: the one-loop digits: where a digit's loop lies tells them apart (a 0's in
+#: its middle, a 6's at its foot, a 9's at its head)
+LOOPED = ("0", "6", "9")
+
+
+def _loop_family(names: Sequence[str]) -> list[np.ndarray]:
+    """Per label of ``names``, the indices of its colour's one-loop digits
+    (:data:`LOOPED`) where it is one of them, else none."""
+    where = {n: i for i, n in enumerate(names)}
+    out = []
+    for name in names:
+        colour, _, value = name.rpartition("-")
+        kin = [where[f"{colour}-{v}"] for v in LOOPED if f"{colour}-{v}" in where]
+        out.append(np.array(kin if colour and value in LOOPED else [], np.int64))
+    return out
+
+
 def _detect_twins(
     detect: Callable[[np.ndarray], Detections], image: np.ndarray, cfg: ScanConfig,
     fan: bool = False, remembered: bool = False,
@@ -1034,7 +1051,9 @@ def loop_end(image: np.ndarray, box: np.ndarray, up: np.ndarray) -> float | None
 
     The digit is the largest non-white shape inside the card's white oval (the
     largest white area once thin white lines, the card's edges, are opened
-    away); its loop is its one hole."""
+    away): within the oval's largest hole, the digit it rings, or, where the
+    oval is not closed round it (cut by the box or a card over it), within
+    its convex hull; its loop is its one hole."""
     import cv2
 
     hgt, wid = image.shape[:2]
@@ -1055,11 +1074,18 @@ def loop_end(image: np.ndarray, box: np.ndarray, up: np.ndarray) -> float | None
         cv2.morphologyEx(white, cv2.MORPH_OPEN, kernel), 8)
     if n < 2:
         return None
-    oval = lab == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    pts = np.argwhere(oval)[:, ::-1].astype(np.int32)
+    oval = (lab == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))).astype(np.uint8)
     inside = np.zeros_like(white)
-    cv2.fillConvexPoly(inside, cv2.convexHull(pts), 1)
-    inside = cv2.erode(inside, np.ones((zoom + 1, zoom + 1), np.uint8))
+    # the oval's hull takes in whatever white joins it (the edge of the card
+    # below a fanned card): the hole it closes round the digit does not
+    contours, tree = cv2.findContours(oval, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    rings = [c for c, t in zip(contours, tree[0]) if t[3] >= 0]
+    if rings:
+        cv2.drawContours(inside, [max(rings, key=cv2.contourArea)], -1, 1, -1)
+    else:
+        pts = np.argwhere(oval)[:, ::-1].astype(np.int32)
+        cv2.fillConvexPoly(inside, cv2.convexHull(pts), 1)
+        inside = cv2.erode(inside, np.ones((zoom + 1, zoom + 1), np.uint8))
     ink = (inside & (1 - white)).astype(np.uint8)
     n, lab, stats, _ = cv2.connectedComponentsWithStats(ink, 8)
     if n < 2:
@@ -1092,17 +1118,19 @@ def turn_twins(
     seats: Collection[str] | None = None,
 ) -> Detections:
     """``dets`` with each seat's 6 or 9 read by its digit's shape where the
-    detector hesitates between the two.
+    detector hesitates between the one-loop digits (0, 6 and 9).
 
     The detector reads a card however it lies and tells a 6 from a 9 by the
     underline; a card laid over the lower part of a fanned hand's card hides
-    it, and the probability splits between the two. Where a seat's card (in
-    ``seats``, ``None``: any; outside ``exclude``) is read less than
-    ``turn_sure`` sure as one of them with the other its runner-up, the card
-    is taken upright toward its seat (:func:`_upright`) and its digit's loop
+    it, and the probability splits between the two; a far card's few pixels
+    split it between them and the 0 too. Where a seat's card (in ``seats``,
+    ``None``: any; outside ``exclude``) is read less than ``turn_sure`` sure
+    as one of them with another of its colour's the runner-up, the card is
+    taken upright toward its seat (:func:`_upright`) and its digit's loop
     (:func:`loop_end`) names it: at its bottom a 6, at its top a 9, at least
-    ``loop_offset`` digit heights from the digit's centre. The pair's
-    probability then goes to that label (``data["probs"]``, ``confidence``,
+    ``loop_offset`` digit heights from the digit's centre (a 0's lies at its
+    centre: such a read stays as it is). The colour's one-loop probability
+    then goes to that label (``data["probs"]``, ``confidence``,
     ``class_id``); anything undecided stays as read.
     """
     cfg = config or ScanConfig()
@@ -1110,13 +1138,13 @@ def turn_twins(
     if (cfg.turn_sure <= 0 or not len(dets) or probs is None
             or probs.shape[1] != len(dets.names)):
         return dets
-    twins = _twin_index(dets.names)
+    family = _loop_family(dets.names)
     rows = np.arange(len(dets))
     top = dets.class_id
     second = np.argsort(-probs, axis=1)[:, 1]
-    doubt = (
-        (twins[top] >= 0) & (twins[top] == second) & (probs[rows, top] < cfg.turn_sure)
-    )
+    doubt = np.array([
+        bool(np.isin(second[i], family[int(top[i])])) for i in rows
+    ]) & (probs[rows, top] < cfg.turn_sure)
     if not doubt.any():
         return dets
     xy = geometry.to_table(dets.centers)
@@ -1132,14 +1160,17 @@ def turn_twins(
         end = loop_end(image, dets.xyxy[i], up) if up is not None else None
         if end is None or abs(end) < cfg.loop_offset:
             continue
+        kin = family[int(top[i])]
         value = "9" if end > 0 else "6"
-        k = int(top[i]) if dets.names[int(top[i])].endswith("-" + value) \
-            else int(twins[top[i]])
-        pair = float(probs[i, top[i]] + probs[i, twins[top[i]]])
-        probs[i, top[i]] = probs[i, twins[top[i]]] = 0.0
-        probs[i, k] = pair
+        named = [int(j) for j in kin if dets.names[int(j)].endswith("-" + value)]
+        if not named:
+            continue
+        k = named[0]
+        mass = float(probs[i, kin].sum())
+        probs[i, kin] = 0.0
+        probs[i, k] = mass
         out.class_id[i] = k
-        out.confidence[i] = pair
+        out.confidence[i] = mass
     return out
 
 

@@ -138,3 +138,35 @@ def test_close_ups_keep_a_card_split_between_six_and_nine() -> None:
     # a card split between two labels that are no twins is still dropped
     others = SplitDetector("red-3", "red-5")
     assert not len(seat_close_ups(others.detect, image, Detections.empty(), geo))
+
+
+def test_a_six_or_nine_split_with_the_zero_is_read_by_its_loop() -> None:
+    # a far card's few pixels split its probability between the one-loop
+    # digits of its colour, the 0 among them
+    for value, read_as, runner_up in (("9", "red-0", "red-9"), ("6", "red-9", "red-0")):
+        geo, image, box = _table(["A", "B", "C"], "A", _card(value))
+        dets = _read({read_as: 0.45, runner_up: 0.30, "red-8": 0.05}, box)
+        read = turn_twins(image, dets, geo)
+        assert read.labels == [f"red-{value}"]
+        assert read.confidence[0] >= 0.75 - 1e-6  # the colour's one-loop probability
+    # a 0's loop lies at its centre: it stays as read
+    geo, image, box = _table(["A", "B", "C"], "A", _card("0"))
+    assert loop_end(image, box, np.array([0.0, -1.0])) is not None
+    dets = _read({"red-0": 0.45, "red-9": 0.30}, box)
+    assert turn_twins(image, dets, geo).labels == ["red-0"]
+
+
+def test_the_loop_is_found_in_the_oval_a_fanned_card_edge_joins() -> None:
+    # the white edge of the card laid below joins the oval: its hull would
+    # take in that card's ink; the hole the oval closes round the digit does not
+    w, h = CARD
+    face = _card("6")
+    face[:3], face[-3:], face[:, :3], face[:, -3:] = RED, RED, RED, RED  # no margin
+    image = np.full((h + 40, w, 3), (60, 130, 40), np.uint8)
+    image[:h] = face
+    image[h - 14 : h + 40] = 255  # the next card's white border and face
+    cv2.rectangle(image, (w // 2 - 15, h // 2 + 24), (w // 2 + 15, h), (255, 255, 255), -1)
+    # the card below's symbol, cut by the box's edge, more ink than the digit
+    cv2.circle(image, (w // 2, h + 40), 24, RED, 10)
+    box = np.array([0, 0, w, h + 40], np.float32)
+    assert loop_end(image, box, np.array([0.0, -1.0])) < -ScanConfig().loop_offset
