@@ -534,6 +534,25 @@ class PlayConfig(_Section):
                            "held up grows all round and its ends follow no pile "
                            "card's edge) is judged at let go as one sticking out "
                            "toward the hand (off: it waits for the hand to leave)")
+    handed_grow: float = _f(0.03, "fraction", "a box a hand still touches that "
+                            "sticks out of the pile only toward the hand, over "
+                            "max_scale (at most loose_scale), is judged as one up to "
+                            "max_scale when it is larger than the top card's box by "
+                            "at most this on its least grown side: fingers at the "
+                            "card's near end lengthen its box on that side only, a "
+                            "card held up grows on every side (0: off)", minimum=0)
+    let_go_edge_mm: float = _f(6.0, "mm", "at let go, a read whose box lies as the "
+                               "newest's on three edges (each within let_go_mm) "
+                               "counts as lying still when its fourth edge lies "
+                               "within this of the newest's: the detector refits one "
+                               "edge of a card lying still, a card swayed over the "
+                               "pile moves every edge (0: off)", minimum=0)
+    settle_grow_mm: float = _f(20.0, "mm", "an untouched read since the arm last "
+                               "reached in whose box lies within move_mm of the "
+                               "newest's on three edges counts as lying still when "
+                               "the newest box reaches out past it on the fourth by "
+                               "at most this: the card's end showing once the hand "
+                               "has cleared it (0: off)", minimum=0)
     hand_side: float = _f(0.25, "fraction", "a box a hand still touches that sticks "
                           "out of the stacked pile's extent (same_spot_mm to spare) "
                           "only at ends the arm comes from, by no more than "

@@ -21,33 +21,6 @@ from .pile_memory import PileCard, PileMemory, PileView
 from .prior import LegalCheck, choose_label
 from .tracking import Read, Track, label_scores
 
-# Defaults of the play stage's one-edge box rules, until PlayConfig has them
-# (``play.handed_grow``, ``play.let_go_edge_mm``, ``play.settle_grow_mm``:
-# :func:`_knob` takes the config's field where it has one).
-#: fraction: a box a hand still touches that sticks out of the pile only toward
-#: the hand (:meth:`PileWatcher._toward_hand`), over ``max_scale`` (at most
-#: ``loose_scale``), is judged as one up to ``max_scale`` when it is larger than
-#: the top card's box by at most this on its least grown side
-#: (:func:`grown_round`): fingers lingering at the card's near end lengthen its
-#: box on that side only, a card held up grows on every side (0: off)
-HANDED_GROW = 0.03
-#: mm: at let go, a read whose box lies as the newest's on three edges (each
-#: within ``let_go_mm``) counts as lying still when its fourth edge lies within
-#: this of the newest's (the detector refits one edge of a card lying still by
-#: a few pixels; a card held over the pile sways, moving every edge; 0: off)
-LET_GO_EDGE_MM = 6.0
-#: mm: an untouched read whose box lies within ``move_mm`` of the newest's on
-#: three edges counts as lying still when the newest reaches out past it on
-#: the fourth by at most this (the card's end showing once the hand that
-#: covered it has cleared it; a moving card shifts every edge; 0: off)
-SETTLE_GROW_MM = 20.0
-
-
-def _knob(config: PlayConfig, name: str, default):  # noqa: ANN001, ANN202
-    """``config``'s field ``name``, or ``default`` where it has none yet."""
-    return getattr(config, name, default)
-
-
 def grown_round(wh, ref) -> float:  # noqa: ANN001
     """How much larger box ``wh`` is than box ``ref`` on its least grown side
     (a share of ``ref``'s side; negative: smaller there), short side against
@@ -270,7 +243,7 @@ class PileWatcher:
         scale = card_scale(w, h, self.geometry.card)
         frames = max(cfg.settle_frames, cfg.let_go_frames)
         size_mm = self._let_go_size_mm(track.xy)
-        edge_mm = _knob(cfg, "let_go_edge_mm", LET_GO_EDGE_MM)
+        edge_mm = cfg.let_go_edge_mm
 
         def still(seconds: float) -> list[Read] | None:
             return track.still_reads(
@@ -366,7 +339,7 @@ class PileWatcher:
         grown side (:func:`grown_round`): the card and the fingers at its near
         end, which lengthen the box on that side only. A card held up nearer
         the camera grows on every side."""
-        grow = _knob(self.config, "handed_grow", HANDED_GROW)
+        grow = self.config.handed_grow
         if grow <= 0 or scale > self.config.loose_scale or not (
             self.stacked and self.pile
         ):
@@ -784,7 +757,7 @@ class PileWatcher:
             reads = track.still_reads(
                 t, cfg.settle_frames, cfg.settle_s, cfg.move_mm, evidence,
                 flicker_reads=cfg.flicker_reads, look_mm=cfg.look_mm,
-                grow_mm=_knob(cfg, "settle_grow_mm", SETTLE_GROW_MM),
+                grow_mm=cfg.settle_grow_mm,
                 edge_after=self._edge_after(),
             )
             let_go = False

@@ -4,13 +4,11 @@ back to the very box lands on time: the flicker neither ends its still window
 (:meth:`vision.tracking.Track.still_reads`) nor, for a twin, the stay of its
 look (:meth:`vision.pile_memory.PileMemory._stay_start`). The card alone's
 box is the other's with one edge in: the flicker tests below turn off the
-one-edge rule (``vision.pile.SETTLE_GROW_MM``), which takes such reads as the
+one-edge rule (``play.settle_grow_mm``), which takes such reads as the
 card lying still whatever their order (test_pile_one_edge.py). Hand-made
 detections at 30 fps."""
 
 from __future__ import annotations
-
-import pytest
 
 from tests.vision.pile_table import PILE, PileTable, card
 from vision.config import PlayConfig
@@ -21,19 +19,14 @@ A = (PILE[0] + 10.0, PILE[1] + 2.0, 76.0, 92.0)  # the card with an edge of the 
 B = (PILE[0] + 5.0, PILE[1] + 2.0, 64.0, 92.0)  # the card alone
 
 
-@pytest.fixture(autouse=True)
-def _no_one_edge_rule(monkeypatch):  # noqa: ANN001, ANN202
-    """The flicker alone: reads a box off by one edge do not lie still."""
-    monkeypatch.setattr("vision.pile.SETTLE_GROW_MM", 0.0)
-
-
 def off_config(field: str, value: float) -> PlayConfig:
-    """A config with ``field`` set to ``value``."""
-    return PlayConfig(**{field: value})
+    """A config with ``field`` set to ``value`` (the one-edge rule off: the
+    flicker alone, reads a box off by one edge do not lie still)."""
+    return PlayConfig(**{"settle_grow_mm": 0.0, field: value})
 
 
 def started(config: PlayConfig | None = None) -> PileTable:
-    table = PileTable(config or PlayConfig(), FPS)
+    table = PileTable(config or PlayConfig(settle_grow_mm=0.0), FPS)
     for _ in range(8):
         table.frame([card("red-7", *PILE)])
     return table

@@ -1,7 +1,7 @@
 """Let go and a box over ``max_scale`` that sticks out of the pile only
 toward the hand, grown at that end only: the card and the fingers lingering
 at its near end, no wider than the top card's box across
-(``vision.pile.HANDED_GROW``, :func:`vision.pile.grown_round`). Seen coming
+(``play.handed_grow``, :func:`vision.pile.grown_round`). Seen coming
 in and lying still, it counts at the settle time, as one up to
 ``max_scale`` does; a box grown on every side (a card held up nearer the
 camera) waits for the hand. Hand-made detections at 30 fps with a referee's
@@ -25,8 +25,8 @@ def test_the_boxes_are_as_the_tests_say():
     config = PlayConfig()
     for wh in (LONG, WIDE):
         assert config.max_scale < card_scale(*wh, CARD) <= config.loose_scale
-    assert pile.grown_round(LONG, TOP[3:]) <= pile.HANDED_GROW
-    assert pile.grown_round(WIDE, TOP[3:]) > pile.HANDED_GROW
+    assert pile.grown_round(LONG, TOP[3:]) <= config.handed_grow
+    assert pile.grown_round(WIDE, TOP[3:]) > config.handed_grow
 
 
 def test_a_box_grown_at_the_hand_s_end_only_counts_at_the_settle_time():
@@ -40,6 +40,5 @@ def test_a_box_grown_on_every_side_waits_for_the_hand(wh):
     assert shown(PlayConfig(), wh, NEAR_END, moving=True)[0] == []
 
 
-def test_with_the_rule_off_it_waits_for_the_hand(monkeypatch):
-    monkeypatch.setattr(pile, "HANDED_GROW", 0.0)
-    assert shown(PlayConfig(), LONG, NEAR_END, moving=True)[0] == []
+def test_with_the_rule_off_it_waits_for_the_hand():
+    assert shown(PlayConfig(handed_grow=0.0), LONG, NEAR_END, moving=True)[0] == []

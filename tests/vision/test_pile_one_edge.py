@@ -1,7 +1,7 @@
 """A card lying still whose box the detector refits on one edge: a few
 pixels of jitter at one edge under the hand that let go of it
-(``vision.pile.LET_GO_EDGE_MM``), or its end showing once the hand that
-covered it clears it (``vision.pile.SETTLE_GROW_MM``). Its other three edges
+(``play.let_go_edge_mm``), or its end showing once the hand that
+covered it clears it (``play.settle_grow_mm``). Its other three edges
 hold, so it keeps lying still; a card that moves or is held up shifts every
 edge. Only reads since the arm last reached in count so: an older box is the
 card that lay there before. Hand-made detections at 15 fps."""
