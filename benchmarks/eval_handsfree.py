@@ -201,6 +201,12 @@ skipped by the rule "the first that can be laid out", never by its result):
   first three, 417, 419 and 420, are the untouched games read at 30 fps.
 - ``tune-29`` (looked at while tuning, from the release after ``untouched-29``
   was read and reported): the same seeds as ``untouched-29``.
+- ``untouched-30`` (the untouched role for the release after ``untouched-29``):
+  the first ten from 431 that the script can lay out and draw, seeds 431 to
+  433, 436 to 441 and 443 (the games of seeds 434 and 442 cannot be laid out:
+  a round runs past the script's turn limit; seed 435's round-end hand of 11
+  cards does not fit its seat's strip). Its first three, 431, 432 and 433,
+  are the untouched games read at 30 fps.
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -330,6 +336,7 @@ GAMES = {
     "tune-28": [404, 405, 406, 407, 408, 409, 410, 412, 413, 415],
     "untouched-29": [417, 419, 420, 421, 423, 424, 425, 427, 428, 430],
     "tune-29": [417, 419, 420, 421, 423, 424, 425, 427, 428, 430],
+    "untouched-30": [431, 432, 433, 436, 437, 438, 439, 440, 441, 443],
 }
 
 
