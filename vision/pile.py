@@ -21,6 +21,12 @@ from .pile_memory import PileCard, PileMemory, PileView
 from .prior import LegalCheck, choose_label
 from .tracking import Read, Track, label_scores
 
+#: the stacked pile's extent takes each card's box as at least ``play.whole_min``
+#: card sizes about its centre (``PileWatcher._whole_wh``): a card boxed short
+#: still covers a whole card's size
+EXTENT_WHOLE = True
+
+
 def grown_round(wh, ref) -> float:  # noqa: ANN001
     """How much larger box ``wh`` is than box ``ref`` on its least grown side
     (a share of ``ref``'s side; negative: smaller there), short side against
@@ -669,12 +675,29 @@ class PileWatcher:
 
     def _extent(self) -> tuple[np.ndarray, np.ndarray] | None:
         """The stacked pile's extent, the low and high corners of the boxes of
-        the cards it holds (None: no stacked pile)."""
+        the cards it holds, each taken as at least a whole card
+        (:meth:`_whole_wh`; None: no stacked pile)."""
         if not (self.stacked and self.pile):
             return None
-        lo = np.min([np.subtract(c.xy, np.divide(c.wh, 2)) for c in self.pile], axis=0)
-        hi = np.max([np.add(c.xy, np.divide(c.wh, 2)) for c in self.pile], axis=0)
+        half = [np.divide(self._whole_wh(c.wh), 2) for c in self.pile]
+        lo = np.min([np.subtract(c.xy, d) for c, d in zip(self.pile, half)], axis=0)
+        hi = np.max([np.add(c.xy, d) for c, d in zip(self.pile, half)], axis=0)
         return lo, hi
+
+    def _whole_wh(self, wh) -> np.ndarray:  # noqa: ANN001
+        """A pile card's box ``wh`` grown about its centre to at least
+        ``play.whole_min`` card sizes (:func:`card_scale`) where it measures
+        less (EXTENT_WHOLE): the finder boxed that card short (or part of it
+        was hidden), and the card itself covers at least a whole card's
+        size."""
+        wh = np.asarray(wh, dtype=float)
+        if not EXTENT_WHOLE:
+            return wh
+        scale = card_scale(float(wh[0]), float(wh[1]), self.geometry.card)
+        floor = self.config.whole_min
+        if scale <= 0 or scale >= floor:
+            return wh
+        return wh * (floor / scale)
 
     def _within_pile(self, xy: np.ndarray, wh: tuple[float, float]) -> bool:
         """The box lies within the stacked pile's extent (:meth:`_extent`),

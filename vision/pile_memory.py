@@ -22,6 +22,11 @@ from .detections import Detections
 from .geometry import TableGeometry
 from .tracking import Track
 
+#: a box of the top card's label, smaller than a whole card, under the hand
+#: that let go of it, is a twin where the referee expects one and the top
+#: card's pixels are sure a card lies on it (``PileMemory._twin_under_hand``)
+TWIN_UNDER_HAND = True
+
 
 class _Carried(NamedTuple):
     """A whole card seen in a hand or moving (for :meth:`PileMemory._known`)."""
@@ -630,7 +635,8 @@ class PileMemory:
         lingering hand shows whole once the hand leaves, its box grown by less
         than a box's jitter); not a twin the finder boxed short, reaching out
         past the top card's box with no hand over it and the top's pixels
-        sure of a card on it (:meth:`_twin_boxed_short`). The
+        sure of a card on it (:meth:`_twin_boxed_short`), nor a twin under the
+        hand that let go of it (:meth:`_twin_under_hand`). The
         carried card must be another track than the first copy's (a hand
         hovering a card over the pile drags the pile card's own box along,
         and its uncertain reads may name the card beneath). The top card is
@@ -660,6 +666,7 @@ class PileMemory:
             ))
             if smaller and (moved <= cfg.same_card_mm or inside) and not (
                 self._covers_top(c) or self._twin_boxed_short(c, wh)
+                or self._twin_under_hand(c)
             ):
                 # that card with part of it covered: no whole card yet, and
                 # the box judged again as it grows (a card put down under a
@@ -916,6 +923,26 @@ class PileMemory:
             or self.last_reach <= c.t
             or self._within(c, wh)
             or self._hand_over()
+        ):
+            return False
+        return self._twin_expected(c.label) and self._pixels_sure()
+
+    def _twin_under_hand(self, c: PileCard) -> bool:
+        """TWIN_UNDER_HAND: the box being judged, of the top card ``c``'s
+        label and smaller than a whole card, is a twin partly covered by the
+        hand that let go of it (:meth:`_hand_over`; with no hand over it,
+        :meth:`_twin_boxed_short` judges): an arm reached in since ``c`` was
+        taken, the referee expects the copy from it (:meth:`_twin_expected`)
+        and the top card's pixels, where no hand lies over them, are sure a
+        card lies on it (:meth:`_pixels_sure`). The top card partly covered
+        by a hand leaves its pixels as they were; the twin's box grows whole
+        once the hand leaves, and is that card (its own print)."""
+        if (
+            not TWIN_UNDER_HAND
+            or not self.pile
+            or c is not self.pile[-1]
+            or self.last_reach <= c.t
+            or not self._hand_over()
         ):
             return False
         return self._twin_expected(c.label) and self._pixels_sure()

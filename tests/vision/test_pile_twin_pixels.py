@@ -64,12 +64,13 @@ def dets(label: str, xy, touched: bool = False,  # noqa: ANN001
     )
 
 
-def frames_short(table, n: int, image, xy, short: float, reaches=()):  # noqa: ANN001, ANN201
+def frames_short(table, n: int, image, xy, short: float, reaches=(),  # noqa: ANN001, ANN201
+                 touched: bool = False):
     """``table.frames`` of a red 5 at ``xy`` whose box the finder cuts
-    ``short`` mm short at its lower end."""
+    ``short`` mm short at its lower end (``touched``: a hand touches it)."""
     global dets
     whole = dets
-    dets = lambda label, where, touched=False: whole(label, where, touched, short)  # noqa: E731
+    dets = lambda label, where, hand=touched: whole(label, where, hand, short)  # noqa: E731
     try:
         return table.frames(n, image, ("red-5", xy), reaches)
     finally:
