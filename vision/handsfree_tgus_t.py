@@ -273,6 +273,12 @@ define({
         "ja": "記録では上がっている{player}がカードを出すか引くのがカメラに見えたため、"
               "見逃したドローかカウンターで手札が早く尽きたとしました",
     },
+    "camera.tgus-t.inferred-gone-out": {
+        "en": "{player} makes no move the camera sees while the others play "
+              "on round the table: the hand was counted too high and is empty",
+        "ja": "他の人が一巡以上出す間、{player}の動きがカメラに見えないため、"
+              "手札を数え過ぎていて既に上がったとしました",
+    },
     "camera.tgus-t.inferred-leftover": {
         "en": "{player} took cards while not on turn and owing none: the forced "
               "draw of a hand without number cards",
@@ -451,6 +457,85 @@ def still_in(ev: Mapping[str, Any], state: Mapping[str, Any], who: Any
     seen = played if ev.get("type") == "play" else 0
     why = Text("camera.tgus-t.inferred-still-in", player=str(who))
     return _inferred("still-in", why, ev, player=str(who), count=seen)
+
+
+#: the camera plays each other seat still in makes, with none seen of the
+#: seat on turn since its last camera move, before :func:`gone_out` takes
+#: that seat for out
+GONE_OUT_PLAYS = 2
+#: the camera plays of other seats (this one too) through which the referee
+#: has held the seat on turn, none of its own seen, before :func:`gone_out`
+GONE_OUT_STUCK = 3
+#: camera moves :class:`TgusTHandsFree` keeps for :func:`gone_out`
+MOVES_KEPT = 200
+
+
+def _stuck(ev: Mapping[str, Any], state: Mapping[str, Any],
+           stuck: tuple[str, int] | None) -> tuple[str, int] | None:
+    """``stuck`` (see :class:`TgusTHandsFree`) after the camera event ``ev``."""
+    turn = state.get("turn")
+    seat = ev.get("reach_from")
+    if turn is None or state.get("over") or seat == turn:
+        return None
+    if ev.get("type") != "play" or ev.get("inferred") or not isinstance(seat, str):
+        return stuck
+    held = stuck[1] if stuck is not None and stuck[0] == str(turn) else 0
+    return (str(turn), held + 1)
+
+
+def gone_out(ev: Mapping[str, Any], state: Mapping[str, Any],
+             moved: list[str], plays: int = GONE_OUT_PLAYS, stuck: int | None = None
+             ) -> dict[str, Any] | None:
+    """The ``gone-out`` event to go before the camera play ``ev`` of a seat
+    not on turn (its arm seen reaching in, no play of the seat on turn
+    inferred unseen before it), when the seat on turn has made no camera
+    move (``moved``: the seats of the camera moves before ``ev``, oldest
+    first) while every other seat still in made at least ``plays`` since,
+    and the referee has held it on turn through ``stuck`` camera plays of
+    others (this one too; at least :data:`GONE_OUT_STUCK`, ``None``: not
+    asked): the log holds in a player whose hand it counted too high (two
+    cards of one value read as one), and who went out unseen. Nothing while
+    the referee waits for a colour, a turned card or a draw. Marked
+    ``inferred``; ``None`` otherwise."""
+    turn = state.get("turn")
+    seat = ev.get("reach_from")
+    players = [str(p) for p in state.get("players") or []]
+    if (ev.get("type") != "play" or ev.get("source") != "vision"
+            or ev.get("unseen") or ev.get("inferred") or state.get("over")
+            or turn is None or not isinstance(seat, str) or seat not in players
+            or seat == turn or str(turn) not in players
+            or _awaiting(state)[0] is not None):
+        return None
+    out = {str(p) for p in state.get("ranking") or []}
+    if str(turn) in out:
+        return None
+    others = [p for p in players if p not in out and p != turn]
+    since = moved[::-1]  # the camera moves since the seat on turn's last
+    if str(turn) in since:
+        since = since[:since.index(str(turn))]
+    if any(since.count(p) < plays for p in others):
+        return None
+    if stuck is not None and stuck < GONE_OUT_STUCK:
+        return None
+    why = Text("camera.tgus-t.inferred-gone-out", player=str(turn))
+    return _inferred("gone-out", why, ev, player=str(turn))
+
+
+def _out_now(state: Mapping[str, Any], player: str) -> dict[str, Any]:
+    """``state`` as the referee holds it once ``player`` has gone out
+    (:mod:`referee.tgus_t.gone_out`): on the ranking with no cards, the next
+    player on turn (the game over where one is left)."""
+    view = dict(state)
+    ranking = [str(p) for p in state.get("ranking") or []] + [player]
+    hands = dict(state.get("hand_counts") or {})
+    hands[player] = 0
+    view.update(ranking=ranking, hand_counts=hands, drew=False)
+    left = [p for p in state.get("players") or [] if p not in ranking]
+    if len(left) <= 1:
+        view.update(ranking=ranking + left, over=True, turn=None)
+    else:
+        view["turn"] = _next_active(view, player)
+    return view
 
 
 def _in_again(state: Mapping[str, Any], player: str, seen: int
@@ -1321,6 +1406,13 @@ class TgusTHandsFree:
         #: the game too early): a camera ``start`` then is no new round
         #: (:func:`start_in_game`)
         self.after_end = False
+        #: the seats of the camera moves (plays and draws whose arm the
+        #: camera saw reach in), oldest first: who has not moved for a while
+        #: (:func:`gone_out`)
+        self.moved: list[str] = []
+        #: (seat, plays): the referee has held ``seat`` on turn through the
+        #: last ``plays`` camera plays of other seats, none of its own seen
+        self.stuck: tuple[str, int] | None = None
 
     def __call__(self, event: Mapping[str, Any], state: Mapping[str, Any]
                  ) -> list[dict[str, Any]]:
@@ -1352,11 +1444,21 @@ class TgusTHandsFree:
             left = int(bounced[-1]["count"]) - takes
             self.rest = (str(seat), left) if takes and left > 0 else None
             return bounced
+        self.stuck = _stuck(event, state, self.stuck)
+        gone = gone_out(event, state, self.moved,
+                        stuck=self.stuck[1] if self.stuck else 0)
+        if seat is not None and event.get("reach_from") == seat:
+            self.moved = (self.moved + [str(seat)])[-MOVES_KEPT:]
+        if gone is not None:  # the seat on turn seen no more: out
+            state = _out_now(state, str(gone["player"]))
+            self.drawer = None
         turn = state.get("turn")
         view = dict(state)
         view["drew"] = bool(self.drawer is not None and self.drawer == turn)
         view["multi_colours"] = self.multi_colours
         out = complete_tgus_t(event, view)
+        if gone is not None:
+            out = [gone] + out
         last = out[-1] if out else {}
         if last.get("type") == "play" and last.get("hidden") and last.get("player"):
             self.hidden = (str(last["player"]), [str(c) for c in last["hidden"]])

@@ -29,7 +29,7 @@ from referee.log import Event, Header
 from referee.rulings import Ruling
 from referee.text import Text, card, define
 
-from . import calls, draws, pile, plays, still_in, turned
+from . import calls, draws, gone_out, pile, plays, still_in, turned
 from .cards import deck, quote
 from .common import DECK_LABELS, implied, not_in_deck, preset
 from .options import PRESETS, TgusTOptions, option_refusals
@@ -202,6 +202,7 @@ class TgusTGame(Game):
         "challenge": "on_challenge",
         "reveal": "on_reveal",
         "still-in": "on_still_in",
+        "gone-out": "on_gone_out",
     }
 
     def unknown_event(self, event: Event) -> Ruling:
@@ -368,6 +369,7 @@ class TgusTGame(Game):
         ]
 
     on_still_in = still_in.on_still_in
+    on_gone_out = gone_out.on_gone_out
     on_uno = calls.on_uno
     on_catch = calls.on_catch
 
