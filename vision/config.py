@@ -574,6 +574,16 @@ class PlayConfig(_Section):
                        "size, lying on it, is that card partly covered", maximum=1)
     whole_min: float = _f(0.95, "card sizes", "a pile card's own box is taken as at "
                           "least this large when judging shrunk ...")
+    extent_whole: bool = _f(True, "on/off", "the stacked pile's extent takes each "
+                            "card's box as at least whole_min card sizes about its "
+                            "centre (a card the finder boxed short still covers a "
+                            "whole card)")
+    twin_under_hand: bool = _f(True, "on/off", "a box of the top card's label smaller "
+                               "than shrunk, under the hand that let go of it, is a "
+                               "twin where the referee expects one, an arm reached in "
+                               "since the top card was taken and the top card's pixels "
+                               "are sure a card lies on it (twin_pixels_sure; off: it "
+                               "waits for the hand to leave)")
     whole_max: float = _f(1.05, "card sizes", "... and at most this large")
     top_visible_share: float = _f(0.8, "fraction", "the top card is in view when a "
                                   "box of its label shows this share of its area",

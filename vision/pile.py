@@ -21,12 +21,6 @@ from .pile_memory import PileCard, PileMemory, PileView
 from .prior import LegalCheck, choose_label
 from .tracking import Read, Track, label_scores
 
-#: the stacked pile's extent takes each card's box as at least ``play.whole_min``
-#: card sizes about its centre (``PileWatcher._whole_wh``): a card boxed short
-#: still covers a whole card's size
-EXTENT_WHOLE = True
-
-
 def grown_round(wh, ref) -> float:  # noqa: ANN001
     """How much larger box ``wh`` is than box ``ref`` on its least grown side
     (a share of ``ref``'s side; negative: smaller there), short side against
@@ -687,11 +681,11 @@ class PileWatcher:
     def _whole_wh(self, wh) -> np.ndarray:  # noqa: ANN001
         """A pile card's box ``wh`` grown about its centre to at least
         ``play.whole_min`` card sizes (:func:`card_scale`) where it measures
-        less (EXTENT_WHOLE): the finder boxed that card short (or part of it
+        less (``play.extent_whole``): the finder boxed that card short (or part of it
         was hidden), and the card itself covers at least a whole card's
         size."""
         wh = np.asarray(wh, dtype=float)
-        if not EXTENT_WHOLE:
+        if not self.config.extent_whole:
             return wh
         scale = card_scale(float(wh[0]), float(wh[1]), self.geometry.card)
         floor = self.config.whole_min

@@ -22,12 +22,6 @@ from .detections import Detections
 from .geometry import TableGeometry
 from .tracking import Track
 
-#: a box of the top card's label, smaller than a whole card, under the hand
-#: that let go of it, is a twin where the referee expects one and the top
-#: card's pixels are sure a card lies on it (``PileMemory._twin_under_hand``)
-TWIN_UNDER_HAND = True
-
-
 class _Carried(NamedTuple):
     """A whole card seen in a hand or moving (for :meth:`PileMemory._known`)."""
 
@@ -928,7 +922,7 @@ class PileMemory:
         return self._twin_expected(c.label) and self._pixels_sure()
 
     def _twin_under_hand(self, c: PileCard) -> bool:
-        """TWIN_UNDER_HAND: the box being judged, of the top card ``c``'s
+        """``play.twin_under_hand``: the box being judged, of the top card ``c``'s
         label and smaller than a whole card, is a twin partly covered by the
         hand that let go of it (:meth:`_hand_over`; with no hand over it,
         :meth:`_twin_boxed_short` judges): an arm reached in since ``c`` was
@@ -938,7 +932,7 @@ class PileMemory:
         by a hand leaves its pixels as they were; the twin's box grows whole
         once the hand leaves, and is that card (its own print)."""
         if (
-            not TWIN_UNDER_HAND
+            not self.config.twin_under_hand
             or not self.pile
             or c is not self.pile[-1]
             or self.last_reach <= c.t

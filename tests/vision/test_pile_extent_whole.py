@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from tests.vision.pile_table import PILE, card
 from tests.vision.test_pile_lingering_twin import Table, reach
-from vision import pile
 from vision.card_scale import card_scale
 from vision.config import PlayConfig
 
@@ -33,11 +32,11 @@ def test_the_boxes_are_as_the_tests_say():
     assert PUT[1] / 2 <= whole / 2 + spare
 
 
-def played(dy: float = 0.0) -> tuple[list, float]:
+def played(dy: float = 0.0, config: PlayConfig | None = None) -> tuple[list, float]:
     """red-7 alone on the pile, boxed short; seat B's hand hides the pile,
     then rests with a red-2 under its fingers (``dy`` mm off the pile's
     centre); the plays while the hand lingers, and when it came to rest."""
-    table = Table("C", "red-7")
+    table = Table("C", "red-7", config)
     table.frames(12, [card("red-7", *PILE, *SHORT)])
     table.turn("B", "red-7")
     table.frames(8, [card("red-7", *PILE, *SHORT)])
@@ -53,9 +52,8 @@ def test_a_card_on_a_pile_boxed_short_is_a_play_at_let_go():
     assert plays[0][0] - rest < 0.3
 
 
-def test_off_it_waits_for_the_hand(monkeypatch):
-    monkeypatch.setattr(pile, "EXTENT_WHOLE", False)
-    plays, _ = played()
+def test_off_it_waits_for_the_hand():
+    plays, _ = played(config=PlayConfig(extent_whole=False))
     assert plays == []
 
 

@@ -34,8 +34,8 @@ TWIN = ("wild-draw4", 332.0, 212.0, 93.0, 116.0)
 class Table(PileTable):
     """Frames through a tracker and the play detector, with a referee's state."""
 
-    def __init__(self, seat: str, top: str):
-        super().__init__(PlayConfig(), FPS, state={})
+    def __init__(self, seat: str, top: str, config: PlayConfig | None = None):
+        super().__init__(config or PlayConfig(), FPS, state={})
         self.turn(seat, top)
 
     def turn(self, seat: str, top: str) -> None:

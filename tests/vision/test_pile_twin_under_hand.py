@@ -18,7 +18,6 @@ from tests.vision.test_pile_twin_pixels import (
     scene,
     with_top,
 )
-from vision import pile_memory
 from vision.card_scale import card_scale
 from vision.config import PlayConfig
 from vision.hands import Reach
@@ -45,9 +44,8 @@ def test_a_twin_under_a_lingering_hand_is_a_play_before_the_hand_leaves():
     assert frames_short(table, 10, twin, OFF, SHORT, ARM, touched=True) == [["red-5"]]
 
 
-def test_off_the_twin_under_a_lingering_hand_waits_for_the_hand(monkeypatch):
-    monkeypatch.setattr(pile_memory, "TWIN_UNDER_HAND", False)
-    table, seven, five, _ = with_top()
+def test_off_the_twin_under_a_lingering_hand_waits_for_the_hand():
+    table, seven, five, _ = with_top(PlayConfig(twin_under_hand=False))
     twin = twin_laid(table, seven, five)
     assert frames_short(table, 10, twin, OFF, SHORT, ARM, touched=True) == []
 
