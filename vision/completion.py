@@ -121,6 +121,8 @@ class Completion:
         rulings: list = []
         camera = event.get("source") == "vision"
         hearing, handsfree = table.hearing, table.handsfree
+        if getattr(handsfree, "tgus_t", None) is not None:
+            handsfree.tgus_t.config = getattr(table, "play", None)
         if camera and hearing is not None and hearing.held:
             rulings += hearing.release(float(event.get("t", 0)))
         rereads = table.rereads if camera else None

@@ -635,6 +635,14 @@ class PlayConfig(_Section):
                                "as its player's last cards put down together where "
                                "that player is still counted with at most this "
                                "many, hidden by the fan (0: never)")
+    gone_out_plays: int = _f(2, "camera moves", "tgus-t: the seat on turn is taken "
+                             "as gone out unseen (its hand counted too high: two "
+                             "cards of one value read as one) when every other seat "
+                             "still in made at least this many camera moves since "
+                             "its last ...", minimum=1)
+    gone_out_stuck: int = _f(3, "camera plays", "... and the referee has held it on "
+                             "turn through at least this many camera plays of the "
+                             "others (the one now too)", minimum=1)
     reread_back: int = _f(12, "camera events", "tgus-t: ... failing that, by one "
                           "of this many camera events before it read otherwise "
                           "(a Gamble's effect, a target, a hidden card) and the "

@@ -459,13 +459,6 @@ def still_in(ev: Mapping[str, Any], state: Mapping[str, Any], who: Any
     return _inferred("still-in", why, ev, player=str(who), count=seen)
 
 
-#: the camera plays each other seat still in makes, with none seen of the
-#: seat on turn since its last camera move, before :func:`gone_out` takes
-#: that seat for out
-GONE_OUT_PLAYS = 2
-#: the camera plays of other seats (this one too) through which the referee
-#: has held the seat on turn, none of its own seen, before :func:`gone_out`
-GONE_OUT_STUCK = 3
 #: camera moves :class:`TgusTHandsFree` keeps for :func:`gone_out`
 MOVES_KEPT = 200
 
@@ -484,16 +477,17 @@ def _stuck(ev: Mapping[str, Any], state: Mapping[str, Any],
 
 
 def gone_out(ev: Mapping[str, Any], state: Mapping[str, Any],
-             moved: list[str], plays: int = GONE_OUT_PLAYS, stuck: int | None = None
-             ) -> dict[str, Any] | None:
+             moved: list[str], stuck: int | None = None,
+             config: PlayConfig | None = None) -> dict[str, Any] | None:
     """The ``gone-out`` event to go before the camera play ``ev`` of a seat
     not on turn (its arm seen reaching in, no play of the seat on turn
     inferred unseen before it), when the seat on turn has made no camera
     move (``moved``: the seats of the camera moves before ``ev``, oldest
-    first) while every other seat still in made at least ``plays`` since,
-    and the referee has held it on turn through ``stuck`` camera plays of
-    others (this one too; at least :data:`GONE_OUT_STUCK`, ``None``: not
-    asked): the log holds in a player whose hand it counted too high (two
+    first) while every other seat still in made at least
+    ``config.gone_out_plays`` since, and the referee has held it on turn
+    through ``stuck`` camera plays of others (this one too; at least
+    ``config.gone_out_stuck``, ``None``: not asked; ``config``: a
+    :class:`vision.config.PlayConfig`, ``None``: the defaults): the log holds in a player whose hand it counted too high (two
     cards of one value read as one), and who went out unseen. Nothing while
     the referee waits for a colour, a turned card or a draw. Marked
     ``inferred``; ``None`` otherwise."""
@@ -513,9 +507,10 @@ def gone_out(ev: Mapping[str, Any], state: Mapping[str, Any],
     since = moved[::-1]  # the camera moves since the seat on turn's last
     if str(turn) in since:
         since = since[:since.index(str(turn))]
-    if any(since.count(p) < plays for p in others):
+    config = config or PlayConfig()
+    if any(since.count(p) < config.gone_out_plays for p in others):
         return None
-    if stuck is not None and stuck < GONE_OUT_STUCK:
+    if stuck is not None and stuck < config.gone_out_stuck:
         return None
     why = Text("camera.tgus-t.inferred-gone-out", player=str(turn))
     return _inferred("gone-out", why, ev, player=str(turn))
@@ -1389,7 +1384,10 @@ class TgusTHandsFree:
     it), and the next seat now plays or draws. One per table; call it with
     each camera event and the referee's state just before it."""
 
-    def __init__(self) -> None:
+    def __init__(self, config: PlayConfig | None = None) -> None:
+        #: the play settings (``play.gone_out_plays``, ``play.gone_out_stuck``;
+        #: ``None``: the defaults); the completion sets the table's
+        self.config = config
         self.drawer: str | None = None  # who drew on their turn, last event
         #: (seat, cards) still to come of a draw counted whole before its takes
         #: were seen (:meth:`_rest_of_draw`)
@@ -1446,7 +1444,7 @@ class TgusTHandsFree:
             return bounced
         self.stuck = _stuck(event, state, self.stuck)
         gone = gone_out(event, state, self.moved,
-                        stuck=self.stuck[1] if self.stuck else 0)
+                        stuck=self.stuck[1] if self.stuck else 0, config=self.config)
         if seat is not None and event.get("reach_from") == seat:
             self.moved = (self.moved + [str(seat)])[-MOVES_KEPT:]
         if gone is not None:  # the seat on turn seen no more: out

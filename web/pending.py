@@ -491,19 +491,24 @@ class Pending:
             rest, last = tgus_t.get("rest"), tgus_t.get("last")
             drawer = tgus_t.get("drawer")
             hidden = tgus_t.get("hidden")
+            stuck = tgus_t.get("stuck")
+            from vision.handsfree_tgus_t import MOVES_KEPT
+
             kept = (
                 None if drawer is None else str(drawer),
                 (str(rest[0]), int(rest[1])) if rest else None,
                 [str(c) for c in tgus_t.get("multi_colours") or []],
                 (str(last[0]), str(last[1])) if last else None,
                 (str(hidden[0]), [str(c) for c in hidden[1]]) if hidden else None,
-                tgus_t.get("after_end") is True)
+                tgus_t.get("after_end") is True,
+                [str(s) for s in tgus_t.get("moved") or []][-MOVES_KEPT:],
+                (str(stuck[0]), int(stuck[1])) if stuck else None)
         found = self._recoveries(data.get("recoveries"))
         if held is not None and handsfree.held is None:
             handsfree.held = held
         if kept is not None:
             (memory.drawer, memory.rest, memory.multi_colours, memory.last,
-             memory.hidden, memory.after_end) = kept
+             memory.hidden, memory.after_end, memory.moved, memory.stuck) = kept
         if found is not None:
             camera.recoveries, camera.recoveries_seen = found
 
@@ -584,7 +589,9 @@ class Pending:
                 "last": list(memory.last) if memory.last else None,
                 "hidden": ([memory.hidden[0], list(memory.hidden[1])]
                            if memory.hidden else None),
-                "after_end": bool(memory.after_end)},
+                "after_end": bool(memory.after_end),
+                "moved": list(memory.moved),
+                "stuck": list(memory.stuck) if memory.stuck else None},
             "recoveries": self._recoveries_data(camera),
         }
 

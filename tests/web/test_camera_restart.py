@@ -212,8 +212,11 @@ def test_the_tgus_t_completions_memory_is_kept_whole():
     memory.drawer, memory.rest = "P2", ("P2", 1)
     memory.multi_colours, memory.last = ["red", "blue"], ("draw", "P2")
     memory.hidden, memory.after_end = ("P3", ["red-5"]), True
-    assert set(vars(memory)) == {"drawer", "rest", "multi_colours", "last",
-                                 "hidden", "after_end"}
+    memory.moved, memory.stuck = ["P1", "P3", "P1"], ("P2", 2)
+    # every field but the settings (``config``, the table's own)
+    assert set(vars(memory)) - {"config"} == {
+        "drawer", "rest", "multi_colours", "last", "hidden", "after_end", "moved",
+        "stuck"}
     saved = Pending(table)._camera_data(SimpleNamespace(
         handsfree=SimpleNamespace(held=None, tgus_t=memory)))
     resumed = SimpleNamespace(handsfree=SimpleNamespace(held=None, tgus_t=TgusTHandsFree()))
