@@ -538,14 +538,14 @@ def _in_again(state: Mapping[str, Any], player: str, seen: int
     """``state`` as the referee holds it once ``player`` is back in
     (:mod:`referee.tgus_t.still_in`): off the ranking (with the seat left
     last where the game had ended, the player then on turn), its hand at
-    least ``seen`` cards."""
+    least ``seen`` cards and one (as the referee counts it)."""
     view = dict(state)
     ranking = [p for p in state.get("ranking") or [] if p != player]
     if state.get("over"):
         ranking = ranking[:-1]
         view.update(over=False, turn=player, drew=False)
     hands = dict(state.get("hand_counts") or {})
-    hands[player] = max(int(hands.get(player, 0) or 0), seen)
+    hands[player] = max(int(hands.get(player, 0) or 0), seen, 1)
     view.update(ranking=ranking, hand_counts=hands)
     return view
 

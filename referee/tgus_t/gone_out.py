@@ -55,8 +55,11 @@ def on_gone_out(game: TgusTReferee, ev: Event) -> list[Ruling]:
         t.awaiting_color = None
     out = [game.ruling(ev.index, "ok", "gone-out",
                        Text("tgus-t.gone-out", player=player))]
+    turn, drew = t.turn, t.drew
     after_play(game, ev, player, out)
-    if t.turn == player and not t.over:  # after_play moves it only when others remain
-        t.turn = t.next(player)
-    t.drew = False
+    if turn != player and not t.over and turn not in t.ranking:
+        # out while another player was on turn: that turn goes on as it was
+        t.turn, t.drew = turn, drew
+    else:
+        t.drew = False
     return out

@@ -12,10 +12,12 @@ with the player on turn (the end left nobody on turn).
 
 from __future__ import annotations
 
+from referee.game import GameError
 from referee.log import Event
 from referee.rulings import Ruling
 from referee.text import Text, count, define
 
+from .cards import deck, quote
 from .context import TgusTReferee
 
 define({
@@ -26,7 +28,7 @@ define({
     "tgus-t.still-in": {
         "en": "{player} is seen still playing, so is not out: off place "
               "{place}{win}{hand}{on}.",
-        "ja": ("{player}はまだカードを出しているので上がっておらず、"
+        "ja": ("{player}はまだプレイしているので上がっておらず、"
                "{place}位を取り消し{win}{hand}{on}ます。"),
     },
     "tgus-t.still-in.win-to": {
@@ -41,6 +43,12 @@ define({
         "en": ", the hand counted as {n}",
         "ja": "、手札を{n}と数え",
     },
+    "tgus-t.error.seen-count": {
+        "en": "count must be the cards seen played, a whole number from 0 to "
+              "the deck's size, got {got}",
+        "ja": "枚数は出されたカードの数(0からデッキの枚数までの整数)でなければ"
+              "なりませんが、{got}でした",
+    },
     "tgus-t.still-in.on": {
         "en": ", and the game goes on with {player} on turn",
         "ja": "、{player}の番でゲームを続け",
@@ -50,12 +58,17 @@ define({
 
 def on_still_in(game: TgusTReferee, ev: Event) -> list[Ruling]:
     """``{"type": "still-in", "player": P, "count": N}``: P, whom the log holds
-    out, is seen playing ``count`` cards (default 1); see the module
+    out, is seen playing ``count`` cards (default 1; 0: a draw seen; its hand
+    is counted as at least those and one card); see the module
     docstring. A player not out (or the last one, who still holds cards) is
     noted (``info``) and nothing changes."""
     t = game.t
     notes: list[str] = []
     player = game.who(ev, notes)
+    seen = ev.get("count", 1)
+    if (not isinstance(seen, int) or isinstance(seen, bool)
+            or not 0 <= seen <= (game.opts.deck_size or len(deck()))):
+        raise GameError(Text("tgus-t.error.seen-count", got=quote(seen)))
     last = t.ranking[-1] if t.over and t.ranking else None
     if player not in t.ranking or player == last:
         return [game.ruling(ev.index, "info", "still-in",
@@ -77,10 +90,7 @@ def on_still_in(game: TgusTReferee, ev: Event) -> list[Ruling]:
             win = Text("tgus-t.still-in.win-to", winner=game.winner)
         else:
             win = Text("tgus-t.still-in.win-back")
-    try:
-        seen = max(1, int(ev.get("count", 1)))
-    except (TypeError, ValueError):
-        seen = 1
+    seen = max(1, seen)  # a player not out holds a card at least
     hand: Text | str = ""
     if t.hands.get(player, 0) < seen:
         added = seen - t.hands.get(player, 0)

@@ -93,3 +93,14 @@ def test_completion_waits_while_the_turn_moved_on_lately():
     out = done(_camera("C", "red-8", 9.0), state)
     assert "gone-out" not in [e["type"] for e in out]
     assert done.stuck == ("B", 2)
+
+
+def test_gone_out_of_a_seat_off_turn_leaves_the_turn_and_its_draw_as_they_were():
+    head = dict(HEAD, players=["A", "B", "C", "D"])
+    res = replay(json.dumps(e) for e in [
+        head, {"type": "start", "card": "red-5"},
+        {"type": "draw", "player": "A", "count": 1},
+        {"type": "gone-out", "player": "C"}])
+    state = res.game.state()
+    assert state["ranking"] == ["C"]
+    assert state["turn"] == "A" and state["drew"] is True

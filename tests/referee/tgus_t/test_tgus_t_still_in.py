@@ -52,6 +52,18 @@ def test_a_malformed_still_in_is_ruled_not_raised():
               {"type": "still-in"},
               {"type": "still-in", "player": "Z", "count": "x"},
               {"type": "still-in", "player": "A", "count": "x"})
-    kinds = [(r.event, r.ruling) for r in res.rulings if r.event >= 3]
-    assert {e for e, _ in kinds} == {3, 4, 5}
-    assert res.game.state()["ranking"] == []
+    kinds = [(r.event, r.rule) for r in res.rulings if r.event >= 3]
+    # no player: the player on turn, who is in play (noted); an unknown player
+    # and a count that is no number are malformed: A stays out
+    assert kinds == [(3, "tgus-t1.still-in"), (4, "log.malformed"), (5, "log.malformed")]
+    assert res.game.state()["ranking"] == ["A"]
+
+
+def test_a_still_in_count_that_is_no_card_count_is_malformed():
+    # a count that is no whole number of cards the deck could hold changes
+    # nothing (a stored log is read as it is: ``Infinity`` is valid JSON there)
+    for bad in (float("inf"), 1e300, 2.5, True, "7", -1, 10_000):
+        res = run({"type": "play", "player": "A", "cards": ["red-7"]},
+                  {"type": "still-in", "player": "A", "count": bad})
+        assert res.game.state()["ranking"] == ["A"], bad
+        assert [r.rule for r in res.rulings if r.event == 3] == ["log.malformed"], bad
