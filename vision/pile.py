@@ -679,19 +679,21 @@ class PileWatcher:
         return lo, hi
 
     def _whole_wh(self, wh) -> np.ndarray:  # noqa: ANN001
-        """A pile card's box ``wh`` grown about its centre to at least
-        ``play.whole_min`` card sizes (:func:`card_scale`) where it measures
-        less (``play.extent_whole``): the finder boxed that card short (or part of it
-        was hidden), and the card itself covers at least a whole card's
-        size."""
+        """A pile card's box ``wh`` grown about its centre, side by side, to
+        at least ``play.whole_min`` of a card's side where it measures less
+        (``play.extent_whole``; its short side against the card's short side,
+        its long against the long): the finder boxed that card short, or part
+        of it was hidden, at one end or along one edge, and the card itself
+        covers at least a whole card. A side as long as a card's is not
+        grown."""
         wh = np.asarray(wh, dtype=float)
         if not self.config.extent_whole:
             return wh
-        scale = card_scale(float(wh[0]), float(wh[1]), self.geometry.card)
         floor = self.config.whole_min
-        if scale <= 0 or scale >= floor:
-            return wh
-        return wh * (floor / scale)
+        out = wh.copy()
+        for k, side in zip(np.argsort(wh, kind="stable"), sorted(self.geometry.card)):
+            out[k] = max(out[k], floor * float(side))
+        return out
 
     def _within_pile(self, xy: np.ndarray, wh: tuple[float, float]) -> bool:
         """The box lies within the stacked pile's extent (:meth:`_extent`),

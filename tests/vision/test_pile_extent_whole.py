@@ -28,7 +28,7 @@ def test_the_boxes_are_as_the_tests_say():
     # ends (same_spot_mm to spare), and lies within a whole card's
     spare = config.same_spot_mm
     assert PUT[1] / 2 > SHORT[1] / 2 + spare
-    whole = SHORT[1] * config.whole_min / card_scale(*SHORT, CARD)
+    whole = CARD[1] * config.whole_min
     assert PUT[1] / 2 <= whole / 2 + spare
 
 
@@ -60,3 +60,16 @@ def test_off_it_waits_for_the_hand():
 def test_one_sticking_out_past_a_whole_cards_extent_waits_for_the_hand():
     plays, _ = played(dy=-20.0)
     assert plays == []
+
+
+def test_a_box_short_on_one_side_is_grown_on_that_side_only():
+    # boxed short at one end, or along one edge: only that side is grown, to
+    # play.whole_min of the card's side; a card's whole side stays as it is
+    watcher = Table("C", "red-7").plays.watcher
+    floor = PlayConfig().whole_min
+    assert watcher._whole_wh((56.0, 70.0)).tolist() == [56.0, floor * 87.0]
+    assert watcher._whole_wh((40.0, 87.0)).tolist() == [floor * 56.0, 87.0]
+    assert watcher._whole_wh((87.0, 40.0)).tolist() == [87.0, floor * 56.0]
+    assert watcher._whole_wh((60.0, 90.0)).tolist() == [60.0, 90.0]
+    off = Table("C", "red-7", PlayConfig(extent_whole=False)).plays.watcher
+    assert off._whole_wh((56.0, 70.0)).tolist() == [56.0, 70.0]
