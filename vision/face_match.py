@@ -191,6 +191,8 @@ def match(frame: np.ndarray, xyxy, faces: Sequence[np.ndarray]) -> np.ndarray:  
 #: How strongly a face's match weighs a name (:func:`weigh`): each candidate's
 #: probability times ``exp(STRENGTH * (its match - the best match))``.
 STRENGTH = 30.0
+
+
 def scores(frame: np.ndarray, xyxy, faces: Sequence[Sequence[np.ndarray]]  # noqa: ANN001
            ) -> np.ndarray:
     """The match of each name's faces (``faces[i]``: that name's enrolled

@@ -160,10 +160,9 @@ CORNER: float = photo_reading()[0]
 #: well each one's enrolled photo, drawn as the box would show it at the box's
 #: own pixel size, matches the box (:mod:`vision.face_match`); each name's
 #: probability times ``exp(FACES * (its match - the best match))``, the
-#: matches normalised cross-correlations. 0, the default: off (on `valid`'s
-#: held-card proxies it lifted the reads by less than the bar set for it,
-#: ``models/MODEL_CARD.md``); tried with ``eval_enroll --faces``, not a config
-#: field while it is off.
+#: matches normalised cross-correlations. 0, the default: off (its measurement
+#: is in ``models/MODEL_CARD.md``); tried with ``eval_enroll --faces``, not a
+#: config field while it is off.
 FACES: float = 0.0
 #: The corner-index reader's weights (``None``: the shipped
 #: :data:`vision.corner_index.MODEL`).

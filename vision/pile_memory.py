@@ -22,6 +22,7 @@ from .detections import Detections
 from .geometry import TableGeometry
 from .tracking import Track
 
+
 class _Carried(NamedTuple):
     """A whole card seen in a hand or moving (for :meth:`PileMemory._known`)."""
 

@@ -349,7 +349,8 @@ class TablePipeline:
         in the discard zone, when an arm's tip lay on the discard pile in the
         last frame and ``dets`` boxes no card within ``play.let_go_tip_mm`` of
         it, or (``play.top_look``) the pile holds cards, an arm reached onto
-        it since its top card was taken, no arm's tip lay within
+        it since its top card was last boxed (or, ``play.top_unreached``,
+        whether or not one did: :meth:`_pile_top`), no arm's tip lay within
         ``play.let_go_tip_mm`` of that card in the last frame and ``dets``
         boxes none within ``play.same_card_mm`` of it, or (``play.top_look``)
         the pile is empty, an arm reached onto its zone since it was emptied
