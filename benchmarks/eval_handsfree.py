@@ -207,6 +207,8 @@ skipped by the rule "the first that can be laid out", never by its result):
   a round runs past the script's turn limit; seed 435's round-end hand of 11
   cards does not fit its seat's strip). Its first three, 431, 432 and 433,
   are the untouched games read at 30 fps.
+- ``tune-30`` (looked at while tuning, from the release after ``untouched-30``
+  was read and reported): the same seeds as ``untouched-30``.
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -337,6 +339,7 @@ GAMES = {
     "untouched-29": [417, 419, 420, 421, 423, 424, 425, 427, 428, 430],
     "tune-29": [417, 419, 420, 421, 423, 424, 425, 427, 428, 430],
     "untouched-30": [431, 432, 433, 436, 437, 438, 439, 440, 441, 443],
+    "tune-30": [431, 432, 433, 436, 437, 438, 439, 440, 441, 443],
 }
 
 
