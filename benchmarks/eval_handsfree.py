@@ -209,6 +209,11 @@ skipped by the rule "the first that can be laid out", never by its result):
   are the untouched games read at 30 fps.
 - ``tune-30`` (looked at while tuning, from the release after ``untouched-30``
   was read and reported): the same seeds as ``untouched-30``.
+- ``untouched-31`` (the untouched role for the release after ``untouched-30``):
+  the first ten from 444 that the script can lay out and draw, seeds 444, 445,
+  447 to 449 and 451 to 455 (the games of seeds 446 and 450 cannot be laid
+  out: a round runs past the script's turn limit). Its first three, 444, 445
+  and 447, are the untouched games read at 30 fps.
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -340,6 +345,7 @@ GAMES = {
     "tune-29": [417, 419, 420, 421, 423, 424, 425, 427, 428, 430],
     "untouched-30": [431, 432, 433, 436, 437, 438, 439, 440, 441, 443],
     "tune-30": [431, 432, 433, 436, 437, 438, 439, 440, 441, 443],
+    "untouched-31": [444, 445, 447, 448, 449, 451, 452, 453, 454, 455],
 }
 
 
