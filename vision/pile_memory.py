@@ -912,13 +912,7 @@ class PileMemory:
         lies on it (:meth:`_pixels_sure`). A copy laid a little off and turned
         on a top card whose box took in an edge of the cards below may be
         boxed a card's end short, and shows so however long it lies."""
-        if (
-            not self.pile
-            or c is not self.pile[-1]
-            or self.last_reach <= c.t
-            or self._within(c, wh)
-            or self._hand_over()
-        ):
+        if not self._top_reached(c) or self._within(c, wh) or self._hand_over():
             return False
         return self._twin_expected(c.label) and self._pixels_sure()
 
@@ -932,15 +926,14 @@ class PileMemory:
         card lies on it (:meth:`_pixels_sure`). The top card partly covered
         by a hand leaves its pixels as they were; the twin's box grows whole
         once the hand leaves, and is that card (its own print)."""
-        if (
-            not self.config.twin_under_hand
-            or not self.pile
-            or c is not self.pile[-1]
-            or self.last_reach <= c.t
-            or not self._hand_over()
-        ):
+        if (not self.config.twin_under_hand or not self._top_reached(c)
+                or not self._hand_over()):
             return False
         return self._twin_expected(c.label) and self._pixels_sure()
+
+    def _top_reached(self, c: PileCard) -> bool:
+        """``c`` is the pile's top card and an arm reached in since it was taken."""
+        return bool(self.pile) and c is self.pile[-1] and self.last_reach > c.t
 
     def _hand_over(self) -> bool:
         """A hand is over the box being judged: an arm reaches into the zone
