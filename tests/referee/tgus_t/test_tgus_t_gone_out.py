@@ -2,16 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
-from referee.game import replay
-
-HEAD = {"type": "game", "game": "uno", "rules": "tgus-t1", "players": ["A", "B", "C"],
-        "hand_size": 3}
-
-
-def run(*events):
-    return replay(json.dumps(e) for e in [HEAD, {"type": "start", "card": "red-5"}, *events])
+from tests.referee.tgus_t.test_tgus_t_support import replayed as run
 
 
 def test_gone_out_takes_the_seat_on_turn_out_and_passes_the_turn():
@@ -96,11 +87,8 @@ def test_completion_waits_while_the_turn_moved_on_lately():
 
 
 def test_gone_out_of_a_seat_off_turn_leaves_the_turn_and_its_draw_as_they_were():
-    head = dict(HEAD, players=["A", "B", "C", "D"])
-    res = replay(json.dumps(e) for e in [
-        head, {"type": "start", "card": "red-5"},
-        {"type": "draw", "player": "A", "count": 1},
-        {"type": "gone-out", "player": "C"}])
+    res = run({"type": "draw", "player": "A", "count": 1},
+              {"type": "gone-out", "player": "C"}, players=("A", "B", "C", "D"))
     state = res.game.state()
     assert state["ranking"] == ["C"]
     assert state["turn"] == "A" and state["drew"] is True

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
-from referee.game import replay
-
-HEAD = {"type": "game", "game": "uno", "rules": "tgus-t1", "players": ["A", "B", "C"],
-        "hand_size": 1}
+from tests.referee.tgus_t.test_tgus_t_support import replayed
 
 
 def run(*events):
-    return replay(json.dumps(e) for e in [HEAD, {"type": "start", "card": "red-5"}, *events])
+    return replayed(*events, hand_size=1)
 
 
 def test_still_in_reopens_an_ended_game_and_moves_the_win():

@@ -35,6 +35,16 @@ def run(rules, events, players=("A", "B", "C"), **header):
     return game.state(), by_line
 
 
+def replayed(*events, players=("A", "B", "C"), hand_size=3):
+    """The referee's replay (:func:`referee.game.replay`: its game and rulings)
+    of a tgus-t1 log, the start card, then ``events``."""
+    from referee.game import replay
+
+    head = {"type": "game", "game": "uno", "rules": "tgus-t1",
+            "players": list(players), "hand_size": hand_size}
+    return replay(json.dumps(e) for e in [head, START, *events])
+
+
 def play(player, *cards, **kw):
     return {"type": "play", "player": player, "cards": list(cards), **kw}
 
