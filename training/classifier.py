@@ -1,9 +1,11 @@
 """The crop classifier: the network that names the card in each box the finder proposes.
 
-:data:`HELD_RECIPE` reproduces the shipped ``models/`` checkpoint
-(``tableref train --classifier --ship``; :data:`CLASSIFIER_RECIPE`, the same
-without held cards, is ``--recipe plain``); the crops are rendered by
-:mod:`datasets.crops`, the network is :func:`vision.detector.card_net`.
+:data:`WIDE_RECIPE` reproduces the shipped ``models/`` checkpoint
+(``tableref train --classifier --ship``; a GPU run). :data:`HELD_RECIPE`, a
+narrower network on half the crops, is ``--recipe held``, and
+:data:`CLASSIFIER_RECIPE`, that without held cards, ``--recipe plain``. The
+crops are rendered by :mod:`datasets.crops`, the network is
+:func:`vision.detector.card_net`.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 # The crop classifier's recipe without held cards (tableref train --classifier
-# --recipe plain); HELD_RECIPE below, which builds on it, is the shipped one.
+# --recipe plain); HELD_RECIPE and WIDE_RECIPE below build on it.
 CLASSIFIER_RECIPE: dict = {
     "count": 48000,
     "val_count": 1140,
@@ -48,9 +50,9 @@ CLASSIFIER_RECIPE: dict = {
     "device": "auto",
 }
 
-# The shipped recipe, with held cards (``tableref train --classifier``): twice
-# the crops, a third of the card crops held before a webcam, a tenth of the "no
-# card" crops a person; the network and the rest as CLASSIFIER_RECIPE.
+# With held cards (``--recipe held``): twice the crops, a third of the card
+# crops held before a webcam, a tenth of the "no card" crops a person; the
+# network and the rest as CLASSIFIER_RECIPE.
 HELD_RECIPE: dict = {
     **CLASSIFIER_RECIPE,
     "count": 96000,
@@ -65,7 +67,24 @@ HELD_RECIPE: dict = {
 # training.classifier_finetune is the CPU's short fine-tune at that size.
 HELD96_RECIPE: dict = {**HELD_RECIPE, "size": 96}
 
-RECIPES = {"held": HELD_RECIPE, "plain": CLASSIFIER_RECIPE, "held96": HELD96_RECIPE}
+# The shipped recipe (``tableref train --classifier``; a GPU run, about 7 min a
+# network on one H200 with 3 processes rendering its crops, hours on a CPU): the
+# held recipe with twice its crops again, 0.4 of the card crops held, a wider
+# network (its cost on the live path: about 0.3 ms more a crop) and batches of
+# 256 at twice the learning rate.
+WIDE_RECIPE: dict = {
+    **HELD_RECIPE,
+    "count": 192000,
+    "held": 0.4,
+    "width": 32,
+    "batch": 256,
+    "lr": 0.006,
+}
+
+#: ``--recipe`` names; SHIPPED is the one ``models/uno-cardnet.pt`` was trained with.
+RECIPES = {"wide": WIDE_RECIPE, "held": HELD_RECIPE, "plain": CLASSIFIER_RECIPE,
+           "held96": HELD96_RECIPE}
+SHIPPED = "wide"
 
 
 def _augment(batch, gen):  # noqa: ANN001, ANN202 - torch tensors

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from training.classifier import RECIPES, train_classifier
+from training.classifier import RECIPES, SHIPPED, train_classifier
 from training.detector import FINDER_RECIPES, RECIPE, ROOT, recipe_data, train_once
 from training.evaluate import (
     GOALS,
@@ -100,7 +100,7 @@ def train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--classifier",
         action="store_true",
-        help="train the crop classifier (HELD_RECIPE, the shipped one) instead",
+        help="train the crop classifier (WIDE_RECIPE, the shipped one) instead",
     )
     parser.add_argument(
         "--recipe",
@@ -108,8 +108,9 @@ def train_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="the finder's recipe (live: RECIPE, the live finder, the default; "
         "photo: PHOTO_RECIPE, the still-photo finder) or with --classifier the "
-        "classifier's (held: HELD_RECIPE, the shipped one, the default, with cards "
-        "held before a webcam; plain: CLASSIFIER_RECIPE, without them)",
+        "classifier's (wide: WIDE_RECIPE, the shipped one, the default; held: "
+        "HELD_RECIPE, a narrower network on half the crops; plain: "
+        "CLASSIFIER_RECIPE, without held cards; held96: at 96 px)",
     )
     parser.add_argument(
         "--workers",
@@ -144,11 +145,11 @@ def train(args: argparse.Namespace) -> int:
             print(f"tableref train: --recipe {chosen} is a finder's recipe, not "
                   "the classifier's", file=sys.stderr)
             return 2
-        recipe = dict(RECIPES[chosen or "held"])
-        if args.ship and recipe["size"] != RECIPES["held"]["size"]:
+        recipe = dict(RECIPES[chosen or SHIPPED])
+        if args.ship and recipe["size"] != RECIPES[SHIPPED]["size"]:
             print(f"tableref train: --recipe {chosen} reads {recipe['size']} px crops; "
                   f"the live pipeline's classifier (and every deck enrolled from it) "
-                  f"reads {RECIPES['held']['size']} px, so it cannot be shipped as it",
+                  f"reads {RECIPES[SHIPPED]['size']} px, so it cannot be shipped as it",
                   file=sys.stderr)
             return 2
         if getattr(args, "device", None):

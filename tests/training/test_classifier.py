@@ -133,6 +133,22 @@ def test_held_recipe_keeps_the_network_and_asks_for_held_crops(tmp_path, monkeyp
     assert all(kw["held"] == 0 and kw["held_background"] == 0 for kw in asked)
 
 
+def test_the_shipped_recipe_is_the_shipped_checkpoints() -> None:
+    """models/uno-cardnet.pt was trained with RECIPES[SHIPPED]: its shape, crop
+    size and member count are the recipe's, and the live path's 64 px."""
+    torch = pytest.importorskip("torch")
+    from training.classifier import RECIPES, SHIPPED, WIDE_RECIPE
+    from vision.detector import CLASSIFIER_NAME, MODEL_DIR
+
+    ckpt = torch.load(str(MODEL_DIR / CLASSIFIER_NAME), map_location="cpu",
+                      weights_only=True)
+    assert RECIPES[SHIPPED] is WIDE_RECIPE
+    assert (ckpt["width"], ckpt["size"]) == (WIDE_RECIPE["width"], WIDE_RECIPE["size"]) == (32, 64)
+    assert len(ckpt["members"]) == WIDE_RECIPE["members"]
+    assert {k: v for k, v in ckpt["recipe"].items() if k != "seed"} == {
+        k: v for k, v in WIDE_RECIPE.items() if k != "seed"}
+
+
 def test_the_recipe_device_is_cuda_only_when_there_is_one(monkeypatch) -> None:
     torch = pytest.importorskip("torch")
     from training.classifier import pick_device
@@ -149,7 +165,7 @@ def test_train_classifier_flags_pick_the_recipe_device_and_workers(monkeypatch) 
     import argparse
 
     import training.commands as commands
-    from training.classifier import HELD_RECIPE
+    from training.classifier import HELD_RECIPE, WIDE_RECIPE
 
     seen: dict = {}
 
@@ -168,7 +184,7 @@ def test_train_classifier_flags_pick_the_recipe_device_and_workers(monkeypatch) 
     assert seen["workers"] == 3 and seen["ship_to"] is None
     args = parser.parse_args(["--classifier"])  # the shipped recipe by default
     commands.train(args)
-    assert seen["recipe"] == HELD_RECIPE and seen["workers"] == 1
+    assert seen["recipe"] == WIDE_RECIPE and seen["workers"] == 1
     args = parser.parse_args(["--classifier", "--recipe", "plain"])
     commands.train(args)
     assert seen["recipe"]["held"] == 0 and seen["recipe"]["count"] < HELD_RECIPE["count"]
