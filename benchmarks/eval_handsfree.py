@@ -214,6 +214,14 @@ skipped by the rule "the first that can be laid out", never by its result):
   447 to 449 and 451 to 455 (the games of seeds 446 and 450 cannot be laid
   out: a round runs past the script's turn limit). Its first three, 444, 445
   and 447, are the untouched games read at 30 fps.
+- ``tune-31`` (looked at while tuning, from the release after ``untouched-31``
+  was read and reported): the same seeds as ``untouched-31``.
+- ``untouched-32`` (the untouched role for the release after ``untouched-31``):
+  the first ten from 456 that the script can lay out and draw, seeds 457 to
+  459, 461, 463 and 465 to 469 (the games of seeds 460, 462 and 464 cannot be
+  laid out: a round runs past the script's turn limit; seed 456's round-end
+  hand of 12 cards does not fit its seat's strip). Its first three, 457, 458
+  and 459, are the untouched games read at 30 fps.
 
 Videos are rendered once into ``$TMPDIR/tableref-real-sSEED-FPSfps`` (about a
 third of their length in seconds on one core). Each game's sound track
@@ -346,6 +354,8 @@ GAMES = {
     "untouched-30": [431, 432, 433, 436, 437, 438, 439, 440, 441, 443],
     "tune-30": [431, 432, 433, 436, 437, 438, 439, 440, 441, 443],
     "untouched-31": [444, 445, 447, 448, 449, 451, 452, 453, 454, 455],
+    "tune-31": [444, 445, 447, 448, 449, 451, 452, 453, 454, 455],
+    "untouched-32": [457, 458, 459, 461, 463, 465, 466, 467, 468, 469],
 }
 
 
