@@ -67,11 +67,10 @@ HELD_RECIPE: dict = {
 # training.classifier_finetune is the CPU's short fine-tune at that size.
 HELD96_RECIPE: dict = {**HELD_RECIPE, "size": 96}
 
-# The shipped recipe (``tableref train --classifier``; a GPU run, about 7 min a
-# network on one H200 with 3 processes rendering its crops, hours on a CPU): the
-# held recipe with twice its crops again, 0.4 of the card crops held, a wider
-# network (its cost on the live path: about 0.3 ms more a crop) and batches of
-# 256 at twice the learning rate.
+# The shipped recipe (``tableref train --classifier``; a GPU run, hours on a
+# CPU): the held recipe with twice its crops again, 0.4 of the card crops held,
+# a wider network at the live path's 64 px, and batches of 256 at twice the
+# learning rate.
 WIDE_RECIPE: dict = {
     **HELD_RECIPE,
     "count": 192000,

@@ -102,9 +102,8 @@ def test_classifier_recipe_asks_for_every_print_variant(tmp_path, monkeypatch) -
 
 
 def test_held_recipe_keeps_the_network_and_asks_for_held_crops(tmp_path, monkeypatch) -> None:
-    """HELD_RECIPE trains the shipped network's shape (the live path's cost stays)
-    and passes its held-card shares to the crop renderer; the shipped recipe asks
-    for none."""
+    """HELD_RECIPE trains the plain recipe's network shape and passes its
+    held-card shares to the crop renderer; the plain recipe asks for none."""
     pytest.importorskip("torch")
     import datasets.crops as crops
     from training.classifier import CLASSIFIER_RECIPE, HELD_RECIPE, train_classifier
