@@ -122,7 +122,10 @@ event of a tgus-t table is completed from that (:func:`complete_tgus_t`):
   another seat that either did not (it lingered) or is not the one after
   the seat on turn (whose play a missed move or a turn draw of the seat on
   turn would explain), the play is the seat on turn's: ``reach_from`` is
-  that seat. A Counter (played off turn by a Change's target) keeps its
+  that seat. So is a play no arm reached onto the pile for since the last
+  play (``pile_reaches`` empty: the reach named lingered) whose reach names
+  a seat neither on turn nor the one after it, a Hit waiting on the seat on
+  turn or not. A Counter (played off turn by a Change's target) keeps its
   reach.
 - **Targets**: a Change or Replace seen without a target (the camera cannot
   see whom it aims at) is given the next player still in, marked ``inferred``
@@ -260,6 +263,12 @@ define({
               "not see: taken as {card}",
         "ja": "{later}は{player}がカメラに見えないカードを出していた場合だけ正しいため、"
               "{card}を出したとしました",
+    },
+    "camera.tgus-t.amended-unseen-hit": {
+        "en": "{drawer} takes cards the log does not owe, as after a Hit of "
+              "{player}'s that the camera did not see: taken as {card}",
+        "ja": "{drawer}が記録上の義務のないカードを引いたため、{player}がカメラに"
+              "見えないヒットを出したとして{card}としました",
     },
     "camera.tgus-t.amended-order": {
         "en": "a later play is legal only if {player} put {card} down last, on "
@@ -564,11 +573,17 @@ def split_play(event: Mapping[str, Any], top: str | None = None
     if ev.pop("carried_in", None):
         ev[CAME_IN] = True
     unseen = ev.pop("unseen", None)
-    if isinstance(unseen, Mapping) and ev.get("type") == "play" and unseen.get("card"):
+    if isinstance(unseen, Mapping) and ev.get("type") in ("play", "draw") and (
+            unseen.get("card")):
         card, seat = str(unseen["card"]), unseen.get("seat")
-        why = Text("camera.tgus-t.amended-unseen", player=str(seat),
-                   card=_card_text(card), later=_card_text(
-                       str((ev.get("cards") or [ev.get("card")])[0])))
+        if ev["type"] == "play":
+            why = Text("camera.tgus-t.amended-unseen", player=str(seat),
+                       card=_card_text(card), later=_card_text(
+                           str((ev.get("cards") or [ev.get("card")])[0])))
+        else:
+            why = Text("camera.tgus-t.amended-unseen-hit", player=str(seat),
+                       card=_card_text(card),
+                       drawer=str(ev.get("player") or ev.get("reach_from")))
         missed = _inferred("play", why, ev, cards=[card], unseen=True)
         if seat is not None:
             missed["reach_from"] = seat
@@ -1189,6 +1204,28 @@ def unseen_cards(seen: list[str], state: Mapping[str, Any]) -> list[str]:
     return [c for k, c in enumerate(out) if c in DECK_LABELS and c not in out[:k]]
 
 
+def unseen_hits(state: Mapping[str, Any]) -> list[str]:
+    """Cards a Hit the camera missed may be taken as, given the referee's
+    ``state`` before the seat before the one on turn took cards: a Reverse
+    Hit+2 (it turns the play back onto that seat) in the colour in play, or in
+    each colour on a Reverse Hit+2; deck labels only, in that order."""
+    from referee.tgus_t.common import DECK_LABELS
+
+    colour = state.get("color")
+    out = [f"{colour}-reverse-hit2"] if colour is not None else []
+    if state.get("top_effect") == "reverse-hit2":
+        out += [f"{c}-reverse-hit2" for c in COLOURS]
+    return [c for k, c in enumerate(out) if c in DECK_LABELS and c not in out[:k]]
+
+
+def _seat_before(state: Mapping[str, Any], player: str) -> str | None:
+    """The player still in whose next player (:func:`_next_active`) is
+    ``player``; ``None`` with two players still in (the next one too)."""
+    before = next((p for p in state.get("players") or []
+                   if p != player and _next_active(state, str(p)) == player), None)
+    return None if before == _next_active(state, player) else before
+
+
 def _value(label: str) -> str:
     from referee.cards import Card
 
@@ -1205,17 +1242,22 @@ def _reach_on_turn(ev: Mapping[str, Any], state: Mapping[str, Any],
     on turn's arm lay on the pile (``pile_reaches``) since the last play, and
     the seat the play's reach names either did not (its arm lingered there
     from the play before) or is neither on turn nor the one after it (whose
-    play a missed move or a turn draw of the seat on turn would explain)."""
-    if ev.get("type") != "play" or "player" in ev or waits not in (None, "color"):
+    play a missed move or a turn draw of the seat on turn would explain);
+    or no arm lay on the pile since the last play, so the reach named
+    lingered, and that seat is neither on turn nor the one after it (a Hit
+    waiting on the seat on turn too)."""
+    reaches = [str(r) for r in ev.get("pile_reaches") or []]
+    lingered = "pile_reaches" in ev and not reaches  # the camera saw no arm
+    if ev.get("type") != "play" or "player" in ev or (
+            waits not in (None, "color") and not (lingered and waits == "draw")):
         return None
     turn, seat = state.get("turn"), ev.get("reach_from")
-    reaches = [str(r) for r in ev.get("pile_reaches") or []]
     players = [str(p) for p in state.get("players") or []]
     if (
         turn is None or state.get("over") or seat is None or seat == turn
-        or str(turn) not in reaches or str(seat) not in players
+        or (str(turn) not in reaches and not lingered) or str(seat) not in players
         or seat in (state.get("ranking") or ())
-        or ((str(seat) in reaches or state.get("drew"))
+        or ((str(seat) in reaches or state.get("drew") or lingered)
             and _next_active(state, str(turn)) == seat)
         or "counter" in (ev.get("cards") or ())
     ):

@@ -20,7 +20,10 @@ the pile's top card before it is read as no play (the top card seen again),
 and, the last event first, a camera play by the seat after the one on turn
 is read with a play of the seat on turn that the camera missed before it
 (:func:`vision.handsfree_tgus_t.unseen_cards`: a card legal on the top card
-that makes the seen play legal, marked ``inferred`` and ``unseen``).
+that makes the seen play legal, marked ``inferred`` and ``unseen``), and a
+camera draw by the seat before the one on turn right after the seat on turn
+drew for its turn is read with a Reverse Hit+2 of the seat on turn that the
+camera missed before it (:func:`vision.handsfree_tgus_t.unseen_hits`).
 
 Each reading reads on from a copy of the table before the event it reads
 otherwise, and stops once a line after that event contradicts the log for
@@ -57,9 +60,10 @@ from referee.text import Text
 
 from .config import PlayConfig
 from .handsfree import HandsFree
-from .handsfree_tgus_t import (_awaiting, _card_text, _next_active, amend_hidden,
-                                contradicted, first_after_end, guessed_target,
-                                hidden_colours, unsaid_gamble, unseen_cards)
+from .handsfree_tgus_t import (_awaiting, _card_text, _next_active, _seat_before,
+                                amend_hidden, contradicted, first_after_end,
+                                guessed_target, hidden_colours, unsaid_gamble,
+                                unseen_cards, unseen_hits)
 
 log = logging.getLogger(__name__)
 
@@ -223,23 +227,41 @@ def _top_again(event: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
 
 
 def _unseen_readings(event: Mapping[str, Any], state: Mapping[str, Any],
-                     players: list[str]) -> list[tuple[dict[str, Any], Text]]:
+                     players: list[str], before: Mapping[str, Any] | None = None
+                     ) -> list[tuple[dict[str, Any], Text]]:
     """A camera play by the seat after the one on turn (``state``: the
     referee's before it, waiting for nothing) read with a play of the seat on
     turn that the camera missed before it, one reading a card
-    (:func:`vision.handsfree_tgus_t.unseen_cards`)."""
-    if event.get("type") != "play" or event.get("unseen"):
+    (:func:`vision.handsfree_tgus_t.unseen_cards`). A camera draw by the
+    seat before the one on turn, owing nothing, right after the seat on turn
+    drew for its turn (``before``: the log's last line) is read likewise with
+    a Reverse Hit+2 of the seat on turn
+    (:func:`vision.handsfree_tgus_t.unseen_hits`): the card drawn was played
+    at once, unseen, and turned the play back onto the drawer. (The next
+    seat's draw there is the drawer's pass and its own turn draw.)"""
+    if event.get("type") not in ("play", "draw") or event.get("unseen"):
         return []
     seat = event.get("player") or event.get("reach_from")
     turn = state.get("turn")
     if (
-        seat not in players or turn is None or seat == turn
+        seat not in players or turn is None or seat == turn or state.get("over")
         or _awaiting(state)[0] is not None or state.get("pending_draw")
-        or _next_active(state, str(turn)) != seat
     ):
         return []
-    cards = [str(c) for c in event.get("cards") or []]
     out = []
+    if event["type"] == "draw":  # cards taken as after a Hit the camera missed
+        if (state.get("owed") or {}).get(seat) or before is None or (
+                before.get("type") != "draw" or before.get("player") != turn
+                or _seat_before(state, str(turn)) != seat):
+            return []
+        for card in unseen_hits(state):
+            why = Text("camera.tgus-t.amended-unseen-hit", player=str(turn),
+                       card=_card_text(card), drawer=str(seat))
+            out.append(({**event, "unseen": {"seat": turn, "card": card}}, why))
+        return out
+    if _next_active(state, str(turn)) != seat:
+        return []
+    cards = [str(c) for c in event.get("cards") or []]
     for card in unseen_cards(cards, state):
         why = Text("camera.tgus-t.amended-unseen", player=str(turn),
                    card=_card_text(card), later=_card_text(cards[0]))
@@ -287,7 +309,7 @@ def camera_amendment(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
              for k in window if k not in changes and camera[k] is not None}
     # a play the camera missed, before the camera plays from the last back
     unseen = [k for k in [last] + window if k not in changes and camera[k] is not None
-              and camera[k].get("type") == "play"]
+              and camera[k].get("type") in ("play", "draw")]
     # each reading reads on from a copy of the table before its event
     keep = frozenset([k for k in tries if tries[k]] + unseen + [last])
     hit = None if copies is None else copies.before(camera, changes, config, min(keep))
@@ -305,7 +327,8 @@ def camera_amendment(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
     order = [(k, tries.get(k, [])) for k in window]
     order += [(k, [(None, None)]) for k in unseen if k != last
               and _top_again(camera[k], kept[k][0].state())]
-    order += [(k, _unseen_readings(camera[k], kept[k][0].state(), players))
+    order += [(k, _unseen_readings(camera[k], kept[k][0].state(), players,
+                                   (kept[k][0].events or [None])[-1]))
               for k in unseen]
     for k, readings in order:
         for reading, why in readings:

@@ -660,6 +660,63 @@ def test_a_play_whose_reach_is_the_last_players_lingering_arm_is_the_seat_on_tur
     assert ref.state()["turn"] == "C"
 
 
+def test_a_play_no_arm_reached_for_is_the_seat_on_turns_while_a_hit_waits():
+    # B answers A's Hit+2 but no arm was seen on the pile since A's play: the
+    # reach named is A's, lingering over its own play, so the Hit+2 is B's
+    ref, out = run(cam("start", 1, card="red-5"),
+                   cam("play", 2, cards=["red-hit2"], reach_from="A"),
+                   cam("play", 3, cards=["blue-hit2"], reach_from="A",
+                       pile_reaches=[]))
+    assert out[-1]["player"] == "B"
+    assert not [r for r in ref.rulings if r.ruling == "illegal"]
+    assert ref.state()["pending_target"] == "C"
+    # a reach seen since the last play, or naming the seat after the one on
+    # turn, stands
+    for reach, reaches in (("A", ["A"]), ("C", [])):
+        _, out = run(cam("start", 1, card="red-5"),
+                     cam("play", 2, cards=["red-hit2"], reach_from="A"),
+                     cam("play", 3, cards=["blue-hit2"], reach_from=reach,
+                         pile_reaches=reaches))
+        assert out[-1]["player"] == reach
+
+
+def test_a_draw_right_after_the_seat_on_turn_drew_is_read_after_a_hit_missed():
+    # B drew for its turn and played the card at once, a Reverse Hit+2 the
+    # camera missed; A then takes the Hit's cards
+    from vision.handsfree_tgus_t import unseen_hits
+    from vision.reread_tgus_t import _unseen_readings, reread
+
+    camera = [cam("start", 1, card="red-5"),
+              cam("play", 2, cards=["red-7"], reach_from="A"),
+              cam("draw", 3, count=1, reach_from="B", pile_reaches=[]),
+              cam("draw", 4, count=1, reach_from="A", pile_reaches=["A"])]
+    before, _, _ = reread(HEADER, camera[:3])
+    state = before.state()
+    assert unseen_hits(state) == ["red-reverse-hit2"]
+    on_reverse = unseen_hits({**state, "top_effect": "reverse-hit2"})
+    assert on_reverse[0] == "red-reverse-hit2" and sorted(on_reverse) == [
+        "blue-reverse-hit2", "green-reverse-hit2", "red-reverse-hit2",
+        "yellow-reverse-hit2"]
+    readings = _unseen_readings(camera[3], state, ["A", "B", "C"], before.events[-1])
+    assert [r["unseen"] for r, _ in readings] == [{"seat": "B", "card": "red-reverse-hit2"}]
+    assert readings[0][1].data()["key"] == "camera.tgus-t.amended-unseen-hit"
+    # not after a line other than the seat on turn's draw, nor for the next
+    # seat's draw (B's pass and C's turn draw)
+    assert _unseen_readings(camera[3], state, ["A", "B", "C"], before.events[-2]) == []
+    assert _unseen_readings({**camera[3], "reach_from": "C"}, state, ["A", "B", "C"],
+                            before.events[-1]) == []
+    again, _, _ = reread(HEADER, camera, {3: readings[0][0]})
+    plays = [e for e in again.events if e["type"] == "play"]
+    assert [(e["player"], e["cards"]) for e in plays][-1] == ("B", ["red-reverse-hit2"])
+    assert plays[-1]["unseen"]
+    assert not [r for r in again.rulings if r.ruling == "illegal"]
+    state = again.state()
+    assert state["turn"] == "C"
+    # one card of the Hit's two seen taken: A holds one more and owes one
+    assert state["hand_counts"] == {"A": 5, "B": 5, "C": 5}
+    assert state["owed"] == {"A": 1}
+
+
 def test_a_play_of_the_next_seat_that_reached_keeps_its_reach():
     # the seat after the one on turn reached too: a missed move of B's (or
     # B's turn draw) may explain its play, so the reach stands
