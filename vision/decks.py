@@ -290,9 +290,8 @@ class LookConfig:
     #: colour where at least this share of its new pixels beside the surest
     #: part's box (:meth:`DeckDetector._fan_colour`) print that colour (above
     #: 1: never, the default: the camera then sees more of a fan's cards
-    #: right, 0.3 on the tuning games, but the completion's guesses for the
-    #: cards it does not see, tuned on the camera without it, lost a game's
-    #: ranking; ``eval_tgus_t --look pixel_share=0.3`` turns it on)
+    #: right, but the completion, fed those, rules more lines illegal
+    #: (CHANGELOG); ``eval_tgus_t --look pixel_share=0.3`` turns it on)
     pixel_share: float = 1.01
     #: a pixel beside the surest part's box is new where it differs by at
     #: least this (grey levels, in its most changed colour channel) from the
