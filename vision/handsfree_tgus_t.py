@@ -576,15 +576,8 @@ def split_play(event: Mapping[str, Any], top: str | None = None
     if isinstance(unseen, Mapping) and ev.get("type") in ("play", "draw") and (
             unseen.get("card")):
         card, seat = str(unseen["card"]), unseen.get("seat")
-        if ev["type"] == "play":
-            why = Text("camera.tgus-t.amended-unseen", player=str(seat),
-                       card=_card_text(card), later=_card_text(
-                           str((ev.get("cards") or [ev.get("card")])[0])))
-        else:
-            why = Text("camera.tgus-t.amended-unseen-hit", player=str(seat),
-                       card=_card_text(card),
-                       drawer=str(ev.get("player") or ev.get("reach_from")))
-        missed = _inferred("play", why, ev, cards=[card], unseen=True)
+        missed = _inferred("play", unseen_why(ev, seat, card), ev, cards=[card],
+                           unseen=True)
         if seat is not None:
             missed["reach_from"] = seat
         return [missed] + split_play(ev, card)
@@ -1202,6 +1195,18 @@ def unseen_cards(seen: list[str], state: Mapping[str, Any]) -> list[str]:
     if colour is not None and top_effect is not None:
         out.append(f"{colour}-{top_effect}")
     return [c for k, c in enumerate(out) if c in DECK_LABELS and c not in out[:k]]
+
+
+def unseen_why(event: Mapping[str, Any], seat: Any, card: str) -> Text:
+    """Why a camera play or draw is read after ``seat``'s play of ``card``
+    that the camera missed (``unseen``): the play seen is legal only after
+    it, or the draw takes that Hit's cards."""
+    if event.get("type") == "draw":
+        return Text("camera.tgus-t.amended-unseen-hit", player=str(seat),
+                    card=_card_text(card),
+                    drawer=str(event.get("player") or event.get("reach_from")))
+    return Text("camera.tgus-t.amended-unseen", player=str(seat), card=_card_text(card),
+                later=_card_text(str((event.get("cards") or [event.get("card")])[0])))
 
 
 def unseen_hits(state: Mapping[str, Any]) -> list[str]:

@@ -63,7 +63,7 @@ from .handsfree import HandsFree
 from .handsfree_tgus_t import (_awaiting, _card_text, _next_active, _seat_before,
                                 amend_hidden, contradicted, first_after_end,
                                 guessed_target, hidden_colours, unsaid_gamble,
-                                unseen_cards, unseen_hits)
+                                unseen_cards, unseen_hits, unseen_why)
 
 log = logging.getLogger(__name__)
 
@@ -248,25 +248,18 @@ def _unseen_readings(event: Mapping[str, Any], state: Mapping[str, Any],
         or _awaiting(state)[0] is not None or state.get("pending_draw")
     ):
         return []
-    out = []
     if event["type"] == "draw":  # cards taken as after a Hit the camera missed
         if (state.get("owed") or {}).get(seat) or before is None or (
                 before.get("type") != "draw" or before.get("player") != turn
                 or _seat_before(state, str(turn)) != seat):
             return []
-        for card in unseen_hits(state):
-            why = Text("camera.tgus-t.amended-unseen-hit", player=str(turn),
-                       card=_card_text(card), drawer=str(seat))
-            out.append(({**event, "unseen": {"seat": turn, "card": card}}, why))
-        return out
-    if _next_active(state, str(turn)) != seat:
+        cards = unseen_hits(state)
+    elif _next_active(state, str(turn)) != seat:
         return []
-    cards = [str(c) for c in event.get("cards") or []]
-    for card in unseen_cards(cards, state):
-        why = Text("camera.tgus-t.amended-unseen", player=str(turn),
-                   card=_card_text(card), later=_card_text(cards[0]))
-        out.append(({**event, "unseen": {"seat": turn, "card": card}}, why))
-    return out
+    else:
+        cards = unseen_cards([str(c) for c in event.get("cards") or []], state)
+    return [({**event, "unseen": {"seat": turn, "card": card}},
+             unseen_why(event, turn, card)) for card in cards]
 
 
 def camera_amendment(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
@@ -308,8 +301,11 @@ def camera_amendment(header: Mapping[str, Any], camera: list[Mapping[str, Any]],
                           players)
              for k in window if k not in changes and camera[k] is not None}
     # a play the camera missed, before the camera plays from the last back
+    # (a draw only right after a camera draw: the turn draw it may follow)
     unseen = [k for k in [last] + window if k not in changes and camera[k] is not None
-              and camera[k].get("type") in ("play", "draw")]
+              and (camera[k].get("type") == "play" or (
+                  camera[k].get("type") == "draw" and k > 0
+                  and (camera[k - 1] or {}).get("type") == "draw"))]
     # each reading reads on from a copy of the table before its event
     keep = frozenset([k for k in tries if tries[k]] + unseen + [last])
     hit = None if copies is None else copies.before(camera, changes, config, min(keep))
